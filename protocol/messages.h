@@ -1,0 +1,91 @@
+// The client-to-server messages of PROTOCOL.md, parsed and validated, and the
+// server-to-client messages encoded back to JSON. No sockets here.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/cards.h"
+
+namespace parlour::protocol {
+
+using Json = nlohmann::json;
+
+inline constexpr int version = 1;
+inline constexpr std::size_t max_frame_bytes = 64 * 1024;
+
+// PROTOCOL.md error codes.
+namespace code {
+inline constexpr const char* bad_request = "bad_request";
+inline constexpr const char* unauthorized = "unauthorized";
+inline constexpr const char* forbidden = "forbidden";
+inline constexpr const char* not_found = "not_found";
+inline constexpr const char* name_taken = "name_taken";
+inline constexpr const char* table_full = "table_full";
+inline constexpr const char* not_your_turn = "not_your_turn";
+inline constexpr const char* illegal_action = "illegal_action";
+inline constexpr const char* insufficient_chips = "insufficient_chips";
+inline constexpr const char* rate_limited = "rate_limited";
+inline constexpr const char* conflict = "conflict";
+inline constexpr const char* internal = "internal";
+}  // namespace code
+
+// A request that cannot be served; becomes an `error` message.
+class ProtocolError : public std::runtime_error {
+ public:
+  ProtocolError(std::string code, const std::string& message) : std::runtime_error(message), code_(std::move(code)) {}
+  const std::string& code() const { return code_; }
+
+ private:
+  std::string code_;
+};
+
+struct Hello { std::string name; std::optional<std::string> token; };
+struct Games {};
+struct Tables {};
+struct Create {
+  std::string game;
+  Json options = Json::object();
+  std::optional<int> seats;
+  std::optional<std::uint64_t> seed;
+  std::optional<std::vector<rules::Card>> deck;
+  bool is_private = false;
+};
+struct Join { std::optional<std::string> table; std::optional<std::string> invite; std::optional<int> seat; };
+struct Watch { std::string table; };
+struct Leave { std::string table; };
+struct Bot { std::string table; std::optional<int> seat; std::optional<int> level; };
+struct Start { std::string table; };
+struct End { std::string table; };
+struct Act { std::string table; Json action; };
+struct LedgerQuery { std::optional<std::string> player; std::optional<int> limit; std::optional<std::int64_t> before; };
+struct Ping {};
+
+using Body = std::variant<Hello, Games, Tables, Create, Join, Watch, Leave, Bot, Start, End, Act, LedgerQuery, Ping>;
+
+struct Request {
+  std::optional<std::int64_t> id;
+  std::string type;
+  Body body;
+};
+
+// Parses one text frame. Throws ProtocolError(bad_request) for anything that is
+// not a well-formed request: not JSON, not an object, unknown type, a missing or
+// mistyped field, an unknown field. `id_out` receives the request's id whenever
+// one could be read, so the error can carry `re`.
+Request parse_request(std::string_view text, std::optional<std::int64_t>* id_out = nullptr);
+
+bool valid_player_name(std::string_view name);
+
+// Encoders. `re` is added when present.
+Json error_message(std::optional<std::int64_t> re, const std::string& code, const std::string& message);
+Json reply(std::string type, std::optional<std::int64_t> re, Json fields = Json::object());
+
+}  // namespace parlour::protocol

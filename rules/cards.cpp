@@ -1,0 +1,52 @@
+#include "rules/cards.h"
+
+namespace parlour::rules {
+
+namespace {
+constexpr std::string_view rank_letters = "?A23456789TJQK";
+constexpr std::string_view suit_letters = "SHDC";
+}  // namespace
+
+char suit_letter(Suit suit) { return suit_letters[static_cast<int>(suit)]; }
+
+std::string to_string(Card card) {
+  if (card.is_joker()) return "JK";
+  return std::string{rank_letters[card.rank], suit_letter(card.suit)};
+}
+
+std::optional<Card> parse_card(std::string_view text) {
+  if (text == "JK") return Card::joker();
+  if (text.size() != 2) return std::nullopt;
+  auto rank = rank_letters.find(text[0]);
+  auto suit = suit_letters.find(text[1]);
+  if (rank == std::string_view::npos || rank == 0 || suit == std::string_view::npos) return std::nullopt;
+  return Card{static_cast<std::uint8_t>(rank), static_cast<Suit>(suit)};
+}
+
+std::vector<std::string> to_strings(const std::vector<Card>& cards) {
+  std::vector<std::string> out;
+  out.reserve(cards.size());
+  for (auto card : cards) out.push_back(to_string(card));
+  return out;
+}
+
+int ace_high_value(Card card) {
+  if (card.is_joker()) return 0;
+  return card.rank == ace ? 14 : card.rank;
+}
+
+std::vector<Card> make_pack(const PackSpec& spec) {
+  std::vector<Card> pack;
+  for (int deck = 0; deck < spec.decks; ++deck) {
+    for (int suit = 0; suit < 4; ++suit) {
+      for (int rank = 1; rank <= 13; ++rank) {
+        if (spec.short_pack && rank != ace && rank < 7) continue;
+        pack.push_back(Card{static_cast<std::uint8_t>(rank), static_cast<Suit>(suit)});
+      }
+    }
+  }
+  for (int j = 0; j < spec.jokers; ++j) pack.push_back(Card::joker());
+  return pack;
+}
+
+}  // namespace parlour::rules

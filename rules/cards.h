@@ -1,0 +1,51 @@
+// Cards and packs in the notation of PROTOCOL.md: two characters, rank then suit
+// ("TH" is the ten of hearts), "JK" a joker, "??" a card the viewer may not see.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parlour::rules {
+
+enum class Suit : std::uint8_t { spades = 0, hearts = 1, diamonds = 2, clubs = 3 };
+
+// Rank numbers follow the cards' printed values: ace 1, jack 11, queen 12, king 13.
+// How a game orders them (ace high or low) is the game's business.
+inline constexpr int ace = 1;
+inline constexpr int jack = 11;
+inline constexpr int queen = 12;
+inline constexpr int king = 13;
+
+struct Card {
+  std::uint8_t rank = 0;  // 1..13; 0 for a joker
+  Suit suit = Suit::spades;
+
+  static Card joker() { return Card{0, Suit::spades}; }
+  bool is_joker() const { return rank == 0; }
+  bool is_red() const { return !is_joker() && (suit == Suit::hearts || suit == Suit::diamonds); }
+  friend bool operator==(const Card&, const Card&) = default;
+};
+
+std::string to_string(Card card);
+char suit_letter(Suit suit);
+// Parses "AS", "TH", "JK"; nullopt for anything else (including "??").
+std::optional<Card> parse_card(std::string_view text);
+std::vector<std::string> to_strings(const std::vector<Card>& cards);
+
+// Ace-high order value: 2..14. Jokers are 0.
+int ace_high_value(Card card);
+
+struct PackSpec {
+  bool short_pack = false;  // 32 cards, seven to ace, instead of 52
+  int jokers = 0;           // jokers per whole pack (not per deck)
+  int decks = 1;
+};
+
+// A new pack in a fixed order: decks one after another, each by suit S H D C and
+// rank ace, 2..king (short packs: ace, 7..king), then the jokers.
+std::vector<Card> make_pack(const PackSpec& spec);
+
+}  // namespace parlour::rules

@@ -1,0 +1,105 @@
+// The interface every game implements, modelled on OpenSpiel's State and on
+// boardgame.io's playerView: who acts, what each seat may do, apply an action,
+// and what each seat (or a spectator) may see.
+//
+// Rules code is pure and deterministic. Chips leave it as data (transfers between
+// seats and the table's pools), never as database calls; the table records them in
+// the same transaction as the action that caused them. A game never sees the
+// ledger: the table passes each seat's chip balance into every call that needs it,
+// and logs those balances with the action, so replaying the log gives the same state.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace parlour::rules {
+
+using Json = nlohmann::json;
+using Balances = std::vector<std::int64_t>;  // one per seat, in chips
+
+// An account in the rules' own terms: a seat, or one of the table's pools.
+struct Account {
+  int seat = -1;     // >= 0 for a seat
+  std::string pool;  // non-empty for a pool, e.g. "pot"
+
+  static Account of_seat(int seat) { return Account{seat, {}}; }
+  static Account of_pool(std::string name) { return Account{-1, std::move(name)}; }
+  bool is_seat() const { return seat >= 0; }
+  friend bool operator==(const Account&, const Account&) = default;
+};
+
+struct Transfer {
+  Account from;
+  Account to;
+  std::int64_t amount = 0;
+  std::string memo;
+};
+
+// What applying something did, for the table to record and announce.
+struct Effects {
+  std::vector<Transfer> transfers;
+  std::vector<std::string> log;  // public, human-readable lines in order
+
+  void move(Account from, Account to, std::int64_t amount, std::string memo) {
+    if (amount > 0) transfers.push_back({std::move(from), std::move(to), amount, std::move(memo)});
+  }
+  void say(std::string line) { log.push_back(std::move(line)); }
+  void append(Effects&& other);
+};
+
+// Why an action was refused. `code` is a PROTOCOL.md error code:
+// not_your_turn, illegal_action or insufficient_chips.
+class RulesError : public std::runtime_error {
+ public:
+  RulesError(std::string code, const std::string& message)
+      : std::runtime_error(message), code_(std::move(code)) {}
+  const std::string& code() const { return code_; }
+
+ private:
+  std::string code_;
+};
+
+RulesError not_your_turn(const std::string& message);
+RulesError illegal_action(const std::string& message);
+RulesError insufficient_chips(const std::string& message);
+
+enum class Phase {
+  playing,    // someone is to act
+  deal_over,  // the deal is settled; the table may start the next one
+  game_over,  // nothing more can happen at this table
+};
+
+class GameState {
+ public:
+  virtual ~GameState() = default;
+
+  virtual Phase phase() const = 0;
+  // Seats that may act now (several where a game lets them act at once).
+  virtual std::vector<int> to_act() const = 0;
+  // Every action the seat may take now, as JSON objects with a "type"; numbers
+  // are given as {"min","max"} bounds. Empty when the seat may not act.
+  virtual Json legal_actions(int seat, const Balances& balances) const = 0;
+  // Validates, then applies. An illegal action throws RulesError and leaves the
+  // state exactly as it was.
+  virtual Effects apply(int seat, const Json& action, const Balances& balances) = 0;
+  // Deals the next deal; only in Phase::deal_over.
+  virtual Effects start_next_deal(const Balances& balances) = 0;
+  // The seat's player has left the table for good.
+  virtual Effects seat_left(int seat, const Balances& balances) = 0;
+  // The table is closing: settles whatever the game still holds (pools, pots).
+  virtual Effects close(const Balances& balances) = 0;
+
+  // What the seat may see; std::nullopt is a spectator.
+  virtual Json view(std::optional<int> seat) const = 0;
+  // The latest deal's (or the game's) result; null while none is settled.
+  virtual Json result() const = 0;
+  virtual int deals_played() const = 0;
+};
+
+}  // namespace parlour::rules

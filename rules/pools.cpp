@@ -1,0 +1,21 @@
+#include "rules/pools.h"
+
+namespace parlour::rules {
+
+Effects share_out_pool(const std::string& pool, std::int64_t amount, const std::vector<int>& seats) {
+  Effects effects;
+  if (amount <= 0 || seats.empty()) return effects;
+  const auto count = static_cast<std::int64_t>(seats.size());
+  const std::int64_t share = amount / count;
+  std::int64_t remainder = amount % count;
+  for (int seat : seats) {
+    std::int64_t due = share + (remainder > 0 ? 1 : 0);
+    if (remainder > 0) --remainder;
+    effects.move(Account::of_pool(pool), Account::of_seat(seat), due, "share of the " + pool);
+  }
+  effects.say("The " + pool + " of " + std::to_string(amount) + " is shared out among " +
+              std::to_string(count) + " players.");
+  return effects;
+}
+
+}  // namespace parlour::rules

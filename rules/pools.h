@@ -1,0 +1,27 @@
+// Shared chip mechanics for games with a pool or pot.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rules/game.h"
+
+namespace parlour::rules {
+
+// GAMES.md: a pool left when a table ends is shared equally among the players
+// seated last, the remainder one chip each starting from the dealer's left.
+// `seats` are those players, in order from the dealer's left.
+Effects share_out_pool(const std::string& pool, std::int64_t amount, const std::vector<int>& seats);
+
+// Seats in play order starting at `first` (wrapping), keeping those `included`.
+template <typename Pred>
+std::vector<int> seats_from(int first, int players, Pred included) {
+  std::vector<int> out;
+  for (int i = 0; i < players; ++i) {
+    int seat = (first + i) % players;
+    if (included(seat)) out.push_back(seat);
+  }
+  return out;
+}
+
+}  // namespace parlour::rules

@@ -1,0 +1,127 @@
+#include "rules/registry.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "rules/games/red_dog.h"
+
+namespace parlour::rules {
+
+namespace {
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+const char* type_name(OptionSpec::Type type) {
+  switch (type) {
+    case OptionSpec::Type::integer: return "int";
+    case OptionSpec::Type::boolean: return "bool";
+    case OptionSpec::Type::enumeration: return "enum";
+  }
+  return "int";
+}
+
+void check_option_value(const OptionSpec& spec, const Json& value) {
+  const std::string where = "option '" + spec.name + "'";
+  switch (spec.type) {
+    case OptionSpec::Type::boolean:
+      if (!value.is_boolean()) throw SetupError(where + " expects true or false, got " + value.dump());
+      return;
+    case OptionSpec::Type::integer: {
+      if (!value.is_number_integer())
+        throw SetupError(where + " expects an integer, got " + value.dump());
+      const auto n = value.get<std::int64_t>();
+      if (spec.min && n < *spec.min)
+        throw SetupError(where + " must be at least " + std::to_string(*spec.min) + ", got " + value.dump());
+      if (spec.max && n > *spec.max)
+        throw SetupError(where + " must be at most " + std::to_string(*spec.max) + ", got " + value.dump());
+      break;
+    }
+    case OptionSpec::Type::enumeration:
+      break;
+  }
+  if (!spec.choices.empty() && std::find(spec.choices.begin(), spec.choices.end(), value) == spec.choices.end()) {
+    Json choices = spec.choices;
+    throw SetupError(where + " must be one of " + choices.dump() + ", got " + value.dump());
+  }
+}
+
+}  // namespace
+
+Json option_to_json(const OptionSpec& option) {
+  Json out = {{"name", option.name},
+              {"type", type_name(option.type)},
+              {"default", option.default_value},
+              {"description", option.description}};
+  if (!option.choices.empty()) out["choices"] = option.choices;
+  if (option.min) out["min"] = *option.min;
+  if (option.max) out["max"] = *option.max;
+  return out;
+}
+
+Json info_to_json(const GameInfo& info) {
+  Json options = Json::array();
+  for (const auto& option : info.options) options.push_back(option_to_json(option));
+  return {{"id", info.id},
+          {"name", info.name},
+          {"aliases", info.aliases},
+          {"min_players", info.min_players},
+          {"max_players", info.max_players},
+          {"summary", info.summary},
+          {"source", info.source},
+          {"options", options}};
+}
+
+const Registry& Registry::builtin() {
+  static const Registry registry = [] {
+    Registry r;
+    r.add(red_dog_info());
+    return r;
+  }();
+  return registry;
+}
+
+void Registry::add(GameInfo info) { games_.push_back(std::move(info)); }
+
+const GameInfo* Registry::find(const std::string& id_or_alias) const {
+  const std::string wanted = lower(id_or_alias);
+  for (const auto& game : games_) {
+    if (game.id == wanted || lower(game.name) == wanted) return &game;
+    for (const auto& alias : game.aliases)
+      if (lower(alias) == wanted) return &game;
+  }
+  return nullptr;
+}
+
+Json Registry::validate_options(const GameInfo& info, const Json& given) {
+  if (!given.is_null() && !given.is_object())
+    throw SetupError("options must be an object, got " + given.dump());
+  Json options = Json::object();
+  if (given.is_object()) {
+    for (const auto& [name, value] : given.items()) {
+      auto spec = std::find_if(info.options.begin(), info.options.end(),
+                               [&](const OptionSpec& o) { return o.name == name; });
+      if (spec == info.options.end()) throw SetupError("unknown option '" + name + "' for " + info.id);
+      check_option_value(*spec, value);
+      options[name] = value;
+    }
+  }
+  for (const auto& spec : info.options)
+    if (!options.contains(spec.name)) options[spec.name] = spec.default_value;
+  return options;
+}
+
+std::unique_ptr<GameState> Registry::create(const GameInfo& info, GameSetup setup) {
+  setup.options = validate_options(info, setup.options);
+  const int max = info.max_players_with(setup.options);
+  if (setup.players < info.min_players || setup.players > max)
+    throw SetupError(info.name + " needs " + std::to_string(info.min_players) + " to " + std::to_string(max) +
+                     " players with these options, got " + std::to_string(setup.players));
+  if (static_cast<int>(setup.balances.size()) != setup.players)
+    throw SetupError("expected one balance per player");
+  return info.create(setup);
+}
+
+}  // namespace parlour::rules

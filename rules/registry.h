@@ -1,0 +1,81 @@
+// The catalogue of games: metadata for the lobby (PROTOCOL.md `games`), option
+// validation, and a factory per game.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/cards.h"
+#include "rules/game.h"
+
+namespace parlour::rules {
+
+struct OptionSpec {
+  enum class Type { integer, boolean, enumeration };
+  std::string name;
+  Type type = Type::integer;
+  Json default_value;
+  std::vector<Json> choices;  // enumeration (and integers restricted to a set)
+  std::optional<std::int64_t> min;
+  std::optional<std::int64_t> max;
+  std::string description;
+};
+
+// Everything a game needs to deal its first deal.
+struct GameSetup {
+  Json options;  // validated, every option present
+  int players = 0;
+  std::uint64_t seed = 0;
+  std::optional<std::vector<Card>> stacked_deck;  // top of stock first, first deal only
+  Balances balances;
+};
+
+// Bad options, a bad player count or a bad stacked deck.
+class SetupError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct GameInfo {
+  std::string id;
+  std::string name;
+  std::vector<std::string> aliases;
+  int min_players = 2;
+  int max_players = 2;
+  std::string summary;
+  std::string source;
+  std::vector<OptionSpec> options;
+  // Where the player limit depends on the options (e.g. hand size).
+  std::function<int(const Json& options)> max_players_for;
+  std::function<std::unique_ptr<GameState>(const GameSetup&)> create;
+
+  int max_players_with(const Json& options) const {
+    return max_players_for ? max_players_for(options) : max_players;
+  }
+};
+
+Json option_to_json(const OptionSpec& option);
+Json info_to_json(const GameInfo& info);
+
+class Registry {
+ public:
+  // The registry with every game of the project.
+  static const Registry& builtin();
+
+  void add(GameInfo info);
+  const GameInfo* find(const std::string& id_or_alias) const;
+  const std::vector<GameInfo>& all() const { return games_; }
+
+  // Fills in defaults and checks names, types and ranges; throws SetupError.
+  static Json validate_options(const GameInfo& info, const Json& given);
+  // Validates the setup and creates the game; throws SetupError.
+  static std::unique_ptr<GameState> create(const GameInfo& info, GameSetup setup);
+
+ private:
+  std::vector<GameInfo> games_;
+};
+
+}  // namespace parlour::rules

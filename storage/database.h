@@ -1,0 +1,133 @@
+// Parlour's SQLite store: players and token hashes, tables and their seats, each
+// table's event log, the double-entry chip ledger, and results. Owns every SQL
+// string in the project. One Database is one connection: use one writer and, in
+// WAL mode, any number of readers on their own connections.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace parlour::storage {
+
+// Accounts are named by strings:
+//   "bank"                 grants starting chips (its balance goes negative)
+//   "player:NAME"          NAME in lower case
+//   "pool:TABLE:POOL"      a table's pool, e.g. "pool:t1:pot"
+std::string bank_account();
+std::string player_account(const std::string& name);
+std::string pool_account(const std::string& table, const std::string& pool);
+
+struct Player {
+  std::int64_t id = 0;
+  std::string name;  // as first registered
+  std::string token_hash;
+};
+
+// One movement of chips: leaves `from`, enters `to`, in one transaction.
+struct Posting {
+  std::string from;
+  std::string to;
+  std::int64_t amount = 0;  // > 0
+  std::string memo;
+  std::string table;  // "" when not at a table
+  std::string game;   // "" when not at a table
+};
+
+// A line of one account's ledger, newest first when listed.
+struct LedgerEntry {
+  std::int64_t entry = 0;    // increasing over the whole ledger
+  std::string time;          // ISO 8601 UTC, e.g. "2026-11-22T22:30:00.123Z"
+  std::int64_t amount = 0;   // signed: + enters the account, - leaves it
+  std::int64_t balance = 0;  // the account's balance after this entry
+  std::string table;
+  std::string game;
+  std::string memo;
+};
+
+struct Seat {
+  int seat = 0;
+  std::string player;  // "" for an empty seat; a bot's name for a bot
+  bool bot = false;
+  int bot_level = 0;
+};
+
+struct Table {
+  std::string id;
+  std::string game;
+  std::string options_json;
+  std::uint64_t seed = 0;
+  std::string host;
+  std::string status;  // waiting | playing | finished
+  bool is_private = false;
+  std::string invite;
+  std::string deck_json;  // "" when not stacked
+  std::vector<Seat> seats;
+};
+
+struct Event {
+  std::int64_t seq = 0;
+  std::string json;
+};
+
+// Everything one table step writes, committed atomically.
+struct TableWrite {
+  std::string table;
+  std::optional<Event> event;        // appended to the table's log
+  std::vector<Posting> postings;     // chips moved by the step
+  std::optional<std::string> status; // new table status
+  std::optional<std::vector<Seat>> seats;
+  std::optional<std::string> result_json;  // a settled deal's or the game's result
+};
+
+class StorageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Database {
+ public:
+  // Opens (creating the file and its folder if needed), sets WAL, and runs every
+  // migration the file has not had yet.
+  explicit Database(const std::string& path);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  int schema_version();
+
+  // Players
+  std::optional<Player> find_player(const std::string& name);  // case-insensitive
+  // Registers a player and grants the starting chips from the bank, atomically.
+  // Throws StorageError if the name is taken.
+  Player create_player(const std::string& name, const std::string& token_hash, std::int64_t starting_chips);
+
+  // Ledger
+  std::int64_t balance(const std::string& account);  // 0 for an unknown account
+  // Every account's balance whose name starts with `prefix`.
+  std::vector<std::pair<std::string, std::int64_t>> balances(const std::string& prefix);
+  std::vector<LedgerEntry> ledger(const std::string& account, int limit, std::optional<std::int64_t> before);
+  // The sum over all accounts; always 0 (the bank is negative by what it granted).
+  std::int64_t total_of_all_accounts();
+
+  // Tables
+  void create_table(const Table& table);
+  std::optional<Table> find_table(const std::string& id);
+  std::vector<Table> tables_with_status(const std::string& status);
+  std::vector<Event> events(const std::string& table);
+  std::vector<std::string> results(const std::string& table);
+
+  // Writes each step in its own savepoint inside one transaction, so that one
+  // failing step (returned false, with its error logged by the caller) does not
+  // undo the others. Returns one flag per write: true if it was committed.
+  std::vector<bool> commit(const std::vector<TableWrite>& writes, std::vector<std::string>* errors = nullptr);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace parlour::storage
