@@ -34,6 +34,9 @@ struct Account {
   friend bool operator==(const Account&, const Account&) = default;
 };
 
+// Log lines name seats as "{seat:N}"; the table writes the player's name there.
+inline std::string seat_tag(int seat) { return "{seat:" + std::to_string(seat) + "}"; }
+
 struct Transfer {
   Account from;
   Account to;

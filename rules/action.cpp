@@ -1,0 +1,43 @@
+#include "rules/action.h"
+
+#include <algorithm>
+
+namespace parlour::rules {
+
+std::string action_type(const Json& action) {
+  if (!action.is_object()) throw illegal_action("an action must be an object, got " + action.dump());
+  auto it = action.find("type");
+  if (it == action.end() || !it->is_string())
+    throw illegal_action("an action needs a string \"type\", got " + action.dump());
+  return it->get<std::string>();
+}
+
+void expect_only_fields(const Json& action, std::initializer_list<const char*> allowed) {
+  for (const auto& [name, value] : action.items()) {
+    if (name == "type") continue;
+    bool known = std::any_of(allowed.begin(), allowed.end(), [&](const char* a) { return name == a; });
+    if (!known) throw illegal_action("unexpected field '" + name + "' in a " + action_type(action) + " action");
+  }
+}
+
+std::int64_t int_field(const Json& action, const char* name) {
+  auto it = action.find(name);
+  if (it == action.end()) throw illegal_action(std::string("missing field '") + name + "'");
+  if (!it->is_number_integer())
+    throw illegal_action(std::string("field '") + name + "' must be an integer, got " + it->dump());
+  return it->get<std::int64_t>();
+}
+
+Card card_field(const Json& action, const char* name) {
+  auto it = action.find(name);
+  if (it == action.end()) throw illegal_action(std::string("missing field '") + name + "'");
+  if (!it->is_string())
+    throw illegal_action(std::string("field '") + name + "' must be a card like \"TH\", got " + it->dump());
+  auto card = parse_card(it->get<std::string>());
+  if (!card) throw illegal_action(std::string("field '") + name + "' is not a card: " + it->dump());
+  return *card;
+}
+
+Json bounds(std::int64_t lo, std::int64_t hi) { return {{"min", lo}, {"max", hi}}; }
+
+}  // namespace parlour::rules

@@ -1,0 +1,386 @@
+#include "rules/games/red_dog.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "rules/action.h"
+#include "rules/pools.h"
+#include "rules/shoe.h"
+
+namespace parlour::rules {
+
+namespace {
+
+const std::string pot_pool = "pot";
+
+enum class Status { waiting, won, lost, skipped, sitting_out, left };
+
+const char* status_name(Status status) {
+  switch (status) {
+    case Status::waiting: return "waiting";
+    case Status::won: return "won";
+    case Status::lost: return "lost";
+    case Status::skipped: return "skipped";
+    case Status::sitting_out: return "sitting_out";
+    case Status::left: return "left";
+  }
+  return "waiting";
+}
+
+struct SeatState {
+  std::vector<Card> hand;
+  Status status = Status::sitting_out;
+  bool left = false;
+  bool in_pot = false;  // has paid into the current pot
+  std::optional<std::int64_t> bet;
+  std::optional<Card> target;
+  std::optional<Card> shown;
+  std::int64_t deal_net = 0;  // chips won (+) or lost (-) this deal, antes included
+};
+
+// The lowest card of the hand that beats `target`: same suit, higher rank.
+std::optional<Card> lowest_beating(const std::vector<Card>& hand, Card target) {
+  std::optional<Card> best;
+  for (auto card : hand) {
+    if (card.suit != target.suit || ace_high_value(card) <= ace_high_value(target)) continue;
+    if (!best || ace_high_value(card) < ace_high_value(*best)) best = card;
+  }
+  return best;
+}
+
+class RedDog final : public GameState {
+ public:
+  explicit RedDog(const GameSetup& setup)
+      : hand_size_(setup.options.at("hand_size").get<int>()),
+        ante_(setup.options.at("ante").get<std::int64_t>()),
+        ante_per_deal_(setup.options.at("ante_per_deal").get<bool>()),
+        deal_limit_(setup.options.at("deals").get<int>()),
+        shoe_(PackSpec{}, setup.seed, setup.stacked_deck),
+        seats_(static_cast<std::size_t>(setup.players)) {}
+
+  Phase phase() const override { return phase_; }
+
+  std::vector<int> to_act() const override {
+    if (phase_ != Phase::playing) return {};
+    return {order_[turn_]};
+  }
+
+  Json legal_actions(int seat, const Balances& balances) const override {
+    Json legal = Json::array();
+    if (phase_ == Phase::playing && seat == order_[turn_])
+      legal.push_back({{"type", "bet"}, {"amount", bounds(1, std::min(pot_, balances[seat]))}});
+    return legal;
+  }
+
+  Effects apply(int seat, const Json& action, const Balances& balances) override {
+    if (phase_ != Phase::playing) throw not_your_turn("no deal is in progress");
+    const int actor = order_[turn_];
+    if (seat != actor) throw not_your_turn("it is " + seat_tag(actor) + "'s turn to bet");
+    const auto type = action_type(action);
+    if (type != "bet") throw illegal_action("expected a bet, got a '" + type + "' action");
+    expect_only_fields(action, {"amount"});
+    const auto amount = int_field(action, "amount");
+    if (amount < 1) throw illegal_action("a bet is at least 1 chip, got " + std::to_string(amount));
+    if (amount > pot_)
+      throw illegal_action("a bet may not exceed the pot of " + std::to_string(pot_) + ", got " +
+                           std::to_string(amount));
+    if (amount > balances[seat])
+      throw insufficient_chips("a bet of " + std::to_string(amount) + " needs that many chips; you have " +
+                               std::to_string(balances[seat]));
+    return settle_bet(seat, amount, balances);
+  }
+
+  Effects start_next_deal(const Balances& balances) override {
+    if (phase_ != Phase::deal_over) throw std::logic_error("red dog: next deal while a deal is on");
+    Balances chips = balances;
+    if (deals_ > 0) dealer_ = next_present_seat(dealer_);
+    return begin_deal(chips);
+  }
+
+  Effects seat_left(int seat, const Balances& balances) override {
+    Effects fx;
+    auto& s = seats_[seat];
+    if (s.left) return fx;
+    s.left = true;
+    fx.say(seat_tag(seat) + " leaves the table.");
+    const bool was_to_act = phase_ == Phase::playing && order_[turn_] == seat;
+    if (s.status == Status::waiting) s.status = Status::left;
+    if (present_count() < 2) {
+      phase_ = Phase::game_over;
+      fx.say("Too few players remain; the game is over.");
+      return fx;
+    }
+    if (was_to_act) {
+      Balances chips = balances;
+      advance_turn(chips, fx);
+    }
+    return fx;
+  }
+
+  Effects close(const Balances&) override {
+    std::vector<int> last_seated = seats_from((dealer_ + 1) % players(), players(),
+                                              [&](int s) { return !seats_[s].left; });
+    if (last_seated.empty())
+      last_seated = seats_from((dealer_ + 1) % players(), players(), [](int) { return true; });
+    Effects fx = share_out_pool(pot_pool, pot_, last_seated);
+    pot_ = 0;
+    phase_ = Phase::game_over;
+    return fx;
+  }
+
+  Json view(std::optional<int> viewer) const override {
+    Json hands = Json::array();
+    for (int seat = 0; seat < players(); ++seat) hands.push_back(seat_view(seat, viewer));
+    return {{"deal", deals_},
+            {"dealer", dealer_},
+            {"pot", pot_},
+            {"ante", ante_},
+            {"hand_size", hand_size_},
+            {"phase", phase_name()},
+            {"stock", stock_.size()},
+            {"turned", to_strings(turned_)},
+            {"hands", hands}};
+  }
+
+  Json result() const override { return result_; }
+  int deals_played() const override { return deals_; }
+
+ private:
+  int players() const { return static_cast<int>(seats_.size()); }
+
+  int present_count() const {
+    return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const SeatState& s) { return !s.left; }));
+  }
+
+  int next_present_seat(int from) const {
+    for (int i = 1; i <= players(); ++i) {
+      int seat = (from + i) % players();
+      if (!seats_[seat].left) return seat;
+    }
+    return from;
+  }
+
+  const char* phase_name() const {
+    switch (phase_) {
+      case Phase::playing: return "betting";
+      case Phase::deal_over: return "deal_over";
+      case Phase::game_over: return "game_over";
+    }
+    return "betting";
+  }
+
+  // Moves chips between a seat and the pot, keeping the pot, the bettor's
+  // running balance and the deal's tally in step with the transfer.
+  void to_pot(int seat, std::int64_t amount, const std::string& memo, Balances& chips, Effects& fx) {
+    fx.move(Account::of_seat(seat), Account::of_pool(pot_pool), amount, memo);
+    pot_ += amount;
+    chips[seat] -= amount;
+    seats_[seat].deal_net -= amount;
+  }
+  void from_pot(int seat, std::int64_t amount, const std::string& memo, Balances& chips, Effects& fx) {
+    fx.move(Account::of_pool(pot_pool), Account::of_seat(seat), amount, memo);
+    pot_ -= amount;
+    chips[seat] += amount;
+    seats_[seat].deal_net += amount;
+  }
+
+  std::vector<int> seats_in_play_order() const {
+    return seats_from((dealer_ + 1) % players(), players(), [&](int s) { return !seats_[s].left; });
+  }
+
+  // Everyone still seated antes into a new pot; whoever cannot pay sits out.
+  void form_new_pot(Balances& chips, Effects& fx) {
+    for (auto& s : seats_) s.in_pot = false;
+    for (int seat : seats_in_play_order()) collect_ante(seat, chips, fx);
+    fx.say("A new pot is formed: " + std::to_string(pot_) + " chips.");
+  }
+
+  void collect_ante(int seat, Balances& chips, Effects& fx) {
+    auto& s = seats_[seat];
+    if (chips[seat] >= ante_) {
+      to_pot(seat, ante_, "ante", chips, fx);
+      s.in_pot = true;
+    } else {
+      s.in_pot = false;
+      if (s.status == Status::waiting) s.status = Status::sitting_out;
+      fx.say(seat_tag(seat) + " cannot pay the ante of " + std::to_string(ante_) + " and sits out.");
+    }
+  }
+
+  bool may_take_part(int seat, const Balances& chips) const {
+    const auto& s = seats_[seat];
+    if (s.left) return false;
+    const bool owes_ante = ante_per_deal_ || pot_ == 0 || !s.in_pot;
+    return !owes_ante || chips[seat] >= ante_;
+  }
+
+  Effects begin_deal(Balances& chips) {
+    Effects fx;
+    const auto order = seats_in_play_order();
+    const auto able = std::count_if(order.begin(), order.end(), [&](int s) { return may_take_part(s, chips); });
+    if (able < 2) {
+      phase_ = Phase::game_over;
+      fx.say("Fewer than two players can take part; the game is over.");
+      return fx;
+    }
+    ++deals_;
+    turned_.clear();
+    for (auto& s : seats_) {
+      s.hand.clear();
+      s.bet.reset();
+      s.target.reset();
+      s.shown.reset();
+      s.deal_net = 0;
+      s.status = s.left ? Status::left : Status::sitting_out;
+    }
+    fx.say("Deal " + std::to_string(deals_) + ": " + seat_tag(dealer_) + " deals.");
+    if (pot_ == 0) {
+      form_new_pot(chips, fx);
+    } else {
+      for (int seat : order)
+        if (ante_per_deal_ || !seats_[seat].in_pot) collect_ante(seat, chips, fx);
+    }
+    order_.clear();
+    for (int seat : order)
+      if (seats_[seat].in_pot) order_.push_back(seat);
+    deal_hands();
+    phase_ = Phase::playing;
+    turn_ = 0;
+    if (!can_bet(order_[0], chips)) advance_turn(chips, fx, /*from_start=*/true);
+    return fx;
+  }
+
+  void deal_hands() {
+    stock_ = shoe_.next_deal();
+    for (int seat : order_) seats_[seat].status = Status::waiting;
+    for (int round = 0; round < hand_size_; ++round)
+      for (int seat : order_) seats_[seat].hand.push_back(stock_.draw());
+  }
+
+  bool can_bet(int seat, const Balances& chips) const {
+    return seats_[seat].status == Status::waiting && pot_ >= 1 && chips[seat] >= 1;
+  }
+
+  // Moves the turn to the next player who can still bet; settles the deal when
+  // nobody can. Players in the deal who have no chips left (or face an empty pot)
+  // are skipped.
+  void advance_turn(Balances& chips, Effects& fx, bool from_start = false) {
+    std::size_t next = from_start ? 0 : turn_ + 1;
+    for (; next < order_.size(); ++next) {
+      const int seat = order_[next];
+      if (can_bet(seat, chips)) break;
+      if (seats_[seat].status == Status::waiting) {
+        seats_[seat].status = Status::skipped;
+        fx.say(seat_tag(seat) + " cannot bet and is skipped.");
+      }
+    }
+    if (next < order_.size()) {
+      turn_ = next;
+      return;
+    }
+    settle_deal(fx);
+  }
+
+  Effects settle_bet(int seat, std::int64_t amount, const Balances& balances) {
+    Effects fx;
+    Balances chips = balances;
+    auto& s = seats_[seat];
+    const Card target = stock_.draw();
+    turned_.push_back(target);
+    s.bet = amount;
+    s.target = target;
+    const auto beating = lowest_beating(s.hand, target);
+    if (beating) {
+      s.status = Status::won;
+      s.shown = beating;
+      from_pot(seat, amount, "red dog bet won", chips, fx);
+      fx.say(seat_tag(seat) + " bets " + std::to_string(amount) + "; " + to_string(target) + " is turned; " +
+             seat_tag(seat) + " shows " + to_string(*beating) + " and wins " + std::to_string(amount) + ".");
+    } else {
+      s.status = Status::lost;
+      to_pot(seat, amount, "red dog bet lost", chips, fx);
+      fx.say(seat_tag(seat) + " bets " + std::to_string(amount) + "; " + to_string(target) + " is turned; " +
+             seat_tag(seat) + " loses " + std::to_string(amount) + " to the pot.");
+    }
+    if (pot_ == 0) form_new_pot(chips, fx);
+    advance_turn(chips, fx);
+    return fx;
+  }
+
+  void settle_deal(Effects& fx) {
+    Json seats = Json::array();
+    for (int seat = 0; seat < players(); ++seat) {
+      const auto& s = seats_[seat];
+      Json line = {{"seat", seat}, {"points", 0}, {"chips", s.deal_net}, {"outcome", status_name(s.status)}};
+      if (s.bet) line["bet"] = *s.bet;
+      if (s.target) line["target"] = to_string(*s.target);
+      if (s.shown) line["shown"] = to_string(*s.shown);
+      seats.push_back(line);
+    }
+    result_ = {{"deal", deals_}, {"dealer", dealer_}, {"pot", pot_}, {"seats", seats}};
+    fx.say("Deal " + std::to_string(deals_) + " is settled; the pot holds " + std::to_string(pot_) + ".");
+    const bool limit_reached = deal_limit_ > 0 && deals_ >= deal_limit_;
+    phase_ = limit_reached ? Phase::game_over : Phase::deal_over;
+    if (limit_reached) fx.say("The last of " + std::to_string(deal_limit_) + " deals is played.");
+  }
+
+  Json seat_view(int seat, std::optional<int> viewer) const {
+    const auto& s = seats_[seat];
+    Json cards = Json::array();
+    if (viewer == seat) {
+      cards = to_strings(s.hand);
+    } else if (s.status == Status::waiting) {
+      for (std::size_t i = 0; i < s.hand.size(); ++i) cards.push_back("??");
+    }
+    return {{"seat", seat},
+            {"cards", cards},
+            {"status", status_name(s.status)},
+            {"bet", s.bet ? Json(*s.bet) : Json()},
+            {"target", s.target ? Json(to_string(*s.target)) : Json()},
+            {"shown", s.shown ? Json(to_string(*s.shown)) : Json()}};
+  }
+
+  const int hand_size_;
+  const std::int64_t ante_;
+  const bool ante_per_deal_;
+  const int deal_limit_;
+  Shoe shoe_;
+  Stock stock_;
+  std::vector<SeatState> seats_;
+  std::vector<int> order_;  // this deal's bettors, dealer last
+  std::size_t turn_ = 0;    // index into order_
+  std::vector<Card> turned_;
+  int dealer_ = 0;
+  int deals_ = 0;
+  std::int64_t pot_ = 0;
+  Phase phase_ = Phase::deal_over;  // the table starts play with start_next_deal
+  Json result_;
+};
+
+}  // namespace
+
+GameInfo red_dog_info() {
+  GameInfo info;
+  info.id = "red_dog";
+  info.name = "Red Dog";
+  info.aliases = {"High-Card Pool"};
+  info.min_players = 2;
+  info.max_players = 10;
+  info.summary =
+      "Bet from one chip up to the whole pot that your hand holds a higher card of the same suit as the next "
+      "card turned.";
+  info.source = "000";
+  info.options = {
+      {"hand_size", OptionSpec::Type::integer, 5, {5, 4, 3}, 3, 5,
+       "Cards dealt to each player: 5, or 4 (harder to win), or 3 (no sure win)."},
+      {"ante", OptionSpec::Type::integer, 1, {}, 1, 1000, "Chips each player puts in when a pot is formed."},
+      {"ante_per_deal", OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt,
+       "Everyone also antes at the start of every deal, not only when a new pot is formed."},
+      {"deals", OptionSpec::Type::integer, 0, {}, 0, 10000, "End the table after this many deals (0: no limit)."},
+  };
+  info.max_players_for = [](const Json& options) { return options.at("hand_size").get<int>() == 5 ? 8 : 10; };
+  info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> { return std::make_unique<RedDog>(setup); };
+  return info;
+}
+
+}  // namespace parlour::rules

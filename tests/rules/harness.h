@@ -1,0 +1,50 @@
+// A table without a server, for rules tests: keeps every seat's chips and every
+// pool's contents by applying the transfers a game returns, so tests can check
+// exact chip movements and that no chip is ever created or lost.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "rules/registry.h"
+
+namespace parlour::test {
+
+using rules::Json;
+
+std::vector<rules::Card> cards(const std::vector<std::string>& names);
+
+class Harness {
+ public:
+  // Creates the game and starts play (the first start_next_deal), as a table does.
+  Harness(const std::string& game, Json options, std::vector<std::int64_t> chips, std::uint64_t seed = 1,
+          std::optional<std::vector<rules::Card>> deck = std::nullopt);
+
+  rules::GameState& game() { return *game_; }
+  const std::vector<std::int64_t>& chips() const { return chips_; }
+  std::int64_t chips(int seat) const { return chips_[seat]; }
+  std::int64_t pool(const std::string& name) const;
+  std::int64_t total() const;  // seats plus pools: constant for a whole game
+
+  // Applies and records the effects; rethrows RulesError.
+  rules::Effects act(int seat, const Json& action);
+  rules::Effects next_deal();
+  rules::Effects leave(int seat);
+  rules::Effects close();
+  Json legal(int seat) const { return game_->legal_actions(seat, chips_); }
+
+  // The error code an action is refused with, after checking it changed nothing.
+  std::string refusal(int seat, const Json& action);
+
+ private:
+  rules::Effects record(rules::Effects effects);
+
+  std::unique_ptr<rules::GameState> game_;
+  std::vector<std::int64_t> chips_;
+  std::map<std::string, std::int64_t> pools_;
+};
+
+}  // namespace parlour::test
