@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace parlour::storage {
@@ -88,16 +89,27 @@ class StorageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// create_player's name is already registered (case-insensitively); lets the
+// server answer `name_taken` rather than `internal`.
+class NameTaken : public StorageError {
+ public:
+  using StorageError::StorageError;
+};
+
 class Database {
  public:
   // Opens (creating the file and its folder if needed), sets WAL, and runs every
   // migration the file has not had yet.
   explicit Database(const std::string& path);
+  // Same, but stops after migration `migrate_up_to` (0..latest_schema_version()),
+  // so tests can build an old file and check that a later open upgrades it.
+  Database(const std::string& path, int migrate_up_to);
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
   int schema_version();
+  static int latest_schema_version();
 
   // Players
   std::optional<Player> find_player(const std::string& name);  // case-insensitive
@@ -123,6 +135,8 @@ class Database {
   // Writes each step in its own savepoint inside one transaction, so that one
   // failing step (returned false, with its error logged by the caller) does not
   // undo the others. Returns one flag per write: true if it was committed.
+  // Throws StorageError, having written nothing, if the transaction itself
+  // cannot begin or commit.
   std::vector<bool> commit(const std::vector<TableWrite>& writes, std::vector<std::string>* errors = nullptr);
 
  private:

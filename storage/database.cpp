@@ -1,0 +1,824 @@
+// SQLite implementation of storage/database.h. Every SQL string of the project
+// lives in this file: the migrations that build the schema, and the statements,
+// which are prepared once per connection and reused.
+#include "storage/database.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iterator>
+#include <limits>
+#include <unordered_map>
+
+namespace parlour::storage {
+
+std::string bank_account() { return "bank"; }
+
+std::string player_account(const std::string& name) {
+  std::string lower = name;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return "player:" + lower;
+}
+
+std::string pool_account(const std::string& table, const std::string& pool) {
+  return "pool:" + table + ":" + pool;
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Schema. Migrations are applied in order, each in its own transaction, and
+// never edited once released: a change to the schema is a new migration.
+
+struct Migration {
+  int version;
+  const char* description;
+  const char* sql;
+};
+
+constexpr Migration kMigrations[] = {
+    {1, "initial schema", R"sql(
+CREATE TABLE players (
+  id          INTEGER PRIMARY KEY,
+  name        TEXT NOT NULL UNIQUE COLLATE NOCASE,  -- as first registered
+  token_hash  TEXT NOT NULL,
+  created_at  TEXT NOT NULL
+);
+
+-- balance is the sum of the account's ledger entries, kept here so that a
+-- posting needs no SUM. The bank is negative by what it has granted; a player
+-- can never be, and this constraint is what stops a posting that would do it.
+CREATE TABLE accounts (
+  id       INTEGER PRIMARY KEY,
+  name     TEXT NOT NULL UNIQUE,
+  balance  INTEGER NOT NULL DEFAULT 0,
+  CONSTRAINT player_balance_not_negative
+    CHECK (balance >= 0 OR substr(name, 1, 7) <> 'player:')
+);
+
+-- One row per Posting; its two ledger entries point here.
+CREATE TABLE transfers (
+  id        INTEGER PRIMARY KEY,
+  time      TEXT NOT NULL,
+  table_id  TEXT,  -- NULL when not at a table; display only, so no foreign key
+  game      TEXT,
+  memo      TEXT NOT NULL
+);
+
+-- Append-only: entries are never updated or deleted, so the rowid `entry`
+-- increases over the whole ledger.
+CREATE TABLE ledger_entries (
+  entry          INTEGER PRIMARY KEY,
+  transfer_id    INTEGER NOT NULL REFERENCES transfers(id),
+  account_id     INTEGER NOT NULL REFERENCES accounts(id),
+  amount         INTEGER NOT NULL CHECK (amount <> 0),
+  balance_after  INTEGER NOT NULL
+);
+
+CREATE TABLE tables (
+  id            TEXT PRIMARY KEY,
+  game          TEXT NOT NULL,
+  options_json  TEXT NOT NULL,
+  seed          INTEGER NOT NULL,  -- the uint64 seed's bits, read as int64
+  host          TEXT NOT NULL,
+  status        TEXT NOT NULL CHECK (status IN ('waiting', 'playing', 'finished')),
+  is_private    INTEGER NOT NULL DEFAULT 0,
+  invite        TEXT UNIQUE,       -- NULL when the table has no invite code
+  deck_json     TEXT,              -- NULL when the deck is not stacked
+  created_at    TEXT NOT NULL
+);
+
+CREATE TABLE table_seats (
+  table_id   TEXT NOT NULL REFERENCES tables(id),
+  seat       INTEGER NOT NULL,
+  player     TEXT,  -- NULL for an empty seat; a bot's name for a bot
+  bot        INTEGER NOT NULL DEFAULT 0,
+  bot_level  INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (table_id, seat)
+) WITHOUT ROWID;
+
+-- The truth of a table: its state is a pure function of these rows. The
+-- primary key makes a replayed or duplicated seq fail instead of forking the log.
+CREATE TABLE table_events (
+  table_id  TEXT NOT NULL REFERENCES tables(id),
+  seq       INTEGER NOT NULL,
+  json      TEXT NOT NULL,
+  PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+
+CREATE TABLE results (
+  id        INTEGER PRIMARY KEY,
+  table_id  TEXT NOT NULL REFERENCES tables(id),
+  time      TEXT NOT NULL,
+  json      TEXT NOT NULL
+);
+)sql"},
+    {2, "indexes for ledger pages, results and the lobby", R"sql(
+-- ledger(account) reads one account's newest entries: without this it scans
+-- every entry of every account.
+CREATE INDEX ledger_entries_by_account ON ledger_entries(account_id, entry);
+CREATE INDEX results_by_table ON results(table_id, id);
+CREATE INDEX tables_by_status ON tables(status);
+)sql"},
+};
+
+// Versions must be 1, 2, 3... so that the latest is the count and "apply the
+// missing ones" is "apply those above the file's version".
+constexpr bool migrations_are_numbered_in_order() {
+  int expected = 1;
+  for (const Migration& migration : kMigrations) {
+    if (migration.version != expected++) return false;
+  }
+  return true;
+}
+static_assert(migrations_are_numbered_in_order());
+
+constexpr int kLatestVersion = static_cast<int>(std::size(kMigrations));
+
+constexpr const char* kCreateSchemaVersion = R"sql(
+CREATE TABLE IF NOT EXISTS schema_version (
+  version      INTEGER PRIMARY KEY,
+  description  TEXT NOT NULL,
+  applied_at   TEXT NOT NULL
+))sql";
+
+// ---------------------------------------------------------------------------
+// Statements, prepared on first use and cached by their text's address.
+
+constexpr const char* kSchemaVersion = "SELECT coalesce(max(version), 0) FROM schema_version";
+constexpr const char* kRecordMigration =
+    "INSERT INTO schema_version(version, description, applied_at) VALUES (?1, ?2, ?3)";
+
+constexpr const char* kBeginImmediate = "BEGIN IMMEDIATE";
+constexpr const char* kCommit = "COMMIT";
+constexpr const char* kSavepoint = "SAVEPOINT table_write";
+constexpr const char* kRollbackToSavepoint = "ROLLBACK TO table_write";
+constexpr const char* kReleaseSavepoint = "RELEASE table_write";
+
+constexpr const char* kFindPlayer = "SELECT id, name, token_hash FROM players WHERE name = ?1";
+constexpr const char* kInsertPlayer =
+    "INSERT INTO players(name, token_hash, created_at) VALUES (?1, ?2, ?3)";
+
+constexpr const char* kInsertTransfer =
+    "INSERT INTO transfers(time, table_id, game, memo) VALUES (?1, ?2, ?3, ?4)";
+constexpr const char* kAddToAccount =
+    "UPDATE accounts SET balance = balance + ?2 WHERE name = ?1 RETURNING id, balance";
+constexpr const char* kOpenAccount =
+    "INSERT INTO accounts(name, balance) VALUES (?1, ?2) RETURNING id, balance";
+constexpr const char* kInsertEntry =
+    "INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after) VALUES (?1, ?2, ?3, ?4)";
+constexpr const char* kBalance = "SELECT balance FROM accounts WHERE name = ?1";
+// ?2 is the prefix followed by byte 0xFF, which never occurs in UTF-8 text, so
+// the range is exactly the names starting with the prefix, and uses the index.
+constexpr const char* kBalancesWithPrefix =
+    "SELECT name, balance FROM accounts WHERE name >= ?1 AND name < ?2 ORDER BY name";
+constexpr const char* kTotalOfAllAccounts = "SELECT coalesce(sum(balance), 0) FROM accounts";
+constexpr const char* kLedgerPage = R"sql(
+SELECT e.entry, t.time, e.amount, e.balance_after, t.table_id, t.game, t.memo
+FROM ledger_entries e
+JOIN transfers t ON t.id = e.transfer_id
+WHERE e.account_id = (SELECT id FROM accounts WHERE name = ?1) AND e.entry < ?2
+ORDER BY e.entry DESC
+LIMIT ?3)sql";
+
+constexpr const char* kInsertTable = R"sql(
+INSERT INTO tables(id, game, options_json, seed, host, status, is_private, invite, deck_json, created_at)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10))sql";
+constexpr const char* kFindTable =
+    "SELECT id, game, options_json, seed, host, status, is_private, invite, deck_json FROM tables "
+    "WHERE id = ?1";
+// rowid order is creation order.
+constexpr const char* kTablesWithStatus =
+    "SELECT id, game, options_json, seed, host, status, is_private, invite, deck_json FROM tables "
+    "WHERE status = ?1 ORDER BY rowid";
+constexpr const char* kSetStatus = "UPDATE tables SET status = ?2 WHERE id = ?1";
+constexpr const char* kDeleteSeats = "DELETE FROM table_seats WHERE table_id = ?1";
+constexpr const char* kInsertSeat =
+    "INSERT INTO table_seats(table_id, seat, player, bot, bot_level) VALUES (?1, ?2, ?3, ?4, ?5)";
+constexpr const char* kSeats =
+    "SELECT seat, player, bot, bot_level FROM table_seats WHERE table_id = ?1 ORDER BY seat";
+constexpr const char* kInsertEvent = "INSERT INTO table_events(table_id, seq, json) VALUES (?1, ?2, ?3)";
+constexpr const char* kEvents = "SELECT seq, json FROM table_events WHERE table_id = ?1 ORDER BY seq";
+constexpr const char* kInsertResult = "INSERT INTO results(table_id, time, json) VALUES (?1, ?2, ?3)";
+constexpr const char* kResults = "SELECT json FROM results WHERE table_id = ?1 ORDER BY id";
+
+constexpr int kBusyTimeoutMs = 5000;
+constexpr int kMaxLedgerPage = 500;
+
+// "2026-11-22T22:30:00.123Z": the ledger's and the logs' timestamp format.
+std::string utc_now_iso8601() {
+  using namespace std::chrono;
+  const auto now = floor<milliseconds>(system_clock::now());
+  const auto today = floor<days>(now);
+  const year_month_day date{today};
+  const hh_mm_ss time_of_day{now - today};
+  char text[40];
+  std::snprintf(text, sizeof text, "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ", static_cast<int>(date.year()),
+                static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
+                static_cast<int>(time_of_day.hours().count()), static_cast<int>(time_of_day.minutes().count()),
+                static_cast<int>(time_of_day.seconds().count()),
+                static_cast<int>(time_of_day.subseconds().count()));
+  return text;
+}
+
+// Optional text columns: "" in C++ is NULL in SQL, so that "no invite" or
+// "not at a table" never collides with a UNIQUE constraint or reads as a value.
+void bind_text_or_null(SQLite::Statement& statement, int index, const std::string& text) {
+  if (text.empty()) {
+    statement.bind(index);
+  } else {
+    statement.bind(index, text);
+  }
+}
+
+std::string text_or_empty(const SQLite::Column& column) {
+  return column.isNull() ? std::string() : column.getString();
+}
+
+// Lends a cached statement and resets it when the borrower is done, even on an
+// exception, so that it can be rebound next time and a half-read SELECT holds
+// no read lock into the next transaction.
+class Borrowed {
+ public:
+  explicit Borrowed(SQLite::Statement& statement) : statement_(statement) {}
+  ~Borrowed() { statement_.tryReset(); }
+  Borrowed(const Borrowed&) = delete;
+  Borrowed& operator=(const Borrowed&) = delete;
+
+  SQLite::Statement* operator->() const { return &statement_; }
+  SQLite::Statement& operator*() const { return statement_; }
+
+ private:
+  SQLite::Statement& statement_;
+};
+
+// Rolls back a transaction begun with kBeginImmediate unless commit() was
+// reached; SQLite::Transaction would re-prepare BEGIN and COMMIT every time.
+class WriteTransaction {
+ public:
+  WriteTransaction(SQLite::Statement& begin, SQLite::Statement& commit, SQLite::Database& db)
+      : commit_(commit), db_(db) {
+    Borrowed(begin)->exec();
+  }
+  ~WriteTransaction() {
+    if (!committed_) db_.tryExec("ROLLBACK");
+  }
+  WriteTransaction(const WriteTransaction&) = delete;
+  WriteTransaction& operator=(const WriteTransaction&) = delete;
+
+  void commit() {
+    Borrowed(commit_)->exec();
+    committed_ = true;
+  }
+
+ private:
+  SQLite::Statement& commit_;
+  SQLite::Database& db_;
+  bool committed_ = false;
+};
+
+struct AccountChange {
+  std::int64_t account_id = 0;
+  std::int64_t balance_after = 0;
+};
+
+std::string describe(const Posting& posting) {
+  std::string text = "posting " + std::to_string(posting.amount) + " from " + posting.from + " to " + posting.to;
+  if (!posting.memo.empty()) text += " (" + posting.memo + ")";
+  return text;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+
+struct Database::Impl {
+  std::string path;
+  SQLite::Database db;
+  // Declared after db so that they are finalized before the connection closes.
+  std::unordered_map<const char*, std::unique_ptr<SQLite::Statement>> statements;
+
+  explicit Impl(const std::string& file_path) : path(file_path), db(open(file_path)) { configure(); }
+
+  static SQLite::Database open(const std::string& path) {
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent);
+    return SQLite::Database(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, kBusyTimeoutMs);
+  }
+
+  void configure() {
+    // WAL lets readers on other connections run while the one writer commits;
+    // NORMAL is durable across process crashes in WAL mode and avoids an fsync
+    // per commit. Both journal_mode and foreign_keys are per-connection settings
+    // (journal_mode=WAL persists in the file, but setting it again is harmless).
+    SQLite::Statement journal(db, "PRAGMA journal_mode=WAL");
+    const std::string mode = journal.executeStep() ? journal.getColumn(0).getString() : "";
+    if (mode != "wal" && path != ":memory:" && !path.empty()) {
+      throw StorageError("could not switch " + path + " to WAL journal mode (it stays in '" + mode + "' mode)");
+    }
+    db.exec("PRAGMA synchronous=NORMAL");
+    db.exec("PRAGMA foreign_keys=ON");
+  }
+
+  SQLite::Statement& cached(const char* sql) {
+    std::unique_ptr<SQLite::Statement>& slot = statements[sql];
+    if (!slot) slot = std::make_unique<SQLite::Statement>(db, sql);
+    return *slot;
+  }
+
+  WriteTransaction begin_write() { return WriteTransaction(cached(kBeginImmediate), cached(kCommit), db); }
+
+  // --- Migrations ---
+
+  int current_version() {
+    Borrowed query(cached(kSchemaVersion));
+    query->executeStep();
+    return query->getColumn(0).getInt();
+  }
+
+  void migrate(int up_to) {
+    if (up_to < 0 || up_to > kLatestVersion) {
+      throw StorageError("cannot migrate " + path + " to schema version " + std::to_string(up_to) +
+                         ": versions run from 0 to " + std::to_string(kLatestVersion));
+    }
+    db.exec(kCreateSchemaVersion);
+    const int found = current_version();
+    if (found > kLatestVersion) {
+      throw StorageError(path + " has schema version " + std::to_string(found) + ", newer than this build's " +
+                         std::to_string(kLatestVersion) + "; refusing to use it");
+    }
+    for (const Migration& migration : kMigrations) {
+      if (migration.version > up_to) break;
+      if (migration.version > found) apply(migration);
+    }
+  }
+
+  void apply(const Migration& migration) {
+    try {
+      WriteTransaction transaction = begin_write();
+      // Re-read under the write lock: another process opening the same file
+      // may have applied this migration since we looked.
+      if (current_version() >= migration.version) return;
+      db.exec(migration.sql);
+      Borrowed record(cached(kRecordMigration));
+      record->bind(1, migration.version);
+      record->bind(2, migration.description);
+      record->bind(3, utc_now_iso8601());
+      record->exec();
+      transaction.commit();
+    } catch (const SQLite::Exception& e) {
+      throw StorageError("while applying migration " + std::to_string(migration.version) + " (" +
+                         migration.description + ") to " + path + ": " + e.what());
+    }
+  }
+
+  // --- Ledger ---
+
+  // Adds `delta` to an account, opening it on first use, and returns its id and
+  // new balance. A player's account going negative fails the CHECK constraint.
+  AccountChange add_to_account(const std::string& account, std::int64_t delta) {
+    {
+      Borrowed update(cached(kAddToAccount));
+      update->bind(1, account);
+      update->bind(2, delta);
+      if (update->executeStep()) return {update->getColumn(0).getInt64(), update->getColumn(1).getInt64()};
+    }
+    Borrowed insert(cached(kOpenAccount));
+    insert->bind(1, account);
+    insert->bind(2, delta);
+    insert->executeStep();
+    return {insert->getColumn(0).getInt64(), insert->getColumn(1).getInt64()};
+  }
+
+  void insert_entry(std::int64_t transfer_id, const AccountChange& change, std::int64_t amount) {
+    Borrowed insert(cached(kInsertEntry));
+    insert->bind(1, transfer_id);
+    insert->bind(2, change.account_id);
+    insert->bind(3, amount);
+    insert->bind(4, change.balance_after);
+    insert->exec();
+  }
+
+  std::int64_t insert_transfer(const Posting& posting, const std::string& time) {
+    Borrowed insert(cached(kInsertTransfer));
+    insert->bind(1, time);
+    bind_text_or_null(*insert, 2, posting.table);
+    bind_text_or_null(*insert, 3, posting.game);
+    insert->bind(4, posting.memo);
+    insert->exec();
+    return db.getLastInsertRowid();
+  }
+
+  // Must run inside a transaction: it writes four rows that only make sense together.
+  void apply_posting(const Posting& posting, const std::string& time) {
+    if (posting.amount <= 0) throw StorageError("invalid " + describe(posting) + ": the amount must be positive");
+    if (posting.from.empty() || posting.to.empty()) {
+      throw StorageError("invalid " + describe(posting) + ": both accounts must be named");
+    }
+    if (posting.from == posting.to) {
+      throw StorageError("invalid " + describe(posting) + ": an account cannot pay itself");
+    }
+    try {
+      const std::int64_t transfer_id = insert_transfer(posting, time);
+      const AccountChange debit = debit_account(posting);
+      const AccountChange credit = add_to_account(posting.to, posting.amount);
+      insert_entry(transfer_id, debit, -posting.amount);
+      insert_entry(transfer_id, credit, posting.amount);
+    } catch (const SQLite::Exception& e) {
+      throw StorageError("while " + describe(posting) + ": " + e.what());
+    }
+  }
+
+  AccountChange debit_account(const Posting& posting) {
+    try {
+      return add_to_account(posting.from, -posting.amount);
+    } catch (const SQLite::Exception& e) {
+      if (e.getExtendedErrorCode() != SQLITE_CONSTRAINT_CHECK) throw;
+      // The failed statement changed nothing, so this reads the balance before it.
+      throw StorageError("insufficient chips for " + describe(posting) + ": " + posting.from + " has " +
+                         std::to_string(balance(posting.from)));
+    }
+  }
+
+  std::int64_t balance(const std::string& account) {
+    Borrowed query(cached(kBalance));
+    query->bind(1, account);
+    return query->executeStep() ? query->getColumn(0).getInt64() : 0;
+  }
+
+  // --- Tables ---
+
+  void insert_seats(const std::string& table, const std::vector<Seat>& seats) {
+    for (const Seat& seat : seats) {
+      try {
+        Borrowed insert(cached(kInsertSeat));
+        insert->bind(1, table);
+        insert->bind(2, seat.seat);
+        bind_text_or_null(*insert, 3, seat.player);
+        insert->bind(4, seat.bot ? 1 : 0);
+        insert->bind(5, seat.bot_level);
+        insert->exec();
+      } catch (const SQLite::Exception& e) {
+        throw StorageError("while seating " + (seat.player.empty() ? std::string("nobody") : seat.player) +
+                           " at seat " + std::to_string(seat.seat) + " of table " + table + ": " + e.what());
+      }
+    }
+  }
+
+  void replace_seats(const std::string& table, const std::vector<Seat>& seats) {
+    try {
+      Borrowed remove(cached(kDeleteSeats));
+      remove->bind(1, table);
+      remove->exec();
+    } catch (const SQLite::Exception& e) {
+      throw StorageError("while clearing the seats of table " + table + ": " + e.what());
+    }
+    insert_seats(table, seats);
+  }
+
+  std::vector<Seat> seats(const std::string& table) {
+    Borrowed query(cached(kSeats));
+    query->bind(1, table);
+    std::vector<Seat> result;
+    while (query->executeStep()) {
+      Seat seat;
+      seat.seat = query->getColumn(0).getInt();
+      seat.player = text_or_empty(query->getColumn(1));
+      seat.bot = query->getColumn(2).getInt() != 0;
+      seat.bot_level = query->getColumn(3).getInt();
+      result.push_back(std::move(seat));
+    }
+    return result;
+  }
+
+  // Reads the tables a query selects (the columns of kFindTable), with their seats.
+  std::vector<Table> read_tables(SQLite::Statement& query) {
+    std::vector<Table> tables;
+    while (query.executeStep()) {
+      Table table;
+      table.id = query.getColumn(0).getString();
+      table.game = query.getColumn(1).getString();
+      table.options_json = query.getColumn(2).getString();
+      table.seed = std::bit_cast<std::uint64_t>(query.getColumn(3).getInt64());
+      table.host = query.getColumn(4).getString();
+      table.status = query.getColumn(5).getString();
+      table.is_private = query.getColumn(6).getInt() != 0;
+      table.invite = text_or_empty(query.getColumn(7));
+      table.deck_json = text_or_empty(query.getColumn(8));
+      tables.push_back(std::move(table));
+    }
+    // Seats are read after the loop so that only one statement is stepping at a time.
+    for (Table& table : tables) table.seats = seats(table.id);
+    return tables;
+  }
+
+  void append_event(const std::string& table, const Event& event) {
+    try {
+      Borrowed insert(cached(kInsertEvent));
+      insert->bind(1, table);
+      insert->bind(2, event.seq);
+      insert->bind(3, event.json);
+      insert->exec();
+    } catch (const SQLite::Exception& e) {
+      throw StorageError("while appending event " + std::to_string(event.seq) + " of table " + table + ": " +
+                         e.what());
+    }
+  }
+
+  void set_status(const std::string& table, const std::string& status) {
+    int changed = 0;
+    try {
+      Borrowed update(cached(kSetStatus));
+      update->bind(1, table);
+      update->bind(2, status);
+      changed = update->exec();
+    } catch (const SQLite::Exception& e) {
+      throw StorageError("while setting the status of table " + table + " to '" + status + "': " + e.what());
+    }
+    if (changed == 0) throw StorageError("cannot set the status of table " + table + ": no such table");
+  }
+
+  void append_result(const std::string& table, const std::string& json, const std::string& time) {
+    try {
+      Borrowed insert(cached(kInsertResult));
+      insert->bind(1, table);
+      insert->bind(2, time);
+      insert->bind(3, json);
+      insert->exec();
+    } catch (const SQLite::Exception& e) {
+      throw StorageError("while recording a result of table " + table + ": " + e.what());
+    }
+  }
+
+  // The event goes first: if any later part fails, the whole write is undone,
+  // so the log and the ledger never disagree.
+  void apply_write(const TableWrite& write, const std::string& time) {
+    if (write.event) append_event(write.table, *write.event);
+    for (const Posting& posting : write.postings) apply_posting(posting, time);
+    if (write.status) set_status(write.table, *write.status);
+    if (write.seats) replace_seats(write.table, *write.seats);
+    if (write.result_json) append_result(write.table, *write.result_json, time);
+  }
+
+  // Some errors (disk full, I/O) make SQLite roll back the whole transaction,
+  // not just the failed statement. Carrying on would commit the remaining writes
+  // one by one and report earlier ones as committed when they were not.
+  void require_open_transaction(const std::string& after) {
+    if (sqlite3_get_autocommit(db.getHandle()) != 0) {
+      throw StorageError("SQLite abandoned the whole batch after this error: " + after);
+    }
+  }
+
+  // Runs one write inside its own savepoint; returns "" or why it was undone.
+  std::string apply_in_savepoint(const TableWrite& write, const std::string& time) {
+    Borrowed(cached(kSavepoint))->exec();
+    std::string error;
+    try {
+      apply_write(write, time);
+    } catch (const StorageError& e) {
+      error = e.what();
+    } catch (const SQLite::Exception& e) {
+      error = "while writing table " + write.table + ": " + e.what();
+    }
+    if (!error.empty()) {
+      require_open_transaction(error);
+      Borrowed(cached(kRollbackToSavepoint))->exec();
+    }
+    // ROLLBACK TO keeps the savepoint open; RELEASE closes it either way.
+    Borrowed(cached(kReleaseSavepoint))->exec();
+    return error;
+  }
+};
+
+// ---------------------------------------------------------------------------
+
+Database::Database(const std::string& path) : Database(path, kLatestVersion) {}
+
+Database::Database(const std::string& path, int migrate_up_to) {
+  try {
+    impl_ = std::make_unique<Impl>(path);
+    impl_->migrate(migrate_up_to);
+  } catch (const SQLite::Exception& e) {
+    throw StorageError("while opening database " + path + ": " + e.what());
+  } catch (const std::filesystem::filesystem_error& e) {
+    throw StorageError("while creating the folder of database " + path + ": " + e.what());
+  }
+}
+
+Database::~Database() = default;
+
+int Database::latest_schema_version() { return kLatestVersion; }
+
+int Database::schema_version() {
+  try {
+    return impl_->current_version();
+  } catch (const SQLite::Exception& e) {
+    throw StorageError(std::string("while reading the schema version: ") + e.what());
+  }
+}
+
+std::optional<Player> Database::find_player(const std::string& name) {
+  try {
+    Borrowed query(impl_->cached(kFindPlayer));
+    query->bind(1, name);
+    if (!query->executeStep()) return std::nullopt;
+    return Player{query->getColumn(0).getInt64(), query->getColumn(1).getString(),
+                  query->getColumn(2).getString()};
+  } catch (const SQLite::Exception& e) {
+    throw StorageError("while looking up player " + name + ": " + e.what());
+  }
+}
+
+Player Database::create_player(const std::string& name, const std::string& token_hash,
+                               std::int64_t starting_chips) {
+  if (name.empty()) throw StorageError("cannot register a player with an empty name");
+  if (starting_chips < 0) {
+    throw StorageError("cannot register " + name + " with negative starting chips (" +
+                       std::to_string(starting_chips) + ")");
+  }
+  const std::string time = utc_now_iso8601();
+  try {
+    WriteTransaction transaction = impl_->begin_write();
+    // Checked under the write lock, so no other connection can register the
+    // name between this check and the insert.
+    if (std::optional<Player> existing = find_player(name)) {
+      throw NameTaken("name taken: '" + name + "' is already registered as '" + existing->name + "'");
+    }
+    {
+      Borrowed insert(impl_->cached(kInsertPlayer));
+      insert->bind(1, name);
+      insert->bind(2, token_hash);
+      insert->bind(3, time);
+      insert->exec();
+    }
+    Player player{impl_->db.getLastInsertRowid(), name, token_hash};
+    if (starting_chips > 0) {
+      impl_->apply_posting(Posting{bank_account(), player_account(name), starting_chips, "starting chips", "", ""},
+                           time);
+    }
+    transaction.commit();
+    return player;
+  } catch (const SQLite::Exception& e) {
+    throw StorageError("while registering player " + name + ": " + e.what());
+  }
+}
+
+std::int64_t Database::balance(const std::string& account) {
+  try {
+    return impl_->balance(account);
+  } catch (const SQLite::Exception& e) {
+    throw StorageError("while reading the balance of " + account + ": " + e.what());
+  }
+}
+
+std::vector<std::pair<std::string, std::int64_t>> Database::balances(const std::string& prefix) {
+  try {
+    Borrowed query(impl_->cached(kBalancesWithPrefix));
+    query->bind(1, prefix);
+    query->bind(2, prefix + '\xFF');
+    std::vector<std::pair<std::string, std::int64_t>> result;
+    while (query->executeStep()) {
+      result.emplace_back(query->getColumn(0).getString(), query->getColumn(1).getInt64());
+    }
+    return result;
+  } catch (const SQLite::Exception& e) {
+    throw StorageError("while reading the balances of accounts starting with '" + prefix + "': " + e.what());
+  }
+}
+
+std::vector<LedgerEntry> Database::ledger(const std::string& account, int limit,
+                                          std::optional<std::int64_t> before) {
+  try {
+    Borrowed query(impl_->cached(kLedgerPage));
+    query->bind(1, account);
+    query->bind(2, before.value_or(std::numeric_limits<std::int64_t>::max()));
+    query->bind(3, std::clamp(limit, 1, kMaxLedgerPage));
+    std::vector<LedgerEntry> entries;
+    while (query->executeStep()) {
+      LedgerEntry entry;
+      entry.entry = query->getColumn(0).getInt64();
+      entry.time = query->getColumn(1).getString();
+      entry.amount = query->getColumn(2).getInt64();
+      entry.balance = query->getColumn(3).getInt64();
+      entry.table = text_or_empty(query->getColumn(4));
+      entry.game = text_or_empty(query->getColumn(5));
+      entry.memo = query->getColumn(6).getString();
+      entries.push_back(std::move(entry));
+    }
+    return entries;
+  } catch (const SQLite::Exception& e) {
+    throw StorageError("while reading the ledger of " + account + ": " + e.what());
+  }
+}
+
+std::int64_t Database::total_of_all_accounts() {
+  try {
+    Borrowed query(impl_->cached(kTotalOfAllAccounts));
+    query->executeStep();
+    return query->getColumn(0).getInt64();
+  } catch (const SQLite::Exception& e) {
+    throw StorageError(std::string("while adding up all accounts: ") + e.what());
+  }
+}
+
+void Database::create_table(const Table& table) {
+  try {
+    WriteTransaction transaction = impl_->begin_write();
+    {
+      Borrowed insert(impl_->cached(kInsertTable));
+      insert->bind(1, table.id);
+      insert->bind(2, table.game);
+      insert->bind(3, table.options_json);
+      insert->bind(4, std::bit_cast<std::int64_t>(table.seed));
+      insert->bind(5, table.host);
+      insert->bind(6, table.status);
+      insert->bind(7, table.is_private ? 1 : 0);
+      bind_text_or_null(*insert, 8, table.invite);
+      bind_text_or_null(*insert, 9, table.deck_json);
+      insert->bind(10, utc_now_iso8601());
+      insert->exec();
+    }
+    impl_->insert_seats(table.id, table.seats);
+    transaction.commit();
+  } catch (const SQLite::Exception& e) {
+    throw StorageError("while creating table " + table.id + ": " + e.what());
+  }
+}
+
+std::optional<Table> Database::find_table(const std::string& id) {
+  try {
+    Borrowed query(impl_->cached(kFindTable));
+    query->bind(1, id);
+    std::vector<Table> tables = impl_->read_tables(*query);
+    if (tables.empty()) return std::nullopt;
+    return std::move(tables.front());
+  } catch (const SQLite::Exception& e) {
+    throw StorageError("while reading table " + id + ": " + e.what());
+  }
+}
+
+std::vector<Table> Database::tables_with_status(const std::string& status) {
+  try {
+    Borrowed query(impl_->cached(kTablesWithStatus));
+    query->bind(1, status);
+    return impl_->read_tables(*query);
+  } catch (const SQLite::Exception& e) {
+    throw StorageError("while listing the " + status + " tables: " + e.what());
+  }
+}
+
+std::vector<Event> Database::events(const std::string& table) {
+  try {
+    Borrowed query(impl_->cached(kEvents));
+    query->bind(1, table);
+    std::vector<Event> events;
+    while (query->executeStep()) {
+      events.push_back(Event{query->getColumn(0).getInt64(), query->getColumn(1).getString()});
+    }
+    return events;
+  } catch (const SQLite::Exception& e) {
+    throw StorageError("while reading the events of table " + table + ": " + e.what());
+  }
+}
+
+std::vector<std::string> Database::results(const std::string& table) {
+  try {
+    Borrowed query(impl_->cached(kResults));
+    query->bind(1, table);
+    std::vector<std::string> results;
+    while (query->executeStep()) results.push_back(query->getColumn(0).getString());
+    return results;
+  } catch (const SQLite::Exception& e) {
+    throw StorageError("while reading the results of table " + table + ": " + e.what());
+  }
+}
+
+std::vector<bool> Database::commit(const std::vector<TableWrite>& writes, std::vector<std::string>* errors) {
+  std::vector<bool> committed(writes.size(), false);
+  if (errors) errors->assign(writes.size(), std::string());
+  if (writes.empty()) return committed;
+  // One timestamp for the batch: its writes become visible at the same instant.
+  const std::string time = utc_now_iso8601();
+  try {
+    WriteTransaction transaction = impl_->begin_write();
+    for (std::size_t i = 0; i < writes.size(); ++i) {
+      std::string error = impl_->apply_in_savepoint(writes[i], time);
+      committed[i] = error.empty();
+      if (errors) (*errors)[i] = std::move(error);
+    }
+    transaction.commit();
+  } catch (const SQLite::Exception& e) {
+    throw StorageError("while committing a batch of " + std::to_string(writes.size()) + " table writes: " +
+                       e.what());
+  }
+  return committed;
+}
+
+}  // namespace parlour::storage

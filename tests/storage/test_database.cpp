@@ -1,0 +1,503 @@
+// Tests of storage/database.h against real SQLite files in a temporary folder.
+#include "storage/database.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <random>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace parlour::storage;
+namespace fs = std::filesystem;
+
+// A fresh, uniquely named folder under the system temp folder, removed with
+// everything in it (the database and its -wal and -shm files) at the end of
+// the test. Declare it before the Database so that the Database closes first.
+class TempFolder {
+ public:
+  TempFolder() {
+    static std::atomic<int> counter{0};
+    std::random_device entropy;
+    const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+    path_ = fs::temp_directory_path() / ("parlour-storage-test-" + std::to_string(now) + "-" +
+                                         std::to_string(entropy()) + "-" + std::to_string(counter++));
+  }
+  ~TempFolder() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TempFolder(const TempFolder&) = delete;
+  TempFolder& operator=(const TempFolder&) = delete;
+
+  const fs::path& path() const { return path_; }
+  std::string file() const { return (path_ / "parlour.db").string(); }
+
+ private:
+  fs::path path_;
+};
+
+Posting transfer(const std::string& from, const std::string& to, std::int64_t amount, const std::string& memo = "bet") {
+  return Posting{from, to, amount, memo, "t1", "red_dog"};
+}
+
+TableWrite step(const std::string& table, std::int64_t seq, std::vector<Posting> postings = {}) {
+  TableWrite write;
+  write.table = table;
+  write.event = Event{seq, R"({"seq":)" + std::to_string(seq) + "}"};
+  write.postings = std::move(postings);
+  return write;
+}
+
+Table make_table(const std::string& id, const std::string& invite = "") {
+  Table table;
+  table.id = id;
+  table.game = "red_dog";
+  table.options_json = R"({"decks":6})";
+  table.seed = 42;
+  table.host = "ann";
+  table.status = "waiting";
+  table.invite = invite;
+  table.seats = {Seat{0, "ann", false, 0}, Seat{1, "", false, 0}};
+  return table;
+}
+
+std::vector<std::int64_t> amounts(const std::vector<LedgerEntry>& entries) {
+  std::vector<std::int64_t> result;
+  for (const LedgerEntry& entry : entries) result.push_back(entry.amount);
+  return result;
+}
+
+std::vector<std::int64_t> seqs(const std::vector<Event>& events) {
+  std::vector<std::int64_t> result;
+  for (const Event& event : events) result.push_back(event.seq);
+  return result;
+}
+
+bool has_index(const std::string& file, const std::string& index) {
+  SQLite::Database raw(file, SQLite::OPEN_READONLY);
+  SQLite::Statement query(raw, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?1");
+  query.bind(1, index);
+  query.executeStep();
+  return query.getColumn(0).getInt() == 1;
+}
+
+int migrations_recorded(const std::string& file) {
+  SQLite::Database raw(file, SQLite::OPEN_READONLY);
+  return raw.execAndGet("SELECT count(*) FROM schema_version").getInt();
+}
+
+void check_same_seats(const std::vector<Seat>& actual, const std::vector<Seat>& expected) {
+  REQUIRE(actual.size() == expected.size());
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    CAPTURE(i);
+    CHECK(actual[i].seat == expected[i].seat);
+    CHECK(actual[i].player == expected[i].player);
+    CHECK(actual[i].bot == expected[i].bot);
+    CHECK(actual[i].bot_level == expected[i].bot_level);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("opening a database creates its file and missing folders") {
+  TempFolder temp;
+  const fs::path file = temp.path() / "nested" / "deeper" / "parlour.db";
+  REQUIRE_FALSE(fs::exists(file.parent_path()));
+
+  Database db(file.string());
+
+  CHECK(fs::exists(file));
+  CHECK(db.schema_version() == Database::latest_schema_version());
+}
+
+TEST_CASE("the database file is in WAL journal mode") {
+  TempFolder temp;
+  Database db(temp.file());
+
+  // Seen from a second connection: WAL is a property of the file, not just ours.
+  SQLite::Database raw(temp.file(), SQLite::OPEN_READONLY);
+  CHECK(raw.execAndGet("PRAGMA journal_mode").getString() == "wal");
+}
+
+TEST_CASE("create_player grants the starting chips with one ledger entry") {
+  TempFolder temp;
+  Database db(temp.file());
+
+  const Player ann = db.create_player("Ann", "hash-of-token", 1000);
+
+  CHECK(ann.id > 0);
+  CHECK(ann.name == "Ann");
+  CHECK(ann.token_hash == "hash-of-token");
+  CHECK(player_account("Ann") == "player:ann");
+  CHECK(db.balance(player_account("Ann")) == 1000);
+  CHECK(db.balance(bank_account()) == -1000);
+  CHECK(db.total_of_all_accounts() == 0);
+
+  const std::vector<LedgerEntry> ledger = db.ledger(player_account("ann"), 50, std::nullopt);
+  REQUIRE(ledger.size() == 1);
+  CHECK(ledger[0].amount == 1000);
+  CHECK(ledger[0].balance == 1000);
+  CHECK(ledger[0].memo == "starting chips");
+  CHECK(ledger[0].table.empty());
+  CHECK(ledger[0].game.empty());
+  CHECK(std::regex_match(ledger[0].time, std::regex(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)")));
+
+  const std::optional<Player> found = db.find_player("ANN");
+  REQUIRE(found);
+  CHECK(found->id == ann.id);
+  CHECK(found->name == "Ann");
+  CHECK_FALSE(db.find_player("bob"));
+}
+
+TEST_CASE("a name already taken in another case is rejected and changes nothing") {
+  TempFolder temp;
+  Database db(temp.file());
+  db.create_player("ann", "first", 1000);
+
+  CHECK_THROWS_AS(db.create_player("ANN", "second", 1000), NameTaken);
+  CHECK_THROWS_WITH_AS(db.create_player("Ann", "second", 1000), doctest::Contains("name taken"), StorageError);
+
+  CHECK(db.find_player("ann")->token_hash == "first");
+  CHECK(db.balance(player_account("ann")) == 1000);
+  CHECK(db.balance(bank_account()) == -1000);
+  CHECK(db.ledger(player_account("ann"), 50, std::nullopt).size() == 1);
+}
+
+TEST_CASE("postings move chips between a player and a pool and both ledgers show it") {
+  TempFolder temp;
+  Database db(temp.file());
+  db.create_player("ann", "h", 100);
+  db.create_table(make_table("t1"));
+  const std::string pot = pool_account("t1", "pot");
+  CHECK(pot == "pool:t1:pot");
+
+  const std::vector<bool> committed = db.commit({step("t1", 1, {transfer(player_account("ann"), pot, 30, "ante")})});
+  CHECK(committed == std::vector<bool>{true});
+
+  CHECK(db.balance(player_account("ann")) == 70);
+  CHECK(db.balance(pot) == 30);
+
+  const std::vector<LedgerEntry> ann = db.ledger(player_account("ann"), 10, std::nullopt);
+  REQUIRE(ann.size() == 2);
+  CHECK(ann[0].amount == -30);
+  CHECK(ann[0].balance == 70);
+  CHECK(ann[0].memo == "ante");
+  CHECK(ann[0].table == "t1");
+  CHECK(ann[0].game == "red_dog");
+
+  const std::vector<LedgerEntry> pool = db.ledger(pot, 10, std::nullopt);
+  REQUIRE(pool.size() == 1);
+  CHECK(pool[0].amount == 30);
+  CHECK(pool[0].balance == 30);
+  CHECK(pool[0].entry == ann[0].entry + 1);  // both sides of one transfer
+  CHECK(pool[0].time == ann[0].time);
+
+  CHECK(db.commit({step("t1", 2, {transfer(pot, player_account("ann"), 30, "win")})}) == std::vector<bool>{true});
+  CHECK(db.balance(player_account("ann")) == 100);
+  CHECK(db.balance(pot) == 0);
+  CHECK(amounts(db.ledger(pot, 10, std::nullopt)) == std::vector<std::int64_t>{-30, 30});
+}
+
+TEST_CASE("balances lists every account starting with a prefix") {
+  TempFolder temp;
+  Database db(temp.file());
+  db.create_player("ann", "h", 100);
+  db.create_player("bob", "h", 100);
+  db.create_table(make_table("t1"));
+  db.create_table(make_table("t10"));
+  db.commit({step("t1", 1, {transfer(player_account("ann"), pool_account("t1", "pot"), 5),
+                            transfer(player_account("bob"), pool_account("t1", "side"), 7)}),
+             step("t10", 1, {transfer(player_account("bob"), pool_account("t10", "pot"), 9)})});
+
+  using Balances = std::vector<std::pair<std::string, std::int64_t>>;
+  CHECK(db.balances("pool:t1:") == Balances{{"pool:t1:pot", 5}, {"pool:t1:side", 7}});
+  CHECK(db.balances("player:") == Balances{{"player:ann", 95}, {"player:bob", 84}});
+  CHECK(db.balances("nobody").empty());
+  CHECK(db.balances("").size() == 6);  // bank, two players, three pools
+}
+
+TEST_CASE("the total of all accounts stays 0 after many random postings") {
+  TempFolder temp;
+  Database db(temp.file());
+  db.create_player("ann", "h", 500);
+  db.create_player("bob", "h", 500);
+  db.create_table(make_table("t1"));
+  const std::vector<std::string> accounts = {bank_account(), player_account("ann"), player_account("bob"),
+                                             pool_account("t1", "pot"), pool_account("t1", "side")};
+
+  std::mt19937 random(20261122);
+  std::uniform_int_distribution<std::size_t> pick(0, accounts.size() - 1);
+  std::uniform_int_distribution<std::int64_t> amount(1, 200);
+  std::int64_t seq = 0;
+  int committed = 0;
+  for (int batch = 0; batch < 30; ++batch) {
+    std::vector<TableWrite> writes;
+    for (int i = 0; i < 10; ++i) {
+      const std::size_t from = pick(random);
+      const std::size_t to = (from + 1 + pick(random) % (accounts.size() - 1)) % accounts.size();
+      writes.push_back(step("t1", ++seq, {transfer(accounts[from], accounts[to], amount(random))}));
+    }
+    for (bool ok : db.commit(writes)) committed += ok ? 1 : 0;
+    REQUIRE(db.total_of_all_accounts() == 0);
+  }
+
+  CHECK(committed > 0);
+  CHECK(committed < 300);  // some postings overdrew a player and were refused
+  for (const std::string& account : accounts) {
+    CAPTURE(account);
+    const std::vector<LedgerEntry> ledger = db.ledger(account, 500, std::nullopt);
+    std::int64_t sum = 0;
+    for (const LedgerEntry& entry : ledger) sum += entry.amount;
+    CHECK(sum == db.balance(account));
+    if (!ledger.empty()) CHECK(ledger.front().balance == db.balance(account));
+  }
+  CHECK(db.balance(player_account("ann")) >= 0);
+  CHECK(db.balance(player_account("bob")) >= 0);
+}
+
+TEST_CASE("a player cannot go negative: that write changes nothing while the rest of its batch commits") {
+  TempFolder temp;
+  Database db(temp.file());
+  db.create_player("ann", "h", 100);
+  db.create_player("bob", "h", 100);
+  db.create_table(make_table("t1"));
+  const std::string pot = pool_account("t1", "pot");
+
+  TableWrite overdraw = step("t1", 2, {transfer(player_account("bob"), pot, 10), transfer(player_account("bob"), pot, 500)});
+  overdraw.status = "finished";
+  overdraw.seats = std::vector<Seat>{};
+  overdraw.result_json = R"({"winner":"bob"})";
+  TableWrite first = step("t1", 1, {transfer(player_account("ann"), pot, 30)});
+  first.status = "playing";
+
+  std::vector<std::string> errors;
+  const std::vector<bool> committed =
+      db.commit({first, overdraw, step("t1", 3, {transfer(player_account("bob"), pot, 20)})}, &errors);
+
+  CHECK(committed == std::vector<bool>{true, false, true});
+  REQUIRE(errors.size() == 3);
+  CHECK(errors[0].empty());
+  CHECK(errors[1].find("insufficient chips") != std::string::npos);
+  CHECK(errors[1].find("player:bob has 90") != std::string::npos);
+  CHECK(errors[2].empty());
+
+  // Nothing of the failed write remains: not its event, its first posting,
+  // its status, its seats or its result.
+  CHECK(seqs(db.events("t1")) == std::vector<std::int64_t>{1, 3});
+  CHECK(db.balance(player_account("ann")) == 70);
+  CHECK(db.balance(player_account("bob")) == 80);
+  CHECK(db.balance(pot) == 50);
+  CHECK(amounts(db.ledger(player_account("bob"), 10, std::nullopt)) == std::vector<std::int64_t>{-20, 100});
+  CHECK(db.find_table("t1")->status == "playing");
+  CHECK(db.find_table("t1")->seats.size() == 2);
+  CHECK(db.results("t1").empty());
+  CHECK(db.total_of_all_accounts() == 0);
+}
+
+TEST_CASE("postings with a non-positive amount or to the same account are rejected") {
+  TempFolder temp;
+  Database db(temp.file());
+  db.create_player("ann", "h", 100);
+  db.create_table(make_table("t1"));
+  const std::string ann = player_account("ann");
+
+  std::vector<std::string> errors;
+  const std::vector<bool> committed = db.commit({step("t1", 1, {transfer(ann, pool_account("t1", "pot"), 0)}),
+                                                 step("t1", 2, {transfer(ann, pool_account("t1", "pot"), -5)}),
+                                                 step("t1", 3, {transfer(ann, ann, 5)})},
+                                                &errors);
+
+  CHECK(committed == std::vector<bool>{false, false, false});
+  CHECK(errors[0].find("amount must be positive") != std::string::npos);
+  CHECK(errors[1].find("amount must be positive") != std::string::npos);
+  CHECK(errors[2].find("cannot pay itself") != std::string::npos);
+  CHECK(db.events("t1").empty());
+  CHECK(db.balance(ann) == 100);
+}
+
+TEST_CASE("ledger pages newest first with limit and before") {
+  TempFolder temp;
+  Database db(temp.file());
+  db.create_player("ann", "h", 1000);
+  db.create_table(make_table("t1"));
+  const std::string ann = player_account("ann");
+  for (int amount = 1; amount <= 7; ++amount) {
+    REQUIRE(db.commit({step("t1", amount, {transfer(ann, pool_account("t1", "pot"), amount)})}) ==
+            std::vector<bool>{true});
+  }
+
+  const std::vector<LedgerEntry> first = db.ledger(ann, 3, std::nullopt);
+  CHECK(amounts(first) == std::vector<std::int64_t>{-7, -6, -5});
+  CHECK(first[0].balance == db.balance(ann));
+  CHECK(first[0].entry > first[1].entry);
+  CHECK(first[1].entry > first[2].entry);
+
+  const std::vector<LedgerEntry> second = db.ledger(ann, 3, first.back().entry);
+  CHECK(amounts(second) == std::vector<std::int64_t>{-4, -3, -2});
+  CHECK(second[0].balance == first[2].balance + 5);
+
+  const std::vector<LedgerEntry> last = db.ledger(ann, 3, second.back().entry);
+  CHECK(amounts(last) == std::vector<std::int64_t>{-1, 1000});
+  CHECK(db.ledger(ann, 3, last.back().entry).empty());
+
+  // The limit is clamped to 1..500.
+  CHECK(db.ledger(ann, 0, std::nullopt).size() == 1);
+  CHECK(db.ledger(ann, -4, std::nullopt).size() == 1);
+  TableWrite many = step("t1", 8);
+  for (int i = 0; i < 510; ++i) many.postings.push_back(transfer(pool_account("t1", "pot"), ann, 1, "refund"));
+  REQUIRE(db.commit({many}) == std::vector<bool>{true});
+  CHECK(db.ledger(ann, 10000, std::nullopt).size() == 500);
+  CHECK(db.ledger("player:nobody", 10, std::nullopt).empty());
+}
+
+TEST_CASE("an event with a seq the table already has is rejected with context") {
+  TempFolder temp;
+  Database db(temp.file());
+  db.create_table(make_table("t1"));
+  db.create_table(make_table("t2"));
+  REQUIRE(db.commit({step("t1", 1)}) == std::vector<bool>{true});
+
+  TableWrite replay = step("t1", 1);
+  replay.event->json = R"({"replayed":true})";
+  std::vector<std::string> errors;
+  const std::vector<bool> committed = db.commit({replay, step("t2", 1), step("t2", 1)}, &errors);
+
+  CHECK(committed == std::vector<bool>{false, true, false});
+  CHECK(errors[0].find("while appending event 1 of table t1") != std::string::npos);
+  CHECK(errors[0].find("UNIQUE constraint failed") != std::string::npos);
+  const std::vector<Event> events = db.events("t1");
+  REQUIRE(events.size() == 1);
+  CHECK(events[0].json == R"({"seq":1})");
+  CHECK(seqs(db.events("t2")) == std::vector<std::int64_t>{1});
+}
+
+TEST_CASE("an event for a table that does not exist is rejected") {
+  TempFolder temp;
+  Database db(temp.file());
+  std::vector<std::string> errors;
+
+  CHECK(db.commit({step("ghost", 1)}, &errors) == std::vector<bool>{false});
+  CHECK(errors[0].find("FOREIGN KEY constraint failed") != std::string::npos);
+  CHECK(db.events("ghost").empty());
+}
+
+TEST_CASE("tables round-trip with their seats, status, events and results") {
+  TempFolder temp;
+  Database db(temp.file());
+
+  Table stacked = make_table("t1", "INVITE1");
+  stacked.seed = 0xFEDCBA9876543210ULL;  // high bit set: stored through an int64 bit-cast
+  stacked.is_private = true;
+  stacked.deck_json = R"(["AS","KH"])";
+  stacked.seats = {Seat{2, "robo", true, 3}, Seat{0, "ann", false, 0}, Seat{1, "", false, 0}};
+  db.create_table(stacked);
+  db.create_table(make_table("t2"));
+  db.create_table(make_table("t3"));  // a second table without invite: NULLs never collide
+
+  const std::optional<Table> found = db.find_table("t1");
+  REQUIRE(found);
+  CHECK(found->id == "t1");
+  CHECK(found->game == "red_dog");
+  CHECK(found->options_json == R"({"decks":6})");
+  CHECK(found->seed == 0xFEDCBA9876543210ULL);
+  CHECK(found->host == "ann");
+  CHECK(found->status == "waiting");
+  CHECK(found->is_private);
+  CHECK(found->invite == "INVITE1");
+  CHECK(found->deck_json == R"(["AS","KH"])");
+  check_same_seats(found->seats, {Seat{0, "ann", false, 0}, Seat{1, "", false, 0}, Seat{2, "robo", true, 3}});
+
+  CHECK(db.find_table("t2")->invite.empty());
+  CHECK(db.find_table("t2")->deck_json.empty());
+  CHECK_FALSE(db.find_table("nope"));
+  CHECK_THROWS_AS(db.create_table(make_table("t1")), StorageError);
+  CHECK_THROWS_WITH(db.create_table(make_table("t4", "INVITE1")), doctest::Contains("while creating table t4"));
+
+  TableWrite start = step("t2", 1);
+  start.status = "playing";
+  start.seats = std::vector<Seat>{Seat{1, "bob", false, 0}, Seat{0, "ann", false, 0}};
+  start.result_json = R"({"deal":1})";
+  TableWrite next = step("t2", 2);
+  next.result_json = R"({"deal":2})";
+  REQUIRE(db.commit({start, next}) == std::vector<bool>{true, true});
+
+  std::vector<std::string> waiting;
+  for (const Table& table : db.tables_with_status("waiting")) waiting.push_back(table.id);
+  CHECK(waiting == std::vector<std::string>{"t1", "t3"});
+  const std::vector<Table> playing = db.tables_with_status("playing");
+  REQUIRE(playing.size() == 1);
+  CHECK(playing[0].id == "t2");
+  check_same_seats(playing[0].seats, {Seat{0, "ann", false, 0}, Seat{1, "bob", false, 0}});
+  CHECK(db.results("t2") == std::vector<std::string>{R"({"deal":1})", R"({"deal":2})"});
+  CHECK(seqs(db.events("t2")) == std::vector<std::int64_t>{1, 2});
+
+  TableWrite bad_status = step("t2", 3);
+  bad_status.status = "paused";
+  CHECK(db.commit({bad_status}) == std::vector<bool>{false});
+  CHECK(db.find_table("t2")->status == "playing");
+}
+
+TEST_CASE("migrations upgrade a version 1 file and keep its data") {
+  TempFolder temp;
+  REQUIRE(Database::latest_schema_version() >= 2);
+  {
+    Database old(temp.file(), 1);
+    CHECK(old.schema_version() == 1);
+    old.create_player("ann", "h", 1000);
+    old.create_table(make_table("t1"));
+    REQUIRE(old.commit({step("t1", 1, {transfer(player_account("ann"), pool_account("t1", "pot"), 40)})}) ==
+            std::vector<bool>{true});
+  }
+  CHECK_FALSE(has_index(temp.file(), "ledger_entries_by_account"));
+  CHECK(migrations_recorded(temp.file()) == 1);
+
+  Database db(temp.file());
+
+  CHECK(db.schema_version() == Database::latest_schema_version());
+  CHECK(has_index(temp.file(), "ledger_entries_by_account"));
+  CHECK(migrations_recorded(temp.file()) == Database::latest_schema_version());
+  CHECK(db.find_player("ann"));
+  CHECK(db.balance(player_account("ann")) == 960);
+  CHECK(amounts(db.ledger(player_account("ann"), 10, std::nullopt)) == std::vector<std::int64_t>{-40, 1000});
+  CHECK(seqs(db.events("t1")) == std::vector<std::int64_t>{1});
+  CHECK(db.find_table("t1")->seats.size() == 2);
+  CHECK(db.total_of_all_accounts() == 0);
+}
+
+TEST_CASE("a schema version outside what this build knows is refused") {
+  TempFolder temp;
+  CHECK_THROWS_AS(Database(temp.file(), Database::latest_schema_version() + 1), StorageError);
+  CHECK_THROWS_AS(Database(temp.file(), -1), StorageError);
+
+  { Database db(temp.file()); }
+  {
+    SQLite::Database raw(temp.file(), SQLite::OPEN_READWRITE);
+    raw.exec("INSERT INTO schema_version(version, description, applied_at) VALUES (999, 'future', 'later')");
+  }
+  CHECK_THROWS_WITH_AS(Database(temp.file()), doctest::Contains("newer than this build"), StorageError);
+}
+
+TEST_CASE("reopening a file is idempotent") {
+  TempFolder temp;
+  {
+    Database db(temp.file());
+    db.create_player("ann", "h", 1000);
+    db.create_table(make_table("t1"));
+  }
+  for (int reopen = 0; reopen < 3; ++reopen) {
+    CAPTURE(reopen);
+    Database db(temp.file());
+    CHECK(db.schema_version() == Database::latest_schema_version());
+    CHECK(db.ledger(player_account("ann"), 10, std::nullopt).size() == 1);
+    CHECK(db.balance(player_account("ann")) == 1000);
+    CHECK(db.tables_with_status("waiting").size() == 1);
+  }
+  CHECK(migrations_recorded(temp.file()) == Database::latest_schema_version());
+}
