@@ -84,6 +84,9 @@ Request parse_request(std::string_view text, std::optional<std::int64_t>* id_out
 
 bool valid_player_name(std::string_view name);
 
+// The wire name of a parsed body ("hello", "ledger", ...), e.g. for logs and metrics.
+std::string_view type_name(const Body& body);
+
 // Encoders. `re` is added when present.
 Json error_message(std::optional<std::int64_t> re, const std::string& code, const std::string& message);
 Json reply(std::string type, std::optional<std::int64_t> re, Json fields = Json::object());

@@ -1,0 +1,349 @@
+#include "protocol/messages.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+namespace parlour::protocol {
+namespace {
+
+constexpr std::size_t max_name_chars = 24;
+constexpr std::size_t max_token_chars = 256;
+constexpr std::size_t max_table_id_chars = 64;
+constexpr int max_seats = 64;
+constexpr int max_bot_level = 10;
+constexpr int max_ledger_limit = 500;
+// Eight 52-card decks: the largest pack any game uses.
+constexpr std::size_t max_deck_cards = 416;
+// No message needs deep nesting, and a frame of 64 KiB of '[' would otherwise give
+// a value whose recursive copy or dump could exhaust the stack.
+constexpr int max_json_depth = 32;
+// Values quoted back in error messages are cut to this many bytes, the JSON
+// parser's own explanation to a few more.
+constexpr std::size_t max_quoted_bytes = 60;
+constexpr std::size_t max_parser_message_bytes = 200;
+
+constexpr std::int64_t int64_max = std::numeric_limits<std::int64_t>::max();
+
+[[noreturn]] void fail(const std::string& message) { throw ProtocolError(code::bad_request, message); }
+
+// Cuts at a UTF-8 character boundary: the message ends up in a JSON string, and
+// nlohmann::json refuses to dump broken UTF-8.
+std::string shorten(std::string text, std::size_t max_bytes = max_quoted_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  text.resize(cut);
+  return text + "…";
+}
+
+// How a received value is shown in an error: as JSON, so strings keep their quotes.
+std::string shown(const Json& value) { return shorten(value.dump()); }
+// How a field or type name is shown: in single quotes, as in "unknown field 'x'".
+std::string named(std::string_view name) { return "'" + shorten(std::string(name)) + "'"; }
+
+// nlohmann's message without its "[json.exception.parse_error.101] " prefix, which
+// means nothing to a client. It may quote raw input bytes, so it is kept ASCII to
+// stay valid UTF-8.
+std::string parser_explanation(const Json::exception& error) {
+  std::string text = error.what();
+  if (const auto prefix_end = text.find("] "); text.starts_with("[json.exception.") && prefix_end != std::string::npos) {
+    text.erase(0, prefix_end + 2);
+  }
+  std::replace_if(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }, '?');
+  return shorten(text, max_parser_message_bytes);
+}
+
+Json parse_json(std::string_view text) {
+  const auto limit_depth = [](int depth, Json::parse_event_t event, Json&) {
+    const bool opens = event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start;
+    if (opens && depth >= max_json_depth) fail("JSON nested deeper than " + std::to_string(max_json_depth) + " levels");
+    return true;
+  };
+  try {
+    return Json::parse(text, limit_depth);
+  } catch (const Json::exception& error) {  // parse_error, or out_of_range for a number like 1e999
+    fail("not valid JSON: " + parser_explanation(error));
+  }
+}
+
+// ----- Single values. `field` names the value in the error message.
+
+std::string range_text(std::int64_t min, std::int64_t max) {
+  if (max < int64_max) return "an integer from " + std::to_string(min) + " to " + std::to_string(max);
+  if (min == 0) return "a non-negative integer";
+  if (min == 1) return "a positive integer";
+  return "an integer of at least " + std::to_string(min);
+}
+
+std::int64_t as_integer(const Json& value, std::string_view field, std::int64_t min, std::int64_t max) {
+  // Non-negative numbers parse as unsigned; those beyond int64 are out of every range here.
+  const bool representable =
+      value.is_number_integer() && !(value.is_number_unsigned() && value.get<std::uint64_t>() > std::uint64_t(int64_max));
+  if (representable) {
+    const auto number = value.get<std::int64_t>();
+    if (number >= min && number <= max) return number;
+  }
+  fail("field " + named(field) + " must be " + range_text(min, max) + ", got " + shown(value));
+}
+
+std::uint64_t as_seed(const Json& value) {
+  if (value.is_number_unsigned()) return value.get<std::uint64_t>();
+  fail("field 'seed' must be an integer from 0 to " + std::to_string(std::numeric_limits<std::uint64_t>::max()) +
+       ", got " + shown(value));
+}
+
+std::string as_string(const Json& value, std::string_view field) {
+  if (!value.is_string()) fail("field " + named(field) + " must be a string, got " + shown(value));
+  return value.get<std::string>();
+}
+
+// Lengths are in bytes: every bounded string here (ids, tokens) is ASCII.
+std::string as_bounded_string(const Json& value, std::string_view field, std::size_t min_chars, std::size_t max_chars) {
+  if (value.is_string()) {
+    const auto& text = value.get_ref<const std::string&>();
+    if (text.size() >= min_chars && text.size() <= max_chars) return text;
+  }
+  const std::string length = min_chars == 0 ? "at most " + std::to_string(max_chars)
+                                            : std::to_string(min_chars) + "–" + std::to_string(max_chars);
+  fail("field " + named(field) + " must be a string of " + length + " characters, got " + shown(value));
+}
+
+std::string as_table_id(const Json& value, std::string_view field) {
+  return as_bounded_string(value, field, 1, max_table_id_chars);
+}
+
+std::string as_token(const Json& value, std::string_view field) {
+  return as_bounded_string(value, field, 0, max_token_chars);
+}
+
+std::string as_player_name(const Json& value, std::string_view field) {
+  if (value.is_string() && valid_player_name(value.get_ref<const std::string&>())) return value.get<std::string>();
+  fail(std::string(field) + " must be 1–24 characters of A–Z, a–z, 0–9, _ or -, got " + shown(value));
+}
+
+bool as_bool(const Json& value, std::string_view field) {
+  if (!value.is_boolean()) fail("field " + named(field) + " must be true or false, got " + shown(value));
+  return value.get<bool>();
+}
+
+Json as_object(const Json& value, std::string_view field) {
+  if (!value.is_object()) fail("field " + named(field) + " must be an object, got " + shown(value));
+  return value;
+}
+
+Json as_action(const Json& value) {
+  const auto type = value.is_object() ? value.find("type") : value.end();
+  if (type == value.end() || !type->is_string()) {
+    fail("field 'action' must be an object with a string 'type', got " + shown(value));
+  }
+  return value;
+}
+
+std::vector<rules::Card> as_deck(const Json& value) {
+  if (!value.is_array()) fail("field 'deck' must be an array of cards, got " + shown(value));
+  if (value.size() > max_deck_cards) {
+    fail("field 'deck' must hold at most " + std::to_string(max_deck_cards) + " cards, got " +
+         std::to_string(value.size()));
+  }
+  std::vector<rules::Card> deck;
+  deck.reserve(value.size());
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const auto card = value[i].is_string() ? rules::parse_card(value[i].get_ref<const std::string&>()) : std::nullopt;
+    if (!card) fail("deck[" + std::to_string(i) + "] must be a card like \"TH\" or \"JK\", got " + shown(value[i]));
+    deck.push_back(*card);
+  }
+  return deck;
+}
+
+// ----- The fields of one message.
+
+class Fields {
+ public:
+  Fields(const Json& message, std::string_view type) : message_(message), type_(type) {}
+
+  // Absent and null both mean "not given": many client libraries write an unset
+  // optional value as null.
+  const Json* find(std::string_view name) const {
+    const auto it = message_.find(name);
+    return it == message_.end() || it->is_null() ? nullptr : &*it;
+  }
+
+  const Json& required(std::string_view name) const {
+    const auto it = message_.find(name);
+    if (it == message_.end()) fail("missing field " + named(name) + " in " + named(type_));
+    return *it;
+  }
+
+  // Reads an optional field with `convert(value, name, extra...)`.
+  template <class Convert, class... Extra>
+  auto optional(std::string_view name, Convert convert, Extra... extra) const
+      -> std::optional<decltype(convert(std::declval<const Json&>(), name, extra...))> {
+    const Json* value = find(name);
+    if (!value) return std::nullopt;
+    return convert(*value, name, extra...);
+  }
+
+  template <class Int>
+  std::optional<Int> optional_integer(std::string_view name, Int min, Int max) const {
+    const auto number = optional(name, as_integer, min, max);
+    return number ? std::optional<Int>(static_cast<Int>(*number)) : std::nullopt;
+  }
+
+  std::string table() const { return as_table_id(required("table"), "table"); }
+  // A seat index; a table has at most `max_seats` seats.
+  std::optional<int> seat() const { return optional_integer<int>("seat", 0, max_seats - 1); }
+
+ private:
+  const Json& message_;
+  std::string_view type_;
+};
+
+// ----- One builder per message type.
+
+Body build_hello(const Fields& fields) {
+  return Hello{
+      .name = as_player_name(fields.required("name"), "name"),
+      .token = fields.optional("token", as_token),
+  };
+}
+
+Body build_create(const Fields& fields) {
+  Create create;
+  create.game = as_string(fields.required("game"), "game");
+  create.options = fields.optional("options", as_object).value_or(Json::object());
+  create.seats = fields.optional_integer<int>("seats", 1, max_seats);
+  if (const Json* seed = fields.find("seed")) create.seed = as_seed(*seed);
+  if (const Json* deck = fields.find("deck")) create.deck = as_deck(*deck);
+  create.is_private = fields.optional("private", as_bool).value_or(false);
+  return create;
+}
+
+Body build_join(const Fields& fields) {
+  Join join{
+      .table = fields.optional("table", as_table_id),
+      .invite = fields.optional("invite", as_string),
+      .seat = fields.seat(),
+  };
+  if (join.table.has_value() == join.invite.has_value()) {
+    fail(std::string("'join' needs exactly one of 'table' or 'invite', got ") + (join.table ? "both" : "neither"));
+  }
+  return join;
+}
+
+Body build_bot(const Fields& fields) {
+  return Bot{
+      .table = fields.table(),
+      .seat = fields.seat(),
+      .level = fields.optional_integer<int>("level", 0, max_bot_level),
+  };
+}
+
+Body build_act(const Fields& fields) {
+  return Act{.table = fields.table(), .action = as_action(fields.required("action"))};
+}
+
+Body build_ledger(const Fields& fields) {
+  return LedgerQuery{
+      .player = fields.optional("player", as_player_name),
+      .limit = fields.optional_integer<int>("limit", 1, max_ledger_limit),
+      .before = fields.optional_integer<std::int64_t>("before", 1, int64_max),
+  };
+}
+
+template <class Message>
+Body build_empty(const Fields&) {
+  return Message{};
+}
+
+template <class Message>
+Body build_table_only(const Fields& fields) {
+  return Message{.table = fields.table()};
+}
+
+struct MessageSpec {
+  std::string_view type;
+  std::vector<std::string_view> fields;  // besides "type" and "id"
+  Body (*build)(const Fields&);
+};
+
+// In the order of the Body variant, so that type_name can index it.
+const std::array<MessageSpec, std::variant_size_v<Body>>& message_specs() {
+  static const std::array<MessageSpec, std::variant_size_v<Body>> specs{{
+      {"hello", {"name", "token"}, build_hello},
+      {"games", {}, build_empty<Games>},
+      {"tables", {}, build_empty<Tables>},
+      {"create", {"game", "options", "seats", "seed", "deck", "private"}, build_create},
+      {"join", {"table", "invite", "seat"}, build_join},
+      {"watch", {"table"}, build_table_only<Watch>},
+      {"leave", {"table"}, build_table_only<Leave>},
+      {"bot", {"table", "seat", "level"}, build_bot},
+      {"start", {"table"}, build_table_only<Start>},
+      {"end", {"table"}, build_table_only<End>},
+      {"act", {"table", "action"}, build_act},
+      {"ledger", {"player", "limit", "before"}, build_ledger},
+      {"ping", {}, build_empty<Ping>},
+  }};
+  return specs;
+}
+
+const MessageSpec& find_spec(const std::string& type) {
+  const auto& specs = message_specs();
+  const auto spec = std::find_if(specs.begin(), specs.end(), [&](const MessageSpec& s) { return s.type == type; });
+  if (spec == specs.end()) fail("unknown message type " + named(type));
+  return *spec;
+}
+
+void reject_unknown_fields(const Json& message, const MessageSpec& spec) {
+  for (const auto& [name, value] : message.items()) {
+    const bool known = name == "type" || name == "id" ||
+                       std::find(spec.fields.begin(), spec.fields.end(), name) != spec.fields.end();
+    if (!known) fail("unknown field " + named(name) + " in " + named(spec.type));
+  }
+}
+
+std::string read_type(const Json& message) {
+  const auto type = message.find("type");
+  if (type == message.end()) fail("missing field 'type'");
+  return as_string(*type, "type");
+}
+
+}  // namespace
+
+Request parse_request(std::string_view text, std::optional<std::int64_t>* id_out) {
+  const Json message = parse_json(text);
+  if (!message.is_object()) fail("a request must be a JSON object, got " + shown(message));
+
+  Request request;
+  // The id is read first so that every later error can still carry `re`.
+  if (const auto id = message.find("id"); id != message.end() && !id->is_null()) {
+    request.id = as_integer(*id, "id", 0, int64_max);
+    if (id_out) *id_out = request.id;
+  }
+  request.type = read_type(message);
+  const MessageSpec& spec = find_spec(request.type);
+  reject_unknown_fields(message, spec);
+  request.body = spec.build(Fields(message, spec.type));
+  return request;
+}
+
+bool valid_player_name(std::string_view name) {
+  const auto allowed = [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  };
+  return !name.empty() && name.size() <= max_name_chars && std::all_of(name.begin(), name.end(), allowed);
+}
+
+std::string_view type_name(const Body& body) { return message_specs()[body.index()].type; }
+
+Json error_message(std::optional<std::int64_t> re, const std::string& code, const std::string& message) {
+  return reply("error", re, Json{{"code", code}, {"message", message}});
+}
+
+Json reply(std::string type, std::optional<std::int64_t> re, Json fields) {
+  fields["type"] = std::move(type);
+  if (re) fields["re"] = *re;
+  return fields;
+}
+
+}  // namespace parlour::protocol
