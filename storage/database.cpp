@@ -127,6 +127,9 @@ CREATE INDEX ledger_entries_by_account ON ledger_entries(account_id, entry);
 CREATE INDEX results_by_table ON results(table_id, id);
 CREATE INDEX tables_by_status ON tables(status);
 )sql"},
+    {3, "find players by token hash (HTTP bearer tokens)", R"sql(
+CREATE INDEX players_by_token_hash ON players(token_hash);
+)sql"},
 };
 
 // Versions must be 1, 2, 3... so that the latest is the count and "apply the
@@ -163,6 +166,7 @@ constexpr const char* kRollbackToSavepoint = "ROLLBACK TO table_write";
 constexpr const char* kReleaseSavepoint = "RELEASE table_write";
 
 constexpr const char* kFindPlayer = "SELECT id, name, token_hash FROM players WHERE name = ?1";
+constexpr const char* kFindPlayerByTokenHash = "SELECT id, name, token_hash FROM players WHERE token_hash = ?1";
 constexpr const char* kInsertPlayer =
     "INSERT INTO players(name, token_hash, created_at) VALUES (?1, ?2, ?3)";
 
@@ -633,6 +637,18 @@ std::optional<Player> Database::find_player(const std::string& name) {
                   query->getColumn(2).getString()};
   } catch (const SQLite::Exception& e) {
     throw StorageError("while looking up player " + name + ": " + e.what());
+  }
+}
+
+std::optional<Player> Database::find_player_by_token_hash(const std::string& token_hash) {
+  try {
+    Borrowed query(impl_->cached(kFindPlayerByTokenHash));
+    query->bind(1, token_hash);
+    if (!query->executeStep()) return std::nullopt;
+    return Player{query->getColumn(0).getInt64(), query->getColumn(1).getString(),
+                  query->getColumn(2).getString()};
+  } catch (const SQLite::Exception& e) {
+    throw StorageError(std::string("while looking up a player by token: ") + e.what());
   }
 }
 

@@ -113,6 +113,7 @@ class Database {
 
   // Players
   std::optional<Player> find_player(const std::string& name);  // case-insensitive
+  std::optional<Player> find_player_by_token_hash(const std::string& token_hash);
   // Registers a player and grants the starting chips from the bank, atomically.
   // Throws StorageError if the name is taken.
   Player create_player(const std::string& name, const std::string& token_hash, std::int64_t starting_chips);

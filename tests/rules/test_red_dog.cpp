@@ -3,7 +3,7 @@
 
 #include <set>
 
-#include "rules/rng.h"
+#include "rules/random_play.h"
 #include "tests/rules/harness.h"
 
 using parlour::test::cards;
@@ -283,8 +283,7 @@ TEST_CASE("random games: chips and cards conserved, hidden cards hidden, every l
       REQUIRE(acting.size() == 1);
       auto legal = h.legal(acting[0]);
       REQUIRE(legal.size() == 1);
-      auto action = legal[0];
-      action["amount"] = rng.between(action["amount"]["min"], action["amount"]["max"]);
+      auto action = parlour::rules::random_legal_action(legal, rng);
       REQUIRE_NOTHROW(h.act(acting[0], action));
       if (rng.below(200) == 0) h.leave(static_cast<int>(rng.below(players)));
       CHECK(h.total() == total);

@@ -1,0 +1,47 @@
+# Parlour container image. Build from the repository root:
+#   docker build -t parlour .
+# Kept simple and checked by reading: no Docker engine runs on our dev machines.
+
+# ---- build stage -----------------------------------------------------------
+FROM debian:bookworm-slim AS build
+
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      build-essential cmake pkg-config \
+      libboost-dev libboost-system-dev \
+      nlohmann-json3-dev libspdlog-dev libfmt-dev \
+      libsqlitecpp-dev libsqlite3-dev \
+      doctest-dev \
+ && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /src
+COPY . .
+RUN cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
+ && cmake --build build -j2
+
+# ---- runtime stage ---------------------------------------------------------
+FROM debian:bookworm-slim
+
+# SQLiteCpp is linked statically on bookworm (libsqlitecpp-dev ships only
+# libSQLiteCpp.a; there is no libsqlitecpp0 package), so only SQLite itself,
+# spdlog and fmt are needed at run time; Boost.Asio/Beast are header-only.
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      libsqlite3-0 libspdlog1.10 libfmt9 ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+
+RUN useradd --system --home-dir /var/lib/parlour --shell /usr/sbin/nologin parlour \
+ && mkdir -p /var/lib/parlour \
+ && chown parlour:parlour /var/lib/parlour
+
+COPY --from=build /src/build/server/parlour /usr/local/bin/parlour
+COPY --from=build /src/web-client /usr/share/parlour/web-client
+
+# Fail the image build, naming the library, if a shared library is missing.
+RUN ! ldd /usr/local/bin/parlour | grep 'not found'
+
+USER parlour
+VOLUME /var/lib/parlour
+EXPOSE 8080
+# No HEALTHCHECK: the runtime image has no curl; probe GET /healthz from outside.
+CMD ["parlour","--bind","0.0.0.0","--port","8080","--db","/var/lib/parlour/parlour.db","--web-root","/usr/share/parlour/web-client"]

@@ -1,0 +1,46 @@
+# Thin wrapper over CMake. The two commands that matter:
+#   make run    install missing packages, build, start the server on :8080
+#   make test   install missing packages, build, run every test
+# Extra server flags: make run ARGS="--port 9000 --log-level debug"
+
+BUILD_DIR  := build
+BUILD_TYPE ?= RelWithDebInfo
+JOBS       ?= 2
+ARGS       ?=
+
+.PHONY: all deps configure build run test bench clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+# CMake re-configures by itself when a CMakeLists.txt changes, so configure
+# explicitly only when there is no cache yet.
+configure: deps
+	@test -f $(BUILD_DIR)/CMakeCache.txt || \
+	  cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+
+build: configure
+	cmake --build $(BUILD_DIR) -j$(JOBS)
+
+# exec: the server replaces the shell, so Ctrl-C and signals reach it directly.
+# The default database is ./data/parlour.db.
+run: build
+	@mkdir -p data
+	@echo "Starting Parlour (defaults: http://localhost:8080, database ./data/parlour.db)"
+	exec ./$(BUILD_DIR)/server/parlour $(ARGS)
+
+test: build
+	ctest --test-dir $(BUILD_DIR) --output-on-failure --timeout 600
+
+bench: build
+	@if [ -x ./$(BUILD_DIR)/bench/parlour_bench ]; then \
+	  exec ./$(BUILD_DIR)/bench/parlour_bench $(ARGS); \
+	else \
+	  echo "bench: no benchmark built yet (./$(BUILD_DIR)/bench/parlour_bench does not exist)"; \
+	fi
+
+# Removes the build only; ./data (the chip ledger) is never touched.
+clean:
+	rm -rf $(BUILD_DIR)

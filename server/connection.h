@@ -1,0 +1,58 @@
+// What one WebSocket connection does with the frames it receives: rate limiting,
+// sign-in, and routing each request to the lobby or a table. Free of Beast so it
+// can be tested and read on its own; the session calls it on its strand.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "server/client.h"
+#include "server/lobby.h"
+
+namespace parlour::server {
+
+// A token bucket: `rate` messages a second on average, bursts up to `burst`.
+class RateLimiter {
+ public:
+  RateLimiter(double rate, double burst) : rate_(rate), burst_(burst), tokens_(burst) {}
+  bool allow(std::chrono::steady_clock::time_point now);
+
+ private:
+  double rate_;
+  double burst_;
+  double tokens_;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+class Connection {
+ public:
+  Connection(Lobby& lobby, const Config& config)
+      : lobby_(lobby), limiter_(config.rate_per_second, config.rate_burst) {}
+
+  // One text frame from the client. `self` is the client to answer.
+  void on_text(const std::shared_ptr<Client>& self, std::string_view text);
+  // The socket is gone: the tables mark the player disconnected.
+  void on_close(const std::shared_ptr<Client>& self);
+
+  std::string player() const {
+    std::lock_guard lock(mutex_);
+    return player_;
+  }
+
+ private:
+  void handle(const std::shared_ptr<Client>& self, const protocol::Request& request);
+  std::shared_ptr<Table> table(const std::string& id);
+  void send(const std::shared_ptr<Client>& self, const Json& message);
+
+  Lobby& lobby_;
+  RateLimiter limiter_;
+  mutable std::mutex mutex_;
+  std::string player_;
+  std::set<std::shared_ptr<Table>> tables_;  // joined or watched, to tell on close
+};
+
+}  // namespace parlour::server

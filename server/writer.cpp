@@ -1,0 +1,91 @@
+#include "server/writer.h"
+
+#include <spdlog/spdlog.h>
+
+namespace parlour::server {
+
+Writer::Writer(const std::string& path) : db_(path), thread_([this] { loop(); }) {}
+
+Writer::~Writer() { stop(); }
+
+void Writer::commit(storage::TableWrite write, Done done) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back(Step{std::move(write), std::move(done)});
+  }
+  wake_.notify_one();
+}
+
+void Writer::run(Work work, WorkDone done) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back(Job{std::move(work), std::move(done)});
+  }
+  wake_.notify_one();
+}
+
+void Writer::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_ && !thread_.joinable()) return;
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  if (thread_.joinable()) thread_.join();
+}
+
+void Writer::loop() {
+  for (;;) {
+    std::deque<Item> batch;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty() && stopping_) return;
+      batch.swap(queue_);
+    }
+    // Consecutive table steps share a transaction; other jobs keep their place.
+    std::vector<Step> steps;
+    for (auto& item : batch) {
+      if (auto* step = std::get_if<Step>(&item)) {
+        steps.push_back(std::move(*step));
+        continue;
+      }
+      commit_steps(steps);
+      auto& job = std::get<Job>(item);
+      std::exception_ptr error;
+      try {
+        job.work(db_);
+        ++transactions_;
+      } catch (...) {
+        error = std::current_exception();
+      }
+      job.done(error);
+    }
+    commit_steps(steps);
+  }
+}
+
+void Writer::commit_steps(std::vector<Step>& steps) {
+  if (steps.empty()) return;
+  std::vector<storage::TableWrite> writes;
+  writes.reserve(steps.size());
+  for (auto& step : steps) writes.push_back(std::move(step.write));
+  std::vector<bool> committed;
+  std::vector<std::string> errors;
+  try {
+    committed = db_.commit(writes, &errors);
+    ++transactions_;
+  } catch (const std::exception& e) {
+    spdlog::error("storage: a batch of {} table steps failed: {}", writes.size(), e.what());
+    committed.assign(writes.size(), false);
+    errors.assign(writes.size(), e.what());
+  }
+  spdlog::debug("storage: committed {} table steps in one transaction", writes.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const std::string error = i < errors.size() ? errors[i] : std::string();
+    steps[i].done(committed[i], error);
+  }
+  steps.clear();
+}
+
+}  // namespace parlour::server

@@ -1,0 +1,63 @@
+// The one writer to SQLite. Table steps queued while a transaction runs are
+// committed together in the next one (group commit), and each step's completion
+// runs only after its transaction is durable, so nobody is told of an action that
+// is not on disk. Completions run on the writer thread: post them to a strand.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <variant>
+
+#include "storage/database.h"
+
+namespace parlour::server {
+
+class Writer {
+ public:
+  using Done = std::function<void(bool committed, const std::string& error)>;
+  using Work = std::function<void(storage::Database&)>;
+  using WorkDone = std::function<void(std::exception_ptr)>;
+
+  explicit Writer(const std::string& path);
+  ~Writer();
+
+  // A table step; `done` learns whether it was committed.
+  void commit(storage::TableWrite write, Done done);
+  // Any other write (registering a player, creating a table), run in its own
+  // transaction in queue order.
+  void run(Work work, WorkDone done);
+  // Finishes what is queued, then stops the thread.
+  void stop();
+
+  std::uint64_t transactions() const { return transactions_; }
+
+ private:
+  struct Step {
+    storage::TableWrite write;
+    Done done;
+  };
+  struct Job {
+    Work work;
+    WorkDone done;
+  };
+  using Item = std::variant<Step, Job>;
+
+  void loop();
+  void commit_steps(std::vector<Step>& steps);
+
+  storage::Database db_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Item> queue_;
+  bool stopping_ = false;
+  std::atomic<std::uint64_t> transactions_{0};
+  std::thread thread_;
+};
+
+}  // namespace parlour::server
