@@ -1,0 +1,138 @@
+// Turning the `legal` list of a state into buttons.
+//
+// Every entry is an action object the server promised to accept verbatim
+// (PROTOCOL.md "Play"). The client only fills in numbers: a field given as
+// {"min":a,"max":b} becomes a number input, and the chosen number replaces it.
+// Every other field is sent back exactly as it came.
+
+import { el, humanise, isPlainObject } from './dom.js';
+import { isCard, isCardList, cardText } from './cards.js';
+import { SEAT_KEY, seatName } from './render.js';
+
+// Numbers under these keys read naturally without their key: "Bet 5", not "Bet amount 5".
+const BARE_NUMBER_KEYS = new Set(['amount', 'value', 'count', 'n', 'number']);
+
+function isRange(value) {
+  return isPlainObject(value) && Number.isFinite(value.min) && Number.isFinite(value.max);
+}
+
+/** Short label fragments for one non-range field of an action. */
+function labelPart(key, value, ctx) {
+  if (value === null || value === undefined) return null;
+  if (isCard(value)) return cardText(value);
+  if (isCardList(value)) return el('span', { class: 'card-text-list' }, value.map(cardText));
+  if (Array.isArray(value) && value.length > 0 && value.every(isCardList)) {
+    // e.g. melds: [["7H","8H","9H"],["KS","KD","KC"]]
+    return el('span', { class: 'card-text-list' },
+      value.map((group) => el('span', { class: 'card-text-group' }, group.map(cardText))));
+  }
+  if (typeof value === 'string') {
+    // Enum-like tokens ("discard_pile") read better with spaces; names are left alone.
+    return /^[a-z]+(_[a-z]+)+$/.test(value) ? value.replace(/_/g, ' ') : value;
+  }
+  if (typeof value === 'number') {
+    if (Number.isInteger(value) && SEAT_KEY.test(key) && ctx) {
+      // {"type":"call","seat":2} → "Call bob"; other seat fields keep their name.
+      return key === 'seat' ? seatName(ctx, value) : `${humanise(key).toLowerCase()} ${seatName(ctx, value)}`;
+    }
+    return BARE_NUMBER_KEYS.has(key) ? String(value) : `${humanise(key).toLowerCase()} ${value}`;
+  }
+  if (typeof value === 'boolean') return value ? humanise(key).toLowerCase() : `no ${humanise(key).toLowerCase()}`;
+  const json = JSON.stringify(value);
+  return `${humanise(key).toLowerCase()} ${json.length > 40 ? json.slice(0, 37) + '…' : json}`;
+}
+
+function actionLabel(entry, ctx) {
+  const parts = [humanise(typeof entry.type === 'string' ? entry.type : 'action') || 'Act'];
+  for (const [key, value] of Object.entries(entry)) {
+    if (key === 'type' || isRange(value)) continue;
+    const part = labelPart(key, value, ctx);
+    if (part !== null && part !== '') parts.push(part);
+  }
+  const label = el('span', { class: 'action-label' });
+  parts.forEach((part, index) => {
+    if (index > 0) label.append(' ');
+    label.append(part);
+  });
+  return label;
+}
+
+function rangeInput(key, range, submit) {
+  const min = Math.ceil(range.min);
+  const max = Math.floor(range.max);
+  const input = el('input', {
+    type: 'number', class: 'action-number', min, max, step: 1, value: String(min),
+    'aria-label': `${humanise(key)} (${min}–${max})`, title: `${humanise(key)}: ${min}–${max}`,
+    onkeydown: (event) => { if (event.key === 'Enter') submit(); },
+    oninput: () => input.setCustomValidity(''),
+  });
+  return el('label', { class: 'action-range' },
+    el('span', { class: 'action-range-key', text: humanise(key) }),
+    input,
+    el('span', { class: 'action-range-bounds', text: `${min}–${max}` }));
+}
+
+/** Read a range input; reports the problem on the input and returns null if invalid. */
+function readRange(input, key, range) {
+  const number = Number(input.value);
+  const min = Math.ceil(range.min);
+  const max = Math.floor(range.max);
+  if (input.value.trim() === '' || !Number.isInteger(number) || number < min || number > max) {
+    input.setCustomValidity(`${humanise(key)} must be a whole number from ${min} to ${max}.`);
+    input.reportValidity();
+    return null;
+  }
+  return number;
+}
+
+function actionControl(entry, ctx, onAct) {
+  const ranges = Object.entries(entry).filter(([key, value]) => key !== 'type' && isRange(value));
+  const inputs = new Map();
+  const submit = () => {
+    if (button.disabled) return;
+    const action = {};
+    for (const [key, value] of Object.entries(entry)) {
+      if (inputs.has(key)) {
+        const number = readRange(inputs.get(key), key, value);
+        if (number === null) return;
+        action[key] = number;
+      } else {
+        action[key] = value;
+      }
+    }
+    onAct(action);
+  };
+  const button = el('button', { type: 'button', class: 'btn btn-action', title: JSON.stringify(entry), onclick: submit },
+    actionLabel(entry, ctx));
+  if (!ranges.length) return button;
+  const wrapper = el('span', { class: 'action-with-input' });
+  for (const [key, range] of ranges) {
+    const label = rangeInput(key, range, submit);
+    inputs.set(key, label.querySelector('input'));
+    wrapper.append(label);
+  }
+  wrapper.append(button);
+  return wrapper;
+}
+
+/**
+ * Build the controls for a `legal` list.
+ * onAct(action) is called with the action to send.
+ * Returns {element, setBusy(bool)}; busy disables everything while a request is in flight.
+ */
+export function renderActions(legal, ctx, onAct) {
+  const entries = Array.isArray(legal) ? legal.filter(isPlainObject) : [];
+  const groups = new Map(); // type → controls, in the server's order
+  for (const entry of entries) {
+    const type = typeof entry.type === 'string' ? entry.type : 'action';
+    if (!groups.has(type)) groups.set(type, []);
+    groups.get(type).push(actionControl(entry, ctx, onAct));
+  }
+  const element = el('div', { class: 'actions' },
+    [...groups.values()].map((controls) => el('div', { class: 'action-group' }, controls)));
+  const setBusy = (busy) => {
+    element.classList.toggle('is-busy', busy);
+    for (const control of element.querySelectorAll('button, input')) control.disabled = busy;
+  };
+  return { element, setBusy, count: entries.length };
+}

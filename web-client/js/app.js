@@ -1,0 +1,291 @@
+// Entry point: owns the connection, the signed-in identity, the header bar and
+// the hash router, and hands each page a small context object:
+//   {conn, banner, me, states, navigate, setChips, setTitle, loadGames, gameName}
+
+import { Connection, defaultSocketUrl } from './connection.js';
+import { Banner } from './banner.js';
+import { el, formatChips, humanise, isPlainObject, replaceChildren, sameName } from './dom.js';
+import { parseRoute, routeKey, href } from './router.js';
+import { forgetIdentity, loadIdentity, saveIdentity } from './store.js';
+import { createSignInPage } from './signin.js';
+import { createLobbyPage } from './lobby.js';
+import { createTablePage } from './table.js';
+import { createLedgerPage } from './ledger.js';
+
+// Request failures that only mean "the connection dropped"; reconnecting fixes them.
+const NETWORK_CODES = ['disconnected', 'offline', 'timeout'];
+
+const main = document.getElementById('main');
+const banner = new Banner(document.getElementById('banners'));
+const conn = new Connection(defaultSocketUrl());
+
+const ctx = {
+  conn,
+  banner,
+  me: null, // {name, chips} once `welcome` arrives
+  states: new Map(), // table id → latest state push, so a page opened late can draw at once
+  games: null,
+  gamesPromise: null,
+  navigate(hash) {
+    if (window.location.hash === hash) route();
+    else window.location.hash = hash;
+  },
+  setChips(chips) {
+    if (!ctx.me || typeof chips !== 'number') return;
+    ctx.me.chips = chips;
+    renderUser();
+  },
+  setTitle(text) {
+    document.title = text ? `${text} · Parlour` : 'Parlour';
+  },
+  /** The game catalogue, fetched once per connection. */
+  loadGames() {
+    if (ctx.games) return Promise.resolve(ctx.games);
+    if (!ctx.gamesPromise) {
+      const promise = conn.request('games')
+        .then((reply) => {
+          ctx.games = Array.isArray(reply.games) ? reply.games.filter(isPlainObject) : [];
+          return ctx.games;
+        })
+        .finally(() => {
+          if (ctx.gamesPromise === promise) ctx.gamesPromise = null;
+        });
+      ctx.gamesPromise = promise;
+    }
+    return ctx.gamesPromise;
+  },
+  /** Change the address without rebuilding the page (an invite link became a table). */
+  replaceRoute(hash) {
+    history.replaceState(null, '', hash);
+    current.key = routeKey(parseRoute(hash));
+  },
+  gameName(id) {
+    const game = ctx.games?.find((g) => g.id === id);
+    return game?.name || humanise(id ?? 'game') || 'Game';
+  },
+};
+
+// -- header ---------------------------------------------------------------
+
+const statusDot = el('span', { class: 'conn-dot' });
+const statusText = el('span', { class: 'conn-text', text: 'connecting' });
+const statusBox = el('button', {
+  type: 'button', class: 'conn conn-connecting', title: 'Connection to the server',
+  onclick: () => conn.retryNow(),
+}, statusDot, statusText);
+const userBox = el('div', { class: 'user' });
+const lookupInput = el('input', {
+  type: 'search', class: 'lookup-input', placeholder: 'Player…', maxlength: 24,
+  'aria-label': 'Look up a player\'s ledger',
+});
+const lookupForm = el('form', {
+  class: 'lookup',
+  onsubmit: (event) => {
+    event.preventDefault();
+    const name = lookupInput.value.trim();
+    if (name) ctx.navigate(href.ledger(name));
+    lookupInput.value = '';
+  },
+}, lookupInput, el('button', { type: 'submit', class: 'btn btn-small', text: 'Ledger' }));
+
+replaceChildren(document.getElementById('header'),
+  el('a', { class: 'brand', href: href.lobby() }, el('span', { class: 'brand-mark', text: '♠' }), 'Parlour'),
+  el('nav', { class: 'nav' },
+    el('a', { href: href.lobby(), text: 'Lobby' }),
+    el('a', { href: href.ledger(null), text: 'My ledger' })),
+  lookupForm,
+  el('span', { class: 'spacer' }),
+  statusBox,
+  userBox);
+
+function renderUser() {
+  // Navigation only makes sense once signed in.
+  document.body.classList.toggle('signed-out', !ctx.me);
+  if (!ctx.me) {
+    replaceChildren(userBox);
+    return;
+  }
+  replaceChildren(userBox,
+    el('a', { class: 'user-name', href: href.ledger(ctx.me.name), title: 'Your ledger', text: ctx.me.name }),
+    el('span', { class: 'user-chips', title: 'Your chip balance' }, el('span', { class: 'chip-icon' }), formatChips(ctx.me.chips)),
+    el('button', { type: 'button', class: 'btn btn-small btn-ghost', text: 'Sign out', onclick: signOut }));
+}
+
+let countdown = null;
+conn.on('status', ({ status, retryAt }) => {
+  statusBox.className = `conn conn-${status}`;
+  // Until the next `welcome`, requests would fail: hold route changes till then.
+  if (status !== 'online') signedIn = false;
+  clearInterval(countdown);
+  const labels = { online: 'online', connecting: 'connecting…' };
+  if (status === 'offline') {
+    // Count down to the next attempt so a long wait doesn't look like a hang.
+    const tick = () => {
+      const seconds = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
+      statusText.textContent = `offline · retry in ${seconds}s`;
+    };
+    tick();
+    countdown = setInterval(tick, 500);
+    statusBox.title = 'Disconnected — click to retry now';
+  } else {
+    statusText.textContent = labels[status] || status;
+    statusBox.title = 'Connection to the server';
+  }
+});
+
+// -- identity -------------------------------------------------------------
+
+let signedIn = false;
+
+conn.on('open', () => {
+  signedIn = false;
+  ctx.games = null; // the server may have been upgraded while we were away
+  ctx.gamesPromise = null;
+  const identity = loadIdentity();
+  if (!identity) {
+    if (current.key !== 'signin') showSignIn(); // keep a half-typed name across reconnects
+    return;
+  }
+  hello(identity.name, identity.token).catch((error) => {
+    if (error.code === 'unauthorized' || error.code === 'name_taken' || error.code === 'bad_request') {
+      // The stored name is not ours (any more): forget it and let the user pick another.
+      forgetIdentity();
+      ctx.me = null;
+      renderUser();
+      showSignIn(`The server did not accept this browser's key for "${identity.name}" — ` +
+        'that name belongs to someone else now. Please choose another name.');
+    } else if (!NETWORK_CODES.includes(error.code)) {
+      // Some other refusal (rate limit, server trouble): let the user retry by hand.
+      showSignIn(`Could not sign in as "${identity.name}": ${error.code}: ${error.message}`);
+    }
+  });
+});
+
+async function hello(name, token) {
+  const welcome = await conn.request('hello', token ? { name, token } : { name });
+  const player = typeof welcome.player === 'string' && welcome.player ? welcome.player : name;
+  saveIdentity(player, typeof welcome.token === 'string' && welcome.token ? welcome.token : token);
+  // Same person, same page as before the connection dropped?
+  const reconnect = ctx.me !== null && sameName(ctx.me.name, player) && current.real &&
+    current.key === routeKey(parseRoute(window.location.hash));
+  ctx.me = { name: player, chips: typeof welcome.chips === 'number' ? welcome.chips : ctx.me?.chips };
+  renderUser();
+  // Pages show game names from the catalogue, so fetch it first (once per connection).
+  await ctx.loadGames().catch((error) => {
+    if (!NETWORK_CODES.includes(error.code)) banner.error(error);
+  });
+  if (!conn.isOpen) return; // dropped meanwhile: the next `open` signs in again
+  signedIn = true;
+  // After a reconnect the open page keeps its DOM and just re-subscribes (re-join / re-watch).
+  if (reconnect) current.page.resume?.();
+  else route(true);
+}
+
+function signOut() {
+  const ok = window.confirm(`Sign out of "${ctx.me?.name}"?\n\nThis browser will forget its secret key for the name, ` +
+    'and without it you cannot sign in as this name again.');
+  if (!ok) return;
+  forgetIdentity();
+  ctx.me = null;
+  signedIn = false;
+  ctx.states.clear();
+  renderUser();
+  conn.restart(); // a fresh, anonymous connection; `open` shows the sign-in form
+}
+
+// -- pages ----------------------------------------------------------------
+
+// The mounted page, its route key, and whether it is a real route page (not the sign-in form).
+const current = { page: null, key: null, real: false };
+
+function mount(page, key, real) {
+  try {
+    current.page?.destroy?.();
+  } catch (error) {
+    console.error('page cleanup failed', error);
+  }
+  current.page = page;
+  current.key = key;
+  current.real = real;
+  replaceChildren(main, page.element);
+  ctx.setTitle(page.title);
+  window.scrollTo(0, 0);
+  page.start?.();
+}
+
+function showSignIn(message) {
+  const identity = loadIdentity();
+  const invited = parseRoute(window.location.hash).name === 'invite';
+  mount(createSignInPage({
+    message,
+    note: invited ? 'You have been invited to a table: pick a name and you will be seated there.' : '',
+    name: identity?.name || '',
+    // A stored token for the same name is offered, so an old name can be reclaimed.
+    // A rejection is shown by the form itself.
+    onSubmit: (name) => {
+      const stored = loadIdentity();
+      return hello(name, stored && sameName(stored.name, name) ? stored.token : undefined);
+    },
+  }), 'signin', false);
+}
+
+function showConnecting() {
+  mount({ element: el('section', { class: 'panel placeholder' }, el('p', { class: 'muted', text: 'Connecting to the server…' })), title: 'Connecting' },
+    'connecting', false);
+}
+
+function pageFor(route) {
+  switch (route.name) {
+    case 'table': return createTablePage(ctx, { table: route.table });
+    case 'invite': return createTablePage(ctx, { invite: route.code });
+    case 'ledger': return createLedgerPage(ctx, { player: route.player });
+    default: return createLobbyPage(ctx);
+  }
+}
+
+/** Show the page for the current hash. `force` rebuilds it even if it is already shown. */
+function route(force = false) {
+  if (!signedIn) {
+    // The hash is kept, so the page opens once sign-in succeeds (e.g. an invite link).
+    if (!current.page) showConnecting();
+    return;
+  }
+  const parsed = parseRoute(window.location.hash);
+  const key = routeKey(parsed);
+  if (!force && current.real && current.key === key) return;
+  mount(pageFor(parsed), key, true);
+}
+
+window.addEventListener('hashchange', () => route());
+
+// -- pushes ---------------------------------------------------------------
+
+conn.on('state', (state) => {
+  if (!isPlainObject(state) || state.table === undefined) return;
+  ctx.states.set(String(state.table), state);
+  const mine = Array.isArray(state.players) && state.players.find((p) => isPlainObject(p) && sameName(p.player, ctx.me?.name));
+  if (mine && typeof mine.chips === 'number') ctx.setChips(mine.chips);
+  try {
+    current.page?.onState?.(state);
+  } catch (error) {
+    // A drawing bug must not take the connection down with it.
+    console.error('could not draw the state', error, state);
+    banner.error({ code: 'client', message: 'Could not draw the latest table state (see the console).' });
+  }
+});
+
+// An error that answers no request of ours. One with a `re` is a late answer to
+// a request that already timed out (and said so), so only the others are shown.
+conn.on('error', (error) => {
+  if (!Number.isInteger(error.re)) banner.error(error);
+});
+
+// `welcome` without a pending hello can't happen normally; keep the header right anyway.
+conn.on('welcome', (welcome) => {
+  if (typeof welcome.chips === 'number') ctx.setChips(welcome.chips);
+});
+
+// -- start ----------------------------------------------------------------
+
+showConnecting();
+conn.connect();

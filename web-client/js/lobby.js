@@ -1,0 +1,321 @@
+// The lobby: the games on offer, the open tables (refreshed every 5 s while
+// the lobby is shown) and a form to create a table with any game's options.
+
+import { el, humanise, isPlainObject, replaceChildren, sameName } from './dom.js';
+import { href } from './router.js';
+import { markSeated, rememberInvite } from './store.js';
+
+const REFRESH_MS = 5000;
+
+export function createLobbyPage(ctx) {
+  let timer = null;
+  let refreshing = false;
+  let games = [];
+
+  const tablesList = el('div', { class: 'tables-list' }, el('p', { class: 'muted', text: 'Loading tables…' }));
+  const updated = el('span', { class: 'muted small' });
+  const gamesGrid = el('div', { class: 'games-grid' }, el('p', { class: 'muted', text: 'Loading games…' }));
+  const createForm = createTableForm(ctx);
+
+  const element = el('div', { class: 'lobby' },
+    el('section', { class: 'panel lobby-tables' },
+      el('div', { class: 'panel-head' },
+        el('h2', { text: 'Open tables' }), updated,
+        el('button', { type: 'button', class: 'btn btn-small', text: 'Refresh', onclick: () => refresh(true) })),
+      tablesList),
+    el('section', { class: 'panel lobby-create' },
+      el('h2', { text: 'New table' }), createForm.element),
+    el('section', { class: 'panel lobby-games' },
+      el('h2', { text: 'Games' }), gamesGrid));
+
+  async function refresh(reportErrors = false) {
+    if (refreshing) return;
+    refreshing = true;
+    try {
+      const reply = await ctx.conn.request('tables');
+      renderTables(Array.isArray(reply.tables) ? reply.tables.filter(isPlainObject) : []);
+      updated.textContent = `updated ${new Date().toLocaleTimeString()}`;
+    } catch (error) {
+      // The periodic refresh stays quiet: the connection indicator already says we're offline.
+      if (reportErrors) ctx.banner.error(error);
+      updated.textContent = 'could not refresh';
+    } finally {
+      refreshing = false;
+    }
+  }
+
+  function renderTables(tables) {
+    if (!tables.length) {
+      replaceChildren(tablesList, el('p', { class: 'empty-note', text: 'No open tables yet — create one!' }));
+      return;
+    }
+    // Tables still gathering players first, finished ones last.
+    const order = { waiting: 0, playing: 1, finished: 2 };
+    const sorted = [...tables].sort((a, b) => (order[a.status] ?? 1) - (order[b.status] ?? 1));
+    replaceChildren(tablesList, sorted.map(tableCard));
+  }
+
+  function tableCard(table) {
+    const id = String(table.table ?? '');
+    const seats = Array.isArray(table.seats) ? table.seats.filter(isPlainObject) : [];
+    const mine = seats.some((s) => sameName(s.player, ctx.me?.name));
+    const hasRoom = seats.some((s) => s.player === null || s.player === undefined);
+    const open = table.status !== 'finished';
+    const options = isPlainObject(table.options) ? Object.entries(table.options) : [];
+    return el('article', { class: 'table-card' },
+      el('div', { class: 'table-card-head' },
+        el('strong', { class: 'table-card-game', text: ctx.gameName(table.game) }),
+        statusBadge(table.status),
+        el('span', { class: 'muted small', text: `${id} · host ${table.host ?? '?'}` })),
+      options.length ? el('div', { class: 'muted small table-card-options', text: options.map(([k, v]) => `${humanise(k)}: ${formatOption(v)}`).join(' · ') }) : null,
+      el('div', { class: 'seat-chips' }, seats.length ? seats.map(seatChip) : el('span', { class: 'muted small', text: 'no seats' })),
+      el('div', { class: 'table-card-foot' },
+        el('span', { class: 'muted small', text: `${Number(table.spectators) || 0} watching` }),
+        el('span', { class: 'spacer' }),
+        el('button', {
+          type: 'button', class: 'btn btn-primary btn-small', disabled: !(open && (mine || hasRoom)),
+          text: mine ? 'Back to my seat' : 'Join',
+          onclick: () => {
+            // The table page sends the `join`; marking the intent here makes it join rather than watch.
+            markSeated(ctx.me.name, id, true);
+            ctx.navigate(href.table(id));
+          },
+        }),
+        el('button', {
+          type: 'button', class: 'btn btn-small', text: 'Watch',
+          onclick: () => {
+            if (!mine) markSeated(ctx.me.name, id, false);
+            ctx.navigate(href.table(id));
+          },
+        })));
+  }
+
+  function renderGames(list) {
+    games = list;
+    if (!games.length) {
+      replaceChildren(gamesGrid, el('p', { class: 'empty-note', text: 'The server offers no games.' }));
+      return;
+    }
+    replaceChildren(gamesGrid, games.map((game) => el('article', { class: 'game-card' },
+      el('div', { class: 'game-card-head' },
+        el('strong', { text: game.name || humanise(game.id) }),
+        el('span', { class: 'muted small', text: playersRange(game) })),
+      Array.isArray(game.aliases) && game.aliases.length ? el('div', { class: 'muted small', text: `Also: ${game.aliases.join(', ')}` }) : null,
+      game.summary ? el('p', { class: 'game-card-summary', text: game.summary }) : null,
+      el('div', { class: 'game-card-foot' },
+        game.source ? el('span', { class: 'muted small', text: `Source: ${game.source}` }) : el('span'),
+        el('button', {
+          type: 'button', class: 'btn btn-small', text: 'New table',
+          onclick: () => {
+            createForm.selectGame(game.id);
+            createForm.element.scrollIntoView({ behavior: 'smooth', block: 'start' });
+          },
+        })))));
+    createForm.setGames(games);
+  }
+
+  return {
+    element,
+    title: 'Lobby',
+    start() {
+      ctx.loadGames().then(renderGames).catch((error) => {
+        replaceChildren(gamesGrid, el('p', { class: 'empty-note', text: 'Could not load the games.' }));
+        ctx.banner.error(error);
+      });
+      refresh(true);
+      clearInterval(timer);
+      timer = setInterval(() => refresh(false), REFRESH_MS);
+    },
+    resume() {
+      if (!games.length) this.start();
+      else refresh(false);
+    },
+    destroy() {
+      clearInterval(timer);
+      timer = null;
+    },
+  };
+}
+
+function statusBadge(status) {
+  const known = ['waiting', 'playing', 'finished'].includes(status);
+  return el('span', { class: `badge badge-status${known ? ` status-${status}` : ''}`, text: status ?? 'unknown' });
+}
+
+function seatChip(seat) {
+  if (seat.player === null || seat.player === undefined) {
+    return el('span', { class: 'seat-chip seat-chip-empty', text: `seat ${seat.seat ?? '?'}: open` });
+  }
+  return el('span', { class: 'seat-chip', title: `seat ${seat.seat ?? '?'}` },
+    el('span', { class: `dot ${seat.connected ? 'dot-on' : 'dot-off'}`, title: seat.connected ? 'connected' : 'away' }),
+    String(seat.player),
+    seat.bot ? el('span', { class: 'badge badge-bot', text: 'bot' }) : null);
+}
+
+function playersRange(game) {
+  const min = game.min_players;
+  const max = game.max_players;
+  if (min === undefined && max === undefined) return '';
+  if (min === max) return `${min} players`;
+  return `${min ?? '?'}–${max ?? '?'} players`;
+}
+
+function formatOption(value) {
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+// ---------------------------------------------------------------------------
+// The create-table form. Options are drawn from the game's own description
+// (PROTOCOL.md `games`), so new games and options need no client change.
+
+function createTableForm(ctx) {
+  let games = [];
+  let readers = []; // functions returning [name, value] or null, one per option
+  const gameSelect = el('select', { name: 'game', required: true, onchange: () => showGame() });
+  const summary = el('p', { class: 'hint' });
+  const optionsBox = el('div', { class: 'options-box' });
+  const seatsInput = el('input', { type: 'number', name: 'seats', step: 1, placeholder: 'default' });
+  const privateBox = el('input', { type: 'checkbox', name: 'private' });
+  const submit = el('button', { type: 'submit', class: 'btn btn-primary', text: 'Create table', disabled: true });
+
+  const element = el('form', { class: 'create-form', onsubmit: onSubmit },
+    el('label', { class: 'field-label' }, 'Game', gameSelect),
+    summary,
+    optionsBox,
+    el('label', { class: 'field-label' }, 'Seats (optional)', seatsInput),
+    el('label', { class: 'check-label' }, privateBox,
+      el('span', {}, 'Private ', el('span', { class: 'muted small', text: '— not listed; players join with the invite link' }))),
+    submit);
+
+  function currentGame() {
+    return games.find((g) => g.id === gameSelect.value) || null;
+  }
+
+  function showGame() {
+    const game = currentGame();
+    summary.textContent = game ? [playersRange(game), game.summary].filter(Boolean).join(' — ') : '';
+    readers = [];
+    replaceChildren(optionsBox);
+    const options = Array.isArray(game?.options) ? game.options.filter((o) => isPlainObject(o) && o.name) : [];
+    if (options.length) optionsBox.append(el('h3', { class: 'options-title', text: 'Options' }));
+    for (const option of options) {
+      const { field, read } = optionField(option);
+      optionsBox.append(field);
+      readers.push(read);
+    }
+    seatsInput.min = Number.isInteger(game?.min_players) ? game.min_players : 1;
+    if (Number.isInteger(game?.max_players)) seatsInput.max = game.max_players;
+    else seatsInput.removeAttribute('max');
+    seatsInput.placeholder = Number.isInteger(game?.max_players) ? `default (up to ${game.max_players})` : 'default';
+    submit.disabled = !game;
+  }
+
+  async function onSubmit(event) {
+    event.preventDefault();
+    const game = currentGame();
+    if (!game || !element.reportValidity()) return;
+    const options = {};
+    for (const read of readers) {
+      const pair = read();
+      if (pair) options[pair[0]] = pair[1];
+    }
+    const request = { game: game.id, options };
+    if (seatsInput.value.trim() !== '') request.seats = Number(seatsInput.value);
+    if (privateBox.checked) request.private = true;
+    submit.disabled = true;
+    try {
+      const created = await ctx.conn.request('create', request);
+      const table = String(created.table);
+      rememberInvite(table, created.invite);
+      // The creator is the host but not yet seated; the table page joins on arrival.
+      markSeated(ctx.me.name, table, true);
+      ctx.navigate(href.table(table));
+    } catch (error) {
+      ctx.banner.error(error);
+    } finally {
+      submit.disabled = false;
+    }
+  }
+
+  return {
+    element,
+    setGames(list) {
+      games = list.filter((g) => isPlainObject(g) && g.id);
+      const previous = gameSelect.value;
+      replaceChildren(gameSelect, games.map((g) => el('option', { value: g.id, text: g.name || humanise(g.id) })));
+      if (games.some((g) => g.id === previous)) gameSelect.value = previous;
+      showGame();
+    },
+    selectGame(id) {
+      if (games.some((g) => g.id === id)) {
+        gameSelect.value = id;
+        showGame();
+      }
+    },
+  };
+}
+
+/** One option → a labelled input and a reader for its value. */
+function optionField(option) {
+  const label = humanise(option.name);
+  const hint = option.description ? el('span', { class: 'hint', text: option.description }) : null;
+  const type = option.type;
+
+  if (type === 'bool') {
+    const input = el('input', { type: 'checkbox', name: option.name, checked: option.default === true });
+    return {
+      field: el('div', { class: 'option' }, el('label', { class: 'check-label' }, input, el('span', { text: label })), hint),
+      read: () => [option.name, input.checked],
+    };
+  }
+
+  if (type === 'enum' && Array.isArray(option.choices) && option.choices.length) {
+    // Options are indexed so a numeric choice (e.g. hand size 5) goes back as a number.
+    const select = el('select', { name: option.name },
+      option.choices.map((choice, index) => el('option', { value: String(index), text: formatOption(choice) })));
+    const initial = option.choices.findIndex((c) => c === option.default);
+    select.value = String(initial >= 0 ? initial : 0);
+    return {
+      field: el('div', { class: 'option' }, el('label', { class: 'field-label' }, label, select), hint),
+      read: () => [option.name, option.choices[Number(select.value)]],
+    };
+  }
+
+  if (type === 'int') {
+    const input = el('input', { type: 'number', name: option.name, step: 1 });
+    if (Number.isFinite(option.min)) input.min = option.min;
+    if (Number.isFinite(option.max)) input.max = option.max;
+    if (Number.isFinite(option.default)) input.value = String(option.default);
+    if (Number.isFinite(option.min) && Number.isFinite(option.max)) input.title = `${option.min}–${option.max}`;
+    return {
+      field: el('div', { class: 'option' }, el('label', { class: 'field-label' }, rangeLabel(label, option), input), hint),
+      read: () => (input.value.trim() === '' ? null : [option.name, Number(input.value)]),
+    };
+  }
+
+  // An option type this client doesn't know: a text box, sent as JSON when it parses.
+  const input = el('input', { type: 'text', name: option.name });
+  if (option.default !== undefined && option.default !== null) {
+    input.value = typeof option.default === 'string' ? option.default : JSON.stringify(option.default);
+  }
+  return {
+    field: el('div', { class: 'option' }, el('label', { class: 'field-label' }, label, input), hint),
+    read: () => {
+      const raw = input.value.trim();
+      if (raw === '') return null;
+      try {
+        return [option.name, JSON.parse(raw)];
+      } catch {
+        return [option.name, raw];
+      }
+    },
+  };
+}
+
+function rangeLabel(label, option) {
+  const hasMin = Number.isFinite(option.min);
+  const hasMax = Number.isFinite(option.max);
+  if (!hasMin && !hasMax) return label;
+  return el('span', {}, label, ' ', el('span', { class: 'muted small', text: `(${hasMin ? option.min : '…'}–${hasMax ? option.max : '…'})` }));
+}

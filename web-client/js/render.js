@@ -1,0 +1,132 @@
+// Generic rendering of any game's `view` (and of a `result`'s leftovers).
+//
+// The server knows the games; the client does not. So values are drawn by
+// shape alone: card strings become cards, objects become labelled boxes,
+// arrays of objects with a "seat" become per-player boxes, anything else is text.
+// Nothing here may throw on an unexpected shape — unknown data still renders.
+
+import { el, humanise, isPlainObject } from './dom.js';
+import { isCard, isCardList, cardElement, cardRow } from './cards.js';
+
+const MAX_DEPTH = 16; // JSON can't be cyclic, but a runaway nesting shouldn't freeze the page
+
+// Fields whose integer value names a seat; shown with the player's name.
+export const SEAT_KEY = /(^|_)(seat|dealer|leader|winner|banker|declarer|breaker|knocker|caller|starter)$/i;
+
+/**
+ * ctx: {players: [{seat, player, bot}], mySeat: number|null, toAct: number[]}
+ * Any field may be missing.
+ */
+export function makeContext(state) {
+  const players = Array.isArray(state?.players) ? state.players.filter(isPlainObject) : [];
+  return {
+    players,
+    mySeat: Number.isInteger(state?.seat) ? state.seat : null,
+    toAct: Array.isArray(state?.to_act) ? state.to_act : [],
+  };
+}
+
+export function playerAtSeat(ctx, seat) {
+  return ctx.players.find((p) => p.seat === seat) || null;
+}
+
+/** "alice", or "Seat 3" when nobody sits there. */
+export function seatName(ctx, seat) {
+  const player = playerAtSeat(ctx, seat);
+  return player && typeof player.player === 'string' && player.player ? player.player : `Seat ${seat}`;
+}
+
+function text(value, cls = 'value-text') {
+  return el('span', { class: cls, text: value });
+}
+
+function seatReference(ctx, value) {
+  const player = playerAtSeat(ctx, value);
+  if (!player || !player.player) return text(String(value), 'value-number');
+  return el('span', { class: 'value-seat', title: `seat ${value}` },
+    el('span', { text: player.player }), el('span', { class: 'muted', text: ` #${value}` }));
+}
+
+/** Render any JSON value; returns null for null/undefined (which are omitted). */
+export function renderValue(value, ctx, key = '', depth = 0) {
+  if (value === null || value === undefined) return null;
+  if (depth > MAX_DEPTH) return text(JSON.stringify(value), 'value-raw');
+  if (typeof value === 'string') return isCard(value) ? cardElement(value) : text(value);
+  if (typeof value === 'number') {
+    return Number.isInteger(value) && SEAT_KEY.test(key) ? seatReference(ctx, value) : text(String(value), 'value-number');
+  }
+  if (typeof value === 'boolean') return text(value ? 'yes' : 'no', `value-bool value-${value}`);
+  if (Array.isArray(value)) return renderArray(value, ctx, key, depth);
+  if (isPlainObject(value)) return renderBox(value, ctx, '', depth);
+  return text(String(value));
+}
+
+function renderArray(items, ctx, key, depth) {
+  if (items.length === 0) return text('none', 'value-empty');
+  if (isCardList(items)) return cardRow(items);
+  const present = items.filter((item) => item !== null && item !== undefined);
+  if (present.length > 0 && present.every(isPlainObject)) return renderBoxList(present, ctx, depth);
+  // Mixed or nested arrays (e.g. melds: [["7H","8H","9H"], …]): one item after another.
+  const nested = present.some((item) => typeof item === 'object');
+  return el('span', { class: nested ? 'value-list value-list-nested' : 'value-list' },
+    present.map((item) => renderValue(item, ctx, key, depth + 1)));
+}
+
+/** A list of boxes; objects with a "seat" get that seat's player as their title. */
+export function renderBoxList(objects, ctx, depth = 0) {
+  return el('div', { class: 'box-list' }, objects.map((object) => {
+    if (!Number.isInteger(object.seat)) return renderBox(object, ctx, '', depth + 1);
+    const classes = [];
+    if (object.seat === ctx.mySeat) classes.push('box-mine');
+    if (ctx.toAct.includes(object.seat)) classes.push('box-active');
+    const title = seatName(ctx, object.seat) + (object.seat === ctx.mySeat ? ' (you)' : '');
+    const { seat, ...rest } = object;
+    return renderBox(rest, ctx, title, depth + 1, classes.join(' '));
+  }));
+}
+
+/** An object as a labelled box of key → value rows; null fields are left out. */
+export function renderBox(object, ctx, title = '', depth = 0, extraClass = '') {
+  const rows = [];
+  for (const [key, value] of Object.entries(object)) {
+    const rendered = renderValue(value, ctx, key, depth + 1);
+    if (!rendered) continue;
+    const wide = Array.isArray(value) || isPlainObject(value);
+    rows.push(el('div', { class: wide ? 'field field-wide' : 'field' },
+      el('span', { class: 'field-key', text: humanise(key) }),
+      el('span', { class: 'field-value' }, rendered)));
+  }
+  return el('div', { class: `box ${extraClass}`.trim() },
+    title ? el('div', { class: 'box-title', text: title }) : null,
+    rows.length ? el('div', { class: 'box-fields' }, rows) : text('—', 'value-empty'));
+}
+
+/**
+ * The top level of a `view`: simple values become a strip of stats
+ * (pot, deal, phase…), everything else a titled section.
+ */
+export function renderView(view, ctx) {
+  if (!isPlainObject(view)) {
+    return el('div', { class: 'view' }, renderValue(view, ctx) || text('Nothing to show yet.', 'value-empty'));
+  }
+  const stats = [];
+  const sections = [];
+  for (const [key, value] of Object.entries(view)) {
+    if (value === null || value === undefined) continue;
+    if (typeof value !== 'object') {
+      stats.push(el('div', { class: 'stat' },
+        el('span', { class: 'stat-key', text: humanise(key) }),
+        el('span', { class: 'stat-value' }, renderValue(value, ctx, key))));
+    } else {
+      sections.push(el('section', { class: 'view-section' },
+        el('h3', { class: 'view-section-title', text: humanise(key) }),
+        renderValue(value, ctx, key, 1)));
+    }
+  }
+  if (!stats.length && !sections.length) {
+    return el('div', { class: 'view' }, text('Nothing to show yet.', 'value-empty'));
+  }
+  return el('div', { class: 'view' },
+    stats.length ? el('div', { class: 'stats' }, stats) : null,
+    sections);
+}

@@ -1,0 +1,91 @@
+// The `result` of a finished deal or game: a per-seat table of points and chips
+// where the shape allows one, and everything else rendered generically.
+//
+// PROTOCOL.md only says the result "gives per seat the points and the chips won
+// or lost, and the game's own summary", so several plausible shapes are read:
+//   [{"seat":0,"points":3,"chips":-5}, …]   (an array of per-seat objects)
+//   {"points":[3,-1], "chips":[…]}           (arrays indexed by seat)
+//   {"chips":{"0":5,"1":-5}} or {"chips":{"alice":5}}  (maps by seat or name)
+
+import { el, humanise, isPlainObject, sameName } from './dom.js';
+import { renderBox, seatName } from './render.js';
+
+const PER_SEAT_KEY = /point|chip|score|won|lost|net|total|payout|delta|penalt|bonus|unpaid|owe|paid/i;
+const SIGNED_KEY = /chip|won|lost|net|delta|payout|paid|owe|unpaid/i;
+
+function isScalar(value) {
+  return ['number', 'string', 'boolean'].includes(typeof value);
+}
+
+/** Map a key of a per-seat object map ("0" or "alice") to a seat number, or null. */
+function seatOfKey(key, ctx) {
+  if (/^\d+$/.test(key)) return Number(key);
+  const player = ctx.players.find((p) => sameName(p.player, key));
+  return player ? player.seat : null;
+}
+
+function collect(result, ctx) {
+  const rows = new Map(); // seat → Map(column → value)
+  const columns = [];
+  const leftover = {};
+  const put = (seat, column, value) => {
+    if (!columns.includes(column)) columns.push(column);
+    if (!rows.has(seat)) rows.set(seat, new Map());
+    rows.get(seat).set(column, value);
+  };
+  const seatCount = ctx.players.length;
+
+  for (const [key, value] of Object.entries(result)) {
+    if (Array.isArray(value) && value.length && value.every((v) => isPlainObject(v) && Number.isInteger(v.seat))) {
+      const rest = [];
+      for (const item of value) {
+        const complex = { seat: item.seat };
+        let hasComplex = false;
+        for (const [field, fieldValue] of Object.entries(item)) {
+          if (field === 'seat' || fieldValue === null || fieldValue === undefined) continue;
+          if (isScalar(fieldValue)) put(item.seat, field, fieldValue);
+          else { complex[field] = fieldValue; hasComplex = true; }
+        }
+        if (hasComplex) rest.push(complex);
+      }
+      if (rest.length) leftover[key] = rest;
+    } else if (Array.isArray(value) && seatCount && value.length === seatCount &&
+               value.every((v) => typeof v === 'number') && PER_SEAT_KEY.test(key)) {
+      value.forEach((v, index) => put(ctx.players[index]?.seat ?? index, key, v));
+    } else if (isPlainObject(value) && Object.keys(value).length && PER_SEAT_KEY.test(key) &&
+               Object.entries(value).every(([k, v]) => isScalar(v) && seatOfKey(k, ctx) !== null)) {
+      for (const [k, v] of Object.entries(value)) put(seatOfKey(k, ctx), key, v);
+    } else {
+      leftover[key] = value;
+    }
+  }
+  return { rows, columns, leftover };
+}
+
+function cell(column, value) {
+  if (typeof value === 'number' && SIGNED_KEY.test(column)) {
+    const cls = value > 0 ? 'amount-plus' : value < 0 ? 'amount-minus' : '';
+    return el('td', { class: `num ${cls}`, text: value > 0 ? `+${value}` : String(value) });
+  }
+  if (typeof value === 'boolean') return el('td', { text: value ? 'yes' : 'no' });
+  return el('td', { class: typeof value === 'number' ? 'num' : '', text: value ?? '' });
+}
+
+export function renderResult(result, ctx) {
+  if (!isPlainObject(result)) return null;
+  const { rows, columns, leftover } = collect(result, ctx);
+  const parts = [el('h3', { class: 'panel-title', text: 'Result' })];
+  if (rows.size) {
+    const seats = [...rows.keys()].sort((a, b) => a - b);
+    parts.push(el('div', { class: 'table-scroll' }, el('table', { class: 'data-table result-table' },
+      el('thead', {}, el('tr', {}, el('th', { text: 'Player' }), columns.map((c) => el('th', {
+        class: seats.every((seat) => typeof rows.get(seat).get(c) !== 'string') ? 'num' : null,
+        text: humanise(c),
+      })))),
+      el('tbody', {}, seats.map((seat) => el('tr', { class: seat === ctx.mySeat ? 'row-mine' : '' },
+        el('td', { text: seatName(ctx, seat) + (seat === ctx.mySeat ? ' (you)' : '') }),
+        columns.map((c) => cell(c, rows.get(seat).get(c)))))))));
+  }
+  if (Object.keys(leftover).length) parts.push(renderBox(leftover, ctx));
+  return el('div', { class: 'result' }, parts);
+}

@@ -1,0 +1,323 @@
+// The table page: one table's `state`, drawn generically for any game, with
+// the viewer's legal actions as buttons and the host's controls.
+//
+// Arriving at a table sends `join` when this browser holds (or wants) a seat
+// there and `watch` otherwise; after a reconnect the same request is sent
+// again, and the server answers a held seat with the same seat and a fresh state.
+
+import { el, formatChips, isPlainObject, replaceChildren, sameName } from './dom.js';
+import { makeContext, renderView } from './render.js';
+import { renderActions } from './actions.js';
+import { renderResult } from './result.js';
+import { href, inviteUrl } from './router.js';
+import { inviteFor, isSeated, markSeated, rememberInvite } from './store.js';
+
+const LOG_LINES = 50;
+// Errors that mean "the connection went away": the reconnect logic retries on its own.
+const NETWORK_CODES = new Set(['offline', 'disconnected', 'timeout']);
+
+/** params: {table} for #/table/ID, or {invite} for #/invite/CODE. */
+export function createTablePage(ctx, params) {
+  let tableId = params.table ? String(params.table) : null;
+  const inviteCode = params.invite ? String(params.invite) : null;
+  let state = null;
+  let busy = false;
+  let watching = false;
+  let reclaimTried = false; // one automatic re-join per visit, see onState
+  let legalKey = null;
+  let actionsUi = null;
+
+  const head = el('div', { class: 'table-head panel' });
+  const turnBanner = el('div', { class: 'turn-banner', hidden: true, text: 'Your turn!' });
+  const felt = el('div', { class: 'felt' });
+  const actionsPanel = el('div', { class: 'actions-panel panel' });
+  const resultPanel = el('div', { class: 'result-panel panel', hidden: true });
+  const playersPanel = el('div', { class: 'players-panel panel' });
+  const invitePanel = el('div', { class: 'invite-panel panel', hidden: true });
+  const logList = el('ol', { class: 'log-list' });
+  const logPanel = el('div', { class: 'log-panel panel' }, el('h3', { class: 'panel-title', text: 'Log' }), logList);
+
+  const element = el('div', { class: 'table-page' },
+    head,
+    turnBanner,
+    el('div', { class: 'table-layout' },
+      el('div', { class: 'table-main' }, felt, actionsPanel, resultPanel),
+      el('aside', { class: 'table-side' }, playersPanel, invitePanel, logPanel)));
+
+  showMessage(tableId ? `Opening table ${tableId}…` : 'Joining by invite…');
+
+  // -- talking to the server ------------------------------------------------
+
+  async function enter() {
+    if (!tableId) {
+      await enterByInvite();
+      return;
+    }
+    // Read the wish to sit before drawing a cached state, which may predate our seat.
+    const wantSeat = isSeated(ctx.me.name, tableId);
+    renderCached();
+    if (wantSeat) {
+      try {
+        await ctx.conn.request('join', { table: tableId });
+        markSeated(ctx.me.name, tableId, true);
+        return;
+      } catch (error) {
+        if (NETWORK_CODES.has(error.code)) return;
+        markSeated(ctx.me.name, tableId, false);
+        if (error.code !== 'not_found') ctx.banner.error(error);
+        // No seat to be had (full, already playing…): still show the table.
+      }
+    }
+    await watch();
+  }
+
+  async function enterByInvite() {
+    if (!inviteCode) return showMessage('No table was given.');
+    try {
+      const joined = await ctx.conn.request('join', { invite: inviteCode });
+      tableId = String(joined.table);
+      rememberInvite(tableId, inviteCode);
+      markSeated(ctx.me.name, tableId, true);
+      // Show the table's own address without re-running the route (and re-joining).
+      ctx.replaceRoute(href.table(tableId));
+      renderCached();
+    } catch (error) {
+      if (NETWORK_CODES.has(error.code)) return;
+      showMessage(error.code === 'not_found' ? 'This invite link is not valid (any more).' : 'Could not join with this invite.', error);
+    }
+  }
+
+  async function watch() {
+    try {
+      await ctx.conn.request('watch', { table: tableId });
+      watching = true;
+    } catch (error) {
+      if (NETWORK_CODES.has(error.code)) return;
+      if (!state) showMessage(error.code === 'not_found' ? `There is no table "${tableId}".` : `Could not open table ${tableId}.`, error);
+      else ctx.banner.error(error);
+    }
+  }
+
+  /** Send a request from a button, with every control disabled until the reply. */
+  async function command(type, fields, after) {
+    if (busy) return;
+    setBusy(true);
+    try {
+      const reply = await ctx.conn.request(type, fields);
+      if (after) after(reply);
+    } catch (error) {
+      ctx.banner.error(error);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function act(action) {
+    command('act', { table: tableId, action });
+  }
+
+  function setBusy(value) {
+    busy = value;
+    element.classList.toggle('is-busy', value);
+    actionsUi?.setBusy(value);
+    for (const button of head.querySelectorAll('button')) button.disabled = value;
+  }
+
+  function onState(incoming) {
+    if (!tableId || String(incoming.table) !== tableId) return;
+    state = incoming;
+    const me = ctx.me?.name;
+    const listed = Array.isArray(state.players) && state.players.some((p) => isPlainObject(p) && sameName(p.player, me));
+    if (Number.isInteger(state.seat)) {
+      markSeated(me, tableId, true);
+    } else if (listed && !reclaimTried && state.status !== 'finished') {
+      // We hold a seat here but came in as a spectator (e.g. a new browser tab):
+      // `join` hands back the seat we already hold.
+      reclaimTried = true;
+      ctx.conn.request('join', { table: tableId })
+        .then(() => markSeated(me, tableId, true))
+        .catch((error) => { if (!NETWORK_CODES.has(error.code)) ctx.banner.error(error); });
+    } else if (!listed) {
+      markSeated(me, tableId, false);
+    }
+    if (typeof state.invite === 'string') rememberInvite(tableId, state.invite);
+    render();
+  }
+
+  function renderCached() {
+    const cached = ctx.states.get(tableId);
+    if (cached) onState(cached);
+  }
+
+  // -- drawing ---------------------------------------------------------------
+
+  function showMessage(text, error) {
+    replaceChildren(head, el('div', { class: 'table-title' },
+      el('h2', { text: text }),
+      error ? el('p', { class: 'muted', text: `${error.code}: ${error.message}` }) : null,
+      el('a', { href: href.lobby(), class: 'btn btn-small', text: 'Back to the lobby' })));
+  }
+
+  function render() {
+    const rctx = makeContext(state);
+    const me = ctx.me?.name;
+    const mySeat = rctx.mySeat;
+    const myTurn = mySeat !== null && rctx.toAct.includes(mySeat);
+    const game = ctx.gameName(state.game);
+
+    renderHead(game, mySeat);
+    turnBanner.hidden = !myTurn;
+    element.classList.toggle('my-turn', myTurn);
+    felt.classList.toggle('felt-my-turn', myTurn);
+    replaceChildren(felt, renderView(state.view, rctx));
+    renderActionsPanel(rctx, myTurn);
+    renderPlayers(rctx, me);
+    renderInvite();
+    renderLog();
+    const result = state.result !== undefined && state.result !== null ? renderResult(state.result, rctx) : null;
+    resultPanel.hidden = !result;
+    replaceChildren(resultPanel, result);
+    ctx.setTitle(`${myTurn ? '● Your turn — ' : ''}${game} (${tableId})`);
+    setBusy(busy); // freshly built buttons inherit a request still in flight
+  }
+
+  function renderHead(game, mySeat) {
+    const isHost = sameName(state.host, ctx.me?.name);
+    const status = String(state.status ?? 'unknown');
+    const buttons = [];
+    if (mySeat === null && status === 'waiting') {
+      buttons.push(button('Take a seat', 'btn-primary', () => command('join', { table: tableId }, () => markSeated(ctx.me.name, tableId, true))));
+    }
+    if (isHost && status === 'waiting') {
+      buttons.push(button('Start', 'btn-primary', () => command('start', { table: tableId })));
+    }
+    if (isHost && status !== 'finished') {
+      buttons.push(button('Seat a bot', '', () => command('bot', { table: tableId })));
+      buttons.push(button('End table', 'btn-danger', () => {
+        if (window.confirm('End this table? Play stops after the current deal is settled.')) command('end', { table: tableId });
+      }));
+    }
+    buttons.push(button('Leave', '', () => command('leave', { table: tableId }, () => {
+      markSeated(ctx.me.name, tableId, false);
+      watching = false;
+      ctx.navigate(href.lobby());
+    })));
+
+    replaceChildren(head,
+      el('div', { class: 'table-title' },
+        el('h2', { text: game }),
+        el('span', { class: `badge badge-status status-${status}`, text: status }),
+        mySeat === null ? el('span', { class: 'badge badge-watching', text: 'watching' }) : null),
+      el('div', { class: 'table-meta muted small' },
+        el('span', { text: `Table ${tableId}` }),
+        el('span', { text: `seq ${state.seq ?? '—'}` }),
+        el('span', { text: `host ${state.host ?? '—'}` })),
+      el('div', { class: 'table-buttons' }, buttons));
+  }
+
+  function renderActionsPanel(rctx, myTurn) {
+    const key = JSON.stringify(state.legal ?? []);
+    // Same legal list as before: keep the controls so a half-typed bet survives unrelated pushes.
+    if (key === legalKey && actionsUi) return;
+    legalKey = key;
+    actionsUi = renderActions(state.legal, rctx, act);
+    let note = null;
+    if (!actionsUi.count) {
+      actionsUi = null;
+      note = el('p', { class: 'muted', text: idleText(rctx) });
+    }
+    replaceChildren(actionsPanel,
+      el('h3', { class: 'panel-title', text: myTurn ? 'Your move' : 'Actions' }),
+      actionsUi ? actionsUi.element : note);
+  }
+
+  function idleText(rctx) {
+    const isHost = sameName(state.host, ctx.me?.name);
+    if (state.status === 'finished') return 'This table has finished.';
+    if (state.status === 'waiting') {
+      return isHost ? 'Seat players or bots, then press Start.' : 'Waiting for the host to start the game.';
+    }
+    const waitingFor = rctx.toAct.map((seat) => rctx.players.find((p) => p.seat === seat)?.player ?? `seat ${seat}`);
+    if (rctx.mySeat === null) return waitingFor.length ? `You are watching. Waiting for ${waitingFor.join(', ')}.` : 'You are watching.';
+    return waitingFor.length ? `Waiting for ${waitingFor.join(', ')}.` : 'Nothing to do right now.';
+  }
+
+  function renderPlayers(rctx, me) {
+    const rows = rctx.players.map((p) => {
+      const active = rctx.toAct.includes(p.seat);
+      const mine = p.seat === rctx.mySeat && rctx.mySeat !== null;
+      const empty = p.player === null || p.player === undefined;
+      return el('li', { class: ['player', active ? 'is-active' : '', mine ? 'is-me' : '', empty ? 'is-empty' : ''].filter(Boolean).join(' ') },
+        el('span', { class: 'player-seat', text: p.seat ?? '?' }),
+        empty ? null : el('span', { class: `dot ${p.connected ? 'dot-on' : 'dot-off'}`, title: p.connected ? 'connected' : 'away' }),
+        el('span', { class: 'player-name', text: empty ? 'empty seat' : String(p.player) }),
+        p.bot ? el('span', { class: 'badge badge-bot', text: 'bot' }) : null,
+        mine || (!empty && sameName(p.player, me) && rctx.mySeat === null) ? el('span', { class: 'badge badge-you', text: 'you' }) : null,
+        !empty && sameName(p.player, state.host) ? el('span', { class: 'badge badge-host', text: 'host' }) : null,
+        active ? el('span', { class: 'badge badge-turn', text: 'to act' }) : null,
+        el('span', { class: 'player-chips', title: 'chips', text: p.chips === undefined ? '' : formatChips(p.chips) }));
+    });
+    replaceChildren(playersPanel,
+      el('h3', { class: 'panel-title', text: 'Players' }),
+      rows.length ? el('ul', { class: 'player-list' }, rows) : el('p', { class: 'muted', text: 'No one is seated yet.' }));
+  }
+
+  function renderInvite() {
+    const code = inviteFor(tableId) ?? (isPlainObject(state.view) && typeof state.view.invite === 'string' ? state.view.invite : null);
+    invitePanel.hidden = !code;
+    if (!code) return;
+    const link = inviteUrl(code);
+    if (invitePanel.dataset.link === link) return; // keep the "Copied" feedback
+    invitePanel.dataset.link = link;
+    const input = el('input', { type: 'text', class: 'invite-input', readonly: true, value: link, onfocus: () => input.select() });
+    const copy = el('button', { type: 'button', class: 'btn btn-small', text: 'Copy', onclick: () => copyText(link, input, copy) });
+    replaceChildren(invitePanel,
+      el('h3', { class: 'panel-title', text: 'Invite link' }),
+      el('div', { class: 'invite-row' }, input, copy),
+      el('p', { class: 'muted small', text: `Code ${code} — anyone with this link can join.` }));
+  }
+
+  function renderLog() {
+    const lines = Array.isArray(state.log) ? state.log.slice(-LOG_LINES) : [];
+    // Follow new lines only if the reader hasn't scrolled up to read older ones.
+    const atBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 24;
+    replaceChildren(logList, lines.map((line) => el('li', { text: typeof line === 'string' ? line : JSON.stringify(line) })));
+    if (!lines.length) logList.append(el('li', { class: 'muted', text: 'Nothing yet.' }));
+    if (atBottom) logList.scrollTop = logList.scrollHeight;
+  }
+
+  return {
+    element,
+    title: tableId ? `Table ${tableId}` : 'Invite',
+    start: enter,
+    resume: enter,
+    onState,
+    destroy() {
+      // A spectator stops receiving pushes; a seated player keeps the seat
+      // (leaving a seat is an explicit "Leave").
+      if (watching && tableId && !isSeated(ctx.me?.name, tableId)) {
+        ctx.conn.request('leave', { table: tableId }).catch(() => {});
+      }
+    },
+  };
+}
+
+function button(text, extraClass, onclick) {
+  return el('button', { type: 'button', class: `btn ${extraClass}`.trim(), text, onclick });
+}
+
+async function copyText(text, input, copyButton) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // The async clipboard needs a secure context; plain http on a LAN falls back here.
+    input.select();
+    try {
+      document.execCommand('copy');
+    } catch {
+      /* the text stays selected for a manual copy */
+    }
+  }
+  copyButton.textContent = 'Copied';
+  setTimeout(() => { copyButton.textContent = 'Copy'; }, 1500);
+}
