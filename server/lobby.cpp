@@ -9,6 +9,15 @@ namespace parlour::server {
 namespace code = protocol::code;
 using protocol::ProtocolError;
 
+namespace {
+// Bots are seated as "bot-TABLE-SEAT"; no player may take such a name.
+bool is_bot_name(const std::string& name) {
+  return name.size() >= 4 && std::tolower(static_cast<unsigned char>(name[0])) == 'b' &&
+         std::tolower(static_cast<unsigned char>(name[1])) == 'o' &&
+         std::tolower(static_cast<unsigned char>(name[2])) == 't' && name[3] == '-';
+}
+}  // namespace
+
 Lobby::Lobby(boost::asio::io_context& io, const Config& config, Writer& writer, Bank& bank)
     : io_(io), config_(config), writer_(writer), bank_(bank), reader_(std::make_unique<storage::Database>(config.db)) {
   games_ = Json::array();
@@ -65,9 +74,8 @@ void Lobby::hello(const protocol::Hello& hello,
     const auto chips = bank_.balance(storage::player_account(existing->name));
     return done(Welcome{existing->name, *hello.token, chips}, std::nullopt);
   }
-  if (hello.name.size() >= 4 && (hello.name.rfind("bot-", 0) == 0 || hello.name.rfind("BOT-", 0) == 0 ||
-                                 hello.name.rfind("Bot-", 0) == 0))
-    return done(std::nullopt, ProtocolError(code::bad_request, "names starting with 'bot-' are kept for bots"));
+  if (is_bot_name(hello.name))
+    return done(std::nullopt, ProtocolError(code::name_taken, "names starting with 'bot-' are kept for bots"));
   auto token = new_token();
   auto hash = sha256_hex(token);
   const auto chips = config_.starting_chips;
@@ -196,7 +204,7 @@ Json Lobby::ledger(const std::string& player, int limit, std::optional<std::int6
   std::string name = player;
   if (auto registered = reader().find_player(player)) {
     name = registered->name;
-  } else if (player.rfind("bot-", 0) != 0) {
+  } else if (!is_bot_name(player)) {
     throw ProtocolError(code::not_found, "no player named '" + player + "'");
   }
   const auto account = storage::player_account(name);

@@ -1,0 +1,266 @@
+// The real parlour binary on a loopback port, real WebSocket clients, a whole
+// Red Dog deal with a stacked deck, the ledger over HTTP, hidden cards never
+// leaking, recovery after SIGKILL, and every kind of bad input.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <set>
+#include <thread>
+
+#include "tests/integration/server_process.h"
+
+using parlour::test::Json;
+using parlour::test::ServerProcess;
+using parlour::test::WsClient;
+
+namespace {
+
+std::string temp_db(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("parlour-it-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  return (dir / "parlour.db").string();
+}
+
+Json act(WsClient& client, const std::string& table, std::int64_t amount) {
+  return client.request({{"type", "act"}, {"table", table}, {"action", {{"type", "bet"}, {"amount", amount}}}});
+}
+
+Json state_at(WsClient& client, std::int64_t seq) {
+  return client.state_where([&](const Json& s) { return s["seq"] == seq; });
+}
+
+// Does any frame about deal 1 mention one of these cards?
+bool deal_one_frames_mention(const WsClient& client, const std::set<std::string>& cards) {
+  for (const auto& text : client.frames()) {
+    auto frame = Json::parse(text);
+    if (frame["type"] == "state" && frame["view"].value("deal", 1) != 1) continue;
+    for (const auto& card : cards)
+      if (text.find('"' + card + '"') != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("three players play a stacked Red Dog deal; hidden cards stay hidden; the table survives SIGKILL") {
+  ServerProcess server(temp_db("red-dog"), {"--allow-stacked-deck"});
+  WsClient alice(server.port()), bob(server.port()), carol(server.port()), dave(server.port());
+  const auto alice_token = alice.hello("alice");
+  const auto bob_token = bob.hello("bob");
+  carol.hello("carol");
+  dave.hello("dave");
+
+  // Dealt one at a time from the dealer's (alice's) left: bob, carol, alice.
+  const std::vector<std::string> bob_hand = {"KC", "5D", "TH", "9H", "4S"};
+  const std::vector<std::string> carol_hand = {"2C", "3C", "4C", "7C", "8C"};
+  const std::vector<std::string> alice_hand = {"2S", "3S", "4D", "5C", "6C"};
+  Json deck = Json::array();
+  for (int i = 0; i < 5; ++i) {
+    deck.push_back(bob_hand[i]);
+    deck.push_back(carol_hand[i]);
+    deck.push_back(alice_hand[i]);
+  }
+  for (const char* turn : {"7H", "KH", "3D"}) deck.push_back(turn);
+
+  auto created = alice.request(
+      {{"type", "create"}, {"game", "red_dog"}, {"options", {{"ante", 5}}}, {"seats", 3}, {"seed", 7}, {"deck", deck}});
+  REQUIRE(created["type"] == "created");
+  const std::string table = created["table"];
+  CHECK(alice.request({{"type", "join"}, {"table", table}, {"seat", 0}})["seat"] == 0);
+  CHECK(bob.request({{"type", "join"}, {"table", table}, {"seat", 1}})["seat"] == 1);
+  CHECK(carol.request({{"type", "join"}, {"invite", created["invite"]}})["seat"] == 2);
+  CHECK(dave.request({{"type", "watch"}, {"table", table}})["type"] == "watching");
+
+  auto tables = dave.request({{"type", "tables"}});
+  CHECK(tables["tables"].size() == 1);
+  CHECK(tables["tables"][0]["seats"][2]["player"] == "carol");
+
+  REQUIRE(alice.request({{"type", "start"}, {"table", table}})["type"] == "ok");
+  auto bob_view = state_at(bob, 1);
+  CHECK(bob_view["status"] == "playing");
+  CHECK(bob_view["view"]["pot"] == 15);
+  CHECK(bob_view["view"]["hands"][1]["cards"] == bob_hand);
+  CHECK(bob_view["view"]["hands"][2]["cards"] == Json::array({"??", "??", "??", "??", "??"}));
+  CHECK(bob_view["to_act"] == Json::array({1}));
+  CHECK(bob_view["legal"] == Json::array({{{"type", "bet"}, {"amount", {{"min", 1}, {"max", 15}}}}}));
+  CHECK(state_at(carol, 1)["legal"].empty());
+
+  CHECK(act(carol, table, 1)["code"] == "not_your_turn");
+  CHECK(act(bob, table, 16)["code"] == "illegal_action");
+  CHECK(act(bob, table, 5)["seq"] == 2);  // 7H: bob's 9H wins
+  auto after_bob = state_at(carol, 2);
+  CHECK(after_bob["view"]["hands"][1]["shown"] == "9H");
+  CHECK(after_bob["view"]["pot"] == 10);
+  CHECK(act(carol, table, 4)["seq"] == 3);  // KH: carol holds no heart
+  CHECK(act(alice, table, 2)["seq"] == 4);  // 3D: alice's 4D wins
+  auto settled = state_at(dave, 4);
+  CHECK(settled["result"]["deal"] == 1);
+  CHECK(settled["result"]["seats"][2]["chips"] == -9);
+  auto chips_of = [](const Json& state) {
+    std::vector<std::int64_t> out;
+    for (const auto& p : state["players"]) out.push_back(p["chips"]);
+    return out;
+  };
+  CHECK(chips_of(settled) == std::vector<std::int64_t>{997, 1000, 991});
+
+  // Deal 2 starts by itself: bob deals, carol bets first, the pot of 12 carries over.
+  auto deal_two = state_at(carol, 5);
+  CHECK(deal_two["view"]["deal"] == 2);
+  CHECK(deal_two["view"]["dealer"] == 1);
+  CHECK(deal_two["view"]["pot"] == 12);
+  CHECK(deal_two["to_act"] == Json::array({2}));
+
+  // No frame about deal 1 ever showed a player another's unshown cards.
+  CHECK_FALSE(deal_one_frames_mention(bob, {"2C", "3C", "4C", "7C", "8C", "2S", "3S", "5C", "6C"}));
+  CHECK_FALSE(deal_one_frames_mention(carol, {"KC", "5D", "TH", "4S", "2S", "3S", "5C", "6C"}));
+  CHECK_FALSE(deal_one_frames_mention(alice, {"KC", "5D", "TH", "4S", "2C", "3C", "4C", "7C", "8C"}));
+  CHECK_FALSE(deal_one_frames_mention(dave, {"KC", "5D", "TH", "4S", "2C", "3C", "4C", "7C", "8C", "2S", "3S", "5C", "6C"}));
+
+  // The ledger over HTTP, newest first.
+  CHECK(server.get("/api/players/carol/ledger").first == 401);
+  auto [status, body] = server.get("/api/players/carol/ledger?limit=10", alice_token);
+  REQUIRE(status == 200);
+  auto ledger = Json::parse(body);
+  CHECK(ledger["balance"] == 991);
+  REQUIRE(ledger["entries"].size() == 3);
+  CHECK(ledger["entries"][0]["amount"] == -4);
+  CHECK(ledger["entries"][0]["table"] == table);
+  CHECK(ledger["entries"][1]["amount"] == -5);
+  CHECK(ledger["entries"][2]["amount"] == 1000);
+  CHECK(ledger["entries"][2]["balance"] == 1000);
+  auto over_ws = dave.request({{"type", "ledger"}, {"player", "carol"}});
+  CHECK(over_ws["balance"] == 991);
+  CHECK(over_ws["entries"] == ledger["entries"]);
+
+  // Mid-deal: carol bets, then the server is killed without warning.
+  const auto carol_bet = act(carol, table, 1);
+  REQUIRE(carol_bet["seq"] == 6);
+  auto before_kill = state_at(alice, 6);
+  const auto ledger_before = server.get("/api/players/alice/ledger", alice_token).second;
+  server.kill_hard();
+
+  server.start();
+  WsClient alice_again(server.port());
+  alice_again.hello("alice", alice_token);
+  auto rejoined = alice_again.request({{"type", "join"}, {"table", table}});
+  CHECK(rejoined["type"] == "joined");
+  CHECK(rejoined["seat"] == 0);
+  auto resumed = alice_again.next_state();
+  CHECK(resumed["seq"] == 6);
+  CHECK(resumed["view"] == before_kill["view"]);
+  CHECK(chips_of(resumed) == chips_of(before_kill));
+  CHECK(resumed["to_act"] == Json::array({0}));
+  CHECK(server.get("/api/players/alice/ledger", alice_token).second == ledger_before);
+  CHECK(act(alice_again, table, 1)["seq"] == 7);
+
+  // The host ends the table after the deal; the pot is shared out.
+  CHECK(alice_again.request({{"type", "end"}, {"table", table}})["type"] == "ok");
+  WsClient bob_again(server.port());
+  CHECK(bob_again.request({{"type", "hello"}, {"name", "bob"}})["code"] == "unauthorized");
+  bob_again.hello("bob", bob_token);
+  CHECK(bob_again.request({{"type", "join"}, {"table", table}})["seat"] == 1);
+  CHECK(act(bob_again, table, 1)["seq"] == 8);
+  auto finished = bob_again.state_where([](const Json& s) { return s["status"] == "finished"; });
+  CHECK(finished["view"]["pot"] == 0);
+  std::int64_t total = 0;
+  for (auto chips : chips_of(finished)) total += chips;
+  CHECK(total == 3000);
+  CHECK(bob_again.request({{"type", "tables"}})["tables"].empty());
+}
+
+TEST_CASE("bad input gets its error code and changes nothing") {
+  ServerProcess server(temp_db("bad-input"), {"--starting-chips", "10"});
+  WsClient alice(server.port());
+
+  CHECK(alice.request({{"type", "games"}})["code"] == "unauthorized");
+  const auto token = alice.hello("alice");
+  WsClient intruder(server.port());
+  CHECK(intruder.request({{"type", "hello"}, {"name", "ALICE"}})["code"] == "unauthorized");
+  CHECK(intruder.request({{"type", "hello"}, {"name", "alice"}, {"token", "nope"}})["code"] == "unauthorized");
+  CHECK(intruder.request({{"type", "hello"}, {"name", "bot-x"}})["code"] == "name_taken");
+  WsClient bob(server.port()), carol(server.port());
+  bob.hello("bob");
+  carol.hello("carol");
+
+  alice.send_raw("{not json");
+  CHECK(alice.read()->at("code") == "bad_request");
+  alice.send_raw("[1,2]");
+  CHECK(alice.read()->at("code") == "bad_request");
+  CHECK(alice.request({{"type", "teleport"}})["code"] == "bad_request");
+  CHECK(alice.request({{"type", "tables"}, {"colour", "red"}})["code"] == "bad_request");
+  CHECK(alice.request({{"type", "join"}, {"table", 5}})["code"] == "bad_request");
+  CHECK(alice.request({{"type", "create"}, {"game", "red_dog"}, {"options", {{"colour", 1}}}})["code"] == "bad_request");
+  CHECK(alice.request({{"type", "create"}, {"game", "red_dog"}, {"options", {{"hand_size", 7}}}})["code"] == "bad_request");
+  CHECK(alice.request({{"type", "create"}, {"game", "snap"}})["code"] == "not_found");
+  CHECK(alice.request({{"type", "create"}, {"game", "red_dog"}, {"deck", {"AS"}}})["code"] == "forbidden");
+  CHECK(alice.request({{"type", "join"}, {"table", "t-none"}})["code"] == "not_found");
+  CHECK(alice.request({{"type", "ledger"}, {"player", "nobody"}})["code"] == "not_found");
+
+  auto created = alice.request({{"type", "create"}, {"game", "red_dog"}, {"options", {{"ante", 4}}}, {"seats", 2}});
+  const std::string table = created["table"];
+  CHECK(alice.request({{"type", "start"}, {"table", table}})["code"] == "conflict");
+  CHECK(bob.request({{"type", "start"}, {"table", table}})["code"] == "forbidden");
+  CHECK(bob.request({{"type", "bot"}, {"table", table}})["code"] == "forbidden");
+  alice.request({{"type", "join"}, {"table", table}});
+  bob.request({{"type", "join"}, {"table", table}});
+  CHECK(carol.request({{"type", "join"}, {"table", table}})["code"] == "table_full");
+  CHECK(act(bob, table, 1)["code"] == "conflict");  // not started
+  REQUIRE(alice.request({{"type", "start"}, {"table", table}})["type"] == "ok");
+  CHECK(alice.request({{"type", "start"}, {"table", table}})["code"] == "conflict");
+  CHECK(act(carol, table, 1)["code"] == "forbidden");  // not seated
+  CHECK(act(alice, table, 1)["code"] == "not_your_turn");
+  // Pot 8, bob has 6 chips left after the ante.
+  CHECK(act(bob, table, 7)["code"] == "insufficient_chips");
+  CHECK(act(bob, table, 9)["code"] == "illegal_action");
+  CHECK(bob.request({{"type", "act"}, {"table", table}, {"action", {{"type", "fold"}}}})["code"] == "illegal_action");
+  const auto seq_before = bob.state_where([](const Json& s) { return s["status"] == "playing"; })["seq"];
+  const auto ledger_before = server.get("/api/players/bob/ledger", token).second;
+
+  // A flood: the server answers rate_limited and stays up.
+  std::string ping = Json({{"type", "ping"}}).dump();
+  for (int i = 0; i < 1000; ++i) carol.send_raw(ping);
+  int limited = 0, pongs = 0;
+  while (auto frame = carol.read(1000)) {
+    if ((*frame)["type"] == "pong") ++pongs;
+    if (frame->value("code", "") == "rate_limited") ++limited;
+    if (pongs + limited == 1000) break;
+  }
+  CHECK(limited > 0);
+  CHECK(pongs > 0);
+
+  // A frame over 64 KiB closes with 1009; a binary frame with 1003.
+  WsClient big(server.port());
+  big.send_raw(std::string(70 * 1024, ' '));
+  CHECK(big.close_code() == 1009);
+  WsClient binary(server.port());
+  binary.send_raw("{\"type\":\"ping\"}", true);
+  CHECK(binary.close_code() == 1003);
+
+  // Nothing changed: same seq, same ledger; the server still answers.
+  CHECK(bob.request({{"type", "ping"}})["type"] == "pong");
+  CHECK(server.get("/api/players/bob/ledger", token).second == ledger_before);
+  CHECK(act(bob, table, 1)["seq"] == seq_before.get<int>() + 1);
+  CHECK(server.get("/healthz").first == 200);
+}
+
+TEST_CASE("the browser client is served at / and bots play Red Dog to the end") {
+  ServerProcess server(temp_db("bots"));
+  auto [status, body] = server.get("/");
+  CHECK(status == 200);
+  CHECK(body.find("<html") != std::string::npos);
+  CHECK(server.get("/metrics").second.find("parlour_connections_total") != std::string::npos);
+
+  WsClient host(server.port());
+  host.hello("host");
+  auto created = host.request({{"type", "create"}, {"game", "red_dog"}, {"options", {{"deals", 3}}}, {"seats", 3}});
+  const std::string table = created["table"];
+  for (int i = 0; i < 3; ++i) CHECK(host.request({{"type", "bot"}, {"table", table}})["type"] == "ok");
+  CHECK(host.request({{"type", "watch"}, {"table", table}})["type"] == "watching");
+  REQUIRE(host.request({{"type", "start"}, {"table", table}})["type"] == "ok");
+  auto final_state = host.state_where([](const Json& s) { return s["status"] == "finished"; }, 20000);
+  std::int64_t total = 0;
+  for (const auto& p : final_state["players"]) total += p["chips"].get<std::int64_t>();
+  CHECK(total == 3 * 1000);  // the pot was shared out: no chip lost or made
+  CHECK(final_state["view"]["pot"] == 0);
+}

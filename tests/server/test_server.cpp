@@ -1,0 +1,54 @@
+#include <doctest/doctest.h>
+
+#include "server/config.h"
+#include "server/connection.h"
+#include "server/tokens.h"
+
+using namespace parlour::server;
+
+TEST_CASE("SHA-256 matches the standard test vectors") {
+  CHECK(sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+TEST_CASE("tokens are 64 hex digits and differ") {
+  auto a = new_token();
+  auto b = new_token();
+  CHECK(a.size() == 64);
+  CHECK(a != b);
+  CHECK(constant_time_equal(a, a));
+  CHECK_FALSE(constant_time_equal(a, b));
+}
+
+TEST_CASE("flags: defaults, every flag, and clear errors") {
+  auto defaults = parse_args({});
+  REQUIRE(defaults.config);
+  CHECK(defaults.config->port == 8080);
+  CHECK(defaults.config->db == "./data/parlour.db");
+  CHECK(defaults.config->starting_chips == 1000);
+  CHECK_FALSE(defaults.config->allow_stacked_deck);
+  auto all = parse_args({"--port", "9000", "--bind", "127.0.0.1", "--db", "x.db", "--starting-chips", "50",
+                         "--allow-stacked-deck", "--log-level", "debug", "--bot-delay-ms", "5"});
+  REQUIRE(all.config);
+  CHECK(all.config->port == 9000);
+  CHECK(all.config->bind == "127.0.0.1");
+  CHECK(all.config->starting_chips == 50);
+  CHECK(all.config->allow_stacked_deck);
+  CHECK(all.config->bot_delay_ms == 5);
+  CHECK(parse_args({"--port", "99999"}).message.find("bad value for --port") == 0);
+  CHECK(parse_args({"--colour"}).message.find("missing value") == 0);
+  CHECK(parse_args({"--colour", "red"}).message.find("unknown option --colour") == 0);
+  CHECK(parse_args({"--help"}).help);
+}
+
+TEST_CASE("the rate limiter allows a burst, then the average rate") {
+  RateLimiter limiter(10, 5);
+  auto t = std::chrono::steady_clock::time_point{} + std::chrono::hours(1);
+  int allowed = 0;
+  for (int i = 0; i < 20; ++i) allowed += limiter.allow(t);
+  CHECK(allowed == 5);
+  CHECK(limiter.allow(t + std::chrono::milliseconds(100)));
+  CHECK_FALSE(limiter.allow(t + std::chrono::milliseconds(100)));
+}
