@@ -244,8 +244,7 @@ void Table::end_now(const Requester& who) {
 
 void Table::act_now(const Requester& who, const Json& action) {
   if (record_.status != "playing")
-    return fail(who, record_.status == "waiting" ? code::conflict : code::conflict,
-                record_.status == "waiting" ? "the game has not started" : "the table has ended");
+    return fail(who, code::conflict, record_.status == "waiting" ? "the game has not started" : "the table has ended");
   const auto seat = seat_of(who.client->player());
   if (!seat || seats_[*seat].left) return fail(who, code::forbidden, "you hold no seat in this game");
   Json event = {{"kind", "act"}, {"seat", *seat}, {"action", action}};
@@ -257,16 +256,16 @@ void Table::act_now(const Requester& who, const Json& action) {
   }
   step.event = event;
   step.result_settled = game_->phase() != rules::Phase::playing;
-  spdlog::debug("table {}: seat {} plays {}", id(), *seat, action.dump());
-  commit(std::move(step), [this, who](bool ok) {
-    if (ok) reply(who, protocol::reply("ok", who.re, {{"seq", seq_}}));
+  commit(std::move(step), [this, who, action](bool ok) {
+    if (!ok) return;
+    spdlog::info("table {}: #{} {} plays {}", id(), seq_, who.client->player(), action.dump());
+    reply(who, protocol::reply("ok", who.re, {{"seq", seq_}}));
   });
 }
 
 // ---------------------------------------------------------------- steps
 
-std::vector<storage::Posting> Table::apply_event(const Json& event_in, bool replaying) {
-  Json& event = const_cast<Json&>(event_in);
+std::vector<storage::Posting> Table::apply_event(Json& event, bool replaying) {
   auto lock = services_.bank.lock();
   rules::Balances chips = replaying ? event.at("balances").get<rules::Balances>() : balances(lock);
   const std::string kind = event.at("kind");
@@ -356,7 +355,8 @@ void Table::finish_table() {
 
 void Table::replay(const std::vector<storage::Event>& events) {
   for (const auto& event : events) {
-    apply_event(Json::parse(event.json), true);
+    auto parsed = Json::parse(event.json);
+    apply_event(parsed, true);
     seq_ = event.seq;
   }
   if (!events.empty()) spdlog::info("table {}: replayed {} events, seq {}", id(), events.size(), seq_);
@@ -478,7 +478,7 @@ void Table::send_state(Client& client, const std::string& player) {
   Json common = {{"type", "state"},       {"table", id()},      {"game", info_.id},  {"seq", seq_},
                  {"status", record_.status}, {"host", record_.host}, {"players", players},
                  {"log", log_}};
-  if (!record_.is_private || true) common["invite"] = record_.invite;
+  common["invite"] = record_.invite;  // any seated player may share the table
   const auto seat = seat_of(player);
   client.send(std::make_shared<const std::string>(state_for(seat, common, chips).dump()));
 }

@@ -100,8 +100,9 @@ class Table : public std::enable_shared_from_this<Table> {
   void end_now(const Requester& who);
   void act_now(const Requester& who, const Json& action);
 
-  // Applies a game step under the bank lock; returns the postings it made.
-  std::vector<storage::Posting> apply_event(const Json& event, bool replaying);
+  // Applies a game step under the bank lock and returns the postings it made.
+  // A live step records the balances it saw in `event`; a replayed one uses them.
+  std::vector<storage::Posting> apply_event(Json& event, bool replaying);
   void commit(Step step, std::function<void(bool ok)> after);
   void after_step();
   void finish_table();
