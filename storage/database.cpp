@@ -628,28 +628,25 @@ int Database::schema_version() {
   }
 }
 
-std::optional<Player> Database::find_player(const std::string& name) {
+// Both look-ups select (id, name, token_hash) by one text key.
+std::optional<Player> Database::find_player_where(const char* sql, const std::string& key, const std::string& what) {
   try {
-    Borrowed query(impl_->cached(kFindPlayer));
-    query->bind(1, name);
+    Borrowed query(impl_->cached(sql));
+    query->bind(1, key);
     if (!query->executeStep()) return std::nullopt;
     return Player{query->getColumn(0).getInt64(), query->getColumn(1).getString(),
                   query->getColumn(2).getString()};
   } catch (const SQLite::Exception& e) {
-    throw StorageError("while looking up player " + name + ": " + e.what());
+    throw StorageError("while looking up " + what + ": " + e.what());
   }
 }
 
+std::optional<Player> Database::find_player(const std::string& name) {
+  return find_player_where(kFindPlayer, name, "player " + name);
+}
+
 std::optional<Player> Database::find_player_by_token_hash(const std::string& token_hash) {
-  try {
-    Borrowed query(impl_->cached(kFindPlayerByTokenHash));
-    query->bind(1, token_hash);
-    if (!query->executeStep()) return std::nullopt;
-    return Player{query->getColumn(0).getInt64(), query->getColumn(1).getString(),
-                  query->getColumn(2).getString()};
-  } catch (const SQLite::Exception& e) {
-    throw StorageError(std::string("while looking up a player by token: ") + e.what());
-  }
+  return find_player_where(kFindPlayerByTokenHash, token_hash, "a player by token");
 }
 
 Player Database::create_player(const std::string& name, const std::string& token_hash,

@@ -141,6 +141,8 @@ class Database {
   std::vector<bool> commit(const std::vector<TableWrite>& writes, std::vector<std::string>* errors = nullptr);
 
  private:
+  std::optional<Player> find_player_where(const char* sql, const std::string& key, const std::string& what);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
