@@ -1,0 +1,74 @@
+// Melds for every Rummy game (rules/rummy.md §1.2–1.3): sets and runs, aces low,
+// high, either or round the corner, wild deuces and jokers standing for declared
+// cards, Persian jokers as their own rank, and lay-offs that extend a meld at
+// either end. The validator says exactly why a meld is not valid.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/cards.h"
+
+namespace parlour::rules::rummy {
+
+enum class AceMode {
+  low,          // A-2-3 only
+  high,         // Q-K-A only
+  low_or_high,  // A-2-3 or Q-K-A, never K-A-2
+  around,       // round the corner: K-A-2 and Q-K-A-2-3 too
+};
+
+struct MeldRules {
+  int set_min = 3;
+  int set_max = 4;
+  bool set_duplicates = false;      // two packs: the same card twice in a set
+  bool set_distinct_suits = false;  // Carousel: every suit at most once
+  int run_min = 3;
+  AceMode ace = AceMode::low;
+  bool deuces_wild = false;
+  bool jokers_wild = false;
+  bool jokers_own_rank = false;  // Persian: jokers meld only as a set of jokers
+};
+
+enum class MeldKind { set, run, jokers };
+
+// A card in a meld and the card it stands for (itself, unless it is a wild).
+struct MeldCard {
+  Card card;
+  Card as;
+  bool wild = false;
+  friend bool operator==(const MeldCard&, const MeldCard&) = default;
+};
+
+struct Meld {
+  MeldKind kind = MeldKind::set;
+  std::vector<MeldCard> cards;  // runs in ascending order as they lie
+  int owner = -1;               // the seat that first melded it
+  friend bool operator==(const Meld&, const Meld&) = default;
+};
+
+// A validation's outcome: the meld, or a reason code (rules/rummy.md §1.2) and a
+// sentence for the player.
+struct MeldCheck {
+  std::optional<Meld> meld;
+  std::string reason;
+  std::string message;
+  explicit operator bool() const { return meld.has_value(); }
+};
+
+bool is_wild(Card card, const MeldRules& rules);
+
+// Cards from a hand as one new meld. `declared` optionally gives, in order, the
+// cards the wild cards stand for; otherwise the server picks a fitting identity.
+MeldCheck validate_meld(const std::vector<Card>& cards, const MeldRules& rules,
+                        const std::vector<Card>& declared = {});
+
+// The meld with `added` cards laid off on it (either end of a run, several at
+// once); cards already there keep what they stand for.
+MeldCheck extend_meld(const Meld& meld, const std::vector<Card>& added, const MeldRules& rules);
+
+// Position of a rank in a run for the ace mode: ace 1 (low) or 14 (high).
+std::vector<std::string> meld_strings(const Meld& meld);  // "9S", or "2C=9C" for a wild
+
+}  // namespace parlour::rules::rummy

@@ -1,0 +1,176 @@
+// The shared Rummy meld engine: rules/rummy.md §1.2–1.5 and the examples E3,
+// E4, E6, E12 and E19 that rest on it.
+#include <doctest/doctest.h>
+
+#include "rules/rummy/arrangement.h"
+#include "rules/rummy/meld.h"
+#include "rules/rummy/values.h"
+#include "tests/rules/harness.h"
+
+using namespace parlour::rules;
+using namespace parlour::rules::rummy;
+using parlour::test::cards;
+
+namespace {
+
+MeldRules with_ace(AceMode mode) {
+  MeldRules rules;
+  rules.ace = mode;
+  return rules;
+}
+
+std::string reason(const std::vector<std::string>& meld, const MeldRules& rules = {}) {
+  auto check = validate_meld(cards(meld), rules);
+  return check ? "ok" : check.reason;
+}
+
+Meld meld_of(const std::vector<std::string>& names, const MeldRules& rules = {}) {
+  auto check = validate_meld(cards(names), rules);
+  REQUIRE_MESSAGE(check, check.message);
+  return *check.meld;
+}
+
+std::string lay_off(const Meld& meld, const std::vector<std::string>& added, const MeldRules& rules = {}) {
+  auto check = extend_meld(meld, cards(added), rules);
+  return check ? "ok" : check.reason;
+}
+
+}  // namespace
+
+TEST_CASE("sets are three or four of a rank; runs three or more of a suit in sequence") {
+  CHECK(reason({"9S", "9D", "9H"}) == "ok");
+  CHECK(reason({"9S", "9D", "9H", "9C"}) == "ok");
+  CHECK(reason({"5H", "6H", "7H", "8H", "9H"}) == "ok");
+  CHECK(meld_of({"7H", "5H", "6H"}).cards[0].as == *parse_card("5H"));  // runs are ordered low to high
+  CHECK(reason({"9S", "9D"}) == "too_few_cards");
+  CHECK(reason({"9S", "9D", "8H"}) == "mixed_ranks");
+  CHECK(reason({"5H", "6H", "7D"}) == "mixed_ranks");
+  CHECK(reason({"5H", "6H", "8H"}) == "not_consecutive");
+  CHECK(reason({"9S", "9S", "9D"}) == "duplicate_suit_in_set");
+}
+
+TEST_CASE("two packs: a set may repeat a card when the game allows it; a run never") {
+  MeldRules two_packs;
+  two_packs.set_duplicates = true;
+  two_packs.ace = AceMode::low_or_high;
+  CHECK(reason({"7S", "7S", "7D"}, two_packs) == "ok");  // E19
+  CHECK(reason({"7S", "7S", "8S", "9S"}, two_packs) == "duplicate_card_in_run");
+  MeldRules carousel = two_packs;
+  carousel.set_distinct_suits = true;
+  CHECK(reason({"7S", "7S", "7D"}, carousel) == "duplicate_suit_in_set");
+}
+
+TEST_CASE("E4: the ace is low by default, high with high_low, both round the corner") {
+  CHECK(reason({"AS", "2S", "3S"}) == "ok");
+  CHECK(reason({"QS", "KS", "AS"}) == "ace_high_not_allowed");
+  CHECK(reason({"KS", "AS", "2S"}) == "ace_wrap_not_allowed");
+  auto high_low = with_ace(AceMode::low_or_high);
+  CHECK(reason({"AS", "KS", "QS"}, high_low) == "ok");
+  CHECK(reason({"3D", "2D", "AD"}, high_low) == "ok");
+  CHECK(reason({"KH", "AH", "2H"}, high_low) == "ace_wrap_not_allowed");
+  auto around = with_ace(AceMode::around);
+  auto corner = meld_of({"2C", "AC", "KC"}, around);
+  CHECK(lay_off(corner, {"QC"}, around) == "ok");
+  auto longer = *extend_meld(corner, cards({"QC"}), around).meld;
+  CHECK(lay_off(longer, {"3C"}, around) == "ok");
+  auto persian = with_ace(AceMode::high);
+  CHECK(reason({"AS", "KS", "QS"}, persian) == "ok");
+  CHECK(reason({"AS", "2S", "3S"}, persian) == "ace_low_not_allowed");
+}
+
+TEST_CASE("E3: lay-offs on a set and at both ends of a run, several cards at once") {
+  CHECK(lay_off(meld_of({"9C", "9D", "9H"}), {"9S"}) == "ok");
+  auto run = meld_of({"7S", "6S", "5S"});
+  CHECK(lay_off(run, {"8S", "9S"}) == "ok");
+  auto longer = *extend_meld(run, cards({"9S", "8S"}), {}).meld;
+  CHECK(lay_off(longer, {"4S", "3S"}) == "ok");
+  CHECK(extend_meld(longer, cards({"4S", "3S"}), {}).meld->cards.size() == 7);
+  CHECK(lay_off(run, {"9S"}) == "not_consecutive");
+  CHECK(lay_off(run, {"8H"}) == "mixed_ranks");
+  CHECK(lay_off(meld_of({"9C", "9D", "9H", "9S"}), {"9S"}) != "ok");
+}
+
+TEST_CASE("E6: deuces wild stand for the card they complete; a meld needs a natural card") {
+  MeldRules wild;
+  wild.deuces_wild = true;
+  wild.jokers_wild = true;
+  auto set = meld_of({"9S", "9D", "9H", "2C"}, wild);
+  CHECK(set.cards[3].wild);
+  CHECK(set.cards[3].as == *parse_card("9C"));
+  auto run = meld_of({"6H", "2D", "4H"}, wild);
+  CHECK(run.kind == MeldKind::run);
+  CHECK(run.cards[1].as == *parse_card("5H"));
+  CHECK(reason({"2C", "2D", "JK"}, wild) == "ok");  // three natural deuces... are two deuces and a joker: a set of 2s
+  CHECK(reason({"JK", "JK", "2D"}, wild) == "ok");
+  CHECK(reason({"2H", "3H", "4H"}, wild) == "ok");  // the deuce may stand as itself
+  auto declared = validate_meld(cards({"9S", "9D", "2C"}), wild, cards({"9H"}));
+  REQUIRE(declared);
+  CHECK(declared.meld->cards[2].as == *parse_card("9H"));
+  CHECK(validate_meld(cards({"9S", "9D", "2C"}), wild, cards({"8H"})).reason == "bad_wild_declaration");
+  CHECK(reason({"JK", "5H", "6H"}) == "joker_not_allowed_here");
+}
+
+TEST_CASE("a meld of wild cards only is refused") {
+  MeldRules jokers;
+  jokers.jokers_wild = true;
+  CHECK(reason({"JK", "JK", "JK"}, jokers) == "too_few_natural_cards");
+}
+
+TEST_CASE("E12: Persian jokers meld only as a set of jokers") {
+  MeldRules persian;
+  persian.ace = AceMode::high;
+  persian.jokers_own_rank = true;
+  auto jokers = meld_of({"JK", "JK", "JK"}, persian);
+  CHECK(jokers.kind == MeldKind::jokers);
+  CHECK(lay_off(jokers, {"JK"}, persian) == "ok");
+  CHECK(reason({"JK", "8S", "8H"}, persian) == "joker_not_allowed_here");
+  CHECK(lay_off(meld_of({"8S", "8H", "8D"}, persian), {"JK"}, persian) == "joker_not_allowed_here");
+  CHECK(CardValues::michigan().of_meld(jokers) == 60);
+}
+
+TEST_CASE("card values: basic, ace 11, Michigan's ace 15 except low in a run") {
+  const auto hand = cards({"KS", "7H", "AD"});
+  CHECK(CardValues::basic().of_cards(hand) == 18);
+  CHECK(CardValues::ace11().of_cards(cards({"AC", "5D"})) == 16);
+  const auto michigan = CardValues::michigan();
+  CHECK(michigan.of_meld(meld_of({"3H", "2H", "AH"})) == 6);
+  CHECK(michigan.of_meld(meld_of({"AS", "AH", "AD"})) == 45);
+  CHECK(michigan.of_meld(meld_of({"QC", "KC", "AC"}, with_ace(AceMode::low_or_high))) == 35);
+  MeldRules wild;
+  wild.deuces_wild = true;
+  CHECK(CardValues::wild25().of_meld(meld_of({"9S", "9D", "9H", "2C"}, wild)) == 52);
+}
+
+TEST_CASE("the arrangement search finds the lowest deadwood") {
+  auto hand = cards({"5H", "6H", "7H", "7S", "7D", "KC", "2C"});
+  auto best = best_arrangement(hand, {}, CardValues::basic());
+  // The run 5-6-7♥ leaves 7♠ 7♦ K♣ 2♣ (26); the set of sevens leaves 5♥ 6♥ K♣ 2♣ (23).
+  CHECK(best.deadwood_value == 23);
+  CHECK(best.melds.size() == 1);
+  CHECK(best.melds[0].kind == MeldKind::set);
+}
+
+TEST_CASE("the arrangement search covers a whole hand with sets and runs") {
+  auto hand = cards({"5H", "6H", "7H", "8H", "9C", "9D", "9S"});
+  CHECK(can_meld_all(hand, {}));
+  auto with_extra = cards({"5H", "6H", "7H", "8H", "9C", "9D", "9S", "KC"});
+  CHECK_FALSE(can_meld_all(with_extra, {}));
+  CHECK(can_meld_all(with_extra, {}, /*leave_one=*/true));
+  MeldRules wild;
+  wild.deuces_wild = true;
+  auto wild_hand = cards({"9S", "9D", "9H", "2C", "6H", "2D", "4H"});
+  auto best = best_arrangement(wild_hand, wild, CardValues::wild25());
+  CHECK(best.deadwood.empty());
+  CHECK(best.melds.size() == 2);
+}
+
+TEST_CASE("candidate melds list every set and run the hand can put down") {
+  auto found = candidate_melds(cards({"9S", "9D", "9H", "9C", "TH", "JH", "8H"}), {});
+  auto has = [&](std::vector<std::string> names) {
+    auto wanted = cards(names);
+    return std::find(found.begin(), found.end(), wanted) != found.end();
+  };
+  CHECK(found.size() == 4 + 1 + 3);  // four threes of nines, the four nines, 8-9-T, 9-T-J and 8-9-T-J of hearts
+  CHECK(has({"9S", "9D", "9H"}));
+  CHECK(has({"9S", "9D", "9H", "9C"}));
+}
