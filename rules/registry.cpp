@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "rules/games/red_dog.h"
+#include "rules/games/rummy.h"
 
 namespace parlour::rules {
 
@@ -78,6 +79,7 @@ const Registry& Registry::builtin() {
   static const Registry registry = [] {
     Registry r;
     r.add(red_dog_info());
+    r.add(rummy_info());
     return r;
   }();
   return registry;
@@ -110,6 +112,7 @@ Json Registry::validate_options(const GameInfo& info, const Json& given) {
   }
   for (const auto& spec : info.options)
     if (!options.contains(spec.name)) options[spec.name] = spec.default_value;
+  if (info.check_options) info.check_options(options);
   return options;
 }
 

@@ -50,6 +50,8 @@ struct GameInfo {
   std::vector<OptionSpec> options;
   // Where the player limit depends on the options (e.g. hand size).
   std::function<int(const Json& options)> max_players_for;
+  // Refuses option combinations that contradict each other (throws SetupError).
+  std::function<void(const Json& options)> check_options;
   std::function<std::unique_ptr<GameState>(const GameSetup&)> create;
 
   int max_players_with(const Json& options) const {

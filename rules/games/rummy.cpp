@@ -1,0 +1,152 @@
+#include "rules/games/rummy.h"
+
+#include "rules/rummy/rummy_base.h"
+#include "rules/rummy/settlement.h"
+
+namespace parlour::rules {
+
+namespace {
+
+using namespace rummy;
+
+int hand_size_for(int players) { return players == 2 ? 10 : players <= 4 ? 7 : 6; }
+
+bool opt(const Json& options, const char* name) { return options.at(name).get<bool>(); }
+
+RummyConfig config_for(const Json& options, int players) {
+  RummyConfig c;
+  c.hand_size = hand_size_for(players);
+  c.values = CardValues::basic();
+  if (opt(options, "round_the_corner")) {
+    c.melds.ace = AceMode::around;
+    c.values = CardValues::ace11();
+  } else if (opt(options, "high_low")) {
+    c.melds.ace = AceMode::low_or_high;
+    c.values = CardValues::ace11();
+  }
+  if (opt(options, "wild_card")) {
+    const int jokers = options.at("jokers").get<int>();
+    c.melds.deuces_wild = true;
+    c.melds.jokers_wild = jokers > 0;
+    c.pack.jokers = jokers;
+    c.values.wild_deuce = 25;
+    c.values.joker = 25;
+  }
+  c.rummy_only = opt(options, "one_meld") || opt(options, "wild_card") || opt(options, "boathouse");
+  c.boathouse = opt(options, "boathouse");
+  c.boathouse_two_discards = opt(options, "boathouse_two_discards");
+  if (opt(options, "block")) {
+    c.final_discard_required = true;
+    c.stock_end = StockEnd::discard_only;
+  }
+  c.needs_earlier_meld = opt(options, "two_meld");
+  c.call = opt(options, "call");
+  c.no_discard_taken_upcard = opt(options, "no_discard_taken_upcard");
+  c.max_restocks = options.at("max_restocks").get<int>();
+  c.stake = options.at("stake").get<std::int64_t>();
+  c.deals = options.at("deals").get<int>();
+  return c;
+}
+
+class Rummy final : public RummyBase {
+ public:
+  explicit Rummy(const GameSetup& setup) : RummyBase(setup, config_for(setup.options, setup.players)), options_(setup.options) {}
+
+ private:
+  void settle_deal(const DealEnd& end, Balances& chips, Effects& fx, Json& summary) override {
+    Settlement pay_out{*this, chips, fx, summary, config().stake};
+    if (end.kind == DealEnd::Kind::block_showdown) return settle_lowest_count(pay_out);
+    if (end.kind != DealEnd::Kind::went_out) return;
+    const int winner = end.winner;
+    if (opt(options_, "one_meld") || opt(options_, "wild_card")) {
+      // The winner collects what his own melds are worth from each opponent.
+      const int worth = melded_value(winner);
+      summary["melded"] = worth;
+      for (int s = 0; s < players(); ++s)
+        if (s != winner) pay_out.points(s, winner, worth, "rummy: the winner's melds");
+      return;
+    }
+    const bool doubled = end.rummy && !(opt(options_, "boathouse") && opt(options_, "boathouse_single_pay"));
+    summary["doubled"] = doubled;
+    for (int s = 0; s < players(); ++s)
+      if (s != winner) pay_out.points(s, winner, hand_count(s) * (doubled ? 2 : 1), doubled ? "rummy: cards left, double" : "rummy: cards left");
+  }
+
+  int melded_value(int seat) const {
+    int total = 0;
+    for (const auto& tm : table())
+      if (tm.meld.owner == seat) total += config().values.of_meld(tm.meld);
+    return total;
+  }
+
+  // Block after the stock: the lowest count wins the difference from each other
+  // player; tied winners split it.
+  void settle_lowest_count(Settlement& pay_out) {
+    std::vector<int> counts;
+    for (int s = 0; s < players(); ++s) counts.push_back(hand_count(s));
+    pay_out.summary["counts"] = counts;
+    const int low = *std::min_element(counts.begin(), counts.end());
+    std::vector<int> winners;
+    for (int i = 1; i <= players(); ++i) {
+      const int s = (dealer() + i) % players();
+      if (counts[s] == low) winners.push_back(s);
+    }
+    for (int s = 0; s < players(); ++s)
+      if (counts[s] != low) pay_out.split(s, winners, counts[s] - low, "block: difference of counts");
+  }
+
+  Json options_;
+};
+
+void check_rummy_options(const Json& o) {
+  auto both = [&](const char* a, const char* b, const char* why) {
+    if (opt(o, a) && opt(o, b)) throw SetupError(std::string("options ") + a + " and " + b + " contradict: " + why);
+  };
+  both("two_meld", "boathouse", "Boathouse melds only by going rummy, Two-Meld forbids going out at once");
+  both("two_meld", "one_meld", "One-Meld melds only by going rummy, Two-Meld forbids going out at once");
+  both("two_meld", "wild_card", "Wild Card melds only by going rummy, Two-Meld forbids going out at once");
+  if (opt(o, "boathouse_two_discards") && !opt(o, "boathouse"))
+    throw SetupError("option boathouse_two_discards needs boathouse");
+  if (o.at("jokers").get<int>() > 0 && !opt(o, "wild_card")) throw SetupError("option jokers needs wild_card");
+}
+
+}  // namespace
+
+GameInfo rummy_info() {
+  GameInfo info;
+  info.id = "rummy";
+  info.name = "Rummy";
+  info.aliases = {"Rum", "Basic Rummy"};
+  info.min_players = 2;
+  info.max_players = 6;
+  info.summary = "Meld sets and runs, lay off on any meld, and go out first: collect the cards left in the other hands, "
+                 "double for going rummy. Hoyle/Gibson rules, source 000.";
+  info.source = "000";
+  auto flag = [](const char* name, const char* description) {
+    return OptionSpec{name, OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt, description};
+  };
+  info.options = common_rummy_options();
+  for (auto o : {
+           flag("block", "Block (Hoyle): go out with a discard; after the stock, draw only the upcard until one declines; low count wins the difference."),
+           flag("boathouse", "Boathouse: the upcard only together with the stock top; meld only by going rummy."),
+           flag("boathouse_two_discards", "Boathouse: the two top discards may also be taken."),
+           flag("boathouse_single_pay", "Boathouse: pay single, not double, for going rummy."),
+           flag("call", "Call: on a discard that could be laid off, another player may call \"Rummy!\" and lay it off."),
+           flag("high_low", "High-Low: the ace is high or low (A-K-Q or 3-2-A) and counts 11."),
+           flag("one_meld", "One-Meld: no meld until one player goes rummy; he collects his meld's value from each."),
+           flag("round_the_corner", "Round the Corner: runs go round the corner (2-A-K); the ace counts 11."),
+           flag("two_meld", "Two-Meld: no going out unless you melded on an earlier turn."),
+           flag("wild_card", "Wild Card: deuces wild, worth 25; meld only by going rummy; collect your meld's value."),
+       })
+    info.options.push_back(o);
+  info.options.push_back({"jokers", OptionSpec::Type::integer, 0, {0, 1, 2}, 0, 2, "Wild Card: jokers added as extra deuces."});
+  info.options.push_back({"max_restocks", OptionSpec::Type::integer, 1, {}, 1, 10,
+                          "Times the discard pile may be turned into a new stock before a deal ends with no winner."});
+  info.options.push_back({"no_discard_taken_upcard", OptionSpec::Type::boolean, true, {}, std::nullopt, std::nullopt,
+                          "The upcard just taken may not be discarded in the same turn."});
+  info.check_options = check_rummy_options;
+  info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> { return std::make_unique<Rummy>(setup); };
+  return info;
+}
+
+}  // namespace parlour::rules

@@ -1,0 +1,823 @@
+#include "rules/rummy/rummy_base.h"
+
+#include <algorithm>
+
+#include "rules/action.h"
+
+namespace parlour::rules::rummy {
+
+namespace {
+
+const char* step_name(int step) {
+  static const char* names[] = {"draw", "play", "call_window", "call_discard", "deal_over", "game_over"};
+  return names[step];
+}
+
+std::vector<Card> read_cards(const Json& list, const char* field) {
+  if (!list.is_array() || list.empty())
+    throw illegal_action(std::string("field '") + field + "' must be a non-empty array of cards, got " + list.dump());
+  std::vector<Card> out;
+  for (const auto& item : list) {
+    if (!item.is_string()) throw illegal_action(std::string("field '") + field + "' holds a non-card: " + item.dump());
+    auto card = parse_card(item.get<std::string>());
+    if (!card) throw illegal_action(std::string("field '") + field + "' holds a non-card: " + item.dump());
+    out.push_back(*card);
+  }
+  return out;
+}
+
+bool contains(const std::vector<Card>& cards, Card card) { return std::find(cards.begin(), cards.end(), card) != cards.end(); }
+
+std::vector<Card> distinct(const std::vector<Card>& cards) {
+  std::vector<Card> out;
+  for (auto c : cards)
+    if (!contains(out, c)) out.push_back(c);
+  return out;
+}
+
+Json card_list(const std::vector<Card>& cards) { return to_strings(cards); }
+
+}  // namespace
+
+RummyBase::RummyBase(const GameSetup& setup, RummyConfig config)
+    : scores_(setup.players, 0),
+      config_(std::move(config)),
+      shoe_(config_.pack, setup.seed, setup.stacked_deck),
+      hands_(setup.players),
+      melded_this_deal_(setup.players, false),
+      melded_before_this_turn_(setup.players, false),
+      left_(setup.players, false) {
+  if (config_.deals == 0) config_.deals = setup.players;
+  if (config_.after_stock_turns == 0) config_.after_stock_turns = 2 * setup.players;
+}
+
+// ------------------------------------------------------------------ state
+
+Phase RummyBase::phase() const {
+  if (step_ == Step::game_over) return Phase::game_over;
+  if (step_ == Step::deal_over) return Phase::deal_over;
+  return Phase::playing;
+}
+
+std::vector<int> RummyBase::to_act() const {
+  switch (step_) {
+    case Step::draw:
+    case Step::play: return {turn_};
+    case Step::call_discard: return {caller_};
+    case Step::call_window: {
+      std::vector<int> waiting;
+      for (std::size_t i = 0; i < call_order_.size(); ++i)
+        if (call_answer_[i] == 0) waiting.push_back(call_order_[i]);
+      return waiting;
+    }
+    default: return {};
+  }
+}
+
+// ------------------------------------------------------------------ dealing
+
+Effects RummyBase::start_next_deal(const Balances&) {
+  if (step_ != Step::deal_over) throw std::logic_error("rummy: next deal while a deal is on");
+  if (deals_ > 0) {
+    do dealer_ = left_of(dealer_);
+    while (left_[dealer_]);
+  }
+  Effects fx;
+  deal(fx);
+  return fx;
+}
+
+void RummyBase::deal(Effects& fx) {
+  ++deals_;
+  auto fresh = shoe_.next_deal();
+  auto top_first = fresh.draw(fresh.size());
+  stock_.assign(top_first.rbegin(), top_first.rend());
+  pile_.clear();
+  table_.clear();
+  restocks_ = 0;
+  stock_gone_ = false;
+  turns_after_stock_ = 0;
+  for (int s = 0; s < players(); ++s) {
+    hands_[s].clear();
+    melded_this_deal_[s] = false;
+  }
+  std::vector<int> order;
+  for (int i = 1; i <= players(); ++i) {
+    const int seat = (dealer_ + i) % players();
+    if (!left_[seat]) order.push_back(seat);
+  }
+  for (int round = 0; round < config_.hand_size; ++round)
+    for (int seat : order) {
+      hands_[seat].push_back(stock_.back());
+      stock_.pop_back();
+    }
+  if (config_.upcard) {
+    pile_.push_back(stock_.back());
+    stock_.pop_back();
+  }
+  fx.say("Deal " + std::to_string(deals_) + ": " + seat_tag(dealer_) + " deals " + std::to_string(config_.hand_size) +
+         " cards each" + (config_.upcard ? "; the upcard is " + to_string(pile_.back()) : std::string()) + ".");
+  begin_turn(order.front(), fx);
+}
+
+void RummyBase::begin_turn(int seat, Effects&) {
+  turn_ = seat;
+  step_ = Step::draw;
+  taken_upcard_.reset();
+  must_use_.reset();
+  drawn_this_turn_ = 0;
+  melded_before_this_turn_[seat] = melded_this_deal_[seat];
+  if (stock_.empty() && config_.stock_end == StockEnd::discard_only) {
+    stock_gone_ = true;
+    ++turns_after_stock_;
+  }
+}
+
+// The next player's turn, or the end of the deal when the stock rule says so.
+void RummyBase::next_turn(Effects& fx) {
+  int next = turn_;
+  do next = left_of(next);
+  while (left_[next]);
+  begin_turn(next, fx);
+}
+
+bool RummyBase::stock_is_dead() const {
+  if (!stock_.empty()) return false;
+  switch (config_.stock_end) {
+    case StockEnd::turn_over: return restocks_ >= config_.max_restocks || pile_.empty();
+    case StockEnd::end_deal: return true;
+    case StockEnd::discard_only: return pile_.empty() || turns_after_stock_ > config_.after_stock_turns;
+  }
+  return true;
+}
+
+// ------------------------------------------------------------------ apply
+
+Effects RummyBase::apply(int seat, const Json& action, const Balances& balances) {
+  if (step_ == Step::deal_over || step_ == Step::game_over) throw not_your_turn("no deal is in progress");
+  const auto acting = to_act();
+  if (std::find(acting.begin(), acting.end(), seat) == acting.end()) {
+    if (step_ == Step::call_window) throw not_your_turn("the call window is for the other players");
+    throw not_your_turn("it is " + seat_tag(acting.front()) + "'s turn");
+  }
+  const auto type = action_type(action);
+  Effects fx;
+  Balances chips = balances;
+  switch (step_) {
+    case Step::draw:
+      if (type == "draw") apply_draw(seat, action, fx);
+      else if (type == "take") apply_take(seat, action, fx);
+      else if (type == "take_all") apply_take_all(seat, fx);
+      else if (type == "decline") apply_decline(seat, chips, fx);
+      else throw illegal_action("draw first: expected draw, take or decline, got '" + type + "'");
+      break;
+    case Step::play:
+      if (type == "meld") apply_meld(seat, action, chips, fx);
+      else if (type == "lay_off") apply_lay_off(seat, action, chips, fx);
+      else if (type == "discard") apply_discard(seat, action, chips, fx);
+      else if (type == "go_rummy") apply_go_rummy(seat, action, chips, fx);
+      else throw illegal_action("expected meld, lay_off, discard or go_rummy, got '" + type + "'");
+      break;
+    case Step::call_window:
+      if (type == "call") apply_call(seat, action, chips, fx);
+      else if (type == "pass") apply_pass(seat, chips, fx);
+      else throw illegal_action("expected call or pass, got '" + type + "'");
+      break;
+    case Step::call_discard:
+      if (type != "discard") throw illegal_action("after a call, discard a card from your hand");
+      apply_discard(seat, action, chips, fx);
+      break;
+    default: break;
+  }
+  return fx;
+}
+
+// Stock empty under turn-over (000 Rummy): take the upcard and turn the rest,
+// or turn the whole pile and draw its top. Either counts as one restock.
+void RummyBase::restock_for_draw(bool take_upcard, Effects& fx) {
+  std::optional<Card> upcard;
+  if (take_upcard) {
+    upcard = pile_.back();
+    pile_.pop_back();
+  }
+  stock_.assign(pile_.rbegin(), pile_.rend());
+  pile_.clear();
+  ++restocks_;
+  fx.say("The stock is exhausted; the discard pile is turned over as a new stock.");
+  if (upcard) hands_[turn_].push_back(*upcard);
+}
+
+void RummyBase::apply_draw(int seat, const Json& action, Effects& fx) {
+  expect_only_fields(action, {"from"});
+  const auto from = action.value("from", Json()).is_string() ? action["from"].get<std::string>() : std::string();
+  if (from != "stock" && from != "discard" && from != "two_discards")
+    throw illegal_action("draw from \"stock\" or \"discard\", got " + action.value("from", Json()).dump());
+  if (config_.spread_pile && from != "stock") throw illegal_action("take from the spread pile with a take action");
+  if (stock_gone_) {
+    if (from != "discard") throw illegal_action("the stock is gone: take the upcard or decline");
+    if (pile_.empty()) throw illegal_action("there is no upcard to take");
+  }
+  if (from == "stock") {
+    if (stock_.empty() && (config_.stock_end != StockEnd::turn_over || pile_.empty()))
+      throw illegal_action("the stock is empty");
+    if (stock_.empty()) restock_for_draw(false, fx);
+    hands_[seat].push_back(stock_.back());
+    stock_.pop_back();
+    fx.say(seat_tag(seat) + " draws from the stock.");
+  } else if (from == "discard") {
+    if (pile_.empty()) throw illegal_action("the discard pile is empty");
+    const bool pair_with_stock = config_.boathouse && !stock_gone_;
+    if (pair_with_stock && stock_.empty()) throw illegal_action("the upcard comes with the stock top, and the stock is empty");
+    const Card upcard = pile_.back();
+    if (stock_.empty() && !stock_gone_ && config_.stock_end == StockEnd::turn_over) {
+      restock_for_draw(true, fx);
+    } else {
+      pile_.pop_back();
+      hands_[seat].push_back(upcard);
+    }
+    taken_upcard_ = upcard;
+    fx.say(seat_tag(seat) + " takes the upcard " + to_string(upcard) + ".");
+    if (pair_with_stock) {
+      hands_[seat].push_back(stock_.back());
+      stock_.pop_back();
+      fx.say(seat_tag(seat) + " also draws from the stock.");
+    }
+  } else {
+    if (!config_.boathouse_two_discards) throw illegal_action("taking two discards is not allowed in this game");
+    if (pile_.size() < 2) throw illegal_action("the discard pile holds fewer than two cards");
+    for (int i = 0; i < 2; ++i) {
+      hands_[seat].push_back(pile_.back());
+      pile_.pop_back();
+    }
+    fx.say(seat_tag(seat) + " takes the two top discards.");
+  }
+  step_ = Step::play;
+}
+
+bool RummyBase::usable_take(int seat, std::size_t depth) const {
+  if (depth >= pile_.size()) return false;
+  if (!config_.must_use_taken || (depth == 0 && config_.top_card_free)) return true;
+  const Card card = pile_[pile_.size() - 1 - depth];
+  auto cards = hands_[seat];
+  cards.insert(cards.end(), pile_.end() - 1 - static_cast<std::ptrdiff_t>(depth), pile_.end());
+  // Usable: it lays off on a table meld, or some meld of the new hand holds it.
+  for (const auto& tm : table_)
+    if (extend_meld(tm.meld, {card}, config_.melds)) return true;
+  for (const auto& meld : candidate_melds(cards, config_.melds))
+    if (contains(meld, card)) return true;
+  return false;
+}
+
+void RummyBase::apply_take(int seat, const Json& action, Effects& fx) {
+  if (!config_.spread_pile) throw illegal_action("this game has no spread pile; draw from the stock or the discard");
+  expect_only_fields(action, {"depth", "card"});
+  const auto depth = int_field(action, "depth");
+  if (depth < 0 || depth >= static_cast<std::int64_t>(pile_.size()))
+    throw illegal_action("depth must be from 0 (the top) to " + std::to_string(static_cast<int>(pile_.size()) - 1));
+  const Card card = pile_[pile_.size() - 1 - depth];
+  if (action.contains("card") && card_field(action, "card") != card)
+    throw illegal_action("the card at depth " + std::to_string(depth) + " is " + to_string(card));
+  if (!usable_take(seat, static_cast<std::size_t>(depth)))
+    throw illegal_action("you may take " + to_string(card) + " only if you can meld it or lay it off at once");
+  std::vector<Card> taken(pile_.end() - 1 - depth, pile_.end());
+  pile_.erase(pile_.end() - 1 - depth, pile_.end());
+  hands_[seat].insert(hands_[seat].end(), taken.begin(), taken.end());
+  if (config_.must_use_taken && !(depth == 0 && config_.top_card_free)) must_use_ = card;
+  if (depth == 0) taken_upcard_ = card;
+  fx.say(seat_tag(seat) + " takes " + to_string(card) + (depth > 0 ? " and the " + std::to_string(depth) + " cards above it" : "") + ".");
+  step_ = Step::play;
+}
+
+void RummyBase::apply_take_all(int seat, Effects& fx) {
+  if (!config_.take_whole_pile) throw illegal_action("taking the whole pile is the Polish rule, not in play here");
+  if (pile_.empty()) throw illegal_action("the discard pile is empty");
+  hands_[seat].insert(hands_[seat].end(), pile_.begin(), pile_.end());
+  fx.say(seat_tag(seat) + " takes the whole discard pile (" + std::to_string(pile_.size()) + " cards).");
+  pile_.clear();
+  step_ = Step::play;
+}
+
+std::vector<Card> RummyBase::cards_from_hand(int seat, const Json& list, const char* field) const {
+  auto cards = read_cards(list, field);
+  auto hand = hands_[seat];
+  for (auto c : cards) {
+    auto it = std::find(hand.begin(), hand.end(), c);
+    if (it == hand.end()) throw illegal_action(to_string(c) + " is not in your hand");
+    hand.erase(it);
+  }
+  return cards;
+}
+
+// A meld or lay-off must leave a hand the turn can still end with: empty (going
+// out, where allowed), or holding a card the player may discard.
+std::string RummyBase::why_not_keep(int seat, const std::vector<Card>& remaining) const {
+  const bool may_go_out = !config_.needs_earlier_meld || melded_before_this_turn_[seat];
+  if (remaining.empty()) {
+    if (config_.final_discard_required) return "you must go out with a discard: keep a card to discard";
+    if (!may_go_out) return "you may not go out this turn: you have not melded on an earlier turn";
+    return "";
+  }
+  if (remaining.size() == 1 && !may_go_out)
+    return "you may not go out this turn: keep two cards so that one stays after your discard";
+  for (auto c : remaining)
+    if (!(config_.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == c &&
+          std::count(remaining.begin(), remaining.end(), c) == 1))
+      return "";
+  return "that would leave only the upcard you took, which you may not discard this turn";
+}
+
+std::vector<Card> RummyBase::hand_without(int seat, const std::vector<Card>& cards) const {
+  auto rest = hands_[seat];
+  for (auto c : cards) rest.erase(std::find(rest.begin(), rest.end(), c));
+  return rest;
+}
+
+void RummyBase::check_may_keep(int seat, const std::vector<Card>& cards) const {
+  if (auto why = why_not_keep(seat, hand_without(seat, cards)); !why.empty()) throw illegal_action(why);
+}
+
+void RummyBase::check_must_use(const std::vector<Card>& used) const {
+  if (must_use_ && !contains(used, *must_use_))
+    throw illegal_action("first meld or lay off " + to_string(*must_use_) + ", the card you took");
+}
+
+void RummyBase::remove_from_hand(int seat, const std::vector<Card>& cards) {
+  auto& hand = hands_[seat];
+  for (auto c : cards) hand.erase(std::find(hand.begin(), hand.end(), c));
+}
+
+void RummyBase::apply_meld(int seat, const Json& action, Balances& chips, Effects& fx) {
+  if (config_.rummy_only) throw illegal_action("no meld until a player goes rummy with his whole hand (go_rummy)");
+  expect_only_fields(action, {"cards", "wilds"});
+  const auto cards = cards_from_hand(seat, action.value("cards", Json()), "cards");
+  std::vector<Card> declared;
+  if (action.contains("wilds")) declared = read_cards(action["wilds"], "wilds");
+  auto check = validate_meld(cards, config_.melds, declared);
+  if (!check) throw illegal_action(check.message + " (" + check.reason + ")");
+  check_must_use(cards);
+  check_may_keep(seat, cards);
+  remove_from_hand(seat, cards);
+  TableMeld placed{*check.meld, std::vector<int>(cards.size(), seat), true};
+  placed.meld.owner = seat;
+  table_.push_back(placed);
+  melded_this_deal_[seat] = true;
+  must_use_.reset();
+  fx.say(seat_tag(seat) + " melds " + [&] {
+    std::string s;
+    for (const auto& c : meld_strings(placed.meld)) s += (s.empty() ? "" : " ") + c;
+    return s;
+  }() + ".");
+  std::vector<std::size_t> all(cards.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  on_meld_made(seat, table_.back(), all, true);
+  after_hand_change(seat, chips, fx);
+}
+
+void RummyBase::apply_lay_off(int seat, const Json& action, Balances& chips, Effects& fx) {
+  if (config_.rummy_only) throw illegal_action("no lay-off in this game: meld only by going rummy");
+  expect_only_fields(action, {"meld", "cards"});
+  const auto index = int_field(action, "meld");
+  if (index < 0 || index >= static_cast<std::int64_t>(table_.size()))
+    throw illegal_action("no meld " + std::to_string(index) + " on the table");
+  const auto cards = cards_from_hand(seat, action.value("cards", Json()), "cards");
+  auto& target = table_[index];
+  auto check = extend_meld(target.meld, cards, config_.melds);
+  if (!check) throw illegal_action(check.message + " (" + check.reason + ")");
+  check_must_use(cards);
+  check_may_keep(seat, cards);
+  remove_from_hand(seat, cards);
+  // Cards already on the meld keep who placed them; the new ones are this seat's.
+  std::vector<int> placed_by;
+  std::vector<bool> used(target.meld.cards.size(), false);
+  std::vector<std::size_t> new_cards;
+  for (std::size_t i = 0; i < check.meld->cards.size(); ++i) {
+    const auto& mc = check.meld->cards[i];
+    int by = seat;
+    bool old = false;
+    for (std::size_t j = 0; j < target.meld.cards.size(); ++j)
+      if (!used[j] && target.meld.cards[j] == mc) {
+        used[j] = true;
+        by = target.placed_by[j];
+        old = true;
+        break;
+      }
+    placed_by.push_back(by);
+    if (!old) new_cards.push_back(i);
+  }
+  target.meld = *check.meld;
+  target.placed_by = placed_by;
+  melded_this_deal_[seat] = true;
+  must_use_.reset();
+  fx.say(seat_tag(seat) + " lays off " + [&] {
+    std::string s;
+    for (auto c : cards) s += (s.empty() ? "" : " ") + to_string(c);
+    return s;
+  }() + " on meld " + std::to_string(index) + ".");
+  on_meld_made(seat, target, new_cards, false);
+  after_hand_change(seat, chips, fx);
+}
+
+void RummyBase::after_hand_change(int seat, Balances& chips, Effects& fx) {
+  if (!hands_[seat].empty()) return;
+  const bool rummy = !melded_before_this_turn_[seat];
+  fx.say(seat_tag(seat) + (rummy ? " goes rummy!" : " goes out."));
+  end_deal({DealEnd::Kind::went_out, seat, rummy}, chips, fx);
+}
+
+void RummyBase::apply_discard(int seat, const Json& action, Balances& chips, Effects& fx) {
+  expect_only_fields(action, {"card"});
+  const Card card = card_field(action, "card");
+  if (!contains(hands_[seat], card)) throw illegal_action(to_string(card) + " is not in your hand");
+  const bool after_call = step_ == Step::call_discard;
+  if (!after_call) {
+    if (must_use_) throw illegal_action("first meld or lay off " + to_string(*must_use_) + ", the card you took");
+    if (config_.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == card &&
+        std::count(hands_[seat].begin(), hands_[seat].end(), card) == 1)
+      throw illegal_action("you may not discard the upcard you just took");
+    if (hands_[seat].size() == 1 && config_.needs_earlier_meld && !melded_before_this_turn_[seat])
+      throw illegal_action("you may not go out this turn: you have not melded on an earlier turn");
+  }
+  remove_from_hand(seat, {card});
+  pile_.push_back(card);
+  fx.say(seat_tag(seat) + " discards " + to_string(card) + ".");
+  if (hands_[seat].empty()) {
+    const bool rummy = !after_call && !melded_before_this_turn_[seat];
+    fx.say(seat_tag(seat) + (rummy ? " goes rummy!" : " goes out."));
+    return end_deal({DealEnd::Kind::went_out, seat, rummy}, chips, fx);
+  }
+  if (!after_call) resume_from_ = seat;
+  caller_ = -1;
+  if (config_.call) {
+    open_call_window(seat, fx);
+    if (step_ == Step::call_window) return;
+  }
+  finish_turn(chips, fx);
+}
+
+// Play goes on from the left of the player whose turn it was, unless the stock
+// rule ends the deal first.
+void RummyBase::finish_turn(Balances& chips, Effects& fx) {
+  if (config_.stock_end == StockEnd::end_deal && stock_.empty()) {
+    fx.say("The stock is exhausted; the deal ends.");
+    return end_deal({DealEnd::Kind::stock_exhausted, -1, false}, chips, fx);
+  }
+  turn_ = resume_from_;
+  next_turn(fx);
+  if (!stock_is_dead()) return;
+  if (config_.stock_end == StockEnd::discard_only) return end_deal({DealEnd::Kind::block_showdown, -1, false}, chips, fx);
+  fx.say("The stock is exhausted and may not be turned again; the deal ends with no winner.");
+  end_deal({DealEnd::Kind::no_winner, -1, false}, chips, fx);
+}
+
+void RummyBase::apply_go_rummy(int seat, const Json& action, Balances& chips, Effects& fx) {
+  expect_only_fields(action, {"melds", "discard"});
+  const auto& melds = action.value("melds", Json());
+  if (!melds.is_array() || melds.empty()) throw illegal_action("go_rummy needs \"melds\": an array of melds");
+  auto hand = hands_[seat];
+  std::vector<Meld> made;
+  for (const auto& list : melds) {
+    auto cards = read_cards(list, "melds");
+    for (auto c : cards) {
+      auto it = std::find(hand.begin(), hand.end(), c);
+      if (it == hand.end()) throw illegal_action(to_string(c) + " is not in your hand (or is used twice)");
+      hand.erase(it);
+    }
+    auto check = validate_meld(cards, config_.melds);
+    if (!check) throw illegal_action(check.message + " (" + check.reason + ")");
+    made.push_back(*check.meld);
+  }
+  std::optional<Card> discard;
+  if (action.contains("discard")) {
+    discard = card_field(action, "discard");
+    auto it = std::find(hand.begin(), hand.end(), *discard);
+    if (it == hand.end()) throw illegal_action(to_string(*discard) + " is not left in your hand to discard");
+    hand.erase(it);
+  }
+  if (!hand.empty()) throw illegal_action("going rummy melds the whole hand (a discard at most): " +
+                                          std::to_string(hand.size()) + " cards are left over");
+  if (config_.final_discard_required && !discard) throw illegal_action("going rummy ends with a discard here");
+  if (must_use_) check_must_use(hands_[seat]);
+  if (discard && config_.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == *discard &&
+      std::count(hands_[seat].begin(), hands_[seat].end(), *discard) == 1)
+    throw illegal_action("you may not discard the upcard you just took");
+  hands_[seat].clear();
+  for (auto& meld : made) {
+    meld.owner = seat;
+    table_.push_back({meld, std::vector<int>(meld.cards.size(), seat), true});
+    std::vector<std::size_t> all(meld.cards.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    on_meld_made(seat, table_.back(), all, true);
+  }
+  if (discard) pile_.push_back(*discard);
+  melded_this_deal_[seat] = true;
+  fx.say(seat_tag(seat) + " goes rummy" + (discard ? ", discarding " + to_string(*discard) : std::string()) + "!");
+  end_deal({DealEnd::Kind::went_out, seat, true}, chips, fx);
+}
+
+// ------------------------------------------------------------------ call
+
+void RummyBase::open_call_window(int discarder, Effects& fx) {
+  const Card card = pile_.back();
+  bool fits = false;
+  for (const auto& tm : table_)
+    if (extend_meld(tm.meld, {card}, config_.melds)) fits = true;
+  if (!fits) return;
+  discarder_ = discarder;
+  call_order_.clear();
+  for (int i = 1; i < players(); ++i) {
+    const int seat = (discarder + i) % players();
+    if (!left_[seat]) call_order_.push_back(seat);
+  }
+  call_answer_.assign(call_order_.size(), 0);
+  call_meld_.assign(call_order_.size(), -1);
+  step_ = Step::call_window;
+  fx.say(to_string(card) + " could be laid off: the others may call \"Rummy!\".");
+}
+
+void RummyBase::apply_call(int seat, const Json& action, Balances& chips, Effects& fx) {
+  expect_only_fields(action, {"meld"});
+  const auto index = int_field(action, "meld");
+  if (index < 0 || index >= static_cast<std::int64_t>(table_.size()))
+    throw illegal_action("no meld " + std::to_string(index) + " on the table");
+  if (!extend_meld(table_[index].meld, {pile_.back()}, config_.melds))
+    throw illegal_action(to_string(pile_.back()) + " does not lay off on meld " + std::to_string(index));
+  const auto pos = std::find(call_order_.begin(), call_order_.end(), seat) - call_order_.begin();
+  call_answer_[pos] = 1;
+  call_meld_[pos] = static_cast<int>(index);
+  fx.say(seat_tag(seat) + " calls \"Rummy!\"");
+  resolve_call_window(chips, fx);
+}
+
+void RummyBase::apply_pass(int seat, Balances& chips, Effects& fx) {
+  const auto pos = std::find(call_order_.begin(), call_order_.end(), seat) - call_order_.begin();
+  call_answer_[pos] = -1;
+  resolve_call_window(chips, fx);
+}
+
+// The caller nearest the discarder's left wins once everyone nearer has passed.
+void RummyBase::resolve_call_window(Balances& chips, Effects& fx) {
+  for (std::size_t i = 0; i < call_order_.size(); ++i) {
+    if (call_answer_[i] == 0) return;  // someone nearer may still call
+    if (call_answer_[i] == -1) continue;
+    const int caller = call_order_[i];
+    const Card card = pile_.back();
+    pile_.pop_back();
+    auto& target = table_[call_meld_[i]];
+    auto extended = *extend_meld(target.meld, {card}, config_.melds).meld;
+    std::vector<int> placed_by;
+    std::vector<bool> used(target.meld.cards.size(), false);
+    for (const auto& mc : extended.cards) {
+      int by = caller;
+      for (std::size_t j = 0; j < target.meld.cards.size(); ++j)
+        if (!used[j] && target.meld.cards[j] == mc) {
+          used[j] = true;
+          by = target.placed_by[j];
+          break;
+        }
+      placed_by.push_back(by);
+    }
+    target.meld = extended;
+    target.placed_by = placed_by;
+    fx.say(seat_tag(caller) + " lays off " + to_string(card) + " and must discard.");
+    caller_ = caller;
+    step_ = Step::call_discard;
+    return;
+  }
+  // Everyone passed: play goes on in order.
+  finish_turn(chips, fx);
+}
+
+void RummyBase::apply_decline(int seat, Balances& chips, Effects& fx) {
+  if (!stock_gone_) throw illegal_action("you may decline the upcard only once the stock is gone (Block)");
+  fx.say(seat_tag(seat) + " declines the upcard; play ends.");
+  end_deal({DealEnd::Kind::block_showdown, -1, false}, chips, fx);
+}
+
+// ------------------------------------------------------------------ deal end
+
+void RummyBase::end_deal(const DealEnd& end, Balances& chips, Effects& fx) {
+  Json summary = Json::object();
+  summary["chips"] = std::vector<std::int64_t>(players(), 0);
+  summary["points"] = std::vector<std::int64_t>(players(), 0);
+  settle_deal(end, chips, fx, summary);
+  Json hands = Json::array();
+  Json seats = Json::array();
+  for (int s = 0; s < players(); ++s) {
+    hands.push_back({{"seat", s}, {"cards", card_list(hands_[s])}, {"count", hand_count(s)}});
+    seats.push_back({{"seat", s}, {"points", summary["points"][s]}, {"chips", summary["chips"][s]}});
+  }
+  const char* how = end.kind == DealEnd::Kind::went_out      ? "went_out"
+                    : end.kind == DealEnd::Kind::block_showdown ? "showdown"
+                    : end.kind == DealEnd::Kind::stock_exhausted ? "stock_exhausted"
+                                                               : "no_winner";
+  result_ = {{"deal", deals_}, {"dealer", dealer_}, {"end", how}, {"hands", hands}, {"seats", seats}};
+  if (end.winner >= 0) {
+    result_["winner"] = end.winner;
+    result_["rummy"] = end.rummy;
+  }
+  for (auto& [key, value] : summary.items())
+    if (key != "chips" && key != "points") result_[key] = value;
+  result_["scores"] = scores_;
+  step_ = game_finished() ? Step::game_over : Step::deal_over;
+  fx.say("Deal " + std::to_string(deals_) + " is over.");
+}
+
+bool RummyBase::game_finished() const { return deals_ >= config_.deals; }
+
+void RummyBase::on_meld_made(int, const TableMeld&, const std::vector<std::size_t>&, bool) {}
+
+void RummyBase::pay(int from, int to, std::int64_t amount, const std::string& memo, Balances& chips, Effects& fx,
+                    Json& summary) {
+  if (amount <= 0 || from == to) return;
+  const std::int64_t paid = std::min(amount, std::max<std::int64_t>(chips[from], 0));
+  if (paid > 0) {
+    fx.move(Account::of_seat(from), Account::of_seat(to), paid, memo);
+    chips[from] -= paid;
+    chips[to] += paid;
+    summary["chips"][from] = summary["chips"][from].get<std::int64_t>() - paid;
+    summary["chips"][to] = summary["chips"][to].get<std::int64_t>() + paid;
+    fx.say(seat_tag(from) + " pays " + seat_tag(to) + " " + std::to_string(paid) + ".");
+  }
+  if (paid < amount) {
+    if (!summary.contains("unpaid")) summary["unpaid"] = Json::array();
+    summary["unpaid"].push_back({{"from", from}, {"to", to}, {"amount", amount - paid}});
+    fx.say(seat_tag(from) + " cannot cover " + std::to_string(amount - paid) + " of it.");
+  }
+}
+
+
+// ------------------------------------------------------------------ leaving
+
+Effects RummyBase::seat_left(int seat, const Balances&) {
+  Effects fx;
+  if (left_[seat]) return fx;
+  left_[seat] = true;
+  fx.say(seat_tag(seat) + " leaves the table.");
+  const int remaining = static_cast<int>(std::count(left_.begin(), left_.end(), false));
+  if (step_ != Step::deal_over && step_ != Step::game_over) {
+    // A hand cannot be played out without its player: the deal is abandoned, no chips move.
+    fx.say("The deal is abandoned.");
+    result_ = {{"deal", deals_}, {"dealer", dealer_}, {"end", "abandoned"}};
+    step_ = Step::deal_over;
+  }
+  if (remaining < 2) {
+    step_ = Step::game_over;
+    fx.say("Too few players remain; the game is over.");
+  }
+  return fx;
+}
+
+Effects RummyBase::close(const Balances&) {
+  step_ = Step::game_over;
+  return {};
+}
+
+// ------------------------------------------------------------------ legal
+
+Json RummyBase::legal_actions(int seat, const Balances&) const {
+  Json legal = Json::array();
+  const auto acting = to_act();
+  if (std::find(acting.begin(), acting.end(), seat) == acting.end()) return legal;
+  switch (step_) {
+    case Step::draw: list_draws(seat, legal); break;
+    case Step::play: list_plays(seat, legal); break;
+    case Step::call_window: {
+      legal.push_back({{"type", "pass"}});
+      for (std::size_t i = 0; i < table_.size(); ++i)
+        if (extend_meld(table_[i].meld, {pile_.back()}, config_.melds)) legal.push_back({{"type", "call"}, {"meld", i}});
+      break;
+    }
+    case Step::call_discard:
+      for (auto c : distinct(hands_[seat])) legal.push_back({{"type", "discard"}, {"card", to_string(c)}});
+      break;
+    default: break;
+  }
+  return legal;
+}
+
+void RummyBase::list_draws(int seat, Json& legal) const {
+  if (stock_gone_) {
+    if (!pile_.empty()) legal.push_back({{"type", "draw"}, {"from", "discard"}});
+    legal.push_back({{"type", "decline"}});
+    return;
+  }
+  const bool can_restock = config_.stock_end == StockEnd::turn_over && !pile_.empty();
+  if (!stock_.empty() || can_restock) legal.push_back({{"type", "draw"}, {"from", "stock"}});
+  if (config_.spread_pile) {
+    for (std::size_t depth = 0; depth < pile_.size(); ++depth)
+      if (usable_take(seat, depth))
+        legal.push_back({{"type", "take"}, {"depth", depth}, {"card", to_string(pile_[pile_.size() - 1 - depth])}});
+    if (config_.take_whole_pile && !pile_.empty()) legal.push_back({{"type", "take_all"}});
+    return;
+  }
+  const bool upcard_ok = !pile_.empty() && (!config_.boathouse || !stock_.empty());
+  if (upcard_ok) legal.push_back({{"type", "draw"}, {"from", "discard"}});
+  if (config_.boathouse_two_discards && pile_.size() >= 2) legal.push_back({{"type", "draw"}, {"from", "two_discards"}});
+}
+
+void RummyBase::list_plays(int seat, Json& legal) const {
+  const auto& hand = hands_[seat];
+  const bool may_go_out = !config_.needs_earlier_meld || melded_before_this_turn_[seat];
+  auto may_leave = [&](const std::vector<Card>& played) { return why_not_keep(seat, hand_without(seat, played)).empty(); };
+  if (config_.rummy_only) {
+    list_go_rummy(seat, legal);
+  } else {
+    for (const auto& meld : candidate_melds(hand, config_.melds)) {
+      if (must_use_ && !contains(meld, *must_use_)) continue;
+      if (!may_leave(meld)) continue;
+      legal.push_back({{"type", "meld"}, {"cards", card_list(meld)}});
+    }
+    for (std::size_t i = 0; i < table_.size(); ++i)
+      for (auto c : distinct(hand)) {
+        if (must_use_ && c != *must_use_) continue;
+        if (!may_leave({c})) continue;
+        if (extend_meld(table_[i].meld, {c}, config_.melds))
+          legal.push_back({{"type", "lay_off"}, {"meld", i}, {"cards", {to_string(c)}}});
+      }
+  }
+  if (must_use_) return;
+  for (auto c : distinct(hand)) {
+    if (config_.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == c &&
+        std::count(hand.begin(), hand.end(), c) == 1)
+      continue;
+    if (hand.size() == 1 && !may_go_out) continue;
+    legal.push_back({{"type", "discard"}, {"card", to_string(c)}});
+  }
+}
+
+// One canonical arrangement per possible discard (rules/rummy.md G6).
+void RummyBase::list_go_rummy(int seat, Json& legal) const {
+  const auto& hand = hands_[seat];
+  auto listing = [&](const std::vector<Card>& cards, std::optional<Card> discard) {
+    const CardValues ones{1, 1, 1, 1, 1};
+    auto best = best_arrangement(cards, config_.melds, ones);
+    if (!best.deadwood.empty()) return;
+    Json melds = Json::array();
+    for (const auto& m : best.melds) {
+      Json list = Json::array();
+      for (const auto& mc : m.cards) list.push_back(to_string(mc.card));
+      melds.push_back(list);
+    }
+    Json action = {{"type", "go_rummy"}, {"melds", melds}};
+    if (discard) action["discard"] = to_string(*discard);
+    legal.push_back(action);
+  };
+  if (!config_.final_discard_required) listing(hand, std::nullopt);
+  for (auto c : distinct(hand)) {
+    if (config_.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == c &&
+        std::count(hand.begin(), hand.end(), c) == 1)
+      continue;
+    auto rest = hand;
+    rest.erase(std::find(rest.begin(), rest.end(), c));
+    if (!rest.empty()) listing(rest, c);
+  }
+}
+
+// ------------------------------------------------------------------ view
+
+Json RummyBase::seat_view(int seat, std::optional<int> viewer) const {
+  Json cards = Json::array();
+  if (viewer == seat) cards = card_list(hands_[seat]);
+  else
+    for (std::size_t i = 0; i < hands_[seat].size(); ++i) cards.push_back("??");
+  return {{"seat", seat}, {"cards", cards}, {"count", hands_[seat].size()}, {"melded", melded_this_deal_[seat]},
+          {"left", left_[seat]}};
+}
+
+Json RummyBase::view(std::optional<int> viewer) const {
+  Json table = Json::array();
+  for (std::size_t i = 0; i < table_.size(); ++i)
+    table.push_back({{"meld", i}, {"owner", table_[i].meld.owner}, {"cards", meld_strings(table_[i].meld)}});
+  Json hands = Json::array();
+  for (int s = 0; s < players(); ++s) hands.push_back(seat_view(s, viewer));
+  Json view = {{"deal", deals_},
+               {"dealer", dealer_},
+               {"phase", step_name(static_cast<int>(step_))},
+               {"turn", turn_},
+               {"stock", stock_.size()},
+               {"table", table},
+               {"hands", hands},
+               {"scores", scores_}};
+  if (config_.spread_pile) view["pile"] = card_list(pile_);
+  else {
+    view["upcard"] = pile_.empty() ? Json() : Json(to_string(pile_.back()));
+    view["pile_size"] = pile_.size();
+  }
+  if (must_use_) view["must_use"] = to_string(*must_use_);
+  if (stock_gone_) view["stock_gone"] = true;
+  const Json extra = extra_view();
+  for (const auto& [key, value] : extra.items()) view[key] = value;
+  return view;
+}
+
+// ------------------------------------------------------------------ options
+
+std::vector<OptionSpec> common_rummy_options() {
+  return {
+      {"stake", OptionSpec::Type::integer, 1, {}, 1, 1000, "Chips per point (or per unit)."},
+      {"deals", OptionSpec::Type::integer, 0, {}, 0, 50,
+       "Deals to play (0: one round, each player dealing once)."},
+  };
+}
+
+}  // namespace parlour::rules::rummy

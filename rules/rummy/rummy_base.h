@@ -1,0 +1,190 @@
+// The turn engine shared by every Rummy game (rules/rummy.md §1.6–1.9): dealing,
+// drawing from the stock, the upcard or a spread pile, melding and laying off,
+// discarding, going out and going rummy, a stock that runs out, call windows,
+// and the hidden-information views. A game is a RummyConfig plus the scoring
+// and settlement hooks it overrides.
+//
+// Actions (PROTOCOL.md `act`):
+//   {"type":"draw","from":"stock"|"discard"}     the stock top, or the upcard
+//   {"type":"take","depth":D}                    spread pile: the card D below the top and all above it
+//   {"type":"take_all"}                          spread pile, Polish rule: the whole pile
+//   {"type":"meld","cards":[…],"wilds"?:[…]}     a new meld from the hand (wilds: what the wild cards stand for)
+//   {"type":"lay_off","meld":M,"cards":[…]}      cards from the hand onto table meld M (its index in the view)
+//   {"type":"discard","card":C}                  ends the turn
+//   {"type":"go_rummy","melds":[[…],…],"discard"?:C}  games that meld only by going rummy: the whole hand at once
+//   {"type":"call","meld":M} / {"type":"pass"}   the call window after a discard (option `call`)
+//   {"type":"decline"}                           Block: decline the upcard once the stock is gone
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/game.h"
+#include "rules/registry.h"
+#include "rules/rummy/arrangement.h"
+#include "rules/rummy/meld.h"
+#include "rules/rummy/values.h"
+#include "rules/shoe.h"
+
+namespace parlour::rules::rummy {
+
+enum class StockEnd {
+  turn_over,     // 000 Rummy: take the upcard and turn the rest, or turn the whole pile and draw
+  end_deal,      // Five Hundred, Persian: the deal ends once the last stock card is drawn
+  discard_only,  // Block: draw only the upcard until someone declines
+};
+
+struct RummyConfig {
+  MeldRules melds;
+  CardValues values;
+  PackSpec pack;
+  int hand_size = 7;
+  bool upcard = true;             // turn the top of the stock to start the discard pile
+  bool spread_pile = false;       // Michigan family: any card with all above it
+  bool must_use_taken = false;    // Michigan family: the deepest card taken is melded at once
+  bool top_card_free = false;     // Michigan option: the top card alone carries no duty
+  bool take_whole_pile = false;   // Polish Rummy
+  bool rummy_only = false;        // no meld before going rummy with the whole hand
+  bool final_discard_required = false;  // Block: going out ends with a discard
+  bool no_discard_taken_upcard = true;  // R-G1
+  bool needs_earlier_meld = false;      // Two-Meld: no going out without an earlier turn's meld
+  bool call = false;              // another player may call "Rummy!" on a discard that lays off
+  bool boathouse = false;         // the upcard only with the stock top
+  bool boathouse_two_discards = false;
+  StockEnd stock_end = StockEnd::turn_over;
+  int max_restocks = 1;           // R-G3
+  int after_stock_turns = 0;      // Block, R-B1 (0: 2 × players)
+  std::int64_t stake = 1;
+  int deals = 0;                  // 0: each player deals once
+};
+
+// How a deal ended, for the game's scoring.
+struct DealEnd {
+  enum class Kind { went_out, no_winner, block_showdown, stock_exhausted } kind = Kind::no_winner;
+  int winner = -1;
+  bool rummy = false;  // went out in one turn with no earlier meld or lay-off
+};
+
+// A meld on the table and who put each card there (Five Hundred credits lay-offs).
+struct TableMeld {
+  Meld meld;
+  std::vector<int> placed_by;  // per card
+  bool melded_intact = false;  // put down as one action (Persian's set of four)
+};
+
+class RummyBase : public GameState {
+ public:
+  RummyBase(const GameSetup& setup, RummyConfig config);
+
+  Phase phase() const override;
+  std::vector<int> to_act() const override;
+  Json legal_actions(int seat, const Balances& balances) const override;
+  Effects apply(int seat, const Json& action, const Balances& balances) override;
+  Effects start_next_deal(const Balances& balances) override;
+  Effects seat_left(int seat, const Balances& balances) override;
+  Effects close(const Balances& balances) override;
+  Json view(std::optional<int> seat) const override;
+  Json result() const override { return result_; }
+  int deals_played() const override { return deals_; }
+
+  // Moves up to `amount` chips from `from` to `to`; what the payer cannot cover is
+  // recorded in `summary["unpaid"]` (GAMES.md: never invented, never charged later).
+  void pay(int from, int to, std::int64_t amount, const std::string& memo, Balances& chips, Effects& fx, Json& summary);
+  int players() const { return static_cast<int>(hands_.size()); }
+  int dealer() const { return dealer_; }
+
+ protected:
+  enum class Step { draw, play, call_window, call_discard, deal_over, game_over };
+
+  // ---- hooks a game overrides
+  // Settles a finished deal: scores, chips (through pay()), and the result's summary.
+  virtual void settle_deal(const DealEnd& end, Balances& chips, Effects& fx, Json& summary) = 0;
+  // After settling: is the whole game over (targets, deal counts)?
+  virtual bool game_finished() const;
+  // Points a meld or lay-off scores when made (Michigan family); 0 elsewhere.
+  virtual void on_meld_made(int seat, const TableMeld& meld, const std::vector<std::size_t>& new_cards, bool new_meld);
+  virtual Json extra_view() const { return Json::object(); }
+
+  // ---- helpers for games
+  int left_of(int seat) const { return (seat + 1) % players(); }
+  const std::vector<Card>& hand(int seat) const { return hands_[seat]; }
+  const std::vector<TableMeld>& table() const { return table_; }
+  const RummyConfig& config() const { return config_; }
+  int hand_count(int seat) const { return config_.values.of_cards(hands_[seat]); }
+
+  std::vector<int> scores_;  // running points, where a game keeps them
+
+ private:
+  // phases
+  void deal(Effects& fx);
+  void begin_turn(int seat, Effects& fx);
+  void end_deal(const DealEnd& end, Balances& chips, Effects& fx);
+
+  // actions
+  void apply_draw(int seat, const Json& action, Effects& fx);
+  void apply_take(int seat, const Json& action, Effects& fx);
+  void apply_take_all(int seat, Effects& fx);
+  void apply_meld(int seat, const Json& action, Balances& chips, Effects& fx);
+  void apply_lay_off(int seat, const Json& action, Balances& chips, Effects& fx);
+  void apply_discard(int seat, const Json& action, Balances& chips, Effects& fx);
+  void apply_go_rummy(int seat, const Json& action, Balances& chips, Effects& fx);
+  void apply_call(int seat, const Json& action, Balances& chips, Effects& fx);
+  void apply_pass(int seat, Balances& chips, Effects& fx);
+  void apply_decline(int seat, Balances& chips, Effects& fx);
+
+  // checks
+  std::vector<Card> cards_from_hand(int seat, const Json& list, const char* field) const;
+  std::string why_not_keep(int seat, const std::vector<Card>& remaining) const;
+  std::vector<Card> hand_without(int seat, const std::vector<Card>& cards) const;
+  void check_may_keep(int seat, const std::vector<Card>& cards) const;
+  void check_must_use(const std::vector<Card>& used) const;
+  bool usable_take(int seat, std::size_t depth) const;
+  bool stock_is_dead() const;
+  void restock_for_draw(bool take_upcard, Effects& fx);
+  void remove_from_hand(int seat, const std::vector<Card>& cards);
+  void after_hand_change(int seat, Balances& chips, Effects& fx);
+  void open_call_window(int discarder, Effects& fx);
+  void finish_turn(Balances& chips, Effects& fx);
+  void resolve_call_window(Balances& chips, Effects& fx);
+  void next_turn(Effects& fx);  // the turn passes left of turn_
+
+  // legal listing
+  void list_draws(int seat, Json& legal) const;
+  void list_plays(int seat, Json& legal) const;
+  void list_go_rummy(int seat, Json& legal) const;
+
+  Json seat_view(int seat, std::optional<int> viewer) const;
+
+  RummyConfig config_;
+  Shoe shoe_;
+  std::vector<Card> stock_;  // top at the back
+  std::vector<Card> pile_;   // discard pile, top at the back
+  std::vector<std::vector<Card>> hands_;
+  std::vector<TableMeld> table_;
+  std::vector<bool> melded_this_deal_;
+  std::vector<bool> melded_before_this_turn_;
+  std::vector<bool> left_;
+  int dealer_ = 0;
+  int deals_ = 0;
+  int turn_ = 0;
+  Step step_ = Step::deal_over;
+  int restocks_ = 0;
+  bool stock_gone_ = false;     // Block/end_deal: the stock has run out this deal
+  int turns_after_stock_ = 0;
+  std::optional<Card> taken_upcard_;     // the single upcard taken this turn (R-G1)
+  std::optional<Card> must_use_;         // Michigan: the card that must be melded now
+  int drawn_this_turn_ = 0;              // boathouse: the upcard needs a second card
+  std::vector<int> call_order_;          // call window: seats from the discarder's left
+  std::vector<int> call_answer_;         // 0 waiting, 1 call, -1 pass, per entry of call_order_
+  std::vector<int> call_meld_;
+  int discarder_ = -1;    // whose discard the call window is about
+  int caller_ = -1;       // the winning caller, who must now discard
+  int resume_from_ = -1;  // play resumes at this seat's left
+  Json result_;
+};
+
+// Options every Rummy game shares, and the check for player counts by pack size.
+std::vector<OptionSpec> common_rummy_options();
+
+}  // namespace parlour::rules::rummy

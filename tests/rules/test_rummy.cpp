@@ -1,0 +1,324 @@
+// Rummy, source 000 "RUMMY" and its simple variants; rules/rummy.md §2.1–2.2,
+// examples E1–E8.
+#include <doctest/doctest.h>
+
+#include <set>
+
+#include "rules/random_play.h"
+#include "tests/rules/harness.h"
+
+using parlour::rules::Json;
+using parlour::rules::Phase;
+using parlour::test::cards;
+using parlour::test::Harness;
+
+namespace {
+
+// Hands in play order (dealer last), dealt one card at a time, then the upcard
+// and the stock from the top.
+std::vector<parlour::rules::Card> stack(const std::vector<std::vector<std::string>>& hands, const std::string& upcard,
+                                        const std::vector<std::string>& stock) {
+  std::vector<std::string> deck;
+  for (std::size_t round = 0; round < hands[0].size(); ++round)
+    for (const auto& hand : hands) deck.push_back(hand[round]);
+  deck.push_back(upcard);
+  deck.insert(deck.end(), stock.begin(), stock.end());
+  return cards(deck);
+}
+
+Json draw(const char* from = "stock") { return {{"type", "draw"}, {"from", from}}; }
+Json discard(const char* card) { return {{"type", "discard"}, {"card", card}}; }
+Json meld(std::vector<std::string> cards_) { return {{"type", "meld"}, {"cards", cards_}}; }
+Json lay_off(int meld_index, std::vector<std::string> cards_) {
+  return {{"type", "lay_off"}, {"meld", meld_index}, {"cards", cards_}};
+}
+
+Json options(std::initializer_list<std::pair<const char*, Json>> set = {}) {
+  Json o = Json::object();
+  for (const auto& [k, v] : set) o[k] = v;
+  return o;
+}
+
+// Three players, seven cards: seat 1 plays first, then 2, then the dealer 0.
+const std::vector<std::string> b_hand = {"KS", "7C", "AD", "3C", "4C", "8D", "TD"};   // 43
+const std::vector<std::string> c_hand = {"QC", "JD", "2S", "3S", "5S", "7S", "8S"};   // 45
+
+}  // namespace
+
+TEST_CASE("deal: 10 cards each for two, 7 for three or four, 6 for five or six; an upcard starts the pile") {
+  for (auto [players, size] : std::vector<std::pair<int, std::size_t>>{{2, 10}, {3, 7}, {4, 7}, {5, 6}, {6, 6}}) {
+    Harness h("rummy", options(), std::vector<std::int64_t>(players, 100));
+    auto view = h.game().view(0);
+    CHECK(view["hands"][0]["cards"].size() == size);
+    CHECK(view["upcard"].is_string());
+    CHECK(view["stock"] == 52 - players * static_cast<int>(size) - 1);
+    CHECK(view["hands"][1]["cards"][0] == "??");
+    CHECK(h.game().to_act() == std::vector<int>{1});
+  }
+}
+
+TEST_CASE("E1: the player who goes out collects each opponent's count; melding on an earlier turn is no rummy") {
+  auto deck = stack({{"5H", "6H", "7H", "9C", "9D", "9S", "KC"}, b_hand, c_hand}, "2C",
+                    {"QD", "6D", "6C", "8H"});
+  Harness h("rummy", options(), {100, 100, 100}, 1, deck);
+  h.act(1, draw());  // QD
+  h.act(1, meld({"5H", "6H", "7H"}));
+  h.act(1, meld({"9C", "9D", "9S"}));
+  h.act(1, discard("KC"));
+  h.act(2, draw());  // 6D
+  h.act(2, discard("6D"));
+  h.act(0, draw());  // 6C
+  h.act(0, discard("6C"));
+  h.act(1, draw());  // 8H
+  h.act(1, lay_off(0, {"8H"}));
+  h.act(1, discard("QD"));
+  CHECK(h.game().phase() != Phase::playing);
+  auto result = h.game().result();
+  CHECK(result["winner"] == 1);
+  CHECK(result["rummy"] == false);
+  CHECK(h.chips() == std::vector<std::int64_t>{100 - 45, 100 + 43 + 45, 100 - 43});
+}
+
+TEST_CASE("E2: going rummy in one turn collects double") {
+  auto deck = stack({{"5H", "6H", "7H", "8H", "9C", "9D", "KC"}, b_hand, c_hand}, "2C", {"9S"});
+  Harness h("rummy", options(), {200, 200, 200}, 1, deck);
+  h.act(1, draw());
+  h.act(1, meld({"5H", "6H", "7H", "8H"}));
+  h.act(1, meld({"9C", "9D", "9S"}));
+  h.act(1, discard("KC"));
+  CHECK(h.game().result()["rummy"] == true);
+  CHECK(h.chips() == std::vector<std::int64_t>{200 - 90, 200 + 86 + 90, 200 - 86});
+}
+
+TEST_CASE("the stake multiplies every payment; a player who cannot pay pays what he has") {
+  auto deck = stack({{"5H", "6H", "7H", "8H", "9C", "9D", "KC"}, b_hand, c_hand}, "2C", {"9S"});
+  Harness h("rummy", options({{"stake", 2}}), {100, 1000, 1000}, 1, deck);
+  h.act(1, draw());
+  h.act(1, meld({"5H", "6H", "7H", "8H"}));
+  h.act(1, meld({"9C", "9D", "9S"}));
+  h.act(1, discard("KC"));
+  // Seat 0 owes 90 × 2 = 180 and has 100; the rest is named, not invented.
+  CHECK(h.chips(0) == 0);
+  CHECK(h.chips(1) == 1000 + 172 + 100);
+  auto unpaid = h.game().result()["unpaid"];
+  REQUIRE(unpaid.size() == 1);
+  CHECK(unpaid[0]["amount"] == 80);
+}
+
+TEST_CASE("E3: lay-offs on another player's meld, at either end, several cards at once") {
+  auto deck = stack({{"5S", "6S", "7S", "KD", "KH", "QC", "JC"}, {"9S", "8S", "4S", "3S", "KC", "2D", "TH"},
+                     {"QD", "JD", "2H", "3H", "5H", "7D", "6D"}},
+                    "AH", {"4D", "9H"});
+  Harness h("rummy", options(), {100, 100, 100}, 1, deck);
+  h.act(1, draw());
+  h.act(1, meld({"7S", "6S", "5S"}));
+  h.act(1, discard("4D"));
+  h.act(2, draw());  // 9H
+  CHECK(h.refusal(2, lay_off(0, {"9S"})) == "illegal_action");
+  h.act(2, lay_off(0, {"9S", "8S"}));
+  h.act(2, lay_off(0, {"4S", "3S"}));
+  CHECK(h.game().view(2)["table"][0]["cards"] == Json::array({"3S", "4S", "5S", "6S", "7S", "8S", "9S"}));
+}
+
+TEST_CASE("a turn is draw, then melds and lay-offs, then one discard; out-of-turn and misplaced actions are refused") {
+  Harness h("rummy", options(), {100, 100, 100}, 7);
+  CHECK(h.refusal(2, draw()) == "not_your_turn");
+  auto hand = h.game().view(1)["hands"][1]["cards"];
+  CHECK(h.refusal(1, discard(hand[0].get<std::string>().c_str())) == "illegal_action");
+  CHECK(h.refusal(1, draw("pile")) == "illegal_action");
+  h.act(1, draw());
+  CHECK(h.refusal(1, draw()) == "illegal_action");
+  CHECK(h.refusal(1, discard("JK")) == "illegal_action");
+  CHECK(h.refusal(1, meld({"AS", "AS", "AS"})) == "illegal_action");
+}
+
+TEST_CASE("R-G1: the upcard just taken may not be discarded in the same turn") {
+  auto deck = stack({{"5H", "6H", "7H", "9C", "9D", "9S", "KC"}, b_hand, c_hand}, "2C", {});
+  Harness h("rummy", options(), {100, 100, 100}, 1, deck);
+  h.act(1, draw("discard"));
+  CHECK(h.refusal(1, discard("2C")) == "illegal_action");
+  CHECK(h.legal(1).dump().find("\"discard\",\"card\":\"2C\"") == std::string::npos);
+  h.act(1, discard("KC"));
+}
+
+TEST_CASE("hidden information: a player sees his own hand only; the stock is a count") {
+  Harness h("rummy", options(), {100, 100, 100}, 3);
+  auto view = h.game().view(1);
+  for (int s : {0, 2})
+    for (const auto& c : view["hands"][s]["cards"]) CHECK(c == "??");
+  CHECK(view["stock"].is_number());
+  auto spectator = h.game().view(std::nullopt);
+  for (int s = 0; s < 3; ++s)
+    for (const auto& c : spectator["hands"][s]["cards"]) CHECK(c == "??");
+}
+
+TEST_CASE("E4: high_low melds A-K-Q and 3-2-A, never K-A-2, and an ace left in hand costs 11") {
+  auto deck = stack({{"AS", "KS", "QS", "3D", "2D", "AD", "KH", "AH", "2H", "9C"},
+                     {"AC", "5D", "6C", "7C", "8C", "TH", "JH", "4S", "5S", "6S"}},
+                    "JC", {"QC", "9D", "9H"});
+  Harness h("rummy", options({{"high_low", true}}), {100, 100}, 1, deck);
+  h.act(1, draw());  // QC
+  h.act(1, meld({"AS", "KS", "QS"}));
+  h.act(1, meld({"3D", "2D", "AD"}));
+  CHECK(h.refusal(1, meld({"KH", "AH", "2H"})) == "illegal_action");
+  h.act(1, discard("QC"));
+  h.act(0, draw());  // 9D
+  h.act(0, meld({"6C", "7C", "8C"}));
+  h.act(0, meld({"4S", "5S", "6S"}));
+  h.act(0, discard("9D"));
+  h.act(1, draw());  // 9H
+  CHECK(h.game().phase() == Phase::playing);
+  // Seat 0 keeps AC 5D TH JH: 11 + 5 + 10 + 10.
+  CHECK(h.game().view(0)["hands"][0]["count"] == 4);
+}
+
+TEST_CASE("E4: without an option Q-K-A is refused with ace_high_not_allowed") {
+  auto deck = stack({{"AS", "KS", "QS", "3D", "2D", "AD", "KH"}, {"4C", "5C", "6C", "7C", "8C", "9C", "TC"},
+                     {"4H", "5H", "6H", "7H", "8H", "9H", "TH"}},
+                    "2C", {"JH"});
+  Harness h("rummy", options(), {100, 100, 100}, 1, deck);
+  h.act(1, draw());
+  try {
+    h.act(1, meld({"QS", "KS", "AS"}));
+    FAIL("accepted Q-K-A");
+  } catch (const parlour::rules::RulesError& e) {
+    CHECK(std::string(e.what()).find("ace_high_not_allowed") != std::string::npos);
+  }
+}
+
+TEST_CASE("E5: one_meld: nobody melds until one goes rummy; he collects his meld's value from each") {
+  auto deck = stack({{"TH", "TS", "TD", "4C", "5C", "6C", "KD"}, {"KS", "8D", "AD", "9S", "4D", "5D", "6D"}, c_hand},
+                    "2H", {"7C"});
+  Harness h("rummy", options({{"one_meld", true}}), {100, 100, 100}, 1, deck);
+  h.act(1, draw());
+  CHECK(h.refusal(1, meld({"TH", "TS", "TD"})) == "illegal_action");
+  auto legal = h.legal(1);
+  bool listed = false;
+  for (const auto& a : legal) listed |= a["type"] == "go_rummy" && a.value("discard", "") == "KD";
+  CHECK(listed);
+  h.act(1, {{"type", "go_rummy"}, {"melds", {{"TH", "TS", "TD"}, {"4C", "5C", "6C", "7C"}}}, {"discard", "KD"}});
+  CHECK(h.chips() == std::vector<std::int64_t>{100 - 52, 100 + 104, 100 - 52});
+}
+
+TEST_CASE("E6: wild_card: deuces stand for any card and count 25; the winner collects his meld total") {
+  auto deck = stack({{"9S", "9D", "9H", "2C", "6H", "4H", "KS"}, {"QS", "7C", "AD", "3C", "4C", "8D", "TD"},
+                     {"QC", "JD", "3S", "4S", "5S", "7S", "9C"}},
+                    "3H", {"2D"});
+  Harness h("rummy", options({{"wild_card", true}}), {200, 200, 200}, 1, deck);
+  h.act(1, draw());  // 2D
+  h.act(1, {{"type", "go_rummy"}, {"melds", {{"9S", "9D", "9H", "2C"}, {"6H", "2D", "4H"}}}, {"discard", "KS"}});
+  CHECK(h.chips() == std::vector<std::int64_t>{200 - 87, 200 + 174, 200 - 87});
+}
+
+TEST_CASE("E7a: block: going out must end with a discard, so one may only lay off when down to two cards") {
+  auto deck = stack({{"4D", "5D", "6D", "QC", "QS", "QH", "KC"}, {"7D", "8D", "3C", "4C", "5C", "6C", "7C"},
+                     {"AS", "2S", "3S", "5S", "7S", "8S", "9S"}},
+                    "2H", {"JC", "9D"});
+  Harness h("rummy", options({{"block", true}}), {100, 100, 100}, 1, deck);
+  h.act(1, draw());  // JC
+  h.act(1, meld({"4D", "5D", "6D"}));
+  h.act(1, meld({"QC", "QS", "QH"}));
+  h.act(1, discard("KC"));
+  h.act(2, draw());  // 9D
+  h.act(2, meld({"3C", "4C", "5C", "6C", "7C"}));
+  CHECK(h.refusal(2, meld({"7D", "8D", "9D"})) == "illegal_action");
+  h.act(2, lay_off(0, {"7D", "8D"}));
+  h.act(2, discard("9D"));
+  CHECK(h.game().result()["winner"] == 2);
+}
+
+TEST_CASE("E8: call: a discard that lays off may be called; the caller nearest the discarder's left wins") {
+  auto deck = stack({{"7S", "8S", "9S", "KD", "QH", "JC", "3D"},
+                     {"2C", "3C", "4H", "5H", "6D", "8D", "TC"},
+                     {"AC", "AD", "4C", "5C", "6C", "8C", "TD"},
+                     {"2S", "3S", "4S", "QD", "JD", "9D", "KH"}},
+                    "AH", {"TS"});
+  Harness h("rummy", options({{"call", true}}), {100, 100, 100, 100}, 1, deck);
+  h.act(1, draw());  // TS
+  h.act(1, meld({"7S", "8S", "9S"}));
+  h.act(1, discard("TS"));
+  auto waiting = h.game().to_act();
+  CHECK(waiting == std::vector<int>{2, 3, 0});
+  h.act(3, {{"type", "call"}, {"meld", 0}});
+  CHECK(h.game().to_act() == std::vector<int>{2, 0});  // seat 2 is nearer and may still call
+  h.act(2, {{"type", "call"}, {"meld", 0}});
+  CHECK(h.game().to_act() == std::vector<int>{2});
+  CHECK(h.game().view(2)["table"][0]["cards"].size() == 4);
+  const auto before = h.game().view(2)["hands"][2]["count"].get<int>();
+  h.act(2, discard("TC"));
+  CHECK(h.game().view(2)["hands"][2]["count"] == before - 1);
+  // Play resumes in order: the discarder's left, seat 2, takes his normal turn.
+  CHECK(h.game().to_act() == std::vector<int>{2});
+  CHECK(h.game().view(2)["phase"] == "draw");
+}
+
+TEST_CASE("R-G3: the discard pile is turned over once; when the stock runs out again the deal ends with no winner") {
+  Harness h("rummy", options({{"max_restocks", 1}}), {100, 100}, 11);
+  parlour::rules::Rng rng(5);
+  int guard = 0;
+  // Two players who only draw and discard: the stock runs out twice.
+  while (h.game().phase() == Phase::playing && guard++ < 500) {
+    const int seat = h.game().to_act()[0];
+    auto legal = h.legal(seat);
+    Json chosen;
+    for (const auto& a : legal)
+      if (a["type"] == "draw" && a["from"] == "stock") chosen = a;
+    if (chosen.is_null())
+      for (const auto& a : legal)
+        if (a["type"] == "discard") chosen = a;
+    h.act(seat, chosen);
+  }
+  CHECK(h.game().result()["end"] == "no_winner");
+  CHECK(h.chips() == std::vector<std::int64_t>{100, 100});
+}
+
+TEST_CASE("contradictory options are refused when the table is created") {
+  const auto* info = parlour::rules::Registry::builtin().find("rummy");
+  CHECK_THROWS_WITH_AS(parlour::rules::Registry::validate_options(*info, {{"two_meld", true}, {"one_meld", true}}),
+                       doctest::Contains("contradict"), parlour::rules::SetupError);
+  CHECK_THROWS_AS(parlour::rules::Registry::validate_options(*info, {{"two_meld", true}, {"boathouse", true}}),
+                  parlour::rules::SetupError);
+  CHECK_NOTHROW(parlour::rules::Registry::validate_options(*info, {{"block", true}, {"call", true}, {"high_low", true}}));
+}
+
+namespace {
+
+// Plays random legal actions to the end of `deals` deals; checks conservation.
+void random_games(const Json& opts, int games, int players_lo, int players_hi) {
+  for (int g = 1; g <= games; ++g) {
+    parlour::rules::Rng rng(static_cast<std::uint64_t>(g) * 7919);
+    const int players = static_cast<int>(rng.between(players_lo, players_hi));
+    Json o = opts;
+    o["deals"] = 1;
+    Harness h("rummy", o, std::vector<std::int64_t>(players, 500), static_cast<std::uint64_t>(g));
+    const auto total = h.total();
+    const int pack = 52 + (o.value("jokers", 0));
+    int steps = 0;
+    while (h.game().phase() == Phase::playing && steps++ < 3000) {
+      const auto acting = h.game().to_act();
+      const int seat = acting[rng.below(acting.size())];
+      auto legal = h.legal(seat);
+      REQUIRE_MESSAGE(!legal.empty(), "no legal action for seat " << seat << ": " << h.game().view(seat).dump());
+      auto action = parlour::rules::random_legal_action(legal, rng);
+      REQUIRE_NOTHROW(h.act(seat, action));
+      // Cards: hands, table, pile and stock make the pack.
+      auto view = h.game().view(std::nullopt);
+      std::size_t count = view["stock"].get<std::size_t>() + view["pile_size"].get<std::size_t>();
+      for (const auto& hand : view["hands"]) count += hand["count"].get<std::size_t>();
+      for (const auto& m : view["table"]) count += m["cards"].size();
+      CHECK(count == static_cast<std::size_t>(pack));
+    }
+    CHECK(h.game().phase() != Phase::playing);
+    CHECK(h.total() == total);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("random deals: basic rummy") { random_games(options(), 300, 2, 6); }
+TEST_CASE("random deals: every option") {
+  for (const char* option : {"block", "boathouse", "call", "high_low", "one_meld", "round_the_corner", "two_meld", "wild_card"})
+    random_games(options({{option, true}}), 60, 2, 6);
+  random_games(options({{"wild_card", true}, {"jokers", 2}}), 60, 2, 6);
+  random_games(options({{"boathouse", true}, {"boathouse_two_discards", true}}), 60, 2, 6);
+}
