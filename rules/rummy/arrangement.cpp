@@ -2,8 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
-#include <set>
+#include <array>
 #include <unordered_map>
 
 namespace parlour::rules::rummy {
@@ -34,51 +33,74 @@ HandParts split(const std::vector<Card>& hand, const MeldRules& rules, const Car
   return parts;
 }
 
-void add_set_candidates(const std::vector<Card>& naturals, int wilds, const MeldRules& rules, std::set<Candidate>& out) {
+void add_set_candidates(const std::vector<Card>& naturals, int wilds, const MeldRules& rules, std::vector<Candidate>& out) {
   if (rules.jokers_own_rank) {
-    Mask jokers = 0;
-    int count = 0;
+    // Every choice of 3 or 4 jokers is the same meld; take the lowest indexes.
+    std::vector<std::size_t> jokers;
     for (std::size_t i = 0; i < naturals.size(); ++i)
-      if (naturals[i].is_joker()) jokers |= Mask{1} << i, ++count;
-    // Every subset of 3 or 4 jokers is the same meld; take the lowest indexes.
-    for (int size = rules.set_min; size <= std::min(4, count); ++size) {
+      if (naturals[i].is_joker()) jokers.push_back(i);
+    for (int size = rules.set_min; size <= std::min<int>(4, static_cast<int>(jokers.size())); ++size) {
       Mask m = 0;
-      int taken = 0;
-      for (std::size_t i = 0; i < naturals.size() && taken < size; ++i)
-        if (naturals[i].is_joker()) m |= Mask{1} << i, ++taken;
-      out.insert({m, 0});
+      for (int k = 0; k < size; ++k) m |= Mask{1} << jokers[k];
+      out.push_back({m, 0});
     }
   }
-  std::map<int, std::vector<std::size_t>> by_rank;
+  std::array<std::vector<std::size_t>, 14> by_rank;
   for (std::size_t i = 0; i < naturals.size(); ++i)
     if (!naturals[i].is_joker()) by_rank[naturals[i].rank].push_back(i);
-  for (const auto& [rank, indexes] : by_rank) {
+  const bool repeats_allowed = rules.set_duplicates && !rules.set_distinct_suits;
+  for (const auto& indexes : by_rank) {
     const std::size_t n = indexes.size();
+    if (static_cast<int>(n) + wilds < rules.set_min) continue;
     for (Mask pick = 1; pick < (Mask{1} << n); ++pick) {
-      std::vector<Card> cards;
       Mask m = 0;
-      for (std::size_t b = 0; b < n; ++b)
-        if (pick >> b & 1) cards.push_back(naturals[indexes[b]]), m |= Mask{1} << indexes[b];
+      unsigned suits = 0;
+      bool repeated = false;
+      int size = 0;
+      for (std::size_t b = 0; b < n; ++b) {
+        if (!(pick >> b & 1)) continue;
+        const unsigned bit = 1u << static_cast<int>(naturals[indexes[b]].suit);
+        repeated |= (suits & bit) != 0;
+        suits |= bit;
+        m |= Mask{1} << indexes[b];
+        ++size;
+      }
+      if (repeated && !repeats_allowed) continue;
       for (int w = 0; w <= wilds; ++w) {
-        const int size = static_cast<int>(cards.size()) + w;
-        if (size < rules.set_min) continue;
-        if (size > rules.set_max) break;
-        std::vector<Card> trial = cards;
-        for (int k = 0; k < w; ++k) trial.push_back(Card::joker());  // stands in for any wild
-        MeldRules probe = rules;
-        probe.jokers_wild = true;
-        probe.jokers_own_rank = false;
-        if (validate_meld(trial, probe)) out.insert({m, w});
+        if (size + w < rules.set_min) continue;
+        if (size + w > rules.set_max) break;
+        // Distinct suits: the wilds need suits the set lacks.
+        if (rules.set_distinct_suits && size + w > 4) break;
+        out.push_back({m, w});
       }
     }
   }
 }
 
+// The positions a run may occupy under the ace rule: 1..13 with the ace low,
+// 2..14 with it high (14 is the ace), or the circle round the corner.
+struct RunLine {
+  int first;
+  int last;
+  bool circular;
+};
+
+std::vector<RunLine> run_lines(AceMode mode) {
+  switch (mode) {
+    case AceMode::low: return {{1, 13, false}};
+    case AceMode::high: return {{2, 14, false}};
+    case AceMode::low_or_high: return {{1, 13, false}, {2, 14, false}};
+    case AceMode::around: return {{1, 13, true}};
+  }
+  return {};
+}
+
 // Runs: for each suit and each window of positions, one card per position
-// present (any copy), wilds for the rest.
-void add_run_candidates(const std::vector<Card>& naturals, int wilds, const MeldRules& rules, std::set<Candidate>& out) {
+// present (any copy), wilds for the rest. Windows grow from each start until
+// they would need more wilds than the hand holds.
+void add_run_candidates(const std::vector<Card>& naturals, int wilds, const MeldRules& rules, std::vector<Candidate>& out) {
   for (int suit = 0; suit < 4; ++suit) {
-    std::vector<std::vector<std::size_t>> at_rank(14);
+    std::array<std::vector<std::size_t>, 14> at_rank;
     bool any = false;
     for (std::size_t i = 0; i < naturals.size(); ++i) {
       const Card c = naturals[i];
@@ -87,48 +109,30 @@ void add_run_candidates(const std::vector<Card>& naturals, int wilds, const Meld
       any = true;
     }
     if (!any) continue;
-    // Positions 1..14 (14 is a high ace), or 13 rotations round the corner.
-    const bool around = rules.ace == AceMode::around;
-    const int starts = around ? 13 : 14;
-    for (int start = 1; start <= starts; ++start) {
-      for (int length = rules.run_min; length <= 13; ++length) {
-        std::vector<int> ranks;
-        bool fits = true;
-        for (int k = 0; k < length; ++k) {
-          int pos = start + k;
-          if (around) pos = (pos - 1) % 13 + 1;
-          else if (pos > 14) fits = false;
-          ranks.push_back(pos == 14 ? ace : pos);
-        }
-        if (!fits) break;
-        // Enumerate one copy per present rank (two-pack hands may hold two).
-        std::vector<std::vector<std::size_t>> choices;
-        int present = 0;
-        for (int r : ranks) {
-          if (!at_rank[r].empty()) {
-            choices.push_back(at_rank[r]);
-            ++present;
+    for (const auto& line : run_lines(rules.ace)) {
+      const int span = line.last - line.first + 1;
+      for (int start = line.first; start <= line.last; ++start) {
+        std::vector<std::vector<std::size_t>*> present;
+        int need = 0;
+        for (int length = 1; length <= 13; ++length) {
+          int pos = start + length - 1;
+          if (line.circular) pos = (pos - line.first) % span + line.first;
+          else if (pos > line.last) break;
+          const int rank = pos == 14 ? ace : pos;
+          if (at_rank[rank].empty()) ++need;
+          else present.push_back(&at_rank[rank]);
+          if (need > wilds) break;
+          if (length < rules.run_min || present.empty()) continue;
+          // One candidate per choice of copies (two-pack hands may hold two).
+          std::vector<std::size_t> pick(present.size(), 0);
+          for (;;) {
+            Mask m = 0;
+            for (std::size_t c = 0; c < present.size(); ++c) m |= Mask{1} << (*present[c])[pick[c]];
+            out.push_back({m, need});
+            std::size_t c = 0;
+            while (c < pick.size() && ++pick[c] == present[c]->size()) pick[c++] = 0;
+            if (c == pick.size()) break;
           }
-        }
-        const int need = length - present;
-        if (present == 0 || need > wilds) continue;
-        std::vector<std::size_t> pick(choices.size(), 0);
-        for (;;) {
-          Mask m = 0;
-          std::vector<Card> cards;
-          for (std::size_t c = 0; c < choices.size(); ++c) {
-            m |= Mask{1} << choices[c][pick[c]];
-            cards.push_back(naturals[choices[c][pick[c]]]);
-          }
-          for (int k = 0; k < need; ++k) cards.push_back(Card::joker());
-          MeldRules probe = rules;
-          probe.jokers_wild = true;
-          probe.jokers_own_rank = false;
-          auto check = validate_meld(cards, probe);
-          if (check && check.meld->kind == MeldKind::run) out.insert({m, need});
-          std::size_t c = 0;
-          while (c < pick.size() && ++pick[c] == choices[c].size()) pick[c++] = 0;
-          if (c == pick.size()) break;
         }
       }
     }
@@ -136,10 +140,14 @@ void add_run_candidates(const std::vector<Card>& naturals, int wilds, const Meld
 }
 
 std::vector<Candidate> enumerate(const std::vector<Card>& naturals, int wilds, const MeldRules& rules) {
-  std::set<Candidate> found;
+  std::vector<Candidate> found;
   add_set_candidates(naturals, wilds, rules, found);
   add_run_candidates(naturals, wilds, rules, found);
-  return {found.begin(), found.end()};
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end(),
+                          [](const Candidate& a, const Candidate& b) { return !(a < b) && !(b < a); }),
+              found.end());
+  return found;
 }
 
 class Search {

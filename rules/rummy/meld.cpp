@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 
 namespace parlour::rules::rummy {
 
@@ -280,6 +281,26 @@ MeldCheck extend_meld(const Meld& meld, const std::vector<Card>& added, const Me
     return refuse(meld.kind == MeldKind::set ? "mixed_ranks" : "mixed_suits", "the cards do not fit this meld");
   if (check) check.meld->owner = meld.owner;
   return check;
+}
+
+bool lays_off(const Meld& meld, Card card, const MeldRules& rules) {
+  if (!is_wild(card, rules) && !card.is_joker()) {
+    if (meld.kind == MeldKind::jokers) return false;
+    if (meld.kind == MeldKind::set) {
+      if (card.rank != meld.cards.front().as.rank) return false;
+    } else {
+      if (card.suit != meld.cards.front().as.suit) return false;
+      // Next to an end, counting the ace as 1 and 14 and the king next to it.
+      auto near = [&](int a, int b) {
+        const int d = std::abs(a - b);
+        return d == 1 || d == 12;
+      };
+      const int lo = meld.cards.front().as.rank;
+      const int hi = meld.cards.back().as.rank;
+      if (!near(card.rank, lo) && !near(card.rank, hi)) return false;
+    }
+  }
+  return static_cast<bool>(extend_meld(meld, {card}, rules));
 }
 
 std::vector<std::string> meld_strings(const Meld& meld) {

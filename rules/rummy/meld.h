@@ -68,7 +68,10 @@ MeldCheck validate_meld(const std::vector<Card>& cards, const MeldRules& rules,
 // once); cards already there keep what they stand for.
 MeldCheck extend_meld(const Meld& meld, const std::vector<Card>& added, const MeldRules& rules);
 
-// Position of a rank in a run for the ace mode: ace 1 (low) or 14 (high).
+// Whether one card lays off on the meld: a quick filter (wrong rank or suit, not
+// next to an end) before the full check, since `legal` asks this very often.
+bool lays_off(const Meld& meld, Card card, const MeldRules& rules);
+
 std::vector<std::string> meld_strings(const Meld& meld);  // "9S", or "2C=9C" for a wild
 
 }  // namespace parlour::rules::rummy

@@ -520,7 +520,7 @@ void RummyBase::open_call_window(int discarder, Effects& fx) {
   const Card card = pile_.back();
   bool fits = false;
   for (const auto& tm : table_)
-    if (extend_meld(tm.meld, {card}, config_.melds)) fits = true;
+    if (lays_off(tm.meld, card, config_.melds)) fits = true;
   if (!fits) return;
   discarder_ = discarder;
   call_order_.clear();
@@ -684,7 +684,7 @@ Json RummyBase::legal_actions(int seat, const Balances&) const {
     case Step::call_window: {
       legal.push_back({{"type", "pass"}});
       for (std::size_t i = 0; i < table_.size(); ++i)
-        if (extend_meld(table_[i].meld, {pile_.back()}, config_.melds)) legal.push_back({{"type", "call"}, {"meld", i}});
+        if (lays_off(table_[i].meld, pile_.back(), config_.melds)) legal.push_back({{"type", "call"}, {"meld", i}});
       break;
     }
     case Step::call_discard:
@@ -731,7 +731,7 @@ void RummyBase::list_plays(int seat, Json& legal) const {
       for (auto c : distinct(hand)) {
         if (must_use_ && c != *must_use_) continue;
         if (!may_leave({c})) continue;
-        if (extend_meld(table_[i].meld, {c}, config_.melds))
+        if (lays_off(table_[i].meld, c, config_.melds))
           legal.push_back({{"type", "lay_off"}, {"meld", i}, {"cards", {to_string(c)}}});
       }
   }

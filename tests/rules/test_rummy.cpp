@@ -315,10 +315,10 @@ void random_games(const Json& opts, int games, int players_lo, int players_hi) {
 
 }  // namespace
 
-TEST_CASE("random deals: basic rummy") { random_games(options(), 300, 2, 6); }
+TEST_CASE("random deals: basic rummy") { random_games(options(), 1000, 2, 6); }
 TEST_CASE("random deals: every option") {
   for (const char* option : {"block", "boathouse", "call", "high_low", "one_meld", "round_the_corner", "two_meld", "wild_card"})
-    random_games(options({{option, true}}), 60, 2, 6);
-  random_games(options({{"wild_card", true}, {"jokers", 2}}), 60, 2, 6);
-  random_games(options({{"boathouse", true}, {"boathouse_two_discards", true}}), 60, 2, 6);
+    random_games(options({{option, true}}), 1000, 2, 6);
+  random_games(options({{"wild_card", true}, {"jokers", 2}}), 1000, 2, 6);
+  random_games(options({{"boathouse", true}, {"boathouse_two_discards", true}}), 1000, 2, 6);
 }
