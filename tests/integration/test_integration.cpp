@@ -264,3 +264,31 @@ TEST_CASE("the browser client is served at / and bots play Red Dog to the end") 
   CHECK(total == 3 * 1000);  // the pot was shared out: no chip lost or made
   CHECK(final_state["view"]["pot"] == 0);
 }
+
+TEST_CASE("bots play two deals of Rummy over WebSockets; chips are conserved and hands stay hidden") {
+  ServerProcess server(temp_db("rummy"));
+  WsClient host(server.port());
+  host.hello("host");
+  auto created = host.request({{"type", "create"}, {"game", "rummy"}, {"options", {{"deals", 2}}}, {"seats", 3}});
+  REQUIRE(created["type"] == "created");
+  const std::string table = created["table"];
+  for (int i = 0; i < 3; ++i) REQUIRE(host.request({{"type", "bot"}, {"table", table}})["type"] == "ok");
+  REQUIRE(host.request({{"type", "watch"}, {"table", table}})["type"] == "watching");
+  REQUIRE(host.request({{"type", "start"}, {"table", table}})["type"] == "ok");
+  int states = 0;
+  auto final_state = host.state_where(
+      [&](const Json& s) {
+        ++states;
+        // A spectator sees no card of any hand while a deal is on.
+        if (s["status"] == "playing" && s["view"].contains("hands"))
+          for (const auto& hand : s["view"]["hands"])
+            for (const auto& card : hand["cards"]) CHECK(card == "??");
+        return s["status"] == "finished";
+      },
+      60000);
+  CHECK(states > 20);
+  std::int64_t total = 0;
+  for (const auto& p : final_state["players"]) total += p["chips"].get<std::int64_t>();
+  CHECK(total == 3 * 1000);
+  CHECK(final_state["result"]["deal"] == 2);
+}
