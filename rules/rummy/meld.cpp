@@ -303,6 +303,68 @@ bool lays_off(const Meld& meld, Card card, const MeldRules& rules) {
   return static_cast<bool>(extend_meld(meld, {card}, rules));
 }
 
+namespace {
+
+LayoutCheck layout_refusal(std::string reason, std::string message) {
+  LayoutCheck check;
+  check.reason = std::move(reason);
+  check.message = std::move(message);
+  return check;
+}
+
+// How many cards on a table hold each identity (naturals, and wilds by what they stand for).
+std::vector<std::pair<Card, int>> identity_counts(const std::vector<Meld>& table) {
+  std::vector<std::pair<Card, int>> counts;
+  for (const auto& meld : table)
+    for (const auto& mc : meld.cards) {
+      if (meld.kind == MeldKind::jokers) continue;
+      auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& e) { return e.first == mc.as; });
+      if (it == counts.end()) counts.emplace_back(mc.as, 1);
+      else ++it->second;
+    }
+  return counts;
+}
+
+}  // namespace
+
+LayoutCheck validate_layout(const std::vector<Meld>& old_table, const std::vector<MeldSpec>& new_table,
+                            const std::vector<Card>& hand, const MeldRules& rules) {
+  std::vector<Card> old_cards;
+  for (const auto& meld : old_table)
+    for (const auto& mc : meld.cards) old_cards.push_back(mc.card);
+  LayoutCheck out;
+  std::vector<Card> unplaced = old_cards;
+  auto hand_left = hand;
+  for (const auto& spec : new_table) {
+    for (auto card : spec.cards) {
+      if (auto it = std::find(unplaced.begin(), unplaced.end(), card); it != unplaced.end()) {
+        unplaced.erase(it);
+        continue;
+      }
+      auto in_hand = std::find(hand_left.begin(), hand_left.end(), card);
+      if (in_hand == hand_left.end())
+        return layout_refusal("card_not_available", to_string(card) + " is neither on the table nor in your hand");
+      hand_left.erase(in_hand);
+      out.from_hand.push_back(card);
+    }
+    auto check = validate_meld(spec.cards, rules, spec.declared);
+    if (!check) return layout_refusal(check.reason, check.message);
+    out.melds.push_back(*check.meld);
+  }
+  if (!unplaced.empty())
+    return layout_refusal("card_left_table", to_string(unplaced.front()) + " was on the table and must stay there");
+  if (out.from_hand.empty()) return layout_refusal("no_card_from_hand", "a new layout must add at least one card from your hand");
+  for (const auto& [identity, before] : identity_counts(old_table)) {
+    int after = 0;
+    for (const auto& [id, count] : identity_counts(out.melds))
+      if (id == identity) after = count;
+    if (after < before)
+      return layout_refusal("identity_lost", "nothing stands for " + to_string(identity) +
+                                                 " any more: a wild may change identity only when a natural card replaces it");
+  }
+  return out;
+}
+
 std::vector<std::string> meld_strings(const Meld& meld) {
   std::vector<std::string> out;
   for (const auto& mc : meld.cards)

@@ -68,6 +68,29 @@ MeldCheck validate_meld(const std::vector<Card>& cards, const MeldRules& rules,
 // once); cards already there keep what they stand for.
 MeldCheck extend_meld(const Meld& meld, const std::vector<Card>& added, const MeldRules& rules);
 
+// One meld of a proposed table layout: its cards and what its wild cards stand
+// for (in order; empty to let the server choose).
+struct MeldSpec {
+  std::vector<Card> cards;
+  std::vector<Card> declared;
+};
+
+struct LayoutCheck {
+  std::vector<Meld> melds;
+  std::vector<Card> from_hand;  // the cards the layout adds to the table
+  std::string reason;
+  std::string message;
+  explicit operator bool() const { return reason.empty(); }
+};
+
+// A whole new table (rules/rummy.md §1.3, Carousel): every card already on the
+// table stays on it, at least one card comes from `hand`, every meld is valid,
+// and no card identity loses a holder: for each identity X, the naturals X plus
+// the wilds standing for X are at least as many as before, so a wild changes
+// what it stands for only when a natural card takes its place.
+LayoutCheck validate_layout(const std::vector<Meld>& old_table, const std::vector<MeldSpec>& new_table,
+                            const std::vector<Card>& hand, const MeldRules& rules);
+
 // Whether one card lays off on the meld: a quick filter (wrong rank or suit, not
 // next to an end) before the full check, since `legal` asks this very often.
 bool lays_off(const Meld& meld, Card card, const MeldRules& rules);

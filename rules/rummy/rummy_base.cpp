@@ -176,6 +176,7 @@ Effects RummyBase::apply(int seat, const Json& action, const Balances& balances)
       else if (type == "lay_off") apply_lay_off(seat, action, chips, fx);
       else if (type == "discard") apply_discard(seat, action, chips, fx);
       else if (type == "go_rummy") apply_go_rummy(seat, action, chips, fx);
+      else if (type == "layout") apply_layout(seat, action, chips, fx);
       else throw illegal_action("expected meld, lay_off, discard or go_rummy, got '" + type + "'");
       break;
     case Step::call_window:
@@ -512,6 +513,71 @@ void RummyBase::apply_go_rummy(int seat, const Json& action, Balances& chips, Ef
   melded_this_deal_[seat] = true;
   fx.say(seat_tag(seat) + " goes rummy" + (discard ? ", discarding " + to_string(*discard) : std::string()) + "!");
   end_deal({DealEnd::Kind::went_out, seat, true}, chips, fx);
+}
+
+// A whole new table in one action; each entry of "melds" is a list of cards, a
+// wild written as "JK=8H" to say what it stands for.
+void RummyBase::apply_layout(int seat, const Json& action, Balances& chips, Effects& fx) {
+  if (!config_.rearrange) throw illegal_action("this game does not let players rearrange the table");
+  expect_only_fields(action, {"melds"});
+  const auto& melds = action.value("melds", Json());
+  if (!melds.is_array() || melds.empty()) throw illegal_action("layout needs \"melds\": the whole new table");
+  std::vector<MeldSpec> specs;
+  for (const auto& list : melds) {
+    if (!list.is_array() || list.empty()) throw illegal_action("each meld of a layout is a non-empty list of cards");
+    MeldSpec spec;
+    bool undeclared_wild = false;
+    for (const auto& item : list) {
+      const std::string text = item.is_string() ? item.get<std::string>() : std::string();
+      const auto eq = text.find('=');
+      auto card = parse_card(text.substr(0, eq));
+      if (!card) throw illegal_action("not a card in a layout: " + item.dump());
+      spec.cards.push_back(*card);
+      if (!is_wild(*card, config_.melds)) continue;
+      if (eq == std::string::npos) {
+        undeclared_wild = true;
+        continue;
+      }
+      auto as = parse_card(text.substr(eq + 1));
+      if (!as) throw illegal_action("a wild must stand for a card, as in \"JK=8H\": got " + item.dump());
+      if (undeclared_wild) throw illegal_action("declare every wild card of a meld, or none");
+      spec.declared.push_back(*as);
+    }
+    if (undeclared_wild && !spec.declared.empty()) throw illegal_action("declare every wild card of a meld, or none");
+    specs.push_back(std::move(spec));
+  }
+  std::vector<Meld> old_table;
+  for (const auto& tm : table_) old_table.push_back(tm.meld);
+  auto check = validate_layout(old_table, specs, hands_[seat], config_.melds);
+  if (!check) throw illegal_action(check.message + " (" + check.reason + ")");
+  check_must_use(check.from_hand);
+  check_may_keep(seat, check.from_hand);
+  // Cards that were on the table keep who placed them; the rest are this seat's.
+  std::vector<std::pair<MeldCard, int>> placed;
+  for (const auto& tm : table_)
+    for (std::size_t i = 0; i < tm.meld.cards.size(); ++i) placed.emplace_back(tm.meld.cards[i], tm.placed_by[i]);
+  std::vector<TableMeld> table;
+  for (auto meld : check.melds) {
+    TableMeld tm{meld, {}, false};
+    for (const auto& mc : meld.cards) {
+      auto it = std::find_if(placed.begin(), placed.end(), [&](const auto& p) { return p.first.card == mc.card; });
+      if (it != placed.end()) {
+        tm.placed_by.push_back(it->second);
+        placed.erase(it);
+      } else {
+        tm.placed_by.push_back(seat);
+      }
+    }
+    tm.meld.owner = seat;
+    table.push_back(std::move(tm));
+  }
+  remove_from_hand(seat, check.from_hand);
+  table_ = std::move(table);
+  melded_this_deal_[seat] = true;
+  must_use_.reset();
+  fx.say(seat_tag(seat) + " lays out the table anew with " + std::to_string(check.from_hand.size()) +
+         " cards from hand.");
+  after_hand_change(seat, chips, fx);
 }
 
 // ------------------------------------------------------------------ call

@@ -14,6 +14,7 @@
 //   {"type":"go_rummy","melds":[[…],…],"discard"?:C}  games that meld only by going rummy: the whole hand at once
 //   {"type":"call","meld":M} / {"type":"pass"}   the call window after a discard (option `call`)
 //   {"type":"decline"}                           Block: decline the upcard once the stock is gone
+//   {"type":"layout","melds":[["9H","JK=8H",…],…]}  games that rearrange: the whole new table at once
 #pragma once
 
 #include <optional>
@@ -52,6 +53,7 @@ struct RummyConfig {
   bool call = false;              // another player may call "Rummy!" on a discard that lays off
   bool boathouse = false;         // the upcard only with the stock top
   bool boathouse_two_discards = false;
+  bool rearrange = false;         // Carousel: one action lays out the whole table anew
   StockEnd stock_end = StockEnd::turn_over;
   int max_restocks = 1;           // R-G3
   int after_stock_turns = 0;      // Block, R-B1 (0: 2 × players)
@@ -132,6 +134,7 @@ class RummyBase : public GameState {
   void apply_call(int seat, const Json& action, Balances& chips, Effects& fx);
   void apply_pass(int seat, Balances& chips, Effects& fx);
   void apply_decline(int seat, Balances& chips, Effects& fx);
+  void apply_layout(int seat, const Json& action, Balances& chips, Effects& fx);
 
   // checks
   std::vector<Card> cards_from_hand(int seat, const Json& list, const char* field) const;

@@ -4,6 +4,7 @@
 
 #include "rules/rummy/arrangement.h"
 #include "rules/rummy/meld.h"
+#include "rules/rummy/rummy_base.h"
 #include "rules/rummy/values.h"
 #include "tests/rules/harness.h"
 
@@ -173,4 +174,92 @@ TEST_CASE("candidate melds list every set and run the hand can put down") {
   CHECK(found.size() == 4 + 1 + 3);  // four threes of nines, the four nines, 8-9-T, 9-T-J and 8-9-T-J of hearts
   CHECK(has({"9S", "9D", "9H"}));
   CHECK(has({"9S", "9D", "9H", "9C"}));
+}
+
+namespace {
+MeldRules carousel_rules() {
+  MeldRules rules;
+  rules.jokers_wild = true;
+  rules.set_duplicates = true;
+  rules.set_distinct_suits = true;
+  return rules;
+}
+MeldSpec spec(std::vector<std::string> names, std::vector<std::string> declared = {}) {
+  return {cards(names), declared.empty() ? std::vector<Card>{} : cards(declared)};
+}
+}  // namespace
+
+TEST_CASE("a whole new layout keeps every table card, adds one from the hand, and validates every meld") {
+  const auto rules = carousel_rules();
+  std::vector<Meld> table = {meld_of({"5H", "6H", "7H", "8H"}, rules), meld_of({"9S", "9D", "9C"}, rules)};
+  // Split the run and use the 8♥ with two nines? No: 8♥ is a heart; move 5-6-7♥ + 4♥ from hand.
+  auto ok = validate_layout(table, {spec({"4H", "5H", "6H"}), spec({"7H", "8H", "9H"}), spec({"9S", "9D", "9C"})},
+                            cards({"4H", "9H", "KC"}), rules);
+  CHECK_MESSAGE(ok, ok.message);
+  CHECK(ok.from_hand == cards({"4H", "9H"}));
+  auto lost = validate_layout(table, {spec({"5H", "6H", "7H", "8H", "9H"})}, cards({"9H"}), rules);
+  CHECK(lost.reason == "card_left_table");
+  auto none = validate_layout(table, {spec({"5H", "6H", "7H"}), spec({"8H", "9S", "9D"})}, cards({}), rules);
+  CHECK_FALSE(none);
+  auto nothing_added = validate_layout(table, {spec({"5H", "6H", "7H", "8H"}), spec({"9S", "9D", "9C"})}, cards({"KC"}), rules);
+  CHECK(nothing_added.reason == "no_card_from_hand");
+}
+
+TEST_CASE("a joker changes what it stands for only when a natural card takes its place") {
+  const auto rules = carousel_rules();
+  auto run = *validate_meld(cards({"9H", "JK", "7H"}), rules).meld;  // JK = 8H
+  REQUIRE(run.cards[1].as == *parse_card("8H"));
+  // The natural 8♥ replaces the joker, which moves to the end as 10♥.
+  auto exchange = validate_layout({run}, {spec({"7H", "8H", "9H", "JK"}, {"TH"})}, cards({"8H"}), rules);
+  CHECK_MESSAGE(exchange, exchange.message);
+  // Without the natural 8♥ the joker may not leave 8♥.
+  auto moved = validate_layout({run}, {spec({"7H", "JK", "9H", "TH"}, {"8H"})}, cards({"TH"}), rules);
+  CHECK(moved);
+  auto lost = validate_layout({run}, {spec({"9H", "TH", "JK"}, {"JH"}), spec({"7H", "7S", "7D"})}, cards({"TH", "7S", "7D"}), rules);
+  CHECK(lost.reason == "identity_lost");
+}
+
+namespace {
+// A bare game on the shared engine with rearranging switched on, as Carousel will use it.
+class RearrangingGame final : public RummyBase {
+ public:
+  explicit RearrangingGame(const GameSetup& setup) : RummyBase(setup, rules_config()) {}
+  static RummyConfig rules_config() {
+    RummyConfig c;
+    c.melds = carousel_rules();
+    c.hand_size = 7;
+    c.rearrange = true;
+    c.pack.jokers = 2;
+    return c;
+  }
+  void settle_deal(const DealEnd&, Balances&, Effects&, Json&) override {}
+};
+}  // namespace
+
+TEST_CASE("the engine's layout action replaces the whole table in one validated step") {
+  // Two players: seat 1 then the dealer 0; seat 1 holds a run with a joker.
+  std::vector<std::string> deck;
+  const std::vector<std::string> first = {"9H", "JK", "7H", "KS", "KD", "KC", "2C"};
+  const std::vector<std::string> dealer = {"8H", "3S", "4S", "5S", "QD", "QC", "2D"};
+  for (int i = 0; i < 7; ++i) {
+    deck.push_back(first[i]);
+    deck.push_back(dealer[i]);
+  }
+  deck.push_back("AD");  // upcard
+  deck.push_back("TC");  // stock
+  deck.push_back("JC");
+  Balances chips{100, 100};
+  RearrangingGame game(GameSetup{Json::object(), 2, 1, cards(deck), chips});
+  game.start_next_deal(chips);
+  game.apply(1, {{"type", "draw"}, {"from", "stock"}}, chips);
+  game.apply(1, {{"type", "meld"}, {"cards", {"9H", "JK", "7H"}}}, chips);
+  game.apply(1, {{"type", "discard"}, {"card", "TC"}}, chips);
+  game.apply(0, {{"type", "draw"}, {"from", "stock"}}, chips);
+  // The dealer's natural 8♥ takes the joker's place; the joker moves up as 10♥.
+  CHECK_THROWS_AS(game.apply(0, {{"type", "layout"}, {"melds", {{"7H", "8H", "9H", "JK=8H"}}}}, chips), RulesError);
+  game.apply(0, {{"type", "layout"}, {"melds", {{"7H", "8H", "9H", "JK=TH"}}}}, chips);
+  auto view = game.view(0);
+  CHECK(view["table"].size() == 1);
+  CHECK(view["table"][0]["cards"] == Json::array({"7H", "8H", "9H", "JK=TH"}));
+  CHECK(view["hands"][0]["count"] == 7);
 }
