@@ -28,6 +28,7 @@ std::string usage() {
          "  --log-level LEVEL     trace, debug, info, warn, error (default info)\n"
          "  --bot-delay-ms N      how long a bot thinks before acting (default 700)\n"
          "  --threads N           I/O threads (default 2)\n"
+         "  --rate-limit N        messages a connection may send per second, bursts of 2N (default 50)\n"
          "  --help                this text\n";
 }
 
@@ -54,6 +55,12 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
       config.log_level = value;
     } else if (flag == "--bot-delay-ms") ok = parse_int<int>(value, config.bot_delay_ms, 0, 60'000);
     else if (flag == "--threads") ok = parse_int<int>(value, config.threads, 1, 64);
+    else if (flag == "--rate-limit") {
+      int rate = 0;
+      ok = parse_int<int>(value, rate, 1, 1'000'000);
+      config.rate_per_second = rate;
+      config.rate_burst = 2.0 * rate;
+    }
     else return fail("unknown option " + flag);
     if (!ok) return fail("bad value for " + flag + ": '" + value + "'");
   }

@@ -345,7 +345,13 @@ class Listener : public std::enable_shared_from_this<Listener> {
   }
   void on_accept(beast::error_code ec, tcp::socket socket) {
     if (ec == asio::error::operation_aborted) return;
-    if (!ec) std::make_shared<HttpSession>(std::move(socket), context_)->run();
+    if (!ec) {
+      // Replies and state pushes are small writes in quick succession; Nagle's
+      // algorithm would hold the second until the first is acknowledged.
+      beast::error_code ignored;
+      socket.set_option(tcp::no_delay(true), ignored);
+      std::make_shared<HttpSession>(std::move(socket), context_)->run();
+    }
     do_accept();
   }
 

@@ -41,6 +41,10 @@ TEST_CASE("flags: defaults, every flag, and clear errors") {
   CHECK(parse_args({"--colour"}).message.find("missing value") == 0);
   CHECK(parse_args({"--colour", "red"}).message.find("unknown option --colour") == 0);
   CHECK(parse_args({"--help"}).help);
+  auto limited = parse_args({"--rate-limit", "500"});
+  REQUIRE(limited.config);
+  CHECK(limited.config->rate_per_second == 500);
+  CHECK(limited.config->rate_burst == 1000);
 }
 
 TEST_CASE("the rate limiter allows a burst, then the average rate") {

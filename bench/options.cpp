@@ -1,0 +1,59 @@
+#include "bench/options.h"
+
+#include <charconv>
+
+namespace parlour::bench {
+
+namespace {
+
+std::string usage() {
+  return "usage: parlour_bench [options]\n"
+         "  --only SECTION        run one section: rules, storage or server (default: all)\n"
+         "  --seconds N           end-to-end measurement time in seconds (default 10); each\n"
+         "                        in-process measurement takes a fifth of it\n"
+         "  --clients N           WebSocket connections, two per table, even (default 64)\n"
+         "  --server-threads N    the server's I/O threads (default 2)\n"
+         "  --client-threads N    threads running the benchmark's clients (default 1)\n"
+         "  --seed N              first game seed of the rules section (default 1)\n"
+         "  --server PATH         the parlour binary to measure (default: the one built\n"
+         "                        alongside, " PARLOUR_BINARY ")\n"
+         "  --help                this text\n";
+}
+
+template <typename Number>
+bool parse_number(const std::string& text, Number& out, Number lo, Number hi) {
+  Number value{};
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < lo || value > hi) return false;
+  out = value;
+  return true;
+}
+
+}  // namespace
+
+ParsedOptions parse_options(const std::vector<std::string>& args) {
+  Options options;
+  options.server_binary = PARLOUR_BINARY;
+  auto fail = [](const std::string& message) { return ParsedOptions{std::nullopt, message + "\n" + usage(), false}; };
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& flag = args[i];
+    if (flag == "--help" || flag == "-h") return ParsedOptions{std::nullopt, usage(), true};
+    if (i + 1 >= args.size()) return fail("missing value after " + flag);
+    const std::string& value = args[++i];
+    bool ok = true;
+    if (flag == "--only") {
+      ok = value == "rules" || value == "storage" || value == "server";
+      options.only = value;
+    } else if (flag == "--seconds") ok = parse_number(value, options.seconds, 0.1, 3600.0);
+    else if (flag == "--clients") ok = parse_number(value, options.clients, 2, 10000) && options.clients % 2 == 0;
+    else if (flag == "--server-threads") ok = parse_number(value, options.server_threads, 1, 64);
+    else if (flag == "--client-threads") ok = parse_number(value, options.client_threads, 1, 64);
+    else if (flag == "--seed") ok = parse_number<std::uint64_t>(value, options.seed, 0, UINT64_MAX);
+    else if (flag == "--server") options.server_binary = value;
+    else return fail("unknown option " + flag);
+    if (!ok) return fail("bad value for " + flag + ": '" + value + "'");
+  }
+  return ParsedOptions{options, "", false};
+}
+
+}  // namespace parlour::bench

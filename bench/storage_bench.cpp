@@ -1,0 +1,107 @@
+#include "bench/storage_bench.h"
+
+#include <filesystem>
+#include <stdexcept>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/report.h"
+#include "storage/database.h"
+
+namespace parlour::bench {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string table_id = "t1";
+const std::string player = "a";
+
+// A temporary folder removed on every way out, WAL and shm files included.
+class TempFolder {
+ public:
+  TempFolder() : path_(fs::temp_directory_path() / ("parlour-bench-storage-" + std::to_string(::getpid()))) {
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempFolder() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// About 200 bytes, shaped like the table's "act" events; the note pads it to
+// the size of a typical event with a few more seats.
+std::string event_json(std::int64_t seq) {
+  nlohmann::json event = {{"kind", "act"},
+                          {"seat", seq % 2},
+                          {"action", {{"type", "bet"}, {"amount", 1}}},
+                          {"balances", {999'999'999, 1'000'000'000}},
+                          {"note", std::string(100, 'x')}};
+  return event.dump();
+}
+
+storage::TableWrite bet_step(std::int64_t seq) {
+  const auto account = storage::player_account(player);
+  const auto pot = storage::pool_account(table_id, "pot");
+  storage::TableWrite write;
+  write.table = table_id;
+  write.event = storage::Event{seq, event_json(seq)};
+  write.postings = {{account, pot, 1, "red dog bet lost", table_id, "red_dog"},
+                    {pot, account, 1, "red dog bet won", table_id, "red_dog"}};
+  return write;
+}
+
+void prepare(storage::Database& db) {
+  db.create_player(player, "benchmark-token-hash", 1'000'000'000);
+  storage::Table table;
+  table.id = table_id;
+  table.game = "red_dog";
+  table.options_json = R"({"ante":1})";
+  table.seed = 1;
+  table.host = player;
+  table.status = "playing";
+  table.seats = {{0, player, false, 0}};
+  db.create_table(table);
+}
+
+// Commits `batch` steps per commit() call until the time is up.
+void bench_batches(storage::Database& db, std::int64_t& seq, int batch, double duration) {
+  std::int64_t steps = 0;
+  std::int64_t commits = 0;
+  Stopwatch clock;
+  while (clock.seconds() < duration) {
+    std::vector<storage::TableWrite> writes;
+    for (int i = 0; i < batch; ++i) writes.push_back(bet_step(++seq));
+    for (bool committed : db.commit(writes))
+      if (!committed) throw std::runtime_error("a benchmark step was not committed");
+    steps += batch;
+    ++commits;
+  }
+  const double seconds = clock.seconds();
+  print_rate("storage/commit " + std::to_string(batch) + " step" + (batch == 1 ? "" : "s") + " per call",
+             static_cast<double>(steps), seconds, "steps/s",
+             std::to_string(commits) + " transactions, event " + std::to_string(event_json(1).size()) +
+                 " bytes + 2 postings");
+}
+
+}  // namespace
+
+void run_storage_bench(const Options& options) {
+  TempFolder folder;
+  // Each batch size starts from an empty database: commits slow down as the
+  // ledger grows, which would otherwise favour whichever size runs first.
+  for (int batch : {1, 16, 64}) {
+    storage::Database db((folder.path() / ("batch-" + std::to_string(batch) + ".db")).string());
+    prepare(db);
+    std::int64_t seq = 0;
+    bench_batches(db, seq, batch, options.micro_seconds());
+  }
+}
+
+}  // namespace parlour::bench

@@ -1,0 +1,12 @@
+// storage::Database on a temporary file: how many table steps (an event and
+// two postings, what one Red Dog bet writes) commit per second, one step per
+// transaction and in the batches the server's writer groups them into.
+#pragma once
+
+#include "bench/options.h"
+
+namespace parlour::bench {
+
+void run_storage_bench(const Options& options);
+
+}  // namespace parlour::bench
