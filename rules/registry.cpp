@@ -5,6 +5,9 @@
 
 #include "rules/games/red_dog.h"
 #include "rules/games/rummy.h"
+#include "rules/games/michigan_rummy.h"
+#include "rules/games/five_hundred_rummy.h"
+#include "rules/games/persian_rummy.h"
 
 namespace parlour::rules {
 
@@ -80,6 +83,9 @@ const Registry& Registry::builtin() {
     Registry r;
     r.add(red_dog_info());
     r.add(rummy_info());
+    r.add(michigan_rummy_info());
+    r.add(five_hundred_rummy_info());
+    r.add(persian_rummy_info());
     return r;
   }();
   return registry;

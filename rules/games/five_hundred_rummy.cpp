@@ -1,0 +1,247 @@
+#include "rules/games/five_hundred_rummy.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "rules/rummy/rummy_base.h"
+#include "rules/rummy/settlement.h"
+
+namespace parlour::rules {
+
+namespace rummy {
+
+namespace {
+
+constexpr int kMaxDeals = 200;  // every game ends, whatever the cards do
+
+class FiveHundredFamily final : public RummyBase {
+ public:
+  FiveHundredFamily(const GameSetup& setup, const RummyConfig& config, const FiveHundredRules& rules)
+      : RummyBase(setup, config), rules_(rules), gone_(setup.players, false) {}
+
+  Effects start_next_deal(const Balances& balances) override {
+    Effects fx = RummyBase::start_next_deal(balances);
+    intact_fours_.clear();
+    return fx;
+  }
+
+  Effects seat_left(int seat, const Balances& balances) override {
+    gone_[seat] = true;
+    Effects fx = RummyBase::seat_left(seat, balances);
+    if (rules_.partnership && phase() != Phase::game_over) {
+      fx.say("A partnership game needs all four players; the game is over.");
+      fx.append(RummyBase::close(balances));
+    }
+    return fx;
+  }
+
+ private:
+  static int team_of(int seat) { return seat % 2; }
+
+  void on_meld_made(int, const TableMeld& tm, const std::vector<std::size_t>&, bool new_meld) override {
+    if (rules_.four_intact_double && new_meld && tm.meld.kind != MeldKind::run && tm.meld.cards.size() == 4)
+      intact_fours_.push_back(static_cast<std::size_t>(&tm - table().data()));
+  }
+
+  // What the seat's melded and laid-off cards are worth (a set of four melded
+  // intact counting double where the game says so).
+  int melded_value(int seat) const {
+    int total = 0;
+    for (std::size_t m = 0; m < table().size(); ++m) {
+      const auto& tm = table()[m];
+      const bool doubled = std::find(intact_fours_.begin(), intact_fours_.end(), m) != intact_fours_.end();
+      for (std::size_t i = 0; i < tm.meld.cards.size(); ++i)
+        if (tm.placed_by[i] == seat) total += config().values.in_meld(tm.meld, i) * (doubled ? 2 : 1);
+    }
+    return total;
+  }
+
+  void settle_deal(const DealEnd& end, Balances& chips, Effects& fx, Json& summary) override {
+    std::vector<int> melded(players()), in_hand(players()), deal(players());
+    for (int s = 0; s < players(); ++s) {
+      melded[s] = melded_value(s);
+      in_hand[s] = hand_count(s);
+      deal[s] = melded[s] - in_hand[s];
+    }
+    if (end.kind == DealEnd::Kind::went_out && rules_.going_out_bonus > 0) {
+      deal[end.winner] += rules_.going_out_bonus;
+      summary["going_out_bonus"] = rules_.going_out_bonus;
+      fx.say(seat_tag(end.winner) + "'s side scores " + std::to_string(rules_.going_out_bonus) + " for going out.");
+    }
+    for (int s = 0; s < players(); ++s) {
+      scores_[s] += deal[s];
+      if (!gone_[s])
+        fx.say(seat_tag(s) + " melded " + std::to_string(melded[s]) + " and holds " + std::to_string(in_hand[s]) +
+               ": " + (deal[s] >= 0 ? "+" : "") + std::to_string(deal[s]) + ".");
+    }
+    summary["melded"] = melded;
+    summary["in_hand"] = in_hand;
+    summary["deal_points"] = deal;
+    if (rules_.partnership) {
+      std::vector<int> team_deal(2, 0);
+      for (int s = 0; s < players(); ++s) team_deal[team_of(s)] += deal[s];
+      for (int t = 0; t < 2; ++t) team_scores_[t] += team_deal[t];
+      summary["team_deal_points"] = team_deal;
+      summary["team_scores"] = team_scores_;
+    }
+    Settlement pay_out{*this, chips, fx, summary, config().stake};
+    const int played = deals_played();
+    const bool capped = rules_.target == 0 ? played >= rules_.deals
+                                           : (rules_.deals > 0 && played >= rules_.deals) || played >= kMaxDeals;
+    if (rules_.partnership) return settle_teams(capped, pay_out, fx);
+    settle_players(capped, pay_out, fx);
+  }
+
+  void settle_teams(bool capped, Settlement& pay_out, Effects& fx) {
+    const int a = team_scores_[0];
+    const int b = team_scores_[1];
+    const bool reached = rules_.target > 0 && std::max(a, b) >= rules_.target;
+    if (reached && a == b && !capped) {
+      fx.say("Both sides are tied at " + std::to_string(a) + ": another deal.");
+      return;
+    }
+    if (!reached && !capped) return;
+    over_ = true;
+    if (a == b) {
+      fx.say("The game ends with the sides tied at " + std::to_string(a) + ": no chips move.");
+      return;
+    }
+    const int winners = a > b ? 0 : 1;
+    const int margin = std::abs(a - b);
+    pay_out.summary["game_winners"] = {winners, winners + 2};
+    pay_out.summary["margin"] = margin;
+    fx.say(seat_tag(winners) + " and " + seat_tag(winners + 2) + " win the game by " + std::to_string(margin) + ".");
+    // team_diff: each loser pays the margin to the winner seated at his left.
+    for (int s = 0; s < players(); ++s)
+      if (team_of(s) != winners) pay_out.points(s, left_of(s), margin, "game: margin of the sides");
+  }
+
+  void settle_players(bool capped, Settlement& pay_out, Effects& fx) {
+    std::vector<int> leaders;
+    int best = 0;
+    for (int i = 1; i <= players(); ++i) {
+      const int s = (dealer() + i) % players();
+      if (gone_[s]) continue;
+      if (leaders.empty() || scores_[s] > best) {
+        leaders = {s};
+        best = scores_[s];
+      } else if (scores_[s] == best) {
+        leaders.push_back(s);
+      }
+    }
+    const bool reached = !leaders.empty() && rules_.target > 0 && best >= rules_.target;
+    if (reached && leaders.size() > 1 && !capped) {
+      fx.say("Two or more players are tied for the highest score: another deal.");
+      return;
+    }
+    if (!reached && !capped) return;
+    over_ = true;
+    if (leaders.empty()) return;
+    pay_out.summary["game_winners"] = leaders;
+    for (int s = 0; s < players(); ++s) {
+      if (gone_[s] || std::find(leaders.begin(), leaders.end(), s) != leaders.end()) continue;
+      pay_out.split(s, leaders, best - scores_[s], "game: difference of scores");
+    }
+    fx.say(leaders.size() == 1 ? seat_tag(leaders.front()) + " wins the game with " + std::to_string(best) + "."
+                               : "The game ends with the highest score tied at " + std::to_string(best) + ".");
+  }
+
+  bool game_finished() const override { return over_; }
+
+  Json extra_view() const override {
+    std::vector<int> melded(players());
+    for (int s = 0; s < players(); ++s) melded[s] = melded_value(s);
+    Json extra = {{"melded", melded}};
+    if (rules_.target > 0) extra["target"] = rules_.target;
+    else extra["deals_to_play"] = rules_.deals;
+    if (rules_.partnership)
+      extra["teams"] = Json::array({{{"seats", {0, 2}}, {"score", team_scores_[0]}},
+                                    {{"seats", {1, 3}}, {"score", team_scores_[1]}}});
+    return extra;
+  }
+
+  FiveHundredRules rules_;
+  bool over_ = false;
+  std::vector<int> team_scores_ = {0, 0};
+  std::vector<std::size_t> intact_fours_;  // table indexes of sets of four melded in one action
+  std::vector<bool> gone_;                 // seats whose player has left the table
+};
+
+}  // namespace
+
+std::unique_ptr<GameState> make_five_hundred_family(const GameSetup& setup, const RummyConfig& config,
+                                                    const FiveHundredRules& rules) {
+  if (rules.partnership && setup.players != 4)
+    throw SetupError("a partnership game needs exactly four players, got " + std::to_string(setup.players));
+  return std::make_unique<FiveHundredFamily>(setup, config, rules);
+}
+
+}  // namespace rummy
+
+namespace {
+
+using namespace rummy;
+
+bool opt(const Json& options, const char* name) { return options.at(name).get<bool>(); }
+
+RummyConfig config_for(const Json& options, int players) {
+  RummyConfig c;
+  c.pack.decks = players >= 5 ? 2 : 1;
+  c.melds.ace = AceMode::low_or_high;
+  c.melds.set_max = 4;
+  c.melds.set_duplicates = c.pack.decks == 2;
+  c.values = CardValues::michigan();
+  c.hand_size = players == 2 ? 13 : 7;
+  c.upcard = true;
+  c.spread_pile = true;
+  c.must_use_taken = true;
+  c.top_card_free = opt(options, "top_card_free");
+  const bool turn_over = options.at("after_stock").get<std::string>() == "turn_over";
+  c.stock_end = turn_over ? StockEnd::turn_over : StockEnd::end_deal;
+  c.max_restocks = options.at("max_restocks").get<int>();
+  c.stake = options.at("stake").get<std::int64_t>();
+  c.deals = options.at("deals").get<int>();
+  return c;
+}
+
+}  // namespace
+
+GameInfo five_hundred_rummy_info() {
+  GameInfo info;
+  info.id = "five_hundred_rummy";
+  info.name = "Five Hundred Rummy";
+  info.aliases = {"Pinochle Rummy", "500 Rum", "500 Rummy"};
+  info.min_players = 2;
+  info.max_players = 8;
+  info.summary =
+      "Michigan's spread discard pile, but each player keeps his melds and lay-offs and scores them less the cards "
+      "left in his hand when a player goes out or the stock runs out; first to 500 collects the differences. Option "
+      "partnership for four. Hoyle/Gibson rules, source 000.";
+  info.source = "000";
+  info.options = {
+      {"stake", OptionSpec::Type::integer, 1, {}, 1, 1000, "Chips per point."},
+      {"target", OptionSpec::Type::integer, 500, {}, 50, 5000,
+       "The game ends when a player (a side) reaches this score; the winner collects the differences."},
+      {"deals", OptionSpec::Type::integer, 0, {}, 0, 200,
+       "0: play to the target; N: stop after N deals at the latest, the leader collecting the differences."},
+      {"partnership", OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt,
+       "Four players, partners opposite (seats 0+2 against 1+3), scores combined; the losers pay the margin."},
+      {"after_stock", OptionSpec::Type::enumeration, "end", {"end", "turn_over"}, std::nullopt, std::nullopt,
+       "When the stock runs out: end the deal, or turn the discard pile over as a new stock."},
+      {"max_restocks", OptionSpec::Type::integer, 1, {}, 0, 10,
+       "after_stock turn_over: times the pile may be turned over before the deal ends."},
+      {"top_card_free", OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt,
+       "The top card of the pile may be taken without having to meld it at once."},
+  };
+  info.max_players_for = [](const Json& options) { return opt(options, "partnership") ? 4 : 8; };
+  info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {
+    FiveHundredRules rules;
+    rules.partnership = opt(setup.options, "partnership");
+    rules.target = setup.options.at("target").get<int>();
+    rules.deals = setup.options.at("deals").get<int>();
+    return make_five_hundred_family(setup, config_for(setup.options, setup.players), rules);
+  };
+  return info;
+}
+
+}  // namespace parlour::rules

@@ -1,0 +1,207 @@
+#include "rules/games/michigan_rummy.h"
+
+#include <algorithm>
+
+#include "rules/rummy/rummy_base.h"
+#include "rules/rummy/settlement.h"
+
+namespace parlour::rules {
+
+namespace {
+
+using namespace rummy;
+
+constexpr int kMaxDeals = 200;  // every game ends, whatever the cards do
+
+bool opt(const Json& options, const char* name) { return options.at(name).get<bool>(); }
+
+RummyConfig config_for(const Json& options, int players) {
+  RummyConfig c;
+  c.pack.decks = players >= 5 ? 2 : 1;
+  c.melds.ace = AceMode::low_or_high;
+  c.melds.set_max = 4;
+  c.melds.set_duplicates = c.pack.decks == 2;
+  c.values = CardValues::michigan();
+  c.hand_size = players == 2 ? 13 : 7;
+  c.upcard = true;
+  c.spread_pile = true;
+  c.must_use_taken = true;
+  c.top_card_free = opt(options, "top_card_free");
+  c.take_whole_pile = opt(options, "polish");
+  c.stock_end = StockEnd::turn_over;
+  c.max_restocks = options.at("max_restocks").get<int>();
+  c.stake = options.at("stake").get<std::int64_t>();
+  c.deals = options.at("deals").get<int>();
+  return c;
+}
+
+class MichiganRummy final : public RummyBase {
+ public:
+  explicit MichiganRummy(const GameSetup& setup)
+      : RummyBase(setup, config_for(setup.options, setup.players)),
+        target_(setup.options.at("target").get<int>()),
+        deal_limit_(setup.options.at("deals").get<int>()),
+        settle_each_deal_(opt(setup.options, "settle_each_deal")),
+        banked_(setup.players, 0),
+        deal_points_(setup.players, 0),
+        gone_(setup.players, false) {
+    if (settle_each_deal_ && deal_limit_ == 0) deal_limit_ = setup.players;
+  }
+
+  Effects start_next_deal(const Balances& balances) override {
+    Effects fx = RummyBase::start_next_deal(balances);
+    // A deal abandoned half-way scores nothing: start again from the banked scores.
+    scores_ = banked_;
+    std::fill(deal_points_.begin(), deal_points_.end(), 0);
+    return fx;
+  }
+
+  Effects seat_left(int seat, const Balances& balances) override {
+    gone_[seat] = true;
+    const bool was_playing = phase() == Phase::playing;
+    Effects fx = RummyBase::seat_left(seat, balances);
+    if (was_playing) {  // the deal is abandoned: its points go too
+      scores_ = banked_;
+      std::fill(deal_points_.begin(), deal_points_.end(), 0);
+    }
+    return fx;
+  }
+
+ private:
+  // Melds and lay-offs score when made, for the player who makes them.
+  void on_meld_made(int seat, const TableMeld& tm, const std::vector<std::size_t>& new_cards, bool) override {
+    int points = 0;
+    for (auto i : new_cards) points += config().values.in_meld(tm.meld, i);
+    deal_points_[seat] += points;
+    scores_[seat] += points;
+  }
+
+  void settle_deal(const DealEnd& end, Balances& chips, Effects& fx, Json& summary) override {
+    if (end.kind == DealEnd::Kind::went_out) {
+      int cards_left = 0;
+      for (int s = 0; s < players(); ++s)
+        if (s != end.winner) cards_left += hand_count(s);
+      deal_points_[end.winner] += cards_left;
+      scores_[end.winner] += cards_left;
+      summary["cards_left"] = cards_left;
+      fx.say(seat_tag(end.winner) + " scores " + std::to_string(cards_left) + " for the cards left in the other hands.");
+    } else {
+      // "Otherwise, there is no winner and each player simply scores the total of
+      // his meld less whatever points are remaining in his hand."
+      for (int s = 0; s < players(); ++s) {
+        deal_points_[s] -= hand_count(s);
+        scores_[s] -= hand_count(s);
+      }
+    }
+    banked_ = scores_;
+    summary["deal_points"] = deal_points_;
+    Settlement pay_out{*this, chips, fx, summary, config().stake};
+
+    if (settle_each_deal_) {
+      if (end.kind == DealEnd::Kind::went_out) {
+        const int w = end.winner;
+        for (int s = 0; s < players(); ++s) {
+          if (s == w || gone_[s]) continue;
+          const std::int64_t diff = deal_points_[w] - deal_points_[s];
+          if (diff > 0) pay_out.points(s, w, diff, "deal points: difference");
+          else pay_out.points(w, s, -diff, "deal points: difference");
+        }
+      }
+      over_ = deals_played() >= deal_limit_;
+      return;
+    }
+
+    // Playing to the target.
+    std::vector<int> leaders = top_scorers();
+    const bool reached = !leaders.empty() && scores_[leaders.front()] >= target_;
+    const bool capped = (deal_limit_ > 0 && deals_played() >= deal_limit_) || deals_played() >= kMaxDeals;
+    if (reached && leaders.size() > 1 && !capped) {
+      fx.say("Two or more players are tied for the highest score: another deal.");
+      return;
+    }
+    if (!reached && !capped) return;
+    over_ = true;
+    if (leaders.empty()) return;
+    const int top = scores_[leaders.front()];
+    summary["game_winners"] = leaders;
+    for (int s = 0; s < players(); ++s) {
+      if (gone_[s] || std::find(leaders.begin(), leaders.end(), s) != leaders.end()) continue;
+      pay_out.split(s, leaders, top - scores_[s], "game: difference of scores");
+    }
+    fx.say(leaders.size() == 1 ? seat_tag(leaders.front()) + " wins the game with " + std::to_string(top) + "."
+                               : "The game ends with the highest score tied at " + std::to_string(top) + ".");
+  }
+
+  // Seats still at the table with the highest score, clockwise from the dealer's left.
+  std::vector<int> top_scorers() const {
+    std::vector<int> out;
+    int best = 0;
+    for (int i = 1; i <= players(); ++i) {
+      const int s = (dealer() + i) % players();
+      if (gone_[s]) continue;
+      if (out.empty() || scores_[s] > best) {
+        out = {s};
+        best = scores_[s];
+      } else if (scores_[s] == best) {
+        out.push_back(s);
+      }
+    }
+    return out;
+  }
+
+  bool game_finished() const override { return over_; }
+
+  Json extra_view() const override {
+    Json extra = {{"deal_points", deal_points_}};
+    if (settle_each_deal_) extra["deals_to_play"] = deal_limit_;
+    else extra["target"] = target_;
+    return extra;
+  }
+
+  int target_;
+  int deal_limit_;
+  bool settle_each_deal_;
+  bool over_ = false;
+  std::vector<int> banked_;       // running scores at the start of the deal
+  std::vector<int> deal_points_;  // this deal's points per seat
+  std::vector<bool> gone_;        // seats whose player has left the table
+};
+
+}  // namespace
+
+GameInfo michigan_rummy_info() {
+  GameInfo info;
+  info.id = "michigan_rummy";
+  info.name = "Michigan Rummy";
+  info.aliases = {"Polish Rummy"};
+  info.min_players = 2;
+  info.max_players = 8;
+  info.summary =
+      "Rummy with a spread discard pile: take any card with all above it if you meld it at once. Melds score as they "
+      "are made, going out adds the other hands' counts; first to 500 collects the differences. Option polish: take "
+      "the whole pile. Hoyle/Gibson rules, source 000.";
+  info.source = "000";
+  auto flag = [](const char* name, const char* description) {
+    return OptionSpec{name, OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt, description};
+  };
+  info.options = {
+      {"stake", OptionSpec::Type::integer, 1, {}, 1, 1000, "Chips per point."},
+      {"target", OptionSpec::Type::integer, 500, {}, 50, 5000,
+       "The game ends when a player reaches this score; he collects the differences."},
+      {"deals", OptionSpec::Type::integer, 0, {}, 0, 200,
+       "With settle_each_deal: deals to play (0: each player deals once). Otherwise 0: play to the target; N: stop "
+       "after N deals at the latest, the leader collecting the differences."},
+      flag("settle_each_deal", "Settle after every deal (the winner collects the difference of deal points) instead "
+                               "of playing to the target."),
+      flag("polish", "Polish Rummy: the whole discard pile may be taken, with no duty to meld."),
+      flag("top_card_free", "The top card of the pile may be taken without having to meld it at once."),
+      {"max_restocks", OptionSpec::Type::integer, 1, {}, 0, 10,
+       "Times the discard pile may be turned over as a new stock before the deal ends with no winner."},
+  };
+  info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {
+    return std::make_unique<MichiganRummy>(setup);
+  };
+  return info;
+}
+
+}  // namespace parlour::rules

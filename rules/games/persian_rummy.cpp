@@ -1,0 +1,62 @@
+#include "rules/games/persian_rummy.h"
+
+#include "rules/games/five_hundred_rummy.h"
+#include "rules/rummy/rummy_base.h"
+
+namespace parlour::rules {
+
+namespace {
+
+using namespace rummy;
+
+RummyConfig config_for(const Json& options) {
+  RummyConfig c;
+  c.pack.jokers = 4;
+  c.melds.ace = AceMode::high;
+  c.melds.set_max = 4;
+  c.melds.jokers_own_rank = true;
+  c.values = CardValues{15, 15, 10, 20, 2};  // the ace is 15 wherever it lies
+  c.hand_size = 7;
+  c.upcard = true;
+  c.spread_pile = true;
+  c.must_use_taken = true;
+  c.top_card_free = options.at("top_card_free").get<bool>();
+  c.stock_end = StockEnd::end_deal;
+  c.stake = options.at("stake").get<std::int64_t>();
+  c.deals = options.at("deals").get<int>();
+  return c;
+}
+
+}  // namespace
+
+GameInfo persian_rummy_info() {
+  GameInfo info;
+  info.id = "persian_rummy";
+  info.name = "Persian Rummy";
+  info.aliases = {"Five Hundred Joker Rummy"};
+  info.min_players = 4;
+  info.max_players = 4;
+  info.summary =
+      "Partnership Five Hundred Rummy with four jokers (20 each, melded only together), aces high only, a set of four "
+      "melded intact counting double and 25 for going out; after two or three deals the side ahead collects its "
+      "margin. Hoyle/Gibson rules, source 000.";
+  info.source = "000";
+  info.options = {
+      {"stake", OptionSpec::Type::integer, 1, {}, 1, 1000, "Chips per point."},
+      {"deals", OptionSpec::Type::integer, 2, {2, 3}, 2, 3, "Deals in the game: two or three."},
+      {"top_card_free", OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt,
+       "The top card of the pile may be taken without having to meld it at once."},
+  };
+  info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {
+    FiveHundredRules rules;
+    rules.partnership = true;
+    rules.four_intact_double = true;
+    rules.going_out_bonus = 25;
+    rules.target = 0;
+    rules.deals = setup.options.at("deals").get<int>();
+    return make_five_hundred_family(setup, config_for(setup.options), rules);
+  };
+  return info;
+}
+
+}  // namespace parlour::rules

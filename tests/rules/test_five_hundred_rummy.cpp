@@ -1,0 +1,339 @@
+// Five Hundred (Pinochle) Rummy, source 000 "FIVE HUNDRED RUMMY"; rules/rummy.md
+// §2.4, example E11.
+#include <doctest/doctest.h>
+
+#include "rules/random_play.h"
+#include "tests/rules/harness.h"
+
+using parlour::rules::Json;
+using parlour::rules::Phase;
+using parlour::test::cards;
+using parlour::test::Harness;
+
+namespace {
+
+// Hands in play order (dealer last), dealt one card at a time, then the upcard
+// and the stock from the top.
+std::vector<parlour::rules::Card> stack(const std::vector<std::vector<std::string>>& hands, const std::string& upcard,
+                                        const std::vector<std::string>& stock) {
+  std::vector<std::string> deck;
+  for (std::size_t round = 0; round < hands[0].size(); ++round)
+    for (const auto& hand : hands) deck.push_back(hand[round]);
+  deck.push_back(upcard);
+  deck.insert(deck.end(), stock.begin(), stock.end());
+  return cards(deck);
+}
+
+Json draw() { return {{"type", "draw"}, {"from", "stock"}}; }
+Json take(int depth) { return {{"type", "take"}, {"depth", depth}}; }
+Json discard(const char* card) { return {{"type", "discard"}, {"card", card}}; }
+Json meld(std::vector<std::string> cards_) { return {{"type", "meld"}, {"cards", cards_}}; }
+Json lay_off(int meld_index, std::vector<std::string> cards_) {
+  return {{"type", "lay_off"}, {"meld", meld_index}, {"cards", cards_}};
+}
+
+Json options(std::initializer_list<std::pair<const char*, Json>> set = {}) {
+  Json o = Json::object();
+  for (const auto& [k, v] : set) o[k] = v;
+  return o;
+}
+
+std::vector<int> scores(Harness& h) { return h.game().view(std::nullopt)["scores"].get<std::vector<int>>(); }
+
+// Draw from the stock and discard what was drawn, until the deal ends; counts the
+// times the pile is turned over.
+int draw_and_discard_to_the_end(Harness& h) {
+  int turned = 0;
+  int guard = 0;
+  while (h.game().phase() == Phase::playing && guard++ < 1000) {
+    const int seat = h.game().to_act()[0];
+    auto view = h.game().view(seat);
+    if (view["phase"] == "draw") {
+      for (const auto& line : h.act(seat, draw()).log) turned += line.find("turned over") != std::string::npos;
+    } else {
+      h.act(seat, discard(view["hands"][seat]["cards"].back().get<std::string>().c_str()));
+    }
+  }
+  return turned;
+}
+
+// E11 with two players, 13 cards each: Q (seat 1) plays first, P deals. P takes 8S
+// with 2C above it and melds 8S-QS and three aces (92), keeping AS KH QD JC 9C 7C
+// (61); Q melds 7H 8H 9H, later takes 4D with 2H TC above it and melds 4D-7D (46),
+// keeping eight ten-cards (80). Then both draw and discard until the stock is gone.
+std::vector<parlour::rules::Card> e11_deck() {
+  return stack({{"5D", "6D", "7D", "7H", "8H", "9H", "TH", "TD", "JH", "JD", "QH", "QC", "KS"},
+                {"AH", "AD", "AC", "9S", "TS", "JS", "QS", "AS", "KH", "QD", "JC", "9C", "7C"}},
+               "8S", {"2C", "3C", "4D", "2H", "TC"});
+}
+
+void play_e11(Harness& h) {
+  h.act(1, draw());  // 2C
+  h.act(1, meld({"7H", "8H", "9H"}));
+  h.act(1, discard("2C"));
+  h.act(0, take(1));  // 8S and 2C
+  CHECK(h.game().view(0)["must_use"] == "8S");
+  h.act(0, meld({"8S", "9S", "TS", "JS", "QS"}));
+  h.act(0, meld({"AH", "AD", "AC"}));
+  h.act(0, discard("2C"));
+  CHECK(h.game().view(0)["melded"] == Json::array({92, 24}));
+  h.act(1, draw());  // 3C
+  h.act(1, discard("3C"));
+  h.act(0, draw());  // 4D
+  h.act(0, discard("4D"));
+  h.act(1, draw());  // 2H
+  h.act(1, discard("2H"));
+  h.act(0, draw());  // TC
+  h.act(0, discard("TC"));
+  h.act(1, take(2));  // 4D, 2H, TC
+  h.act(1, meld({"4D", "5D", "6D", "7D"}));
+  h.act(1, discard("2H"));
+  CHECK(scores(h) == std::vector<int>{0, 0});  // no score is kept during play
+  draw_and_discard_to_the_end(h);
+}
+
+// Four players, P (dealer) and Q (seat 2) partners: P melds three aces (45) and
+// keeps 2C 3H 4D 5D (14): +31; Q melds 2S 3S 4S (9) and keeps AS KD QC 8H (43): −34.
+// Seat 1 goes out on his second turn (+60); seat 3 keeps 59.
+std::vector<parlour::rules::Card> partnership_deck() {
+  return stack({{"6C", "7C", "8C", "9H", "TH", "JH", "7D"},
+                {"2S", "3S", "4S", "AS", "KD", "QC", "8H"},
+                {"KS", "KH", "9S", "9D", "5C", "6H", "TS"},
+                {"AH", "AD", "AC", "2C", "3H", "4D", "5D"}},
+               "4C", {"2D", "3D", "2H", "3C", "QH"});
+}
+
+void play_partnership(Harness& h) {
+  h.act(1, draw());
+  h.act(1, meld({"6C", "7C", "8C"}));
+  h.act(1, discard("2D"));
+  h.act(2, draw());
+  h.act(2, meld({"2S", "3S", "4S"}));
+  h.act(2, discard("3D"));
+  h.act(3, draw());
+  h.act(3, discard("2H"));
+  h.act(0, draw());
+  h.act(0, meld({"AH", "AD", "AC"}));
+  h.act(0, discard("3C"));
+  h.act(1, draw());  // QH
+  h.act(1, meld({"9H", "TH", "JH", "QH"}));
+  h.act(1, discard("7D"));
+}
+
+}  // namespace
+
+TEST_CASE("five hundred deal: 13 cards each for two, else 7; two packs from five players; spread pile") {
+  for (auto [players, size, pack] : std::vector<std::tuple<int, std::size_t, int>>{
+           {2, 13, 52}, {4, 7, 52}, {5, 7, 104}, {8, 7, 104}}) {
+    Harness h("five_hundred_rummy", options(), std::vector<std::int64_t>(players, 100));
+    auto view = h.game().view(0);
+    CHECK(view["hands"][0]["cards"].size() == size);
+    CHECK(view["pile"].size() == 1);
+    CHECK(view["stock"] == pack - players * static_cast<int>(size) - 1);
+    CHECK(view["target"] == 500);
+  }
+  for (const char* alias : {"Pinochle Rummy", "500 Rum"}) {
+    const auto* info = parlour::rules::Registry::builtin().find(alias);
+    REQUIRE(info != nullptr);
+    CHECK(info->id == "five_hundred_rummy");
+  }
+}
+
+TEST_CASE("E11: each player scores his melds less his hand: 92 − 61 = +31, 46 − 80 = −34") {
+  Harness h("five_hundred_rummy", options(), {100, 100}, 1, e11_deck());
+  play_e11(h);
+  CHECK(h.game().phase() == Phase::deal_over);
+  auto result = h.game().result();
+  CHECK(result["end"] == "stock_exhausted");
+  CHECK(result["melded"] == Json::array({92, 46}));
+  CHECK(result["in_hand"] == Json::array({61, 80}));
+  CHECK(result["deal_points"] == Json::array({31, -34}));
+  CHECK(scores(h) == std::vector<int>{31, -34});
+  CHECK(h.chips() == std::vector<std::int64_t>{100, 100});
+  h.next_deal();
+  CHECK(scores(h) == std::vector<int>{31, -34});
+}
+
+TEST_CASE("game end: the leader collects the difference of scores (deals cap), times the stake") {
+  Harness h("five_hundred_rummy", options({{"deals", 1}, {"stake", 2}}), {200, 200}, 1, e11_deck());
+  play_e11(h);
+  CHECK(h.game().phase() == Phase::game_over);
+  CHECK(h.game().result()["game_winners"] == Json::array({0}));
+  CHECK(h.chips() == std::vector<std::int64_t>{200 + 130, 200 - 130});
+
+  Harness reached("five_hundred_rummy", options({{"target", 50}}), {200, 200}, 1, e11_deck());
+  play_e11(reached);
+  CHECK(reached.game().phase() == Phase::deal_over);  // 31 is short of 50
+}
+
+TEST_CASE("E11 partnership: partners' deal scores are added: +31 and −34 make −3") {
+  Harness h("five_hundred_rummy", options({{"partnership", true}}), {100, 100, 100, 100}, 1, partnership_deck());
+  play_partnership(h);
+  CHECK(h.game().phase() == Phase::deal_over);
+  auto result = h.game().result();
+  CHECK(result["winner"] == 1);
+  CHECK(result["deal_points"] == Json::array({31, 60, -34, -59}));
+  CHECK(result["team_deal_points"] == Json::array({-3, 1}));
+  CHECK_FALSE(result.contains("going_out_bonus"));  // R-F1
+  auto teams = h.game().view(0)["teams"];
+  CHECK(teams[0]["seats"] == Json::array({0, 2}));
+  CHECK(teams[0]["score"] == -3);
+  CHECK(teams[1]["score"] == 1);
+  CHECK(h.chips() == std::vector<std::int64_t>{100, 100, 100, 100});
+}
+
+TEST_CASE("partnership game end: each loser pays the margin to the winner seated at his left") {
+  Harness h("five_hundred_rummy", options({{"partnership", true}, {"deals", 1}, {"stake", 2}}),
+            {100, 100, 100, 100}, 1, partnership_deck());
+  play_partnership(h);
+  CHECK(h.game().phase() == Phase::game_over);
+  CHECK(h.game().result()["margin"] == 4);
+  // Seat 0 pays seat 1, seat 2 pays seat 3: 4 × 2 each.
+  CHECK(h.chips() == std::vector<std::int64_t>{92, 108, 92, 108});
+}
+
+TEST_CASE("partnership needs exactly four players") {
+  const auto* info = parlour::rules::Registry::builtin().find("five_hundred_rummy");
+  REQUIRE(info != nullptr);
+  CHECK(info->max_players_with({{"partnership", true}}) == 4);
+  CHECK(info->max_players_with({{"partnership", false}}) == 8);
+  for (int players : {2, 3, 5}) {
+    parlour::rules::GameSetup setup{{{"partnership", true}}, players, 1, std::nullopt,
+                                    std::vector<std::int64_t>(players, 100)};
+    CHECK_THROWS_AS(parlour::rules::Registry::create(*info, setup), parlour::rules::SetupError);
+  }
+  parlour::rules::GameSetup four{{{"partnership", true}}, 4, 1, std::nullopt, {100, 100, 100, 100}};
+  CHECK_NOTHROW(parlour::rules::Registry::create(*info, four));
+}
+
+TEST_CASE("a lay-off on another player's meld scores for the player who lays it off") {
+  auto deck = stack({{"5C", "6C", "7C", "2D", "9S", "JH", "KD"},
+                     {"8C", "KS", "KH", "KC", "2S", "3S", "4S"},
+                     {"3H", "5H", "7H", "9H", "JD", "QD", "AD"}},
+                    "2C", {"6D", "9D"});
+  Harness h("five_hundred_rummy", options(), {100, 100, 100}, 1, deck);
+  h.act(1, draw());
+  h.act(1, meld({"5C", "6C", "7C"}));
+  h.act(1, discard("6D"));
+  h.act(2, draw());  // 9D
+  h.act(2, lay_off(0, {"8C"}));
+  auto view = h.game().view(2);
+  CHECK(view["melded"] == Json::array({0, 18, 8}));
+  CHECK(view["table"][0]["owner"] == 1);
+  CHECK(view["table"][0]["cards"] == Json::array({"5C", "6C", "7C", "8C"}));
+  h.act(2, meld({"KS", "KH", "KC"}));
+  h.act(2, meld({"2S", "3S", "4S"}));
+  h.act(2, discard("9D"));  // out
+  auto result = h.game().result();
+  CHECK(result["end"] == "went_out");
+  CHECK(result["melded"] == Json::array({0, 18, 47}));
+  // Seat 0 keeps 3H 5H 7H 9H JD QD AD = 59; seat 1 keeps 2D 9S JH KD = 31.
+  CHECK(result["deal_points"] == Json::array({-59, -13, 47}));
+}
+
+TEST_CASE("stock exhausted: the deal ends after the last stock card's turn, or (after_stock turn_over) later") {
+  Harness h("five_hundred_rummy", options(), {100, 100}, 5);
+  CHECK(draw_and_discard_to_the_end(h) == 0);
+  auto result = h.game().result();
+  CHECK(result["end"] == "stock_exhausted");
+  const int c0 = result["hands"][0]["count"];
+  const int c1 = result["hands"][1]["count"];
+  CHECK(scores(h) == std::vector<int>{-c0, -c1});
+
+  Harness turning("five_hundred_rummy", options({{"after_stock", "turn_over"}}), {100, 100}, 5);
+  CHECK(draw_and_discard_to_the_end(turning) == 1);
+  result = turning.game().result();
+  CHECK(result["end"] == "no_winner");
+  CHECK(scores(turning) == std::vector<int>{-result["hands"][0]["count"].get<int>(),
+                                            -result["hands"][1]["count"].get<int>()});
+}
+
+TEST_CASE("hidden information: other hands are ?? to players and spectators; the pile and melds are public") {
+  Harness h("five_hundred_rummy", options({{"partnership", true}}), {100, 100, 100, 100}, 1, partnership_deck());
+  h.act(1, draw());
+  h.act(1, meld({"6C", "7C", "8C"}));
+  auto partner = h.game().view(3);
+  for (int s : {0, 1, 2})
+    for (const auto& c : partner["hands"][s]["cards"]) CHECK(c == "??");
+  auto spectator = h.game().view(std::nullopt);
+  for (int s = 0; s < 4; ++s)
+    for (const auto& c : spectator["hands"][s]["cards"]) CHECK(c == "??");
+  CHECK(spectator["pile"] == Json::array({"4C"}));
+  CHECK(spectator["table"][0]["cards"] == Json::array({"6C", "7C", "8C"}));
+  CHECK(spectator["melded"] == Json::array({0, 21, 0, 0}));
+}
+
+namespace {
+
+struct Step {
+  int seat;  // -1: start the next deal
+  Json action;
+};
+
+// Replays the game to the current point once per listed action and applies it:
+// every action `legal` lists must be accepted.
+void every_listed_action_applies(const Json& opts, int players, std::uint64_t seed, const std::vector<Step>& history,
+                                 int seat, const Json& legal) {
+  for (const auto& action : legal) {
+    Harness replay("five_hundred_rummy", opts, std::vector<std::int64_t>(players, 1000), seed);
+    for (const auto& step : history) {
+      if (step.seat < 0) replay.next_deal();
+      else replay.act(step.seat, step.action);
+    }
+    CHECK_NOTHROW(replay.act(seat, action));
+  }
+}
+
+// Plays whole games with random legal actions until at least `min_deals` deals
+// are done: chips and cards are conserved, every chosen action is accepted (and,
+// in the first `replays` games, now and then every listed one), every game ends.
+void random_games(const Json& opts, int min_deals, int players_lo, int players_hi, int replays = 2) {
+  int deals = 0;
+  for (int g = 1; deals < min_deals; ++g) {
+    parlour::rules::Rng rng(static_cast<std::uint64_t>(g) * 6271 + 3);
+    const int players = static_cast<int>(rng.between(players_lo, players_hi));
+    const auto seed = static_cast<std::uint64_t>(g) + 1000;
+    Harness h("five_hundred_rummy", opts, std::vector<std::int64_t>(players, 1000), seed);
+    const auto total = h.total();
+    const std::size_t pack = players >= 5 ? 104 : 52;
+    std::vector<Step> history;
+    int steps = 0;
+    while (h.game().phase() != Phase::game_over && steps++ < 100000) {
+      if (h.game().phase() == Phase::deal_over) {
+        h.next_deal();
+        history.push_back({-1, {}});
+        continue;
+      }
+      const auto acting = h.game().to_act();
+      const int seat = acting[rng.below(acting.size())];
+      auto legal = h.legal(seat);
+      REQUIRE_MESSAGE(!legal.empty(), "no legal action for seat " << seat << ": " << h.game().view(seat).dump());
+      if (g <= replays && history.size() < 300 && rng.below(50) == 0)
+        every_listed_action_applies(opts, players, seed, history, seat, legal);
+      auto action = parlour::rules::random_legal_action(legal, rng);
+      REQUIRE_NOTHROW(h.act(seat, action));
+      history.push_back({seat, action});
+      auto view = h.game().view(std::nullopt);
+      std::size_t count = view["stock"].get<std::size_t>() + view["pile"].size();
+      for (const auto& hand : view["hands"]) count += hand["count"].get<std::size_t>();
+      for (const auto& m : view["table"]) count += m["cards"].size();
+      REQUIRE(count == pack);
+      REQUIRE(h.total() == total);
+    }
+    REQUIRE(h.game().phase() == Phase::game_over);
+    CHECK(h.total() == total);
+    deals += h.game().deals_played();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("random games: five hundred to 500, two to eight players") { random_games(options(), 200, 2, 8); }
+TEST_CASE("random games: five hundred partnership") {
+  random_games(options({{"partnership", true}}), 200, 4, 4);
+}
+TEST_CASE("random games: five hundred after_stock turn_over, top_card_free, deal caps") {
+  random_games(options({{"after_stock", "turn_over"}, {"max_restocks", 2}}), 200, 2, 8);
+  random_games(options({{"top_card_free", true}, {"partnership", true}, {"target", 100}}), 200, 4, 4);
+  random_games(options({{"deals", 3}, {"stake", 3}}), 200, 2, 8);
+}

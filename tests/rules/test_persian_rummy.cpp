@@ -1,0 +1,263 @@
+// Persian Rummy, source 000 "PERSIAN RUMMY"; rules/rummy.md §2.5, example E12.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "rules/random_play.h"
+#include "tests/rules/harness.h"
+
+using parlour::rules::Json;
+using parlour::rules::Phase;
+using parlour::test::cards;
+using parlour::test::Harness;
+
+namespace {
+
+// Hands in play order (dealer last), dealt one card at a time, then the upcard
+// and the stock from the top.
+std::vector<parlour::rules::Card> stack(const std::vector<std::vector<std::string>>& hands, const std::string& upcard,
+                                        const std::vector<std::string>& stock) {
+  std::vector<std::string> deck;
+  for (std::size_t round = 0; round < hands[0].size(); ++round)
+    for (const auto& hand : hands) deck.push_back(hand[round]);
+  deck.push_back(upcard);
+  deck.insert(deck.end(), stock.begin(), stock.end());
+  return cards(deck);
+}
+
+Json draw() { return {{"type", "draw"}, {"from", "stock"}}; }
+Json discard(const char* card) { return {{"type", "discard"}, {"card", card}}; }
+Json meld(std::vector<std::string> cards_) { return {{"type", "meld"}, {"cards", cards_}}; }
+Json lay_off(int meld_index, std::vector<std::string> cards_) {
+  return {{"type", "lay_off"}, {"meld", meld_index}, {"cards", cards_}};
+}
+
+Json options(std::initializer_list<std::pair<const char*, Json>> set = {}) {
+  Json o = Json::object();
+  for (const auto& [k, v] : set) o[k] = v;
+  return o;
+}
+
+const std::vector<std::int64_t> chips100 = {100, 100, 100, 100};
+
+// The reason code a meld is refused with.
+std::string refusal_reason(Harness& h, int seat, const Json& action) {
+  try {
+    h.act(seat, action);
+  } catch (const parlour::rules::RulesError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+// E12: seat 1 melds 8-8-8-8 intact, seat 2 three jokers, seat 3 A-K-Q of spades
+// (A-2-3 refused), and the dealer goes out.
+std::vector<parlour::rules::Card> e12_deck() {
+  return stack({{"8S", "8H", "8D", "8C", "2C", "3D", "4H"},
+                {"JK", "JK", "JK", "5C", "6H", "7H", "9S"},
+                {"AS", "KS", "QS", "2S", "3S", "TD", "9D"},
+                {"9C", "TC", "JC", "QC", "4D", "5D", "6D"}},
+               "7S", {"KH", "KD", "KC", "2H"});
+}
+
+void play_e12(Harness& h) {
+  h.act(1, draw());
+  h.act(1, meld({"8S", "8H", "8D", "8C"}));
+  CHECK(h.game().view(1)["melded"] == Json::array({0, 64, 0, 0}));
+  h.act(1, discard("KH"));
+  h.act(2, draw());
+  CHECK(refusal_reason(h, 2, meld({"JK", "6H", "7H"})).find("joker_not_allowed_here") != std::string::npos);
+  h.act(2, meld({"JK", "JK", "JK"}));
+  CHECK(h.game().view(2)["melded"] == Json::array({0, 64, 60, 0}));
+  h.act(2, discard("KD"));
+  h.act(3, draw());
+  CHECK(refusal_reason(h, 3, meld({"AS", "2S", "3S"})).find("ace_low_not_allowed") != std::string::npos);
+  h.act(3, meld({"AS", "KS", "QS"}));
+  CHECK(h.game().view(3)["melded"] == Json::array({0, 64, 60, 35}));
+  h.act(3, discard("KC"));
+  h.act(0, draw());
+  h.act(0, meld({"9C", "TC", "JC", "QC"}));
+  h.act(0, meld({"4D", "5D", "6D"}));
+  h.act(0, discard("2H"));  // out
+}
+
+}  // namespace
+
+TEST_CASE("persian deal: four players only, 56 cards with four jokers, 7 each, an upcard on a spread pile") {
+  Harness h("persian_rummy", options(), chips100);
+  auto view = h.game().view(1);
+  CHECK(view["hands"][1]["cards"].size() == 7);
+  CHECK(view["stock"] == 56 - 28 - 1);
+  CHECK(view["pile"].size() == 1);
+  CHECK(view["deals_to_play"] == 2);
+  CHECK(view["teams"][1]["seats"] == Json::array({1, 3}));
+  const auto* info = parlour::rules::Registry::builtin().find("persian_rummy");
+  REQUIRE(info != nullptr);
+  CHECK(info->source == "000");
+  for (int players : {2, 3, 5}) {
+    parlour::rules::GameSetup setup{{}, players, 1, std::nullopt, std::vector<std::int64_t>(players, 100)};
+    CHECK_THROWS_AS(parlour::rules::Registry::create(*info, setup), parlour::rules::SetupError);
+  }
+  CHECK_THROWS_AS(parlour::rules::Registry::validate_options(*info, {{"deals", 4}}), parlour::rules::SetupError);
+}
+
+TEST_CASE("E12: 8-8-8-8 intact = 64, Jk Jk Jk = 60, A-K-Q = 35, A-2-3 refused; going out gives the side 25") {
+  Harness h("persian_rummy", options(), chips100, 1, e12_deck());
+  play_e12(h);
+  CHECK(h.game().phase() == Phase::deal_over);
+  auto result = h.game().result();
+  CHECK(result["winner"] == 0);
+  CHECK(result["going_out_bonus"] == 25);
+  CHECK(result["melded"] == Json::array({54, 64, 60, 35}));
+  // Hands left: seat 1 2C 3D 4H = 9, seat 2 5C 6H 7H 9S = 27, seat 3 2S 3S TD 9D = 24.
+  CHECK(result["in_hand"] == Json::array({0, 9, 27, 24}));
+  CHECK(result["deal_points"] == Json::array({54 + 25, 55, 33, 11}));
+  CHECK(result["team_scores"] == Json::array({112, 66}));
+  CHECK(h.chips() == chips100);  // settled after the last deal
+}
+
+TEST_CASE("E12: a set of three completed by a lay-off is not doubled: 24 + 8 = 32") {
+  auto deck = stack({{"8S", "8H", "8D", "2C", "3D", "4H", "6S"},
+                     {"9C", "TC", "5C", "6H", "7H", "9S", "KS"},
+                     {"AS", "QS", "2S", "3S", "TD", "9D", "JC"},
+                     {"QC", "4D", "5D", "6D", "JH", "2D", "3H"}},
+                    "7S", {"KH", "KD", "KC", "2H", "8C"});
+  Harness h("persian_rummy", options(), chips100, 1, deck);
+  h.act(1, draw());
+  h.act(1, meld({"8S", "8H", "8D"}));
+  CHECK(h.game().view(1)["melded"][1] == 24);
+  h.act(1, discard("KH"));
+  h.act(2, draw());
+  h.act(2, discard("KD"));
+  h.act(3, draw());
+  h.act(3, discard("KC"));
+  h.act(0, draw());
+  h.act(0, discard("2H"));
+  h.act(1, draw());  // 8C
+  h.act(1, lay_off(0, {"8C"}));
+  CHECK(h.game().view(1)["melded"][1] == 32);
+  CHECK(h.game().view(1)["table"][0]["cards"].size() == 4);
+}
+
+TEST_CASE("after the last deal the losing side pays its margin, each loser to the winner at his left") {
+  Harness h("persian_rummy", options({{"stake", 2}}), chips100, 1, e12_deck());
+  play_e12(h);
+  h.next_deal();
+  // Deal 2: everyone draws and discards until the stock is gone; each scores −hand.
+  int guard = 0;
+  while (h.game().phase() == Phase::playing && guard++ < 1000) {
+    const int seat = h.game().to_act()[0];
+    auto view = h.game().view(seat);
+    if (view["phase"] == "draw") h.act(seat, draw());
+    else h.act(seat, discard(view["hands"][seat]["cards"].back().get<std::string>().c_str()));
+  }
+  CHECK(h.game().phase() == Phase::game_over);
+  auto result = h.game().result();
+  CHECK(result["end"] == "stock_exhausted");
+  std::vector<int> held;
+  for (int s = 0; s < 4; ++s) held.push_back(result["hands"][s]["count"].get<int>());
+  const int a = 112 - held[0] - held[2];
+  const int b = 66 - held[1] - held[3];
+  CHECK(result["team_scores"] == Json::array({a, b}));
+  REQUIRE(a != b);
+  const int margin = std::abs(a - b);
+  CHECK(result["margin"] == margin);
+  const std::int64_t paid = std::min<std::int64_t>(2 * margin, 100);
+  if (a > b) CHECK(h.chips() == std::vector<std::int64_t>{100 + paid, 100 - paid, 100 + paid, 100 - paid});
+  else CHECK(h.chips() == std::vector<std::int64_t>{100 - paid, 100 + paid, 100 - paid, 100 + paid});
+}
+
+TEST_CASE("the deals option plays three deals; a player who leaves ends the partnership game") {
+  Harness h("persian_rummy", options({{"deals", 3}}), chips100, 4);
+  CHECK(h.game().view(0)["deals_to_play"] == 3);
+  h.leave(2);
+  CHECK(h.game().phase() == Phase::game_over);
+  CHECK(h.chips() == chips100);
+}
+
+TEST_CASE("hidden information: partners do not see each other's hands; the pile is public") {
+  Harness h("persian_rummy", options(), chips100, 1, e12_deck());
+  auto view = h.game().view(0);
+  for (const auto& c : view["hands"][2]["cards"]) CHECK(c == "??");
+  for (const auto& c : view["hands"][0]["cards"]) CHECK(c != "??");
+  auto spectator = h.game().view(std::nullopt);
+  for (int s = 0; s < 4; ++s)
+    for (const auto& c : spectator["hands"][s]["cards"]) CHECK(c == "??");
+  CHECK(spectator["pile"] == Json::array({"7S"}));
+}
+
+namespace {
+
+struct Step {
+  int seat;  // -1: start the next deal
+  Json action;
+};
+
+// Replays the game to the current point once per listed action and applies it:
+// every action `legal` lists must be accepted.
+void every_listed_action_applies(const Json& opts, std::uint64_t seed, const std::vector<Step>& history, int seat,
+                                 const Json& legal) {
+  for (const auto& action : legal) {
+    Harness replay("persian_rummy", opts, std::vector<std::int64_t>(4, 1000), seed);
+    for (const auto& step : history) {
+      if (step.seat < 0) replay.next_deal();
+      else replay.act(step.seat, step.action);
+    }
+    CHECK_NOTHROW(replay.act(seat, action));
+  }
+}
+
+// Plays whole games with random legal actions until at least `min_deals` deals
+// are done: chips and cards are conserved, every chosen action is accepted (and,
+// in the first `replays` games, now and then every listed one), every game ends
+// after exactly the agreed number of deals.
+void random_games(const Json& opts, int min_deals, int replays = 3) {
+  int deals = 0;
+  for (int g = 1; deals < min_deals; ++g) {
+    parlour::rules::Rng rng(static_cast<std::uint64_t>(g) * 4099 + 11);
+    const auto seed = static_cast<std::uint64_t>(g) + 2000;
+    Harness h("persian_rummy", opts, std::vector<std::int64_t>(4, 1000), seed);
+    const auto total = h.total();
+    std::vector<Step> history;
+    int steps = 0;
+    while (h.game().phase() != Phase::game_over && steps++ < 100000) {
+      if (h.game().phase() == Phase::deal_over) {
+        h.next_deal();
+        history.push_back({-1, {}});
+        continue;
+      }
+      const int seat = h.game().to_act()[0];
+      auto legal = h.legal(seat);
+      REQUIRE_MESSAGE(!legal.empty(), "no legal action for seat " << seat << ": " << h.game().view(seat).dump());
+      if (g <= replays && history.size() < 300 && rng.below(40) == 0)
+        every_listed_action_applies(opts, seed, history, seat, legal);
+      auto action = parlour::rules::random_legal_action(legal, rng);
+      REQUIRE_NOTHROW(h.act(seat, action));
+      history.push_back({seat, action});
+      auto view = h.game().view(std::nullopt);
+      std::size_t count = view["stock"].get<std::size_t>() + view["pile"].size();
+      for (const auto& hand : view["hands"]) count += hand["count"].get<std::size_t>();
+      for (const auto& m : view["table"]) count += m["cards"].size();
+      REQUIRE(count == 56);
+      REQUIRE(h.total() == total);
+    }
+    REQUIRE(h.game().phase() == Phase::game_over);
+    CHECK(h.game().deals_played() == opts.value("deals", 2));
+    CHECK(h.total() == total);
+    // The side behind paid the margin (capped by what each loser had).
+    auto result = h.game().result();
+    if (result.contains("margin")) {
+      const int winners = result["game_winners"][0];
+      for (int s = 0; s < 4; ++s)
+        CHECK((s % 2 == winners % 2) == (h.chips(s) >= 1000));
+    }
+    deals += h.game().deals_played();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("random games: persian, two deals") { random_games(options(), 200); }
+TEST_CASE("random games: persian, three deals") { random_games(options({{"deals", 3}, {"stake", 5}}), 201); }
+TEST_CASE("random games: persian, top_card_free") { random_games(options({{"top_card_free", true}}), 200); }
