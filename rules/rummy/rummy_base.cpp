@@ -793,13 +793,14 @@ void RummyBase::list_plays(int seat, Json& legal) const {
       if (!may_leave(meld)) continue;
       legal.push_back({{"type", "meld"}, {"cards", card_list(meld)}});
     }
+    // The cards that may be laid off alone, worked out once for every meld.
+    std::vector<Card> singles;
+    for (auto c : distinct(hand))
+      if ((!must_use_ || c == *must_use_) && may_leave({c})) singles.push_back(c);
     for (std::size_t i = 0; i < table_.size(); ++i)
-      for (auto c : distinct(hand)) {
-        if (must_use_ && c != *must_use_) continue;
-        if (!may_leave({c})) continue;
+      for (auto c : singles)
         if (lays_off(table_[i].meld, c, config_.melds))
           legal.push_back({{"type", "lay_off"}, {"meld", i}, {"cards", {to_string(c)}}});
-      }
   }
   if (must_use_) return;
   for (auto c : distinct(hand)) {
