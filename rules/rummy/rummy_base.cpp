@@ -311,7 +311,7 @@ std::vector<Card> RummyBase::cards_from_hand(int seat, const Json& list, const c
 
 // A meld or lay-off must leave a hand the turn can still end with: empty (going
 // out, where allowed), or holding a card the player may discard.
-std::string RummyBase::why_not_keep(int seat, const std::vector<Card>& remaining) const {
+std::string RummyBase::why_not_keep(int seat, const std::vector<Card>& remaining, const std::vector<Card>& played) const {
   const bool may_go_out = !config_.needs_earlier_meld || melded_before_this_turn_[seat];
   if (remaining.empty()) {
     if (config_.final_discard_required) return "you must go out with a discard: keep a card to discard";
@@ -320,9 +320,12 @@ std::string RummyBase::why_not_keep(int seat, const std::vector<Card>& remaining
   }
   if (remaining.size() == 1 && !may_go_out)
     return "you may not go out this turn: keep two cards so that one stays after your discard";
+  // Equal cards are interchangeable: once a copy of the taken upcard is played,
+  // what stays in the hand is the player's own.
+  const bool upcard_played = taken_upcard_ && contains(played, *taken_upcard_);
   for (auto c : remaining)
-    if (!(config_.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == c &&
-          std::count(remaining.begin(), remaining.end(), c) == 1))
+    if (upcard_played || !(config_.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == c &&
+                           std::count(remaining.begin(), remaining.end(), c) == 1))
       return "";
   return "that would leave only the upcard you took, which you may not discard this turn";
 }
@@ -334,12 +337,16 @@ std::vector<Card> RummyBase::hand_without(int seat, const std::vector<Card>& car
 }
 
 void RummyBase::check_may_keep(int seat, const std::vector<Card>& cards) const {
-  if (auto why = why_not_keep(seat, hand_without(seat, cards)); !why.empty()) throw illegal_action(why);
+  if (auto why = why_not_keep(seat, hand_without(seat, cards), cards); !why.empty()) throw illegal_action(why);
 }
 
 void RummyBase::check_must_use(const std::vector<Card>& used) const {
   if (must_use_ && !contains(used, *must_use_))
     throw illegal_action("first meld or lay off " + to_string(*must_use_) + ", the card you took");
+}
+
+void RummyBase::forget_upcard_if_played(const std::vector<Card>& played) {
+  if (taken_upcard_ && contains(played, *taken_upcard_)) taken_upcard_.reset();
 }
 
 void RummyBase::remove_from_hand(int seat, const std::vector<Card>& cards) {
@@ -358,6 +365,7 @@ void RummyBase::apply_meld(int seat, const Json& action, Balances& chips, Effect
   check_must_use(cards);
   check_may_keep(seat, cards);
   remove_from_hand(seat, cards);
+  forget_upcard_if_played(cards);
   TableMeld placed{*check.meld, std::vector<int>(cards.size(), seat), true};
   placed.meld.owner = seat;
   table_.push_back(placed);
@@ -387,6 +395,7 @@ void RummyBase::apply_lay_off(int seat, const Json& action, Balances& chips, Eff
   check_must_use(cards);
   check_may_keep(seat, cards);
   remove_from_hand(seat, cards);
+  forget_upcard_if_played(cards);
   // Cards already on the meld keep who placed them; the new ones are this seat's.
   std::vector<int> placed_by;
   std::vector<bool> used(target.meld.cards.size(), false);
@@ -572,6 +581,7 @@ void RummyBase::apply_layout(int seat, const Json& action, Balances& chips, Effe
     table.push_back(std::move(tm));
   }
   remove_from_hand(seat, check.from_hand);
+  forget_upcard_if_played(check.from_hand);
   table_ = std::move(table);
   melded_this_deal_[seat] = true;
   must_use_.reset();
@@ -784,7 +794,9 @@ void RummyBase::list_draws(int seat, Json& legal) const {
 void RummyBase::list_plays(int seat, Json& legal) const {
   const auto& hand = hands_[seat];
   const bool may_go_out = !config_.needs_earlier_meld || melded_before_this_turn_[seat];
-  auto may_leave = [&](const std::vector<Card>& played) { return why_not_keep(seat, hand_without(seat, played)).empty(); };
+  auto may_leave = [&](const std::vector<Card>& played) {
+    return why_not_keep(seat, hand_without(seat, played), played).empty();
+  };
   if (config_.rummy_only) {
     list_go_rummy(seat, legal);
   } else {

@@ -138,7 +138,8 @@ class RummyBase : public GameState {
 
   // checks
   std::vector<Card> cards_from_hand(int seat, const Json& list, const char* field) const;
-  std::string why_not_keep(int seat, const std::vector<Card>& remaining) const;
+  std::string why_not_keep(int seat, const std::vector<Card>& remaining, const std::vector<Card>& played) const;
+  void forget_upcard_if_played(const std::vector<Card>& played);
   std::vector<Card> hand_without(int seat, const std::vector<Card>& cards) const;
   void check_may_keep(int seat, const std::vector<Card>& cards) const;
   void check_must_use(const std::vector<Card>& used) const;

@@ -4,6 +4,7 @@
 
 #include "rules/random_play.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/playout.h"
 
 using parlour::rules::Json;
 using parlour::rules::Phase;
@@ -265,75 +266,27 @@ TEST_CASE("hidden information: other hands are ?? to players and spectators; the
 
 namespace {
 
-struct Step {
-  int seat;  // -1: start the next deal
-  Json action;
-};
-
-// Replays the game to the current point once per listed action and applies it:
-// every action `legal` lists must be accepted.
-void every_listed_action_applies(const Json& opts, int players, std::uint64_t seed, const std::vector<Step>& history,
-                                 int seat, const Json& legal) {
-  for (const auto& action : legal) {
-    Harness replay("five_hundred_rummy", opts, std::vector<std::int64_t>(players, 1000), seed);
-    for (const auto& step : history) {
-      if (step.seat < 0) replay.next_deal();
-      else replay.act(step.seat, step.action);
-    }
-    CHECK_NOTHROW(replay.act(seat, action));
-  }
-}
-
-// Plays whole games with random legal actions until at least `min_deals` deals
-// are done: chips and cards are conserved, every chosen action is accepted (and,
-// in the first `replays` games, now and then every listed one), every game ends.
-void random_games(const Json& opts, int min_deals, int players_lo, int players_hi, int replays = 2) {
-  int deals = 0;
-  for (int g = 1; deals < min_deals; ++g) {
-    parlour::rules::Rng rng(static_cast<std::uint64_t>(g) * 6271 + 3);
-    const int players = static_cast<int>(rng.between(players_lo, players_hi));
-    const auto seed = static_cast<std::uint64_t>(g) + 1000;
-    Harness h("five_hundred_rummy", opts, std::vector<std::int64_t>(players, 1000), seed);
-    const auto total = h.total();
-    const std::size_t pack = players >= 5 ? 104 : 52;
-    std::vector<Step> history;
-    int steps = 0;
-    while (h.game().phase() != Phase::game_over && steps++ < 100000) {
-      if (h.game().phase() == Phase::deal_over) {
-        h.next_deal();
-        history.push_back({-1, {}});
-        continue;
-      }
-      const auto acting = h.game().to_act();
-      const int seat = acting[rng.below(acting.size())];
-      auto legal = h.legal(seat);
-      REQUIRE_MESSAGE(!legal.empty(), "no legal action for seat " << seat << ": " << h.game().view(seat).dump());
-      if (g <= replays && history.size() < 300 && rng.below(50) == 0)
-        every_listed_action_applies(opts, players, seed, history, seat, legal);
-      auto action = parlour::rules::random_legal_action(legal, rng);
-      REQUIRE_NOTHROW(h.act(seat, action));
-      history.push_back({seat, action});
-      auto view = h.game().view(std::nullopt);
-      std::size_t count = view["stock"].get<std::size_t>() + view["pile"].size();
-      for (const auto& hand : view["hands"]) count += hand["count"].get<std::size_t>();
-      for (const auto& m : view["table"]) count += m["cards"].size();
-      REQUIRE(count == pack);
-      REQUIRE(h.total() == total);
-    }
-    REQUIRE(h.game().phase() == Phase::game_over);
-    CHECK(h.total() == total);
-    deals += h.game().deals_played();
-  }
+// Whole random games until at least `min_deals` deals: tests/rules/playout.h.
+void random_games(const Json& opts, int min_deals, int players_lo, int players_hi) {
+  parlour::test::Playout spec;
+  spec.game = "five_hundred_rummy";
+  spec.options = opts;
+  spec.min_deals = min_deals;
+  spec.players_lo = players_lo;
+  spec.players_hi = players_hi;
+  spec.seed_base = 1000;
+  spec.pack_size = [](int players) { return std::size_t{players >= 5 ? 104u : 52u}; };
+  parlour::test::random_playouts(spec);
 }
 
 }  // namespace
 
-TEST_CASE("random games: five hundred to 500, two to eight players") { random_games(options(), 200, 2, 8); }
+TEST_CASE("random games: five hundred to 500, two to eight players") { random_games(options(), 1000, 2, 8); }
 TEST_CASE("random games: five hundred partnership") {
-  random_games(options({{"partnership", true}}), 200, 4, 4);
+  random_games(options({{"partnership", true}}), 1000, 4, 4);
 }
 TEST_CASE("random games: five hundred after_stock turn_over, top_card_free, deal caps") {
-  random_games(options({{"after_stock", "turn_over"}, {"max_restocks", 2}}), 200, 2, 8);
-  random_games(options({{"top_card_free", true}, {"partnership", true}, {"target", 100}}), 200, 4, 4);
-  random_games(options({{"deals", 3}, {"stake", 3}}), 200, 2, 8);
+  random_games(options({{"after_stock", "turn_over"}, {"max_restocks", 2}}), 1000, 2, 8);
+  random_games(options({{"top_card_free", true}, {"partnership", true}, {"target", 100}}), 1000, 4, 4);
+  random_games(options({{"deals", 3}, {"stake", 3}}), 1000, 2, 8);
 }

@@ -7,6 +7,7 @@
 
 #include "rules/random_play.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/playout.h"
 
 using parlour::rules::Json;
 using parlour::rules::Phase;
@@ -396,79 +397,28 @@ TEST_CASE("hidden information: other hands are ?? to players and spectators; the
 
 namespace {
 
-struct Step {
-  int seat;  // -1: start the next deal
-  Json action;
-};
-
-// Replays the game to the current point once per listed action and applies it:
-// every action `legal` lists must be accepted.
-void every_listed_action_applies(const char* game, const Json& opts, int players, std::uint64_t seed,
-                                 const std::vector<Step>& history, int seat, const Json& legal) {
-  for (const auto& action : legal) {
-    Harness replay(game, opts, std::vector<std::int64_t>(players, 1000), seed);
-    for (const auto& step : history) {
-      if (step.seat < 0) replay.next_deal();
-      else replay.act(step.seat, step.action);
-    }
-    CHECK_NOTHROW(replay.act(seat, action));
-  }
-}
-
-// Plays whole games with random legal actions until at least `min_deals` deals
-// are done: chips and cards are conserved, every chosen action is accepted (and,
-// in the first `replays` games, now and then every listed one), every game ends.
-int random_games(const Json& opts, int min_deals, int players_lo, int players_hi, int replays = 2) {
-  int deals = 0;
-  int games = 0;
-  for (int g = 1; deals < min_deals; ++g) {
-    parlour::rules::Rng rng(static_cast<std::uint64_t>(g) * 7919 + 17);
-    const int players = static_cast<int>(rng.between(players_lo, players_hi));
-    const auto seed = static_cast<std::uint64_t>(g);
-    Harness h("michigan_rummy", opts, std::vector<std::int64_t>(players, 1000), seed);
-    const auto total = h.total();
-    const std::size_t pack = players >= 5 ? 104 : 52;
-    std::vector<Step> history;
-    int steps = 0;
-    while (h.game().phase() != Phase::game_over && steps++ < 100000) {
-      if (h.game().phase() == Phase::deal_over) {
-        h.next_deal();
-        history.push_back({-1, {}});
-        continue;
-      }
-      const auto acting = h.game().to_act();
-      const int seat = acting[rng.below(acting.size())];
-      auto legal = h.legal(seat);
-      REQUIRE_MESSAGE(!legal.empty(), "no legal action for seat " << seat << ": " << h.game().view(seat).dump());
-      if (g <= replays && history.size() < 300 && rng.below(50) == 0)
-        every_listed_action_applies("michigan_rummy", opts, players, seed, history, seat, legal);
-      auto action = parlour::rules::random_legal_action(legal, rng);
-      REQUIRE_NOTHROW(h.act(seat, action));
-      history.push_back({seat, action});
-      auto view = h.game().view(std::nullopt);
-      std::size_t count = view["stock"].get<std::size_t>() + view["pile"].size();
-      for (const auto& hand : view["hands"]) count += hand["count"].get<std::size_t>();
-      for (const auto& m : view["table"]) count += m["cards"].size();
-      REQUIRE(count == pack);
-      REQUIRE(h.total() == total);
-    }
-    REQUIRE(h.game().phase() == Phase::game_over);
-    CHECK(h.total() == total);
-    deals += h.game().deals_played();
-    ++games;
-  }
-  return games;
+// Whole random games until at least `min_deals` deals: tests/rules/playout.h.
+void random_games(const Json& opts, int min_deals, int players_lo, int players_hi) {
+  parlour::test::Playout spec;
+  spec.game = "michigan_rummy";
+  spec.options = opts;
+  spec.min_deals = min_deals;
+  spec.players_lo = players_lo;
+  spec.players_hi = players_hi;
+  spec.seed_base = 17;
+  spec.pack_size = [](int players) { return std::size_t{players >= 5 ? 104u : 52u}; };
+  parlour::test::random_playouts(spec);
 }
 
 }  // namespace
 
-TEST_CASE("random games: michigan to 500, two to eight players") { random_games(options(), 200, 2, 8); }
-TEST_CASE("random games: michigan polish") { random_games(options({{"polish", true}}), 200, 2, 8); }
-TEST_CASE("random games: michigan top_card_free") { random_games(options({{"top_card_free", true}}), 200, 2, 8); }
+TEST_CASE("random games: michigan to 500, two to eight players") { random_games(options(), 1000, 2, 8); }
+TEST_CASE("random games: michigan polish") { random_games(options({{"polish", true}}), 1000, 2, 8); }
+TEST_CASE("random games: michigan top_card_free") { random_games(options({{"top_card_free", true}}), 1000, 2, 8); }
 TEST_CASE("random games: michigan settle_each_deal") {
-  random_games(options({{"settle_each_deal", true}}), 200, 2, 8);
+  random_games(options({{"settle_each_deal", true}}), 1000, 2, 8);
 }
 TEST_CASE("random games: michigan stock rules and deal caps") {
-  random_games(options({{"max_restocks", 0}, {"deals", 4}}), 200, 2, 8);
-  random_games(options({{"max_restocks", 3}, {"target", 50}, {"stake", 5}}), 200, 2, 8);
+  random_games(options({{"max_restocks", 0}, {"deals", 4}}), 1000, 2, 8);
+  random_games(options({{"max_restocks", 3}, {"target", 50}, {"stake", 5}}), 1000, 2, 8);
 }

@@ -6,6 +6,7 @@
 
 #include "rules/random_play.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/playout.h"
 
 using parlour::rules::Json;
 using parlour::rules::Phase;
@@ -189,75 +190,30 @@ TEST_CASE("hidden information: partners do not see each other's hands; the pile 
 
 namespace {
 
-struct Step {
-  int seat;  // -1: start the next deal
-  Json action;
-};
-
-// Replays the game to the current point once per listed action and applies it:
-// every action `legal` lists must be accepted.
-void every_listed_action_applies(const Json& opts, std::uint64_t seed, const std::vector<Step>& history, int seat,
-                                 const Json& legal) {
-  for (const auto& action : legal) {
-    Harness replay("persian_rummy", opts, std::vector<std::int64_t>(4, 1000), seed);
-    for (const auto& step : history) {
-      if (step.seat < 0) replay.next_deal();
-      else replay.act(step.seat, step.action);
-    }
-    CHECK_NOTHROW(replay.act(seat, action));
-  }
-}
-
-// Plays whole games with random legal actions until at least `min_deals` deals
-// are done: chips and cards are conserved, every chosen action is accepted (and,
-// in the first `replays` games, now and then every listed one), every game ends
-// after exactly the agreed number of deals.
-void random_games(const Json& opts, int min_deals, int replays = 3) {
-  int deals = 0;
-  for (int g = 1; deals < min_deals; ++g) {
-    parlour::rules::Rng rng(static_cast<std::uint64_t>(g) * 4099 + 11);
-    const auto seed = static_cast<std::uint64_t>(g) + 2000;
-    Harness h("persian_rummy", opts, std::vector<std::int64_t>(4, 1000), seed);
-    const auto total = h.total();
-    std::vector<Step> history;
-    int steps = 0;
-    while (h.game().phase() != Phase::game_over && steps++ < 100000) {
-      if (h.game().phase() == Phase::deal_over) {
-        h.next_deal();
-        history.push_back({-1, {}});
-        continue;
-      }
-      const int seat = h.game().to_act()[0];
-      auto legal = h.legal(seat);
-      REQUIRE_MESSAGE(!legal.empty(), "no legal action for seat " << seat << ": " << h.game().view(seat).dump());
-      if (g <= replays && history.size() < 300 && rng.below(40) == 0)
-        every_listed_action_applies(opts, seed, history, seat, legal);
-      auto action = parlour::rules::random_legal_action(legal, rng);
-      REQUIRE_NOTHROW(h.act(seat, action));
-      history.push_back({seat, action});
-      auto view = h.game().view(std::nullopt);
-      std::size_t count = view["stock"].get<std::size_t>() + view["pile"].size();
-      for (const auto& hand : view["hands"]) count += hand["count"].get<std::size_t>();
-      for (const auto& m : view["table"]) count += m["cards"].size();
-      REQUIRE(count == 56);
-      REQUIRE(h.total() == total);
-    }
-    REQUIRE(h.game().phase() == Phase::game_over);
+// Whole random games until at least `min_deals` deals (tests/rules/playout.h);
+// each game ends after exactly the agreed deals and the side behind paid.
+void random_games(const Json& opts, int min_deals) {
+  parlour::test::Playout spec;
+  spec.game = "persian_rummy";
+  spec.options = opts;
+  spec.min_deals = min_deals;
+  spec.players_lo = spec.players_hi = 4;
+  spec.replays = 3;
+  spec.seed_base = 2000;
+  spec.pack_size = [](int) { return std::size_t{56}; };
+  spec.after_game = [opts](Harness& h) {
     CHECK(h.game().deals_played() == opts.value("deals", 2));
-    CHECK(h.total() == total);
-    // The side behind paid the margin (capped by what each loser had).
     auto result = h.game().result();
     if (result.contains("margin")) {
       const int winners = result["game_winners"][0];
-      for (int s = 0; s < 4; ++s)
-        CHECK((s % 2 == winners % 2) == (h.chips(s) >= 1000));
+      for (int s = 0; s < 4; ++s) CHECK((s % 2 == winners % 2) == (h.chips(s) >= 1000));
     }
-    deals += h.game().deals_played();
-  }
+  };
+  parlour::test::random_playouts(spec);
 }
 
 }  // namespace
 
-TEST_CASE("random games: persian, two deals") { random_games(options(), 200); }
-TEST_CASE("random games: persian, three deals") { random_games(options({{"deals", 3}, {"stake", 5}}), 201); }
-TEST_CASE("random games: persian, top_card_free") { random_games(options({{"top_card_free", true}}), 200); }
+TEST_CASE("random games: persian, two deals") { random_games(options(), 1000); }
+TEST_CASE("random games: persian, three deals") { random_games(options({{"deals", 3}, {"stake", 5}}), 1000); }
+TEST_CASE("random games: persian, top_card_free") { random_games(options({{"top_card_free", true}}), 1000); }

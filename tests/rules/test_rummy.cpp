@@ -4,8 +4,8 @@
 
 #include <set>
 
-#include "rules/random_play.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/playout.h"
 
 using parlour::rules::Json;
 using parlour::rules::Phase;
@@ -254,7 +254,6 @@ TEST_CASE("E8: call: a discard that lays off may be called; the caller nearest t
 
 TEST_CASE("R-G3: the discard pile is turned over once; when the stock runs out again the deal ends with no winner") {
   Harness h("rummy", options({{"max_restocks", 1}}), {100, 100}, 11);
-  parlour::rules::Rng rng(5);
   int guard = 0;
   // Two players who only draw and discard: the stock runs out twice.
   while (h.game().phase() == Phase::playing && guard++ < 500) {
@@ -283,34 +282,18 @@ TEST_CASE("contradictory options are refused when the table is created") {
 
 namespace {
 
-// Plays random legal actions to the end of `deals` deals; checks conservation.
-void random_games(const Json& opts, int games, int players_lo, int players_hi) {
-  for (int g = 1; g <= games; ++g) {
-    parlour::rules::Rng rng(static_cast<std::uint64_t>(g) * 7919);
-    const int players = static_cast<int>(rng.between(players_lo, players_hi));
-    Json o = opts;
-    o["deals"] = 1;
-    Harness h("rummy", o, std::vector<std::int64_t>(players, 500), static_cast<std::uint64_t>(g));
-    const auto total = h.total();
-    const int pack = 52 + (o.value("jokers", 0));
-    int steps = 0;
-    while (h.game().phase() == Phase::playing && steps++ < 3000) {
-      const auto acting = h.game().to_act();
-      const int seat = acting[rng.below(acting.size())];
-      auto legal = h.legal(seat);
-      REQUIRE_MESSAGE(!legal.empty(), "no legal action for seat " << seat << ": " << h.game().view(seat).dump());
-      auto action = parlour::rules::random_legal_action(legal, rng);
-      REQUIRE_NOTHROW(h.act(seat, action));
-      // Cards: hands, table, pile and stock make the pack.
-      auto view = h.game().view(std::nullopt);
-      std::size_t count = view["stock"].get<std::size_t>() + view["pile_size"].get<std::size_t>();
-      for (const auto& hand : view["hands"]) count += hand["count"].get<std::size_t>();
-      for (const auto& m : view["table"]) count += m["cards"].size();
-      CHECK(count == static_cast<std::size_t>(pack));
-    }
-    CHECK(h.game().phase() != Phase::playing);
-    CHECK(h.total() == total);
-  }
+// One-deal games of random legal actions (tests/rules/playout.h).
+void random_games(const Json& opts, int deals, int players_lo, int players_hi) {
+  parlour::test::Playout spec;
+  spec.game = "rummy";
+  spec.options = opts;
+  spec.options["deals"] = 1;
+  spec.min_deals = deals;
+  spec.players_lo = players_lo;
+  spec.players_hi = players_hi;
+  const int jokers = opts.value("jokers", 0);
+  spec.pack_size = [jokers](int) { return static_cast<std::size_t>(52 + jokers); };
+  parlour::test::random_playouts(spec);
 }
 
 }  // namespace
