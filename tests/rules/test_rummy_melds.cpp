@@ -263,3 +263,47 @@ TEST_CASE("the engine's layout action replaces the whole table in one validated 
   CHECK(view["table"][0]["cards"] == Json::array({"7H", "8H", "9H", "JK=TH"}));
   CHECK(view["hands"][0]["count"] == 7);
 }
+
+namespace {
+// Two packs and a spread pile with the duty to meld the card taken, as Michigan with five players.
+class TwoPackSpreadGame final : public RummyBase {
+ public:
+  explicit TwoPackSpreadGame(const GameSetup& setup) : RummyBase(setup, rules_config()) {}
+  static RummyConfig rules_config() {
+    RummyConfig c;
+    c.melds.set_duplicates = true;
+    c.pack.decks = 2;
+    c.hand_size = 7;
+    c.spread_pile = true;
+    c.must_use_taken = true;
+    return c;
+  }
+  void settle_deal(const DealEnd&, Balances&, Effects&, Json&) override {}
+};
+}  // namespace
+
+TEST_CASE("with two packs, melding a copy of the card just taken frees the other copy to be discarded") {
+  const std::vector<std::string> first = {"7S", "8S", "9S", "KD", "KH", "KC", "6S"};
+  const std::vector<std::string> dealer = {"6S", "2C", "3C", "4H", "5D", "TD", "AC"};
+  std::vector<std::string> deck;
+  for (int i = 0; i < 7; ++i) {
+    deck.push_back(first[i]);
+    deck.push_back(dealer[i]);
+  }
+  for (const char* c : {"5C", "2H", "3H"}) deck.push_back(c);  // upcard, then the stock
+  Balances chips{100, 100};
+  TwoPackSpreadGame game(GameSetup{Json::object(), 2, 1, cards(deck), chips});
+  game.start_next_deal(chips);
+  game.apply(1, {{"type", "draw"}, {"from", "stock"}}, chips);  // 2H
+  game.apply(1, {{"type", "meld"}, {"cards", {"7S", "8S", "9S"}}}, chips);
+  game.apply(1, {{"type", "meld"}, {"cards", {"KD", "KH", "KC"}}}, chips);
+  game.apply(1, {{"type", "discard"}, {"card", "2H"}}, chips);
+  game.apply(0, {{"type", "draw"}, {"from", "stock"}}, chips);  // 3H
+  game.apply(0, {{"type", "discard"}, {"card", "6S"}}, chips);
+  game.apply(1, {{"type", "take"}, {"depth", 0}}, chips);  // seat 1 now holds 6♠ 6♠
+  const auto legal = game.legal_actions(1, chips);
+  CHECK(legal.dump().find("\"lay_off\"") != std::string::npos);
+  game.apply(1, {{"type", "lay_off"}, {"meld", 0}, {"cards", {"6S"}}}, chips);
+  game.apply(1, {{"type", "discard"}, {"card", "6S"}}, chips);
+  CHECK(game.result()["winner"] == 1);
+}
