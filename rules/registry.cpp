@@ -4,6 +4,8 @@
 #include <cctype>
 
 #include "rules/games/red_dog.h"
+#include "rules/games/ranter_go_round.h"
+#include "rules/games/red_and_black.h"
 #include "rules/games/rummy.h"
 #include "rules/games/michigan_rummy.h"
 #include "rules/games/five_hundred_rummy.h"
@@ -82,6 +84,8 @@ const Registry& Registry::builtin() {
   static const Registry registry = [] {
     Registry r;
     r.add(red_dog_info());
+    r.add(ranter_go_round_info());
+    r.add(red_and_black_info());
     r.add(rummy_info());
     r.add(michigan_rummy_info());
     r.add(five_hundred_rummy_info());

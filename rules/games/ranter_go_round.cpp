@@ -1,0 +1,456 @@
+#include "rules/games/ranter_go_round.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "rules/action.h"
+#include "rules/pools.h"
+#include "rules/shoe.h"
+
+namespace parlour::rules {
+
+namespace {
+
+const std::string pool_name = "pool";
+
+// A seat's standing in the game as a whole.
+enum class Standing { sitting_out, in, out, left };
+
+const char* standing_name(Standing standing) {
+  switch (standing) {
+    case Standing::sitting_out: return "sitting_out";
+    case Standing::in: return "in";
+    case Standing::out: return "out";
+    case Standing::left: return "left";
+  }
+  return "in";
+}
+
+struct SeatState {
+  Standing standing = Standing::sitting_out;
+  int counters = 0;
+  std::optional<Card> card;
+  bool in_deal = false;
+  std::string done;  // this deal: "", "stood", "exchanged", "drew"
+  bool lost = false;
+  std::int64_t deal_net = 0;
+};
+
+// Ace low, king high: the printed rank is the order.
+int rank_value(Card card) { return card.rank; }
+bool is_king(Card card) { return card.rank == king; }
+
+class RanterGoRound final : public GameState {
+ public:
+  explicit RanterGoRound(const GameSetup& setup)
+      : counters_(setup.options.at("counters").get<int>()),
+        stake_(setup.options.at("stake").get<std::int64_t>()),
+        king_skip_(setup.options.at("king_skip").get<bool>()),
+        deal_limit_(setup.options.at("deals").get<int>()),
+        shoe_(PackSpec{}, setup.seed, setup.stacked_deck),
+        seats_(static_cast<std::size_t>(setup.players)),
+        exposed_(static_cast<std::size_t>(setup.players), false) {
+    for (int seat = 0; seat < players(); ++seat) {
+      if (setup.balances[seat] >= static_cast<std::int64_t>(counters_) * stake_) {
+        seats_[seat].standing = Standing::in;
+        seats_[seat].counters = counters_;
+      }
+    }
+  }
+
+  Phase phase() const override { return phase_; }
+
+  std::vector<int> to_act() const override {
+    if (phase_ != Phase::playing) return {};
+    return {order_[turn_]};
+  }
+
+  Json legal_actions(int seat, const Balances&) const override {
+    Json legal = Json::array();
+    if (phase_ != Phase::playing || seat != order_[turn_]) return legal;
+    legal.push_back({{"type", "stand"}});
+    if (seat == dealer_) {
+      legal.push_back({{"type", "draw"}});
+    } else if (exchange_partner(turn_)) {
+      legal.push_back({{"type", "exchange"}});
+    }
+    return legal;
+  }
+
+  Effects apply(int seat, const Json& action, const Balances& balances) override {
+    if (phase_ != Phase::playing) throw not_your_turn("no deal is in progress");
+    const int actor = order_[turn_];
+    if (seat != actor) throw not_your_turn("it is " + seat_tag(actor) + "'s turn");
+    const auto type = action_type(action);
+    expect_only_fields(action, {});
+    std::optional<int> partner;
+    if (type == "stand") {
+    } else if (type == "draw") {
+      if (seat != dealer_) throw illegal_action("only the dealer may draw a new card; stand or exchange");
+    } else if (type == "exchange") {
+      if (seat == dealer_) throw illegal_action("the dealer does not exchange; he may stand or draw");
+      partner = exchange_partner(turn_);
+      if (!partner) throw illegal_action("nobody on your left can be exchanged with (a king is immune)");
+    } else {
+      throw illegal_action("expected stand, exchange or draw, got a '" + type + "' action");
+    }
+
+    Effects fx;
+    auto& s = seats_[seat];
+    if (type == "stand") {
+      s.done = "stood";
+      fx.say(seat_tag(seat) + " stands.");
+    } else if (type == "draw") {
+      returned_.push_back(*s.card);
+      s.card = stock_.draw();
+      s.done = "drew";
+      fx.say(seat_tag(seat) + " puts his card back under the pack and draws another.");
+    } else {
+      std::swap(s.card, seats_[*partner].card);
+      s.done = "exchanged";
+      fx.say(seat_tag(seat) + " exchanges cards with " + seat_tag(*partner) + ".");
+    }
+    Balances chips = balances;
+    advance_turn(turn_ + 1, chips, fx);
+    return fx;
+  }
+
+  Effects start_next_deal(const Balances& balances) override {
+    if (phase_ != Phase::deal_over) throw std::logic_error("ranter-go-round: next deal while a deal is on");
+    Effects fx;
+    if (remaining().size() < 2) {
+      phase_ = Phase::game_over;
+      fx.say("Fewer than two players can take part; the game is over.");
+      return fx;
+    }
+    if (deals_ == 0 || seats_[dealer_].standing != Standing::in) {
+      dealer_ = next_remaining(deals_ == 0 ? players() - 1 : dealer_);
+    } else if (!replay_) {
+      dealer_ = next_remaining(dealer_);
+    }
+    Balances chips = balances;
+    begin_deal(chips, fx);
+    return fx;
+  }
+
+  Effects seat_left(int seat, const Balances& balances) override {
+    Effects fx;
+    auto& s = seats_[seat];
+    if (s.standing == Standing::left) return fx;
+    const bool was_in = s.standing == Standing::in;
+    s.standing = Standing::left;
+    fx.say(seat_tag(seat) + " leaves the table.");
+    if (phase_ == Phase::game_over || !was_in) return fx;
+    Balances chips = balances;
+    const auto left_in = remaining();
+    if (left_in.size() <= 1) {
+      if (phase_ == Phase::playing) {
+        settle_without_showdown();
+      } else {
+        for (auto& other : seats_) {  // the game ends between deals: this result is the pool alone
+          other.deal_net = 0;
+          other.lost = false;
+        }
+      }
+      end_game(left_in, chips, fx);
+      return fx;
+    }
+    if (phase_ == Phase::playing && order_[turn_] == seat) advance_turn(turn_ + 1, chips, fx);
+    return fx;
+  }
+
+  Effects close(const Balances&) override {
+    std::vector<int> last_seated = seats_from((dealer_ + 1) % players(), players(), [&](int s) {
+      return seats_[s].standing != Standing::left;
+    });
+    if (last_seated.empty())
+      last_seated = seats_from((dealer_ + 1) % players(), players(), [](int) { return true; });
+    Effects fx = share_out_pool(pool_name, pool_, last_seated);
+    pool_ = 0;
+    phase_ = Phase::game_over;
+    return fx;
+  }
+
+  Json view(std::optional<int> viewer) const override {
+    Json seats = Json::array();
+    for (int seat = 0; seat < players(); ++seat) {
+      const auto& s = seats_[seat];
+      Json card;
+      if (s.in_deal && s.card) {
+        if (shown_ || viewer == seat || (is_king(*s.card) && exposed_[seat]))
+          card = to_string(*s.card);
+        else
+          card = "??";
+      }
+      seats.push_back({{"seat", seat},
+                       {"standing", standing_name(s.standing)},
+                       {"counters", s.counters},
+                       {"in_deal", s.in_deal},
+                       {"card", card},
+                       {"king", s.in_deal && exposed_[seat]},
+                       {"done", s.done.empty() ? Json() : Json(s.done)}});
+    }
+    return {{"deal", deals_},
+            {"dealer", dealer_},
+            {"pool", pool_},
+            {"stake", stake_},
+            {"phase", phase_name()},
+            {"stock", stock_.size() + returned_.size()},
+            {"winner", winner_ ? Json(*winner_) : Json()},
+            {"seats", seats}};
+  }
+
+  Json result() const override { return result_; }
+  int deals_played() const override { return deals_; }
+
+ private:
+  int players() const { return static_cast<int>(seats_.size()); }
+
+  const char* phase_name() const {
+    switch (phase_) {
+      case Phase::playing: return "exchanging";
+      case Phase::deal_over: return "deal_over";
+      case Phase::game_over: return "game_over";
+    }
+    return "exchanging";
+  }
+
+  // Seats still in the game (with counters, seated), from seat 0.
+  std::vector<int> remaining() const {
+    std::vector<int> out;
+    for (int seat = 0; seat < players(); ++seat)
+      if (seats_[seat].standing == Standing::in) out.push_back(seat);
+    return out;
+  }
+
+  int next_remaining(int from) const {
+    for (int i = 1; i <= players(); ++i) {
+      int seat = (from + i) % players();
+      if (seats_[seat].standing == Standing::in) return seat;
+    }
+    return from;
+  }
+
+  bool present_in_deal(int seat) const { return seats_[seat].in_deal && seats_[seat].standing != Standing::left; }
+  bool holds_exposed_king(int seat) const { return exposed_[seat]; }
+
+  // The player the actor at order_[index] may exchange with, if any: the next
+  // player on his left in the deal (never past the dealer) who is not protected by a
+  // king; with `king_skip` off a king on the left blocks the exchange outright.
+  std::optional<int> exchange_partner(std::size_t index) const {
+    for (std::size_t j = index + 1; j < order_.size(); ++j) {
+      const int seat = order_[j];
+      if (!present_in_deal(seat)) continue;
+      if (!holds_exposed_king(seat)) return seat;
+      if (!king_skip_) return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  void begin_deal(Balances& chips, Effects& fx) {
+    ++deals_;
+    replay_ = false;
+    shown_ = false;
+    result_ = Json();
+    returned_.clear();
+    exposed_.assign(seats_.size(), false);
+    for (auto& s : seats_) {
+      s.card.reset();
+      s.in_deal = false;
+      s.done.clear();
+      s.lost = false;
+      s.deal_net = 0;
+    }
+    order_ = seats_from((dealer_ + 1) % players(), players(),
+                        [&](int s) { return seats_[s].standing == Standing::in; });
+    fx.say("Deal " + std::to_string(deals_) + ": " + seat_tag(dealer_) + " deals one card to each player.");
+    stock_ = shoe_.next_deal();
+    for (int seat : order_) {
+      seats_[seat].in_deal = true;
+      seats_[seat].card = stock_.draw();
+      if (is_king(*seats_[seat].card)) {
+        exposed_[seat] = true;
+        fx.say(seat_tag(seat) + " turns up " + to_string(*seats_[seat].card) + " and is passed by.");
+      }
+    }
+    phase_ = Phase::playing;
+    advance_turn(0, chips, fx);
+  }
+
+  // Moves the turn to the first player at or after `from` in order_ who still acts
+  // (in the deal, seated, not holding a king turned up); the showdown otherwise.
+  void advance_turn(std::size_t from, Balances& chips, Effects& fx) {
+    for (std::size_t next = from; next < order_.size(); ++next) {
+      const int seat = order_[next];
+      if (present_in_deal(seat) && !holds_exposed_king(seat)) {
+        turn_ = next;
+        return;
+      }
+    }
+    showdown(chips, fx);
+  }
+
+  void lose_counter(int seat, Balances& chips, Effects& fx, Json& unpaid) {
+    auto& s = seats_[seat];
+    s.lost = true;
+    --s.counters;
+    const std::int64_t paid = std::min(stake_, std::max<std::int64_t>(chips[seat], 0));
+    fx.move(Account::of_seat(seat), Account::of_pool(pool_name), paid, "counter lost");
+    chips[seat] -= paid;
+    pool_ += paid;
+    s.deal_net -= paid;
+    std::string line = seat_tag(seat) + " holds the lowest card and puts a counter (" + std::to_string(paid) +
+                       " chips) into the pool";
+    if (paid < stake_) {
+      unpaid.push_back({{"from", seat}, {"to", pool_name}, {"amount", stake_ - paid}});
+      line += "; " + std::to_string(stake_ - paid) + " of it is unpaid";
+    }
+    if (s.counters == 0) {
+      s.standing = Standing::out;
+      line += "; with no counters left he drops out";
+    }
+    fx.say(line + ".");
+  }
+
+  void showdown(Balances& chips, Effects& fx) {
+    shown_ = true;
+    std::vector<int> in_showdown;
+    for (int seat : order_)
+      if (present_in_deal(seat)) in_showdown.push_back(seat);
+    std::optional<int> lowest;
+    for (int seat : in_showdown) {
+      const Card card = *seats_[seat].card;
+      if (is_king(card)) continue;
+      if (!lowest || rank_value(card) < *lowest) lowest = rank_value(card);
+    }
+    std::vector<int> losers;
+    if (lowest)
+      for (int seat : in_showdown)
+        if (rank_value(*seats_[seat].card) == *lowest) losers.push_back(seat);
+    std::string shown = "Cards shown:";
+    for (int seat : in_showdown) shown += " " + seat_tag(seat) + " " + to_string(*seats_[seat].card);
+    fx.say(shown + ".");
+
+    const bool all_out = !losers.empty() && losers.size() == in_showdown.size() &&
+                         std::all_of(losers.begin(), losers.end(), [&](int s) { return seats_[s].counters == 1; });
+    Json unpaid = Json::array();
+    if (losers.empty()) {
+      fx.say("Everyone holds a king; nobody loses a counter.");
+    } else if (all_out) {
+      replay_ = true;
+      fx.say("Every player would be put out; nobody loses a counter and the deal is played again.");
+    } else {
+      for (int seat : losers) lose_counter(seat, chips, fx, unpaid);
+    }
+
+    const auto left_in = remaining();
+    if (left_in.size() <= 1) {
+      end_game(left_in, chips, fx, &unpaid);
+      return;
+    }
+    write_result(unpaid);
+    fx.say("Deal " + std::to_string(deals_) + " is settled; the pool holds " + std::to_string(pool_) + ".");
+    const bool limit_reached = deal_limit_ > 0 && deals_ >= deal_limit_;
+    phase_ = limit_reached ? Phase::game_over : Phase::deal_over;
+    if (limit_reached) fx.say("The last of " + std::to_string(deal_limit_) + " deals is played.");
+  }
+
+  // The deal stops without a showdown (everyone else has left): nobody loses.
+  void settle_without_showdown() { shown_ = true; }
+
+  // One player (or none) is left: he takes the whole pool and the game is over.
+  void end_game(const std::vector<int>& left_in, Balances& chips, Effects& fx, Json* unpaid = nullptr) {
+    if (left_in.size() == 1) {
+      const int winner = left_in[0];
+      winner_ = winner;
+      fx.move(Account::of_pool(pool_name), Account::of_seat(winner), pool_, "ranter-go-round pool won");
+      chips[winner] += pool_;
+      seats_[winner].deal_net += pool_;
+      fx.say(seat_tag(winner) + " is the last player left and takes the pool of " + std::to_string(pool_) + ".");
+      pool_ = 0;
+    } else {
+      fx.say("Nobody is left in the game.");
+    }
+    write_result(unpaid ? *unpaid : Json::array());
+    phase_ = Phase::game_over;
+  }
+
+  void write_result(const Json& unpaid) {
+    Json seats = Json::array();
+    for (int seat = 0; seat < players(); ++seat) {
+      const auto& s = seats_[seat];
+      std::string outcome;
+      if (winner_ == seat) outcome = "won_pool";
+      else if (s.standing == Standing::sitting_out) outcome = "sitting_out";
+      else if (s.standing == Standing::left) outcome = "left";
+      else if (!s.in_deal) outcome = "out";
+      else if (s.lost) outcome = s.standing == Standing::out ? "out" : "lost_counter";
+      else if (exposed_[seat]) outcome = "king";
+      else outcome = "safe";
+      Json line = {{"seat", seat},
+                   {"points", 0},
+                   {"chips", s.deal_net},
+                   {"outcome", outcome},
+                   {"counters", s.counters},
+                   {"lost_counter", s.lost}};
+      if (s.in_deal && s.card) line["card"] = to_string(*s.card);
+      seats.push_back(line);
+    }
+    result_ = {{"deal", deals_},
+               {"dealer", dealer_},
+               {"pool", pool_},
+               {"replayed", replay_},
+               {"winner", winner_ ? Json(*winner_) : Json()},
+               {"unpaid", unpaid},
+               {"seats", seats}};
+  }
+
+  const int counters_;
+  const std::int64_t stake_;
+  const bool king_skip_;
+  const int deal_limit_;
+  Shoe shoe_;
+  Stock stock_;
+  std::vector<Card> returned_;  // the dealer's card put under the stock
+  std::vector<SeatState> seats_;
+  std::vector<bool> exposed_;  // kings turned up this deal
+  std::vector<int> order_;     // this deal's players, dealer last
+  std::size_t turn_ = 0;       // index into order_
+  int dealer_ = 0;
+  int deals_ = 0;
+  std::int64_t pool_ = 0;
+  bool replay_ = false;
+  bool shown_ = false;
+  std::optional<int> winner_;
+  Phase phase_ = Phase::deal_over;  // the table starts play with start_next_deal
+  Json result_;
+};
+
+}  // namespace
+
+GameInfo ranter_go_round_info() {
+  GameInfo info;
+  info.id = "ranter_go_round";
+  info.name = "Ranter-Go-Round";
+  info.aliases = {"Chase the Ace"};
+  info.min_players = 2;
+  info.max_players = 30;
+  info.summary =
+      "One card each: stand or exchange with your left-hand neighbour; the lowest card loses a counter, and the "
+      "last player with counters takes the pool.";
+  info.source = "000";
+  info.options = {
+      {"counters", OptionSpec::Type::integer, 3, {}, 1, 20, "Counters each player starts with."},
+      {"stake", OptionSpec::Type::integer, 1, {}, 1, 1000000, "Chips a counter is worth."},
+      {"king_skip", OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt,
+       "An exchange blocked by a king goes to the next player on the left instead of being refused."},
+      {"deals", OptionSpec::Type::integer, 0, {}, 0, 10000,
+       "End the table after this many deals even if several players are left (0: no limit)."},
+  };
+  info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {
+    return std::make_unique<RanterGoRound>(setup);
+  };
+  return info;
+}
+
+}  // namespace parlour::rules

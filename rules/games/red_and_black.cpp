@@ -1,0 +1,396 @@
+#include "rules/games/red_and_black.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "rules/action.h"
+#include "rules/pools.h"
+#include "rules/shoe.h"
+
+namespace parlour::rules {
+
+namespace {
+
+enum class Status { dealer, waiting, bet, won, won_double, lost, lost_double, skipped, withdrawn, void_bet,
+                    sitting_out, left };
+
+const char* status_name(Status status) {
+  switch (status) {
+    case Status::dealer: return "dealer";
+    case Status::waiting: return "waiting";
+    case Status::bet: return "bet";
+    case Status::won: return "won";
+    case Status::won_double: return "won_double";
+    case Status::lost: return "lost";
+    case Status::lost_double: return "lost_double";
+    case Status::skipped: return "skipped";
+    case Status::withdrawn: return "withdrawn";
+    case Status::void_bet: return "void";
+    case Status::sitting_out: return "sitting_out";
+    case Status::left: return "left";
+  }
+  return "waiting";
+}
+
+struct SeatState {
+  Status status = Status::sitting_out;
+  bool left = false;
+  std::optional<bool> red;  // the colour named: true red, false black
+  std::optional<std::int64_t> bet;
+  std::vector<Card> cards;
+  std::int64_t deal_net = 0;
+};
+
+const char* colour_name(bool red) { return red ? "red" : "black"; }
+
+class RedAndBlack final : public GameState {
+ public:
+  explicit RedAndBlack(const GameSetup& setup)
+      : limit_(setup.options.at("limit").get<std::int64_t>()),
+        sequential_(setup.options.at("sequential").get<bool>()),
+        bank_passes_(setup.options.at("bank_passes").get<bool>()),
+        cover_double_(setup.options.at("cover_double").get<bool>()),
+        deal_limit_(setup.options.at("deals").get<int>()),
+        shoe_(PackSpec{}, setup.seed, setup.stacked_deck),
+        seats_(static_cast<std::size_t>(setup.players)) {}
+
+  Phase phase() const override { return phase_; }
+
+  std::vector<int> to_act() const override {
+    if (phase_ != Phase::playing) return {};
+    return {order_[turn_]};
+  }
+
+  Json legal_actions(int seat, const Balances& balances) const override {
+    Json legal = Json::array();
+    if (phase_ != Phase::playing || seat != order_[turn_]) return legal;
+    const auto most = max_bet(seat, balances);
+    for (const char* colour : {"red", "black"})
+      legal.push_back({{"type", "bet"}, {"colour", colour}, {"amount", bounds(1, most)}});
+    return legal;
+  }
+
+  Effects apply(int seat, const Json& action, const Balances& balances) override {
+    if (phase_ != Phase::playing) throw not_your_turn("no deal is in progress");
+    const int actor = order_[turn_];
+    if (seat != actor) throw not_your_turn("it is " + seat_tag(actor) + "'s turn to bet");
+    const auto type = action_type(action);
+    if (type != "bet") throw illegal_action("expected a bet, got a '" + type + "' action");
+    expect_only_fields(action, {"colour", "amount"});
+    auto colour = action.find("colour");
+    if (colour == action.end() || !colour->is_string() || (*colour != "red" && *colour != "black"))
+      throw illegal_action("a bet names a \"colour\": \"red\" or \"black\"");
+    const bool red = *colour == "red";
+    const auto amount = int_field(action, "amount");
+    if (amount < 1) throw illegal_action("a bet is at least 1 chip, got " + std::to_string(amount));
+    if (limit_ > 0 && amount > limit_)
+      throw illegal_action("the limit is " + std::to_string(limit_) + ", got " + std::to_string(amount));
+    const auto cover = bank_cover(balances);
+    if (amount > cover)
+      throw illegal_action("the bank covers a bet of at most " + std::to_string(cover) + ", got " +
+                           std::to_string(amount));
+    const auto own = own_cover(seat, balances);
+    if (amount > own)
+      throw insufficient_chips("a bet of " + std::to_string(amount) + " needs " +
+                               std::to_string(cover_double_ ? 2 * amount : amount) + " chips; you have " +
+                               std::to_string(balances[seat]));
+
+    Effects fx;
+    Balances chips = balances;
+    auto& s = seats_[seat];
+    s.red = red;
+    s.bet = amount;
+    s.status = Status::bet;
+    fx.say(seat_tag(seat) + " bets " + std::to_string(amount) + " on " + colour_name(red) + ".");
+    if (sequential_) {
+      s.cards = stock_.draw(5);
+      settle_bettor(seat, chips, fx);
+    }
+    advance_turn(turn_ + 1, chips, fx);
+    return fx;
+  }
+
+  Effects start_next_deal(const Balances& balances) override {
+    if (phase_ != Phase::deal_over) throw std::logic_error("red and black: next deal while a deal is on");
+    Effects fx;
+    Balances chips = balances;
+    begin_deal(chips, fx);
+    return fx;
+  }
+
+  Effects seat_left(int seat, const Balances& balances) override {
+    Effects fx;
+    auto& s = seats_[seat];
+    if (s.left) return fx;
+    s.left = true;
+    fx.say(seat_tag(seat) + " leaves the table.");
+    Balances chips = balances;
+    if (phase_ == Phase::playing) {
+      if (seat == dealer_) {
+        for (int bettor : order_) {
+          auto& b = seats_[bettor];
+          if (b.status == Status::waiting || b.status == Status::bet) {
+            b.status = b.bet ? Status::void_bet : Status::skipped;
+            b.cards.clear();
+          }
+        }
+        s.status = Status::left;
+        fx.say("The dealer has left; the bets not yet settled are void.");
+        settle_deal(fx);
+      } else {
+        const bool was_to_act = order_[turn_] == seat;
+        if (s.status == Status::bet) {
+          s.status = Status::withdrawn;
+          fx.say(seat_tag(seat) + "'s bet is withdrawn.");
+        } else if (s.status == Status::waiting) {
+          s.status = Status::left;
+        }
+        if (was_to_act) advance_turn(turn_ + 1, chips, fx);
+      }
+    }
+    if (phase_ != Phase::game_over && seated_count() < 2) {
+      phase_ = Phase::game_over;
+      fx.say("Too few players remain; the game is over.");
+    }
+    return fx;
+  }
+
+  Effects close(const Balances&) override {
+    phase_ = Phase::game_over;
+    return {};
+  }
+
+  Json view(std::optional<int>) const override {
+    Json seats = Json::array();
+    for (int seat = 0; seat < players(); ++seat) {
+      const auto& s = seats_[seat];
+      Json line = {{"seat", seat},
+                   {"status", status_name(s.status)},
+                   {"colour", s.red ? Json(colour_name(*s.red)) : Json()},
+                   {"bet", s.bet ? Json(*s.bet) : Json()},
+                   {"cards", to_strings(s.cards)},
+                   {"named", s.red && !s.cards.empty() ? Json(named_count(s)) : Json()}};
+      seats.push_back(line);
+    }
+    return {{"deal", deals_},
+            {"dealer", dealer_},
+            {"limit", limit_},
+            {"sequential", sequential_},
+            {"phase", phase_name()},
+            {"stock", stock_.size()},
+            {"seats", seats}};
+  }
+
+  Json result() const override { return result_; }
+  int deals_played() const override { return deals_; }
+
+ private:
+  int players() const { return static_cast<int>(seats_.size()); }
+
+  int seated_count() const {
+    return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const SeatState& s) { return !s.left; }));
+  }
+
+  const char* phase_name() const {
+    switch (phase_) {
+      case Phase::playing: return "betting";
+      case Phase::deal_over: return "deal_over";
+      case Phase::game_over: return "game_over";
+    }
+    return "betting";
+  }
+
+  static int named_count(const SeatState& s) {
+    return static_cast<int>(
+        std::count_if(s.cards.begin(), s.cards.end(), [&](Card c) { return c.is_red() == *s.red; }));
+  }
+
+  // Bets accepted and not yet settled: what the bank must still cover twice over.
+  std::int64_t pending() const {
+    std::int64_t sum = 0;
+    for (int seat : order_)
+      if (seats_[seat].status == Status::bet) sum += *seats_[seat].bet;
+    return sum;
+  }
+
+  std::int64_t bank_cover(const Balances& chips) const {
+    return std::max<std::int64_t>(0, (chips[dealer_] - 2 * pending()) / 2);
+  }
+
+  std::int64_t own_cover(int seat, const Balances& chips) const {
+    const auto have = std::max<std::int64_t>(chips[seat], 0);
+    return cover_double_ ? have / 2 : have;
+  }
+
+  std::int64_t max_bet(int seat, const Balances& chips) const {
+    std::int64_t most = std::min(bank_cover(chips), own_cover(seat, chips));
+    if (limit_ > 0) most = std::min(most, limit_);
+    return most;
+  }
+
+  // Who banks this deal: from the seat due, the first player seated who can cover a
+  // 1-chip bet doubled.
+  std::optional<int> choose_dealer(const Balances& chips) const {
+    int due = 0;
+    if (deals_ > 0) due = bank_passes_ ? (dealer_ + 1) % players() : dealer_;
+    for (int i = 0; i < players(); ++i) {
+      const int seat = (due + i) % players();
+      if (!seats_[seat].left && chips[seat] >= 2) return seat;
+    }
+    return std::nullopt;
+  }
+
+  void begin_deal(Balances& chips, Effects& fx) {
+    const auto dealer = seated_count() >= 2 ? choose_dealer(chips) : std::nullopt;
+    bool someone_can_bet = false;
+    if (dealer) {
+      for (int seat = 0; seat < players(); ++seat)
+        if (seat != *dealer && !seats_[seat].left && own_cover(seat, chips) >= 1) someone_can_bet = true;
+    }
+    if (!dealer || !someone_can_bet) {
+      phase_ = Phase::game_over;
+      fx.say("Nobody can both bank and bet; the game is over.");
+      return;
+    }
+    dealer_ = *dealer;
+    ++deals_;
+    for (auto& s : seats_) {
+      s.red.reset();
+      s.bet.reset();
+      s.cards.clear();
+      s.deal_net = 0;
+      s.status = s.left ? Status::left : Status::waiting;
+    }
+    seats_[dealer_].status = Status::dealer;
+    order_ = seats_from((dealer_ + 1) % players(), players(),
+                        [&](int s) { return s != dealer_ && !seats_[s].left; });
+    stock_ = shoe_.next_deal();
+    fx.say("Deal " + std::to_string(deals_) + ": " + seat_tag(dealer_) + " deals and banks.");
+    phase_ = Phase::playing;
+    advance_turn(0, chips, fx);
+  }
+
+  // The next bettor at or after `from` who can bet; when none is left, the cards are
+  // dealt (Gibson's order) and the deal is settled.
+  void advance_turn(std::size_t from, Balances& chips, Effects& fx) {
+    for (std::size_t next = from; next < order_.size(); ++next) {
+      const int seat = order_[next];
+      if (seats_[seat].status != Status::waiting) continue;
+      if (max_bet(seat, chips) >= 1) {
+        turn_ = next;
+        return;
+      }
+      seats_[seat].status = Status::skipped;
+      fx.say(seat_tag(seat) + (own_cover(seat, chips) < 1 ? " cannot cover a bet" : " finds the bank exhausted") +
+             " and is skipped.");
+    }
+    if (!sequential_) {
+      std::vector<int> betting;
+      for (int seat : order_)
+        if (seats_[seat].status == Status::bet) betting.push_back(seat);
+      for (int round = 0; round < 5; ++round)
+        for (int seat : betting) seats_[seat].cards.push_back(stock_.draw());
+      for (int seat : betting) settle_bettor(seat, chips, fx);
+    }
+    settle_deal(fx);
+  }
+
+  // Moves up to `amount` from one seat to another; what cannot be paid is named.
+  void pay(int from, int to, std::int64_t amount, const std::string& memo, Balances& chips, Effects& fx) {
+    const std::int64_t paid = std::min(amount, std::max<std::int64_t>(chips[from], 0));
+    fx.move(Account::of_seat(from), Account::of_seat(to), paid, memo);
+    chips[from] -= paid;
+    chips[to] += paid;
+    seats_[from].deal_net -= paid;
+    seats_[to].deal_net += paid;
+    fx.say(seat_tag(from) + " pays " + seat_tag(to) + " " + std::to_string(paid) + ".");
+    if (paid < amount) {
+      unpaid_.push_back({{"from", from}, {"to", to}, {"amount", amount - paid}});
+      fx.say(seat_tag(from) + " cannot cover " + std::to_string(amount - paid) + " of it.");
+    }
+  }
+
+  void settle_bettor(int seat, Balances& chips, Effects& fx) {
+    auto& s = seats_[seat];
+    const int k = named_count(s);
+    const std::int64_t bet = *s.bet;
+    std::string cards;
+    for (auto card : s.cards) cards += " " + to_string(card);
+    fx.say(seat_tag(seat) + " is dealt" + cards + ": " + std::to_string(k) + " " + colour_name(*s.red) + ".");
+    if (k >= 3) {
+      s.status = k == 5 ? Status::won_double : Status::won;
+      pay(dealer_, seat, k == 5 ? 2 * bet : bet, "red and black bet won", chips, fx);
+    } else {
+      s.status = k == 0 ? Status::lost_double : Status::lost;
+      pay(seat, dealer_, k == 0 ? 2 * bet : bet, "red and black bet lost", chips, fx);
+    }
+  }
+
+  void settle_deal(Effects& fx) {
+    Json seats = Json::array();
+    for (int seat = 0; seat < players(); ++seat) {
+      const auto& s = seats_[seat];
+      Json line = {{"seat", seat}, {"points", 0}, {"chips", s.deal_net}, {"outcome", status_name(s.status)}};
+      if (s.red) line["colour"] = colour_name(*s.red);
+      if (s.bet) line["bet"] = *s.bet;
+      if (!s.cards.empty()) {
+        line["cards"] = to_strings(s.cards);
+        line["named"] = named_count(s);
+      }
+      seats.push_back(line);
+    }
+    result_ = {{"deal", deals_}, {"dealer", dealer_}, {"unpaid", unpaid_}, {"seats", seats}};
+    unpaid_ = Json::array();
+    fx.say("Deal " + std::to_string(deals_) + " is settled.");
+    const bool limit_reached = deal_limit_ > 0 && deals_ >= deal_limit_;
+    phase_ = limit_reached ? Phase::game_over : Phase::deal_over;
+    if (limit_reached) fx.say("The last of " + std::to_string(deal_limit_) + " deals is played.");
+  }
+
+  const std::int64_t limit_;
+  const bool sequential_;
+  const bool bank_passes_;
+  const bool cover_double_;
+  const int deal_limit_;
+  Shoe shoe_;
+  Stock stock_;
+  std::vector<SeatState> seats_;
+  std::vector<int> order_;  // this deal's bettors from the dealer's left
+  std::size_t turn_ = 0;    // index into order_
+  int dealer_ = 0;
+  int deals_ = 0;
+  Json unpaid_ = Json::array();
+  Phase phase_ = Phase::deal_over;  // the table starts play with start_next_deal
+  Json result_;
+};
+
+}  // namespace
+
+GameInfo red_and_black_info() {
+  GameInfo info;
+  info.id = "red_and_black";
+  info.name = "Red and Black";
+  info.aliases = {};
+  info.min_players = 2;
+  info.max_players = 10;
+  info.summary =
+      "Name red or black and bet; five cards face up: the dealer pays if most are your colour and collects if "
+      "not, double when all five are one colour.";
+  info.source = "000";
+  info.options = {
+      {"limit", OptionSpec::Type::integer, 0, {}, 0, 1000000, "The most a bet may be (0: no limit but chips)."},
+      {"sequential", OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt,
+       "Deal and settle each bettor as soon as he has bet, instead of all bets first."},
+      {"bank_passes", OptionSpec::Type::boolean, true, {}, std::nullopt, std::nullopt,
+       "The bank passes to the left after every deal; off, the same player keeps it while he can."},
+      {"cover_double", OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt,
+       "A bettor must hold twice his bet, to cover losing double."},
+      {"deals", OptionSpec::Type::integer, 0, {}, 0, 10000, "End the table after this many deals (0: no limit)."},
+  };
+  info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {
+    return std::make_unique<RedAndBlack>(setup);
+  };
+  return info;
+}
+
+}  // namespace parlour::rules
