@@ -292,3 +292,46 @@ TEST_CASE("bots play two deals of Rummy over WebSockets; chips are conserved and
   CHECK(total == 3 * 1000);
   CHECK(final_state["result"]["deal"] == 2);
 }
+
+namespace {
+
+// Options that make a game short: few deals, the lowest target.
+Json short_game_options(const Json& game) {
+  Json options = Json::object();
+  for (const auto& option : game["options"]) {
+    const std::string name = option["name"];
+    if (name == "deals") options[name] = std::min<std::int64_t>(2, option.value("max", 2));
+    if (name == "target" && option.contains("min")) options[name] = option["min"];
+  }
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("every game in the catalogue is played to the end by bots over WebSockets, chips conserved") {
+  ServerProcess server(temp_db("catalogue"), {"--bot-delay-ms", "0"});
+  WsClient host(server.port());
+  host.hello("host");
+  const auto games = host.request({{"type", "games"}})["games"];
+  REQUIRE(games.size() >= 2);
+  for (const auto& game : games) {
+    const std::string id = game["id"];
+    CAPTURE(id);
+    const int players = std::min(3, game["max_players"].get<int>()) < game["min_players"].get<int>()
+                            ? game["min_players"].get<int>()
+                            : std::max(game["min_players"].get<int>(), std::min(3, game["max_players"].get<int>()));
+    auto created = host.request(
+        {{"type", "create"}, {"game", id}, {"options", short_game_options(game)}, {"seats", players}});
+    REQUIRE_MESSAGE(created["type"] == "created", created.dump());
+    const std::string table = created["table"];
+    for (int i = 0; i < players; ++i) REQUIRE(host.request({{"type", "bot"}, {"table", table}})["type"] == "ok");
+    REQUIRE(host.request({{"type", "watch"}, {"table", table}})["type"] == "watching");
+    REQUIRE(host.request({{"type", "start"}, {"table", table}})["type"] == "ok");
+    auto final_state = host.state_where(
+        [&](const Json& s) { return s["table"] == table && s["status"] == "finished"; }, 60000);
+    std::int64_t total = 0;
+    for (const auto& p : final_state["players"]) total += p["chips"].get<std::int64_t>();
+    CHECK(total == players * 1000);
+    host.request({{"type", "leave"}, {"table", table}});
+  }
+}
