@@ -10,6 +10,9 @@
 #include "rules/games/michigan_rummy.h"
 #include "rules/games/five_hundred_rummy.h"
 #include "rules/games/persian_rummy.h"
+#include "rules/games/reversi.h"
+#include "rules/games/rams.h"
+#include "rules/games/rounce.h"
 
 namespace parlour::rules {
 
@@ -90,6 +93,9 @@ const Registry& Registry::builtin() {
     r.add(michigan_rummy_info());
     r.add(five_hundred_rummy_info());
     r.add(persian_rummy_info());
+    r.add(reversi_info());
+    r.add(rams_info());
+    r.add(rounce_info());
     return r;
   }();
   return registry;

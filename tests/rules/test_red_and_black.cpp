@@ -277,11 +277,14 @@ TEST_CASE("random games: chips conserved, every legal action applies, no seat ov
       if (h.game().phase() != Phase::playing) {
         // The result accounts for every chip that moved.
         std::int64_t net = 0;
-        for (const auto& seat : h.game().result()["seats"]) net += seat["chips"].get<std::int64_t>();
+        const auto result = h.game().result();
+        REQUIRE(result["seats"].is_array());
+        for (const auto& seat : result["seats"]) net += seat["chips"].get<std::int64_t>();
         CHECK(net == 0);
         std::set<std::string> dealt;
         std::size_t count = 0;
-        for (const auto& seat : h.game().view(std::nullopt)["seats"])
+        const auto view = h.game().view(std::nullopt);
+        for (const auto& seat : view["seats"])
           for (const auto& card : seat["cards"]) {
             dealt.insert(card.get<std::string>());
             ++count;

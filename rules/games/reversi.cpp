@@ -1,0 +1,295 @@
+#include "rules/games/reversi.h"
+
+#include <algorithm>
+
+#include "rules/action.h"
+#include "rules/pools.h"
+#include "rules/tricks/tricks.h"
+
+namespace parlour::rules {
+
+namespace {
+
+const std::string pool_name = "pool";
+
+struct SeatState {
+  std::vector<Card> hand;
+  int tricks = 0;
+  bool in_deal = false;
+  bool left = false;
+};
+
+bool removed_for(int players, Card card) {
+  if (card.rank != 2) return false;
+  switch (players) {
+    case 3: return card.suit == Suit::spades;
+    case 5: return card.suit == Suit::spades || card.suit == Suit::clubs;
+    case 6: return true;
+    default: return false;
+  }
+}
+
+class Reversi final : public GameState {
+ public:
+  explicit Reversi(const GameSetup& setup)
+      : stake_(setup.options.at("stake").get<std::int64_t>()),
+        deal_limit_(setup.options.at("deals").get<int>()),
+        shoe_(PackSpec{}, setup.seed, setup.stacked_deck),
+        seats_(static_cast<std::size_t>(setup.players)) {}
+
+  Phase phase() const override { return phase_; }
+
+  std::vector<int> to_act() const override {
+    if (phase_ != Phase::playing) return {};
+    return {turn_};
+  }
+
+  Json legal_actions(int seat, const Balances&) const override {
+    Json legal = Json::array();
+    if (phase_ != Phase::playing || seat != turn_) return legal;
+    for (auto card : tricks::legal_cards(seats_[seat].hand, trick_, rules_))
+      legal.push_back({{"type", "card"}, {"card", to_string(card)}});
+    return legal;
+  }
+
+  Effects apply(int seat, const Json& action, const Balances& balances) override {
+    if (phase_ != Phase::playing) throw not_your_turn("no deal is in progress");
+    if (seat != turn_) throw not_your_turn("it is " + seat_tag(turn_) + "'s turn to play");
+    const auto type = action_type(action);
+    if (type != "card") throw illegal_action("expected a card to play, got a '" + type + "' action");
+    expect_only_fields(action, {"card"});
+    const Card card = card_field(action, "card");
+    auto& hand = seats_[seat].hand;
+    if (!tricks::holds(hand, card)) throw illegal_action("you do not hold " + to_string(card));
+    if (!tricks::holds(tricks::legal_cards(hand, trick_, rules_), card))
+      throw illegal_action("you must follow suit: " + to_string(trick_.front().card) + " was led");
+    Effects fx;
+    book_.sync(balances);
+    tricks::remove_card(hand, card);
+    trick_.push_back({seat, card});
+    fx.say(seat_tag(seat) + " plays " + to_string(card) + ".");
+    if (trick_.size() < order_.size()) {
+      turn_ = next_in_deal(seat);
+      return fx;
+    }
+    const int winner = trick_[tricks::winning_index(trick_, rules_)].seat;
+    ++seats_[winner].tricks;
+    fx.say(seat_tag(winner) + " takes the trick.");
+    last_trick_ = trick_;
+    trick_.clear();
+    turn_ = winner;
+    if (seats_[winner].hand.empty()) settle(fx);
+    return fx;
+  }
+
+  Effects start_next_deal(const Balances& balances) override {
+    if (phase_ != Phase::deal_over) throw std::logic_error("reversi: next deal while a deal is on");
+    Effects fx;
+    if (present_count() < 3) {
+      phase_ = Phase::game_over;
+      fx.say("Fewer than three players remain; the game is over.");
+      return fx;
+    }
+    if (deals_ > 0 || seats_[dealer_].left) dealer_ = next_present(dealer_);
+    ++deals_;
+    book_ = tricks::DealBook(players(), pool_name);
+    book_.sync(balances);
+    order_ = seats_from((dealer_ + 1) % players(), players(), [&](int s) { return !seats_[s].left; });
+    for (auto& s : seats_) {
+      s.hand.clear();
+      s.tricks = 0;
+      s.in_deal = false;
+    }
+    const int n = static_cast<int>(order_.size());
+    Stock stock = shoe_.next_deal();
+    std::size_t next = 0;
+    while (!stock.empty()) {
+      const Card card = stock.draw();
+      if (removed_for(n, card)) continue;
+      seats_[order_[next % order_.size()]].hand.push_back(card);
+      ++next;
+    }
+    for (int seat : order_) seats_[seat].in_deal = true;
+    tricks_per_deal_ = static_cast<int>(seats_[order_[0]].hand.size());
+    trick_.clear();
+    last_trick_.clear();
+    turn_ = order_[0];
+    phase_ = Phase::playing;
+    fx.say("Deal " + std::to_string(deals_) + ": " + seat_tag(dealer_) + " deals " +
+           std::to_string(tricks_per_deal_) + " cards each.");
+    return fx;
+  }
+
+  Effects seat_left(int seat, const Balances&) override {
+    Effects fx;
+    auto& s = seats_[seat];
+    if (s.left) return fx;
+    s.left = true;
+    fx.say(seat_tag(seat) + " leaves the table.");
+    if (phase_ == Phase::playing && s.in_deal) {
+      fx.say("The deal is void: the cards are thrown in and nobody pays.");
+      result_ = {{"deal", deals_}, {"dealer", dealer_}, {"void", true}, {"pool", pool_},
+                 {"movements", Json::array()}, {"unpaid", Json::array()}, {"seats", Json::array()}};
+      for (auto& st : seats_) st.hand.clear();
+      trick_.clear();
+      phase_ = Phase::deal_over;
+    }
+    if (present_count() < 3 && phase_ != Phase::game_over) {
+      phase_ = Phase::game_over;
+      fx.say("Fewer than three players remain; the game is over.");
+    }
+    return fx;
+  }
+
+  Effects close(const Balances&) override {
+    auto last_seated = seats_from((dealer_ + 1) % players(), players(), [&](int s) { return !seats_[s].left; });
+    if (last_seated.empty()) last_seated = seats_from((dealer_ + 1) % players(), players(), [](int) { return true; });
+    Effects fx = share_out_pool(pool_name, pool_, last_seated);
+    pool_ = 0;
+    phase_ = Phase::game_over;
+    return fx;
+  }
+
+  Json view(std::optional<int> viewer) const override {
+    Json hands = Json::array();
+    for (int seat = 0; seat < players(); ++seat) {
+      const auto& s = seats_[seat];
+      Json cards = Json::array();
+      if (viewer == seat) {
+        cards = to_strings(s.hand);
+      } else {
+        for (std::size_t i = 0; i < s.hand.size(); ++i) cards.push_back("??");
+      }
+      hands.push_back({{"seat", seat}, {"cards", cards}, {"tricks", s.tricks}, {"in_deal", s.in_deal}, {"left", s.left}});
+    }
+    return {{"deal", deals_},
+            {"dealer", dealer_},
+            {"phase", phase_ == Phase::playing ? "playing" : phase_ == Phase::deal_over ? "deal_over" : "game_over"},
+            {"turn", phase_ == Phase::playing ? Json(turn_) : Json()},
+            {"pool", pool_},
+            {"stake", stake_},
+            {"tricks_per_deal", tricks_per_deal_},
+            {"trick", trick_json(trick_)},
+            {"last_trick", trick_json(last_trick_)},
+            {"hands", hands}};
+  }
+
+  Json result() const override { return result_; }
+  int deals_played() const override { return deals_; }
+
+ private:
+  int players() const { return static_cast<int>(seats_.size()); }
+  int present_count() const {
+    return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const SeatState& s) { return !s.left; }));
+  }
+  int next_present(int from) const {
+    for (int i = 1; i <= players(); ++i) {
+      const int seat = (from + i) % players();
+      if (!seats_[seat].left) return seat;
+    }
+    return from;
+  }
+  int next_in_deal(int seat) const {
+    auto it = std::find(order_.begin(), order_.end(), seat);
+    ++it;
+    return it == order_.end() ? order_.front() : *it;
+  }
+
+  static Json trick_json(const tricks::Trick& trick) {
+    Json out = Json::array();
+    for (const auto& play : trick) out.push_back({{"seat", play.seat}, {"card", to_string(play.card)}});
+    return out;
+  }
+
+  void settle(Effects& fx) {
+    const std::int64_t unit = stake_;
+    int slam = -1;
+    for (int seat : order_)
+      if (seats_[seat].tricks == tricks_per_deal_) slam = seat;
+    std::vector<int> clean;
+    for (int seat : order_)
+      if (seats_[seat].tricks == 0) clean.push_back(seat);
+    std::string outcome_note;
+    if (slam >= 0) {
+      fx.say(seat_tag(slam) + " takes every trick: reversis!");
+      for (int seat : order_)
+        if (seat != slam) book_.seat_to_seat(seat, slam, unit * tricks_per_deal_, "reversis", fx);
+      if (pool_ > 0) book_.pool_to_seat(slam, pool_, pool_, "reversis takes the pool", fx);
+    } else {
+      for (int seat : order_)
+        book_.seat_to_pool(seat, unit * seats_[seat].tricks, pool_, "tricks taken", fx);
+      if (!clean.empty()) {
+        const auto share = pool_ / static_cast<std::int64_t>(clean.size());
+        for (int seat : clean) book_.pool_to_seat(seat, share, pool_, "share of the pool for taking no trick", fx);
+        fx.say("The players who took no trick share the pool; " + std::to_string(pool_) + " stays in it.");
+      } else {
+        fx.say("Everyone took a trick: the pool of " + std::to_string(pool_) + " is a jack and carries over.");
+      }
+    }
+    Json seats = Json::array();
+    for (int seat = 0; seat < players(); ++seat) {
+      const auto& s = seats_[seat];
+      if (!s.in_deal) continue;
+      std::string outcome = slam == seat ? "reversis" : s.tricks == 0 && slam < 0 ? "clean" : "paid";
+      seats.push_back({{"seat", seat},
+                       {"points", s.tricks},
+                       {"tricks", s.tricks},
+                       {"chips", book_.net(seat)},
+                       {"unpaid", book_.unpaid(seat)},
+                       {"outcome", outcome}});
+    }
+    result_ = {{"deal", deals_},
+               {"dealer", dealer_},
+               {"void", false},
+               {"reversis", slam >= 0 ? Json(slam) : Json()},
+               {"jack", slam < 0 && clean.empty()},
+               {"pool", pool_},
+               {"movements", book_.movements()},
+               {"unpaid", book_.unpaid_json()},
+               {"seats", seats}};
+    const bool limit_reached = deal_limit_ > 0 && deals_ >= deal_limit_;
+    phase_ = limit_reached ? Phase::game_over : Phase::deal_over;
+    fx.say("Deal " + std::to_string(deals_) + " is settled; the pool holds " + std::to_string(pool_) + ".");
+    if (limit_reached) fx.say("The last of " + std::to_string(deal_limit_) + " deals is played.");
+  }
+
+  const std::int64_t stake_;
+  const int deal_limit_;
+  Shoe shoe_;
+  std::vector<SeatState> seats_;
+  tricks::TrickRules rules_{};
+  std::vector<int> order_;  // this deal's players from the dealer's left
+  tricks::Trick trick_;
+  tricks::Trick last_trick_;
+  tricks::DealBook book_;
+  int tricks_per_deal_ = 0;
+  int turn_ = 0;
+  int dealer_ = 0;
+  int deals_ = 0;
+  std::int64_t pool_ = 0;
+  Phase phase_ = Phase::deal_over;
+  Json result_;
+};
+
+}  // namespace
+
+GameInfo reversi_info() {
+  GameInfo info;
+  info.id = "reversi";
+  info.name = "Reversi";
+  info.aliases = {"Forerunner of Hearts"};
+  info.min_players = 3;
+  info.max_players = 6;
+  info.summary =
+      "Avoid taking tricks: each trick taken costs a chip into the pool, which the players who took none share; "
+      "or take every trick and collect from everyone.";
+  info.source = "000";
+  info.options = {
+      {"stake", OptionSpec::Type::integer, 1, {}, 1, 1000, "Chips per trick (the unit of every payment)."},
+      {"deals", OptionSpec::Type::integer, 0, {}, 0, 10000, "End the table after this many deals (0: no limit)."},
+  };
+  info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> { return std::make_unique<Reversi>(setup); };
+  return info;
+}
+
+}  // namespace parlour::rules

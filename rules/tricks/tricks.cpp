@@ -1,0 +1,143 @@
+#include "rules/tricks/tricks.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace parlour::rules::tricks {
+
+int rank_value(Card card, RankOrder order) {
+  if (order == RankOrder::rams_old) {
+    switch (card.rank) {
+      case king: return 14;
+      case queen: return 13;
+      case jack: return 12;
+      case ace: return 11;
+      default: return card.rank;  // 10 .. 2
+    }
+  }
+  return ace_high_value(card);
+}
+
+bool beats(Card card, Card best, Suit led, const TrickRules& rules) {
+  const bool card_trump = rules.trump && card.suit == *rules.trump;
+  const bool best_trump = rules.trump && best.suit == *rules.trump;
+  if (card_trump != best_trump) return card_trump;
+  if (card.suit != best.suit) return false;  // neither trumps: an off-suit card never wins
+  if (!card_trump && card.suit != led) return false;
+  return rank_value(card, rules.order) > rank_value(best, rules.order);
+}
+
+std::size_t winning_index(const Trick& trick, const TrickRules& rules) {
+  if (trick.empty()) throw std::logic_error("tricks: winner of an empty trick");
+  const Suit led = trick.front().card.suit;
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < trick.size(); ++i)
+    if (beats(trick[i].card, trick[best].card, led, rules)) best = i;
+  return best;
+}
+
+std::vector<Card> legal_cards(const std::vector<Card>& hand, const Trick& trick, const TrickRules& rules) {
+  if (trick.empty()) return hand;
+  const Suit led = trick.front().card.suit;
+  const Card best = trick[winning_index(trick, rules)].card;
+  auto of_suit = [&](Suit suit) {
+    std::vector<Card> out;
+    for (auto card : hand)
+      if (card.suit == suit) out.push_back(card);
+    return out;
+  };
+  std::vector<Card> pool = hand;
+  if (rules.must_follow && holds_suit(hand, led)) {
+    pool = of_suit(led);
+  } else if (rules.must_trump && rules.trump && holds_suit(hand, *rules.trump)) {
+    pool = of_suit(*rules.trump);
+  }
+  if (rules.must_head) {
+    std::vector<Card> heading;
+    for (auto card : pool)
+      if (beats(card, best, led, rules)) heading.push_back(card);
+    if (!heading.empty()) return heading;
+  }
+  return pool;
+}
+
+std::vector<std::vector<Card>> deal_in_packets(Stock& stock, const std::vector<std::vector<int>>& sizes) {
+  std::vector<std::vector<Card>> hands;
+  for (const auto& round : sizes) {
+    if (hands.size() < round.size()) hands.resize(round.size());
+    for (std::size_t h = 0; h < round.size(); ++h)
+      for (int i = 0; i < round[h]; ++i) hands[h].push_back(stock.draw());
+  }
+  return hands;
+}
+
+bool holds(const std::vector<Card>& hand, Card card) {
+  return std::find(hand.begin(), hand.end(), card) != hand.end();
+}
+
+void remove_card(std::vector<Card>& hand, Card card) {
+  auto it = std::find(hand.begin(), hand.end(), card);
+  if (it == hand.end()) throw std::logic_error("tricks: removing a card not held");
+  hand.erase(it);
+}
+
+bool holds_suit(const std::vector<Card>& hand, Suit suit) {
+  return std::any_of(hand.begin(), hand.end(), [&](Card c) { return c.suit == suit; });
+}
+
+
+Json DealBook::account_json(const Account& account) {
+  if (account.is_seat()) return {{"seat", account.seat}};
+  return {{"pool", account.pool}};
+}
+
+void DealBook::record(const Account& from, const Account& to, std::int64_t amount, const std::string& memo,
+                      Effects& fx) {
+  if (amount <= 0) return;
+  fx.move(from, to, amount, memo);
+  movements_.push_back({{"from", account_json(from)}, {"to", account_json(to)}, {"amount", amount}, {"memo", memo}});
+  if (from.is_seat()) {
+    chips_[from.seat] -= amount;
+    net_[from.seat] -= amount;
+  }
+  if (to.is_seat()) {
+    chips_[to.seat] += amount;
+    net_[to.seat] += amount;
+  }
+}
+
+void DealBook::shortfall(int seat, const Account& to, std::int64_t amount, const std::string& memo) {
+  if (amount <= 0) return;
+  unpaid_.push_back({{"seat", seat}, {"to", account_json(to)}, {"amount", amount}, {"memo", memo}});
+}
+
+std::int64_t DealBook::seat_to_seat(int from, int to, std::int64_t amount, const std::string& memo, Effects& fx) {
+  const auto paid = std::max<std::int64_t>(0, std::min(amount, chips_[from]));
+  record(Account::of_seat(from), Account::of_seat(to), paid, memo, fx);
+  shortfall(from, Account::of_seat(to), amount - paid, memo);
+  return paid;
+}
+
+std::int64_t DealBook::seat_to_pool(int from, std::int64_t amount, std::int64_t& pool, const std::string& memo,
+                                    Effects& fx) {
+  const auto paid = std::max<std::int64_t>(0, std::min(amount, chips_[from]));
+  record(Account::of_seat(from), Account::of_pool(pool_name_), paid, memo, fx);
+  shortfall(from, Account::of_pool(pool_name_), amount - paid, memo);
+  pool += paid;
+  return paid;
+}
+
+void DealBook::pool_to_seat(int to, std::int64_t amount, std::int64_t& pool, const std::string& memo, Effects& fx) {
+  if (amount > pool) throw std::logic_error("tricks: paying out more than the pool holds");
+  record(Account::of_pool(pool_name_), Account::of_seat(to), amount, memo, fx);
+  pool -= amount;
+}
+
+std::int64_t DealBook::unpaid(int seat) const {
+  std::int64_t sum = 0;
+  for (const auto& line : unpaid_)
+    if (line["seat"] == seat) sum += line["amount"].get<std::int64_t>();
+  return sum;
+}
+
+}  // namespace parlour::rules::tricks
