@@ -10,6 +10,10 @@
 #include "rules/games/michigan_rummy.h"
 #include "rules/games/five_hundred_rummy.h"
 #include "rules/games/persian_rummy.h"
+#include "rules/games/straight_rummy.h"
+#include "rules/games/queen_city_rummy.h"
+#include "rules/games/block_rummy.h"
+#include "rules/games/skip_rummy.h"
 #include "rules/games/reversi.h"
 #include "rules/games/rams.h"
 #include "rules/games/rounce.h"
@@ -93,6 +97,10 @@ const Registry& Registry::builtin() {
     r.add(michigan_rummy_info());
     r.add(five_hundred_rummy_info());
     r.add(persian_rummy_info());
+    r.add(straight_rummy_info());
+    r.add(queen_city_rummy_info());
+    r.add(block_rummy_info());
+    r.add(skip_rummy_info());
     r.add(reversi_info());
     r.add(rams_info());
     r.add(rounce_info());

@@ -46,7 +46,8 @@ RummyBase::RummyBase(const GameSetup& setup, RummyConfig config)
       hands_(setup.players),
       melded_this_deal_(setup.players, false),
       melded_before_this_turn_(setup.players, false),
-      left_(setup.players, false) {
+      left_(setup.players, false),
+      turns_taken_(setup.players, 0) {
   if (config_.deals == 0) config_.deals = setup.players;
   if (config_.after_stock_turns == 0) config_.after_stock_turns = 2 * setup.players;
 }
@@ -97,9 +98,13 @@ void RummyBase::deal(Effects& fx) {
   restocks_ = 0;
   stock_gone_ = false;
   turns_after_stock_ = 0;
+  in_break_ = false;
+  breaker_ = -1;
+  break_turns_left_ = 0;
   for (int s = 0; s < players(); ++s) {
     hands_[s].clear();
     melded_this_deal_[s] = false;
+    turns_taken_[s] = 0;
   }
   std::vector<int> order;
   for (int i = 1; i <= players(); ++i) {
@@ -126,6 +131,8 @@ void RummyBase::begin_turn(int seat, Effects&) {
   taken_upcard_.reset();
   must_use_.reset();
   drawn_this_turn_ = 0;
+  plays_this_turn_ = 0;
+  ++turns_taken_[seat];
   melded_before_this_turn_[seat] = melded_this_deal_[seat];
   if (stock_.empty() && config_.stock_end == StockEnd::discard_only) {
     stock_gone_ = true;
@@ -147,8 +154,33 @@ bool RummyBase::stock_is_dead() const {
     case StockEnd::turn_over: return restocks_ >= config_.max_restocks || pile_.empty();
     case StockEnd::end_deal: return true;
     case StockEnd::discard_only: return pile_.empty() || turns_after_stock_ > config_.after_stock_turns;
+    case StockEnd::break_at_players:
+    case StockEnd::end_at_players: return true;
   }
   return true;
+}
+
+int RummyBase::active_players() const { return static_cast<int>(std::count(left_.begin(), left_.end(), false)); }
+
+int RummyBase::unmatched_count(int seat) const {
+  return best_arrangement(hands_[seat], config_.melds, config_.values).deadwood_value;
+}
+
+int RummyBase::lowest_from(const std::vector<int>& counts, int first) const {
+  int best = -1;
+  for (int i = 0; i < players(); ++i) {
+    const int seat = (first + i) % players();
+    if (left_[seat]) continue;
+    if (best < 0 || counts[seat] < counts[best]) best = seat;
+  }
+  return best;
+}
+
+// The break (R-S2): every meld goes down before the discard, so the hand may
+// hold no complete meld when the player discards.
+void RummyBase::check_break_discard(int seat) const {
+  if (in_break_ && !candidate_melds(hands_[seat], config_.melds).empty())
+    throw illegal_action("in the break, put down all your melds before you discard");
 }
 
 // ------------------------------------------------------------------ apply
@@ -214,6 +246,8 @@ void RummyBase::apply_draw(int seat, const Json& action, Effects& fx) {
   if (from != "stock" && from != "discard" && from != "two_discards")
     throw illegal_action("draw from \"stock\" or \"discard\", got " + action.value("from", Json()).dump());
   if (config_.spread_pile && from != "stock") throw illegal_action("take from the spread pile with a take action");
+  if (in_break_ && from == "discard" && !usable_take(seat, 0, true))
+    throw illegal_action("in the break, take the upcard only to meld it or lay it off at once");
   if (stock_gone_) {
     if (from != "discard") throw illegal_action("the stock is gone: take the upcard or decline");
     if (pile_.empty()) throw illegal_action("there is no upcard to take");
@@ -237,6 +271,7 @@ void RummyBase::apply_draw(int seat, const Json& action, Effects& fx) {
       hands_[seat].push_back(upcard);
     }
     taken_upcard_ = upcard;
+    if (in_break_) must_use_ = upcard;
     fx.say(seat_tag(seat) + " takes the upcard " + to_string(upcard) + ".");
     if (pair_with_stock) {
       hands_[seat].push_back(stock_.back());
@@ -255,9 +290,9 @@ void RummyBase::apply_draw(int seat, const Json& action, Effects& fx) {
   step_ = Step::play;
 }
 
-bool RummyBase::usable_take(int seat, std::size_t depth) const {
+bool RummyBase::usable_take(int seat, std::size_t depth, bool must_use) const {
   if (depth >= pile_.size()) return false;
-  if (!config_.must_use_taken || (depth == 0 && config_.top_card_free)) return true;
+  if (!must_use) return true;
   const Card card = pile_[pile_.size() - 1 - depth];
   auto cards = hands_[seat];
   cards.insert(cards.end(), pile_.end() - 1 - static_cast<std::ptrdiff_t>(depth), pile_.end());
@@ -278,7 +313,7 @@ void RummyBase::apply_take(int seat, const Json& action, Effects& fx) {
   const Card card = pile_[pile_.size() - 1 - depth];
   if (action.contains("card") && card_field(action, "card") != card)
     throw illegal_action("the card at depth " + std::to_string(depth) + " is " + to_string(card));
-  if (!usable_take(seat, static_cast<std::size_t>(depth)))
+  if (!usable_take(seat, static_cast<std::size_t>(depth), config_.must_use_taken && !(depth == 0 && config_.top_card_free)))
     throw illegal_action("you may take " + to_string(card) + " only if you can meld it or lay it off at once");
   std::vector<Card> taken(pile_.end() - 1 - depth, pile_.end());
   pile_.erase(pile_.end() - 1 - depth, pile_.end());
@@ -355,9 +390,14 @@ void RummyBase::remove_from_hand(int seat, const std::vector<Card>& cards) {
 }
 
 void RummyBase::apply_meld(int seat, const Json& action, Balances& chips, Effects& fx) {
-  if (config_.rummy_only) throw illegal_action("no meld until a player goes rummy with his whole hand (go_rummy)");
+  if (config_.rummy_only && !in_break_)
+    throw illegal_action("no meld until a player goes rummy with his whole hand (go_rummy)");
+  if (config_.max_plays_per_turn > 0 && plays_this_turn_ >= config_.max_plays_per_turn)
+    throw illegal_action("only one meld or one lay-off a turn");
   expect_only_fields(action, {"cards", "wilds"});
   const auto cards = cards_from_hand(seat, action.value("cards", Json()), "cards");
+  if (config_.meld_cards_exact > 0 && static_cast<int>(cards.size()) != config_.meld_cards_exact)
+    throw illegal_action("a meld here is exactly " + std::to_string(config_.meld_cards_exact) + " cards");
   std::vector<Card> declared;
   if (action.contains("wilds")) declared = read_cards(action["wilds"], "wilds");
   auto check = validate_meld(cards, config_.melds, declared);
@@ -370,6 +410,7 @@ void RummyBase::apply_meld(int seat, const Json& action, Balances& chips, Effect
   placed.meld.owner = seat;
   table_.push_back(placed);
   melded_this_deal_[seat] = true;
+  ++plays_this_turn_;
   must_use_.reset();
   fx.say(seat_tag(seat) + " melds " + [&] {
     std::string s;
@@ -383,12 +424,16 @@ void RummyBase::apply_meld(int seat, const Json& action, Balances& chips, Effect
 }
 
 void RummyBase::apply_lay_off(int seat, const Json& action, Balances& chips, Effects& fx) {
-  if (config_.rummy_only) throw illegal_action("no lay-off in this game: meld only by going rummy");
+  if (config_.rummy_only && !in_break_) throw illegal_action("no lay-off in this game: meld only by going rummy");
+  if (config_.max_plays_per_turn > 0 && plays_this_turn_ >= config_.max_plays_per_turn)
+    throw illegal_action("only one meld or one lay-off a turn");
   expect_only_fields(action, {"meld", "cards"});
   const auto index = int_field(action, "meld");
   if (index < 0 || index >= static_cast<std::int64_t>(table_.size()))
     throw illegal_action("no meld " + std::to_string(index) + " on the table");
   const auto cards = cards_from_hand(seat, action.value("cards", Json()), "cards");
+  if (config_.lay_off_cards_max > 0 && static_cast<int>(cards.size()) > config_.lay_off_cards_max)
+    throw illegal_action("lay off at most " + std::to_string(config_.lay_off_cards_max) + " card a turn");
   auto& target = table_[index];
   auto check = extend_meld(target.meld, cards, config_.melds);
   if (!check) throw illegal_action(check.message + " (" + check.reason + ")");
@@ -417,6 +462,7 @@ void RummyBase::apply_lay_off(int seat, const Json& action, Balances& chips, Eff
   target.meld = *check.meld;
   target.placed_by = placed_by;
   melded_this_deal_[seat] = true;
+  ++plays_this_turn_;
   must_use_.reset();
   fx.say(seat_tag(seat) + " lays off " + [&] {
     std::string s;
@@ -429,6 +475,11 @@ void RummyBase::apply_lay_off(int seat, const Json& action, Balances& chips, Eff
 
 void RummyBase::after_hand_change(int seat, Balances& chips, Effects& fx) {
   if (!hands_[seat].empty()) return;
+  if (in_break_) {  // R-S6: the break goes on; an empty hand has nothing to discard
+    fx.say(seat_tag(seat) + " has melded his whole hand.");
+    resume_from_ = seat;
+    return finish_turn(chips, fx);
+  }
   const bool rummy = !melded_before_this_turn_[seat];
   fx.say(seat_tag(seat) + (rummy ? " goes rummy!" : " goes out."));
   end_deal({DealEnd::Kind::went_out, seat, rummy}, chips, fx);
@@ -446,11 +497,12 @@ void RummyBase::apply_discard(int seat, const Json& action, Balances& chips, Eff
       throw illegal_action("you may not discard the upcard you just took");
     if (hands_[seat].size() == 1 && config_.needs_earlier_meld && !melded_before_this_turn_[seat])
       throw illegal_action("you may not go out this turn: you have not melded on an earlier turn");
+    check_break_discard(seat);
   }
   remove_from_hand(seat, {card});
   pile_.push_back(card);
   fx.say(seat_tag(seat) + " discards " + to_string(card) + ".");
-  if (hands_[seat].empty()) {
+  if (hands_[seat].empty() && !in_break_) {
     const bool rummy = !after_call && !melded_before_this_turn_[seat];
     fx.say(seat_tag(seat) + (rummy ? " goes rummy!" : " goes out."));
     return end_deal({DealEnd::Kind::went_out, seat, rummy}, chips, fx);
@@ -471,6 +523,30 @@ void RummyBase::finish_turn(Balances& chips, Effects& fx) {
     fx.say("The stock is exhausted; the deal ends.");
     return end_deal({DealEnd::Kind::stock_exhausted, -1, false}, chips, fx);
   }
+  if (in_break_) {
+    if (--break_turns_left_ <= 0) {
+      fx.say("The break is over: the unmatched cards are shown.");
+      return end_deal({DealEnd::Kind::showdown, -1, false}, chips, fx);
+    }
+    turn_ = resume_from_;
+    return next_turn(fx);
+  }
+  const bool at_players = static_cast<int>(stock_.size()) <= active_players();
+  if (at_players && (config_.stock_end == StockEnd::break_at_players || config_.stock_end == StockEnd::end_at_players)) {
+    turn_ = resume_from_;
+    int next = turn_;
+    do next = left_of(next);
+    while (left_[next]);
+    breaker_ = next;
+    if (config_.stock_end == StockEnd::end_at_players) {
+      fx.say("The stock is down to the number of players; the deal ends.");
+      return end_deal({DealEnd::Kind::showdown, -1, false}, chips, fx);
+    }
+    in_break_ = true;
+    break_turns_left_ = active_players();
+    fx.say("The break: " + seat_tag(breaker_) + " is the breaker.");
+    return next_turn(fx);
+  }
   turn_ = resume_from_;
   next_turn(fx);
   if (!stock_is_dead()) return;
@@ -480,6 +556,7 @@ void RummyBase::finish_turn(Balances& chips, Effects& fx) {
 }
 
 void RummyBase::apply_go_rummy(int seat, const Json& action, Balances& chips, Effects& fx) {
+  if (in_break_) throw illegal_action("in the break, meld and lay off one meld at a time");
   expect_only_fields(action, {"melds", "discard"});
   const auto& melds = action.value("melds", Json());
   if (!melds.is_array() || melds.empty()) throw illegal_action("go_rummy needs \"melds\": an array of melds");
@@ -671,7 +748,11 @@ void RummyBase::apply_decline(int seat, Balances& chips, Effects& fx) {
 
 // ------------------------------------------------------------------ deal end
 
-void RummyBase::end_deal(const DealEnd& end, Balances& chips, Effects& fx) {
+void RummyBase::end_deal(const DealEnd& given, Balances& chips, Effects& fx) {
+  DealEnd end = given;
+  if (end.winner >= 0) end.first_turn = turns_taken_[end.winner] == 1;
+  end.after_break = in_break_;
+  end.breaker = breaker_;
   Json summary = Json::object();
   summary["chips"] = std::vector<std::int64_t>(players(), 0);
   summary["points"] = std::vector<std::int64_t>(players(), 0);
@@ -685,12 +766,14 @@ void RummyBase::end_deal(const DealEnd& end, Balances& chips, Effects& fx) {
   const char* how = end.kind == DealEnd::Kind::went_out      ? "went_out"
                     : end.kind == DealEnd::Kind::block_showdown ? "showdown"
                     : end.kind == DealEnd::Kind::stock_exhausted ? "stock_exhausted"
+                    : end.kind == DealEnd::Kind::showdown        ? "break"
                                                                : "no_winner";
   result_ = {{"deal", deals_}, {"dealer", dealer_}, {"end", how}, {"hands", hands}, {"seats", seats}};
   if (end.winner >= 0) {
     result_["winner"] = end.winner;
     result_["rummy"] = end.rummy;
   }
+  if (end.breaker >= 0) result_["breaker"] = end.breaker;
   for (auto& [key, value] : summary.items())
     if (key != "chips" && key != "points") result_[key] = value;
   result_["scores"] = scores_;
@@ -781,12 +864,13 @@ void RummyBase::list_draws(int seat, Json& legal) const {
   if (!stock_.empty() || can_restock) legal.push_back({{"type", "draw"}, {"from", "stock"}});
   if (config_.spread_pile) {
     for (std::size_t depth = 0; depth < pile_.size(); ++depth)
-      if (usable_take(seat, depth))
+      if (usable_take(seat, depth, config_.must_use_taken && !(depth == 0 && config_.top_card_free)))
         legal.push_back({{"type", "take"}, {"depth", depth}, {"card", to_string(pile_[pile_.size() - 1 - depth])}});
     if (config_.take_whole_pile && !pile_.empty()) legal.push_back({{"type", "take_all"}});
     return;
   }
-  const bool upcard_ok = !pile_.empty() && (!config_.boathouse || !stock_.empty());
+  const bool upcard_ok = !pile_.empty() && (!config_.boathouse || !stock_.empty()) &&
+                        (!in_break_ || usable_take(seat, 0, true));
   if (upcard_ok) legal.push_back({{"type", "draw"}, {"from", "discard"}});
   if (config_.boathouse_two_discards && pile_.size() >= 2) legal.push_back({{"type", "draw"}, {"from", "two_discards"}});
 }
@@ -797,11 +881,13 @@ void RummyBase::list_plays(int seat, Json& legal) const {
   auto may_leave = [&](const std::vector<Card>& played) {
     return why_not_keep(seat, hand_without(seat, played), played).empty();
   };
-  if (config_.rummy_only) {
+  const bool may_play = config_.max_plays_per_turn == 0 || plays_this_turn_ < config_.max_plays_per_turn;
+  if (config_.rummy_only && !in_break_) {
     list_go_rummy(seat, legal);
-  } else {
+  } else if (may_play) {
     for (const auto& meld : candidate_melds(hand, config_.melds)) {
       if (must_use_ && !contains(meld, *must_use_)) continue;
+      if (config_.meld_cards_exact > 0 && static_cast<int>(meld.size()) != config_.meld_cards_exact) continue;
       if (!may_leave(meld)) continue;
       legal.push_back({{"type", "meld"}, {"cards", card_list(meld)}});
     }
@@ -815,6 +901,7 @@ void RummyBase::list_plays(int seat, Json& legal) const {
           legal.push_back({{"type", "lay_off"}, {"meld", i}, {"cards", {to_string(c)}}});
   }
   if (must_use_) return;
+  if (in_break_ && !candidate_melds(hand, config_.melds).empty()) return;  // R-S2: meld first
   for (auto c : distinct(hand)) {
     if (config_.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == c &&
         std::count(hand.begin(), hand.end(), c) == 1)
@@ -884,6 +971,7 @@ Json RummyBase::view(std::optional<int> viewer) const {
   }
   if (must_use_) view["must_use"] = to_string(*must_use_);
   if (stock_gone_) view["stock_gone"] = true;
+  if (in_break_) view["break"] = {{"breaker", breaker_}, {"turns_left", break_turns_left_}};
   const Json extra = extra_view();
   for (const auto& [key, value] : extra.items()) view[key] = value;
   return view;

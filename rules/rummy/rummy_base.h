@@ -34,6 +34,12 @@ enum class StockEnd {
   turn_over,     // 000 Rummy: take the upcard and turn the rest, or turn the whole pile and draw
   end_deal,      // Five Hundred, Persian: the deal ends once the last stock card is drawn
   discard_only,  // Block: draw only the upcard until someone declines
+  // 002 Straight family: once a turn ends with no more stock cards than players,
+  // the break: the next player (the breaker) and each other in turn play one last
+  // turn (stock top, or the upcard only to meld it at once; put down every meld,
+  // lay off on any meld, discard), then the showdown of unmatched counts.
+  break_at_players,
+  end_at_players,  // Skip: once a turn ends with no more stock cards than players, the deal ends
 };
 
 struct RummyConfig {
@@ -54,6 +60,11 @@ struct RummyConfig {
   bool boathouse = false;         // the upcard only with the stock top
   bool boathouse_two_discards = false;
   bool rearrange = false;         // Carousel: one action lays out the whole table anew
+  // Skip: at most this many melds/lay-offs a turn (0: any), a meld of exactly
+  // this many cards (0: any), a lay-off of at most this many cards (0: any).
+  int max_plays_per_turn = 0;
+  int meld_cards_exact = 0;
+  int lay_off_cards_max = 0;
   StockEnd stock_end = StockEnd::turn_over;
   int max_restocks = 1;           // R-G3
   int after_stock_turns = 0;      // Block, R-B1 (0: 2 × players)
@@ -63,9 +74,14 @@ struct RummyConfig {
 
 // How a deal ended, for the game's scoring.
 struct DealEnd {
-  enum class Kind { went_out, no_winner, block_showdown, stock_exhausted } kind = Kind::no_winner;
+  // showdown: the break's showdown, or Skip's end when the stock falls to the players
+  enum class Kind { went_out, no_winner, block_showdown, stock_exhausted, showdown } kind = Kind::no_winner;
   int winner = -1;
   bool rummy = false;  // went out in one turn with no earlier meld or lay-off
+  // Filled in by the engine:
+  bool first_turn = false;  // the winner went out on his first turn (first pick) of the deal
+  bool after_break = false; // the break had begun
+  int breaker = -1;         // break/showdown: the breaker (Skip: the player due to draw next)
 };
 
 // A meld on the table and who put each card there (Five Hundred credits lay-offs).
@@ -114,6 +130,11 @@ class RummyBase : public GameState {
   const std::vector<TableMeld>& table() const { return table_; }
   const RummyConfig& config() const { return config_; }
   int hand_count(int seat) const { return config_.values.of_cards(hands_[seat]); }
+  // The count of the cards left unmatched by the hand's best arrangement.
+  int unmatched_count(int seat) const;
+  // The seat with the lowest count; ties go to the first in clockwise order from `first`.
+  int lowest_from(const std::vector<int>& counts, int first) const;
+  bool in_break() const { return in_break_; }
 
   std::vector<int> scores_;  // running points, where a game keeps them
 
@@ -143,7 +164,9 @@ class RummyBase : public GameState {
   std::vector<Card> hand_without(int seat, const std::vector<Card>& cards) const;
   void check_may_keep(int seat, const std::vector<Card>& cards) const;
   void check_must_use(const std::vector<Card>& used) const;
-  bool usable_take(int seat, std::size_t depth) const;
+  bool usable_take(int seat, std::size_t depth, bool must_use) const;
+  int active_players() const;
+  void check_break_discard(int seat) const;
   bool stock_is_dead() const;
   void restock_for_draw(bool take_upcard, Effects& fx);
   void remove_from_hand(int seat, const std::vector<Card>& cards);
@@ -179,6 +202,11 @@ class RummyBase : public GameState {
   std::optional<Card> taken_upcard_;     // the single upcard taken this turn (R-G1)
   std::optional<Card> must_use_;         // Michigan: the card that must be melded now
   int drawn_this_turn_ = 0;              // boathouse: the upcard needs a second card
+  int plays_this_turn_ = 0;              // melds and lay-offs this turn (Skip)
+  std::vector<int> turns_taken_;         // per seat, this deal
+  bool in_break_ = false;                // Straight family: the break has begun
+  int breaker_ = -1;
+  int break_turns_left_ = 0;
   std::vector<int> call_order_;          // call window: seats from the discarder's left
   std::vector<int> call_answer_;         // 0 waiting, 1 call, -1 pass, per entry of call_order_
   std::vector<int> call_meld_;

@@ -1,0 +1,46 @@
+#include "rules/games/block_rummy.h"
+
+#include "rules/games/straight_rummy.h"
+
+namespace parlour::rules {
+
+namespace {
+
+using namespace rummy;
+
+RummyConfig block_config(const Json& options) {
+  auto c = straight_base_config(options);
+  c.final_discard_required = true;
+  c.stock_end = StockEnd::discard_only;
+  return c;
+}
+
+class BlockRummy final : public StraightFamily {
+ public:
+  explicit BlockRummy(const GameSetup& setup) : StraightFamily(setup, block_config(setup.options)) {}
+};
+
+}  // namespace
+
+GameInfo block_rummy_info() {
+  GameInfo info;
+  info.id = "block_rummy";
+  info.name = "Block Rummy (Scarne)";
+  info.aliases = {};
+  info.min_players = 2;
+  info.max_players = 6;
+  info.summary = "Straight Rummy that goes out with a discard; after the stock, play goes on only while each player "
+                 "takes the discard, and the lowest count wins the differences. Scarne rules, source 002.";
+  info.source = "002";
+  info.options = straight_family_options(true);
+  info.options.push_back({"hand_size", OptionSpec::Type::integer, 7, {6, 7}, 6, 7,
+                          "Cards dealt to each player: 7 (two to five players) or 6 (up to six)."});
+  info.options.push_back({"one_suit_rule", OptionSpec::Type::enumeration, "single_run", {"single_run", "all_runs_one_suit"},
+                          std::nullopt, std::nullopt,
+                          "The 4-unit rummy \"in a sequence of the same suit\": one unbroken run, or only runs of one suit."});
+  info.max_players_for = [](const Json& options) { return options.at("hand_size").get<int>() == 7 ? 5 : 6; };
+  info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> { return std::make_unique<BlockRummy>(setup); };
+  return info;
+}
+
+}  // namespace parlour::rules

@@ -1,0 +1,159 @@
+#include "rules/games/straight_rummy.h"
+
+#include <algorithm>
+
+namespace parlour::rules {
+
+namespace rummy {
+
+RummyConfig straight_base_config(const Json& options) {
+  RummyConfig c;
+  c.values = CardValues::basic();
+  c.melds.ace = AceMode::low;
+  c.hand_size = options.contains("hand_size") ? options.at("hand_size").get<int>() : 7;
+  c.upcard = options.contains("initial_upcard") && options.at("initial_upcard").get<bool>();
+  c.rummy_only = true;
+  c.stock_end = StockEnd::break_at_players;
+  c.stake = options.at("stake").get<std::int64_t>();
+  c.deals = options.at("deals").get<int>();
+  return c;
+}
+
+std::vector<OptionSpec> straight_family_options(bool with_upcard_option) {
+  auto options = common_rummy_options();
+  options[0].description = "Chips per unit (or per point with payoff=points).";
+  options.push_back({"payoff", OptionSpec::Type::enumeration, "units", {"units", "points"}, std::nullopt, std::nullopt,
+                     "units: the game's payoffs in units of `stake` chips; points: each pays the difference of unmatched "
+                     "counts (times the same multiple) in chips of `stake`."});
+  if (with_upcard_option)
+    options.push_back({"initial_upcard", OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt,
+                       "Turn an upcard after the deal (the source advises against it: it favours the leader)."});
+  return options;
+}
+
+StraightFamily::StraightFamily(const GameSetup& setup, RummyConfig config)
+    : RummyBase(setup, std::move(config)),
+      points_mode_(setup.options.contains("payoff") && setup.options.at("payoff") == "points"),
+      all_runs_one_suit_(setup.options.contains("one_suit_rule") &&
+                         setup.options.at("one_suit_rule") == "all_runs_one_suit") {}
+
+std::vector<int> StraightFamily::unmatched_counts() const {
+  std::vector<int> counts;
+  for (int s = 0; s < players(); ++s) counts.push_back(unmatched_count(s));
+  return counts;
+}
+
+void StraightFamily::settle_deal(const DealEnd& end, Balances& chips, Effects& fx, Json& summary) {
+  Settlement pay_out{*this, chips, fx, summary, config().stake};
+  switch (end.kind) {
+    case DealEnd::Kind::went_out: return settle_rummy(end, pay_out);
+    case DealEnd::Kind::showdown: return settle_showdown(end, pay_out);
+    case DealEnd::Kind::block_showdown: return settle_block_showdown(pay_out);
+    default: return;
+  }
+}
+
+// R-S4: the melded cards are all of one suit and (single_run) one unbroken
+// sequence, or (all_runs_one_suit) every meld is a run.
+bool StraightFamily::one_suit_rummy(int winner) const {
+  std::vector<Card> cards;
+  for (const auto& tm : table()) {
+    if (tm.meld.owner != winner) continue;
+    if (tm.meld.kind != MeldKind::run) return false;
+    for (const auto& mc : tm.meld.cards) cards.push_back(mc.card);
+  }
+  if (cards.empty()) return false;
+  for (auto c : cards)
+    if (c.suit != cards.front().suit) return false;
+  if (all_runs_one_suit_) return true;
+  std::vector<int> ranks;
+  for (auto c : cards) ranks.push_back(c.rank);
+  std::sort(ranks.begin(), ranks.end());
+  for (std::size_t i = 1; i < ranks.size(); ++i)
+    if (ranks[i] != ranks[i - 1] + 1) return false;
+  return true;
+}
+
+int StraightFamily::rummy_units(const DealEnd& end) const {
+  if (end.after_break) return 1;
+  if (end.first_turn || one_suit_rummy(end.winner)) return 4;
+  return 2;
+}
+
+void StraightFamily::pay_winner(int winner, const std::vector<int>& counts, int units, const std::string& memo,
+                                Settlement& pay_out) {
+  pay_out.summary["counts"] = counts;
+  pay_out.summary["units"] = units;
+  for (int s = 0; s < players(); ++s) {
+    if (s == winner) continue;
+    const std::int64_t owed = points_mode_ ? std::int64_t{counts[s] - counts[winner]} * units : units;
+    pay_out.points(s, winner, owed, memo);
+  }
+}
+
+void StraightFamily::settle_rummy(const DealEnd& end, Settlement& pay_out) {
+  const int units = rummy_units(end);
+  pay_winner(end.winner, unmatched_counts(), units,
+             units == 4 ? "rummy: four units" : units == 2 ? "rummy before the break: two units" : "rummy: one unit",
+             pay_out);
+}
+
+void StraightFamily::settle_showdown(const DealEnd& end, Settlement& pay_out) {
+  const auto counts = unmatched_counts();
+  const int winner = lowest_from(counts, end.breaker);
+  pay_out.summary["winner"] = winner;
+  pay_winner(winner, counts, 1, "lowest count after the break", pay_out);
+}
+
+void StraightFamily::settle_block_showdown(Settlement& pay_out) {
+  const auto counts = unmatched_counts();
+  pay_out.summary["counts"] = counts;
+  const int low = *std::min_element(counts.begin(), counts.end());
+  std::vector<int> winners;
+  for (int i = 1; i <= players(); ++i) {
+    const int s = (dealer() + i) % players();
+    if (counts[s] == low) winners.push_back(s);
+  }
+  pay_out.summary["winners"] = winners;
+  for (int s = 0; s < players(); ++s)
+    if (counts[s] != low) pay_out.split(s, winners, counts[s] - low, "lowest count: the difference");
+}
+
+}  // namespace rummy
+
+namespace {
+
+using namespace rummy;
+
+class StraightRummy final : public StraightFamily {
+ public:
+  explicit StraightRummy(const GameSetup& setup) : StraightFamily(setup, straight_base_config(setup.options)) {}
+};
+
+}  // namespace
+
+GameInfo straight_rummy_info() {
+  GameInfo info;
+  info.id = "straight_rummy";
+  info.name = "Straight Rummy";
+  info.aliases = {"Six-Card Straight Rummy", "Seven-Card Straight Rummy"};
+  info.min_players = 2;
+  info.max_players = 6;
+  info.summary = "Go rummy with the whole hand at once, or hold the lowest unmatched count when the stock runs down "
+                 "to the break: 1 unit after the break, 2 before it, 4 on the first pick or in one suit. Scarne rules, "
+                 "source 002.";
+  info.source = "002";
+  info.options = straight_family_options(true);
+  info.options.push_back({"hand_size", OptionSpec::Type::integer, 7, {6, 7}, 6, 7,
+                          "Cards dealt to each player: 7 (two to five players) or 6 (up to six)."});
+  info.options.push_back({"one_suit_rule", OptionSpec::Type::enumeration, "single_run", {"single_run", "all_runs_one_suit"},
+                          std::nullopt, std::nullopt,
+                          "The 4-unit rummy \"in a sequence of the same suit\": one unbroken run, or only runs of one suit."});
+  info.max_players_for = [](const Json& options) { return options.at("hand_size").get<int>() == 7 ? 5 : 6; };
+  info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {
+    return std::make_unique<StraightRummy>(setup);
+  };
+  return info;
+}
+
+}  // namespace parlour::rules

@@ -1,0 +1,214 @@
+// Queen City Rummy, source 002 "Queen City Rummy"; rules/rummy.md §3.5, example E16.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "rules/registry.h"
+#include "rules/rng.h"
+#include "tests/rules/harness.h"
+#include "tests/rules/playout.h"
+
+using parlour::rules::Json;
+using parlour::rules::Phase;
+using parlour::test::cards;
+using parlour::test::Harness;
+
+namespace {
+
+const std::vector<std::string> all_cards = [] {
+  std::vector<std::string> out;
+  for (char suit : std::string("SHDC"))
+    for (char rank : std::string("A23456789TJQK")) out.push_back(std::string{rank, suit});
+  return out;
+}();
+
+// Hands in play order (dealer last), dealt one at a time; no upcard; the stock
+// from the top: `top`, then `fillers` unused cards, then `then`, then the rest.
+std::vector<parlour::rules::Card> stack(const std::vector<std::vector<std::string>>& hands,
+                                        const std::vector<std::string>& top = {}, int fillers = 0,
+                                        const std::vector<std::string>& then = {}) {
+  std::vector<std::string> deck;
+  for (std::size_t round = 0; round < hands[0].size(); ++round)
+    for (const auto& hand : hands) deck.push_back(hand[round]);
+  deck.insert(deck.end(), top.begin(), top.end());
+  std::set<std::string> used(deck.begin(), deck.end());
+  used.insert(then.begin(), then.end());
+  for (const auto& c : all_cards)
+    if (fillers > 0 && !used.count(c)) {
+      deck.push_back(c);
+      used.insert(c);
+      --fillers;
+    }
+  deck.insert(deck.end(), then.begin(), then.end());
+  return cards(deck);
+}
+
+[[maybe_unused]] Json draw(const char* from = "stock") { return {{"type", "draw"}, {"from", from}}; }
+[[maybe_unused]] Json discard(const std::string& card) { return {{"type", "discard"}, {"card", card}}; }
+[[maybe_unused]] Json meld(std::vector<std::string> cards_) { return {{"type", "meld"}, {"cards", cards_}}; }
+[[maybe_unused]] Json lay_off(int meld_index, std::vector<std::string> cards_) {
+  return {{"type", "lay_off"}, {"meld", meld_index}, {"cards", cards_}};
+}
+[[maybe_unused]] Json go_rummy(std::vector<std::vector<std::string>> melds, std::optional<std::string> card = std::nullopt) {
+  Json a = {{"type", "go_rummy"}, {"melds", melds}};
+  if (card) a["discard"] = *card;
+  return a;
+}
+
+[[maybe_unused]] Json options(std::initializer_list<std::pair<const char*, Json>> set = {}) {
+  Json o = Json::object();
+  for (const auto& [k, v] : set) o[k] = v;
+  return o;
+}
+
+[[maybe_unused]] std::string last_card(Harness& h, int seat) { return h.game().view(seat)["hands"][seat]["cards"].back(); }
+
+// Every player draws the stock top and discards it, until the break begins.
+[[maybe_unused]] void play_to_break(Harness& h) {
+  while (h.game().phase() == Phase::playing && !h.game().view(std::nullopt).contains("break")) {
+    const int seat = h.game().to_act().front();
+    h.act(seat, draw());
+    h.act(seat, discard(last_card(h, seat)));
+  }
+}
+
+[[maybe_unused]] bool has_action(const Json& legal, const Json& action) {
+  for (const auto& a : legal)
+    if (a == action) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("queen city: seven cards each, six players allowed, no upcard, the leader draws first") {
+  for (int players : {2, 5, 6}) {
+    Harness h("queen_city_rummy", options(), std::vector<std::int64_t>(players, 100));
+    auto view = h.game().view(1);
+    CHECK(view["hands"][1]["cards"].size() == 7);
+    CHECK(view["hands"][0]["cards"][0] == "??");
+    CHECK(view["upcard"].is_null());
+    CHECK(view["stock"] == 52 - 7 * players);
+    CHECK(h.legal(1) == Json::array({draw()}));
+  }
+}
+
+TEST_CASE("queen city: no meld until a player goes rummy; the whole hand or nothing") {
+  auto deck = stack({{"KS", "KH", "KD", "5C", "6C", "7C", "2H"}, {"QS", "JD", "9H", "8D", "4S", "3D", "AS"}}, {"TD"});
+  Harness h("queen_city_rummy", options(), {100, 100}, 1, deck);
+  h.act(1, draw());
+  CHECK(h.refusal(1, meld({"KS", "KH", "KD"})) == "illegal_action");
+  CHECK(h.refusal(1, lay_off(0, {"KS"})) == "illegal_action");
+  CHECK(h.refusal(1, go_rummy({{"KS", "KH", "KD"}, {"5C", "6C", "7C"}}, "2H")) == "illegal_action");  // TD left
+}
+
+TEST_CASE("E16: going rummy with seven cards and a discard collects the melds' value (56) from each, not doubled") {
+  auto deck = stack({{"KS", "KH", "KD", "5C", "6C", "7C", "2H"},
+                     {"QS", "JD", "9H", "8D", "4S", "3D", "AS"},
+                     {"QH", "JS", "9D", "8H", "4D", "3S", "AH"}},
+                    {"8C"});
+  Harness h("queen_city_rummy", options({{"stake", 2}}), {200, 200, 200}, 1, deck);
+  h.act(1, draw());  // 8C: eight cards
+  h.act(1, go_rummy({{"KS", "KH", "KD"}, {"5C", "6C", "7C", "8C"}}, "2H"));
+  auto result = h.game().result();
+  CHECK(result["winner"] == 1);
+  CHECK(result["melded"] == 56);
+  CHECK(h.chips() == std::vector<std::int64_t>{200 - 112, 200 + 224, 200 - 112});
+}
+
+TEST_CASE("queen city: going rummy with all eight cards needs no discard; the eight cards' value is paid") {
+  auto deck = stack({{"KS", "KH", "KD", "5C", "6C", "7C", "4C"}, {"QS", "JD", "9H", "8D", "4S", "3D", "AS"}}, {"8C"});
+  Harness h("queen_city_rummy", options(), {100, 100}, 1, deck);
+  h.act(1, draw());  // 8C
+  bool listed = false;
+  for (const auto& a : h.legal(1))
+    if (a["type"] == "go_rummy" && !a.contains("discard")) listed = true;
+  CHECK(listed);
+  h.act(1, go_rummy({{"KS", "KH", "KD"}, {"4C", "5C", "6C", "7C", "8C"}}));
+  CHECK(h.game().result()["melded"] == 60);
+  CHECK(h.chips() == std::vector<std::int64_t>{40, 160});
+}
+
+TEST_CASE("queen city: the break as in Straight Rummy (R-Q1): lowest unmatched count, one unit") {
+  // Two players, 38 in the stock: the break after 36 turns; the leader (seat 1) breaks.
+  auto deck = stack({{"7S", "7H", "7D", "KS", "KH", "KD", "3C"}, {"QS", "QH", "QD", "9C", "8D", "4S", "2H"}}, {}, 36,
+                    {"AD", "5H"});
+  Harness h("queen_city_rummy", options({{"stake", 10}}), {100, 100}, 1, deck);
+  play_to_break(h);
+  CHECK(h.game().view(1)["break"]["breaker"] == 1);
+  h.act(1, draw());  // AD
+  h.act(1, meld({"7S", "7H", "7D"}));
+  h.act(1, meld({"KS", "KH", "KD"}));
+  h.act(1, discard("AD"));
+  h.act(0, draw());  // 5H
+  h.act(0, meld({"QS", "QH", "QD"}));
+  h.act(0, discard("5H"));
+  auto result = h.game().result();
+  CHECK(result["end"] == "break");
+  CHECK(result["counts"] == Json::array({23, 3}));
+  CHECK(h.chips() == std::vector<std::int64_t>{90, 110});
+}
+
+TEST_CASE("queen city: refusals change nothing") {
+  Harness h("queen_city_rummy", options(), {100, 100, 100}, 5);
+  CHECK(h.refusal(0, draw()) == "not_your_turn");
+  CHECK(h.refusal(1, draw("discard")) == "illegal_action");
+  h.act(1, draw());
+  CHECK(h.refusal(1, {{"type", "decline"}}) == "illegal_action");
+  CHECK(h.refusal(1, discard("JK")) == "illegal_action");
+}
+
+namespace {
+
+void random_games(Json opts, int players_lo, int players_hi) {
+  parlour::test::Playout spec;
+  spec.game = "queen_city_rummy";
+  spec.options = std::move(opts);
+  spec.min_deals = 1000;
+  spec.players_lo = players_lo;
+  spec.players_hi = players_hi;
+  std::map<std::string, int> ends;  // how the last deal of each game ended
+  spec.after_game = [&ends](Harness& h) { ++ends[h.game().result()["end"].get<std::string>()]; };
+  parlour::test::random_playouts(spec);
+  CHECK(ends["break"] > 0);  // random discards seldom go rummy: see the rummy deals below
+  for (const auto& [end, count] : ends) CHECK((end == "break" || end == "went_out"));
+}
+
+}  // namespace
+
+TEST_CASE("random deals: queen city, two to six players") { random_games(options(), 2, 6); }
+TEST_CASE("random deals: queen city, points at the break") { random_games(options({{"payoff", "points"}}), 2, 6); }
+
+TEST_CASE("random deals where the leader is dealt a rummy: conservation and the payoff") {
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    const int players = 2 + static_cast<int>(seed % 4);
+    // The leader holds 4S 5S 6S 8H 8D 8C 2D and draws 7S: rummy with 2D discarded;
+    // the other hands are a seeded shuffle of the rest.
+    const std::vector<std::string> lead = {"4S", "5S", "6S", "8H", "8D", "8C", "2D"};
+    std::vector<std::string> rest;
+    for (const auto& c : all_cards)
+      if (std::find(lead.begin(), lead.end(), c) == lead.end() && c != "7S") rest.push_back(c);
+    parlour::rules::Rng rng(seed);
+    rng.shuffle(rest);
+    std::vector<std::string> names;
+    std::size_t next = 0;
+    for (int round = 0; round < 7; ++round) {
+      names.push_back(lead[round]);
+      for (int p = 1; p < players; ++p) names.push_back(rest[next++]);
+    }
+    names.push_back("7S");
+    Harness h("queen_city_rummy", options({{"stake", 3}}), std::vector<std::int64_t>(players, 1000), seed, cards(names));
+    const auto total = h.total();
+    h.act(1, draw());
+    Json rummy;
+    for (const auto& a : h.legal(1))
+      if (a["type"] == "go_rummy" && !rummy.is_object()) rummy = a;
+    REQUIRE(rummy.is_object());
+    CHECK(rummy["discard"] == "2D");
+    h.act(1, rummy);
+    CHECK(h.total() == total);
+    CHECK(h.game().result()["winner"] == 1);
+    CHECK(h.chips(1) == 1000 + 3 * 46 * (players - 1));  // the melds 4S-7S and three 8s: 46
+  }
+}

@@ -1,0 +1,225 @@
+// Skip Rummy, source 002 "Skip Rummy"; rules/rummy.md §3.2, example E14.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <set>
+
+#include "rules/registry.h"
+#include "tests/rules/harness.h"
+#include "tests/rules/playout.h"
+
+using parlour::rules::Json;
+using parlour::rules::Phase;
+using parlour::test::cards;
+using parlour::test::Harness;
+
+namespace {
+
+const std::vector<std::string> all_cards = [] {
+  std::vector<std::string> out;
+  for (char suit : std::string("SHDC"))
+    for (char rank : std::string("A23456789TJQK")) out.push_back(std::string{rank, suit});
+  return out;
+}();
+
+// Hands in play order (dealer last), dealt one at a time; no upcard; the stock
+// from the top: `top`, then `fillers` unused cards, then `then`, then the rest.
+std::vector<parlour::rules::Card> stack(const std::vector<std::vector<std::string>>& hands,
+                                        const std::vector<std::string>& top = {}, int fillers = 0,
+                                        const std::vector<std::string>& then = {}) {
+  std::vector<std::string> deck;
+  for (std::size_t round = 0; round < hands[0].size(); ++round)
+    for (const auto& hand : hands) deck.push_back(hand[round]);
+  deck.insert(deck.end(), top.begin(), top.end());
+  std::set<std::string> used(deck.begin(), deck.end());
+  used.insert(then.begin(), then.end());
+  for (const auto& c : all_cards)
+    if (fillers > 0 && !used.count(c)) {
+      deck.push_back(c);
+      used.insert(c);
+      --fillers;
+    }
+  deck.insert(deck.end(), then.begin(), then.end());
+  return cards(deck);
+}
+
+[[maybe_unused]] Json draw(const char* from = "stock") { return {{"type", "draw"}, {"from", from}}; }
+[[maybe_unused]] Json discard(const std::string& card) { return {{"type", "discard"}, {"card", card}}; }
+[[maybe_unused]] Json meld(std::vector<std::string> cards_) { return {{"type", "meld"}, {"cards", cards_}}; }
+[[maybe_unused]] Json lay_off(int meld_index, std::vector<std::string> cards_) {
+  return {{"type", "lay_off"}, {"meld", meld_index}, {"cards", cards_}};
+}
+[[maybe_unused]] Json go_rummy(std::vector<std::vector<std::string>> melds, std::optional<std::string> card = std::nullopt) {
+  Json a = {{"type", "go_rummy"}, {"melds", melds}};
+  if (card) a["discard"] = *card;
+  return a;
+}
+
+[[maybe_unused]] Json options(std::initializer_list<std::pair<const char*, Json>> set = {}) {
+  Json o = Json::object();
+  for (const auto& [k, v] : set) o[k] = v;
+  return o;
+}
+
+[[maybe_unused]] std::string last_card(Harness& h, int seat) { return h.game().view(seat)["hands"][seat]["cards"].back(); }
+
+// Every player draws the stock top and discards it, until the break begins.
+[[maybe_unused]] void play_to_break(Harness& h) {
+  while (h.game().phase() == Phase::playing && !h.game().view(std::nullopt).contains("break")) {
+    const int seat = h.game().to_act().front();
+    h.act(seat, draw());
+    h.act(seat, discard(last_card(h, seat)));
+  }
+}
+
+[[maybe_unused]] bool has_action(const Json& legal, const Json& action) {
+  for (const auto& a : legal)
+    if (a == action) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("skip: five cards each, no upcard, the leader draws the stock top first") {
+  for (int players : {2, 4, 6}) {
+    Harness h("skip_rummy", options(), std::vector<std::int64_t>(players, 100));
+    auto view = h.game().view(1);
+    CHECK(view["hands"][1]["cards"].size() == 5);
+    CHECK(view["hands"][0]["cards"][0] == "??");
+    CHECK(view["upcard"].is_null());
+    CHECK(view["stock"] == 52 - 5 * players);
+    CHECK(h.legal(1) == Json::array({draw()}));
+  }
+}
+
+TEST_CASE("E14: no meld of four; one meld or one lay-off a turn, never both") {
+  auto deck = stack({{"7C", "7D", "7H", "7S", "2D"}, {"KS", "QH", "JD", "8C", "4H"}}, {"9S", "QC", "TD"});
+  Harness h("skip_rummy", options(), {100, 100}, 1, deck);
+  h.act(1, draw());  // 9S
+  CHECK(h.refusal(1, meld({"7C", "7D", "7H", "7S"})) == "illegal_action");
+  for (const auto& a : h.legal(1))
+    if (a["type"] == "meld") CHECK(a["cards"].size() == 3);
+  h.act(1, meld({"7C", "7D", "7H"}));
+  CHECK(h.refusal(1, lay_off(0, {"7S"})) == "illegal_action");
+  for (const auto& a : h.legal(1)) CHECK(a["type"] == "discard");
+  h.act(1, discard("9S"));
+  h.act(0, draw());  // QC
+  h.act(0, discard("QC"));
+  h.act(1, draw());  // TD
+  h.act(1, lay_off(0, {"7S"}));
+  CHECK(h.refusal(1, meld({"TD", "2D", "7S"})) == "illegal_action");
+  h.act(1, discard("TD"));
+  CHECK(h.game().view(0)["hands"][1]["count"] == 1);
+}
+
+TEST_CASE("skip: a lay-off is one card; two melds in a turn are refused") {
+  auto deck = stack({{"5S", "6S", "7S", "9H", "9D"}, {"KS", "QH", "JD", "8C", "4H"}}, {"9C", "QC", "8S", "4S"});
+  Harness h("skip_rummy", options(), {100, 100}, 1, deck);
+  h.act(1, draw());  // 9C
+  h.act(1, meld({"5S", "6S", "7S"}));
+  CHECK(h.refusal(1, meld({"9H", "9D", "9C"})) == "illegal_action");
+  h.act(1, discard("9C"));
+  h.act(0, draw());  // QC
+  h.act(0, discard("QC"));
+  h.act(1, draw());  // 8S
+  CHECK(h.refusal(1, {{"type", "draw"}, {"from", "discard"}}) == "illegal_action");
+  CHECK(h.refusal(1, lay_off(0, {"8S", "9H"})) == "illegal_action");  // not a run either way
+  h.act(1, lay_off(0, {"8S"}));
+  h.act(1, discard("9H"));
+  h.act(0, draw());  // 4S: anyone lays off on any meld
+  h.act(0, lay_off(0, {"4S"}));
+  CHECK(h.game().view(0)["table"][0]["cards"].size() == 5);
+}
+
+TEST_CASE("E14: a player holding two cards draws, melds all three and goes out without discarding: two units each") {
+  auto deck = stack({{"5S", "6S", "7S", "9H", "9D"}, {"KS", "QH", "JD", "8C", "4H"}, {"KH", "QD", "JC", "8D", "4C"}},
+                    {"9C", "2C", "3D", "9S"});
+  Harness h("skip_rummy", options({{"stake", 5}}), {100, 100, 100}, 1, deck);
+  h.act(1, draw());  // 9C
+  h.act(1, meld({"5S", "6S", "7S"}));
+  h.act(1, discard("9C"));
+  h.act(2, draw());  // 2C
+  h.act(2, discard("2C"));
+  h.act(0, draw());  // 3D
+  h.act(0, discard("3D"));
+  h.act(1, draw());  // 9S
+  h.act(1, meld({"9H", "9D", "9S"}));
+  CHECK(h.game().phase() == Phase::deal_over);
+  auto result = h.game().result();
+  CHECK(result["winner"] == 1);
+  CHECK(result["units"] == 2);
+  CHECK(h.chips() == std::vector<std::int64_t>{90, 120, 90});
+}
+
+TEST_CASE("skip: going out by a lay-off and a last discard is rummy too; points: twice each unmatched count") {
+  auto deck = stack({{"5S", "6S", "7S", "9H", "KD"}, {"KS", "QH", "JD", "8C", "4H"}}, {"9C", "QC", "8S", "2C", "4S"});
+  Harness h("skip_rummy", options({{"payoff", "points"}}), {200, 200}, 1, deck);
+  h.act(1, draw());  // 9C
+  h.act(1, meld({"5S", "6S", "7S"}));
+  h.act(1, discard("KD"));
+  h.act(0, draw());  // QC
+  h.act(0, discard("QC"));
+  h.act(1, draw());  // 8S
+  h.act(1, lay_off(0, {"8S"}));
+  h.act(1, discard("9C"));  // holds 9H
+  h.act(0, draw());  // 2C
+  h.act(0, discard("2C"));
+  h.act(1, draw());  // 4S
+  h.act(1, lay_off(0, {"4S"}));
+  h.act(1, discard("9H"));
+  auto result = h.game().result();
+  CHECK(result["winner"] == 1);
+  CHECK(result["units"] == 2);
+  CHECK(h.chips() == std::vector<std::int64_t>{200 - 84, 200 + 84});
+}
+
+TEST_CASE("skip: when the stock falls to the number of players, the lowest unmatched count wins one unit") {
+  // Two players, 42 in the stock: the deal ends after 40 turns; the leader is due next.
+  auto deck = stack({{"KS", "QH", "JD", "8C", "4H"}, {"KH", "QD", "JC", "8D", "3C"}});
+  Harness h("skip_rummy", options({{"stake", 4}}), {100, 100}, 1, deck);
+  play_to_break(h);
+  auto result = h.game().result();
+  CHECK(result["end"] == "break");
+  CHECK(result["breaker"] == 1);
+  CHECK(result["counts"] == Json::array({41, 42}));
+  CHECK(h.chips() == std::vector<std::int64_t>{104, 96});
+}
+
+TEST_CASE("skip: a tie at the end goes to the player due to draw next (R-K3)") {
+  auto deck = stack({{"KS", "QH", "JD", "8C", "4H"}, {"KH", "QD", "JC", "8D", "4C"}});
+  Harness h("skip_rummy", options(), {100, 100}, 1, deck);
+  play_to_break(h);
+  CHECK(h.game().result()["counts"] == Json::array({42, 42}));
+  CHECK(h.game().result()["winner"] == 1);
+  CHECK(h.chips() == std::vector<std::int64_t>{99, 101});
+}
+
+TEST_CASE("skip: the unmatched count leaves out what would meld (R-K2); points pay the difference") {
+  auto deck = stack({{"KS", "QH", "JD", "8C", "4H"}, {"2H", "2D", "2C", "8D", "4C"}});
+  Harness h("skip_rummy", options({{"payoff", "points"}}), {100, 100}, 1, deck);
+  play_to_break(h);
+  CHECK(h.game().result()["counts"] == Json::array({12, 42}));
+  CHECK(h.chips() == std::vector<std::int64_t>{130, 70});
+}
+
+namespace {
+
+void random_games(Json opts, int players_lo, int players_hi) {
+  parlour::test::Playout spec;
+  spec.game = "skip_rummy";
+  spec.options = std::move(opts);
+  spec.min_deals = 1000;
+  spec.players_lo = players_lo;
+  spec.players_hi = players_hi;
+  std::map<std::string, int> ends;  // how the last deal of each game ended
+  spec.after_game = [&ends](Harness& h) { ++ends[h.game().result()["end"].get<std::string>()]; };
+  parlour::test::random_playouts(spec);
+  CHECK(ends["break"] > 0);
+  CHECK(ends["went_out"] > 0);
+  CHECK(ends.size() == 2);  // no deal ended any other way
+}
+
+}  // namespace
+
+TEST_CASE("random deals: skip, two to six players") { random_games(options(), 2, 6); }
+TEST_CASE("random deals: skip, points") { random_games(options({{"payoff", "points"}}), 2, 6); }
