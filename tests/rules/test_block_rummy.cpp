@@ -6,77 +6,16 @@
 
 #include "rules/registry.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/rummy_kit.h"
 #include "tests/rules/playout.h"
 
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
 using parlour::test::Harness;
+using namespace parlour::test::rummy_kit;
 
 namespace {
-
-const std::vector<std::string> all_cards = [] {
-  std::vector<std::string> out;
-  for (char suit : std::string("SHDC"))
-    for (char rank : std::string("A23456789TJQK")) out.push_back(std::string{rank, suit});
-  return out;
-}();
-
-// Hands in play order (dealer last), dealt one at a time; no upcard; the stock
-// from the top: `top`, then `fillers` unused cards, then `then`, then the rest.
-std::vector<parlour::rules::Card> stack(const std::vector<std::vector<std::string>>& hands,
-                                        const std::vector<std::string>& top = {}, int fillers = 0,
-                                        const std::vector<std::string>& then = {}) {
-  std::vector<std::string> deck;
-  for (std::size_t round = 0; round < hands[0].size(); ++round)
-    for (const auto& hand : hands) deck.push_back(hand[round]);
-  deck.insert(deck.end(), top.begin(), top.end());
-  std::set<std::string> used(deck.begin(), deck.end());
-  used.insert(then.begin(), then.end());
-  for (const auto& c : all_cards)
-    if (fillers > 0 && !used.count(c)) {
-      deck.push_back(c);
-      used.insert(c);
-      --fillers;
-    }
-  deck.insert(deck.end(), then.begin(), then.end());
-  return cards(deck);
-}
-
-[[maybe_unused]] Json draw(const char* from = "stock") { return {{"type", "draw"}, {"from", from}}; }
-[[maybe_unused]] Json discard(const std::string& card) { return {{"type", "discard"}, {"card", card}}; }
-[[maybe_unused]] Json meld(std::vector<std::string> cards_) { return {{"type", "meld"}, {"cards", cards_}}; }
-[[maybe_unused]] Json lay_off(int meld_index, std::vector<std::string> cards_) {
-  return {{"type", "lay_off"}, {"meld", meld_index}, {"cards", cards_}};
-}
-[[maybe_unused]] Json go_rummy(std::vector<std::vector<std::string>> melds, std::optional<std::string> card = std::nullopt) {
-  Json a = {{"type", "go_rummy"}, {"melds", melds}};
-  if (card) a["discard"] = *card;
-  return a;
-}
-
-[[maybe_unused]] Json options(std::initializer_list<std::pair<const char*, Json>> set = {}) {
-  Json o = Json::object();
-  for (const auto& [k, v] : set) o[k] = v;
-  return o;
-}
-
-[[maybe_unused]] std::string last_card(Harness& h, int seat) { return h.game().view(seat)["hands"][seat]["cards"].back(); }
-
-// Every player draws the stock top and discards it, until the break begins.
-[[maybe_unused]] void play_to_break(Harness& h) {
-  while (h.game().phase() == Phase::playing && !h.game().view(std::nullopt).contains("break")) {
-    const int seat = h.game().to_act().front();
-    h.act(seat, draw());
-    h.act(seat, discard(last_card(h, seat)));
-  }
-}
-
-[[maybe_unused]] bool has_action(const Json& legal, const Json& action) {
-  for (const auto& a : legal)
-    if (a == action) return true;
-  return false;
-}
 
 // Draw the stock top and discard it until the stock is gone.
 void play_out_stock(Harness& h) {
@@ -106,7 +45,7 @@ TEST_CASE("block: 7 cards (6 as an option), no upcard, rummy only") {
 }
 
 TEST_CASE("block: going out needs a final discard; the rummy on the first pick pays four units") {
-  auto deck = stack({{"4S", "5S", "6S", "7S", "8S", "9S", "TS"}, opponent}, {"JS"});
+  auto deck = deal_no_upcard({{"4S", "5S", "6S", "7S", "8S", "9S", "TS"}, opponent}, {"JS"});
   Harness h("block_rummy", options(), {100, 100}, 1, deck);
   h.act(1, draw());  // JS
   CHECK(h.refusal(1, go_rummy({{"4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS"}})) == "illegal_action");
@@ -119,7 +58,7 @@ TEST_CASE("block: going out needs a final discard; the rummy on the first pick p
 
 TEST_CASE("block: going rummy before the stock is gone pays two units (points: twice each unmatched count)") {
   for (auto [payoff, paid] : std::vector<std::pair<std::string, int>>{{"units", 2}, {"points", 2 * 21}}) {
-    auto deck = stack({{"7S", "7H", "7D", "KS", "KH", "KD", "2C"}, {"3H", "4H", "5H", "QS", "9D", "AD", "AC"}},
+    auto deck = deal_no_upcard({{"7S", "7H", "7D", "KS", "KH", "KD", "2C"}, {"3H", "4H", "5H", "QS", "9D", "AD", "AC"}},
                       {"QD", "JD", "7C"});
     Harness h("block_rummy", options({{"payoff", payoff}}), {100, 100}, 1, deck);
     h.act(1, draw());
@@ -138,7 +77,7 @@ namespace {
 // so C (seat 2) is the first to play after the stock.
 Harness stock_gone_table(const std::vector<std::string>& b, const std::vector<std::string>& c,
                          const std::vector<std::string>& a) {
-  Harness h("block_rummy", options(), {100, 100, 100}, 1, stack({b, c, a}));
+  Harness h("block_rummy", options(), {100, 100, 100}, 1, deal_no_upcard({b, c, a}));
   play_out_stock(h);
   return h;
 }

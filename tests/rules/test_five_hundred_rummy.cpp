@@ -4,40 +4,16 @@
 
 #include "rules/random_play.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/rummy_kit.h"
 #include "tests/rules/playout.h"
 
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
 using parlour::test::Harness;
+using namespace parlour::test::rummy_kit;
 
 namespace {
-
-// Hands in play order (dealer last), dealt one card at a time, then the upcard
-// and the stock from the top.
-std::vector<parlour::rules::Card> stack(const std::vector<std::vector<std::string>>& hands, const std::string& upcard,
-                                        const std::vector<std::string>& stock) {
-  std::vector<std::string> deck;
-  for (std::size_t round = 0; round < hands[0].size(); ++round)
-    for (const auto& hand : hands) deck.push_back(hand[round]);
-  deck.push_back(upcard);
-  deck.insert(deck.end(), stock.begin(), stock.end());
-  return cards(deck);
-}
-
-Json draw() { return {{"type", "draw"}, {"from", "stock"}}; }
-Json take(int depth) { return {{"type", "take"}, {"depth", depth}}; }
-Json discard(const char* card) { return {{"type", "discard"}, {"card", card}}; }
-Json meld(std::vector<std::string> cards_) { return {{"type", "meld"}, {"cards", cards_}}; }
-Json lay_off(int meld_index, std::vector<std::string> cards_) {
-  return {{"type", "lay_off"}, {"meld", meld_index}, {"cards", cards_}};
-}
-
-Json options(std::initializer_list<std::pair<const char*, Json>> set = {}) {
-  Json o = Json::object();
-  for (const auto& [k, v] : set) o[k] = v;
-  return o;
-}
 
 std::vector<int> scores(Harness& h) { return h.game().view(std::nullopt)["scores"].get<std::vector<int>>(); }
 
@@ -63,7 +39,7 @@ int draw_and_discard_to_the_end(Harness& h) {
 // (61); Q melds 7H 8H 9H, later takes 4D with 2H TC above it and melds 4D-7D (46),
 // keeping eight ten-cards (80). Then both draw and discard until the stock is gone.
 std::vector<parlour::rules::Card> e11_deck() {
-  return stack({{"5D", "6D", "7D", "7H", "8H", "9H", "TH", "TD", "JH", "JD", "QH", "QC", "KS"},
+  return deal_with_upcard({{"5D", "6D", "7D", "7H", "8H", "9H", "TH", "TD", "JH", "JD", "QH", "QC", "KS"},
                 {"AH", "AD", "AC", "9S", "TS", "JS", "QS", "AS", "KH", "QD", "JC", "9C", "7C"}},
                "8S", {"2C", "3C", "4D", "2H", "TC"});
 }
@@ -97,7 +73,7 @@ void play_e11(Harness& h) {
 // keeps 2C 3H 4D 5D (14): +31; Q melds 2S 3S 4S (9) and keeps AS KD QC 8H (43): −34.
 // Seat 1 goes out on his second turn (+60); seat 3 keeps 59.
 std::vector<parlour::rules::Card> partnership_deck() {
-  return stack({{"6C", "7C", "8C", "9H", "TH", "JH", "7D"},
+  return deal_with_upcard({{"6C", "7C", "8C", "9H", "TH", "JH", "7D"},
                 {"2S", "3S", "4S", "AS", "KD", "QC", "8H"},
                 {"KS", "KH", "9S", "9D", "5C", "6H", "TS"},
                 {"AH", "AD", "AC", "2C", "3H", "4D", "5D"}},
@@ -208,7 +184,7 @@ TEST_CASE("partnership needs exactly four players") {
 }
 
 TEST_CASE("a lay-off on another player's meld scores for the player who lays it off") {
-  auto deck = stack({{"5C", "6C", "7C", "2D", "9S", "JH", "KD"},
+  auto deck = deal_with_upcard({{"5C", "6C", "7C", "2D", "9S", "JH", "KD"},
                      {"8C", "KS", "KH", "KC", "2S", "3S", "4S"},
                      {"3H", "5H", "7H", "9H", "JD", "QD", "AD"}},
                     "2C", {"6D", "9D"});

@@ -7,40 +7,16 @@
 
 #include "rules/random_play.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/rummy_kit.h"
 #include "tests/rules/playout.h"
 
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
 using parlour::test::Harness;
+using namespace parlour::test::rummy_kit;
 
 namespace {
-
-// Hands in play order (dealer last), dealt one card at a time, then the upcard
-// and the stock from the top.
-std::vector<parlour::rules::Card> stack(const std::vector<std::vector<std::string>>& hands, const std::string& upcard,
-                                        const std::vector<std::string>& stock) {
-  std::vector<std::string> deck;
-  for (std::size_t round = 0; round < hands[0].size(); ++round)
-    for (const auto& hand : hands) deck.push_back(hand[round]);
-  deck.push_back(upcard);
-  deck.insert(deck.end(), stock.begin(), stock.end());
-  return cards(deck);
-}
-
-Json draw() { return {{"type", "draw"}, {"from", "stock"}}; }
-Json take(int depth) { return {{"type", "take"}, {"depth", depth}}; }
-Json discard(const char* card) { return {{"type", "discard"}, {"card", card}}; }
-Json meld(std::vector<std::string> cards_) { return {{"type", "meld"}, {"cards", cards_}}; }
-Json lay_off(int meld_index, std::vector<std::string> cards_) {
-  return {{"type", "lay_off"}, {"meld", meld_index}, {"cards", cards_}};
-}
-
-Json options(std::initializer_list<std::pair<const char*, Json>> set = {}) {
-  Json o = Json::object();
-  for (const auto& [k, v] : set) o[k] = v;
-  return o;
-}
 
 std::vector<int> scores(Harness& h) { return h.game().view(std::nullopt)["scores"].get<std::vector<int>>(); }
 
@@ -53,7 +29,7 @@ bool listed(const Json& legal, const Json& action) {
 // E9, three players: X (seat 1) melds 3-2-A of hearts and Q-K-A of clubs, Y (seat 2)
 // and Z (the dealer) meld, X lays off 8H and goes out with Y holding AD 7S, Z KH.
 std::vector<parlour::rules::Card> e9_deck() {
-  return stack({{"3H", "2H", "AH", "QC", "KC", "AC", "5D"},
+  return deal_with_upcard({{"3H", "2H", "AH", "QC", "KC", "AC", "5D"},
                 {"AD", "7S", "3C", "4C", "5C", "6C", "KS"},
                 {"KH", "8D", "8S", "8C", "TS", "JS", "2D"}},
                "2C", {"9H", "7C", "QS", "8H"});
@@ -83,7 +59,7 @@ void play_e9(Harness& h) {
 // E10, four players: seats 1, 2 and 3 discard 9C, KD and 2S onto the upcard 4H;
 // the dealer holds 9D 9H.
 std::vector<parlour::rules::Card> e10_deck(const std::vector<std::string>& dealer_hand) {
-  return stack({{"9C", "2D", "3D", "4D", "TC", "TD", "8H"},
+  return deal_with_upcard({{"9C", "2D", "3D", "4D", "TC", "TD", "8H"},
                 {"KD", "5C", "6C", "7C", "8C", "2H", "3H"},
                 {"2S", "JD", "TH", "AH", "AS", "8D", "3C"},
                 dealer_hand},
@@ -134,7 +110,7 @@ TEST_CASE("E9: melds score when made (3-2-A = 6, Q-K-A = 35), lay-offs for the p
 }
 
 TEST_CASE("E9: a set of aces scores 45") {
-  auto deck = stack({{"AS", "AH", "AD", "4C", "6D", "8H", "TS"},
+  auto deck = deal_with_upcard({{"AS", "AH", "AD", "4C", "6D", "8H", "TS"},
                      {"KS", "7C", "2D", "3C", "5C", "8D", "TD"},
                      {"QC", "JD", "2S", "3S", "5S", "7S", "9S"}},
                     "2C", {"KH"});
@@ -223,7 +199,7 @@ TEST_CASE("E10: a card that neither melds with the hand nor lays off on the tabl
 
 TEST_CASE("E10: a card that lays off on a meld already made may be taken") {
   // Seat 1 melds 9S 9D 9H; seat 2 discards 9C; seat 3, holding no 9, takes it to lay off.
-  auto deck = stack({{"9S", "9D", "9H", "2D", "4D", "6D", "8D"},
+  auto deck = deal_with_upcard({{"9S", "9D", "9H", "2D", "4D", "6D", "8D"},
                      {"9C", "KD", "5C", "7C", "2H", "4H", "6H"},
                      {"JD", "TH", "AH", "3S", "5S", "7S", "QC"},
                      {"2C", "3C", "KH", "KS", "TC", "JC", "8S"}},
@@ -276,7 +252,7 @@ TEST_CASE("R-M5 polish: the whole discard pile may be taken, with no duty to mel
 }
 
 TEST_CASE("two packs: a set may hold the same card twice") {
-  auto deck = stack({{"7H", "7H", "7S", "2C", "4C", "6C", "8C"},
+  auto deck = deal_with_upcard({{"7H", "7H", "7S", "2C", "4C", "6C", "8C"},
                      {"KS", "QS", "JS", "9D", "5H", "3D", "AC"},
                      {"KD", "QD", "JD", "9S", "5S", "3S", "AD"},
                      {"KC", "QC", "JC", "9C", "5D", "3H", "AS"},
@@ -310,7 +286,7 @@ int draw_and_discard_to_the_end(Harness& h, int& turned) {
 }  // namespace
 
 TEST_CASE("stock exhausted: the pile is turned over once, then no winner and each scores melds less hand") {
-  auto deck = stack({{"7H", "8H", "9H", "2C", "4C", "6C", "8C", "TC", "QC", "2D", "4D", "6D", "KS"},
+  auto deck = deal_with_upcard({{"7H", "8H", "9H", "2C", "4C", "6C", "8C", "TC", "QC", "2D", "4D", "6D", "KS"},
                      {"3S", "5S", "7S", "9S", "JS", "3H", "5H", "TH", "QH", "3D", "5D", "9D", "JD"}},
                     "KD", {"AS"});
   Harness h("michigan_rummy", options(), {100, 100}, 1, deck);
@@ -340,7 +316,7 @@ TEST_CASE("stock exhausted: the pile is turned over once, then no winner and eac
 
 TEST_CASE("a game cut short by the deals cap with the lead tied: the leaders share each payment") {
   // Nobody melds: every hand ends as dealt, 50, 60 and 50, and the scores are minus those.
-  auto deck = stack({{"KS", "QS", "JS", "TS", "5H", "3C", "2D"},
+  auto deck = deal_with_upcard({{"KS", "QS", "JS", "TS", "5H", "3C", "2D"},
                      {"KH", "QH", "JH", "TH", "9C", "8C", "3D"},
                      {"KD", "QD", "JD", "TD", "4H", "4C", "2C"}},
                     "5C", {});

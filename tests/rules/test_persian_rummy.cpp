@@ -6,39 +6,16 @@
 
 #include "rules/random_play.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/rummy_kit.h"
 #include "tests/rules/playout.h"
 
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
 using parlour::test::Harness;
+using namespace parlour::test::rummy_kit;
 
 namespace {
-
-// Hands in play order (dealer last), dealt one card at a time, then the upcard
-// and the stock from the top.
-std::vector<parlour::rules::Card> stack(const std::vector<std::vector<std::string>>& hands, const std::string& upcard,
-                                        const std::vector<std::string>& stock) {
-  std::vector<std::string> deck;
-  for (std::size_t round = 0; round < hands[0].size(); ++round)
-    for (const auto& hand : hands) deck.push_back(hand[round]);
-  deck.push_back(upcard);
-  deck.insert(deck.end(), stock.begin(), stock.end());
-  return cards(deck);
-}
-
-Json draw() { return {{"type", "draw"}, {"from", "stock"}}; }
-Json discard(const char* card) { return {{"type", "discard"}, {"card", card}}; }
-Json meld(std::vector<std::string> cards_) { return {{"type", "meld"}, {"cards", cards_}}; }
-Json lay_off(int meld_index, std::vector<std::string> cards_) {
-  return {{"type", "lay_off"}, {"meld", meld_index}, {"cards", cards_}};
-}
-
-Json options(std::initializer_list<std::pair<const char*, Json>> set = {}) {
-  Json o = Json::object();
-  for (const auto& [k, v] : set) o[k] = v;
-  return o;
-}
 
 const std::vector<std::int64_t> chips100 = {100, 100, 100, 100};
 
@@ -55,7 +32,7 @@ std::string refusal_reason(Harness& h, int seat, const Json& action) {
 // E12: seat 1 melds 8-8-8-8 intact, seat 2 three jokers, seat 3 A-K-Q of spades
 // (A-2-3 refused), and the dealer goes out.
 std::vector<parlour::rules::Card> e12_deck() {
-  return stack({{"8S", "8H", "8D", "8C", "2C", "3D", "4H"},
+  return deal_with_upcard({{"8S", "8H", "8D", "8C", "2C", "3D", "4H"},
                 {"JK", "JK", "JK", "5C", "6H", "7H", "9S"},
                 {"AS", "KS", "QS", "2S", "3S", "TD", "9D"},
                 {"9C", "TC", "JC", "QC", "4D", "5D", "6D"}},
@@ -119,7 +96,7 @@ TEST_CASE("E12: 8-8-8-8 intact = 64, Jk Jk Jk = 60, A-K-Q = 35, A-2-3 refused; g
 }
 
 TEST_CASE("E12: a set of three completed by a lay-off is not doubled: 24 + 8 = 32") {
-  auto deck = stack({{"8S", "8H", "8D", "2C", "3D", "4H", "6S"},
+  auto deck = deal_with_upcard({{"8S", "8H", "8D", "2C", "3D", "4H", "6S"},
                      {"9C", "TC", "5C", "6H", "7H", "9S", "KS"},
                      {"AS", "QS", "2S", "3S", "TD", "9D", "JC"},
                      {"QC", "4D", "5D", "6D", "JH", "2D", "3H"}},

@@ -8,79 +8,15 @@
 #include "rules/registry.h"
 #include "rules/rng.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/rummy_kit.h"
 #include "tests/rules/playout.h"
 
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
 using parlour::test::Harness;
+using namespace parlour::test::rummy_kit;
 
-namespace {
-
-const std::vector<std::string> all_cards = [] {
-  std::vector<std::string> out;
-  for (char suit : std::string("SHDC"))
-    for (char rank : std::string("A23456789TJQK")) out.push_back(std::string{rank, suit});
-  return out;
-}();
-
-// Hands in play order (dealer last), dealt one at a time; no upcard; the stock
-// from the top: `top`, then `fillers` unused cards, then `then`, then the rest.
-std::vector<parlour::rules::Card> stack(const std::vector<std::vector<std::string>>& hands,
-                                        const std::vector<std::string>& top = {}, int fillers = 0,
-                                        const std::vector<std::string>& then = {}) {
-  std::vector<std::string> deck;
-  for (std::size_t round = 0; round < hands[0].size(); ++round)
-    for (const auto& hand : hands) deck.push_back(hand[round]);
-  deck.insert(deck.end(), top.begin(), top.end());
-  std::set<std::string> used(deck.begin(), deck.end());
-  used.insert(then.begin(), then.end());
-  for (const auto& c : all_cards)
-    if (fillers > 0 && !used.count(c)) {
-      deck.push_back(c);
-      used.insert(c);
-      --fillers;
-    }
-  deck.insert(deck.end(), then.begin(), then.end());
-  return cards(deck);
-}
-
-[[maybe_unused]] Json draw(const char* from = "stock") { return {{"type", "draw"}, {"from", from}}; }
-[[maybe_unused]] Json discard(const std::string& card) { return {{"type", "discard"}, {"card", card}}; }
-[[maybe_unused]] Json meld(std::vector<std::string> cards_) { return {{"type", "meld"}, {"cards", cards_}}; }
-[[maybe_unused]] Json lay_off(int meld_index, std::vector<std::string> cards_) {
-  return {{"type", "lay_off"}, {"meld", meld_index}, {"cards", cards_}};
-}
-[[maybe_unused]] Json go_rummy(std::vector<std::vector<std::string>> melds, std::optional<std::string> card = std::nullopt) {
-  Json a = {{"type", "go_rummy"}, {"melds", melds}};
-  if (card) a["discard"] = *card;
-  return a;
-}
-
-[[maybe_unused]] Json options(std::initializer_list<std::pair<const char*, Json>> set = {}) {
-  Json o = Json::object();
-  for (const auto& [k, v] : set) o[k] = v;
-  return o;
-}
-
-[[maybe_unused]] std::string last_card(Harness& h, int seat) { return h.game().view(seat)["hands"][seat]["cards"].back(); }
-
-// Every player draws the stock top and discards it, until the break begins.
-[[maybe_unused]] void play_to_break(Harness& h) {
-  while (h.game().phase() == Phase::playing && !h.game().view(std::nullopt).contains("break")) {
-    const int seat = h.game().to_act().front();
-    h.act(seat, draw());
-    h.act(seat, discard(last_card(h, seat)));
-  }
-}
-
-[[maybe_unused]] bool has_action(const Json& legal, const Json& action) {
-  for (const auto& a : legal)
-    if (a == action) return true;
-  return false;
-}
-
-}  // namespace
 
 TEST_CASE("queen city: seven cards each, six players allowed, no upcard, the leader draws first") {
   for (int players : {2, 5, 6}) {
@@ -95,7 +31,7 @@ TEST_CASE("queen city: seven cards each, six players allowed, no upcard, the lea
 }
 
 TEST_CASE("queen city: no meld until a player goes rummy; the whole hand or nothing") {
-  auto deck = stack({{"KS", "KH", "KD", "5C", "6C", "7C", "2H"}, {"QS", "JD", "9H", "8D", "4S", "3D", "AS"}}, {"TD"});
+  auto deck = deal_no_upcard({{"KS", "KH", "KD", "5C", "6C", "7C", "2H"}, {"QS", "JD", "9H", "8D", "4S", "3D", "AS"}}, {"TD"});
   Harness h("queen_city_rummy", options(), {100, 100}, 1, deck);
   h.act(1, draw());
   CHECK(h.refusal(1, meld({"KS", "KH", "KD"})) == "illegal_action");
@@ -104,7 +40,7 @@ TEST_CASE("queen city: no meld until a player goes rummy; the whole hand or noth
 }
 
 TEST_CASE("E16: going rummy with seven cards and a discard collects the melds' value (56) from each, not doubled") {
-  auto deck = stack({{"KS", "KH", "KD", "5C", "6C", "7C", "2H"},
+  auto deck = deal_no_upcard({{"KS", "KH", "KD", "5C", "6C", "7C", "2H"},
                      {"QS", "JD", "9H", "8D", "4S", "3D", "AS"},
                      {"QH", "JS", "9D", "8H", "4D", "3S", "AH"}},
                     {"8C"});
@@ -118,7 +54,7 @@ TEST_CASE("E16: going rummy with seven cards and a discard collects the melds' v
 }
 
 TEST_CASE("queen city: going rummy with all eight cards needs no discard; the eight cards' value is paid") {
-  auto deck = stack({{"KS", "KH", "KD", "5C", "6C", "7C", "4C"}, {"QS", "JD", "9H", "8D", "4S", "3D", "AS"}}, {"8C"});
+  auto deck = deal_no_upcard({{"KS", "KH", "KD", "5C", "6C", "7C", "4C"}, {"QS", "JD", "9H", "8D", "4S", "3D", "AS"}}, {"8C"});
   Harness h("queen_city_rummy", options(), {100, 100}, 1, deck);
   h.act(1, draw());  // 8C
   bool listed = false;
@@ -132,7 +68,7 @@ TEST_CASE("queen city: going rummy with all eight cards needs no discard; the ei
 
 TEST_CASE("queen city: the break as in Straight Rummy (R-Q1): lowest unmatched count, one unit") {
   // Two players, 38 in the stock: the break after 36 turns; the leader (seat 1) breaks.
-  auto deck = stack({{"7S", "7H", "7D", "KS", "KH", "KD", "3C"}, {"QS", "QH", "QD", "9C", "8D", "4S", "2H"}}, {}, 36,
+  auto deck = deal_no_upcard({{"7S", "7H", "7D", "KS", "KH", "KD", "3C"}, {"QS", "QH", "QD", "9C", "8D", "4S", "2H"}}, {}, 36,
                     {"AD", "5H"});
   Harness h("queen_city_rummy", options({{"stake", 10}}), {100, 100}, 1, deck);
   play_to_break(h);

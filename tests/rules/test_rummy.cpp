@@ -5,39 +5,16 @@
 #include <set>
 
 #include "tests/rules/harness.h"
+#include "tests/rules/rummy_kit.h"
 #include "tests/rules/playout.h"
 
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
 using parlour::test::Harness;
+using namespace parlour::test::rummy_kit;
 
 namespace {
-
-// Hands in play order (dealer last), dealt one card at a time, then the upcard
-// and the stock from the top.
-std::vector<parlour::rules::Card> stack(const std::vector<std::vector<std::string>>& hands, const std::string& upcard,
-                                        const std::vector<std::string>& stock) {
-  std::vector<std::string> deck;
-  for (std::size_t round = 0; round < hands[0].size(); ++round)
-    for (const auto& hand : hands) deck.push_back(hand[round]);
-  deck.push_back(upcard);
-  deck.insert(deck.end(), stock.begin(), stock.end());
-  return cards(deck);
-}
-
-Json draw(const char* from = "stock") { return {{"type", "draw"}, {"from", from}}; }
-Json discard(const char* card) { return {{"type", "discard"}, {"card", card}}; }
-Json meld(std::vector<std::string> cards_) { return {{"type", "meld"}, {"cards", cards_}}; }
-Json lay_off(int meld_index, std::vector<std::string> cards_) {
-  return {{"type", "lay_off"}, {"meld", meld_index}, {"cards", cards_}};
-}
-
-Json options(std::initializer_list<std::pair<const char*, Json>> set = {}) {
-  Json o = Json::object();
-  for (const auto& [k, v] : set) o[k] = v;
-  return o;
-}
 
 // Three players, seven cards: seat 1 plays first, then 2, then the dealer 0.
 const std::vector<std::string> b_hand = {"KS", "7C", "AD", "3C", "4C", "8D", "TD"};   // 43
@@ -58,7 +35,7 @@ TEST_CASE("deal: 10 cards each for two, 7 for three or four, 6 for five or six; 
 }
 
 TEST_CASE("E1: the player who goes out collects each opponent's count; melding on an earlier turn is no rummy") {
-  auto deck = stack({{"5H", "6H", "7H", "9C", "9D", "9S", "KC"}, b_hand, c_hand}, "2C",
+  auto deck = deal_with_upcard({{"5H", "6H", "7H", "9C", "9D", "9S", "KC"}, b_hand, c_hand}, "2C",
                     {"QD", "6D", "6C", "8H"});
   Harness h("rummy", options(), {100, 100, 100}, 1, deck);
   h.act(1, draw());  // QD
@@ -80,7 +57,7 @@ TEST_CASE("E1: the player who goes out collects each opponent's count; melding o
 }
 
 TEST_CASE("E2: going rummy in one turn collects double") {
-  auto deck = stack({{"5H", "6H", "7H", "8H", "9C", "9D", "KC"}, b_hand, c_hand}, "2C", {"9S"});
+  auto deck = deal_with_upcard({{"5H", "6H", "7H", "8H", "9C", "9D", "KC"}, b_hand, c_hand}, "2C", {"9S"});
   Harness h("rummy", options(), {200, 200, 200}, 1, deck);
   h.act(1, draw());
   h.act(1, meld({"5H", "6H", "7H", "8H"}));
@@ -91,7 +68,7 @@ TEST_CASE("E2: going rummy in one turn collects double") {
 }
 
 TEST_CASE("the stake multiplies every payment; a player who cannot pay pays what he has") {
-  auto deck = stack({{"5H", "6H", "7H", "8H", "9C", "9D", "KC"}, b_hand, c_hand}, "2C", {"9S"});
+  auto deck = deal_with_upcard({{"5H", "6H", "7H", "8H", "9C", "9D", "KC"}, b_hand, c_hand}, "2C", {"9S"});
   Harness h("rummy", options({{"stake", 2}}), {100, 1000, 1000}, 1, deck);
   h.act(1, draw());
   h.act(1, meld({"5H", "6H", "7H", "8H"}));
@@ -106,7 +83,7 @@ TEST_CASE("the stake multiplies every payment; a player who cannot pay pays what
 }
 
 TEST_CASE("E3: lay-offs on another player's meld, at either end, several cards at once") {
-  auto deck = stack({{"5S", "6S", "7S", "KD", "KH", "QC", "JC"}, {"9S", "8S", "4S", "3S", "KC", "2D", "TH"},
+  auto deck = deal_with_upcard({{"5S", "6S", "7S", "KD", "KH", "QC", "JC"}, {"9S", "8S", "4S", "3S", "KC", "2D", "TH"},
                      {"QD", "JD", "2H", "3H", "5H", "7D", "6D"}},
                     "AH", {"4D", "9H"});
   Harness h("rummy", options(), {100, 100, 100}, 1, deck);
@@ -133,7 +110,7 @@ TEST_CASE("a turn is draw, then melds and lay-offs, then one discard; out-of-tur
 }
 
 TEST_CASE("R-G1: the upcard just taken may not be discarded in the same turn") {
-  auto deck = stack({{"5H", "6H", "7H", "9C", "9D", "9S", "KC"}, b_hand, c_hand}, "2C", {});
+  auto deck = deal_with_upcard({{"5H", "6H", "7H", "9C", "9D", "9S", "KC"}, b_hand, c_hand}, "2C", {});
   Harness h("rummy", options(), {100, 100, 100}, 1, deck);
   h.act(1, draw("discard"));
   CHECK(h.refusal(1, discard("2C")) == "illegal_action");
@@ -153,7 +130,7 @@ TEST_CASE("hidden information: a player sees his own hand only; the stock is a c
 }
 
 TEST_CASE("E4: high_low melds A-K-Q and 3-2-A, never K-A-2, and an ace left in hand costs 11") {
-  auto deck = stack({{"AS", "KS", "QS", "3D", "2D", "AD", "KH", "AH", "2H", "9C"},
+  auto deck = deal_with_upcard({{"AS", "KS", "QS", "3D", "2D", "AD", "KH", "AH", "2H", "9C"},
                      {"AC", "5D", "6C", "7C", "8C", "TH", "JH", "4S", "5S", "6S"}},
                     "JC", {"QC", "9D", "9H"});
   Harness h("rummy", options({{"high_low", true}}), {100, 100}, 1, deck);
@@ -173,7 +150,7 @@ TEST_CASE("E4: high_low melds A-K-Q and 3-2-A, never K-A-2, and an ace left in h
 }
 
 TEST_CASE("E4: without an option Q-K-A is refused with ace_high_not_allowed") {
-  auto deck = stack({{"AS", "KS", "QS", "3D", "2D", "AD", "KH"}, {"4C", "5C", "6C", "7C", "8C", "9C", "TC"},
+  auto deck = deal_with_upcard({{"AS", "KS", "QS", "3D", "2D", "AD", "KH"}, {"4C", "5C", "6C", "7C", "8C", "9C", "TC"},
                      {"4H", "5H", "6H", "7H", "8H", "9H", "TH"}},
                     "2C", {"JH"});
   Harness h("rummy", options(), {100, 100, 100}, 1, deck);
@@ -187,7 +164,7 @@ TEST_CASE("E4: without an option Q-K-A is refused with ace_high_not_allowed") {
 }
 
 TEST_CASE("E5: one_meld: nobody melds until one goes rummy; he collects his meld's value from each") {
-  auto deck = stack({{"TH", "TS", "TD", "4C", "5C", "6C", "KD"}, {"KS", "8D", "AD", "9S", "4D", "5D", "6D"}, c_hand},
+  auto deck = deal_with_upcard({{"TH", "TS", "TD", "4C", "5C", "6C", "KD"}, {"KS", "8D", "AD", "9S", "4D", "5D", "6D"}, c_hand},
                     "2H", {"7C"});
   Harness h("rummy", options({{"one_meld", true}}), {100, 100, 100}, 1, deck);
   h.act(1, draw());
@@ -201,7 +178,7 @@ TEST_CASE("E5: one_meld: nobody melds until one goes rummy; he collects his meld
 }
 
 TEST_CASE("E6: wild_card: deuces stand for any card and count 25; the winner collects his meld total") {
-  auto deck = stack({{"9S", "9D", "9H", "2C", "6H", "4H", "KS"}, {"QS", "7C", "AD", "3C", "4C", "8D", "TD"},
+  auto deck = deal_with_upcard({{"9S", "9D", "9H", "2C", "6H", "4H", "KS"}, {"QS", "7C", "AD", "3C", "4C", "8D", "TD"},
                      {"QC", "JD", "3S", "4S", "5S", "7S", "9C"}},
                     "3H", {"2D"});
   Harness h("rummy", options({{"wild_card", true}}), {200, 200, 200}, 1, deck);
@@ -211,7 +188,7 @@ TEST_CASE("E6: wild_card: deuces stand for any card and count 25; the winner col
 }
 
 TEST_CASE("E7a: block: going out must end with a discard, so one may only lay off when down to two cards") {
-  auto deck = stack({{"4D", "5D", "6D", "QC", "QS", "QH", "KC"}, {"7D", "8D", "3C", "4C", "5C", "6C", "7C"},
+  auto deck = deal_with_upcard({{"4D", "5D", "6D", "QC", "QS", "QH", "KC"}, {"7D", "8D", "3C", "4C", "5C", "6C", "7C"},
                      {"AS", "2S", "3S", "5S", "7S", "8S", "9S"}},
                     "2H", {"JC", "9D"});
   Harness h("rummy", options({{"block", true}}), {100, 100, 100}, 1, deck);
@@ -228,7 +205,7 @@ TEST_CASE("E7a: block: going out must end with a discard, so one may only lay of
 }
 
 TEST_CASE("E8: call: a discard that lays off may be called; the caller nearest the discarder's left wins") {
-  auto deck = stack({{"7S", "8S", "9S", "KD", "QH", "JC", "3D"},
+  auto deck = deal_with_upcard({{"7S", "8S", "9S", "KD", "QH", "JC", "3D"},
                      {"2C", "3C", "4H", "5H", "6D", "8D", "TC"},
                      {"AC", "AD", "4C", "5C", "6C", "8C", "TD"},
                      {"2S", "3S", "4S", "QD", "JD", "9D", "KH"}},

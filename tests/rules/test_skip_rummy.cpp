@@ -6,79 +6,15 @@
 
 #include "rules/registry.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/rummy_kit.h"
 #include "tests/rules/playout.h"
 
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
 using parlour::test::Harness;
+using namespace parlour::test::rummy_kit;
 
-namespace {
-
-const std::vector<std::string> all_cards = [] {
-  std::vector<std::string> out;
-  for (char suit : std::string("SHDC"))
-    for (char rank : std::string("A23456789TJQK")) out.push_back(std::string{rank, suit});
-  return out;
-}();
-
-// Hands in play order (dealer last), dealt one at a time; no upcard; the stock
-// from the top: `top`, then `fillers` unused cards, then `then`, then the rest.
-std::vector<parlour::rules::Card> stack(const std::vector<std::vector<std::string>>& hands,
-                                        const std::vector<std::string>& top = {}, int fillers = 0,
-                                        const std::vector<std::string>& then = {}) {
-  std::vector<std::string> deck;
-  for (std::size_t round = 0; round < hands[0].size(); ++round)
-    for (const auto& hand : hands) deck.push_back(hand[round]);
-  deck.insert(deck.end(), top.begin(), top.end());
-  std::set<std::string> used(deck.begin(), deck.end());
-  used.insert(then.begin(), then.end());
-  for (const auto& c : all_cards)
-    if (fillers > 0 && !used.count(c)) {
-      deck.push_back(c);
-      used.insert(c);
-      --fillers;
-    }
-  deck.insert(deck.end(), then.begin(), then.end());
-  return cards(deck);
-}
-
-[[maybe_unused]] Json draw(const char* from = "stock") { return {{"type", "draw"}, {"from", from}}; }
-[[maybe_unused]] Json discard(const std::string& card) { return {{"type", "discard"}, {"card", card}}; }
-[[maybe_unused]] Json meld(std::vector<std::string> cards_) { return {{"type", "meld"}, {"cards", cards_}}; }
-[[maybe_unused]] Json lay_off(int meld_index, std::vector<std::string> cards_) {
-  return {{"type", "lay_off"}, {"meld", meld_index}, {"cards", cards_}};
-}
-[[maybe_unused]] Json go_rummy(std::vector<std::vector<std::string>> melds, std::optional<std::string> card = std::nullopt) {
-  Json a = {{"type", "go_rummy"}, {"melds", melds}};
-  if (card) a["discard"] = *card;
-  return a;
-}
-
-[[maybe_unused]] Json options(std::initializer_list<std::pair<const char*, Json>> set = {}) {
-  Json o = Json::object();
-  for (const auto& [k, v] : set) o[k] = v;
-  return o;
-}
-
-[[maybe_unused]] std::string last_card(Harness& h, int seat) { return h.game().view(seat)["hands"][seat]["cards"].back(); }
-
-// Every player draws the stock top and discards it, until the break begins.
-[[maybe_unused]] void play_to_break(Harness& h) {
-  while (h.game().phase() == Phase::playing && !h.game().view(std::nullopt).contains("break")) {
-    const int seat = h.game().to_act().front();
-    h.act(seat, draw());
-    h.act(seat, discard(last_card(h, seat)));
-  }
-}
-
-[[maybe_unused]] bool has_action(const Json& legal, const Json& action) {
-  for (const auto& a : legal)
-    if (a == action) return true;
-  return false;
-}
-
-}  // namespace
 
 TEST_CASE("skip: five cards each, no upcard, the leader draws the stock top first") {
   for (int players : {2, 4, 6}) {
@@ -93,7 +29,7 @@ TEST_CASE("skip: five cards each, no upcard, the leader draws the stock top firs
 }
 
 TEST_CASE("E14: no meld of four; one meld or one lay-off a turn, never both") {
-  auto deck = stack({{"7C", "7D", "7H", "7S", "2D"}, {"KS", "QH", "JD", "8C", "4H"}}, {"9S", "QC", "TD"});
+  auto deck = deal_no_upcard({{"7C", "7D", "7H", "7S", "2D"}, {"KS", "QH", "JD", "8C", "4H"}}, {"9S", "QC", "TD"});
   Harness h("skip_rummy", options(), {100, 100}, 1, deck);
   h.act(1, draw());  // 9S
   CHECK(h.refusal(1, meld({"7C", "7D", "7H", "7S"})) == "illegal_action");
@@ -113,7 +49,7 @@ TEST_CASE("E14: no meld of four; one meld or one lay-off a turn, never both") {
 }
 
 TEST_CASE("skip: a lay-off is one card; two melds in a turn are refused") {
-  auto deck = stack({{"5S", "6S", "7S", "9H", "9D"}, {"KS", "QH", "JD", "8C", "4H"}}, {"9C", "QC", "8S", "4S"});
+  auto deck = deal_no_upcard({{"5S", "6S", "7S", "9H", "9D"}, {"KS", "QH", "JD", "8C", "4H"}}, {"9C", "QC", "8S", "4S"});
   Harness h("skip_rummy", options(), {100, 100}, 1, deck);
   h.act(1, draw());  // 9C
   h.act(1, meld({"5S", "6S", "7S"}));
@@ -132,7 +68,7 @@ TEST_CASE("skip: a lay-off is one card; two melds in a turn are refused") {
 }
 
 TEST_CASE("E14: a player holding two cards draws, melds all three and goes out without discarding: two units each") {
-  auto deck = stack({{"5S", "6S", "7S", "9H", "9D"}, {"KS", "QH", "JD", "8C", "4H"}, {"KH", "QD", "JC", "8D", "4C"}},
+  auto deck = deal_no_upcard({{"5S", "6S", "7S", "9H", "9D"}, {"KS", "QH", "JD", "8C", "4H"}, {"KH", "QD", "JC", "8D", "4C"}},
                     {"9C", "2C", "3D", "9S"});
   Harness h("skip_rummy", options({{"stake", 5}}), {100, 100, 100}, 1, deck);
   h.act(1, draw());  // 9C
@@ -152,7 +88,7 @@ TEST_CASE("E14: a player holding two cards draws, melds all three and goes out w
 }
 
 TEST_CASE("skip: going out by a lay-off and a last discard is rummy too; points: twice each unmatched count") {
-  auto deck = stack({{"5S", "6S", "7S", "9H", "KD"}, {"KS", "QH", "JD", "8C", "4H"}}, {"9C", "QC", "8S", "2C", "4S"});
+  auto deck = deal_no_upcard({{"5S", "6S", "7S", "9H", "KD"}, {"KS", "QH", "JD", "8C", "4H"}}, {"9C", "QC", "8S", "2C", "4S"});
   Harness h("skip_rummy", options({{"payoff", "points"}}), {200, 200}, 1, deck);
   h.act(1, draw());  // 9C
   h.act(1, meld({"5S", "6S", "7S"}));
@@ -175,7 +111,7 @@ TEST_CASE("skip: going out by a lay-off and a last discard is rummy too; points:
 
 TEST_CASE("skip: when the stock falls to the number of players, the lowest unmatched count wins one unit") {
   // Two players, 42 in the stock: the deal ends after 40 turns; the leader is due next.
-  auto deck = stack({{"KS", "QH", "JD", "8C", "4H"}, {"KH", "QD", "JC", "8D", "3C"}});
+  auto deck = deal_no_upcard({{"KS", "QH", "JD", "8C", "4H"}, {"KH", "QD", "JC", "8D", "3C"}});
   Harness h("skip_rummy", options({{"stake", 4}}), {100, 100}, 1, deck);
   play_to_break(h);
   auto result = h.game().result();
@@ -186,7 +122,7 @@ TEST_CASE("skip: when the stock falls to the number of players, the lowest unmat
 }
 
 TEST_CASE("skip: a tie at the end goes to the player due to draw next (R-K3)") {
-  auto deck = stack({{"KS", "QH", "JD", "8C", "4H"}, {"KH", "QD", "JC", "8D", "4C"}});
+  auto deck = deal_no_upcard({{"KS", "QH", "JD", "8C", "4H"}, {"KH", "QD", "JC", "8D", "4C"}});
   Harness h("skip_rummy", options(), {100, 100}, 1, deck);
   play_to_break(h);
   CHECK(h.game().result()["counts"] == Json::array({42, 42}));
@@ -195,7 +131,7 @@ TEST_CASE("skip: a tie at the end goes to the player due to draw next (R-K3)") {
 }
 
 TEST_CASE("skip: the unmatched count leaves out what would meld (R-K2); points pay the difference") {
-  auto deck = stack({{"KS", "QH", "JD", "8C", "4H"}, {"2H", "2D", "2C", "8D", "4C"}});
+  auto deck = deal_no_upcard({{"KS", "QH", "JD", "8C", "4H"}, {"2H", "2D", "2C", "8D", "4C"}});
   Harness h("skip_rummy", options({{"payoff", "points"}}), {100, 100}, 1, deck);
   play_to_break(h);
   CHECK(h.game().result()["counts"] == Json::array({12, 42}));

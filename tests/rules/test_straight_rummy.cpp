@@ -8,77 +8,16 @@
 #include "rules/registry.h"
 #include "rules/rng.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/rummy_kit.h"
 #include "tests/rules/playout.h"
 
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
 using parlour::test::Harness;
+using namespace parlour::test::rummy_kit;
 
 namespace {
-
-const std::vector<std::string> all_cards = [] {
-  std::vector<std::string> out;
-  for (char suit : std::string("SHDC"))
-    for (char rank : std::string("A23456789TJQK")) out.push_back(std::string{rank, suit});
-  return out;
-}();
-
-// Hands in play order (dealer last), dealt one at a time; no upcard; the stock
-// from the top: `top`, then `fillers` unused cards, then `then`, then the rest.
-std::vector<parlour::rules::Card> stack(const std::vector<std::vector<std::string>>& hands,
-                                        const std::vector<std::string>& top = {}, int fillers = 0,
-                                        const std::vector<std::string>& then = {}) {
-  std::vector<std::string> deck;
-  for (std::size_t round = 0; round < hands[0].size(); ++round)
-    for (const auto& hand : hands) deck.push_back(hand[round]);
-  deck.insert(deck.end(), top.begin(), top.end());
-  std::set<std::string> used(deck.begin(), deck.end());
-  used.insert(then.begin(), then.end());
-  for (const auto& c : all_cards)
-    if (fillers > 0 && !used.count(c)) {
-      deck.push_back(c);
-      used.insert(c);
-      --fillers;
-    }
-  deck.insert(deck.end(), then.begin(), then.end());
-  return cards(deck);
-}
-
-Json draw(const char* from = "stock") { return {{"type", "draw"}, {"from", from}}; }
-Json discard(const std::string& card) { return {{"type", "discard"}, {"card", card}}; }
-Json meld(std::vector<std::string> cards_) { return {{"type", "meld"}, {"cards", cards_}}; }
-Json lay_off(int meld_index, std::vector<std::string> cards_) {
-  return {{"type", "lay_off"}, {"meld", meld_index}, {"cards", cards_}};
-}
-Json go_rummy(std::vector<std::vector<std::string>> melds, std::optional<std::string> card = std::nullopt) {
-  Json a = {{"type", "go_rummy"}, {"melds", melds}};
-  if (card) a["discard"] = *card;
-  return a;
-}
-
-Json options(std::initializer_list<std::pair<const char*, Json>> set = {}) {
-  Json o = Json::object();
-  for (const auto& [k, v] : set) o[k] = v;
-  return o;
-}
-
-std::string last_card(Harness& h, int seat) { return h.game().view(seat)["hands"][seat]["cards"].back(); }
-
-// Every player draws the stock top and discards it, until the break begins.
-void play_to_break(Harness& h) {
-  while (h.game().phase() == Phase::playing && !h.game().view(std::nullopt).contains("break")) {
-    const int seat = h.game().to_act().front();
-    h.act(seat, draw());
-    h.act(seat, discard(last_card(h, seat)));
-  }
-}
-
-bool has_action(const Json& legal, const Json& action) {
-  for (const auto& a : legal)
-    if (a == action) return true;
-  return false;
-}
 
 // Four players, seven cards: A = seat 0 (dealer), B = 1 (leader), C = 2, D = 3.
 // Hands of no melds, for the rummy payoffs.
@@ -109,7 +48,7 @@ TEST_CASE("deal: 7 cards by default, 6 as an option; no upcard; the leader draws
 }
 
 TEST_CASE("deal: cards go one at a time from the dealer's left, the dealer last") {
-  auto deck = stack({{"AS", "2S", "3S", "4S", "5S", "6S", "7S"}, {"AH", "2H", "3H", "4H", "5H", "6H", "7H"}}, {"KC"});
+  auto deck = deal_no_upcard({{"AS", "2S", "3S", "4S", "5S", "6S", "7S"}, {"AH", "2H", "3H", "4H", "5H", "6H", "7H"}}, {"KC"});
   Harness h("straight_rummy", options(), {100, 100}, 1, deck);
   CHECK(h.game().view(1)["hands"][1]["cards"] == Json::array({"AS", "2S", "3S", "4S", "5S", "6S", "7S"}));
   CHECK(h.game().view(0)["hands"][0]["cards"] == Json::array({"AH", "2H", "3H", "4H", "5H", "6H", "7H"}));
@@ -118,7 +57,7 @@ TEST_CASE("deal: cards go one at a time from the dealer's left, the dealer last"
 }
 
 TEST_CASE("option initial_upcard turns an upcard, which the leader may take") {
-  auto deck = stack({hand_c, hand_d}, {"8H", "KC"});
+  auto deck = deal_no_upcard({hand_c, hand_d}, {"8H", "KC"});
   Harness h("straight_rummy", options({{"initial_upcard", true}}), {100, 100}, 1, deck);
   CHECK(h.game().view(1)["upcard"] == "8H");
   CHECK(h.game().view(1)["stock"] == 52 - 14 - 1);
@@ -127,7 +66,7 @@ TEST_CASE("option initial_upcard turns an upcard, which the leader may take") {
 }
 
 TEST_CASE("before the break no meld or lay-off: the whole hand goes down at once or not at all") {
-  auto deck = stack({{"7S", "7H", "7D", "KS", "KH", "KD", "2C"}, hand_a}, {"5C"});
+  auto deck = deal_no_upcard({{"7S", "7H", "7D", "KS", "KH", "KD", "2C"}, hand_a}, {"5C"});
   Harness h("straight_rummy", options(), {100, 100}, 1, deck);
   h.act(1, draw());
   CHECK(h.refusal(1, meld({"7S", "7H", "7D"})) == "illegal_action");
@@ -137,7 +76,7 @@ TEST_CASE("before the break no meld or lay-off: the whole hand goes down at once
 }
 
 TEST_CASE("E13: going rummy before the break collects two units from each of three players") {
-  auto deck = stack({{"7S", "7H", "7D", "KS", "KH", "KD", "2C"}, hand_c, hand_d, hand_a},
+  auto deck = deal_no_upcard({{"7S", "7H", "7D", "KS", "KH", "KD", "2C"}, hand_c, hand_d, hand_a},
                     {"QS", "TD", "TH", "TC", "7C"});
   Harness h("straight_rummy", options({{"stake", 5}}), {100, 100, 100, 100}, 1, deck);
   h.act(1, draw());  // QS
@@ -156,7 +95,7 @@ TEST_CASE("E13: going rummy before the break collects two units from each of thr
 }
 
 TEST_CASE("E13: going rummy on the first pick collects four units from each") {
-  auto deck = stack({{"7S", "7H", "7D", "KS", "KH", "KD", "2C"}, hand_c, hand_d, hand_a}, {"7C"});
+  auto deck = deal_no_upcard({{"7S", "7H", "7D", "KS", "KH", "KD", "2C"}, hand_c, hand_d, hand_a}, {"7C"});
   Harness h("straight_rummy", options(), {100, 100, 100, 100}, 1, deck);
   h.act(1, draw());
   // The go-rummy is listed (one arrangement per discard).
@@ -170,7 +109,7 @@ TEST_CASE("E13: going rummy on the first pick collects four units from each") {
 }
 
 TEST_CASE("the dealer's first pick is a first pick too: four units") {
-  auto deck = stack({{"KH", "QD", "9C", "7H", "5H", "3D", "AC"}, {"4S", "5S", "6S", "7S", "8S", "9S", "TS"}}, {"2H", "JS"});
+  auto deck = deal_no_upcard({{"KH", "QD", "9C", "7H", "5H", "3D", "AC"}, {"4S", "5S", "6S", "7S", "8S", "9S", "TS"}}, {"2H", "JS"});
   Harness h("straight_rummy", options(), {100, 100}, 1, deck);
   h.act(1, draw());
   h.act(1, discard("2H"));
@@ -183,7 +122,7 @@ TEST_CASE("the dealer's first pick is a first pick too: four units") {
 TEST_CASE("R-S4: rummy in one sequence of one suit pays four units, however it is split; sets do not") {
   // Second turn, so not a first pick.
   auto hand = std::vector<std::string>{"4S", "5S", "6S", "7S", "8S", "9S", "KD"};
-  auto deck = stack({hand, opponent}, {"QH", "JC", "TS"});
+  auto deck = deal_no_upcard({hand, opponent}, {"QH", "JC", "TS"});
   Harness h("straight_rummy", options(), {100, 100}, 1, deck);
   h.act(1, draw());
   h.act(1, discard("QH"));
@@ -199,7 +138,7 @@ TEST_CASE("R-S4: rummy in one sequence of one suit pays four units, however it i
 TEST_CASE("R-S4: two runs of one suit with a gap pay two units, or four with one_suit_rule=all_runs_one_suit") {
   for (auto [rule, units] : std::vector<std::pair<std::string, int>>{{"single_run", 2}, {"all_runs_one_suit", 4}}) {
     auto hand = std::vector<std::string>{"2S", "3S", "4S", "8S", "9S", "TS", "KD"};
-    auto deck = stack({hand, opponent}, {"QH", "JC", "JS"});
+    auto deck = deal_no_upcard({hand, opponent}, {"QH", "JC", "JS"});
     Harness h("straight_rummy", options({{"one_suit_rule", rule}}), {100, 100}, 1, deck);
     h.act(1, draw());
     h.act(1, discard("QH"));
@@ -213,7 +152,7 @@ TEST_CASE("R-S4: two runs of one suit with a gap pay two units, or four with one
 }
 
 TEST_CASE("payoff=points: rummy before the break takes twice each loser's unmatched count") {
-  auto deck = stack({{"7S", "7H", "7D", "KS", "KH", "KD", "2C"}, {"3H", "4H", "5H", "QS", "9D", "AD", "AC"}},
+  auto deck = deal_no_upcard({{"7S", "7H", "7D", "KS", "KH", "KD", "2C"}, {"3H", "4H", "5H", "QS", "9D", "AD", "AC"}},
                     {"QD", "JD", "7C"});
   Harness h("straight_rummy", options({{"payoff", "points"}}), {100, 100}, 1, deck);
   h.act(1, draw());
@@ -237,7 +176,7 @@ struct BreakTable {
 };
 
 Harness break_table(const BreakTable& t, Json opts = Json::object()) {
-  auto deck = stack({t.b, t.c, t.d, t.a}, {}, 20, t.break_draws);
+  auto deck = deal_no_upcard({t.b, t.c, t.d, t.a}, {}, 20, t.break_draws);
   Harness h("straight_rummy", opts, {100, 100, 100, 100}, 1, deck);
   play_to_break(h);
   return h;

@@ -1,0 +1,75 @@
+#include "tests/rules/rummy_kit.h"
+
+#include <set>
+
+namespace parlour::test::rummy_kit {
+
+namespace {
+std::vector<std::string> in_dealing_order(const std::vector<std::vector<std::string>>& hands) {
+  std::vector<std::string> deck;
+  for (std::size_t round = 0; round < hands[0].size(); ++round)
+    for (const auto& hand : hands) deck.push_back(hand[round]);
+  return deck;
+}
+}  // namespace
+
+std::vector<rules::Card> deal_with_upcard(const std::vector<std::vector<std::string>>& hands, const std::string& upcard,
+                                          const std::vector<std::string>& stock) {
+  auto deck = in_dealing_order(hands);
+  deck.push_back(upcard);
+  deck.insert(deck.end(), stock.begin(), stock.end());
+  return cards(deck);
+}
+
+std::vector<rules::Card> deal_no_upcard(const std::vector<std::vector<std::string>>& hands,
+                                        const std::vector<std::string>& top, int fillers,
+                                        const std::vector<std::string>& then) {
+  auto deck = in_dealing_order(hands);
+  deck.insert(deck.end(), top.begin(), top.end());
+  std::set<std::string> used(deck.begin(), deck.end());
+  used.insert(then.begin(), then.end());
+  for (const auto& card : all_cards)
+    if (fillers > 0 && !used.count(card)) {
+      deck.push_back(card);
+      used.insert(card);
+      --fillers;
+    }
+  deck.insert(deck.end(), then.begin(), then.end());
+  return cards(deck);
+}
+
+Json draw(const std::string& from) { return {{"type", "draw"}, {"from", from}}; }
+Json take(int depth) { return {{"type", "take"}, {"depth", depth}}; }
+Json discard(const std::string& card) { return {{"type", "discard"}, {"card", card}}; }
+Json meld(std::vector<std::string> cards_) { return {{"type", "meld"}, {"cards", cards_}}; }
+Json lay_off(int meld_index, std::vector<std::string> cards_) {
+  return {{"type", "lay_off"}, {"meld", meld_index}, {"cards", cards_}};
+}
+Json go_rummy(std::vector<std::vector<std::string>> melds, std::optional<std::string> discard_card) {
+  Json action = {{"type", "go_rummy"}, {"melds", melds}};
+  if (discard_card) action["discard"] = *discard_card;
+  return action;
+}
+Json options(std::initializer_list<std::pair<const char*, Json>> set) {
+  Json o = Json::object();
+  for (const auto& [k, v] : set) o[k] = v;
+  return o;
+}
+
+std::string last_card(Harness& h, int seat) { return h.game().view(seat)["hands"][seat]["cards"].back(); }
+
+void play_to_break(Harness& h) {
+  while (h.game().phase() == rules::Phase::playing && !h.game().view(std::nullopt).contains("break")) {
+    const int seat = h.game().to_act().front();
+    h.act(seat, draw());
+    h.act(seat, discard(last_card(h, seat)));
+  }
+}
+
+bool has_action(const Json& legal, const Json& action) {
+  for (const auto& a : legal)
+    if (a == action) return true;
+  return false;
+}
+
+}  // namespace parlour::test::rummy_kit

@@ -1,0 +1,45 @@
+// Shared helpers for the Rummy-family tests: stacked decks in dealing order and
+// builders for the engine's actions (rules/rummy/rummy_base.h), so every game's
+// tests read as its rules rather than as JSON.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tests/rules/harness.h"
+
+namespace parlour::test::rummy_kit {
+
+// Every card of one pack, by suit then rank.
+inline const std::vector<std::string> all_cards = [] {
+  std::vector<std::string> out;
+  for (char suit : std::string("SHDC"))
+    for (char rank : std::string("A23456789TJQK")) out.push_back(std::string{rank, suit});
+  return out;
+}();
+
+// Hands in play order (dealer last), dealt one card at a time, then the upcard
+// and the stock from the top (the source-000 games turn an upcard).
+std::vector<rules::Card> deal_with_upcard(const std::vector<std::vector<std::string>>& hands, const std::string& upcard,
+                                          const std::vector<std::string>& stock);
+// Hands as above with no upcard; the stock from the top: `top`, then `fillers`
+// cards nobody holds, then `then` (the source-002 games).
+std::vector<rules::Card> deal_no_upcard(const std::vector<std::vector<std::string>>& hands,
+                                        const std::vector<std::string>& top = {}, int fillers = 0,
+                                        const std::vector<std::string>& then = {});
+
+Json draw(const std::string& from = "stock");
+Json take(int depth);
+Json discard(const std::string& card);
+Json meld(std::vector<std::string> cards);
+Json lay_off(int meld_index, std::vector<std::string> cards);
+Json go_rummy(std::vector<std::vector<std::string>> melds, std::optional<std::string> discard_card = std::nullopt);
+Json options(std::initializer_list<std::pair<const char*, Json>> set = {});
+
+std::string last_card(Harness& h, int seat);
+// Every player draws the stock top and discards it, until the break begins.
+void play_to_break(Harness& h);
+bool has_action(const Json& legal, const Json& action);
+
+}  // namespace parlour::test::rummy_kit
