@@ -24,4 +24,15 @@ std::vector<int> seats_from(int first, int players, Pred included) {
   return out;
 }
 
+// The table is closing: shares out the pool among the players still seated (all
+// players if none is), counting from the dealer's left, and empties it.
+template <typename Seated>
+Effects close_pool(const std::string& pool, std::int64_t& amount, int dealer, int players, Seated seated) {
+  auto last_seated = seats_from((dealer + 1) % players, players, seated);
+  if (last_seated.empty()) last_seated = seats_from((dealer + 1) % players, players, [](int) { return true; });
+  Effects effects = share_out_pool(pool, amount, last_seated);
+  amount = 0;
+  return effects;
+}
+
 }  // namespace parlour::rules

@@ -160,13 +160,8 @@ class RanterGoRound final : public GameState {
   }
 
   Effects close(const Balances&) override {
-    std::vector<int> last_seated = seats_from((dealer_ + 1) % players(), players(), [&](int s) {
-      return seats_[s].standing != Standing::left;
-    });
-    if (last_seated.empty())
-      last_seated = seats_from((dealer_ + 1) % players(), players(), [](int) { return true; });
-    Effects fx = share_out_pool(pool_name, pool_, last_seated);
-    pool_ = 0;
+    Effects fx = close_pool(pool_name, pool_, dealer_, players(),
+                            [&](int s) { return seats_[s].standing != Standing::left; });
     phase_ = Phase::game_over;
     return fx;
   }

@@ -118,12 +118,7 @@ class RedDog final : public GameState {
   }
 
   Effects close(const Balances&) override {
-    std::vector<int> last_seated = seats_from((dealer_ + 1) % players(), players(),
-                                              [&](int s) { return !seats_[s].left; });
-    if (last_seated.empty())
-      last_seated = seats_from((dealer_ + 1) % players(), players(), [](int) { return true; });
-    Effects fx = share_out_pool(pot_pool, pot_, last_seated);
-    pot_ = 0;
+    Effects fx = close_pool(pot_pool, pot_, dealer_, players(), [&](int s) { return !seats_[s].left; });
     phase_ = Phase::game_over;
     return fx;
   }
