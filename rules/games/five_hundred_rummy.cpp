@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "rules/rummy/michigan_family.h"
 #include "rules/rummy/rummy_base.h"
 #include "rules/rummy/settlement.h"
 
@@ -185,22 +186,9 @@ using namespace rummy;
 bool opt(const Json& options, const char* name) { return options.at(name).get<bool>(); }
 
 RummyConfig config_for(const Json& options, int players) {
-  RummyConfig c;
-  c.pack.decks = players >= 5 ? 2 : 1;
-  c.melds.ace = AceMode::low_or_high;
-  c.melds.set_max = 4;
-  c.melds.set_duplicates = c.pack.decks == 2;
-  c.values = CardValues::michigan();
-  c.hand_size = players == 2 ? 13 : 7;
-  c.upcard = true;
-  c.spread_pile = true;
-  c.must_use_taken = true;
-  c.top_card_free = opt(options, "top_card_free");
+  RummyConfig c = michigan_family_config(options, players);
   const bool turn_over = options.at("after_stock").get<std::string>() == "turn_over";
   c.stock_end = turn_over ? StockEnd::turn_over : StockEnd::end_deal;
-  c.max_restocks = options.at("max_restocks").get<int>();
-  c.stake = options.at("stake").get<std::int64_t>();
-  c.deals = options.at("deals").get<int>();
   return c;
 }
 

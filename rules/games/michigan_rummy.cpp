@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "rules/rummy/michigan_family.h"
 #include "rules/rummy/rummy_base.h"
 #include "rules/rummy/settlement.h"
 
@@ -16,22 +17,8 @@ constexpr int kMaxDeals = 200;  // every game ends, whatever the cards do
 bool opt(const Json& options, const char* name) { return options.at(name).get<bool>(); }
 
 RummyConfig config_for(const Json& options, int players) {
-  RummyConfig c;
-  c.pack.decks = players >= 5 ? 2 : 1;
-  c.melds.ace = AceMode::low_or_high;
-  c.melds.set_max = 4;
-  c.melds.set_duplicates = c.pack.decks == 2;
-  c.values = CardValues::michigan();
-  c.hand_size = players == 2 ? 13 : 7;
-  c.upcard = true;
-  c.spread_pile = true;
-  c.must_use_taken = true;
-  c.top_card_free = opt(options, "top_card_free");
+  RummyConfig c = michigan_family_config(options, players);
   c.take_whole_pile = opt(options, "polish");
-  c.stock_end = StockEnd::turn_over;
-  c.max_restocks = options.at("max_restocks").get<int>();
-  c.stake = options.at("stake").get<std::int64_t>();
-  c.deals = options.at("deals").get<int>();
   return c;
 }
 

@@ -1,6 +1,7 @@
 #include "rules/games/persian_rummy.h"
 
 #include "rules/games/five_hundred_rummy.h"
+#include "rules/rummy/michigan_family.h"
 #include "rules/rummy/rummy_base.h"
 
 namespace parlour::rules {
@@ -10,20 +11,12 @@ namespace {
 using namespace rummy;
 
 RummyConfig config_for(const Json& options) {
-  RummyConfig c;
+  RummyConfig c = michigan_family_config(options, 4);
   c.pack.jokers = 4;
   c.melds.ace = AceMode::high;
-  c.melds.set_max = 4;
   c.melds.jokers_own_rank = true;
   c.values = CardValues{15, 15, 10, 20, 2};  // the ace is 15 wherever it lies
-  c.hand_size = 7;
-  c.upcard = true;
-  c.spread_pile = true;
-  c.must_use_taken = true;
-  c.top_card_free = options.at("top_card_free").get<bool>();
   c.stock_end = StockEnd::end_deal;
-  c.stake = options.at("stake").get<std::int64_t>();
-  c.deals = options.at("deals").get<int>();
   return c;
 }
 
