@@ -43,6 +43,7 @@ RummyBase::RummyBase(const GameSetup& setup, RummyConfig config)
     : scores_(setup.players, 0),
       config_(std::move(config)),
       shoe_(config_.pack, setup.seed, setup.stacked_deck),
+      reshuffle_rng_(setup.seed ^ 0x9e3779b97f4a7c15ULL),
       hands_(setup.players),
       melded_this_deal_(setup.players, false),
       melded_before_this_turn_(setup.players, false),
@@ -156,6 +157,7 @@ bool RummyBase::stock_is_dead() const {
     case StockEnd::discard_only: return pile_.empty() || turns_after_stock_ > config_.after_stock_turns;
     case StockEnd::break_at_players:
     case StockEnd::end_at_players: return true;
+    case StockEnd::reshuffle_except_top: return true;
   }
   return true;
 }
@@ -252,6 +254,7 @@ void RummyBase::apply_draw(int seat, const Json& action, Effects& fx) {
     if (from != "discard") throw illegal_action("the stock is gone: take the upcard or decline");
     if (pile_.empty()) throw illegal_action("there is no upcard to take");
   }
+  if (config_.upcard_then_one_more) return draw_upcard_then_one_more(seat, from, fx);
   if (from == "stock") {
     if (stock_.empty() && (config_.stock_end != StockEnd::turn_over || pile_.empty()))
       throw illegal_action("the stock is empty");
@@ -288,6 +291,49 @@ void RummyBase::apply_draw(int seat, const Json& action, Effects& fx) {
     fx.say(seat_tag(seat) + " takes the two top discards.");
   }
   step_ = Step::play;
+}
+
+// Round-the-Corner's draw: the stock top alone, or the upcard and then one more
+// card, the stock top or the new upcard (so also the two top discards).
+void RummyBase::draw_upcard_then_one_more(int seat, const std::string& from, Effects& fx) {
+  const bool second = drawn_this_turn_ > 0;
+  if (from == "two_discards") throw illegal_action("take the two top discards as two draws from \"discard\"");
+  if (from == "stock") {
+    if (stock_.empty()) throw illegal_action("the stock is empty");
+    hands_[seat].push_back(stock_.back());
+    stock_.pop_back();
+    fx.say(seat_tag(seat) + " draws from the stock.");
+  } else {
+    if (pile_.empty()) throw illegal_action("the discard pile is empty");
+    if (!second && stock_.empty() && pile_.size() < 2)
+      throw illegal_action("no second card could follow the upcard: the stock is empty");
+    const Card upcard = pile_.back();
+    pile_.pop_back();
+    hands_[seat].push_back(upcard);
+    if (!second) taken_upcard_ = upcard;
+    fx.say(seat_tag(seat) + " takes the upcard " + to_string(upcard) + ".");
+  }
+  if (stock_.empty() && config_.stock_end == StockEnd::reshuffle_except_top) reshuffle_except_top(fx);
+  if (from == "discard" && !second) {
+    drawn_this_turn_ = 1;  // one more card to draw before playing
+    return;
+  }
+  drawn_this_turn_ = 2;
+  step_ = Step::play;
+}
+
+// The discard pile but its top card, shuffled into a new stock; false when the
+// cap is reached or there is nothing under the top card.
+bool RummyBase::reshuffle_except_top(Effects& fx) {
+  if (restocks_ >= config_.max_restocks || pile_.size() < 2) return false;
+  const Card top = pile_.back();
+  pile_.pop_back();
+  reshuffle_rng_.shuffle(pile_);
+  stock_ = pile_;
+  pile_.assign(1, top);
+  ++restocks_;
+  fx.say("The stock is exhausted; the discard pile but its top card is shuffled into a new stock.");
+  return true;
 }
 
 bool RummyBase::usable_take(int seat, std::size_t depth, bool must_use) const {
@@ -546,6 +592,10 @@ void RummyBase::finish_turn(Balances& chips, Effects& fx) {
     break_turns_left_ = active_players();
     fx.say("The break: " + seat_tag(breaker_) + " is the breaker.");
     return next_turn(fx);
+  }
+  if (config_.stock_end == StockEnd::reshuffle_except_top && stock_.empty() && !reshuffle_except_top(fx)) {
+    fx.say("The stock is exhausted and may not be restocked; the deal is void.");
+    return end_deal({DealEnd::Kind::no_winner, -1, false}, chips, fx);
   }
   turn_ = resume_from_;
   next_turn(fx);
@@ -860,6 +910,12 @@ void RummyBase::list_draws(int seat, Json& legal) const {
     legal.push_back({{"type", "decline"}});
     return;
   }
+  if (config_.upcard_then_one_more) {
+    if (!stock_.empty()) legal.push_back({{"type", "draw"}, {"from", "stock"}});
+    if (!pile_.empty() && (drawn_this_turn_ > 0 || !stock_.empty() || pile_.size() >= 2))
+      legal.push_back({{"type", "draw"}, {"from", "discard"}});
+    return;
+  }
   const bool can_restock = config_.stock_end == StockEnd::turn_over && !pile_.empty();
   if (!stock_.empty() || can_restock) legal.push_back({{"type", "draw"}, {"from", "stock"}});
   if (config_.spread_pile) {
@@ -970,6 +1026,7 @@ Json RummyBase::view(std::optional<int> viewer) const {
     view["pile_size"] = pile_.size();
   }
   if (must_use_) view["must_use"] = to_string(*must_use_);
+  if (config_.upcard_then_one_more && step_ == Step::draw && drawn_this_turn_ == 1) view["one_more_draw"] = true;
   if (stock_gone_) view["stock_gone"] = true;
   if (in_break_) view["break"] = {{"breaker", breaker_}, {"turns_left", break_turns_left_}};
   const Json extra = extra_view();

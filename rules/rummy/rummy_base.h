@@ -6,6 +6,7 @@
 //
 // Actions (PROTOCOL.md `act`):
 //   {"type":"draw","from":"stock"|"discard"}     the stock top, or the upcard
+//                                                (upcard_then_one_more: after "discard", a second draw)
 //   {"type":"take","depth":D}                    spread pile: the card D below the top and all above it
 //   {"type":"take_all"}                          spread pile, Polish rule: the whole pile
 //   {"type":"meld","cards":[…],"wilds"?:[…]}     a new meld from the hand (wilds: what the wild cards stand for)
@@ -40,6 +41,11 @@ enum class StockEnd {
   // lay off on any meld, discard), then the showdown of unmatched counts.
   break_at_players,
   end_at_players,  // Skip: once a turn ends with no more stock cards than players, the deal ends
+  // Round-the-Corner: as soon as the stock is empty, the discard pile but its top
+  // card is shuffled (seeded) into a new stock, at most `max_restocks` times; when
+  // that cap is reached, or the pile holds too few cards to restock, the deal is
+  // void (DealEnd::Kind::no_winner) at the end of the turn.
+  reshuffle_except_top,
 };
 
 struct RummyConfig {
@@ -59,6 +65,10 @@ struct RummyConfig {
   bool call = false;              // another player may call "Rummy!" on a discard that lays off
   bool boathouse = false;         // the upcard only with the stock top
   bool boathouse_two_discards = false;
+  // Round-the-Corner: the draw is the stock top alone, or the upcard and then one
+  // more card (the stock top or the new upcard) before the player may play; no
+  // discard may be taken after the stock top.
+  bool upcard_then_one_more = false;
   bool rearrange = false;         // Carousel: one action lays out the whole table anew
   // Skip: at most this many melds/lay-offs a turn (0: any), a meld of exactly
   // this many cards (0: any), a lay-off of at most this many cards (0: any).
@@ -146,6 +156,8 @@ class RummyBase : public GameState {
 
   // actions
   void apply_draw(int seat, const Json& action, Effects& fx);
+  void draw_upcard_then_one_more(int seat, const std::string& from, Effects& fx);
+  bool reshuffle_except_top(Effects& fx);
   void apply_take(int seat, const Json& action, Effects& fx);
   void apply_take_all(int seat, Effects& fx);
   void apply_meld(int seat, const Json& action, Balances& chips, Effects& fx);
@@ -185,6 +197,7 @@ class RummyBase : public GameState {
 
   RummyConfig config_;
   Shoe shoe_;
+  Rng reshuffle_rng_;  // StockEnd::reshuffle_except_top
   std::vector<Card> stock_;  // top at the back
   std::vector<Card> pile_;   // discard pile, top at the back
   std::vector<std::vector<Card>> hands_;
@@ -201,7 +214,7 @@ class RummyBase : public GameState {
   int turns_after_stock_ = 0;
   std::optional<Card> taken_upcard_;     // the single upcard taken this turn (R-G1)
   std::optional<Card> must_use_;         // Michigan: the card that must be melded now
-  int drawn_this_turn_ = 0;              // boathouse: the upcard needs a second card
+  int drawn_this_turn_ = 0;              // upcard_then_one_more: cards drawn so far this turn
   int plays_this_turn_ = 0;              // melds and lay-offs this turn (Skip)
   std::vector<int> turns_taken_;         // per seat, this deal
   bool in_break_ = false;                // Straight family: the break has begun
