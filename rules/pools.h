@@ -24,6 +24,16 @@ std::vector<int> seats_from(int first, int players, Pred included) {
   return out;
 }
 
+// The first seat after `from` (wrapping) that is `included`; `from` if none is.
+template <typename Pred>
+int next_seat(int from, int players, Pred included) {
+  for (int i = 1; i <= players; ++i) {
+    const int seat = (from + i) % players;
+    if (included(seat)) return seat;
+  }
+  return from;
+}
+
 // The table is closing: shares out the pool among the players still seated (all
 // players if none is), counting from the dealer's left, and empties it.
 template <typename Seated>

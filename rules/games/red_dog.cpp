@@ -148,11 +148,7 @@ class RedDog final : public GameState {
   }
 
   int next_present_seat(int from) const {
-    for (int i = 1; i <= players(); ++i) {
-      int seat = (from + i) % players();
-      if (!seats_[seat].left) return seat;
-    }
-    return from;
+    return next_seat(from, players(), [&](int s) { return !seats_[s].left; });
   }
 
   const char* phase_name() const {

@@ -208,11 +208,7 @@ class PoolTrick final : public GameState {
     return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const SeatState& s) { return !s.left; }));
   }
   int next_present(int from) const {
-    for (int i = 1; i <= players(); ++i) {
-      const int seat = (from + i) % players();
-      if (!seats_[seat].left) return seat;
-    }
-    return from;
+    return next_seat(from, players(), [&](int s) { return !seats_[s].left; });
   }
 
   int actor() const {
