@@ -1,6 +1,10 @@
 #include "tests/rules/rummy_kit.h"
 
+#include <algorithm>
 #include <set>
+
+#include "rules/rng.h"
+#include "tests/rules/playout.h"
 
 namespace parlour::test::rummy_kit {
 
@@ -36,6 +40,36 @@ std::vector<rules::Card> deal_no_upcard(const std::vector<std::vector<std::strin
     }
   deck.insert(deck.end(), then.begin(), then.end());
   return cards(deck);
+}
+
+std::vector<rules::Card> deal_leader_hand(const std::vector<std::string>& lead, const std::string& draw_card,
+                                          int players, std::uint64_t seed) {
+  std::vector<std::string> rest;
+  for (const auto& c : all_cards)
+    if (std::find(lead.begin(), lead.end(), c) == lead.end() && c != draw_card) rest.push_back(c);
+  rules::Rng rng(seed);
+  rng.shuffle(rest);
+  std::vector<std::string> names;
+  std::size_t next = 0;
+  for (const auto& card : lead) {
+    names.push_back(card);
+    for (int p = 1; p < players; ++p) names.push_back(rest[next++]);
+  }
+  names.push_back(draw_card);
+  return cards(names);
+}
+
+std::map<std::string, int> random_deal_ends(const std::string& game, Json options, int players_lo, int players_hi) {
+  Playout spec;
+  spec.game = game;
+  spec.options = std::move(options);
+  spec.min_deals = 1000;
+  spec.players_lo = players_lo;
+  spec.players_hi = players_hi;
+  std::map<std::string, int> ends;
+  spec.after_game = [&ends](Harness& h) { ++ends[h.game().result()["end"].get<std::string>()]; };
+  random_playouts(spec);
+  return ends;
 }
 
 Json draw(const std::string& from) { return {{"type", "draw"}, {"from", from}}; }

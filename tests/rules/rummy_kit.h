@@ -3,6 +3,8 @@
 // tests read as its rules rather than as JSON.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +30,15 @@ std::vector<rules::Card> deal_with_upcard(const std::vector<std::vector<std::str
 std::vector<rules::Card> deal_no_upcard(const std::vector<std::vector<std::string>>& hands,
                                         const std::vector<std::string>& top = {}, int fillers = 0,
                                         const std::vector<std::string>& then = {});
+
+// The leader (seat 1) is dealt `lead` and draws `draw_card`; the other hands are
+// a seeded shuffle of the rest of the pack (no upcard).
+std::vector<rules::Card> deal_leader_hand(const std::vector<std::string>& lead, const std::string& draw_card,
+                                          int players, std::uint64_t seed);
+
+// 1,000+ random deals of `game` (tests/rules/playout.h); returns how the last deal
+// of each game ended ("went_out", "break", "showdown", …) and how often.
+std::map<std::string, int> random_deal_ends(const std::string& game, Json options, int players_lo, int players_hi);
 
 Json draw(const std::string& from = "stock");
 Json take(int depth);

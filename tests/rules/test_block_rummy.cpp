@@ -142,15 +142,7 @@ TEST_CASE("block: play after the stock is capped at twice the players' turns (R-
 namespace {
 
 void random_games(Json opts, int players_lo, int players_hi) {
-  parlour::test::Playout spec;
-  spec.game = "block_rummy";
-  spec.options = std::move(opts);
-  spec.min_deals = 1000;
-  spec.players_lo = players_lo;
-  spec.players_hi = players_hi;
-  std::map<std::string, int> ends;  // how the last deal of each game ended
-  spec.after_game = [&ends](Harness& h) { ++ends[h.game().result()["end"].get<std::string>()]; };
-  parlour::test::random_playouts(spec);
+  auto ends = random_deal_ends("block_rummy", std::move(opts), players_lo, players_hi);
   CHECK(ends["showdown"] > 0);
   CHECK(ends["went_out"] > 0);
   CHECK(ends.size() == 2);  // no deal ended any other way

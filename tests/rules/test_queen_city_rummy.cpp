@@ -98,15 +98,7 @@ TEST_CASE("queen city: refusals change nothing") {
 namespace {
 
 void random_games(Json opts, int players_lo, int players_hi) {
-  parlour::test::Playout spec;
-  spec.game = "queen_city_rummy";
-  spec.options = std::move(opts);
-  spec.min_deals = 1000;
-  spec.players_lo = players_lo;
-  spec.players_hi = players_hi;
-  std::map<std::string, int> ends;  // how the last deal of each game ended
-  spec.after_game = [&ends](Harness& h) { ++ends[h.game().result()["end"].get<std::string>()]; };
-  parlour::test::random_playouts(spec);
+  auto ends = random_deal_ends("queen_city_rummy", std::move(opts), players_lo, players_hi);
   CHECK(ends["break"] > 0);  // random discards seldom go rummy: see the rummy deals below
   for (const auto& [end, count] : ends) CHECK((end == "break" || end == "went_out"));
 }
@@ -121,20 +113,8 @@ TEST_CASE("random deals where the leader is dealt a rummy: conservation and the 
     const int players = 2 + static_cast<int>(seed % 4);
     // The leader holds 4S 5S 6S 8H 8D 8C 2D and draws 7S: rummy with 2D discarded;
     // the other hands are a seeded shuffle of the rest.
-    const std::vector<std::string> lead = {"4S", "5S", "6S", "8H", "8D", "8C", "2D"};
-    std::vector<std::string> rest;
-    for (const auto& c : all_cards)
-      if (std::find(lead.begin(), lead.end(), c) == lead.end() && c != "7S") rest.push_back(c);
-    parlour::rules::Rng rng(seed);
-    rng.shuffle(rest);
-    std::vector<std::string> names;
-    std::size_t next = 0;
-    for (int round = 0; round < 7; ++round) {
-      names.push_back(lead[round]);
-      for (int p = 1; p < players; ++p) names.push_back(rest[next++]);
-    }
-    names.push_back("7S");
-    Harness h("queen_city_rummy", options({{"stake", 3}}), std::vector<std::int64_t>(players, 1000), seed, cards(names));
+    const auto deck = deal_leader_hand({"4S", "5S", "6S", "8H", "8D", "8C", "2D"}, "7S", players, seed);
+    Harness h("queen_city_rummy", options({{"stake", 3}}), std::vector<std::int64_t>(players, 1000), seed, deck);
     const auto total = h.total();
     h.act(1, draw());
     Json rummy;

@@ -141,15 +141,7 @@ TEST_CASE("skip: the unmatched count leaves out what would meld (R-K2); points p
 namespace {
 
 void random_games(Json opts, int players_lo, int players_hi) {
-  parlour::test::Playout spec;
-  spec.game = "skip_rummy";
-  spec.options = std::move(opts);
-  spec.min_deals = 1000;
-  spec.players_lo = players_lo;
-  spec.players_hi = players_hi;
-  std::map<std::string, int> ends;  // how the last deal of each game ended
-  spec.after_game = [&ends](Harness& h) { ++ends[h.game().result()["end"].get<std::string>()]; };
-  parlour::test::random_playouts(spec);
+  auto ends = random_deal_ends("skip_rummy", std::move(opts), players_lo, players_hi);
   CHECK(ends["break"] > 0);
   CHECK(ends["went_out"] > 0);
   CHECK(ends.size() == 2);  // no deal ended any other way
