@@ -72,6 +72,15 @@ RulesError not_your_turn(const std::string& message);
 RulesError illegal_action(const std::string& message);
 RulesError insufficient_chips(const std::string& message);
 
+// A turn with a time limit (rules/other.md: "a turn timer that runs out triggers
+// the default action listed for that game"). The server applies `action` as
+// `seat` when `seconds` pass with no other step at the table.
+struct TurnTimer {
+  int seat = 0;
+  int seconds = 0;
+  Json action;
+};
+
 enum class Phase {
   playing,    // someone is to act
   deal_over,  // the deal is settled; the table may start the next one
@@ -103,6 +112,8 @@ class GameState {
   // The latest deal's (or the game's) result; null while none is settled.
   virtual Json result() const = 0;
   virtual int deals_played() const = 0;
+  // The running turn's time limit, for games with one; none by default.
+  virtual std::optional<TurnTimer> turn_timer() const { return std::nullopt; }
 };
 
 }  // namespace parlour::rules

@@ -31,7 +31,8 @@ Table::Table(TableServices services, storage::Table record, const rules::GameInf
       info_(game),
       options_(Json::parse(record_.options_json)),
       bot_timer_(strand_),
-      bot_rng_(random_seed()) {
+      bot_rng_(random_seed()),
+      turn_timer_(strand_) {
   for (const auto& seat : record_.seats) seats_.push_back({seat.player, seat.bot, seat.bot_level, false});
   replay(events);
   refresh_summary();
@@ -453,6 +454,7 @@ void Table::fail(const Requester& who, const std::string& error_code, const std:
 // ---------------------------------------------------------------- states
 
 void Table::broadcast() {
+  schedule_turn_timer();
   std::erase_if(audience_, [](const Member& m) { return m.client.expired(); });
   for (const auto& member : audience_)
     if (auto client = member.client.lock()) send_state(*client, member.player);
@@ -479,6 +481,8 @@ void Table::send_state(Client& client, const std::string& player) {
                  {"status", record_.status}, {"host", record_.host}, {"players", players},
                  {"log", log_}};
   common["invite"] = record_.invite;  // any seated player may share the table
+  if (armed_timer_ && armed_at_seq_ == seq_)
+    common["timer"] = {{"seat", armed_timer_->seat}, {"seconds", armed_timer_->seconds}, {"ends_at", deadline_ms_}};
   const auto seat = seat_of(player);
   client.send(std::make_shared<const std::string>(state_for(seat, common, chips).dump()));
 }
@@ -561,18 +565,50 @@ void Table::bot_move(int seat) {
     legal = game_->legal_actions(seat, balances(lock));
   }
   if (legal.empty()) return;
-  const Json action = rules::random_legal_action(legal, bot_rng_);
+  act_for(seat, rules::random_legal_action(legal, bot_rng_), "bot");
+}
+
+void Table::act_for(int seat, const Json& action, const char* why) {
   Json event = {{"kind", "act"}, {"seat", seat}, {"action", action}};
   Step step;
   try {
     step.postings = apply_event(event, false);
   } catch (const rules::RulesError& e) {
-    spdlog::error("table {}: bot at seat {} chose a refused action {}: {}", id(), seat, action.dump(), e.what());
+    spdlog::error("table {}: {} action {} for seat {} refused: {}", id(), why, action.dump(), seat, e.what());
     return;
   }
   step.event = event;
   step.result_settled = game_->phase() != rules::Phase::playing;
   commit(std::move(step), [](bool) {});
+}
+
+// ---------------------------------------------------------------- turn timers
+
+// Arms the game's turn timer once per step. A restart re-arms it in full: the
+// log records steps, not clocks.
+void Table::schedule_turn_timer() {
+  if (armed_at_seq_ == seq_) return;
+  std::optional<rules::TurnTimer> timer;
+  if (game_ && record_.status == "playing" && game_->phase() == rules::Phase::playing) timer = game_->turn_timer();
+  armed_at_seq_ = seq_;
+  armed_timer_ = timer;
+  turn_timer_.cancel();
+  if (!timer) return;
+  const auto limit = std::chrono::seconds(timer->seconds);
+  deadline_ms_ = std::chrono::duration_cast<std::chrono::milliseconds>(
+                     (std::chrono::system_clock::now() + limit).time_since_epoch()).count();
+  turn_timer_.expires_after(limit);
+  turn_timer_.async_wait([self = shared_from_this(), seq = seq_](const boost::system::error_code& ec) {
+    if (!ec) self->enqueue([self, seq] { self->turn_timed_out(seq); });
+  });
+}
+
+void Table::turn_timed_out(std::int64_t armed_at_seq) {
+  if (armed_at_seq != seq_ || !armed_timer_ || !game_ || game_->phase() != rules::Phase::playing) return;
+  const auto timer = *armed_timer_;
+  spdlog::info("table {}: seat {}'s {} s turn ran out; the server plays {}", id(), timer.seat, timer.seconds,
+               timer.action.dump());
+  act_for(timer.seat, timer.action, "timed-out");
 }
 
 }  // namespace parlour::server

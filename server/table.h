@@ -126,6 +126,10 @@ class Table : public std::enable_shared_from_this<Table> {
   void refresh_summary();
   void schedule_bots();
   void bot_move(int seat);
+  void schedule_turn_timer();
+  void turn_timed_out(std::int64_t armed_at_seq);
+  // Applies an action chosen by the server (a bot's move, a timed-out turn).
+  void act_for(int seat, const Json& action, const char* why);
 
   void reply(const Requester& who, Json message) const;
   void fail(const Requester& who, const std::string& code, const std::string& message) const;
@@ -146,6 +150,10 @@ class Table : public std::enable_shared_from_this<Table> {
   boost::asio::steady_timer bot_timer_;
   bool bot_pending_ = false;
   rules::Rng bot_rng_;
+  boost::asio::steady_timer turn_timer_;
+  std::optional<rules::TurnTimer> armed_timer_;  // the turn timer running now
+  std::int64_t armed_at_seq_ = -1;                // the step after which it was armed
+  std::int64_t deadline_ms_ = 0;                  // when it runs out (Unix ms), for the clients
 
   mutable std::mutex summary_mutex_;
   Json summary_;
