@@ -191,6 +191,7 @@ export function createTablePage(ctx, params) {
     felt.dataset.family = layout.family;
     const legalKey = JSON.stringify(legal);
     if (!selection || selection.key !== legalKey) selection = { key: legalKey };
+    const refocus = focusKey(felt);
     try {
       replaceChildren(felt, layout.render(state, rctx, { act, legal, busy, selection, rerender: () => render(), me }));
     } catch (error) {
@@ -200,6 +201,7 @@ export function createTablePage(ctx, params) {
       layout.game = state.game;
       replaceChildren(felt, layout.render(state, rctx, { act, legal, busy, selection, rerender: () => render(), me }));
     }
+    restoreFocus(felt, refocus);
     renderActionsPanel(rctx, myTurn);
     renderInvite();
     renderLog(rctx);
@@ -382,4 +384,22 @@ function deadlineOf(state) {
     }
   }
   return null;
+}
+
+/** What had the keyboard focus inside the felt, so a redraw can give it back. */
+function focusKey(root) {
+  const active = document.activeElement;
+  if (!active || !root.contains(active)) return null;
+  for (const attr of ['data-index', 'data-tool', 'data-meld', 'data-zone']) {
+    const holder = active.closest(`[${attr}]`);
+    if (holder && root.contains(holder)) return `[${attr}="${CSS.escape(holder.getAttribute(attr))}"]`;
+  }
+  return null;
+}
+
+function restoreFocus(root, key) {
+  if (!key) return;
+  const target = root.querySelector(key);
+  const focusable = target && (target.matches('button, input, select, [tabindex]') ? target : target.querySelector('button, input, select'));
+  if (focusable && !focusable.disabled) focusable.focus({ preventScroll: true });
 }
