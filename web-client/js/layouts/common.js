@@ -247,9 +247,16 @@ export function tableFrame(state, rctx, parts) {
   const info = (seat) => parts.seatInfo?.(seat) || {};
   const player = (seat) => rctx.players.find((p) => p.seat === seat);
   const me = rctx.mySeat !== null ? player(rctx.mySeat) : null;
-  return el('div', { class: 'felt-table' },
-    el('div', { class: 'felt-opponents', 'data-count': String(order.length) },
-      order.map((seat) => seatZone(player(seat), rctx, state, info(seat)))),
+  // Opponents sit around the table: with four or more (and the viewer seated),
+  // the one on the viewer's left sits at the left, the one on the right at the right.
+  const zones = order.map((seat) => seatZone(player(seat), rctx, state, info(seat)));
+  const around = me && zones.length >= 4;
+  const left = around ? zones.shift() : null;
+  const right = around ? zones.pop() : null;
+  return el('div', { class: `felt-table${around ? ' felt-around' : ''}` },
+    left ? el('div', { class: 'felt-left' }, left) : null,
+    el('div', { class: 'felt-opponents', 'data-count': String(zones.length) }, zones),
+    right ? el('div', { class: 'felt-right' }, right) : null,
     el('div', { class: 'felt-center' }, parts.center || []),
     me ? el('div', { class: 'felt-me' }, seatZone(me, rctx, state, info(me.seat)), parts.hand || null) : null,
     parts.below || null);
