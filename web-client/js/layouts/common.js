@@ -54,7 +54,7 @@ export function seatZone(player, rctx, state, info = {}) {
   },
   el('div', { class: 'seat-head' },
     empty ? null : el('span', { class: `dot ${player.connected ? 'dot-on' : 'dot-off'}`, title: player.connected ? 'connected' : 'away', 'aria-label': player.connected ? 'connected' : 'away' }),
-    el('span', { class: 'seat-name', text: name }),
+    el('span', { class: 'seat-name', text: name, title: name }),
     info.dealer ? el('span', { class: 'badge badge-dealer', title: 'dealer', text: 'D' }) : null,
     player.bot ? el('span', { class: 'badge badge-bot', text: 'bot' }) : null,
     isMe ? el('span', { class: 'badge badge-you', text: 'you' }) : null,
