@@ -261,3 +261,19 @@ export function tableFrame(state, rctx, parts) {
     me ? el('div', { class: 'felt-me' }, seatZone(me, rctx, state, info(me.seat)), parts.hand || null) : null,
     parts.below || null);
 }
+
+/** Before play starts: the seats, who is still missing, and the table's options. */
+export function waitingTable(state, rctx, gameName) {
+  const view = isPlainObject(state.view) ? state.view : {};
+  const taken = rctx.players.filter((p) => p.player !== null && p.player !== undefined).length;
+  const seats = Number.isInteger(view.seats) ? view.seats : rctx.players.length;
+  const options = isPlainObject(view.options) ? Object.entries(view.options) : [];
+  return tableFrame(state, rctx, {
+    center: [el('div', { class: 'waiting-note' },
+      el('p', { class: 'waiting-title', text: `${gameName} — ${taken} of ${seats} seats taken` }),
+      el('p', { class: 'muted-on-felt', text: sameName(state.host, rctx.me) ? 'Seat bots or share the invite link, then press Start.' : 'Waiting for the host to start the game.' }),
+      seats > taken ? el('div', { class: 'open-seats', 'aria-hidden': 'true' },
+        Array.from({ length: Math.min(seats - taken, 12) }, () => el('span', { class: 'open-seat', text: 'open seat' }))) : null,
+      options.length ? el('p', { class: 'waiting-options', text: options.map(([k, v]) => `${k.replace(/_/g, ' ')}: ${typeof v === 'boolean' ? (v ? 'yes' : 'no') : typeof v === 'object' ? JSON.stringify(v) : v}`).join(' · ') }) : null)],
+  });
+}
