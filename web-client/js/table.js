@@ -5,7 +5,7 @@
 // there and `watch` otherwise; after a reconnect the same request is sent
 // again, and the server answers a held seat with the same seat and a fresh state.
 
-import { el, formatChips, isPlainObject, replaceChildren, sameName } from './dom.js';
+import { el, isPlainObject, replaceChildren, sameName } from './dom.js';
 import { makeContext, seatName } from './render.js';
 import { createLayout } from './layouts/index.js';
 import { waitingTable } from './layouts/common.js';
