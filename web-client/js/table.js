@@ -50,6 +50,7 @@ export function createTablePage(ctx, params) {
       el('div', { class: 'table-main' }, felt, actionsPanel, resultPanel),
       el('aside', { class: 'table-side' }, invitePanel, logPanel)));
   let timerTick = null;
+  let turnSeen = { key: null, at: 0 };
 
   showMessage(tableId ? `Opening table ${tableId}…` : 'Joining by invite…');
 
@@ -283,7 +284,13 @@ export function createTablePage(ctx, params) {
     turnText.textContent = text;
     turnZone.classList.toggle('is-mine', mine);
     turnZone.dataset.seats = rctx.toAct.join(',');
-    const deadline = deadlineOf(state);
+    // A per-turn limit without a deadline (Carousel's turn_time_limit_s) counts
+    // from when this client saw the turn begin.
+    const turnKey = JSON.stringify([view.deal, view.turn, rctx.toAct, view.phase]);
+    if (turnKey !== turnSeen.key) turnSeen = { key: turnKey, at: Date.now() };
+    let deadline = deadlineOf(state);
+    const limit = Number(view.turn_time_limit_s);
+    if (deadline === null && limit > 0 && rctx.toAct.length && state.status === 'playing') deadline = turnSeen.at + limit * 1000;
     clearInterval(timerTick);
     turnTimer.hidden = deadline === null;
     if (deadline !== null) {
