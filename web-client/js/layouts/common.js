@@ -65,7 +65,7 @@ export function seatZone(player, rctx, state, info = {}) {
       el('span', { class: 'chip-icon', 'aria-hidden': 'true' }), el('span', { class: 'seat-chips-amount', text: formatChips(player.chips) }),
       el('span', { class: 'sr-only', text: ' chips' })),
     count !== null ? el('span', { class: 'seat-count', 'data-count': String(count), title: `${count} cards in hand` },
-      isMe ? null : backsFan(count), el('span', { class: 'seat-count-text', text: `${count} card${count === 1 ? '' : 's'}` })) : null,
+      isMe || info.faceUp ? null : backsFan(count), el('span', { class: 'seat-count-text', text: `${count} card${count === 1 ? '' : 's'}` })) : null,
     info.status ? el('span', { class: 'seat-status', text: info.status }) : null),
   info.extras?.length ? el('div', { class: 'seat-extras' }, info.extras) : null);
 }
