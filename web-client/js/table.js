@@ -40,8 +40,11 @@ export function createTablePage(ctx, params) {
   const actionsPanel = el('div', { class: 'actions-panel panel', 'data-zone': 'actions' });
   const resultPanel = el('div', { class: 'result-panel panel', hidden: true });
   const invitePanel = el('div', { class: 'invite-panel panel', hidden: true });
-  const logList = el('ol', { class: 'log-list', 'aria-live': 'polite' });
-  const logPanel = el('div', { class: 'log-panel panel', 'data-zone': 'log' }, el('h3', { class: 'panel-title', text: 'Log' }), logList);
+  const logList = el('ol', { class: 'log-list', tabindex: '0', 'aria-label': 'Table log, newest last' });
+  // Screen readers hear each new line once, not the whole list on every redraw.
+  const logAnnounce = el('div', { class: 'sr-only', 'aria-live': 'polite' });
+  let lastLogLine = null;
+  const logPanel = el('div', { class: 'log-panel panel', 'data-zone': 'log' }, el('h3', { class: 'panel-title', text: 'Log' }), logList, logAnnounce);
 
   const element = el('div', { class: 'table-page', 'data-table': tableId ?? '', 'data-phase': '', 'data-your-turn': 'false' },
     head,
@@ -338,6 +341,9 @@ export function createTablePage(ctx, params) {
     // Follow new lines only if the reader hasn't scrolled up to read older ones.
     const atBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 24;
     replaceChildren(logList, lines.map((line) => logLine(line, rctx)));
+    const newest = lines.length ? logList.lastElementChild.textContent : null;
+    if (newest !== null && lastLogLine !== null && newest !== lastLogLine) logAnnounce.textContent = newest;
+    lastLogLine = newest;
     if (!lines.length) logList.append(el('li', { class: 'muted', text: 'Nothing yet.' }));
     if (atBottom) logList.scrollTop = logList.scrollHeight;
   }
