@@ -41,6 +41,11 @@ export class Banner {
     return item;
   }
 
+  /** Remove the error banners (after a request succeeds, the old error is history). */
+  clearErrors() {
+    for (const old of this.container.querySelectorAll('[data-zone="error"]')) old.remove();
+  }
+
   clear() {
     this.container.replaceChildren();
   }

@@ -116,6 +116,7 @@ export function createTablePage(ctx, params) {
     setBusy(true);
     try {
       const reply = await ctx.conn.request(type, fields);
+      if (type === 'act') ctx.banner.clearErrors();
       if (after) after(reply);
     } catch (error) {
       ctx.banner.error(error);
