@@ -203,7 +203,7 @@ export function createTablePage(ctx, params) {
       else replaceChildren(felt, layout.render(state, rctx, { act, legal, busy, selection, rerender: () => render(), me }));
     } catch (error) {
       // A layout bug must never hide the table: fall back to the generic drawing.
-      console.error('layout failed; drawing generically', error);
+      console.warn('layout failed; drawing generically', error);
       layout = createLayout('');
       layout.game = state.game;
       replaceChildren(felt, layout.render(state, rctx, { act, legal, busy, selection, rerender: () => render(), me }));
