@@ -252,7 +252,8 @@ export function createTablePage(ctx, params) {
         el('span', { text: `Table ${tableId}` }),
         Number.isInteger(state.view?.deal) ? el('span', { text: `deal ${state.view.deal}` }) : null,
         el('span', { text: `move ${state.seq ?? '—'}` }),
-        el('span', { text: `host ${state.host ?? '—'}` })),
+        el('span', { text: `host ${state.host ?? '—'}` }),
+        el('a', { href: href.ledger(ctx.me?.name, tableId), text: 'balances', title: 'Every player\'s balance at this table (settle up)' })),
       el('div', { class: 'table-buttons' }, buttons));
   }
 
