@@ -8,9 +8,21 @@
 import { el, humanise, isPlainObject } from './dom.js';
 import { isCard, isCardList, cardText } from './cards.js';
 import { SEAT_KEY, seatName } from './render.js';
+import { layoutDiff } from './layouts/tablediff.js';
 
 // Numbers under these keys read naturally without their key: "Bet 5", not "Bet amount 5".
 const BARE_NUMBER_KEYS = new Set(['amount', 'value', 'count', 'n', 'number']);
+
+// "JK=TH": a wild card and what it stands for (Carousel's layout).
+function isCardish(value) {
+  return isCard(value) || (typeof value === 'string' && /^(JK|[A2-9TJQK][SHDC])=([A2-9TJQK][SHDC])$/.test(value));
+}
+
+function cardishText(value) {
+  if (isCard(value)) return cardText(value);
+  const [wild, stands] = value.split('=');
+  return el('span', { class: 'card-wild' }, cardText(wild), '→', cardText(stands));
+}
 
 function isRange(value) {
   return isPlainObject(value) && Number.isFinite(value.min) && Number.isFinite(value.max);
@@ -21,10 +33,10 @@ function labelPart(key, value, ctx) {
   if (value === null || value === undefined) return null;
   if (isCard(value)) return cardText(value);
   if (isCardList(value)) return el('span', { class: 'card-text-list' }, value.map(cardText));
-  if (Array.isArray(value) && value.length > 0 && value.every(isCardList)) {
+  if (Array.isArray(value) && value.length > 0 && value.every((g) => Array.isArray(g) && g.every(isCardish))) {
     // e.g. melds: [["7H","8H","9H"],["KS","KD","KC"]]
     return el('span', { class: 'card-text-list' },
-      value.map((group) => el('span', { class: 'card-text-group' }, group.map(cardText))));
+      value.map((group) => el('span', { class: 'card-text-group' }, group.map(cardishText))));
   }
   if (typeof value === 'string') {
     // Enum-like tokens ("discard_pile") read better with spaces; names are left alone.
@@ -42,8 +54,25 @@ function labelPart(key, value, ctx) {
   return `${humanise(key).toLowerCase()} ${json.length > 40 ? json.slice(0, 37) + '…' : json}`;
 }
 
+// Verbs for types whose name alone reads oddly on a button.
+const VERBS = { card: 'Play', play_card: 'Play', lay_off: 'Lay off', go_rummy: 'Go rummy', go_down: 'Go down', take_widow: 'Take the widow', pay_dealer: 'Pay the dealer' };
+
+/** A whole-table layout said as what it changes: "Meld 7♥ 8♥ 9♥", "Lay off 9♠ on meld 2". */
+function layoutLabel(entry, ctx) {
+  const diff = layoutDiff(entry, ctx?.view?.table);
+  const label = el('span', { class: 'action-label' });
+  const parts = [];
+  for (const cards of diff.newMelds) parts.push(['Meld ', el('span', { class: 'card-text-list' }, cards.map(cardText))]);
+  for (const l of diff.layoffs) parts.push(['Lay off ', el('span', { class: 'card-text-list' }, l.cards.map(cardText)), ` on meld ${l.meld}`]);
+  if (diff.rearranged || !parts.length) parts.push(['Rearrange the table', diff.added.length ? [' with ', el('span', { class: 'card-text-list' }, diff.added.map(cardText))] : '']);
+  parts.forEach((part, i) => label.append(...(i ? ['; '] : []), ...[part].flat(2)));
+  return label;
+}
+
 function actionLabel(entry, ctx) {
-  const parts = [humanise(typeof entry.type === 'string' ? entry.type : 'action') || 'Act'];
+  const type = typeof entry.type === 'string' ? entry.type : 'action';
+  if (type === 'layout' && Array.isArray(entry.melds)) return layoutLabel(entry, ctx);
+  const parts = [VERBS[type] || humanise(type) || 'Act'];
   for (const [key, value] of Object.entries(entry)) {
     if (key === 'type' || isRange(value)) continue;
     const part = labelPart(key, value, ctx);
@@ -57,19 +86,29 @@ function actionLabel(entry, ctx) {
   return label;
 }
 
-function rangeInput(key, range, submit) {
+function rangeControls(key, range, type, submit) {
   const min = Math.ceil(range.min);
   const max = Math.floor(range.max);
-  const input = el('input', {
-    type: 'number', class: 'action-number', min, max, step: 1, value: String(min),
-    'aria-label': `${humanise(key)} (${min}–${max})`, title: `${humanise(key)}: ${min}–${max}`,
+  const number = el('input', {
+    type: 'number', class: 'action-number', name: key, min, max, step: 1, value: String(min),
+    'data-action-type': type,
+    'aria-label': `${humanise(key)} (${min} to ${max})`, title: `${humanise(key)}: ${min}–${max}`,
     onkeydown: (event) => { if (event.key === 'Enter') submit(); },
-    oninput: () => input.setCustomValidity(''),
+    oninput: () => { number.setCustomValidity(''); slider.value = number.value; },
   });
-  return el('label', { class: 'action-range' },
+  const slider = el('input', {
+    type: 'range', class: 'action-slider', min, max, step: 1, value: String(min),
+    'data-action-type': type,
+    'aria-label': `${humanise(key)} slider (${min} to ${max})`,
+    oninput: () => { number.value = slider.value; number.setCustomValidity(''); },
+  });
+  const label = el('label', { class: 'action-range' },
     el('span', { class: 'action-range-key', text: humanise(key) }),
-    input,
-    el('span', { class: 'action-range-bounds', text: `${min}–${max}` }));
+    el('span', { class: 'action-range-bounds', text: String(min) }),
+    slider,
+    el('span', { class: 'action-range-bounds', text: String(max) }),
+    number);
+  return { label, number };
 }
 
 /** Read a range input; reports the problem on the input and returns null if invalid. */
@@ -86,6 +125,7 @@ function readRange(input, key, range) {
 }
 
 function actionControl(entry, ctx, onAct) {
+  const type = typeof entry.type === 'string' ? entry.type : 'action';
   const ranges = Object.entries(entry).filter(([key, value]) => key !== 'type' && isRange(value));
   const inputs = new Map();
   const submit = () => {
@@ -102,13 +142,16 @@ function actionControl(entry, ctx, onAct) {
     }
     onAct(action);
   };
-  const button = el('button', { type: 'button', class: 'btn btn-action', title: JSON.stringify(entry), onclick: submit },
-    actionLabel(entry, ctx));
+  const button = el('button', {
+    type: 'button', class: 'btn btn-action', onclick: submit,
+    'data-action-type': type,
+    'data-action': ranges.length ? null : JSON.stringify(entry),
+  }, actionLabel(entry, ctx));
   if (!ranges.length) return button;
   const wrapper = el('span', { class: 'action-with-input' });
   for (const [key, range] of ranges) {
-    const label = rangeInput(key, range, submit);
-    inputs.set(key, label.querySelector('input'));
+    const { label, number } = rangeControls(key, range, type, submit);
+    inputs.set(key, number);
     wrapper.append(label);
   }
   wrapper.append(button);

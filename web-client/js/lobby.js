@@ -7,12 +7,19 @@ import { markSeated, rememberInvite } from './store.js';
 
 const REFRESH_MS = 5000;
 
-export function createLobbyPage(ctx) {
+export function createLobbyPage(ctx, params = {}) {
   let timer = null;
   let refreshing = false;
   let games = [];
 
   const tablesList = el('div', { class: 'tables-list' }, el('p', { class: 'muted', text: 'Loading tables…' }));
+  let lastTables = [];
+  const filterSelect = el('select', {
+    class: 'tables-filter', 'aria-label': 'Which tables to show',
+    onchange: () => renderTables(lastTables),
+  },
+  el('option', { value: 'all', text: 'All tables' }),
+  el('option', { value: 'open', text: 'With a free seat, or mine' }));
   const updated = el('span', { class: 'muted small' });
   const gamesGrid = el('div', { class: 'games-grid' }, el('p', { class: 'muted', text: 'Loading games…' }));
   const createForm = createTableForm(ctx);
@@ -20,8 +27,12 @@ export function createLobbyPage(ctx) {
   const element = el('div', { class: 'lobby' },
     el('section', { class: 'panel lobby-tables' },
       el('div', { class: 'panel-head' },
-        el('h2', { text: 'Open tables' }), updated,
-        el('button', { type: 'button', class: 'btn btn-small', text: 'Refresh', onclick: () => refresh(true) })),
+        el('h2', { text: 'Open tables' }), updated, filterSelect,
+        el('button', { type: 'button', class: 'btn btn-small', text: 'Refresh', onclick: () => refresh(true) }),
+        el('button', {
+          type: 'button', class: 'btn btn-small btn-primary lobby-jump', text: 'New table',
+          onclick: () => { createForm.element.scrollIntoView({ behavior: 'smooth', block: 'start' }); createForm.element.querySelector('select')?.focus({ preventScroll: true }); },
+        })),
       tablesList),
     el('section', { class: 'panel lobby-create' },
       el('h2', { text: 'New table' }), createForm.element),
@@ -44,7 +55,17 @@ export function createLobbyPage(ctx) {
     }
   }
 
-  function renderTables(tables) {
+  function renderTables(all) {
+    lastTables = all;
+    const tables = filterSelect.value === 'all' ? all : all.filter((t) => {
+      const seats = Array.isArray(t.seats) ? t.seats.filter(isPlainObject) : [];
+      return t.status !== 'finished' && (seats.some((x) => sameName(x.player, ctx.me?.name)) || (t.status === 'waiting' && seats.some((x) => x.player === null || x.player === undefined)));
+    });
+    if (!tables.length && all.length) {
+      replaceChildren(tablesList, el('p', { class: 'empty-note' }, 'No table has a free seat right now — create one, or ',
+        el('button', { type: 'button', class: 'btn btn-small', text: 'show all tables', onclick: () => { filterSelect.value = 'all'; renderTables(all); } }), ' to watch.'));
+      return;
+    }
     if (!tables.length) {
       replaceChildren(tablesList, el('p', { class: 'empty-note', text: 'No open tables yet — create one!' }));
       return;
@@ -61,8 +82,12 @@ export function createLobbyPage(ctx) {
     const mine = seats.some((s) => sameName(s.player, ctx.me?.name));
     const hasRoom = seats.some((s) => s.player === null || s.player === undefined);
     const open = table.status !== 'finished';
-    const options = isPlainObject(table.options) ? Object.entries(table.options) : [];
-    return el('article', { class: 'table-card' },
+    // Only the options that differ from the game's defaults say something about the table.
+    const defaults = new Map((games.find((g) => g.id === table.game)?.options || []).filter(isPlainObject).map((o) => [o.name, o.default]));
+    const options = isPlainObject(table.options)
+      ? Object.entries(table.options).filter(([k, v]) => !defaults.has(k) || JSON.stringify(defaults.get(k)) !== JSON.stringify(v))
+      : [];
+    return el('article', { class: 'table-card', 'data-testid': 'table-row', 'data-table': id, 'data-game': String(table.game ?? '') },
       el('div', { class: 'table-card-head' },
         el('strong', { class: 'table-card-game', text: ctx.gameName(table.game) }),
         statusBadge(table.status),
@@ -73,7 +98,7 @@ export function createLobbyPage(ctx) {
         el('span', { class: 'muted small', text: `${Number(table.spectators) || 0} watching` }),
         el('span', { class: 'spacer' }),
         el('button', {
-          type: 'button', class: 'btn btn-primary btn-small', disabled: !(open && (mine || hasRoom)),
+          type: 'button', class: 'btn btn-primary btn-small', disabled: !(open && (mine || hasRoom)), 'data-testid': 'join',
           text: mine ? 'Back to my seat' : 'Join',
           onclick: () => {
             // The table page sends the `join`; marking the intent here makes it join rather than watch.
@@ -82,7 +107,7 @@ export function createLobbyPage(ctx) {
           },
         }),
         el('button', {
-          type: 'button', class: 'btn btn-small', text: 'Watch',
+          type: 'button', class: 'btn btn-small', text: 'Watch', 'data-testid': 'watch',
           onclick: () => {
             if (!mine) markSeated(ctx.me.name, id, false);
             ctx.navigate(href.table(id));
@@ -96,12 +121,13 @@ export function createLobbyPage(ctx) {
       replaceChildren(gamesGrid, el('p', { class: 'empty-note', text: 'The server offers no games.' }));
       return;
     }
-    replaceChildren(gamesGrid, games.map((game) => el('article', { class: 'game-card' },
+    replaceChildren(gamesGrid, games.map((game) => el('article', { class: 'game-card', id: `game-${game.id}`, 'data-game': game.id },
       el('div', { class: 'game-card-head' },
         el('strong', { text: game.name || humanise(game.id) }),
         el('span', { class: 'muted small', text: playersRange(game) })),
       Array.isArray(game.aliases) && game.aliases.length ? el('div', { class: 'muted small', text: `Also: ${game.aliases.join(', ')}` }) : null,
       game.summary ? el('p', { class: 'game-card-summary', text: game.summary }) : null,
+      optionList(game),
       el('div', { class: 'game-card-foot' },
         game.source ? el('span', { class: 'muted small', text: `Source: ${game.source}` }) : el('span'),
         el('button', {
@@ -112,6 +138,12 @@ export function createLobbyPage(ctx) {
           },
         })))));
     createForm.setGames(games);
+    if (params.game && games.some((g) => g.id === params.game)) {
+      createForm.selectGame(params.game);
+      const card = gamesGrid.querySelector(`[data-game="${CSS.escape(params.game)}"]`);
+      card?.classList.add('is-chosen');
+      card?.scrollIntoView({ block: 'center' });
+    }
   }
 
   return {
@@ -135,6 +167,18 @@ export function createLobbyPage(ctx) {
       timer = null;
     },
   };
+}
+
+/** The game's options and their defaults, folded away under the summary. */
+function optionList(game) {
+  const options = Array.isArray(game.options) ? game.options.filter((o) => isPlainObject(o) && o.name) : [];
+  if (!options.length) return null;
+  return el('details', { class: 'game-options' },
+    el('summary', { text: `${options.length} option${options.length === 1 ? '' : 's'}` }),
+    el('dl', {}, options.map((o) => [
+      el('dt', {}, humanise(o.name), el('span', { class: 'muted small', text: ` (default ${formatOption(o.default)}${Array.isArray(o.choices) ? `; ${o.choices.map(formatOption).join(', ')}` : Number.isFinite(o.min) || Number.isFinite(o.max) ? `; ${o.min ?? '…'}–${o.max ?? '…'}` : ''})` })),
+      o.description ? el('dd', { text: o.description }) : null,
+    ])));
 }
 
 function statusBadge(status) {
@@ -176,14 +220,16 @@ function createTableForm(ctx) {
   const summary = el('p', { class: 'hint' });
   const optionsBox = el('div', { class: 'options-box' });
   const seatsInput = el('input', { type: 'number', name: 'seats', step: 1, placeholder: 'default' });
+  const seedInput = el('input', { type: 'number', name: 'seed', step: 1, placeholder: 'random' });
   const privateBox = el('input', { type: 'checkbox', name: 'private' });
   const submit = el('button', { type: 'submit', class: 'btn btn-primary', text: 'Create table', disabled: true });
 
-  const element = el('form', { class: 'create-form', onsubmit: onSubmit },
+  const element = el('form', { class: 'create-form', 'data-testid': 'create-table', onsubmit: onSubmit },
     el('label', { class: 'field-label' }, 'Game', gameSelect),
     summary,
     optionsBox,
     el('label', { class: 'field-label' }, 'Seats (optional)', seatsInput),
+    el('label', { class: 'field-label' }, 'Seed (optional, replays the same deals)', seedInput),
     el('label', { class: 'check-label' }, privateBox,
       el('span', {}, 'Private ', el('span', { class: 'muted small', text: '— not listed; players join with the invite link' }))),
     submit);
@@ -222,6 +268,7 @@ function createTableForm(ctx) {
     }
     const request = { game: game.id, options };
     if (seatsInput.value.trim() !== '') request.seats = Number(seatsInput.value);
+    if (seedInput.value.trim() !== '') request.seed = Number(seedInput.value);
     if (privateBox.checked) request.private = true;
     submit.disabled = true;
     try {
