@@ -53,7 +53,6 @@ export function createTablePage(ctx, params) {
       el('div', { class: 'table-main' }, felt, actionsPanel, resultPanel),
       el('aside', { class: 'table-side' }, invitePanel, logPanel)));
   let timerTick = null;
-  let turnSeen = { key: null, at: 0 };
 
   showMessage(tableId ? `Opening table ${tableId}…` : 'Joining by invite…');
 
@@ -289,13 +288,9 @@ export function createTablePage(ctx, params) {
     turnText.textContent = text;
     turnZone.classList.toggle('is-mine', mine);
     turnZone.dataset.seats = rctx.toAct.join(',');
-    // A per-turn limit without a deadline (Carousel's turn_time_limit_s) counts
-    // from when this client saw the turn begin.
-    const turnKey = JSON.stringify([view.deal, view.turn, rctx.toAct, view.phase]);
-    if (turnKey !== turnSeen.key) turnSeen = { key: turnKey, at: Date.now() };
-    let deadline = deadlineOf(state);
-    const limit = Number(view.turn_time_limit_s);
-    if (deadline === null && limit > 0 && rctx.toAct.length && state.status === 'playing') deadline = turnSeen.at + limit * 1000;
+    // The server arms a turn timer for games with a time limit and says when it
+    // runs out (docs/protocol.md: state.timer).
+    const deadline = timerDeadline(state);
     clearInterval(timerTick);
     turnTimer.hidden = deadline === null;
     if (deadline !== null) {
@@ -387,22 +382,11 @@ async function copyText(text, input, copyButton) {
   setTimeout(() => { copyButton.textContent = 'Copy'; }, 1500);
 }
 
-/** A turn deadline in ms since the epoch, if the state carries one (several spellings are read). */
-function deadlineOf(state) {
-  const view = isPlainObject(state.view) ? state.view : {};
-  for (const source of [state, view]) {
-    for (const key of ['deadline', 'turn_deadline', 'timer_deadline', 'turn_ends']) {
-      const value = source[key];
-      if (typeof value === 'number' && value > 0) return value < 1e12 ? value * 1000 : value;
-      if (typeof value === 'string' && !Number.isNaN(Date.parse(value))) return Date.parse(value);
-    }
-    for (const key of ['time_left', 'seconds_left', 'timer', 'turn_timer']) {
-      const value = source[key];
-      if (typeof value === 'number' && value >= 0) return Date.now() + value * 1000;
-      if (isPlainObject(value) && typeof value.remaining === 'number') return Date.now() + value.remaining * 1000;
-    }
-  }
-  return null;
+/** When the running turn's timer runs out (Unix ms), or null when no timer runs. */
+function timerDeadline(state) {
+  const timer = state.timer;
+  if (!isPlainObject(timer) || state.status !== 'playing') return null;
+  return typeof timer.ends_at === 'number' ? timer.ends_at : null;
 }
 
 /** What had the keyboard focus inside the felt, so a redraw can give it back. */
