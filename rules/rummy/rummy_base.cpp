@@ -1079,8 +1079,12 @@ void RummyBase::list_go_down(int seat, Json& legal) const {
     if (shown) action["shown"] = to_string(*shown);
     legal.push_back(action);
   };
-  listing(hand, std::nullopt);
-  if (config_.go_down_shown_max < 0) return;
+  // Keeping one card back leaves at most one fewer unmatched card: a hand whose
+  // best arrangement leaves two or more cannot go down at all.
+  const CardValues ones{1, 1, 1, 1, 1};
+  const auto unmatched = best_arrangement(hand, config_.melds, ones).deadwood.size();
+  if (unmatched == 0) listing(hand, std::nullopt);
+  if (config_.go_down_shown_max < 0 || unmatched > 1) return;
   for (auto c : distinct(hand)) {
     if (config_.values.in_hand(c) > config_.go_down_shown_max) continue;
     auto rest = hand;
