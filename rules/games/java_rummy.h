@@ -26,8 +26,8 @@
 // in the result's `unpaid`). He is no longer dealt in and is skipped; the deal
 // passes left among the players still in. When one player remains he takes the
 // pool. If every player still in reaches 100 in the same deal, the lowest total
-// wins the pool and pays nothing; the others pay in first; ties for lowest share
-// it (odd chips one each from the dealer's left, R-G4).
+// wins the pool and pays nothing; the others pay in first; players tied for the
+// lowest pay nothing and share it (odd chips one each from the dealer's left, R-G4).
 // Choices: option `deals` (0: play to the last survivor; N: stop after N deals at
 // the latest) and a safety cap of 200 deals: when either ends the game, the player
 // still in with the lowest total takes the pool (ties share it); nobody else pays.

@@ -134,6 +134,12 @@ TEST_CASE("java: every card but the shown one must be melded; the shown card mus
   CHECK(h.refusal(1, {{"type", "go_down"}, {"melds", {{"5S", "6S", "7S"}}}, {"discard", "4D"}}) == "illegal_action");
 }
 
+TEST_CASE("go_down belongs to Java and Rummy Poker only: other games refuse it") {
+  Harness h("straight_rummy", options(), {100, 100, 100}, 1, e20_deck());
+  CHECK_THROWS_WITH(h.act(1, e20_go_down), "there is no going down in this game");
+  for (const auto& a : h.legal(1)) CHECK(a["type"] != "go_down");
+}
+
 TEST_CASE("java: no melding after the draw, no installments: the turn is a draw then a discard") {
   Harness h("java_rummy", options(), {100, 100, 100}, 1, e20_deck());
   h.act(1, draw());
@@ -270,11 +276,11 @@ TEST_CASE("elimination: the eliminated player is not dealt in and is skipped; th
   CHECK(h.game().to_act() == std::vector<int>{0});
   play_to_break(h);  // the deal ends when the stock falls to the two players still in
   CHECK(h.game().view(std::nullopt)["stock"] == 2);
-  if (h.game().phase() == Phase::deal_over) {
-    h.next_deal();  // the deal passes from seat 1 past seat 2 to seat 0
-    CHECK(h.game().view(std::nullopt)["dealer"] == 0);
-    CHECK(h.game().to_act() == std::vector<int>{1});
-  }
+  REQUIRE(h.game().phase() == Phase::deal_over);
+  h.next_deal();  // the deal passes from seat 1 past seat 2 to seat 0
+  CHECK(h.game().view(std::nullopt)["dealer"] == 0);
+  CHECK(h.game().to_act() == std::vector<int>{1});
+  CHECK(h.game().view(std::nullopt)["hands"][2]["count"] == 0);
 }
 
 TEST_CASE("option deals: after the last deal the lowest total still in takes the pool") {
