@@ -37,6 +37,32 @@ std::vector<Card> distinct(const std::vector<Card>& cards) {
 
 Json card_list(const std::vector<Card>& cards) { return to_strings(cards); }
 
+// One meld written as a list of cards, a wild as "JK=8H" to say what it stands
+// for (every wild of the meld declared, or none: the server then chooses).
+MeldSpec read_meld_spec(const Json& list, const MeldRules& rules, const std::string& what) {
+  if (!list.is_array() || list.empty()) throw illegal_action("each meld of a " + what + " is a non-empty list of cards");
+  MeldSpec spec;
+  bool undeclared_wild = false;
+  for (const auto& item : list) {
+    const std::string text = item.is_string() ? item.get<std::string>() : std::string();
+    const auto eq = text.find('=');
+    auto card = parse_card(text.substr(0, eq));
+    if (!card) throw illegal_action("not a card in a " + what + ": " + item.dump());
+    spec.cards.push_back(*card);
+    if (!is_wild(*card, rules)) continue;
+    if (eq == std::string::npos) {
+      undeclared_wild = true;
+      continue;
+    }
+    auto as = parse_card(text.substr(eq + 1));
+    if (!as) throw illegal_action("a wild must stand for a card, as in \"JK=8H\": got " + item.dump());
+    if (undeclared_wild) throw illegal_action("declare every wild card of a meld, or none");
+    spec.declared.push_back(*as);
+  }
+  if (undeclared_wild && !spec.declared.empty()) throw illegal_action("declare every wild card of a meld, or none");
+  return spec;
+}
+
 }  // namespace
 
 RummyBase::RummyBase(const GameSetup& setup, RummyConfig config)
@@ -48,6 +74,7 @@ RummyBase::RummyBase(const GameSetup& setup, RummyConfig config)
       melded_this_deal_(setup.players, false),
       melded_before_this_turn_(setup.players, false),
       left_(setup.players, false),
+      out_(setup.players, false),
       turns_taken_(setup.players, 0) {
   if (config_.deals == 0) config_.deals = setup.players;
   if (config_.after_stock_turns == 0) config_.after_stock_turns = 2 * setup.players;
@@ -82,7 +109,7 @@ Effects RummyBase::start_next_deal(const Balances&) {
   if (step_ != Step::deal_over) throw std::logic_error("rummy: next deal while a deal is on");
   if (deals_ > 0) {
     do dealer_ = left_of(dealer_);
-    while (left_[dealer_]);
+    while (!in_play(dealer_));
   }
   Effects fx;
   deal(fx);
@@ -110,7 +137,7 @@ void RummyBase::deal(Effects& fx) {
   std::vector<int> order;
   for (int i = 1; i <= players(); ++i) {
     const int seat = (dealer_ + i) % players();
-    if (!left_[seat]) order.push_back(seat);
+    if (in_play(seat)) order.push_back(seat);
   }
   for (int round = 0; round < config_.hand_size; ++round)
     for (int seat : order) {
@@ -145,7 +172,7 @@ void RummyBase::begin_turn(int seat, Effects&) {
 void RummyBase::next_turn(Effects& fx) {
   int next = turn_;
   do next = left_of(next);
-  while (left_[next]);
+  while (!in_play(next));
   begin_turn(next, fx);
 }
 
@@ -162,7 +189,11 @@ bool RummyBase::stock_is_dead() const {
   return true;
 }
 
-int RummyBase::active_players() const { return static_cast<int>(std::count(left_.begin(), left_.end(), false)); }
+int RummyBase::active_players() const {
+  int count = 0;
+  for (int s = 0; s < players(); ++s) count += in_play(s) ? 1 : 0;
+  return count;
+}
 
 int RummyBase::unmatched_count(int seat) const {
   return best_arrangement(hands_[seat], config_.melds, config_.values).deadwood_value;
@@ -172,7 +203,7 @@ int RummyBase::lowest_from(const std::vector<int>& counts, int first) const {
   int best = -1;
   for (int i = 0; i < players(); ++i) {
     const int seat = (first + i) % players();
-    if (left_[seat]) continue;
+    if (!in_play(seat)) continue;
     if (best < 0 || counts[seat] < counts[best]) best = seat;
   }
   return best;
@@ -203,6 +234,7 @@ Effects RummyBase::apply(int seat, const Json& action, const Balances& balances)
       else if (type == "take") apply_take(seat, action, fx);
       else if (type == "take_all") apply_take_all(seat, fx);
       else if (type == "decline") apply_decline(seat, chips, fx);
+      else if (type == "go_down") apply_go_down(seat, action, chips, fx);
       else throw illegal_action("draw first: expected draw, take or decline, got '" + type + "'");
       break;
     case Step::play:
@@ -211,6 +243,7 @@ Effects RummyBase::apply(int seat, const Json& action, const Balances& balances)
       else if (type == "discard") apply_discard(seat, action, chips, fx);
       else if (type == "go_rummy") apply_go_rummy(seat, action, chips, fx);
       else if (type == "layout") apply_layout(seat, action, chips, fx);
+      else if (type == "go_down") apply_go_down(seat, action, chips, fx);
       else throw illegal_action("expected meld, lay_off, discard or go_rummy, got '" + type + "'");
       break;
     case Step::call_window:
@@ -582,7 +615,7 @@ void RummyBase::finish_turn(Balances& chips, Effects& fx) {
     turn_ = resume_from_;
     int next = turn_;
     do next = left_of(next);
-    while (left_[next]);
+    while (!in_play(next));
     breaker_ = next;
     if (config_.stock_end == StockEnd::end_at_players) {
       fx.say("The stock is down to the number of players; the deal ends.");
@@ -606,6 +639,7 @@ void RummyBase::finish_turn(Balances& chips, Effects& fx) {
 }
 
 void RummyBase::apply_go_rummy(int seat, const Json& action, Balances& chips, Effects& fx) {
+  if (config_.go_down) throw illegal_action("here you meld only by going down (go_down) before you draw");
   if (in_break_) throw illegal_action("in the break, meld and lay off one meld at a time");
   expect_only_fields(action, {"melds", "discard"});
   const auto& melds = action.value("melds", Json());
@@ -651,6 +685,64 @@ void RummyBase::apply_go_rummy(int seat, const Json& action, Balances& chips, Ef
   end_deal({DealEnd::Kind::went_out, seat, true}, chips, fx);
 }
 
+// Java, Rummy Poker: at the start of a turn, before drawing, the whole hand goes
+// down at once, or all of it but one card shown that counts go_down_shown_max or
+// less. The shown card stays in the hand (the game scores it); the deal ends with
+// no draw and no discard.
+void RummyBase::apply_go_down(int seat, const Json& action, Balances& chips, Effects& fx) {
+  if (!config_.go_down) throw illegal_action("there is no going down in this game");
+  if (step_ != Step::draw || drawn_this_turn_ > 0)
+    throw illegal_action("go down only at the start of your turn, before you draw");
+  expect_only_fields(action, {"melds", "shown"});
+  const auto& melds = action.value("melds", Json());
+  if (!melds.is_array() || melds.empty()) throw illegal_action("go_down needs \"melds\": an array of melds");
+  auto hand = hands_[seat];
+  std::vector<Meld> made;
+  for (const auto& list : melds) {
+    const auto spec = read_meld_spec(list, config_.melds, "go_down");
+    for (auto c : spec.cards) {
+      auto it = std::find(hand.begin(), hand.end(), c);
+      if (it == hand.end()) throw illegal_action(to_string(c) + " is not in your hand (or is used twice)");
+      hand.erase(it);
+    }
+    auto check = validate_meld(spec.cards, config_.melds, spec.declared);
+    if (!check) throw illegal_action(check.message + " (" + check.reason + ")");
+    made.push_back(*check.meld);
+  }
+  std::optional<Card> shown;
+  if (action.contains("shown")) {
+    if (config_.go_down_shown_max < 0) throw illegal_action("go down with your whole hand: no card may be kept back");
+    shown = card_field(action, "shown");
+    auto it = std::find(hand.begin(), hand.end(), *shown);
+    if (it == hand.end()) throw illegal_action(to_string(*shown) + " is not left in your hand to show");
+    const int value = config_.values.in_hand(*shown);
+    if (value > config_.go_down_shown_max)
+      throw illegal_action("the card you keep back must count " + std::to_string(config_.go_down_shown_max) +
+                           " or less; " + to_string(*shown) + " counts " + std::to_string(value));
+    hand.erase(it);
+  }
+  if (!hand.empty())
+    throw illegal_action("going down melds the whole hand" +
+                         std::string(config_.go_down_shown_max >= 0 ? ", or all but one card shown (\"shown\")" : "") +
+                         ": " + std::to_string(hand.size()) + " cards are left over");
+  hands_[seat].clear();
+  if (shown) hands_[seat].push_back(*shown);
+  std::string laid;
+  for (auto& meld : made) {
+    meld.owner = seat;
+    table_.push_back({meld, std::vector<int>(meld.cards.size(), seat), true});
+    std::vector<std::size_t> all(meld.cards.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    on_meld_made(seat, table_.back(), all, true);
+    for (const auto& c : meld_strings(meld)) laid += (laid.empty() ? "" : " ") + c;
+    laid += ";";
+  }
+  melded_this_deal_[seat] = true;
+  fx.say(seat_tag(seat) + " goes down: " + laid.substr(0, laid.size() - 1) +
+         (shown ? ", showing " + to_string(*shown) : std::string(" (rummy)")) + ".");
+  end_deal({DealEnd::Kind::went_out, seat, !shown}, chips, fx);
+}
+
 // A whole new table in one action; each entry of "melds" is a list of cards, a
 // wild written as "JK=8H" to say what it stands for.
 void RummyBase::apply_layout(int seat, const Json& action, Balances& chips, Effects& fx) {
@@ -659,29 +751,7 @@ void RummyBase::apply_layout(int seat, const Json& action, Balances& chips, Effe
   const auto& melds = action.value("melds", Json());
   if (!melds.is_array() || melds.empty()) throw illegal_action("layout needs \"melds\": the whole new table");
   std::vector<MeldSpec> specs;
-  for (const auto& list : melds) {
-    if (!list.is_array() || list.empty()) throw illegal_action("each meld of a layout is a non-empty list of cards");
-    MeldSpec spec;
-    bool undeclared_wild = false;
-    for (const auto& item : list) {
-      const std::string text = item.is_string() ? item.get<std::string>() : std::string();
-      const auto eq = text.find('=');
-      auto card = parse_card(text.substr(0, eq));
-      if (!card) throw illegal_action("not a card in a layout: " + item.dump());
-      spec.cards.push_back(*card);
-      if (!is_wild(*card, config_.melds)) continue;
-      if (eq == std::string::npos) {
-        undeclared_wild = true;
-        continue;
-      }
-      auto as = parse_card(text.substr(eq + 1));
-      if (!as) throw illegal_action("a wild must stand for a card, as in \"JK=8H\": got " + item.dump());
-      if (undeclared_wild) throw illegal_action("declare every wild card of a meld, or none");
-      spec.declared.push_back(*as);
-    }
-    if (undeclared_wild && !spec.declared.empty()) throw illegal_action("declare every wild card of a meld, or none");
-    specs.push_back(std::move(spec));
-  }
+  for (const auto& list : melds) specs.push_back(read_meld_spec(list, config_.melds, "layout"));
   std::vector<Meld> old_table;
   for (const auto& tm : table_) old_table.push_back(tm.meld);
   auto check = validate_layout(old_table, specs, hands_[seat], config_.melds);
@@ -729,7 +799,7 @@ void RummyBase::open_call_window(int discarder, Effects& fx) {
   call_order_.clear();
   for (int i = 1; i < players(); ++i) {
     const int seat = (discarder + i) % players();
-    if (!left_[seat]) call_order_.push_back(seat);
+    if (in_play(seat)) call_order_.push_back(seat);
   }
   call_answer_.assign(call_order_.size(), 0);
   call_meld_.assign(call_order_.size(), -1);
@@ -854,16 +924,34 @@ void RummyBase::pay(int from, int to, std::int64_t amount, const std::string& me
   }
 }
 
+std::int64_t RummyBase::pay_into_pool(int from, const std::string& pool, std::int64_t amount, const std::string& memo,
+                                      Balances& chips, Effects& fx, Json& summary) {
+  if (amount <= 0) return 0;
+  const std::int64_t paid = std::min(amount, std::max<std::int64_t>(chips[from], 0));
+  if (paid > 0) {
+    fx.move(Account::of_seat(from), Account::of_pool(pool), paid, memo);
+    chips[from] -= paid;
+    summary["chips"][from] = summary["chips"][from].get<std::int64_t>() - paid;
+    fx.say(seat_tag(from) + " puts " + std::to_string(paid) + " into the " + pool + ".");
+  }
+  if (paid < amount) {
+    if (!summary.contains("unpaid")) summary["unpaid"] = Json::array();
+    summary["unpaid"].push_back({{"from", from}, {"to", pool}, {"amount", amount - paid}});
+    fx.say(seat_tag(from) + " cannot cover " + std::to_string(amount - paid) + " of it.");
+  }
+  return paid;
+}
 
 // ------------------------------------------------------------------ leaving
 
 Effects RummyBase::seat_left(int seat, const Balances&) {
   Effects fx;
   if (left_[seat]) return fx;
+  const bool was_playing = in_play(seat);
   left_[seat] = true;
   fx.say(seat_tag(seat) + " leaves the table.");
-  const int remaining = static_cast<int>(std::count(left_.begin(), left_.end(), false));
-  if (step_ != Step::deal_over && step_ != Step::game_over) {
+  const int remaining = active_players();
+  if (was_playing && step_ != Step::deal_over && step_ != Step::game_over) {
     // A hand cannot be played out without its player: the deal is abandoned, no chips move.
     fx.say("The deal is abandoned.");
     result_ = {{"deal", deals_}, {"dealer", dealer_}, {"end", "abandoned"}};
@@ -888,7 +976,10 @@ Json RummyBase::legal_actions(int seat, const Balances&) const {
   const auto acting = to_act();
   if (std::find(acting.begin(), acting.end(), seat) == acting.end()) return legal;
   switch (step_) {
-    case Step::draw: list_draws(seat, legal); break;
+    case Step::draw:
+      list_draws(seat, legal);
+      if (config_.go_down) list_go_down(seat, legal);
+      break;
     case Step::play: list_plays(seat, legal); break;
     case Step::call_window: {
       legal.push_back({{"type", "pass"}});
@@ -939,7 +1030,7 @@ void RummyBase::list_plays(int seat, Json& legal) const {
   };
   const bool may_play = config_.max_plays_per_turn == 0 || plays_this_turn_ < config_.max_plays_per_turn;
   if (config_.rummy_only && !in_break_) {
-    list_go_rummy(seat, legal);
+    if (!config_.go_down) list_go_rummy(seat, legal);
   } else if (may_play) {
     for (const auto& meld : candidate_melds(hand, config_.melds)) {
       if (must_use_ && !contains(meld, *must_use_)) continue;
@@ -968,6 +1059,40 @@ void RummyBase::list_plays(int seat, Json& legal) const {
 }
 
 // One canonical arrangement per possible discard (rules/rummy.md G6).
+// One canonical arrangement for the whole hand, and one per card that may be
+// shown, wilds written with what they stand for (rules/rummy.md G6).
+void RummyBase::list_go_down(int seat, Json& legal) const {
+  const auto& hand = hands_[seat];
+  auto listing = [&](const std::vector<Card>& cards, std::optional<Card> shown) {
+    const CardValues ones{1, 1, 1, 1, 1};
+    auto best = best_arrangement(cards, config_.melds, ones);
+    if (!best.deadwood.empty() || best.melds.empty()) return;
+    Json melds = Json::array();
+    for (const auto& m : best.melds) {
+      // Every wild declared (a deuce standing as itself too), so the listing applies as written.
+      Json list = Json::array();
+      for (const auto& mc : m.cards)
+        list.push_back(is_wild(mc.card, config_.melds) ? to_string(mc.card) + "=" + to_string(mc.as) : to_string(mc.card));
+      melds.push_back(list);
+    }
+    Json action = {{"type", "go_down"}, {"melds", melds}};
+    if (shown) action["shown"] = to_string(*shown);
+    legal.push_back(action);
+  };
+  // Keeping one card back leaves at most one fewer unmatched card: a hand whose
+  // best arrangement leaves two or more cannot go down at all.
+  const CardValues ones{1, 1, 1, 1, 1};
+  const auto unmatched = best_arrangement(hand, config_.melds, ones).deadwood.size();
+  if (unmatched == 0) listing(hand, std::nullopt);
+  if (config_.go_down_shown_max < 0 || unmatched > 1) return;
+  for (auto c : distinct(hand)) {
+    if (config_.values.in_hand(c) > config_.go_down_shown_max) continue;
+    auto rest = hand;
+    rest.erase(std::find(rest.begin(), rest.end(), c));
+    if (!rest.empty()) listing(rest, c);
+  }
+}
+
 void RummyBase::list_go_rummy(int seat, Json& legal) const {
   const auto& hand = hands_[seat];
   auto listing = [&](const std::vector<Card>& cards, std::optional<Card> discard) {

@@ -16,6 +16,9 @@
 //   {"type":"call","meld":M} / {"type":"pass"}   the call window after a discard (option `call`)
 //   {"type":"decline"}                           Block: decline the upcard once the stock is gone
 //   {"type":"layout","melds":[["9H","JK=8H",…],…]}  games that rearrange: the whole new table at once
+//   {"type":"go_down","melds":[["9H","2C=TH","JH"],…],"shown"?:C}  Java, Rummy Poker: at the start of a
+//                                                turn, before drawing, the whole hand melded, or all but the
+//                                                shown card (worth go_down_shown_max or less); ends the deal
 #pragma once
 
 #include <optional>
@@ -75,6 +78,12 @@ struct RummyConfig {
   int max_plays_per_turn = 0;
   int meld_cards_exact = 0;
   int lay_off_cards_max = 0;
+  // Java, Rummy Poker: melds are made only by going down (`go_down`) at the start
+  // of a turn before drawing: the whole hand, or all but one card shown that
+  // counts at most `go_down_shown_max` (-1: never); it ends the deal with no draw
+  // and no discard. Otherwise the turn is a draw then a discard (set rummy_only too).
+  bool go_down = false;
+  int go_down_shown_max = -1;
   StockEnd stock_end = StockEnd::turn_over;
   int max_restocks = 1;           // R-G3
   int after_stock_turns = 0;      // Block, R-B1 (0: 2 × players)
@@ -115,6 +124,8 @@ class RummyBase : public GameState {
   Json view(std::optional<int> seat) const override;
   Json result() const override { return result_; }
   int deals_played() const override { return deals_; }
+  // Running totals carried in from earlier play (a resumed table, lessons, tests).
+  void set_scores(std::vector<int> totals) { scores_ = std::move(totals); }
 
   // Moves up to `amount` chips from `from` to `to`; what the payer cannot cover is
   // recorded in `summary["unpaid"]` (GAMES.md: never invented, never charged later).
@@ -145,6 +156,16 @@ class RummyBase : public GameState {
   // The seat with the lowest count; ties go to the first in clockwise order from `first`.
   int lowest_from(const std::vector<int>& counts, int first) const;
   bool in_break() const { return in_break_; }
+  // Elimination (Java): the seat takes no further part: not dealt in, skipped,
+  // never the dealer; it stays seated.
+  void eliminate(int seat) { out_[seat] = true; }
+  bool eliminated(int seat) const { return out_[seat]; }
+  bool has_left(int seat) const { return left_[seat]; }
+  // The seat is still playing: neither gone from the table nor eliminated.
+  bool in_play(int seat) const { return !left_[seat] && !out_[seat]; }
+  // As pay(), into one of the table's pools; returns what was paid.
+  std::int64_t pay_into_pool(int from, const std::string& pool, std::int64_t amount, const std::string& memo,
+                             Balances& chips, Effects& fx, Json& summary);
 
   std::vector<int> scores_;  // running points, where a game keeps them
 
@@ -168,6 +189,7 @@ class RummyBase : public GameState {
   void apply_pass(int seat, Balances& chips, Effects& fx);
   void apply_decline(int seat, Balances& chips, Effects& fx);
   void apply_layout(int seat, const Json& action, Balances& chips, Effects& fx);
+  void apply_go_down(int seat, const Json& action, Balances& chips, Effects& fx);
 
   // checks
   std::vector<Card> cards_from_hand(int seat, const Json& list, const char* field) const;
@@ -192,6 +214,7 @@ class RummyBase : public GameState {
   void list_draws(int seat, Json& legal) const;
   void list_plays(int seat, Json& legal) const;
   void list_go_rummy(int seat, Json& legal) const;
+  void list_go_down(int seat, Json& legal) const;
 
   Json seat_view(int seat, std::optional<int> viewer) const;
 
@@ -205,6 +228,7 @@ class RummyBase : public GameState {
   std::vector<bool> melded_this_deal_;
   std::vector<bool> melded_before_this_turn_;
   std::vector<bool> left_;
+  std::vector<bool> out_;  // eliminated (Java)
   int dealer_ = 0;
   int deals_ = 0;
   int turn_ = 0;

@@ -84,6 +84,11 @@ Json go_rummy(std::vector<std::vector<std::string>> melds, std::optional<std::st
   if (discard_card) action["discard"] = *discard_card;
   return action;
 }
+Json go_down(std::vector<std::vector<std::string>> melds, std::optional<std::string> shown) {
+  Json action = {{"type", "go_down"}, {"melds", melds}};
+  if (shown) action["shown"] = *shown;
+  return action;
+}
 Json options(std::initializer_list<std::pair<const char*, Json>> set) {
   Json o = Json::object();
   for (const auto& [k, v] : set) o[k] = v;

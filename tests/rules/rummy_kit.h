@@ -46,6 +46,8 @@ Json discard(const std::string& card);
 Json meld(std::vector<std::string> cards);
 Json lay_off(int meld_index, std::vector<std::string> cards);
 Json go_rummy(std::vector<std::vector<std::string>> melds, std::optional<std::string> discard_card = std::nullopt);
+// Java, Rummy Poker: melds (wilds may be written "2C=9H") and the card kept back, if any.
+Json go_down(std::vector<std::vector<std::string>> melds, std::optional<std::string> shown = std::nullopt);
 Json options(std::initializer_list<std::pair<const char*, Json>> set = {});
 
 std::string last_card(Harness& h, int seat);

@@ -1,0 +1,174 @@
+#include "rules/games/java_rummy.h"
+
+#include <algorithm>
+
+#include "rules/games/straight_rummy.h"
+#include "rules/pools.h"
+
+namespace parlour::rules {
+
+namespace rummy {
+
+RummyConfig java_config(const Json& options) {
+  auto c = straight_base_config(options);
+  c.values = CardValues::wild25();
+  c.melds.deuces_wild = true;
+  c.melds.jokers_wild = true;
+  c.pack.jokers = options.contains("jokers") ? options.at("jokers").get<int>() : 0;
+  c.hand_size = 7;
+  c.upcard = false;
+  c.rummy_only = true;
+  c.go_down = true;
+  c.go_down_shown_max = 5;
+  c.stock_end = StockEnd::end_at_players;
+  return c;
+}
+
+GoDownFamily::GoDownFamily(const GameSetup& setup, RummyConfig config)
+    : RummyBase(setup, std::move(config)), deal_limit_(setup.options.value("deals", 0)) {}
+
+std::vector<int> GoDownFamily::counts() const {
+  std::vector<int> out(players(), 0);
+  for (int s = 0; s < players(); ++s)
+    if (in_play(s)) out[s] = unmatched_count(s);
+  return out;
+}
+
+std::vector<int> GoDownFamily::penalty_points(const DealEnd& end) const {
+  auto points = counts();
+  if (end.kind == DealEnd::Kind::went_out) points[end.winner] = end.rummy ? -25 : hand_count(end.winner);
+  return points;
+}
+
+std::vector<int> GoDownFamily::in_play_from_dealers_left() const {
+  return seats_from((dealer() + 1) % players(), players(), [&](int s) { return in_play(s); });
+}
+
+std::vector<int> GoDownFamily::best_of(const std::vector<int>& seats, bool lowest) const {
+  std::vector<int> out;
+  for (int s : seats) {
+    if (out.empty() || (lowest ? scores_[s] < scores_[out.front()] : scores_[s] > scores_[out.front()])) out = {s};
+    else if (scores_[s] == scores_[out.front()]) out.push_back(s);
+  }
+  return out;
+}
+
+bool GoDownFamily::deal_limit_reached() const {
+  return (deal_limit_ > 0 && deals_played() >= deal_limit_) || deals_played() >= kMaxDeals;
+}
+
+}  // namespace rummy
+
+namespace {
+
+using namespace rummy;
+
+const std::string pool_name = "pool";
+constexpr int kTarget = 100;
+
+class JavaRummy final : public GoDownFamily {
+ public:
+  explicit JavaRummy(const GameSetup& setup) : GoDownFamily(setup, java_config(setup.options)) {}
+
+  Effects seat_left(int seat, const Balances& balances) override {
+    Effects fx = RummyBase::seat_left(seat, balances);
+    const auto still_in = in_play_from_dealers_left();
+    if (phase() == Phase::game_over && !over_ && still_in.size() == 1 && pool_ > 0) {
+      fx.move(Account::of_pool(pool_name), Account::of_seat(still_in.front()), pool_, "last player in takes the pool");
+      fx.say(seat_tag(still_in.front()) + " is the last player in the game and takes the pool of " +
+             std::to_string(pool_) + ".");
+      pool_ = 0;
+    }
+    if (phase() == Phase::game_over) over_ = true;
+    return fx;
+  }
+
+  Effects close(const Balances& balances) override {
+    Effects fx = close_pool(pool_name, pool_, dealer(), players(), [&](int s) { return !has_left(s); });
+    fx.append(RummyBase::close(balances));
+    return fx;
+  }
+
+ private:
+  void settle_deal(const DealEnd& end, Balances& chips, Effects& fx, Json& summary) override {
+    const auto points = penalty_points(end);
+    summary["counts"] = counts();
+    if (end.kind == DealEnd::Kind::went_out && !end.rummy) summary["shown"] = to_string(hand(end.winner).front());
+    std::vector<int> reached;
+    std::vector<int> below;
+    for (int s : in_play_from_dealers_left()) {
+      scores_[s] += points[s];
+      
+      (scores_[s] >= kTarget ? reached : below).push_back(s);
+    }
+    summary["deal_points"] = points;
+    std::vector<int> pool_winners;
+    if (below.empty()) {
+      // Everyone still in reached the target this deal: the lowest total wins.
+      pool_winners = best_of(reached, true);
+      fx.say("Every player still in has reached " + std::to_string(kTarget) + ": the lowest total wins the pool.");
+    } else if (below.size() == 1) {
+      pool_winners = below;
+    } else if (deal_limit_reached()) {
+      pool_winners = best_of(below, true);
+      fx.say("The last deal is played: the lowest total still in wins the pool.");
+    }
+    Json out = Json::array();
+    for (int s : reached) {
+      if (std::find(pool_winners.begin(), pool_winners.end(), s) != pool_winners.end()) continue;
+      eliminate(s);
+      out.push_back(s);
+      fx.say(seat_tag(s) + " has " + std::to_string(scores_[s]) + " points and is eliminated.");
+      pool_ += pay_into_pool(s, pool_name, config().stake, "eliminated: a chip into the pool", chips, fx, summary);
+    }
+    summary["eliminated"] = out;
+    if (!pool_winners.empty()) {
+      over_ = true;
+      summary["pool_winners"] = pool_winners;
+      Effects shares = share_out_pool(pool_name, pool_, pool_winners);
+      for (const auto& t : shares.transfers) {
+        chips[t.to.seat] += t.amount;
+        summary["chips"][t.to.seat] = summary["chips"][t.to.seat].get<std::int64_t>() + t.amount;
+      }
+      if (pool_winners.size() == 1)
+        fx.say(seat_tag(pool_winners.front()) + " wins the game and the pool of " + std::to_string(pool_) + ".");
+      fx.append(std::move(shares));
+      pool_ = 0;
+    }
+    summary["pool"] = pool_;
+  }
+
+  Json extra_view() const override {
+    std::vector<bool> out(players());
+    for (int s = 0; s < players(); ++s) out[s] = eliminated(s);
+    return {{"pool", pool_}, {"eliminated", out}, {"target", kTarget}};
+  }
+
+  std::int64_t pool_ = 0;
+};
+
+}  // namespace
+
+GameInfo java_rummy_info() {
+  GameInfo info;
+  info.id = "java_rummy";
+  info.name = "Java Rummy";
+  info.aliases = {"Elimination Rummy", "Freeze Out"};
+  info.min_players = 2;
+  info.max_players = 6;
+  info.summary = "Seven cards, deuces wild; go down before drawing with all seven, or six and a seventh worth 5 or "
+                 "less; penalty points, and at 100 a player is out and pays a chip into the pool the last one in "
+                 "takes. Scarne rules, source 002.";
+  info.source = "002";
+  info.options = common_rummy_options();
+  info.options[0].description = "Chips an eliminated player puts into the pool.";
+  info.options[1] = {"deals", OptionSpec::Type::integer, 0, {}, 0, GoDownFamily::kMaxDeals,
+                     "0: play until one player is left in; N: stop after N deals at the latest, the lowest total "
+                     "still in taking the pool."};
+  info.options.push_back({"jokers", OptionSpec::Type::integer, 0, {0, 1, 2}, 0, 2,
+                          "Jokers added to the pack (wild, like the deuces)."});
+  info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> { return std::make_unique<JavaRummy>(setup); };
+  return info;
+}
+
+}  // namespace parlour::rules
