@@ -1057,11 +1057,20 @@ void RummyBase::list_go_rummy(int seat, Json& legal) const {
     auto best = best_arrangement(cards, config_.melds, ones);
     if (!best.deadwood.empty()) return;
     Json melds = Json::array();
-    for (const auto& m : best.melds) melds.push_back(meld_strings(m));  // a wild as "JK=8H"
+    for (const auto& m : best.melds) {
+      // A wild as "JK=8H"; plain cards when a wild-capable card stands as itself
+      // (a natural deuce), since declarations cover every wild of a meld or none.
+      const bool declarable = std::none_of(m.cards.begin(), m.cards.end(),
+                                           [&](const MeldCard& mc) { return !mc.wild && is_wild(mc.card, config_.melds); });
+      Json list = Json::array();
+      for (const auto& mc : m.cards) list.push_back(to_string(mc.card));
+      melds.push_back(declarable ? Json(meld_strings(m)) : list);
+    }
     Json action = {{"type", "go_rummy"}, {"melds", melds}};
     if (discard) action["discard"] = to_string(*discard);
     legal.push_back(action);
   };
+  if (cards_in_no_meld(hand, config_.melds) > 1) return;  // quick exit: no arrangement can leave only one out
   if (!config_.final_discard_required) listing(hand, std::nullopt);
   for (auto c : distinct(hand)) {
     if (config_.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == c &&
