@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "rules/random_play.h"
 #include "rules/registry.h"
+#include "rules/rng.h"
 #include "tests/rules/harness.h"
 #include "tests/rules/playout.h"
 #include "tests/rules/rummy_kit.h"
@@ -441,4 +443,41 @@ TEST_CASE("random deals: two to six players, units and points; cards and chips c
     CHECK(ends["break"] > 0);
     for (const auto& [end, count] : ends) CHECK((end == "break" || end == "went_out"));
   }
+}
+
+TEST_CASE("random breaks that take every listed shift: cards conserved, jokers only ever join the table") {
+  int shifts = 0;
+  for (std::uint64_t seed = 1; seed <= 120; ++seed) {
+    const int players = 4 + static_cast<int>(seed % 3);
+    Harness h("double_rummy", options(), std::vector<std::int64_t>(players, 1000), seed);
+    parlour::rules::Rng rng(seed * 31);
+    const auto total = h.total();
+    int jokers_on_table = 0;
+    while (h.game().phase() == Phase::playing) {
+      const int seat = h.game().to_act().front();
+      const auto legal = h.legal(seat);
+      REQUIRE(!legal.empty());
+      Json chosen;
+      for (const auto& a : legal)
+        if (a.contains("shift")) chosen = a;  // a shift whenever one is listed
+      if (chosen.is_null()) chosen = parlour::rules::random_legal_action(legal, rng);
+      h.act(seat, chosen);
+      if (chosen.contains("shift")) ++shifts;
+      const auto view = h.game().view(std::nullopt);
+      std::size_t cards = view["stock"].get<std::size_t>() + view["pile_size"].get<std::size_t>();
+      int jokers = 0;
+      for (const auto& hand : view["hands"]) cards += hand["count"].get<std::size_t>();
+      for (const auto& meld : view["table"])
+        for (const auto& c : meld["cards"]) {
+          ++cards;
+          if (c.get<std::string>().rfind("JK", 0) == 0) ++jokers;
+        }
+      CHECK(cards == static_cast<std::size_t>(pack_size));
+      CHECK(jokers >= jokers_on_table);  // never recaptured
+      jokers_on_table = jokers;
+    }
+    CHECK(h.total() == total);
+  }
+  CHECK(shifts > 0);
+  MESSAGE("shift lay-offs taken: " << shifts);
 }
