@@ -54,20 +54,25 @@ void StraightFamily::settle_deal(const DealEnd& end, Balances& chips, Effects& f
 }
 
 // R-S4: the melded cards are all of one suit and (single_run) one unbroken
-// sequence, or (all_runs_one_suit) every meld is a run.
+// sequence, or (all_runs_one_suit) every meld is a run. A wild counts as the card
+// it stands for; an ace after a king is high (14).
 bool StraightFamily::one_suit_rummy(int winner) const {
   std::vector<Card> cards;
+  std::vector<int> ranks;
   for (const auto& tm : table()) {
     if (tm.meld.owner != winner) continue;
     if (tm.meld.kind != MeldKind::run) return false;
-    for (const auto& mc : tm.meld.cards) cards.push_back(mc.card);
+    for (std::size_t i = 0; i < tm.meld.cards.size(); ++i) {
+      const Card as = tm.meld.cards[i].as;
+      cards.push_back(as);
+      const bool high_ace = as.rank == rules::ace && i > 0 && tm.meld.cards[i - 1].as.rank == rules::king;
+      ranks.push_back(high_ace ? 14 : as.rank);
+    }
   }
   if (cards.empty()) return false;
   for (auto c : cards)
     if (c.suit != cards.front().suit) return false;
   if (all_runs_one_suit_) return true;
-  std::vector<int> ranks;
-  for (auto c : cards) ranks.push_back(c.rank);
   std::sort(ranks.begin(), ranks.end());
   for (std::size_t i = 1; i < ranks.size(); ++i)
     if (ranks[i] != ranks[i - 1] + 1) return false;

@@ -247,6 +247,20 @@ bool can_meld_all(const std::vector<Card>& hand, const MeldRules& rules, bool le
   return false;
 }
 
+std::size_t cards_in_no_meld(const std::vector<Card>& hand, const MeldRules& rules) {
+  const auto parts = split(hand, rules, CardValues::basic());
+  Mask covered = 0;
+  bool wilds_meld = false;
+  for (const auto& cand : enumerate(parts.naturals, static_cast<int>(parts.wilds.size()), rules)) {
+    covered |= cand.naturals;
+    wilds_meld = wilds_meld || cand.wilds > 0;
+  }
+  std::size_t out = wilds_meld ? 0 : parts.wilds.size();
+  for (std::size_t i = 0; i < parts.naturals.size(); ++i)
+    if (!(covered >> i & 1)) ++out;
+  return out;
+}
+
 std::vector<std::vector<Card>> candidate_melds(const std::vector<Card>& hand, const MeldRules& rules) {
   const auto parts = split(hand, rules, CardValues::basic());
   std::vector<std::vector<Card>> out;

@@ -22,6 +22,10 @@ Arrangement best_arrangement(const std::vector<Card>& hand, const MeldRules& rul
 // True if the whole hand melds (leave_one: all but one card, kept to discard).
 bool can_meld_all(const std::vector<Card>& hand, const MeldRules& rules, bool leave_one = false);
 
+// How many cards of the hand belong to no meld the hand could make: a quick bound
+// (going rummy leaves at most one such card, to discard).
+std::size_t cards_in_no_meld(const std::vector<Card>& hand, const MeldRules& rules);
+
 // Every distinct meld the hand could put down now (one card choice per identity).
 std::vector<std::vector<Card>> candidate_melds(const std::vector<Card>& hand, const MeldRules& rules);
 

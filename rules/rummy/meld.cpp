@@ -258,7 +258,8 @@ MeldCheck validate_meld(const std::vector<Card>& cards, const MeldRules& rules, 
   return place_with_deuces(std::move(pieces), rules);
 }
 
-MeldCheck extend_meld(const Meld& meld, const std::vector<Card>& added, const MeldRules& rules) {
+MeldCheck extend_meld(const Meld& meld, const std::vector<Card>& added, const MeldRules& rules,
+                      const std::vector<Card>& declared) {
   if (added.empty()) return refuse("too_few_cards", "lay off at least one card");
   if (meld.kind == MeldKind::jokers) {
     std::vector<Card> all;
@@ -270,17 +271,80 @@ MeldCheck extend_meld(const Meld& meld, const std::vector<Card>& added, const Me
   }
   std::vector<Piece> pieces;
   for (const auto& mc : meld.cards) pieces.push_back({mc.card, mc.as, mc.wild});
+  std::size_t next_declared = 0;
   for (auto card : added) {
     if (card.is_joker() && rules.jokers_own_rank) return refuse("joker_not_allowed_here", "jokers lay off only on jokers");
     if (card.is_joker() && !rules.jokers_wild) return refuse("joker_not_allowed_here", "jokers are not played in this game");
-    pieces.push_back({card, is_wild(card, rules) ? std::nullopt : std::optional<Card>(card), is_wild(card, rules)});
+    std::optional<Card> as = is_wild(card, rules) ? std::nullopt : std::optional<Card>(card);
+    if (is_wild(card, rules) && next_declared < declared.size()) {
+      as = declared[next_declared++];
+      if (as->is_joker()) return refuse("bad_wild_declaration", "a wild card stands for a natural card, not a joker");
+    }
+    pieces.push_back({card, as, is_wild(card, rules)});
   }
+  if (next_declared < declared.size())
+    return refuse("bad_wild_declaration", "more declarations than wild cards laid off");
   // A lay-off keeps the meld's kind: a set stays a set, a run a run.
   auto check = place_with_deuces(pieces, rules);
   if (check && check.meld->kind != meld.kind)
     return refuse(meld.kind == MeldKind::set ? "mixed_ranks" : "mixed_suits", "the cards do not fit this meld");
   if (check) check.meld->owner = meld.owner;
   return check;
+}
+
+MeldCheck shift_wild(const Meld& run, Card natural, Card moved_to, const MeldRules& rules) {
+  if (run.kind != MeldKind::run || natural.is_joker() || is_wild(natural, rules))
+    return refuse("no_wild_to_shift", "only a natural card laid off on a run moves a wild");
+  const auto held = std::find_if(run.cards.begin(), run.cards.end(),
+                                 [&](const MeldCard& mc) { return mc.wild && mc.as == natural; });
+  if (held == run.cards.end())
+    return refuse("no_wild_to_shift", "no wild card of this run stands for " + to_string(natural));
+  const auto choices = shift_choices(run, natural, rules);
+  if (std::find(choices.begin(), choices.end(), moved_to) == choices.end())
+    return refuse("bad_shift", "the wild may move only to an end of the run that can extend, as " +
+                                   [&] {
+                                     std::string s;
+                                     for (auto c : choices) s += (s.empty() ? "" : " or ") + to_string(c);
+                                     return s.empty() ? std::string("nothing here") : s;
+                                   }());
+  std::vector<Piece> pieces;
+  for (auto it = run.cards.begin(); it != run.cards.end(); ++it)
+    pieces.push_back({it->card, it == held ? moved_to : it->as, it->wild});
+  pieces.push_back({natural, natural, false});
+  auto check = place(pieces, rules);
+  if (check && check.meld->kind != MeldKind::run) return refuse("bad_shift", "the cards no longer make a run");
+  if (check) check.meld->owner = run.owner;
+  return check;
+}
+
+std::vector<Card> shift_choices(const Meld& run, Card natural, const MeldRules& rules) {
+  std::vector<Card> out;
+  if (run.kind != MeldKind::run || run.cards.empty()) return out;
+  const bool holds = std::any_of(run.cards.begin(), run.cards.end(),
+                                 [&](const MeldCard& mc) { return mc.wild && mc.as == natural; });
+  if (!holds) return out;
+  const Suit suit = run.cards.front().as.suit;
+  const int low = run.cards.front().as.rank;
+  const int high = run.cards.back().as.rank;
+  // The ranks next to the ends, on the circle (the ace between king and two);
+  // the full check below keeps only what the ace rule allows.
+  for (int rank : {low == ace ? king : low - 1, high == king ? ace : high + 1}) {
+    const Card end = make_card(rank, suit);
+    if (std::find(out.begin(), out.end(), end) != out.end()) continue;
+    std::vector<Piece> pieces;
+    bool moved = false;
+    for (const auto& mc : run.cards) {
+      if (!moved && mc.wild && mc.as == natural) {
+        pieces.push_back({mc.card, end, true});
+        moved = true;
+      } else {
+        pieces.push_back({mc.card, mc.as, mc.wild});
+      }
+    }
+    pieces.push_back({natural, natural, false});
+    if (auto check = place(pieces, rules); check && check.meld->kind == MeldKind::run) out.push_back(end);
+  }
+  return out;
 }
 
 bool lays_off(const Meld& meld, Card card, const MeldRules& rules) {

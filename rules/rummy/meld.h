@@ -65,8 +65,20 @@ MeldCheck validate_meld(const std::vector<Card>& cards, const MeldRules& rules,
                         const std::vector<Card>& declared = {});
 
 // The meld with `added` cards laid off on it (either end of a run, several at
-// once); cards already there keep what they stand for.
-MeldCheck extend_meld(const Meld& meld, const std::vector<Card>& added, const MeldRules& rules);
+// once); cards already there keep what they stand for. `declared` optionally
+// gives, in order, what the added wild cards stand for.
+MeldCheck extend_meld(const Meld& meld, const std::vector<Card>& added, const MeldRules& rules,
+                      const std::vector<Card>& declared = {});
+
+// Wild policy `shift_on_natural` (rules/rummy.md §1.3, Double Rummy): `natural`
+// takes the place of the wild in run `run` that stands for it, and that wild moves
+// to an end of the run, now standing for `moved_to` (the card just below the run's
+// lowest or just above its highest). Refused (`no_wild_to_shift`, `bad_shift`) when
+// no wild of the run stands for `natural` or that end cannot extend.
+MeldCheck shift_wild(const Meld& run, Card natural, Card moved_to, const MeldRules& rules);
+// The cards the displaced wild may stand for after `natural` takes its place: the
+// ends of the run that can extend (none if no wild of the run stands for `natural`).
+std::vector<Card> shift_choices(const Meld& run, Card natural, const MeldRules& rules);
 
 // One meld of a proposed table layout: its cards and what its wild cards stand
 // for (in order; empty to let the server choose).

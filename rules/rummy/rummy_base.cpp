@@ -40,7 +40,8 @@ Json card_list(const std::vector<Card>& cards) { return to_strings(cards); }
 // One meld written as a list of cards, a wild as "JK=8H" to say what it stands
 // for (every wild of the meld declared, or none: the server then chooses).
 MeldSpec read_meld_spec(const Json& list, const MeldRules& rules, const std::string& what) {
-  if (!list.is_array() || list.empty()) throw illegal_action("each meld of a " + what + " is a non-empty list of cards");
+  if (!list.is_array() || list.empty())
+    throw illegal_action("each meld of a " + what + " is a non-empty list of cards, got " + list.dump());
   MeldSpec spec;
   bool undeclared_wild = false;
   for (const auto& item : list) {
@@ -49,14 +50,13 @@ MeldSpec read_meld_spec(const Json& list, const MeldRules& rules, const std::str
     auto card = parse_card(text.substr(0, eq));
     if (!card) throw illegal_action("not a card in a " + what + ": " + item.dump());
     spec.cards.push_back(*card);
-    if (!is_wild(*card, rules)) continue;
     if (eq == std::string::npos) {
-      undeclared_wild = true;
+      undeclared_wild = undeclared_wild || is_wild(*card, rules);
       continue;
     }
+    if (!is_wild(*card, rules)) throw illegal_action(to_string(*card) + " is not wild: it stands only for itself");
     auto as = parse_card(text.substr(eq + 1));
     if (!as) throw illegal_action("a wild must stand for a card, as in \"JK=8H\": got " + item.dump());
-    if (undeclared_wild) throw illegal_action("declare every wild card of a meld, or none");
     spec.declared.push_back(*as);
   }
   if (undeclared_wild && !spec.declared.empty()) throw illegal_action("declare every wild card of a meld, or none");
@@ -378,6 +378,9 @@ bool RummyBase::usable_take(int seat, std::size_t depth, bool must_use) const {
   // Usable: it lays off on a table meld, or some meld of the new hand holds it.
   for (const auto& tm : table_)
     if (extend_meld(tm.meld, {card}, config_.melds)) return true;
+  if (config_.shift_on_natural)
+    for (const auto& tm : table_)
+      if (!shift_choices(tm.meld, card, config_.melds).empty()) return true;
   for (const auto& meld : candidate_melds(cards, config_.melds))
     if (contains(meld, card)) return true;
   return false;
@@ -506,7 +509,8 @@ void RummyBase::apply_lay_off(int seat, const Json& action, Balances& chips, Eff
   if (config_.rummy_only && !in_break_) throw illegal_action("no lay-off in this game: meld only by going rummy");
   if (config_.max_plays_per_turn > 0 && plays_this_turn_ >= config_.max_plays_per_turn)
     throw illegal_action("only one meld or one lay-off a turn");
-  expect_only_fields(action, {"meld", "cards"});
+  if (config_.shift_on_natural && action.contains("shift")) return apply_shift_lay_off(seat, action, chips, fx);
+  expect_only_fields(action, {"meld", "cards", "wilds"});
   const auto index = int_field(action, "meld");
   if (index < 0 || index >= static_cast<std::int64_t>(table_.size()))
     throw illegal_action("no meld " + std::to_string(index) + " on the table");
@@ -514,7 +518,9 @@ void RummyBase::apply_lay_off(int seat, const Json& action, Balances& chips, Eff
   if (config_.lay_off_cards_max > 0 && static_cast<int>(cards.size()) > config_.lay_off_cards_max)
     throw illegal_action("lay off at most " + std::to_string(config_.lay_off_cards_max) + " card a turn");
   auto& target = table_[index];
-  auto check = extend_meld(target.meld, cards, config_.melds);
+  std::vector<Card> declared;
+  if (action.contains("wilds")) declared = read_cards(action["wilds"], "wilds");
+  auto check = extend_meld(target.meld, cards, config_.melds, declared);
   if (!check) throw illegal_action(check.message + " (" + check.reason + ")");
   check_must_use(cards);
   check_may_keep(seat, cards);
@@ -548,6 +554,55 @@ void RummyBase::apply_lay_off(int seat, const Json& action, Balances& chips, Eff
     for (auto c : cards) s += (s.empty() ? "" : " ") + to_string(c);
     return s;
   }() + " on meld " + std::to_string(index) + ".");
+  on_meld_made(seat, target, new_cards, false);
+  after_hand_change(seat, chips, fx);
+}
+
+// shift_on_natural: one natural card takes the place of the run's wild standing
+// for it; the wild moves to the end the player names and stays on the table.
+void RummyBase::apply_shift_lay_off(int seat, const Json& action, Balances& chips, Effects& fx) {
+  expect_only_fields(action, {"meld", "cards", "shift"});
+  const auto index = int_field(action, "meld");
+  if (index < 0 || index >= static_cast<std::int64_t>(table_.size()))
+    throw illegal_action("no meld " + std::to_string(index) + " on the table");
+  const auto cards = cards_from_hand(seat, action.value("cards", Json()), "cards");
+  if (cards.size() != 1) throw illegal_action("a lay-off that moves a wild lays off exactly one natural card");
+  const Card moved_to = card_field(action, "shift");
+  auto& target = table_[index];
+  auto check = shift_wild(target.meld, cards.front(), moved_to, config_.melds);
+  if (!check) throw illegal_action(check.message + " (" + check.reason + ")");
+  check_must_use(cards);
+  check_may_keep(seat, cards);
+  remove_from_hand(seat, cards);
+  forget_upcard_if_played(cards);
+  // Cards already on the run keep who placed them (the wild too); the natural is this seat's.
+  std::vector<int> placed_by;
+  std::vector<std::size_t> new_cards;
+  std::vector<bool> used(target.meld.cards.size(), false);
+  bool natural_placed = false;
+  for (std::size_t i = 0; i < check.meld->cards.size(); ++i) {
+    const auto& mc = check.meld->cards[i];
+    int by = seat;
+    if (!mc.wild && mc.card == cards.front() && !natural_placed) {
+      natural_placed = true;
+      new_cards.push_back(i);
+    } else {
+      for (std::size_t j = 0; j < target.meld.cards.size(); ++j)
+        if (!used[j] && target.meld.cards[j].card == mc.card && target.meld.cards[j].wild == mc.wild) {
+          used[j] = true;
+          by = target.placed_by[j];
+          break;
+        }
+    }
+    placed_by.push_back(by);
+  }
+  target.meld = *check.meld;
+  target.placed_by = placed_by;
+  melded_this_deal_[seat] = true;
+  ++plays_this_turn_;
+  must_use_.reset();
+  fx.say(seat_tag(seat) + " lays off " + to_string(cards.front()) + " on meld " + std::to_string(index) +
+         " in the wild's place; the wild moves to stand for " + to_string(moved_to) + ".");
   on_meld_made(seat, target, new_cards, false);
   after_hand_change(seat, chips, fx);
 }
@@ -647,13 +702,13 @@ void RummyBase::apply_go_rummy(int seat, const Json& action, Balances& chips, Ef
   auto hand = hands_[seat];
   std::vector<Meld> made;
   for (const auto& list : melds) {
-    auto cards = read_cards(list, "melds");
-    for (auto c : cards) {
+    const auto spec = read_meld_spec(list, config_.melds, "go_rummy");
+    for (auto c : spec.cards) {
       auto it = std::find(hand.begin(), hand.end(), c);
       if (it == hand.end()) throw illegal_action(to_string(c) + " is not in your hand (or is used twice)");
       hand.erase(it);
     }
-    auto check = validate_meld(cards, config_.melds);
+    auto check = validate_meld(spec.cards, config_.melds, spec.declared);
     if (!check) throw illegal_action(check.message + " (" + check.reason + ")");
     made.push_back(*check.meld);
   }
@@ -1046,6 +1101,7 @@ void RummyBase::list_plays(int seat, Json& legal) const {
       for (auto c : singles)
         if (lays_off(table_[i].meld, c, config_.melds))
           legal.push_back({{"type", "lay_off"}, {"meld", i}, {"cards", {to_string(c)}}});
+    if (config_.shift_on_natural) list_shift_lay_offs(singles, legal);
   }
   if (must_use_) return;
   if (in_break_ && !candidate_melds(hand, config_.melds).empty()) return;  // R-S2: meld first
@@ -1101,14 +1157,19 @@ void RummyBase::list_go_rummy(int seat, Json& legal) const {
     if (!best.deadwood.empty()) return;
     Json melds = Json::array();
     for (const auto& m : best.melds) {
+      // A wild as "JK=8H"; plain cards when a wild-capable card stands as itself
+      // (a natural deuce), since declarations cover every wild of a meld or none.
+      const bool declarable = std::none_of(m.cards.begin(), m.cards.end(),
+                                           [&](const MeldCard& mc) { return !mc.wild && is_wild(mc.card, config_.melds); });
       Json list = Json::array();
       for (const auto& mc : m.cards) list.push_back(to_string(mc.card));
-      melds.push_back(list);
+      melds.push_back(declarable ? Json(meld_strings(m)) : list);
     }
     Json action = {{"type", "go_rummy"}, {"melds", melds}};
     if (discard) action["discard"] = to_string(*discard);
     legal.push_back(action);
   };
+  if (cards_in_no_meld(hand, config_.melds) > 1) return;  // quick exit: no arrangement can leave only one out
   if (!config_.final_discard_required) listing(hand, std::nullopt);
   for (auto c : distinct(hand)) {
     if (config_.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == c &&
@@ -1118,6 +1179,15 @@ void RummyBase::list_go_rummy(int seat, Json& legal) const {
     rest.erase(std::find(rest.begin(), rest.end(), c));
     if (!rest.empty()) listing(rest, c);
   }
+}
+
+// shift_on_natural: each natural card that takes a run wild's place, once per end
+// the wild may move to.
+void RummyBase::list_shift_lay_offs(const std::vector<Card>& singles, Json& legal) const {
+  for (std::size_t i = 0; i < table_.size(); ++i)
+    for (auto c : singles)
+      for (auto end : shift_choices(table_[i].meld, c, config_.melds))
+        legal.push_back({{"type", "lay_off"}, {"meld", i}, {"cards", {to_string(c)}}, {"shift", to_string(end)}});
 }
 
 // ------------------------------------------------------------------ view

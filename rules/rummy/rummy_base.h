@@ -10,9 +10,13 @@
 //   {"type":"take","depth":D}                    spread pile: the card D below the top and all above it
 //   {"type":"take_all"}                          spread pile, Polish rule: the whole pile
 //   {"type":"meld","cards":[…],"wilds"?:[…]}     a new meld from the hand (wilds: what the wild cards stand for)
-//   {"type":"lay_off","meld":M,"cards":[…]}      cards from the hand onto table meld M (its index in the view)
+//   {"type":"lay_off","meld":M,"cards":[…],"wilds"?:[…]}  cards from the hand onto table meld M (its index in
+//                                                the view); wilds: what the wild cards laid off stand for
+//   {"type":"lay_off","meld":M,"cards":[C],"shift":S}  shift_on_natural: natural C takes the place of the run's
+//                                                wild standing for C; that wild now stands for S, at an end
 //   {"type":"discard","card":C}                  ends the turn
 //   {"type":"go_rummy","melds":[[…],…],"discard"?:C}  games that meld only by going rummy: the whole hand at once
+//                                                (a wild may be written "JK=8H" to say what it stands for)
 //   {"type":"call","meld":M} / {"type":"pass"}   the call window after a discard (option `call`)
 //   {"type":"decline"}                           Block: decline the upcard once the stock is gone
 //   {"type":"layout","melds":[["9H","JK=8H",…],…]}  games that rearrange: the whole new table at once
@@ -73,6 +77,11 @@ struct RummyConfig {
   // discard may be taken after the stock top.
   bool upcard_then_one_more = false;
   bool rearrange = false;         // Carousel: one action lays out the whole table anew
+  // Wild policy shift_on_natural (Double Rummy, rules/rummy.md §1.3): a natural card
+  // equal to what a run's wild stands for is laid off in its place, and the wild
+  // moves to an end of the run that can extend, re-declared by the player
+  // (`lay_off` with "shift"); a wild never returns to a hand.
+  bool shift_on_natural = false;
   // Skip: at most this many melds/lay-offs a turn (0: any), a meld of exactly
   // this many cards (0: any), a lay-off of at most this many cards (0: any).
   int max_plays_per_turn = 0;
@@ -183,6 +192,7 @@ class RummyBase : public GameState {
   void apply_take_all(int seat, Effects& fx);
   void apply_meld(int seat, const Json& action, Balances& chips, Effects& fx);
   void apply_lay_off(int seat, const Json& action, Balances& chips, Effects& fx);
+  void apply_shift_lay_off(int seat, const Json& action, Balances& chips, Effects& fx);
   void apply_discard(int seat, const Json& action, Balances& chips, Effects& fx);
   void apply_go_rummy(int seat, const Json& action, Balances& chips, Effects& fx);
   void apply_call(int seat, const Json& action, Balances& chips, Effects& fx);
@@ -215,6 +225,7 @@ class RummyBase : public GameState {
   void list_plays(int seat, Json& legal) const;
   void list_go_rummy(int seat, Json& legal) const;
   void list_go_down(int seat, Json& legal) const;
+  void list_shift_lay_offs(const std::vector<Card>& singles, Json& legal) const;
 
   Json seat_view(int seat, std::optional<int> viewer) const;
 
