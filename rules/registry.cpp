@@ -15,6 +15,7 @@
 #include "rules/games/block_rummy.h"
 #include "rules/games/skip_rummy.h"
 #include "rules/games/round_the_corner_rummy.h"
+#include "rules/games/carousel.h"
 #include "rules/games/reversi.h"
 #include "rules/games/rams.h"
 #include "rules/games/rounce.h"
@@ -103,6 +104,7 @@ const Registry& Registry::builtin() {
     r.add(block_rummy_info());
     r.add(skip_rummy_info());
     r.add(round_the_corner_rummy_info());
+    r.add(carousel_info());
     r.add(reversi_info());
     r.add(rams_info());
     r.add(rounce_info());

@@ -354,9 +354,10 @@ LayoutCheck validate_layout(const std::vector<Meld>& old_table, const std::vecto
   if (!unplaced.empty())
     return layout_refusal("card_left_table", to_string(unplaced.front()) + " was on the table and must stay there");
   if (out.from_hand.empty()) return layout_refusal("no_card_from_hand", "a new layout must add at least one card from your hand");
+  const auto counts_after = identity_counts(out.melds);  // once, not per identity: legal and apply call this often
   for (const auto& [identity, before] : identity_counts(old_table)) {
     int after = 0;
-    for (const auto& [id, count] : identity_counts(out.melds))
+    for (const auto& [id, count] : counts_after)
       if (id == identity) after = count;
     if (after < before)
       return layout_refusal("identity_lost", "nothing stands for " + to_string(identity) +
