@@ -168,14 +168,21 @@ void RummyBase::list_layouts(int seat, Json& legal) const {
   const auto& hand = hands_[seat];
   if (hand.empty()) return;
   const auto& rules = config_.melds;
-  Json table = Json::array();
-  for (const auto& tm : table_) table.push_back(meld_json(tm.meld));
+  // The table as it stands, written out once and only if some layout is listed.
+  Json written;
+  auto table = [&]() -> const Json& {
+    if (written.is_null()) {
+      written = Json::array();
+      for (const auto& tm : table_) written.push_back(meld_json(tm.meld));
+    }
+    return written;
+  };
   auto emit = [&](Json melds) { legal.push_back({{"type", "layout"}, {"melds", std::move(melds)}}); };
 
   for (const auto& cards : candidate_melds(hand, rules)) {
     auto check = validate_meld(cards, rules);
     if (!check) continue;
-    Json melds = table;
+    Json melds = table();
     melds.push_back(meld_json(*check.meld));
     emit(std::move(melds));
   }
@@ -185,7 +192,7 @@ void RummyBase::list_layouts(int seat, Json& legal) const {
     for (auto c : singles) {
       if (!lays_off(table_[i].meld, c, rules)) continue;
       auto check = extend_meld(table_[i].meld, {c}, rules);
-      Json melds = table;
+      Json melds = table();
       melds[i] = meld_json(*check.meld);
       emit(std::move(melds));
     }
@@ -203,7 +210,7 @@ void RummyBase::list_layouts(int seat, Json& legal) const {
       for (std::size_t j = 0; j < table_.size() && !placed; ++j) {
         auto check = extend_meld(j == i ? swapped : table_[j].meld, {wild}, rules);
         if (!check) continue;
-        Json melds = table;
+        Json melds = table();
         melds[i] = meld_json(swapped);
         melds[j] = meld_json(*check.meld);
         emit(std::move(melds));
@@ -217,7 +224,7 @@ void RummyBase::list_layouts(int seat, Json& legal) const {
         if (!holds(cards, wild)) continue;
         auto check = validate_meld(cards, rules);
         if (!check) continue;
-        Json melds = table;
+        Json melds = table();
         melds[i] = meld_json(swapped);
         melds.push_back(meld_json(*check.meld));
         emit(std::move(melds));
