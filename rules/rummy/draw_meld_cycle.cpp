@@ -27,7 +27,22 @@ std::vector<Card> distinct_cards(const std::vector<Card>& cards) {
   return out;
 }
 
-Json meld_json(const Meld& meld) { return meld_strings(meld); }
+// A meld as the wire writes it ("9H", "JK=8H"), straight into JSON.
+Json meld_json(const Meld& meld) {
+  Json out = Json::array();
+  out.get_ref<Json::array_t&>().reserve(meld.cards.size());
+  for (const auto& mc : meld.cards) out.push_back(mc.wild ? to_string(mc.card) + "=" + to_string(mc.as) : to_string(mc.card));
+  return out;
+}
+
+// A cheap first test before lays_off: a full set, or (distinct suits) a set that
+// already holds the card's suit, takes nothing.
+bool set_could_take(const Meld& meld, Card card, const MeldRules& rules) {
+  if (meld.kind != MeldKind::set) return true;
+  if (static_cast<int>(meld.cards.size()) >= rules.set_max) return false;
+  if (card.is_joker() || !rules.set_distinct_suits) return true;
+  return std::none_of(meld.cards.begin(), meld.cards.end(), [&](const MeldCard& mc) { return mc.as.suit == card.suit; });
+}
 
 }  // namespace
 
@@ -190,7 +205,7 @@ void RummyBase::list_layouts(int seat, Json& legal) const {
   const auto singles = distinct_cards(hand);
   for (std::size_t i = 0; i < table_.size(); ++i)
     for (auto c : singles) {
-      if (!lays_off(table_[i].meld, c, rules)) continue;
+      if (!set_could_take(table_[i].meld, c, rules) || !lays_off(table_[i].meld, c, rules)) continue;
       auto check = extend_meld(table_[i].meld, {c}, rules);
       Json melds = table();
       melds[i] = meld_json(*check.meld);
