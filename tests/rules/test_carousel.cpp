@@ -438,6 +438,24 @@ TEST_CASE("carousel stock exhausted: players tied for the lowest count each win 
   CHECK(r["deals_won"] == Json::array({1, 1}));
 }
 
+TEST_CASE("carousel final meld round: an emptied hand does not knock, the round goes on; no going-out bonus") {
+  Harness h("carousel", options(), {1000, 1000}, 1, exhausted_deck());
+  draw_out_the_stock(h);
+  h.act(0, layout({clubs, {"AD", "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD", "JD", "QD"}}));
+  CHECK(hand_size(h, 0) == 0);
+  CHECK(h.game().to_act() == std::vector<int>{1});  // his last chance is over; seat 1 still has his
+  h.act(1, finish);
+  const auto r = h.game().result();
+  CHECK(r["end"] == "stock_exhausted");
+  CHECK(r["counts"] == Json::array({0, 205}));
+  CHECK(r["deal_points"] == Json::array({205, 0}));
+  CHECK(r["bonuses"] == Json::array({0, 0}));
+  // 205 reaches 150: the game is over; seat 1 scored nothing and pays double.
+  CHECK(h.game().phase() == Phase::game_over);
+  CHECK(r["final_scores"] == Json::array({330, 0}));
+  CHECK(h.chips() == std::vector<std::int64_t>{1660, 340});
+}
+
 TEST_CASE("carousel stock exhausted on a second draw: the drawer's turn goes on without drawing, then the final round") {
   // Two players; seat 1 melds 7H 8H 9H on his first draw, so the 33-card stock runs
   // out on the dealer's second draw of his sixth turn.
