@@ -74,11 +74,13 @@ RulesError insufficient_chips(const std::string& message);
 
 // A turn with a time limit (rules/other.md: "a turn timer that runs out triggers
 // the default action listed for that game"). The server applies `action` as
-// `seat` when `seconds` pass with no other step at the table.
+// `seat` when `seconds` pass from the start of the turn named `turn`; steps
+// within the same turn keep its deadline.
 struct TurnTimer {
   int seat = 0;
   int seconds = 0;
   Json action;
+  std::int64_t turn = 0;  // any value that changes when a new turn starts
 };
 
 enum class Phase {

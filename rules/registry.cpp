@@ -18,6 +18,7 @@
 #include "rules/games/java_rummy.h"
 #include "rules/games/rummy_poker.h"
 #include "rules/games/double_rummy.h"
+#include "rules/games/carousel.h"
 #include "rules/games/reversi.h"
 #include "rules/games/rams.h"
 #include "rules/games/rounce.h"
@@ -109,6 +110,7 @@ const Registry& Registry::builtin() {
     r.add(java_rummy_info());
     r.add(rummy_poker_info());
     r.add(double_rummy_info());
+    r.add(carousel_info());
     r.add(reversi_info());
     r.add(rams_info());
     r.add(rounce_info());

@@ -481,7 +481,7 @@ void Table::send_state(Client& client, const std::string& player) {
                  {"status", record_.status}, {"host", record_.host}, {"players", players},
                  {"log", log_}};
   common["invite"] = record_.invite;  // any seated player may share the table
-  if (armed_timer_ && armed_at_seq_ == seq_)
+  if (armed_timer_)
     common["timer"] = {{"seat", armed_timer_->seat}, {"seconds", armed_timer_->seconds}, {"ends_at", deadline_ms_}};
   const auto seat = seat_of(player);
   client.send(std::make_shared<const std::string>(state_for(seat, common, chips).dump()));
@@ -584,28 +584,35 @@ void Table::act_for(int seat, const Json& action, const char* why) {
 
 // ---------------------------------------------------------------- turn timers
 
-// Arms the game's turn timer once per step. A restart re-arms it in full: the
-// log records steps, not clocks.
+// Checks the game's turn timer after every step: a new turn gets a new deadline,
+// a step within the same turn keeps it. A restart re-arms it in full: the log
+// records steps, not clocks.
 void Table::schedule_turn_timer() {
   if (armed_at_seq_ == seq_) return;
+  armed_at_seq_ = seq_;
   std::optional<rules::TurnTimer> timer;
   if (game_ && record_.status == "playing" && game_->phase() == rules::Phase::playing) timer = game_->turn_timer();
-  armed_at_seq_ = seq_;
+  if (timer && armed_timer_ && timer->seat == armed_timer_->seat && timer->turn == armed_timer_->turn) return;
   armed_timer_ = timer;
+  ++timer_generation_;
   turn_timer_.cancel();
   if (!timer) return;
   const auto limit = std::chrono::seconds(timer->seconds);
   deadline_ms_ = std::chrono::duration_cast<std::chrono::milliseconds>(
                      (std::chrono::system_clock::now() + limit).time_since_epoch()).count();
   turn_timer_.expires_after(limit);
-  turn_timer_.async_wait([self = shared_from_this(), seq = seq_](const boost::system::error_code& ec) {
-    if (!ec) self->enqueue([self, seq] { self->turn_timed_out(seq); });
+  turn_timer_.async_wait([self = shared_from_this(), generation = timer_generation_](const boost::system::error_code& ec) {
+    if (!ec) self->enqueue([self, generation] { self->turn_timed_out(generation); });
   });
 }
 
-void Table::turn_timed_out(std::int64_t armed_at_seq) {
-  if (armed_at_seq != seq_ || !armed_timer_ || !game_ || game_->phase() != rules::Phase::playing) return;
+void Table::turn_timed_out(std::uint64_t generation) {
+  if (generation != timer_generation_ || !armed_timer_ || !game_ || record_.status != "playing" ||
+      game_->phase() != rules::Phase::playing)
+    return;
   const auto timer = *armed_timer_;
+  const auto current = game_->turn_timer();
+  if (!current || current->seat != timer.seat || current->turn != timer.turn) return;
   spdlog::info("table {}: seat {}'s {} s turn ran out; the server plays {}", id(), timer.seat, timer.seconds,
                timer.action.dump());
   act_for(timer.seat, timer.action, "timed-out");

@@ -127,7 +127,7 @@ class Table : public std::enable_shared_from_this<Table> {
   void schedule_bots();
   void bot_move(int seat);
   void schedule_turn_timer();
-  void turn_timed_out(std::int64_t armed_at_seq);
+  void turn_timed_out(std::uint64_t generation);
   // Applies an action chosen by the server (a bot's move, a timed-out turn).
   void act_for(int seat, const Json& action, const char* why);
 
@@ -152,7 +152,8 @@ class Table : public std::enable_shared_from_this<Table> {
   rules::Rng bot_rng_;
   boost::asio::steady_timer turn_timer_;
   std::optional<rules::TurnTimer> armed_timer_;  // the turn timer running now
-  std::int64_t armed_at_seq_ = -1;                // the step after which it was armed
+  std::int64_t armed_at_seq_ = -1;                // the step it was last checked after
+  std::uint64_t timer_generation_ = 0;            // bumped whenever the deadline changes
   std::int64_t deadline_ms_ = 0;                  // when it runs out (Unix ms), for the clients
 
   mutable std::mutex summary_mutex_;

@@ -376,17 +376,28 @@ LayoutCheck layout_refusal(std::string reason, std::string message) {
   return check;
 }
 
-// How many cards on a table hold each identity (naturals, and wilds by what they stand for).
-std::vector<std::pair<Card, int>> identity_counts(const std::vector<Meld>& table) {
-  std::vector<std::pair<Card, int>> counts;
+// How many cards on a table hold each identity (naturals, and wilds by what they
+// stand for), indexed by suit × 14 + rank.
+std::array<int, 56> identity_counts(const std::vector<Meld>& table) {
+  std::array<int, 56> counts{};
   for (const auto& meld : table)
     for (const auto& mc : meld.cards) {
       if (meld.kind == MeldKind::jokers) continue;
-      auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& e) { return e.first == mc.as; });
-      if (it == counts.end()) counts.emplace_back(mc.as, 1);
-      else ++it->second;
+      ++counts[static_cast<int>(mc.as.suit) * 14 + mc.as.rank];
     }
   return counts;
+}
+
+bool unchanged(const Meld& old, const MeldSpec& spec) {
+  if (old.kind == MeldKind::jokers || old.cards.size() != spec.cards.size()) return false;
+  std::size_t next_declared = 0;
+  for (std::size_t i = 0; i < spec.cards.size(); ++i) {
+    const auto& mc = old.cards[i];
+    if (mc.card != spec.cards[i]) return false;
+    if (!mc.wild) continue;
+    if (next_declared >= spec.declared.size() || spec.declared[next_declared++] != mc.as) return false;
+  }
+  return next_declared == spec.declared.size();
 }
 
 }  // namespace
@@ -411,6 +422,13 @@ LayoutCheck validate_layout(const std::vector<Meld>& old_table, const std::vecto
       hand_left.erase(in_hand);
       out.from_hand.push_back(card);
     }
+    // A meld left exactly as it was (same cards in order, wilds declared the same)
+    // was valid and stays so: no need to check it again.
+    auto same = std::find_if(old_table.begin(), old_table.end(), [&](const Meld& old) { return unchanged(old, spec); });
+    if (same != old_table.end()) {
+      out.melds.push_back(*same);
+      continue;
+    }
     auto check = validate_meld(spec.cards, rules, spec.declared);
     if (!check) return layout_refusal(check.reason, check.message);
     out.melds.push_back(*check.meld);
@@ -418,14 +436,14 @@ LayoutCheck validate_layout(const std::vector<Meld>& old_table, const std::vecto
   if (!unplaced.empty())
     return layout_refusal("card_left_table", to_string(unplaced.front()) + " was on the table and must stay there");
   if (out.from_hand.empty()) return layout_refusal("no_card_from_hand", "a new layout must add at least one card from your hand");
-  for (const auto& [identity, before] : identity_counts(old_table)) {
-    int after = 0;
-    for (const auto& [id, count] : identity_counts(out.melds))
-      if (id == identity) after = count;
-    if (after < before)
+  const auto before = identity_counts(old_table);
+  const auto after = identity_counts(out.melds);
+  for (int i = 0; i < 56; ++i)
+    if (after[i] < before[i]) {
+      const Card identity{static_cast<std::uint8_t>(i % 14), static_cast<Suit>(i / 14)};
       return layout_refusal("identity_lost", "nothing stands for " + to_string(identity) +
                                                  " any more: a wild may change identity only when a natural card replaces it");
-  }
+    }
   return out;
 }
 

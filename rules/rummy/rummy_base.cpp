@@ -75,7 +75,8 @@ RummyBase::RummyBase(const GameSetup& setup, RummyConfig config)
       melded_before_this_turn_(setup.players, false),
       left_(setup.players, false),
       out_(setup.players, false),
-      turns_taken_(setup.players, 0) {
+      turns_taken_(setup.players, 0),
+      withdrawn_(setup.players, false) {
   if (config_.deals == 0) config_.deals = setup.players;
   if (config_.after_stock_turns == 0) config_.after_stock_turns = 2 * setup.players;
 }
@@ -129,6 +130,10 @@ void RummyBase::deal(Effects& fx) {
   in_break_ = false;
   breaker_ = -1;
   break_turns_left_ = 0;
+  final_round_ = false;
+  final_turns_left_ = 0;
+  knocker_ = -1;
+  std::fill(withdrawn_.begin(), withdrawn_.end(), false);
   for (int s = 0; s < players(); ++s) {
     hands_[s].clear();
     melded_this_deal_[s] = false;
@@ -161,6 +166,7 @@ void RummyBase::begin_turn(int seat, Effects&) {
   drawn_this_turn_ = 0;
   plays_this_turn_ = 0;
   ++turns_taken_[seat];
+  ++turns_begun_;
   melded_before_this_turn_[seat] = melded_this_deal_[seat];
   if (stock_.empty() && config_.stock_end == StockEnd::discard_only) {
     stock_gone_ = true;
@@ -185,6 +191,7 @@ bool RummyBase::stock_is_dead() const {
     case StockEnd::break_at_players:
     case StockEnd::end_at_players: return true;
     case StockEnd::reshuffle_except_top: return true;
+    case StockEnd::final_meld_round: return true;
   }
   return true;
 }
@@ -228,6 +235,10 @@ Effects RummyBase::apply(int seat, const Json& action, const Balances& balances)
   const auto type = action_type(action);
   Effects fx;
   Balances chips = balances;
+  if (config_.draw_meld_cycle) {
+    apply_draw_meld_cycle(seat, type, action, chips, fx);
+    return fx;
+  }
   switch (step_) {
     case Step::draw:
       if (type == "draw") apply_draw(seat, action, fx);
@@ -609,6 +620,7 @@ void RummyBase::apply_shift_lay_off(int seat, const Json& action, Balances& chip
 
 void RummyBase::after_hand_change(int seat, Balances& chips, Effects& fx) {
   if (!hands_[seat].empty()) return;
+  if (config_.draw_meld_cycle) return cycle_hand_emptied(seat, chips, fx);
   if (in_break_) {  // R-S6: the break goes on; an empty hand has nothing to discard
     fx.say(seat_tag(seat) + " has melded his whole hand.");
     resume_from_ = seat;
@@ -836,6 +848,7 @@ void RummyBase::apply_layout(int seat, const Json& action, Balances& chips, Effe
   forget_upcard_if_played(check.from_hand);
   table_ = std::move(table);
   melded_this_deal_[seat] = true;
+  ++plays_this_turn_;
   must_use_.reset();
   fx.say(seat_tag(seat) + " lays out the table anew with " + std::to_string(check.from_hand.size()) +
          " cards from hand.");
@@ -942,6 +955,7 @@ void RummyBase::end_deal(const DealEnd& given, Balances& chips, Effects& fx) {
                     : end.kind == DealEnd::Kind::block_showdown ? "showdown"
                     : end.kind == DealEnd::Kind::stock_exhausted ? "stock_exhausted"
                     : end.kind == DealEnd::Kind::showdown        ? "break"
+                    : end.kind == DealEnd::Kind::knock           ? "knock"
                                                                : "no_winner";
   result_ = {{"deal", deals_}, {"dealer", dealer_}, {"end", how}, {"hands", hands}, {"seats", seats}};
   if (end.winner >= 0) {
@@ -949,6 +963,7 @@ void RummyBase::end_deal(const DealEnd& given, Balances& chips, Effects& fx) {
     result_["rummy"] = end.rummy;
   }
   if (end.breaker >= 0) result_["breaker"] = end.breaker;
+  if (end.knocker >= 0) result_["knocker"] = end.knocker;
   for (auto& [key, value] : summary.items())
     if (key != "chips" && key != "points") result_[key] = value;
   result_["scores"] = scores_;
@@ -1030,6 +1045,10 @@ Json RummyBase::legal_actions(int seat, const Balances&) const {
   Json legal = Json::array();
   const auto acting = to_act();
   if (std::find(acting.begin(), acting.end(), seat) == acting.end()) return legal;
+  if (config_.draw_meld_cycle) {
+    list_draw_meld_cycle(seat, legal);
+    return legal;
+  }
   switch (step_) {
     case Step::draw:
       list_draws(seat, legal);
@@ -1224,6 +1243,7 @@ Json RummyBase::view(std::optional<int> viewer) const {
   if (config_.upcard_then_one_more && step_ == Step::draw && drawn_this_turn_ == 1) view["one_more_draw"] = true;
   if (stock_gone_) view["stock_gone"] = true;
   if (in_break_) view["break"] = {{"breaker", breaker_}, {"turns_left", break_turns_left_}};
+  if (config_.draw_meld_cycle) cycle_view(view);
   const Json extra = extra_view();
   for (const auto& [key, value] : extra.items()) view[key] = value;
   return view;

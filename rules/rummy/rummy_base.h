@@ -23,6 +23,8 @@
 //   {"type":"go_down","melds":[["9H","2C=TH","JH"],…],"shown"?:C}  Java, Rummy Poker: at the start of a
 //                                                turn, before drawing, the whole hand melded, or all but the
 //                                                shown card (worth go_down_shown_max or less); ends the deal
+//   {"type":"knock"} / {"type":"finish"}         draw_meld_cycle (Carousel): end play with a low count / end the turn
+//   {"type":"withdraw"}                          draw_meld_cycle with withdraw_allowed: the server's turn timer ran out
 #pragma once
 
 #include <optional>
@@ -53,6 +55,10 @@ enum class StockEnd {
   // that cap is reached, or the pile holds too few cards to restock, the deal is
   // void (DealEnd::Kind::no_winner) at the end of the turn.
   reshuffle_except_top,
+  // Carousel (R-CA3): once the last stock card is drawn and its drawer ends his
+  // turn without knocking, each player in turn (from the drawer's left, the
+  // drawer last) has one more chance to lay out, with no drawing and no knocking.
+  final_meld_round,
 };
 
 struct RummyConfig {
@@ -82,6 +88,13 @@ struct RummyConfig {
   // moves to an end of the run that can extend, re-declared by the player
   // (`lay_off` with "shift"); a wild never returns to a hand.
   bool shift_on_natural = false;
+  // Carousel's turn: draw one stock card, then lay out, knock, finish (after a
+  // layout) or draw again (before any layout); the third draw ends the turn. No
+  // discards. A hand emptied by a layout knocks at once.
+  bool draw_meld_cycle = false;
+  int draws_per_turn = 3;         // draw_meld_cycle: the draw that ends the turn
+  int knock_max = 0;              // draw_meld_cycle: knock with a count of at most this
+  bool withdraw_allowed = false;  // draw_meld_cycle: the player to act may be withdrawn from the deal
   // Skip: at most this many melds/lay-offs a turn (0: any), a meld of exactly
   // this many cards (0: any), a lay-off of at most this many cards (0: any).
   int max_plays_per_turn = 0;
@@ -103,13 +116,15 @@ struct RummyConfig {
 // How a deal ended, for the game's scoring.
 struct DealEnd {
   // showdown: the break's showdown, or Skip's end when the stock falls to the players
-  enum class Kind { went_out, no_winner, block_showdown, stock_exhausted, showdown } kind = Kind::no_winner;
+  // knock: draw_meld_cycle's knock (an empty hand knocks by itself)
+  enum class Kind { went_out, no_winner, block_showdown, stock_exhausted, showdown, knock } kind = Kind::no_winner;
   int winner = -1;
   bool rummy = false;  // went out in one turn with no earlier meld or lay-off
   // Filled in by the engine:
   bool first_turn = false;  // the winner went out on his first turn (first pick) of the deal
   bool after_break = false; // the break had begun
   int breaker = -1;         // break/showdown: the breaker (Skip: the player due to draw next)
+  int knocker = -1;         // Kind::knock: who knocked
 };
 
 // A meld on the table and who put each card there (Five Hundred credits lay-offs).
@@ -165,6 +180,8 @@ class RummyBase : public GameState {
   // The seat with the lowest count; ties go to the first in clockwise order from `first`.
   int lowest_from(const std::vector<int>& counts, int first) const;
   bool in_break() const { return in_break_; }
+  // Counts every turn begun at this table: a new value means a new turn.
+  std::int64_t turn_serial() const { return turns_begun_; }
   // Elimination (Java): the seat takes no further part: not dealt in, skipped,
   // never the dealer; it stays seated.
   void eliminate(int seat) { out_[seat] = true; }
@@ -175,6 +192,8 @@ class RummyBase : public GameState {
   // As pay(), into one of the table's pools; returns what was paid.
   std::int64_t pay_into_pool(int from, const std::string& pool, std::int64_t amount, const std::string& memo,
                              Balances& chips, Effects& fx, Json& summary);
+  // draw_meld_cycle: the player was withdrawn from this deal (no more turns, cannot win).
+  bool withdrawn(int seat) const { return withdrawn_[seat]; }
 
   std::vector<int> scores_;  // running points, where a game keeps them
 
@@ -200,6 +219,19 @@ class RummyBase : public GameState {
   void apply_decline(int seat, Balances& chips, Effects& fx);
   void apply_layout(int seat, const Json& action, Balances& chips, Effects& fx);
   void apply_go_down(int seat, const Json& action, Balances& chips, Effects& fx);
+
+  // draw_meld_cycle (Carousel's turn)
+  void apply_draw_meld_cycle(int seat, const std::string& type, const Json& action, Balances& chips, Effects& fx);
+  void cycle_draw(int seat, const Json& action, Balances& chips, Effects& fx);
+  void cycle_knock(int seat, Balances& chips, Effects& fx);
+  void cycle_finish(int seat, Balances& chips, Effects& fx);
+  void cycle_withdraw(int seat, Balances& chips, Effects& fx);
+  void cycle_end_turn(Balances& chips, Effects& fx);
+  void cycle_hand_emptied(int seat, Balances& chips, Effects& fx);
+  int cycle_next_seat(int from) const;  // -1 when every player is withdrawn or gone
+  void list_draw_meld_cycle(int seat, Json& legal) const;
+  void list_layouts(int seat, Json& legal) const;
+  void cycle_view(Json& view) const;
 
   // checks
   std::vector<Card> cards_from_hand(int seat, const Json& list, const char* field) const;
@@ -252,9 +284,14 @@ class RummyBase : public GameState {
   int drawn_this_turn_ = 0;              // upcard_then_one_more: cards drawn so far this turn
   int plays_this_turn_ = 0;              // melds and lay-offs this turn (Skip)
   std::vector<int> turns_taken_;         // per seat, this deal
+  std::int64_t turns_begun_ = 0;         // every turn of every deal
   bool in_break_ = false;                // Straight family: the break has begun
   int breaker_ = -1;
   int break_turns_left_ = 0;
+  std::vector<bool> withdrawn_;          // draw_meld_cycle: out of this deal
+  bool final_round_ = false;             // StockEnd::final_meld_round has begun
+  int final_turns_left_ = 0;
+  int knocker_ = -1;                     // draw_meld_cycle: who knocked this deal
   std::vector<int> call_order_;          // call window: seats from the discarder's left
   std::vector<int> call_answer_;         // 0 waiting, 1 call, -1 pass, per entry of call_order_
   std::vector<int> call_meld_;

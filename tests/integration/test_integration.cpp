@@ -335,3 +335,40 @@ TEST_CASE("every game in the catalogue is played to the end by bots over WebSock
     host.request({{"type", "leave"}, {"table", table}});
   }
 }
+
+TEST_CASE("a Carousel turn that outlasts turn_time_limit_s: the server withdraws the player, and play goes on") {
+  ServerProcess server(temp_db("turn-timer"), {"--bot-delay-ms", "0"});
+  WsClient ann(server.port());
+  ann.hello("ann");
+  auto created = ann.request(
+      {{"type", "create"}, {"game", "carousel"}, {"options", {{"turn_time_limit_s", 1}}}, {"seats", 2}});
+  REQUIRE(created["type"] == "created");
+  const std::string table = created["table"];
+  // Seat 0 deals; seat 1 (Ann) is first to play, and she never acts.
+  REQUIRE(ann.request({{"type", "join"}, {"table", table}, {"seat", 1}})["seat"] == 1);
+  REQUIRE(ann.request({{"type", "bot"}, {"table", table}})["type"] == "ok");
+  REQUIRE(ann.request({{"type", "start"}, {"table", table}})["type"] == "ok");
+
+  const auto now_ms = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch()).count();
+  };
+  auto timed = ann.state_where([](const Json& s) { return s["status"] == "playing" && s.contains("timer"); });
+  CHECK(timed["timer"]["seat"] == 1);
+  CHECK(timed["timer"]["seconds"] == 1);
+  const std::int64_t ends_at = timed["timer"]["ends_at"];
+  CHECK(ends_at > now_ms() - 2000);
+  CHECK(ends_at <= now_ms() + 1000);
+  CHECK(timed["legal"].size() > 0);
+
+  auto withdrawn = ann.state_where(
+      [](const Json& s) { return s["view"].contains("withdrawn") && s["view"]["withdrawn"][1] == true; }, 10000);
+  CHECK(now_ms() >= ends_at);
+  bool logged = false;
+  for (const auto& line : withdrawn["log"]) logged = logged || line.get<std::string>().find("ann") != std::string::npos;
+  CHECK(logged);
+  // Ann is out of this deal; the bot plays it to its end and the next deal deals her in again.
+  auto next_deal = ann.state_where(
+      [](const Json& s) { return s["view"].contains("withdrawn") && s["view"]["withdrawn"][1] == false; }, 20000);
+  CHECK(next_deal["status"] == "playing");
+}

@@ -13,7 +13,7 @@ struct Step {
 
 std::size_t cards_in_play(const Json& view) {
   std::size_t count = view["stock"].get<std::size_t>();
-  count += view.contains("pile") ? view["pile"].size() : view["pile_size"].get<std::size_t>();
+  count += view.contains("pile") ? view["pile"].size() : view.value("pile_size", std::size_t{0});  // Carousel: no pile
   for (const auto& hand : view["hands"]) count += hand["count"].get<std::size_t>();
   for (const auto& meld : view["table"]) count += meld["cards"].size();
   return count;
