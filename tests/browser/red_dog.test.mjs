@@ -1,0 +1,89 @@
+// Three people at one Red Dog table, each in their own browser context: the host
+// creates the table with a fixed seed and sits down from the lobby, the others
+// join through the invite link, everyone bets by clicking, and the deal's
+// result on the table page must show exactly the chips the seed deals them,
+// the same numbers as each player's ledger page.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { withFixture } from './harness.mjs';
+
+const SEED = 20261123;
+const STARTING_CHIPS = 1000;
+// Seat → what that seat bets. Seat 0 deals, so seats 1, 2, 0 bet in that order.
+const BETS = { 1: 2, 2: 1, 0: 1 };
+// What the seed deals, worked out from the hands and turned cards of this seed
+// (ante 1 each; the bet won or lost), seat → chips won (+) or lost (−).
+const EXPECTED = { 0: 0, 1: 0, 2: 0 };
+
+test('Red Dog: three browsers, invite link, a deal played by clicking, result = ledger', { timeout: 90_000 }, async () => {
+  await withFixture('red-dog', async (fixture) => {
+    const alice = await fixture.player('alice');
+    const bob = await fixture.player('bob');
+    const carol = await fixture.player('carol');
+
+    const tableId = await alice.createTable({ game: 'red_dog', seed: SEED, seats: 3, options: { hand_size: 5, ante: 1 } });
+    const invite = await alice.inviteLink();
+    await alice.joinFromLobby(tableId);
+    await bob.acceptInvite(invite, tableId);
+    await carol.acceptInvite(invite, tableId);
+
+    // Everyone sees all three seated, in the order they sat down.
+    for (const viewer of [alice, bob, carol]) {
+      assert.equal(await viewer.seatNumber('alice'), 0, `${viewer.name} sees alice in seat 0`);
+      assert.equal(await viewer.seatNumber('bob'), 1, `${viewer.name} sees bob in seat 1`);
+      assert.equal(await viewer.seatNumber('carol'), 2, `${viewer.name} sees carol in seat 2`);
+    }
+
+    await alice.start();
+    for (const viewer of [alice, bob, carol]) await viewer.table.locator('[data-zone="hand"] [data-card]').first().waitFor();
+
+    // Each sees five cards of their own and only the backs of the others' hands.
+    const hands = {};
+    for (const viewer of [alice, bob, carol]) {
+      const cards = await viewer.handCards();
+      assert.equal(cards.length, 5, `${viewer.name} holds five cards: ${cards}`);
+      assert.ok(cards.every((card) => /^[2-9TJQKA][SHDC]$/.test(card)), `${viewer.name}'s cards are faces: ${cards}`);
+      hands[viewer.name] = cards;
+      for (const other of [alice, bob, carol].filter((p) => p !== viewer)) {
+        const seen = await viewer.seat(other.name).locator('[data-card]')
+          .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-card')));
+        assert.ok(seen.every((card) => card === 'back'), `${viewer.name} sees only backs of ${other.name}'s hand: ${seen}`);
+      }
+    }
+
+    const bySeat = { 0: alice, 1: bob, 2: carol };
+    for (const seat of [1, 2, 0]) {
+      const player = bySeat[seat];
+      await player.waitForTurn();
+      for (const other of Object.values(bySeat).filter((p) => p !== player)) {
+        assert.equal(await other.table.getAttribute('data-your-turn'), 'false', `not ${other.name}'s turn while ${player.name} bets`);
+      }
+      await player.submitAmount('bet', BETS[seat]);
+      await player.page.locator('[data-table][data-game][data-your-turn="false"]').waitFor();
+    }
+
+    // The deal is settled: the same result on every page.
+    const results = [];
+    for (const viewer of [alice, bob, carol]) {
+      await viewer.page.locator('[data-zone="result"] [data-seat="2"][data-chips-delta]').waitFor();
+      results.push(await viewer.resultDeltas());
+    }
+    console.log(`hands ${JSON.stringify(hands)}; result ${JSON.stringify(results[0])}`);
+    assert.deepEqual(results[1], results[0], 'bob sees the same result as alice');
+    assert.deepEqual(results[2], results[0], 'carol sees the same result as alice');
+    assert.deepEqual(results[0], EXPECTED, 'the seed deals exactly these chips');
+
+    // Each ledger page agrees with the result.
+    for (const [seat, player] of Object.entries(bySeat)) {
+      const ledger = await player.ledger();
+      const expected = STARTING_CHIPS + EXPECTED[seat];
+      assert.equal(ledger.balance, expected, `${player.name}'s ledger balance`);
+      assert.equal(Number(ledger.text.replace(/[^0-9-]/g, '')), expected, `${player.name}'s balance text "${ledger.text}"`);
+      assert.equal(ledger.amounts.reduce((a, b) => a + b, 0), expected, `${player.name}'s ledger entries add up`);
+    }
+    // And a player can read another's ledger.
+    const bobSeenByCarol = await carol.ledger('bob');
+    assert.equal(bobSeenByCarol.balance, STARTING_CHIPS + EXPECTED[1], "carol reads bob's balance");
+  });
+});

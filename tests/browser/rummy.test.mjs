@@ -1,0 +1,72 @@
+// A deal of Rummy played by clicking against a bot until its result shows: draw
+// from the stock, meld and lay off whatever the legal list offers, and discard
+// by picking a card in the hand.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { withFixture } from './harness.mjs';
+import { chooseDiscard, discardByHand } from './rummy_play.mjs';
+
+const SEED = 424242;
+const MAX_TURNS = 150; // the pile is turned over at most once, so a deal ends long before this
+
+test('Rummy: a deal played by clicking to its result against a bot', { timeout: 120_000 }, async () => {
+  await withFixture('rummy', async (fixture) => {
+    const erin = await fixture.player('erin');
+    const { page } = erin;
+    const tableId = await erin.createTable({ game: 'rummy', seed: SEED, seats: 2 });
+    await erin.joinFromLobby(tableId);
+    await erin.addBot();
+    await erin.start();
+
+    const result = page.locator('[data-zone="result"] [data-seat][data-chips-delta]');
+    const yourTurn = page.locator('[data-table][data-game][data-your-turn="true"]');
+    const counts = { draw: 0, meld: 0, lay_off: 0, discard: 0, other: 0, picked: 0 };
+    let turns = 0;
+    for (;;) {
+      // Either the deal is over or it is erin's move.
+      await result.first().or(yourTurn).waitFor({ timeout: 20_000 });
+      if (await result.count()) break;
+      assert.ok(++turns <= MAX_TURNS, `the deal ended within ${MAX_TURNS} moves`);
+      const legal = (await erin.legalActions()).map((json) => ({ json, action: JSON.parse(json) }));
+      assert.ok(legal.length > 0, 'your-turn means there is a legal action button');
+      const before = await erin.movesKey();
+      const of = (type) => legal.filter((entry) => entry.action.type === type);
+      if (of('draw').length) {
+        const draw = of('draw').find((entry) => entry.action.from === 'stock') ?? of('draw')[0];
+        await erin.clickAction(draw.json);
+        counts.draw++;
+      } else if (of('meld').length) {
+        // The biggest meld first.
+        const meld = of('meld').sort((a, b) => b.action.cards.length - a.action.cards.length)[0];
+        await erin.clickAction(meld.json);
+        counts.meld++;
+      } else if (of('lay_off').length) {
+        await erin.clickAction(of('lay_off')[0].json);
+        counts.lay_off++;
+      } else if (of('discard').length) {
+        const hand = await erin.handCards();
+        const card = chooseDiscard(hand, of('discard').map((entry) => entry.action.card));
+        if (await discardByHand(erin, card)) counts.picked++;
+        else await erin.clickAction(JSON.stringify({ type: 'discard', card }));
+        counts.discard++;
+      } else {
+        // Anything else the options might offer (pass, decline, …): the first button.
+        await erin.clickAction(legal[0].json);
+        counts.other++;
+      }
+      await erin.waitForChange(before);
+    }
+
+    const deltas = await erin.resultDeltas();
+    console.log(`rummy: ${turns} moves ${JSON.stringify(counts)}; result ${JSON.stringify(deltas)}`);
+    assert.deepEqual(Object.keys(deltas).sort(), ['0', '1'], 'a result row for both seats');
+    assert.equal(deltas[0] + deltas[1], 0, 'what one seat wins the other loses');
+    assert.ok(counts.draw > 0 && counts.discard > 0, 'erin drew and discarded');
+    assert.ok(counts.picked === counts.discard, 'every discard was made by picking the card in the hand');
+    // The winner is named in plain words somewhere on the result, and the chips reached the ledger.
+    const mine = deltas[await erin.seatNumber()];
+    const ledger = await erin.ledger();
+    assert.equal(ledger.balance, 1000 + mine, "erin's ledger agrees with the result");
+  });
+});
