@@ -57,19 +57,29 @@ function actionLabel(entry, ctx) {
   return label;
 }
 
-function rangeInput(key, range, submit) {
+function rangeControls(key, range, type, submit) {
   const min = Math.ceil(range.min);
   const max = Math.floor(range.max);
-  const input = el('input', {
-    type: 'number', class: 'action-number', min, max, step: 1, value: String(min),
-    'aria-label': `${humanise(key)} (${min}–${max})`, title: `${humanise(key)}: ${min}–${max}`,
+  const number = el('input', {
+    type: 'number', class: 'action-number', name: key, min, max, step: 1, value: String(min),
+    'data-action-type': type,
+    'aria-label': `${humanise(key)} (${min} to ${max})`, title: `${humanise(key)}: ${min}–${max}`,
     onkeydown: (event) => { if (event.key === 'Enter') submit(); },
-    oninput: () => input.setCustomValidity(''),
+    oninput: () => { number.setCustomValidity(''); slider.value = number.value; },
   });
-  return el('label', { class: 'action-range' },
+  const slider = el('input', {
+    type: 'range', class: 'action-slider', min, max, step: 1, value: String(min),
+    'data-action-type': type,
+    'aria-label': `${humanise(key)} slider (${min} to ${max})`,
+    oninput: () => { number.value = slider.value; number.setCustomValidity(''); },
+  });
+  const label = el('label', { class: 'action-range' },
     el('span', { class: 'action-range-key', text: humanise(key) }),
-    input,
-    el('span', { class: 'action-range-bounds', text: `${min}–${max}` }));
+    el('span', { class: 'action-range-bounds', text: String(min) }),
+    slider,
+    el('span', { class: 'action-range-bounds', text: String(max) }),
+    number);
+  return { label, number };
 }
 
 /** Read a range input; reports the problem on the input and returns null if invalid. */
@@ -86,6 +96,7 @@ function readRange(input, key, range) {
 }
 
 function actionControl(entry, ctx, onAct) {
+  const type = typeof entry.type === 'string' ? entry.type : 'action';
   const ranges = Object.entries(entry).filter(([key, value]) => key !== 'type' && isRange(value));
   const inputs = new Map();
   const submit = () => {
@@ -102,13 +113,16 @@ function actionControl(entry, ctx, onAct) {
     }
     onAct(action);
   };
-  const button = el('button', { type: 'button', class: 'btn btn-action', title: JSON.stringify(entry), onclick: submit },
-    actionLabel(entry, ctx));
+  const button = el('button', {
+    type: 'button', class: 'btn btn-action', onclick: submit,
+    'data-action-type': type,
+    'data-action': ranges.length ? null : JSON.stringify(entry),
+  }, actionLabel(entry, ctx));
   if (!ranges.length) return button;
   const wrapper = el('span', { class: 'action-with-input' });
   for (const [key, range] of ranges) {
-    const label = rangeInput(key, range, submit);
-    inputs.set(key, label.querySelector('input'));
+    const { label, number } = rangeControls(key, range, type, submit);
+    inputs.set(key, number);
     wrapper.append(label);
   }
   wrapper.append(button);

@@ -71,6 +71,7 @@ const statusDot = el('span', { class: 'conn-dot' });
 const statusText = el('span', { class: 'conn-text', text: 'connecting' });
 const statusBox = el('button', {
   type: 'button', class: 'conn conn-connecting', title: 'Connection to the server',
+  'data-zone': 'connection', 'data-state': 'reconnecting', 'aria-live': 'polite',
   onclick: () => conn.retryNow(),
 }, statusDot, statusText);
 const userBox = el('div', { class: 'user' });
@@ -114,6 +115,7 @@ function renderUser() {
 let countdown = null;
 conn.on('status', ({ status, retryAt }) => {
   statusBox.className = `conn conn-${status}`;
+  statusBox.dataset.state = { online: 'connected', connecting: 'reconnecting', offline: 'offline' }[status] || 'offline';
   // Until the next `welcome`, requests would fail: hold route changes till then.
   if (status !== 'online') signedIn = false;
   clearInterval(countdown);
@@ -226,6 +228,7 @@ function showSignIn(message) {
       const stored = loadIdentity();
       return hello(name, stored && sameName(stored.name, name) ? stored.token : undefined);
     },
+    onTokenSubmit: (name, token) => hello(name, token),
   }), 'signin', false);
 }
 
@@ -238,7 +241,7 @@ function pageFor(route) {
   switch (route.name) {
     case 'table': return createTablePage(ctx, { table: route.table });
     case 'invite': return createTablePage(ctx, { invite: route.code });
-    case 'ledger': return createLedgerPage(ctx, { player: route.player });
+    case 'ledger': return createLedgerPage(ctx, { player: route.player, table: route.table });
     default: return createLobbyPage(ctx);
   }
 }

@@ -1,5 +1,5 @@
-// Dismissible messages under the header. Errors from the server are shown as
-// "code: message" so a player can report exactly what went wrong.
+// Dismissible messages under the header. Errors from the server are shown in
+// plain words (`[data-zone="error"]`), with the server's own message after them.
 
 import { el } from './dom.js';
 
@@ -14,9 +14,7 @@ export class Banner {
   /** Show an error; `error` may be a RequestError, {code, message}, or a string. */
   error(error) {
     if (typeof error === 'string') return this.show(error, 'error');
-    const code = error?.code ? String(error.code) : '';
-    const message = error?.message ? String(error.message) : 'Something went wrong.';
-    return this.show(code && code !== message ? `${code}: ${message}` : message, 'error');
+    return this.show(plainError(error), 'error');
   }
 
   notice(text) {
@@ -29,7 +27,10 @@ export class Banner {
     // The same message twice in a row (e.g. repeated clicks) is shown once.
     const last = this.container.lastElementChild;
     if (last && last.dataset.text === text) last.remove();
-    const item = el('div', { class: `banner banner-${kind}`, role: kind === 'error' ? 'alert' : 'status', dataset: { text } },
+    const item = el('div', {
+      class: `banner banner-${kind}`, role: kind === 'error' ? 'alert' : 'status', dataset: { text },
+      'data-zone': kind === 'error' ? 'error' : null,
+    },
       el('span', { class: 'banner-text', text }),
       el('button', { type: 'button', class: 'banner-close', 'aria-label': 'Dismiss', text: '×', onclick: () => item.remove() }));
     this.container.append(item);
@@ -40,4 +41,36 @@ export class Banner {
   clear() {
     this.container.replaceChildren();
   }
+}
+
+// What each protocol error code means, in words a player understands.
+const PLAIN = {
+  bad_request: 'The server did not understand that request.',
+  unauthorized: 'You are not signed in (or the key for this name is wrong).',
+  forbidden: 'You are not allowed to do that.',
+  not_found: 'That does not exist (any more).',
+  name_taken: 'That name is already taken.',
+  table_full: 'The table is full.',
+  not_your_turn: 'It is not your turn.',
+  illegal_action: 'That move is not allowed.',
+  insufficient_chips: 'You do not have enough chips for that.',
+  rate_limited: 'Too many requests at once — slow down a little.',
+  conflict: 'That cannot be done right now.',
+  internal: 'The server had a problem.',
+  offline: 'Not connected to the server.',
+  disconnected: 'The connection dropped before the server answered.',
+  timeout: 'The server did not answer in time.',
+};
+
+/** "That move is not allowed: meld is not a run or set." from {code, message}. */
+export function plainError(error) {
+  if (typeof error === 'string') return error;
+  const code = error?.code ? String(error.code) : '';
+  let message = error?.message ? String(error.message) : '';
+  // Reason codes in brackets ("(ace_high_not_allowed)") read better as words.
+  message = message.replace(/\(([a-z]+(?:_[a-z]+)+)\)/g, (_, reason) => `(${reason.replace(/_/g, ' ')})`);
+  const lead = PLAIN[code];
+  if (lead && message && message !== code) return `${lead.replace(/\.$/, '')}: ${message}`;
+  if (lead) return lead;
+  return message || 'Something went wrong.';
 }

@@ -1,11 +1,15 @@
 // Playing cards: recognising the two-character card strings of PROTOCOL.md
-// ("TH", "JK", "??") and drawing them.
+// ("TH", "JK", "??") and drawing them as inline SVG (no image downloads).
+//
+// Every card drawn carries data-card="<code>" ("back" for a face-down card)
+// and a text alternative ("queen of hearts", "joker", "face-down card").
 
 import { el } from './dom.js';
 
 const CARD_PATTERN = /^([A2-9TJQK][SHDC]|JK|\?\?)$/;
+const SVG_NS = 'http://www.w3.org/2000/svg';
 
-const SUITS = {
+export const SUITS = {
   S: { symbol: '♠', name: 'spades', red: false },
   H: { symbol: '♥', name: 'hearts', red: true },
   D: { symbol: '♦', name: 'diamonds', red: true },
@@ -15,6 +19,20 @@ const SUITS = {
 const RANK_NAMES = {
   A: 'ace', 2: 'two', 3: 'three', 4: 'four', 5: 'five', 6: 'six', 7: 'seven',
   8: 'eight', 9: 'nine', T: 'ten', J: 'jack', Q: 'queen', K: 'king',
+};
+
+// Pip positions on a 60×84 face (x, y, upside-down?) for the number cards.
+const PIPS = {
+  A: [[30, 42, 0]],
+  2: [[30, 18, 0], [30, 66, 1]],
+  3: [[30, 18, 0], [30, 42, 0], [30, 66, 1]],
+  4: [[20, 18, 0], [40, 18, 0], [20, 66, 1], [40, 66, 1]],
+  5: [[20, 18, 0], [40, 18, 0], [30, 42, 0], [20, 66, 1], [40, 66, 1]],
+  6: [[20, 18, 0], [40, 18, 0], [20, 42, 0], [40, 42, 0], [20, 66, 1], [40, 66, 1]],
+  7: [[20, 18, 0], [40, 18, 0], [30, 30, 0], [20, 42, 0], [40, 42, 0], [20, 66, 1], [40, 66, 1]],
+  8: [[20, 18, 0], [40, 18, 0], [30, 30, 0], [20, 42, 0], [40, 42, 0], [30, 54, 1], [20, 66, 1], [40, 66, 1]],
+  9: [[20, 17, 0], [40, 17, 0], [20, 33, 0], [40, 33, 0], [30, 42, 0], [20, 51, 1], [40, 51, 1], [20, 67, 1], [40, 67, 1]],
+  T: [[20, 17, 0], [40, 17, 0], [30, 25, 0], [20, 33, 0], [40, 33, 0], [20, 51, 1], [40, 51, 1], [30, 59, 1], [20, 67, 1], [40, 67, 1]],
 };
 
 export function isCard(value) {
@@ -27,40 +45,125 @@ export function isCardList(value) {
 }
 
 /** "T" is shown as "10": that is how the rank is printed on real cards. */
-function rankLabel(rank) {
+export function rankLabel(rank) {
   return rank === 'T' ? '10' : rank;
 }
 
-function describe(card) {
-  if (card === '??') return 'hidden card';
+/** "queen of hearts", "joker", "face-down card". */
+export function describeCard(card) {
+  if (card === '??') return 'face-down card';
   if (card === 'JK') return 'joker';
+  if (!isCard(card)) return String(card);
   return `${RANK_NAMES[card[0]]} of ${SUITS[card[1]].name}`;
 }
 
-/** A card face (or back, or joker) ~48×68 px. */
-export function cardElement(card) {
-  if (card === '??') return el('span', { class: 'card card-back', title: describe(card), 'aria-label': describe(card) });
-  if (card === 'JK') {
-    return el('span', { class: 'card card-joker', title: describe(card), 'aria-label': describe(card) },
-      el('span', { class: 'card-corner', text: 'JK' }),
-      el('span', { class: 'card-pip', text: '★' }));
+/** "Q♥", "10♠", "Joker": the short symbol form used in log lines and labels. */
+export function cardSymbol(card) {
+  if (card === '??') return 'a hidden card';
+  if (card === 'JK') return 'Joker';
+  return rankLabel(card[0]) + SUITS[card[1]].symbol;
+}
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
+  return node;
+}
+
+function face(card) {
+  const root = svg('svg', { viewBox: '0 0 60 84', class: 'card-svg', 'aria-hidden': 'true', focusable: 'false' });
+  if (card === '??') {
+    root.append(
+      svg('rect', { x: 0.5, y: 0.5, width: 59, height: 83, rx: 5, class: 'card-back-edge' }),
+      svg('rect', { x: 4, y: 4, width: 52, height: 76, rx: 3, class: 'card-back-fill' }),
+      svg('path', { d: 'M30 22 L44 42 L30 62 L16 42 Z', class: 'card-back-mark' }),
+      svg('circle', { cx: 30, cy: 42, r: 5, class: 'card-back-dot' }));
+    return root;
+  }
+  root.append(svg('rect', { x: 0.5, y: 0.5, width: 59, height: 83, rx: 5, class: 'card-face' }));
+  if (card === 'JK') {
+    root.append(
+      svg('text', { x: 5, y: 14, class: 'card-index card-index-joker' }, 'JOKER'),
+      svg('text', { x: 30, y: 52, class: 'card-star', 'text-anchor': 'middle' }, '★'),
+      svg('text', { x: 55, y: 78, class: 'card-index card-index-joker', 'text-anchor': 'end' }, 'JOKER'));
+    return root;
+  }
+  const rank = card[0];
   const suit = SUITS[card[1]];
-  return el('span', { class: `card${suit.red ? ' card-red' : ''}`, title: describe(card), 'aria-label': describe(card) },
-    el('span', { class: 'card-corner' }, el('span', { text: rankLabel(card[0]) }), el('span', { text: suit.symbol })),
-    el('span', { class: 'card-pip', text: suit.symbol }));
+  root.append(
+    svg('text', { x: 4.5, y: 15, class: 'card-index' }, rankLabel(rank)),
+    svg('text', { x: 5, y: 26, class: 'card-index-suit' }, suit.symbol),
+    svg('g', { transform: 'rotate(180 30 42)' },
+      svg('text', { x: 4.5, y: 15, class: 'card-index' }, rankLabel(rank)),
+      svg('text', { x: 5, y: 26, class: 'card-index-suit' }, suit.symbol)));
+  if (PIPS[rank]) {
+    const big = rank === 'A';
+    for (const [x, y, flip] of PIPS[rank]) {
+      const pip = svg('text', {
+        x, y: y + (big ? 9 : 4), class: big ? 'card-pip card-pip-ace' : 'card-pip', 'text-anchor': 'middle',
+      }, suit.symbol);
+      if (flip) pip.setAttribute('transform', `rotate(180 ${x} ${y})`);
+      root.append(pip);
+    }
+  } else {
+    // Court cards: a framed panel with the letter and the suit.
+    root.append(
+      svg('rect', { x: 13, y: 13, width: 34, height: 58, rx: 2, class: 'card-court-frame' }),
+      svg('text', { x: 30, y: 42, class: 'card-court', 'text-anchor': 'middle' }, rank),
+      svg('text', { x: 30, y: 62, class: 'card-court-suit', 'text-anchor': 'middle' }, suit.symbol));
+  }
+  return root;
+}
+
+/**
+ * A card element. options: {tag:'span'|'button', size:'sm'|'md'|'lg', ...attrs}.
+ * A face-down card is data-card="back".
+ */
+export function cardElement(card, options = {}) {
+  const { tag = 'span', size, className = '', ...attrs } = options;
+  const code = card === '??' ? 'back' : card;
+  const suit = isCard(card) && card.length === 2 && SUITS[card[1]] ? SUITS[card[1]] : null;
+  const classes = ['card'];
+  if (card === '??') classes.push('card-back');
+  else if (card === 'JK') classes.push('card-joker');
+  else if (suit?.red) classes.push('card-red');
+  if (size) classes.push(`card-${size}`);
+  if (className) classes.push(className);
+  const label = describeCard(card);
+  const node = el(tag, {
+    class: classes.join(' '),
+    'data-card': code,
+    'aria-label': label,
+    title: label,
+    role: tag === 'span' ? 'img' : null,
+    ...attrs,
+  });
+  node.append(face(card));
+  return node;
 }
 
 /** A row of cards. */
-export function cardRow(cards) {
-  return el('span', { class: 'card-row' }, cards.map(cardElement));
+export function cardRow(cards, options = {}) {
+  return el('span', { class: 'card-row' }, cards.map((card) => cardElement(card, options)));
 }
 
-/** Inline text form for labels: "7♥" with the suit coloured, "Joker", "hidden card". */
+/** A pile: the top card (or a back) with a count badge. */
+export function pileElement(top, count, label) {
+  const badge = Number.isInteger(count) ? el('span', { class: 'pile-count', text: String(count), 'aria-label': `${count} cards` }) : null;
+  return el('span', { class: 'pile', title: label },
+    top ? cardElement(top) : el('span', { class: 'card card-empty', 'aria-label': 'empty', text: '' }),
+    badge);
+}
+
+/** Inline text form for labels: "7♥" with the suit coloured, "Joker", "hidden". */
 export function cardText(card) {
-  if (card === '??') return el('span', { class: 'card-text', text: 'hidden', title: describe(card) });
-  if (card === 'JK') return el('span', { class: 'card-text', text: 'Joker', title: describe(card) });
+  if (card === '??') return el('span', { class: 'card-text', text: 'hidden', title: describeCard(card) });
+  if (card === 'JK') return el('span', { class: 'card-text', text: 'Joker', title: describeCard(card) });
   const suit = SUITS[card[1]];
-  return el('span', { class: `card-text${suit.red ? ' card-text-red' : ''}`, title: describe(card) },
+  return el('span', { class: `card-text${suit.red ? ' card-text-red' : ''}`, title: describeCard(card), 'aria-label': describeCard(card) },
     rankLabel(card[0]) + suit.symbol);
 }

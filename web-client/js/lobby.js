@@ -62,7 +62,7 @@ export function createLobbyPage(ctx) {
     const hasRoom = seats.some((s) => s.player === null || s.player === undefined);
     const open = table.status !== 'finished';
     const options = isPlainObject(table.options) ? Object.entries(table.options) : [];
-    return el('article', { class: 'table-card' },
+    return el('article', { class: 'table-card', 'data-testid': 'table-row', 'data-table': id, 'data-game': String(table.game ?? '') },
       el('div', { class: 'table-card-head' },
         el('strong', { class: 'table-card-game', text: ctx.gameName(table.game) }),
         statusBadge(table.status),
@@ -73,7 +73,7 @@ export function createLobbyPage(ctx) {
         el('span', { class: 'muted small', text: `${Number(table.spectators) || 0} watching` }),
         el('span', { class: 'spacer' }),
         el('button', {
-          type: 'button', class: 'btn btn-primary btn-small', disabled: !(open && (mine || hasRoom)),
+          type: 'button', class: 'btn btn-primary btn-small', disabled: !(open && (mine || hasRoom)), 'data-testid': 'join',
           text: mine ? 'Back to my seat' : 'Join',
           onclick: () => {
             // The table page sends the `join`; marking the intent here makes it join rather than watch.
@@ -82,7 +82,7 @@ export function createLobbyPage(ctx) {
           },
         }),
         el('button', {
-          type: 'button', class: 'btn btn-small', text: 'Watch',
+          type: 'button', class: 'btn btn-small', text: 'Watch', 'data-testid': 'watch',
           onclick: () => {
             if (!mine) markSeated(ctx.me.name, id, false);
             ctx.navigate(href.table(id));
@@ -176,14 +176,16 @@ function createTableForm(ctx) {
   const summary = el('p', { class: 'hint' });
   const optionsBox = el('div', { class: 'options-box' });
   const seatsInput = el('input', { type: 'number', name: 'seats', step: 1, placeholder: 'default' });
+  const seedInput = el('input', { type: 'number', name: 'seed', step: 1, placeholder: 'random' });
   const privateBox = el('input', { type: 'checkbox', name: 'private' });
   const submit = el('button', { type: 'submit', class: 'btn btn-primary', text: 'Create table', disabled: true });
 
-  const element = el('form', { class: 'create-form', onsubmit: onSubmit },
+  const element = el('form', { class: 'create-form', 'data-testid': 'create-table', onsubmit: onSubmit },
     el('label', { class: 'field-label' }, 'Game', gameSelect),
     summary,
     optionsBox,
     el('label', { class: 'field-label' }, 'Seats (optional)', seatsInput),
+    el('label', { class: 'field-label' }, 'Seed (optional, replays the same deals)', seedInput),
     el('label', { class: 'check-label' }, privateBox,
       el('span', {}, 'Private ', el('span', { class: 'muted small', text: '— not listed; players join with the invite link' }))),
     submit);
@@ -222,6 +224,7 @@ function createTableForm(ctx) {
     }
     const request = { game: game.id, options };
     if (seatsInput.value.trim() !== '') request.seats = Number(seatsInput.value);
+    if (seedInput.value.trim() !== '') request.seed = Number(seedInput.value);
     if (privateBox.checked) request.private = true;
     submit.disabled = true;
     try {

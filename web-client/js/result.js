@@ -71,6 +71,15 @@ function cell(column, value) {
   return el('td', { class: typeof value === 'number' ? 'num' : '', text: value ?? '' });
 }
 
+/** The chips a seat won (+) or lost (−) in the deal: its `chips` field (antes included). */
+function chipsDelta(row) {
+  for (const key of ['chips', 'chips_delta', 'delta', 'net']) {
+    const value = row.get(key);
+    if (typeof value === 'number' && Number.isFinite(value)) return Math.trunc(value);
+  }
+  return 0;
+}
+
 export function renderResult(result, ctx) {
   if (!isPlainObject(result)) return null;
   const { rows, columns, leftover } = collect(result, ctx);
@@ -82,10 +91,14 @@ export function renderResult(result, ctx) {
         class: seats.every((seat) => typeof rows.get(seat).get(c) !== 'string') ? 'num' : null,
         text: humanise(c),
       })))),
-      el('tbody', {}, seats.map((seat) => el('tr', { class: seat === ctx.mySeat ? 'row-mine' : '' },
+      el('tbody', {}, seats.map((seat) => el('tr', {
+        class: seat === ctx.mySeat ? 'row-mine' : '',
+        'data-seat': String(seat),
+        'data-chips-delta': String(chipsDelta(rows.get(seat))),
+      },
         el('td', { text: seatName(ctx, seat) + (seat === ctx.mySeat ? ' (you)' : '') }),
         columns.map((c) => cell(c, rows.get(seat).get(c)))))))));
   }
   if (Object.keys(leftover).length) parts.push(renderBox(leftover, ctx));
-  return el('div', { class: 'result' }, parts);
+  return el('div', { class: 'result', 'data-zone': 'result' }, parts);
 }

@@ -11,24 +11,27 @@ function decode(part) {
 
 /** Parse a location hash into {name, …params}. Unknown paths go to the lobby. */
 export function parseRoute(hash) {
-  const parts = String(hash || '').replace(/^#/, '').split('/').filter(Boolean).map(decode);
+  const [path, query = ''] = String(hash || '').replace(/^#/, '').split('?');
+  const parts = path.split('/').filter(Boolean).map(decode);
   const [page, arg] = parts;
+  const params = new URLSearchParams(query);
   if (page === 'table' && arg) return { name: 'table', table: arg };
   if (page === 'invite' && arg) return { name: 'invite', code: arg };
-  if (page === 'ledger') return { name: 'ledger', player: arg || null };
+  if (page === 'ledger') return { name: 'ledger', player: arg || null, table: params.get('table') || null };
   return { name: 'lobby' };
 }
 
 /** A stable key so that re-entering the same route doesn't rebuild its page. */
 export function routeKey(route) {
-  return [route.name, route.table ?? route.code ?? route.player ?? ''].join(':');
+  return [route.name, route.code ?? route.player ?? '', route.table ?? ''].join(':');
 }
 
 export const href = {
   lobby: () => '#/',
   table: (id) => `#/table/${encodeURIComponent(id)}`,
   invite: (code) => `#/invite/${encodeURIComponent(code)}`,
-  ledger: (name) => (name ? `#/ledger/${encodeURIComponent(name)}` : '#/ledger'),
+  ledger: (name, table) => (name ? `#/ledger/${encodeURIComponent(name)}` : '#/ledger') +
+    (table ? `?table=${encodeURIComponent(table)}` : ''),
 };
 
 /** The shareable invite URL for a code. */

@@ -20,7 +20,7 @@ export function createSignInPage(options) {
   });
   const button = el('button', { type: 'submit', class: 'btn btn-primary', text: 'Sit down' });
   const form = el('form', {
-    class: 'signin-form',
+    class: 'signin-form', 'data-testid': 'signin',
     onsubmit: async (event) => {
       event.preventDefault();
       const name = input.value.trim();
@@ -44,12 +44,63 @@ export function createSignInPage(options) {
   el('p', { class: 'hint', text: 'Letters, digits, "_" and "-", up to 24 characters. A new name starts with a stack of chips.' }),
   button);
 
+  // Another device: the name plus the secret key shown on the ledger page of the first one.
+  const tokenMessage = el('p', { class: 'form-message' });
+  const tokenName = el('input', {
+    type: 'text', name: 'name', required: true, maxlength: 24, pattern: NAME_PATTERN,
+    autocomplete: 'username', autocapitalize: 'off', spellcheck: 'false', placeholder: 'your name',
+  });
+  const tokenInput = el('input', {
+    type: 'password', name: 'token', required: true, autocomplete: 'current-password', spellcheck: 'false',
+    placeholder: 'secret key',
+  });
+  const tokenButton = el('button', { type: 'submit', class: 'btn', text: 'Sign in with key' });
+  const tokenForm = el('form', {
+    class: 'signin-form token-form', 'data-testid': 'token-signin',
+    onsubmit: async (event) => {
+      event.preventDefault();
+      let name = tokenName.value.trim();
+      let token = tokenInput.value.trim();
+      // "name:key" pasted into the key box works too.
+      const pasted = /^([A-Za-z0-9_-]{1,24}):(\S+)$/.exec(token);
+      if (pasted && !name) [name, token] = [pasted[1], pasted[2]];
+      if (!name) name = input.value.trim();
+      if (!name || !token) {
+        tokenMessage.className = 'form-message form-message-error';
+        tokenMessage.textContent = 'Enter your name and the secret key from your other device.';
+        return;
+      }
+      tokenButton.disabled = true;
+      tokenMessage.className = 'form-message';
+      tokenMessage.textContent = 'Signing in…';
+      try {
+        await options.onTokenSubmit(name, token);
+      } catch (error) {
+        tokenMessage.className = 'form-message form-message-error';
+        tokenMessage.textContent = error?.code === 'unauthorized'
+          ? `That key does not belong to "${name}". Copy it again from your ledger page on the other device.`
+          : describeHelloError(name, error);
+      } finally {
+        tokenButton.disabled = false;
+      }
+    },
+  },
+  el('label', { class: 'field-label' }, 'Name', tokenName),
+  el('label', { class: 'field-label' }, 'Secret key', tokenInput),
+  tokenMessage,
+  tokenButton);
+  tokenName.required = false; // may come from the main form or a pasted "name:key"
+
   const element = el('section', { class: 'signin panel' },
     el('h1', { class: 'signin-title', text: 'Welcome to the Parlour' }),
     el('p', { class: 'muted', text: 'Pick a name to take a seat at a card table.' }),
     options.note ? el('p', { class: 'signin-note', text: options.note }) : null,
     messageBox,
-    form);
+    form,
+    el('div', { class: 'token-signin' },
+      el('h2', { class: 'token-title', text: 'Already have a name on another device?' }),
+      el('p', { class: 'hint', text: 'Your ledger page there shows your secret key. Enter it here to use the same name and chips.' }),
+      tokenForm));
 
   return {
     element,

@@ -6,7 +6,9 @@
 // again, and the server answers a held seat with the same seat and a fresh state.
 
 import { el, formatChips, isPlainObject, replaceChildren, sameName } from './dom.js';
-import { makeContext, renderView } from './render.js';
+import { makeContext, seatName } from './render.js';
+import { createLayout } from './layouts/index.js';
+import { logLine } from './log.js';
 import { renderActions } from './actions.js';
 import { renderResult } from './result.js';
 import { href, inviteUrl } from './router.js';
@@ -26,23 +28,27 @@ export function createTablePage(ctx, params) {
   let reclaimTried = false; // one automatic re-join per visit, see onState
   let legalKey = null;
   let actionsUi = null;
+  let layout = null;
+  let selection = null; // the layout's UI memory (selected cards) across pushes
 
   const head = el('div', { class: 'table-head panel' });
-  const turnBanner = el('div', { class: 'turn-banner', hidden: true, text: 'Your turn!' });
+  const turnText = el('span', { class: 'turn-text', text: '' });
+  const turnTimer = el('span', { class: 'turn-timer', hidden: true });
+  const turnZone = el('div', { class: 'turn-banner', 'data-zone': 'turn', role: 'status', 'aria-live': 'polite' }, turnText, turnTimer);
   const felt = el('div', { class: 'felt' });
-  const actionsPanel = el('div', { class: 'actions-panel panel' });
+  const actionsPanel = el('div', { class: 'actions-panel panel', 'data-zone': 'actions' });
   const resultPanel = el('div', { class: 'result-panel panel', hidden: true });
-  const playersPanel = el('div', { class: 'players-panel panel' });
   const invitePanel = el('div', { class: 'invite-panel panel', hidden: true });
-  const logList = el('ol', { class: 'log-list' });
-  const logPanel = el('div', { class: 'log-panel panel' }, el('h3', { class: 'panel-title', text: 'Log' }), logList);
+  const logList = el('ol', { class: 'log-list', 'aria-live': 'polite' });
+  const logPanel = el('div', { class: 'log-panel panel', 'data-zone': 'log' }, el('h3', { class: 'panel-title', text: 'Log' }), logList);
 
-  const element = el('div', { class: 'table-page' },
+  const element = el('div', { class: 'table-page', 'data-table': tableId ?? '', 'data-phase': '', 'data-your-turn': 'false' },
     head,
-    turnBanner,
+    turnZone,
     el('div', { class: 'table-layout' },
       el('div', { class: 'table-main' }, felt, actionsPanel, resultPanel),
-      el('aside', { class: 'table-side' }, playersPanel, invitePanel, logPanel)));
+      el('aside', { class: 'table-side' }, invitePanel, logPanel)));
+  let timerTick = null;
 
   showMessage(tableId ? `Opening table ${tableId}…` : 'Joining by invite…');
 
@@ -76,6 +82,7 @@ export function createTablePage(ctx, params) {
     try {
       const joined = await ctx.conn.request('join', { invite: inviteCode });
       tableId = String(joined.table);
+      element.dataset.table = tableId;
       rememberInvite(tableId, inviteCode);
       markSeated(ctx.me.name, tableId, true);
       // Show the table's own address without re-running the route (and re-joining).
@@ -162,18 +169,42 @@ export function createTablePage(ctx, params) {
     const rctx = makeContext(state);
     const me = ctx.me?.name;
     const mySeat = rctx.mySeat;
-    const myTurn = mySeat !== null && rctx.toAct.includes(mySeat);
+    const legal = Array.isArray(state.legal) ? state.legal.filter(isPlainObject) : [];
+    const myTurn = legal.length > 0 || (mySeat !== null && rctx.toAct.includes(mySeat));
     const game = ctx.gameName(state.game);
+    const view = isPlainObject(state.view) ? state.view : {};
 
+    element.dataset.table = tableId;
+    element.dataset.game = String(state.game ?? '');
+    element.dataset.phase = String(view.phase ?? state.status ?? '');
+    element.dataset.yourTurn = String(legal.length > 0);
+    element.dataset.status = String(state.status ?? '');
+    if (!layout || layout.game !== state.game) {
+      layout = createLayout(state.game);
+      layout.game = state.game;
+      selection = null;
+    }
     renderHead(game, mySeat);
-    turnBanner.hidden = !myTurn;
+    renderTurn(rctx, legal.length > 0);
     element.classList.toggle('my-turn', myTurn);
     felt.classList.toggle('felt-my-turn', myTurn);
-    replaceChildren(felt, renderView(state.view, rctx));
+    felt.dataset.family = layout.family;
+    const legalKey = JSON.stringify(legal);
+    if (!selection || selection.key !== legalKey) selection = { key: legalKey };
+    const refocus = focusKey(felt);
+    try {
+      replaceChildren(felt, layout.render(state, rctx, { act, legal, busy, selection, rerender: () => render(), me }));
+    } catch (error) {
+      // A layout bug must never hide the table: fall back to the generic drawing.
+      console.error('layout failed; drawing generically', error);
+      layout = createLayout('');
+      layout.game = state.game;
+      replaceChildren(felt, layout.render(state, rctx, { act, legal, busy, selection, rerender: () => render(), me }));
+    }
+    restoreFocus(felt, refocus);
     renderActionsPanel(rctx, myTurn);
-    renderPlayers(rctx, me);
     renderInvite();
-    renderLog();
+    renderLog(rctx);
     const result = state.result !== undefined && state.result !== null ? renderResult(state.result, rctx) : null;
     resultPanel.hidden = !result;
     replaceChildren(resultPanel, result);
@@ -189,10 +220,12 @@ export function createTablePage(ctx, params) {
       buttons.push(button('Take a seat', 'btn-primary', () => command('join', { table: tableId }, () => markSeated(ctx.me.name, tableId, true))));
     }
     if (isHost && status === 'waiting') {
-      buttons.push(button('Start', 'btn-primary', () => command('start', { table: tableId })));
+      buttons.push(button('Start', 'btn-primary', () => command('start', { table: tableId }), 'start'));
+    }
+    if (isHost && status === 'waiting') {
+      buttons.push(button('Seat a bot', '', () => command('bot', { table: tableId }), 'add-bot'));
     }
     if (isHost && status !== 'finished') {
-      buttons.push(button('Seat a bot', '', () => command('bot', { table: tableId })));
       buttons.push(button('End table', 'btn-danger', () => {
         if (window.confirm('End this table? Play stops after the current deal is settled.')) command('end', { table: tableId });
       }));
@@ -201,7 +234,7 @@ export function createTablePage(ctx, params) {
       markSeated(ctx.me.name, tableId, false);
       watching = false;
       ctx.navigate(href.lobby());
-    })));
+    }), 'leave'));
 
     replaceChildren(head,
       el('div', { class: 'table-title' },
@@ -210,7 +243,8 @@ export function createTablePage(ctx, params) {
         mySeat === null ? el('span', { class: 'badge badge-watching', text: 'watching' }) : null),
       el('div', { class: 'table-meta muted small' },
         el('span', { text: `Table ${tableId}` }),
-        el('span', { text: `seq ${state.seq ?? '—'}` }),
+        Number.isInteger(state.view?.deal) ? el('span', { text: `deal ${state.view.deal}` }) : null,
+        el('span', { text: `move ${state.seq ?? '—'}` }),
         el('span', { text: `host ${state.host ?? '—'}` })),
       el('div', { class: 'table-buttons' }, buttons));
   }
@@ -231,6 +265,34 @@ export function createTablePage(ctx, params) {
       actionsUi ? actionsUi.element : note);
   }
 
+  /** Whose turn, in words, and a countdown when the state carries a deadline. */
+  function renderTurn(rctx, mine) {
+    const view = isPlainObject(state.view) ? state.view : {};
+    let text;
+    if (state.status === 'finished') text = 'The table has finished.';
+    else if (state.status === 'waiting') text = 'Waiting for the host to start the game.';
+    else if (mine) text = rctx.toAct.length > 1 ? 'Your turn (others may act too).' : 'Your turn!';
+    else if (rctx.toAct.length) text = `Waiting for ${rctx.toAct.map((seat) => seatName(rctx, seat)).join(', ')}.`;
+    else if (view.phase === 'deal_over') text = 'The deal is over — the next one starts shortly.';
+    else if (view.phase === 'game_over') text = 'Game over.';
+    else text = 'Waiting…';
+    turnText.textContent = text;
+    turnZone.classList.toggle('is-mine', mine);
+    turnZone.dataset.seats = rctx.toAct.join(',');
+    const deadline = deadlineOf(state);
+    clearInterval(timerTick);
+    turnTimer.hidden = deadline === null;
+    if (deadline !== null) {
+      const tick = () => {
+        const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+        turnTimer.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left`;
+        turnTimer.classList.toggle('is-urgent', left <= 10);
+      };
+      tick();
+      timerTick = setInterval(tick, 500);
+    }
+  }
+
   function idleText(rctx) {
     const isHost = sameName(state.host, ctx.me?.name);
     if (state.status === 'finished') return 'This table has finished.';
@@ -242,26 +304,6 @@ export function createTablePage(ctx, params) {
     return waitingFor.length ? `Waiting for ${waitingFor.join(', ')}.` : 'Nothing to do right now.';
   }
 
-  function renderPlayers(rctx, me) {
-    const rows = rctx.players.map((p) => {
-      const active = rctx.toAct.includes(p.seat);
-      const mine = p.seat === rctx.mySeat && rctx.mySeat !== null;
-      const empty = p.player === null || p.player === undefined;
-      return el('li', { class: ['player', active ? 'is-active' : '', mine ? 'is-me' : '', empty ? 'is-empty' : ''].filter(Boolean).join(' ') },
-        el('span', { class: 'player-seat', text: p.seat ?? '?' }),
-        empty ? null : el('span', { class: `dot ${p.connected ? 'dot-on' : 'dot-off'}`, title: p.connected ? 'connected' : 'away' }),
-        el('span', { class: 'player-name', text: empty ? 'empty seat' : String(p.player) }),
-        p.bot ? el('span', { class: 'badge badge-bot', text: 'bot' }) : null,
-        mine || (!empty && sameName(p.player, me) && rctx.mySeat === null) ? el('span', { class: 'badge badge-you', text: 'you' }) : null,
-        !empty && sameName(p.player, state.host) ? el('span', { class: 'badge badge-host', text: 'host' }) : null,
-        active ? el('span', { class: 'badge badge-turn', text: 'to act' }) : null,
-        el('span', { class: 'player-chips', title: 'chips', text: p.chips === undefined ? '' : formatChips(p.chips) }));
-    });
-    replaceChildren(playersPanel,
-      el('h3', { class: 'panel-title', text: 'Players' }),
-      rows.length ? el('ul', { class: 'player-list' }, rows) : el('p', { class: 'muted', text: 'No one is seated yet.' }));
-  }
-
   function renderInvite() {
     const code = inviteFor(tableId) ?? (isPlainObject(state.view) && typeof state.view.invite === 'string' ? state.view.invite : null);
     invitePanel.hidden = !code;
@@ -269,7 +311,10 @@ export function createTablePage(ctx, params) {
     const link = inviteUrl(code);
     if (invitePanel.dataset.link === link) return; // keep the "Copied" feedback
     invitePanel.dataset.link = link;
-    const input = el('input', { type: 'text', class: 'invite-input', readonly: true, value: link, onfocus: () => input.select() });
+    const input = el('input', {
+      type: 'text', class: 'invite-input', readonly: true, value: link, onfocus: () => input.select(),
+      'data-testid': 'invite-link', 'aria-label': 'Invite link',
+    });
     const copy = el('button', { type: 'button', class: 'btn btn-small', text: 'Copy', onclick: () => copyText(link, input, copy) });
     replaceChildren(invitePanel,
       el('h3', { class: 'panel-title', text: 'Invite link' }),
@@ -277,11 +322,11 @@ export function createTablePage(ctx, params) {
       el('p', { class: 'muted small', text: `Code ${code} — anyone with this link can join.` }));
   }
 
-  function renderLog() {
+  function renderLog(rctx) {
     const lines = Array.isArray(state.log) ? state.log.slice(-LOG_LINES) : [];
     // Follow new lines only if the reader hasn't scrolled up to read older ones.
     const atBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 24;
-    replaceChildren(logList, lines.map((line) => el('li', { text: typeof line === 'string' ? line : JSON.stringify(line) })));
+    replaceChildren(logList, lines.map((line) => logLine(line, rctx)));
     if (!lines.length) logList.append(el('li', { class: 'muted', text: 'Nothing yet.' }));
     if (atBottom) logList.scrollTop = logList.scrollHeight;
   }
@@ -293,6 +338,7 @@ export function createTablePage(ctx, params) {
     resume: enter,
     onState,
     destroy() {
+      clearInterval(timerTick);
       // A spectator stops receiving pushes; a seated player keeps the seat
       // (leaving a seat is an explicit "Leave").
       if (watching && tableId && !isSeated(ctx.me?.name, tableId)) {
@@ -302,8 +348,8 @@ export function createTablePage(ctx, params) {
   };
 }
 
-function button(text, extraClass, onclick) {
-  return el('button', { type: 'button', class: `btn ${extraClass}`.trim(), text, onclick });
+function button(text, extraClass, onclick, testid) {
+  return el('button', { type: 'button', class: `btn ${extraClass}`.trim(), text, onclick, 'data-testid': testid ?? null });
 }
 
 async function copyText(text, input, copyButton) {
@@ -320,4 +366,40 @@ async function copyText(text, input, copyButton) {
   }
   copyButton.textContent = 'Copied';
   setTimeout(() => { copyButton.textContent = 'Copy'; }, 1500);
+}
+
+/** A turn deadline in ms since the epoch, if the state carries one (several spellings are read). */
+function deadlineOf(state) {
+  const view = isPlainObject(state.view) ? state.view : {};
+  for (const source of [state, view]) {
+    for (const key of ['deadline', 'turn_deadline', 'timer_deadline', 'turn_ends']) {
+      const value = source[key];
+      if (typeof value === 'number' && value > 0) return value < 1e12 ? value * 1000 : value;
+      if (typeof value === 'string' && !Number.isNaN(Date.parse(value))) return Date.parse(value);
+    }
+    for (const key of ['time_left', 'seconds_left', 'timer', 'turn_timer']) {
+      const value = source[key];
+      if (typeof value === 'number' && value >= 0) return Date.now() + value * 1000;
+      if (isPlainObject(value) && typeof value.remaining === 'number') return Date.now() + value.remaining * 1000;
+    }
+  }
+  return null;
+}
+
+/** What had the keyboard focus inside the felt, so a redraw can give it back. */
+function focusKey(root) {
+  const active = document.activeElement;
+  if (!active || !root.contains(active)) return null;
+  for (const attr of ['data-index', 'data-tool', 'data-meld', 'data-zone']) {
+    const holder = active.closest(`[${attr}]`);
+    if (holder && root.contains(holder)) return `[${attr}="${CSS.escape(holder.getAttribute(attr))}"]`;
+  }
+  return null;
+}
+
+function restoreFocus(root, key) {
+  if (!key) return;
+  const target = root.querySelector(key);
+  const focusable = target && (target.matches('button, input, select, [tabindex]') ? target : target.querySelector('button, input, select'));
+  if (focusable && !focusable.disabled) focusable.focus({ preventScroll: true });
 }

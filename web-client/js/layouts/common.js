@@ -1,0 +1,255 @@
+// Building blocks shared by every table layout: seats around the table, the
+// viewer's fanned hand, piles with counts, pools with chip stacks, the trick,
+// melds grouped by owner. Each block carries its `data-zone` (see README.md).
+
+import { el, formatChips, isPlainObject, sameName } from '../dom.js';
+import { cardElement, describeCard, isCard } from '../cards.js';
+import { seatName } from '../render.js';
+
+/** The viewer's entry of a per-seat list (hands, seats), or null. */
+export function mine(list, rctx) {
+  if (!Array.isArray(list) || rctx.mySeat === null) return null;
+  return list.find((item) => isPlainObject(item) && item.seat === rctx.mySeat) || null;
+}
+
+/** Per-seat objects of a view list, by seat number. */
+export function bySeat(list) {
+  const map = new Map();
+  if (Array.isArray(list)) for (const item of list) if (isPlainObject(item) && Number.isInteger(item.seat)) map.set(item.seat, item);
+  return map;
+}
+
+/** Seats in table order starting after the viewer (the viewer last), or from 0 for a spectator. */
+export function seatOrder(rctx) {
+  const seats = rctx.players.map((p) => p.seat).filter(Number.isInteger).sort((a, b) => a - b);
+  if (rctx.mySeat === null) return seats;
+  const at = seats.indexOf(rctx.mySeat);
+  return at < 0 ? seats : [...seats.slice(at + 1), ...seats.slice(0, at)];
+}
+
+/** A small fan of card backs standing for a hidden hand, with its count. */
+export function backsFan(count, max = 7) {
+  if (!Number.isInteger(count) || count <= 0) return null;
+  const shown = Math.min(count, max);
+  return el('span', { class: 'mini-fan', 'aria-hidden': 'true' },
+    Array.from({ length: shown }, () => el('span', { class: 'mini-back' })));
+}
+
+/**
+ * One seat's area: name, badges, chips, card count, plus the layout's extras.
+ * info: {count?, dealer?, extras?: Node[], status?: string}
+ */
+export function seatZone(player, rctx, state, info = {}) {
+  const seat = player.seat;
+  const empty = player.player === null || player.player === undefined;
+  const active = rctx.toAct.includes(seat);
+  const isMe = seat === rctx.mySeat && rctx.mySeat !== null;
+  const name = empty ? 'empty seat' : String(player.player);
+  const count = Number.isInteger(info.count) ? info.count : null;
+  const classes = ['seat', active ? 'is-active' : '', isMe ? 'is-me' : '', empty ? 'is-empty' : '', info.out ? 'is-out' : ''];
+  const label = [name, isMe ? '(you)' : '', active ? '— to act' : '', count !== null ? `— ${count} cards` : ''].filter(Boolean).join(' ');
+  return el('div', {
+    class: classes.filter(Boolean).join(' '),
+    'data-zone': 'seat', 'data-seat': String(seat), 'aria-label': label, role: 'group',
+  },
+  el('div', { class: 'seat-head' },
+    empty ? null : el('span', { class: `dot ${player.connected ? 'dot-on' : 'dot-off'}`, title: player.connected ? 'connected' : 'away', 'aria-label': player.connected ? 'connected' : 'away' }),
+    el('span', { class: 'seat-name', text: name }),
+    info.dealer ? el('span', { class: 'badge badge-dealer', title: 'dealer', text: 'D' }) : null,
+    player.bot ? el('span', { class: 'badge badge-bot', text: 'bot' }) : null,
+    isMe ? el('span', { class: 'badge badge-you', text: 'you' }) : null,
+    !empty && sameName(player.player, state.host) ? el('span', { class: 'badge badge-host', text: 'host' }) : null,
+    active ? el('span', { class: 'badge badge-turn', text: 'to act' }) : null),
+  el('div', { class: 'seat-body' },
+    player.chips === undefined ? null : el('span', { class: 'seat-chips', title: 'chips' },
+      el('span', { class: 'chip-icon', 'aria-hidden': 'true' }), el('span', { class: 'seat-chips-amount', text: formatChips(player.chips) }),
+      el('span', { class: 'sr-only', text: ' chips' })),
+    count !== null ? el('span', { class: 'seat-count', 'data-count': String(count), title: `${count} cards in hand` },
+      isMe ? null : backsFan(count), el('span', { class: 'seat-count-text', text: `${count} card${count === 1 ? '' : 's'}` })) : null,
+    info.status ? el('span', { class: 'seat-status', text: info.status }) : null),
+  info.extras?.length ? el('div', { class: 'seat-extras' }, info.extras) : null);
+}
+
+/**
+ * The viewer's hand, fanned. options:
+ *  playable: Set of cards that can be clicked (others are shown dimmed only if `dimOthers`)
+ *  selected: array of indices selected
+ *  onCard(card, index, event): click/Enter on a card (makes cards buttons)
+ *  onDragCard: enables dragging (dataTransfer "text/card")
+ */
+export function handZone(cards, options = {}) {
+  const interactive = typeof options.onCard === 'function';
+  const selected = new Set(options.selected || []);
+  const n = cards.length;
+  const children = cards.map((card, index) => {
+    const playable = !options.playable || options.playable.has(card);
+    const isSelected = selected.has(index);
+    const node = cardElement(card, {
+      tag: interactive ? 'button' : 'span',
+      className: ['hand-card', isSelected ? 'is-selected' : '', interactive && !playable ? 'is-muted' : ''].filter(Boolean).join(' '),
+      type: interactive ? 'button' : null,
+      'aria-pressed': interactive && options.selectable ? String(isSelected) : null,
+      'aria-label': describeCard(card) + (isSelected ? ', selected' : ''),
+      'data-index': String(index),
+      draggable: interactive && options.draggable ? 'true' : null,
+      style: { '--i': String(index), '--n': String(n) },
+    });
+    if (interactive) {
+      node.addEventListener('click', (event) => options.onCard(card, index, event));
+      if (options.draggable) {
+        node.addEventListener('dragstart', (event) => {
+          event.dataTransfer.setData('text/plain', JSON.stringify({ card, index }));
+          event.dataTransfer.effectAllowed = 'move';
+        });
+      }
+    }
+    return node;
+  });
+  return el('div', { class: `hand${interactive ? ' hand-interactive' : ''}`, 'data-zone': 'hand', 'aria-label': `Your hand, ${n} cards`, role: 'group' },
+    n ? children : el('span', { class: 'muted small', text: 'No cards in hand.' }));
+}
+
+/** Make a zone accept a hand card dropped on it. */
+export function dropTarget(node, onDrop) {
+  node.classList.add('drop-target');
+  node.addEventListener('dragover', (event) => { event.preventDefault(); node.classList.add('drag-over'); });
+  node.addEventListener('dragleave', () => node.classList.remove('drag-over'));
+  node.addEventListener('drop', (event) => {
+    event.preventDefault();
+    node.classList.remove('drag-over');
+    try {
+      onDrop(JSON.parse(event.dataTransfer.getData('text/plain')));
+    } catch {
+      /* not one of our cards */
+    }
+  });
+  return node;
+}
+
+/** The stock: a back with its count, optionally clickable (draw). */
+export function stockZone(count, onClick, label = 'Stock') {
+  const body = Number.isInteger(count) && count > 0 ? cardElement('??') : el('span', { class: 'card card-empty', text: 'empty' });
+  const wrap = onClick
+    ? el('button', { type: 'button', class: 'pile-button', onclick: onClick, 'aria-label': `Draw from the ${label.toLowerCase()} (${count} cards)` }, body)
+    : body;
+  return el('div', { class: `pile-zone${onClick ? ' is-clickable' : ''}`, 'data-zone': 'stock', 'data-count': String(count ?? 0) },
+    wrap,
+    el('span', { class: 'pile-label' }, `${label} `, el('strong', { text: String(count ?? 0) })));
+}
+
+/** A face-up pile: its top card (or a spread of every card) and its size. */
+export function discardZone(cards, size, options = {}) {
+  const list = Array.isArray(cards) ? cards.filter(isCard) : [];
+  const count = Number.isInteger(size) ? size : list.length;
+  let body;
+  if (options.spread && list.length) {
+    body = el('div', { class: 'spread' }, list.map((card, index) => {
+      const depth = list.length - 1 - index;
+      const handler = options.onSpreadCard?.(card, depth);
+      const node = cardElement(card, {
+        tag: handler ? 'button' : 'span', type: handler ? 'button' : null,
+        className: `spread-card${handler ? ' is-playable' : ''}${index === list.length - 1 && options.arrive ? ' card-arrive' : ''}`,
+        'aria-label': `${describeCard(card)}${depth ? `, ${depth} below the top` : ', top of the pile'}`,
+      });
+      if (handler) node.addEventListener('click', handler);
+      return node;
+    }));
+  } else if (list.length) {
+    const top = list[list.length - 1];
+    const node = cardElement(top, { className: options.arrive ? 'card-arrive' : '' });
+    body = options.onClick
+      ? el('button', { type: 'button', class: 'pile-button', onclick: options.onClick, 'aria-label': `Take ${describeCard(top)} from the discard pile` }, node)
+      : node;
+  } else {
+    body = el('span', { class: 'card card-empty', text: 'empty' });
+  }
+  return el('div', { class: `pile-zone${options.spread ? ' pile-spread' : ''}${options.onClick ? ' is-clickable' : ''}`, 'data-zone': 'discard', 'data-count': String(count) },
+    body,
+    el('span', { class: 'pile-label' }, `${options.label || 'Discard'} `, el('strong', { text: String(count) })));
+}
+
+/** A stack of chips drawn with CSS; the height grows slowly with the amount. */
+export function chipStack(amount) {
+  const n = Math.max(0, Math.min(8, Math.ceil(Math.log2(Math.max(1, Number(amount) || 0) + 1))));
+  return el('span', { class: 'chip-stack', 'aria-hidden': 'true' },
+    Array.from({ length: n }, (_, i) => el('span', { class: `chip chip-${i % 3}` })));
+}
+
+/** Pools and pots: [{label, amount}] → one [data-zone="pool"] with a stack per entry. */
+export function poolZone(entries) {
+  const list = entries.filter((e) => e && e.amount !== null && e.amount !== undefined);
+  if (!list.length) return null;
+  return el('div', { class: 'pool-zone', 'data-zone': 'pool', 'data-amount': String(list[0].amount) },
+    list.map((e) => el('div', { class: 'pool', 'data-amount': String(e.amount) },
+      chipStack(e.amount),
+      el('span', { class: 'pool-label', text: e.label }),
+      el('strong', { class: 'pool-amount', text: `${formatChips(e.amount)}` }),
+      el('span', { class: 'sr-only', text: ' chips' }))));
+}
+
+/** The cards of a trick, each under its player's name. */
+export function trickZone(plays, rctx, options = {}) {
+  const list = Array.isArray(plays) ? plays.filter((p) => isPlainObject(p) && isCard(p.card)) : [];
+  return el('div', { class: 'trick-zone', 'data-zone': 'trick', 'data-count': String(list.length), 'aria-label': options.label || 'Current trick' },
+    el('span', { class: 'zone-title', text: options.label || 'Trick' }),
+    el('div', { class: 'trick-cards' },
+      list.length ? list.map((p, index) => el('figure', { class: 'trick-play', 'data-seat': String(p.seat) },
+        cardElement(p.card, { className: index === list.length - 1 && options.arrive ? 'card-arrive' : '' }),
+        el('figcaption', { text: seatName(rctx, p.seat) + (options.winner === p.seat ? ' ✓' : '') })))
+        : el('span', { class: 'muted small', text: options.empty || 'No cards played yet.' })));
+}
+
+/**
+ * Melds on the table grouped by owner (or one common group).
+ * melds: [{meld, owner, cards}]; options.onMeld(meldIndex) makes each meld a button.
+ */
+export function meldsZone(melds, rctx, options = {}) {
+  const list = Array.isArray(melds) ? melds.filter((m) => isPlainObject(m) && Array.isArray(m.cards)) : [];
+  const groups = new Map();
+  for (const meld of list) {
+    const key = options.common || !Number.isInteger(meld.owner) ? 'common' : meld.owner;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(meld);
+  }
+  const ordered = [...groups.entries()].sort(([a], [b]) => (a === 'common' ? -1 : b === 'common' ? 1 : a - b));
+  return el('div', { class: 'melds-zone', 'data-zone': 'melds', 'data-count': String(list.length) },
+    el('span', { class: 'zone-title', text: options.title || 'Melds on the table' }),
+    list.length ? ordered.map(([owner, group]) => el('div', { class: 'meld-group', 'data-owner': String(owner) },
+      el('span', { class: 'meld-owner', text: owner === 'common' ? 'Common' : `${seatName(rctx, owner)}${owner === rctx.mySeat ? ' (you)' : ''}` }),
+      el('div', { class: 'meld-list' }, group.map((meld) => {
+        const handler = options.onMeld?.(meld);
+        const cards = meld.cards.map((card) => cardElement(card, { size: 'sm' }));
+        const attrs = {
+          class: `meld${handler ? ' is-target' : ''}`, 'data-meld': String(meld.meld ?? ''),
+          'aria-label': `meld ${meld.meld ?? ''}: ${meld.cards.map(describeCard).join(', ')}${handler ? ' — lay off the selected cards here' : ''}`,
+        };
+        if (!handler) return el('div', attrs, cards);
+        const node = el('button', { ...attrs, type: 'button', onclick: handler }, cards);
+        if (options.onDropMeld) dropTarget(node, (drag) => options.onDropMeld(meld, drag));
+        return node;
+      })))) : el('span', { class: 'muted small', text: 'No melds yet.' }));
+}
+
+/** A little labelled fact ("Trump ♦", "Deal 3"). */
+export function fact(label, value, attrs = {}) {
+  if (value === null || value === undefined || value === '') return null;
+  return el('span', { class: 'fact', ...attrs }, el('span', { class: 'fact-key', text: label }), ' ', el('strong', {}, value));
+}
+
+/**
+ * The felt: opponents across the top, the centre (piles, melds, trick, pool),
+ * the viewer's seat and hand at the bottom. A spectator sees every seat on top.
+ * parts: {seatInfo(seat) → info for seatZone, center: Node[], hand: Node|null, below: Node[]}
+ */
+export function tableFrame(state, rctx, parts) {
+  const order = seatOrder(rctx);
+  const info = (seat) => parts.seatInfo?.(seat) || {};
+  const player = (seat) => rctx.players.find((p) => p.seat === seat);
+  const me = rctx.mySeat !== null ? player(rctx.mySeat) : null;
+  return el('div', { class: 'felt-table' },
+    el('div', { class: 'felt-opponents', 'data-count': String(order.length) },
+      order.map((seat) => seatZone(player(seat), rctx, state, info(seat)))),
+    el('div', { class: 'felt-center' }, parts.center || []),
+    me ? el('div', { class: 'felt-me' }, seatZone(me, rctx, state, info(me.seat)), parts.hand || null) : null,
+    parts.below || null);
+}

@@ -1,0 +1,200 @@
+// The Rummy family table (rummy, michigan_rummy, five_hundred_rummy, persian_rummy,
+// straight_rummy …, carousel): opponents with card counts, stock and upcard (or
+// Michigan's spread pile), the table's melds grouped by owner (common for
+// Carousel), and the viewer's hand.
+//
+// Acting: click the stock or the upcard to draw; click a spread-pile card to take
+// down to it; select cards in the hand, then "Meld", or click a meld to lay them
+// off; click a card (or drag it onto the pile, or select it and click the pile) to
+// discard. Only moves that `legal` lists are offered; the action buttons below the
+// table still list every legal entry.
+
+import { el, isPlainObject } from '../dom.js';
+import { cardText, isCard } from '../cards.js';
+import { seatName } from '../render.js';
+import { bySeat, discardZone, dropTarget, fact, handZone, meldsZone, mine, stockZone, tableFrame } from './common.js';
+
+const COMMON_TABLE = new Set(['carousel']);
+
+function sameCards(a, b) {
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  const x = [...a].sort();
+  const y = [...b].sort();
+  return x.every((card, i) => card === y[i]);
+}
+
+function cardsList(cards) {
+  return el('span', { class: 'card-text-list' }, cards.map(cardText));
+}
+
+export function createRummyLayout(game) {
+  let lastTop = null;
+
+  return {
+    family: 'rummy',
+    render(state, rctx, ui) {
+      const view = isPlainObject(state.view) ? state.view : {};
+      const legal = ui.legal;
+      const sel = ui.selection;
+      sel.cards = Array.isArray(sel.cards) ? sel.cards : [];
+      const hands = bySeat(view.hands);
+      const myHand = mine(view.hands, rctx);
+      const cards = myHand && Array.isArray(myHand.cards) ? myHand.cards.filter(isCard) : [];
+      const selected = sel.cards.filter((i) => i < cards.length);
+      const selectedCards = selected.map((i) => cards[i]);
+      const find = (pred) => legal.find((a) => isPlainObject(a) && pred(a)) || null;
+      const send = (action) => { sel.cards = []; ui.act(action); };
+      const toggle = (index) => {
+        sel.cards = selected.includes(index) ? selected.filter((i) => i !== index) : [...selected, index];
+        ui.rerender();
+      };
+
+      const drawStock = find((a) => a.type === 'draw' && a.from === 'stock');
+      const drawUp = find((a) => a.type === 'draw' && a.from === 'discard');
+      const discards = legal.filter((a) => a.type === 'discard' && isCard(a.card));
+      const discardOf = (card) => discards.find((a) => a.card === card) || null;
+      const layOffs = legal.filter((a) => a.type === 'lay_off' && Number.isInteger(a.meld));
+      const melds = legal.filter((a) => a.type === 'meld' && Array.isArray(a.cards));
+      const composite = legal.filter((a) => ['go_rummy', 'go_down'].includes(a.type));
+      const selecting = melds.length > 0 || layOffs.length > 0;
+
+      // Hand: click selects when melding or laying off is possible, else discards at once.
+      // A second click on the same card within 400 ms is a double click: discard it.
+      const onCard = cards.length && (discards.length || selecting) ? (card, index) => {
+        const now = Date.now();
+        const double = sel.lastClick && sel.lastClick.index === index && now - sel.lastClick.time < 400;
+        sel.lastClick = { index, time: now };
+        const action = discardOf(card);
+        if (action && (!selecting || double)) return send(action);
+        if (selecting) toggle(index);
+      } : null;
+      const playable = new Set([...discards.map((a) => a.card), ...layOffs.flatMap((a) => a.cards || []), ...melds.flatMap((a) => a.cards)]);
+      const hand = myHand ? handZone(cards, {
+        onCard, selectable: selecting, selected, playable, draggable: discards.length > 0,
+      }) : null;
+
+      // Piles.
+      const center = [facts(view, rctx, game)];
+      center.push(stockZone(Number.isInteger(view.stock) ? view.stock : 0, drawStock ? () => send(drawStock) : null));
+      let pile;
+      if (Array.isArray(view.pile)) {
+        const takes = legal.filter((a) => a.type === 'take' && Number.isInteger(a.depth));
+        pile = discardZone(view.pile, view.pile.length, {
+          spread: true, label: 'Spread pile',
+          onSpreadCard: (card, depth) => {
+            const take = takes.find((a) => a.depth === depth && (a.card === undefined || a.card === card));
+            if (take) return () => send(take);
+            if (depth === 0 && drawUp) return () => send(drawUp);
+            return null;
+          },
+          arrive: view.pile[view.pile.length - 1] !== lastTop && lastTop !== null,
+        });
+        lastTop = view.pile[view.pile.length - 1] ?? null;
+      } else {
+        const top = isCard(view.upcard) ? view.upcard : null;
+        pile = discardZone(top ? [top] : [], Number.isInteger(view.pile_size) ? view.pile_size : top ? 1 : 0, {
+          label: 'Discard',
+          onClick: drawUp ? () => send(drawUp) : selectedCards.length === 1 && discardOf(selectedCards[0]) ? () => send(discardOf(selectedCards[0])) : null,
+          arrive: top !== lastTop && lastTop !== null && top !== null,
+        });
+        lastTop = top;
+      }
+      if (discards.length) dropTarget(pile, (drag) => { const a = discardOf(drag.card); if (a) send(a); });
+      center.push(pile);
+
+      // Melds: a meld is a target when every selected card may be laid off on it.
+      const targetFor = (meld) => {
+        if (!selectedCards.length) return null;
+        const onMeld = layOffs.filter((a) => a.meld === meld.meld);
+        if (!onMeld.length) return null;
+        const exact = onMeld.find((a) => sameCards(a.cards, selectedCards));
+        if (exact) return () => send(exact);
+        const listed = new Set(onMeld.flatMap((a) => a.cards || []));
+        if (selectedCards.every((c) => listed.has(c))) return () => send({ type: 'lay_off', meld: meld.meld, cards: selectedCards });
+        return null;
+      };
+      center.push(meldsZone(view.table, rctx, {
+        common: COMMON_TABLE.has(game),
+        onMeld: targetFor,
+        onDropMeld: (meld, drag) => {
+          const a = layOffs.find((x) => x.meld === meld.meld && sameCards(x.cards, [drag.card]));
+          if (a) send(a);
+        },
+      }));
+
+      // Tools for the selection and the composite moves.
+      const tools = [];
+      if (selecting && cards.length) {
+        const meldAction = selectedCards.length ? melds.find((a) => sameCards(a.cards, selectedCards)) : null;
+        tools.push(el('button', {
+          type: 'button', class: 'btn btn-primary', disabled: !meldAction, 'data-tool': 'meld',
+          onclick: () => meldAction && send(meldAction),
+        }, meldAction ? ['Meld ', cardsList(selectedCards)] : 'Meld (select the cards)'));
+        const single = selectedCards.length === 1 ? discardOf(selectedCards[0]) : null;
+        tools.push(el('button', {
+          type: 'button', class: 'btn', disabled: !single, 'data-tool': 'discard',
+          onclick: () => single && send(single),
+        }, single ? ['Discard ', cardText(single.card)] : 'Discard (select one card)'));
+        if (selected.length) {
+          tools.push(el('button', { type: 'button', class: 'btn btn-ghost', text: 'Clear selection', onclick: () => { sel.cards = []; ui.rerender(); } }));
+        }
+      }
+      for (const action of composite) {
+        const groups = Array.isArray(action.melds) ? action.melds.filter(Array.isArray) : [];
+        tools.push(el('button', { type: 'button', class: 'btn btn-primary', onclick: () => send(action), 'data-tool': action.type },
+          action.type === 'go_down' ? 'Go down' : 'Go rummy',
+          groups.length ? [' ', el('span', { class: 'card-text-list' }, groups.map((g) => el('span', { class: 'card-text-group' }, g.map(cardText))))] : null,
+          isCard(action.discard) ? [' · discard ', cardText(action.discard)] : null));
+      }
+      const hint = hintText(view, legal, rctx, { selecting, selected: selectedCards.length, discards: discards.length, layOffs: layOffs.length });
+      const below = [];
+      if (hint) below.push(el('p', { class: 'hint-strip', text: hint }));
+      if (tools.length) below.push(el('div', { class: 'hand-tools' }, tools));
+
+      return tableFrame(state, rctx, {
+        seatInfo: (seat) => {
+          const h = hands.get(seat);
+          const score = Array.isArray(view.scores) ? view.scores[seat] : undefined;
+          const extras = [];
+          if (typeof score === 'number') extras.push(fact('Score', String(score)));
+          if (h?.melded) extras.push(el('span', { class: 'seat-status', text: 'melded' }));
+          return {
+            count: Number.isInteger(h?.count) ? h.count : Array.isArray(h?.cards) ? h.cards.length : undefined,
+            dealer: view.dealer === seat, out: h?.left === true, status: h?.left ? 'left' : null, extras,
+          };
+        },
+        center,
+        hand,
+        below,
+      });
+    },
+  };
+}
+
+function facts(view, rctx, game) {
+  const items = [
+    fact('Deal', view.deal),
+    Number.isInteger(view.dealer) ? fact('Dealer', seatName(rctx, view.dealer)) : null,
+    fact('Target', view.target),
+    isCard(view.must_use) ? fact('Must use', cardText(view.must_use)) : null,
+    view.stock_gone ? fact('Stock', 'gone') : null,
+    isPlainObject(view.break) ? fact('Break', `${seatName(rctx, view.break.breaker)} broke · ${view.break.turns_left ?? '?'} turns left`) : null,
+    game === 'carousel' ? fact('Table', 'common melds') : null,
+  ];
+  return el('div', { class: 'facts' }, items);
+}
+
+function hintText(view, legal, rctx, info) {
+  if (!legal.length) return null;
+  if (view.phase === 'draw' || legal.some((a) => a.type === 'draw' || a.type === 'take')) {
+    return Array.isArray(view.pile) ? 'Draw: click the stock, or a card of the spread pile to take it and every card above it.'
+      : 'Draw: click the stock or the discard pile.';
+  }
+  if (legal.some((a) => a.type === 'call')) return 'A discard could be laid off: call it or pass.';
+  if (info.selecting) {
+    if (info.selected) return 'Click "Meld", or a meld on the table to lay off the selected cards. Double-click a card to discard it.';
+    return 'Select cards to meld or lay off; double-click a card (or drag it to the pile) to discard it.';
+  }
+  if (info.discards) return 'Click a card to discard it.';
+  return null;
+}
