@@ -27,6 +27,8 @@ const SCRATCH = env('PARLOUR_SCRATCH');
 // Every playwright wait has this default limit; a whole test has its own (node:test timeout).
 export const WAIT_MS = 15_000;
 export const BOT_DELAY_MS = 25;
+/** The table page's root element in the DOM contract. */
+export const ROOT = '[data-table][data-your-turn]';
 
 // Everything started here is stopped when the process ends, however it ends.
 const children = new Set();
@@ -243,9 +245,9 @@ export class Player {
 
   // -- the table page ---------------------------------------------------------
 
-  /** The table root: `[data-table][data-game]` (lobby rows carry data-table but no data-game). */
+  /** The table page's root (lobby rows carry data-table too, but never data-your-turn). */
   get table() {
-    return this.page.locator('[data-table][data-game]');
+    return this.page.locator(ROOT);
   }
 
   get connection() {
@@ -276,7 +278,7 @@ export class Player {
     await form.locator('[type="submit"]').click();
     await this.page.waitForURL(/#\/table\/[^/]+$/);
     const id = decodeURIComponent(this.page.url().replace(/^.*#\/table\//, ''));
-    await this.page.locator(`[data-table="${id}"][data-game="${game}"]`).waitFor();
+    await this.page.locator(`${ROOT}[data-table="${id}"][data-game="${game}"]`).waitFor();
     return id;
   }
 
@@ -333,7 +335,7 @@ export class Player {
 
   /** Waits until the viewer's legal list is non-empty. */
   async waitForTurn(timeout = WAIT_MS) {
-    await this.page.locator('[data-table][data-game][data-your-turn="true"]').waitFor({ timeout });
+    await this.page.locator(`${ROOT}[data-your-turn="true"]`).waitFor({ timeout });
   }
 
   /** The complete actions currently offered as buttons, parsed from data-action. */
@@ -345,7 +347,7 @@ export class Player {
   /** What the viewer may do now, as one string: whose turn, the action buttons, whether a result shows. */
   async movesKey() {
     return this.page.evaluate(() => JSON.stringify([
-      document.querySelector('[data-table][data-game]')?.getAttribute('data-your-turn'),
+      document.querySelector('[data-table][data-your-turn]')?.getAttribute('data-your-turn'),
       [...document.querySelectorAll('[data-zone="actions"] [data-action-type]')]
         .map((node) => `${node.getAttribute('data-action-type')} ${node.getAttribute('data-action') ?? ''}`),
       document.querySelectorAll('[data-zone="result"] [data-chips-delta]').length,
@@ -379,6 +381,13 @@ export class Player {
       .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-card')));
   }
 
+  /** Every card code drawn on the page outside the viewer's own hand. */
+  async cardsOutsideHand() {
+    return this.page.locator('[data-card]').evaluateAll((nodes) => nodes
+      .filter((node) => !node.closest('[data-zone="hand"]'))
+      .map((node) => node.getAttribute('data-card')));
+  }
+
   /** The result rows' chip deltas by seat: {seat: delta}. */
   async resultDeltas() {
     const rows = this.page.locator('[data-zone="result"] [data-seat][data-chips-delta]');
@@ -389,10 +398,16 @@ export class Player {
 
   /** Opens a player's ledger page and returns {balance, amounts}. */
   async ledger(name = this.name) {
+    // A ledger page already shown must not be mistaken for the new one.
+    await this.page.evaluate(() => {
+      for (const node of document.querySelectorAll('[data-testid="balance"], [data-testid="ledger-entry"]')) node.__parlourOld = true;
+    });
     await this.page.goto(`${this.server.url}#/ledger/${encodeURIComponent(name)}`);
+    await this.page.waitForFunction(() => {
+      const fresh = (selector) => [...document.querySelectorAll(selector)].some((node) => !node.__parlourOld);
+      return fresh('[data-testid="balance"]') && fresh('[data-testid="ledger-entry"]');
+    }, null, { timeout: WAIT_MS });
     const balance = this.page.locator('[data-testid="balance"]');
-    await balance.waitFor();
-    await this.page.locator('[data-testid="ledger-entry"]').first().waitFor();
     const value = await balance.getAttribute('data-value');
     const text = (await balance.textContent()).trim();
     const amounts = await this.page.locator('[data-testid="ledger-entry"]')

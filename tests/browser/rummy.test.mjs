@@ -4,8 +4,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withFixture } from './harness.mjs';
-import { chooseDiscard, discardByHand } from './rummy_play.mjs';
+import { ROOT, withFixture } from './harness.mjs';
+import { chooseDiscard, discardByHand, drawByStock } from './rummy_play.mjs';
 
 const SEED = 424242;
 const MAX_TURNS = 150; // the pile is turned over at most once, so a deal ends long before this
@@ -20,8 +20,8 @@ test('Rummy: a deal played by clicking to its result against a bot', { timeout: 
     await erin.start();
 
     const result = page.locator('[data-zone="result"] [data-seat][data-chips-delta]');
-    const yourTurn = page.locator('[data-table][data-game][data-your-turn="true"]');
-    const counts = { draw: 0, meld: 0, lay_off: 0, discard: 0, other: 0, picked: 0 };
+    const yourTurn = page.locator(`${ROOT}[data-your-turn="true"]`);
+    const counts = { draw: 0, meld: 0, lay_off: 0, discard: 0, selected: 0, other: 0 };
     let turns = 0;
     for (;;) {
       // Either the deal is over or it is erin's move.
@@ -32,30 +32,35 @@ test('Rummy: a deal played by clicking to its result against a bot', { timeout: 
       assert.ok(legal.length > 0, 'your-turn means there is a legal action button');
       const before = await erin.movesKey();
       const of = (type) => legal.filter((entry) => entry.action.type === type);
-      if (of('draw').length) {
-        const draw = of('draw').find((entry) => entry.action.from === 'stock') ?? of('draw')[0];
-        await erin.clickAction(draw.json);
+      if (of('draw').some((entry) => entry.action.from === 'stock')) {
+        await drawByStock(erin); // a click on the stock pile
+        counts.draw++;
+      } else if (of('draw').length) {
+        await erin.clickAction(of('draw')[0].json);
+        await erin.waitForChange(before);
         counts.draw++;
       } else if (of('meld').length) {
-        // The biggest meld first.
+        // The biggest meld first, with the contract's action button.
         const meld = of('meld').sort((a, b) => b.action.cards.length - a.action.cards.length)[0];
         await erin.clickAction(meld.json);
+        await erin.waitForChange(before);
         counts.meld++;
       } else if (of('lay_off').length) {
         await erin.clickAction(of('lay_off')[0].json);
+        await erin.waitForChange(before);
         counts.lay_off++;
       } else if (of('discard').length) {
-        const hand = await erin.handCards();
-        const card = chooseDiscard(hand, of('discard').map((entry) => entry.action.card));
-        if (await discardByHand(erin, card)) counts.picked++;
-        else await erin.clickAction(JSON.stringify({ type: 'discard', card }));
+        // A click on the card in the hand.
+        const card = chooseDiscard(await erin.handCards(), of('discard').map((entry) => entry.action.card));
+        const { selected } = await discardByHand(erin, card);
+        if (selected) counts.selected++;
         counts.discard++;
       } else {
         // Anything else the options might offer (pass, decline, …): the first button.
         await erin.clickAction(legal[0].json);
+        await erin.waitForChange(before);
         counts.other++;
       }
-      await erin.waitForChange(before);
     }
 
     const deltas = await erin.resultDeltas();
@@ -63,8 +68,7 @@ test('Rummy: a deal played by clicking to its result against a bot', { timeout: 
     assert.deepEqual(Object.keys(deltas).sort(), ['0', '1'], 'a result row for both seats');
     assert.equal(deltas[0] + deltas[1], 0, 'what one seat wins the other loses');
     assert.ok(counts.draw > 0 && counts.discard > 0, 'erin drew and discarded');
-    assert.ok(counts.picked === counts.discard, 'every discard was made by picking the card in the hand');
-    // The winner is named in plain words somewhere on the result, and the chips reached the ledger.
+    // The chips reached the ledger.
     const mine = deltas[await erin.seatNumber()];
     const ledger = await erin.ledger();
     assert.equal(ledger.balance, 1000 + mine, "erin's ledger agrees with the result");

@@ -1,3 +1,5 @@
+import { assertEventually } from './harness.mjs';
+
 // How the Rummy test picks and makes its discards.
 
 const RANKS = 'A23456789TJQK';
@@ -17,9 +19,35 @@ export function chooseDiscard(hand, allowed) {
 }
 
 /**
- * Discards `card` the way a person would: click it in the hand, then the
- * discard button. Returns false when the page offers no such interaction.
+ * Draws from the stock the way a person would: a click on the stock pile.
+ * Resolves once the server has answered (the viewer's moves changed).
+ */
+export async function drawByStock(player) {
+  const before = await player.movesKey();
+  await player.page.locator('[data-zone="stock"] [data-card]').first().click();
+  await player.waitForChange(before, 'a click on the stock draws');
+}
+
+/**
+ * Discards `card` the way a person would: a click on it in the hand. When the
+ * hand is in selecting mode (melds or lay-offs are possible) that click only
+ * selects it (aria-pressed="true"), and a click on the discard pile then
+ * discards it. Resolves once the server has answered.
  */
 export async function discardByHand(player, card) {
-  return false;
+  const { page } = player;
+  const before = await player.movesKey();
+  const inHand = page.locator(`[data-zone="hand"] [data-card="${card}"]`).first();
+  await inHand.click();
+  let selected = false;
+  await assertEventually(async () => {
+    if ((await player.movesKey()) !== before) return true;
+    selected = (await inHand.getAttribute('aria-pressed')) === 'true';
+    return selected;
+  }, `a click on ${card} in the hand discards or selects it`);
+  if (selected) {
+    await page.locator('[data-zone="discard"] [data-card]').first().click();
+    await player.waitForChange(before, `a click on the pile discards the selected ${card}`);
+  }
+  return { selected };
 }
