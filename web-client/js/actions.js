@@ -42,8 +42,12 @@ function labelPart(key, value, ctx) {
   return `${humanise(key).toLowerCase()} ${json.length > 40 ? json.slice(0, 37) + '…' : json}`;
 }
 
+// Verbs for types whose name alone reads oddly on a button.
+const VERBS = { card: 'Play', play_card: 'Play', lay_off: 'Lay off', go_rummy: 'Go rummy', go_down: 'Go down', take_widow: 'Take the widow', pay_dealer: 'Pay the dealer' };
+
 function actionLabel(entry, ctx) {
-  const parts = [humanise(typeof entry.type === 'string' ? entry.type : 'action') || 'Act'];
+  const type = typeof entry.type === 'string' ? entry.type : 'action';
+  const parts = [VERBS[type] || humanise(type) || 'Act'];
   for (const [key, value] of Object.entries(entry)) {
     if (key === 'type' || isRange(value)) continue;
     const part = labelPart(key, value, ctx);

@@ -144,7 +144,8 @@ export function createLedgerPage(ctx, { player, table }) {
       const rows = await Promise.all(players.map(async (p) => {
         try {
           const reply = await ctx.conn.request('ledger', { player: p, limit: SETTLE_LIMIT });
-          const net = (reply.entries || []).filter((e) => String(e.table) === String(settleTable))
+          // Starting chips are a grant, not play: they are left out of the table's total.
+          const net = (reply.entries || []).filter((e) => String(e.table) === String(settleTable) && !/starting chips|grant/i.test(String(e.memo ?? '')))
             .reduce((sum, e) => sum + (Number(e.amount) || 0), 0);
           return { player: reply.player || p, balance: reply.balance, net };
         } catch {

@@ -13,6 +13,13 @@ export function createLobbyPage(ctx) {
   let games = [];
 
   const tablesList = el('div', { class: 'tables-list' }, el('p', { class: 'muted', text: 'Loading tables…' }));
+  let lastTables = [];
+  const filterSelect = el('select', {
+    class: 'tables-filter', 'aria-label': 'Which tables to show',
+    onchange: () => renderTables(lastTables),
+  },
+  el('option', { value: 'all', text: 'All tables' }),
+  el('option', { value: 'open', text: 'With a free seat, or mine' }));
   const updated = el('span', { class: 'muted small' });
   const gamesGrid = el('div', { class: 'games-grid' }, el('p', { class: 'muted', text: 'Loading games…' }));
   const createForm = createTableForm(ctx);
@@ -20,7 +27,7 @@ export function createLobbyPage(ctx) {
   const element = el('div', { class: 'lobby' },
     el('section', { class: 'panel lobby-tables' },
       el('div', { class: 'panel-head' },
-        el('h2', { text: 'Open tables' }), updated,
+        el('h2', { text: 'Open tables' }), updated, filterSelect,
         el('button', { type: 'button', class: 'btn btn-small', text: 'Refresh', onclick: () => refresh(true) })),
       tablesList),
     el('section', { class: 'panel lobby-create' },
@@ -44,7 +51,17 @@ export function createLobbyPage(ctx) {
     }
   }
 
-  function renderTables(tables) {
+  function renderTables(all) {
+    lastTables = all;
+    const tables = filterSelect.value === 'all' ? all : all.filter((t) => {
+      const seats = Array.isArray(t.seats) ? t.seats.filter(isPlainObject) : [];
+      return t.status !== 'finished' && (seats.some((x) => sameName(x.player, ctx.me?.name)) || (t.status === 'waiting' && seats.some((x) => x.player === null || x.player === undefined)));
+    });
+    if (!tables.length && all.length) {
+      replaceChildren(tablesList, el('p', { class: 'empty-note' }, 'No table has a free seat right now — create one, or ',
+        el('button', { type: 'button', class: 'btn btn-small', text: 'show all tables', onclick: () => { filterSelect.value = 'all'; renderTables(all); } }), ' to watch.'));
+      return;
+    }
     if (!tables.length) {
       replaceChildren(tablesList, el('p', { class: 'empty-note', text: 'No open tables yet — create one!' }));
       return;
@@ -61,7 +78,11 @@ export function createLobbyPage(ctx) {
     const mine = seats.some((s) => sameName(s.player, ctx.me?.name));
     const hasRoom = seats.some((s) => s.player === null || s.player === undefined);
     const open = table.status !== 'finished';
-    const options = isPlainObject(table.options) ? Object.entries(table.options) : [];
+    // Only the options that differ from the game's defaults say something about the table.
+    const defaults = new Map((games.find((g) => g.id === table.game)?.options || []).filter(isPlainObject).map((o) => [o.name, o.default]));
+    const options = isPlainObject(table.options)
+      ? Object.entries(table.options).filter(([k, v]) => !defaults.has(k) || JSON.stringify(defaults.get(k)) !== JSON.stringify(v))
+      : [];
     return el('article', { class: 'table-card', 'data-testid': 'table-row', 'data-table': id, 'data-game': String(table.game ?? '') },
       el('div', { class: 'table-card-head' },
         el('strong', { class: 'table-card-game', text: ctx.gameName(table.game) }),

@@ -9,6 +9,7 @@
 
 import { el, humanise, isPlainObject, sameName } from './dom.js';
 import { renderBox, seatName } from './render.js';
+import { cardElement, cardText, isCard, isCardList } from './cards.js';
 
 const PER_SEAT_KEY = /point|chip|score|won|lost|net|total|payout|delta|penalt|bonus|unpaid|owe|paid/i;
 const SIGNED_KEY = /chip|won|lost|net|delta|payout|paid|owe|unpaid/i;
@@ -43,7 +44,7 @@ function collect(result, ctx) {
         let hasComplex = false;
         for (const [field, fieldValue] of Object.entries(item)) {
           if (field === 'seat' || fieldValue === null || fieldValue === undefined) continue;
-          if (isScalar(fieldValue)) put(item.seat, field, fieldValue);
+          if (isScalar(fieldValue) || isCardList(fieldValue) || (Array.isArray(fieldValue) && fieldValue.length === 0)) put(item.seat, field, fieldValue);
           else { complex[field] = fieldValue; hasComplex = true; }
         }
         if (hasComplex) rest.push(complex);
@@ -63,12 +64,26 @@ function collect(result, ctx) {
 }
 
 function cell(column, value) {
+  if (Array.isArray(value)) {
+    return el('td', { class: 'result-cards' }, value.length ? value.map((card) => cardElement(card, { size: 'sm' })) : el('span', { class: 'muted', text: '—' }));
+  }
+  if (isCard(value) && value !== '??') return el('td', {}, cardText(value));
+  if (typeof value === 'string' && /^[a-z]+(_[a-z]+)*$/.test(value)) return el('td', { text: value.replace(/_/g, ' ') });
   if (typeof value === 'number' && SIGNED_KEY.test(column)) {
     const cls = value > 0 ? 'amount-plus' : value < 0 ? 'amount-minus' : '';
-    return el('td', { class: `num ${cls}`, text: value > 0 ? `+${value}` : String(value) });
+    // The sign and the words say it, not only the colour.
+    return el('td', { class: `num ${cls}`, text: value > 0 ? `+${value}` : value < 0 ? `−${-value}` : '0', 'aria-label': value > 0 ? `won ${value}` : value < 0 ? `lost ${-value}` : 'even' });
   }
   if (typeof value === 'boolean') return el('td', { text: value ? 'yes' : 'no' });
   return el('td', { class: typeof value === 'number' ? 'num' : '', text: value ?? '' });
+}
+
+// Chips first, then points and outcome, then the rest, cards last.
+function rank(column) {
+  const order = ['chips', 'points', 'outcome', 'bet'];
+  const at = order.indexOf(column);
+  if (at >= 0) return at;
+  return /card|hand|shown|melds/.test(column) ? 99 : 10;
 }
 
 /** The chips a seat won (+) or lost (−) in the deal: its `chips` field (antes included). */
@@ -83,9 +98,10 @@ function chipsDelta(row) {
 export function renderResult(result, ctx) {
   if (!isPlainObject(result)) return null;
   const { rows, columns, leftover } = collect(result, ctx);
-  const parts = [el('h3', { class: 'panel-title', text: 'Result' })];
+  const parts = [el('h3', { class: 'panel-title', text: 'Last deal' })];
   if (rows.size) {
     const seats = [...rows.keys()].sort((a, b) => a - b);
+    columns.sort((a, b) => rank(a) - rank(b));
     parts.push(el('div', { class: 'table-scroll' }, el('table', { class: 'data-table result-table' },
       el('thead', {}, el('tr', {}, el('th', { text: 'Player' }), columns.map((c) => el('th', {
         class: seats.every((seat) => typeof rows.get(seat).get(c) !== 'string') ? 'num' : null,
@@ -99,6 +115,25 @@ export function renderResult(result, ctx) {
         el('td', { text: seatName(ctx, seat) + (seat === ctx.mySeat ? ' (you)' : '') }),
         columns.map((c) => cell(c, rows.get(seat).get(c)))))))));
   }
-  if (Object.keys(leftover).length) parts.push(renderBox(leftover, ctx));
+  const summary = [];
+  if (Number.isInteger(leftover.deal)) summary.push(`Deal ${leftover.deal}`);
+  if (typeof leftover.end === 'string') summary.push(`ended: ${leftover.end.replace(/_/g, ' ')}`);
+  if (Number.isInteger(leftover.winner)) summary.push(`winner ${seatName(ctx, leftover.winner)}`);
+  if (typeof leftover.pot === 'number') summary.push(`pot now ${leftover.pot}`);
+  if (typeof leftover.pool === 'number') summary.push(`pool now ${leftover.pool}`);
+  if (summary.length) parts.splice(1, 0, el('p', { class: 'result-summary', text: summary.join(' · ') }));
+  for (const key of ['deal', 'end', 'winner', 'pot', 'pool', 'dealer']) if (typeof leftover[key] !== 'object') delete leftover[key];
+  if (Array.isArray(leftover.unpaid)) {
+    const unpaid = leftover.unpaid.filter(isPlainObject);
+    if (unpaid.length) {
+      parts.push(el('ul', { class: 'unpaid' }, unpaid.map((u) => el('li', {
+        text: `${Number.isInteger(u.from) ? seatName(ctx, u.from) : u.from ?? '?'} could not pay ${u.amount ?? '?'} chips owed to ${Number.isInteger(u.to) ? seatName(ctx, u.to) : u.to ?? 'the pool'}.`,
+      }))));
+    }
+    delete leftover.unpaid;
+  }
+  if (Object.keys(leftover).length) {
+    parts.push(el('details', { class: 'result-more' }, el('summary', { text: 'More about this deal' }), renderBox(leftover, ctx)));
+  }
   return el('div', { class: 'result', 'data-zone': 'result' }, parts);
 }

@@ -92,6 +92,7 @@ export function handZone(cards, options = {}) {
       'aria-label': describeCard(card) + (isSelected ? ', selected' : ''),
       'data-index': String(index),
       draggable: interactive && options.draggable ? 'true' : null,
+      disabled: interactive && !playable && options.disableUnplayable ? true : null,
       style: { '--i': String(index), '--n': String(n) },
     });
     if (interactive) {
