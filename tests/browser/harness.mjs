@@ -307,7 +307,7 @@ export class Player {
 
   /** This player's seat zone (the one that names them). */
   seat(name = this.name) {
-    return this.page.locator('[data-zone="seat"]').filter({ hasText: new RegExp(`\\b${name}\\b`) });
+    return this.page.locator('[data-zone="seat"]').filter({ has: this.page.getByText(name, { exact: true }) });
   }
 
   /** This player's seat number, read from their seat zone. */

@@ -12,9 +12,17 @@ const SEED = 20261123;
 const STARTING_CHIPS = 1000;
 // Seat → what that seat bets. Seat 0 deals, so seats 1, 2, 0 bet in that order.
 const BETS = { 1: 2, 2: 1, 0: 1 };
-// What the seed deals, worked out from the hands and turned cards of this seed
-// (ante 1 each; the bet won or lost), seat → chips won (+) or lost (−).
-const EXPECTED = { 0: 0, 1: 0, 2: 0 };
+// What the seed deals, seat → chips won (+) or lost (−), antes included. Seed
+// 20261123 deals alice 8H 6H TH 7D 2D, bob 4D 8D 4S 3D 6D, carol KC 4H JC 8S KD;
+// everyone antes 1; bob bets 2 and loses (−3), carol bets 1 and wins (0),
+// alice bets 1 and loses (−2). The pot carries over, so no one antes again at
+// the next deal and each balance stays 1000 + this.
+const EXPECTED = { 0: -2, 1: -3, 2: 0 };
+const HANDS = {
+  alice: ['8H', '6H', 'TH', '7D', '2D'],
+  bob: ['4D', '8D', '4S', '3D', '6D'],
+  carol: ['KC', '4H', 'JC', '8S', 'KD'],
+};
 
 test('Red Dog: three browsers, invite link, a deal played by clicking, result = ledger', { timeout: 90_000 }, async () => {
   await withFixture('red-dog', async (fixture) => {
@@ -45,6 +53,7 @@ test('Red Dog: three browsers, invite link, a deal played by clicking, result = 
       assert.equal(cards.length, 5, `${viewer.name} holds five cards: ${cards}`);
       assert.ok(cards.every((card) => /^[2-9TJQKA][SHDC]$/.test(card)), `${viewer.name}'s cards are faces: ${cards}`);
       hands[viewer.name] = cards;
+      assert.deepEqual([...cards].sort(), [...HANDS[viewer.name]].sort(), `the seed deals ${viewer.name} the same hand`);
       const elsewhere = await viewer.cardsOutsideHand();
       assert.ok(elsewhere.every((card) => card === 'back'), `${viewer.name} sees no face outside the hand: ${elsewhere}`);
     }

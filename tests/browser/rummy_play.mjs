@@ -42,7 +42,9 @@ export async function discardByHand(player, card) {
   let selected = false;
   await assertEventually(async () => {
     if ((await player.movesKey()) !== before) return true;
-    selected = (await inHand.getAttribute('aria-pressed')) === 'true';
+    // Read without waiting: after a discard the card is gone from the hand.
+    selected = await page.evaluate((code) =>
+      document.querySelector(`[data-zone="hand"] [data-card="${code}"]`)?.getAttribute('aria-pressed') === 'true', card);
     return selected;
   }, `a click on ${card} in the hand discards or selects it`);
   if (selected) {
