@@ -25,20 +25,31 @@ test('Rummy: a deal played by clicking to its result against a bot', { timeout: 
     let turns = 0;
     for (;;) {
       // Either the deal is over or it is erin's move.
-      await result.first().or(yourTurn).waitFor({ timeout: 20_000 });
+      await result.first().or(yourTurn).first().waitFor({ timeout: 20_000 });
       if (await result.count()) break;
       assert.ok(++turns <= MAX_TURNS, `the deal ended within ${MAX_TURNS} moves`);
       const legal = (await erin.legalActions()).map((json) => ({ json, action: JSON.parse(json) }));
       assert.ok(legal.length > 0, 'your-turn means there is a legal action button');
       const before = await erin.movesKey();
       const of = (type) => legal.filter((entry) => entry.action.type === type);
-      if (of('draw').some((entry) => entry.action.from === 'stock')) {
-        await drawByStock(erin); // a click on the stock pile
-        counts.draw++;
-      } else if (of('draw').length) {
-        await erin.clickAction(of('draw')[0].json);
+      if (of('draw').length) {
+        const fromStock = of('draw').find((entry) => entry.action.from === 'stock');
+        // A click on the stock pile; the action button when the stock is empty (a draw turns the pile).
+        if (!fromStock || !(await drawByStock(erin))) await erin.clickAction((fromStock ?? of('draw')[0]).json);
         await erin.waitForChange(before);
         counts.draw++;
+      } else if ((of('meld').length || of('lay_off').length) && of('discard').length && !counts.selected &&
+                 await page.locator('[data-zone="discard"] [data-card]').count()) {
+        // Once per deal, hold the melds back and discard a card that is in none of
+        // them: with melds possible, a click on a hand card selects it, and a
+        // click on the discard pile then discards it.
+        const used = new Set([...of('meld'), ...of('lay_off')].flatMap((entry) => entry.action.cards));
+        const spare = of('discard').map((entry) => entry.action.card).filter((card) => !used.has(card));
+        const card = chooseDiscard(await erin.handCards(), spare.length ? spare : of('discard').map((entry) => entry.action.card));
+        const { selected } = await discardByHand(erin, card);
+        assert.ok(selected, `with melds possible a click on ${card} selects it`);
+        counts.selected++;
+        counts.discard++;
       } else if (of('meld').length) {
         // The biggest meld first, with the contract's action button.
         const meld = of('meld').sort((a, b) => b.action.cards.length - a.action.cards.length)[0];
@@ -68,6 +79,7 @@ test('Rummy: a deal played by clicking to its result against a bot', { timeout: 
     assert.deepEqual(Object.keys(deltas).sort(), ['0', '1'], 'a result row for both seats');
     assert.equal(deltas[0] + deltas[1], 0, 'what one seat wins the other loses');
     assert.ok(counts.draw > 0 && counts.discard > 0, 'erin drew and discarded');
+    assert.equal(counts.selected, 1, 'one discard went through selecting the card and clicking the pile');
     // The chips reached the ledger.
     const mine = deltas[await erin.seatNumber()];
     const ledger = await erin.ledger();

@@ -19,13 +19,17 @@ export function chooseDiscard(hand, allowed) {
 }
 
 /**
- * Draws from the stock the way a person would: a click on the stock pile.
- * Resolves once the server has answered (the viewer's moves changed).
+ * Draws from the stock the way a person would: a click on the stock pile's
+ * card. Resolves once the server has answered (the viewer's moves changed);
+ * false when the stock shows no card (it is empty and a draw turns the pile over).
  */
 export async function drawByStock(player) {
   const before = await player.movesKey();
-  await player.page.locator('[data-zone="stock"] [data-card]').first().click();
+  const card = player.page.locator('[data-zone="stock"] [data-card]');
+  if (!(await card.count())) return false;
+  await card.first().click();
   await player.waitForChange(before, 'a click on the stock draws');
+  return true;
 }
 
 /**

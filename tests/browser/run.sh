@@ -83,6 +83,8 @@ export TMPDIR="$scratch" # Chromium's temporary profiles go here too
 start=$(date +%s)
 status=0
 for file in "$here"/*.test.mjs; do
+  # PARLOUR_BROWSER_ONLY=rummy runs only the files whose name contains "rummy".
+  case "$(basename "$file")" in *"${PARLOUR_BROWSER_ONLY:-}"*) ;; *) continue ;; esac
   echo "test_browser: $(basename "$file")"
   set +e
   setsid node --test-reporter=spec "$file" &
