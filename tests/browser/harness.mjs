@@ -166,8 +166,8 @@ export async function openFixture() {
     server,
     browser,
     players,
-    async player(name) {
-      const player = await Player.open(browser, server, name);
+    async player(name, token) {
+      const player = await Player.open(browser, server, name, token);
       players.push(player);
       return player;
     },
@@ -220,21 +220,29 @@ export class Player {
     page.on('pageerror', (error) => this.pageErrors.push(String(error?.stack || error)));
   }
 
-  static async open(browser, server, name) {
+  /** A fresh context signed in as `name`: a new name, or with `token` an existing one ("another device"). */
+  static async open(browser, server, name, token) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     context.setDefaultTimeout(WAIT_MS);
     const page = await context.newPage();
     const player = new Player(name, context, page, server);
-    await player.signIn();
+    await player.signIn(token);
     return player;
   }
 
-  async signIn() {
+  async signIn(token) {
     const { page } = this;
     await page.goto(this.server.url);
-    const form = page.locator('form[data-testid="signin"]');
-    await form.locator('input[name="name"]').fill(this.name);
-    await form.locator('input[name="name"]').press('Enter');
+    if (token === undefined) {
+      const form = page.locator('form[data-testid="signin"]');
+      await form.locator('input[name="name"]').fill(this.name);
+      await form.locator('input[name="name"]').press('Enter');
+    } else {
+      const form = page.locator('form[data-testid="token-signin"]');
+      await form.locator('input[name="name"]').fill(this.name);
+      await form.locator('input[name="token"]').fill(token);
+      await form.locator('input[name="token"]').press('Enter');
+    }
     // Signed in: the lobby's create form shows.
     await page.locator('form[data-testid="create-table"]').waitFor();
   }
@@ -398,11 +406,14 @@ export class Player {
 
   /** Opens a player's ledger page and returns {balance, amounts}. */
   async ledger(name = this.name) {
-    // A ledger page already shown must not be mistaken for the new one.
-    await this.page.evaluate(() => {
-      for (const node of document.querySelectorAll('[data-testid="balance"], [data-testid="ledger-entry"]')) node.__parlourOld = true;
-    });
-    await this.page.goto(`${this.server.url}#/ledger/${encodeURIComponent(name)}`);
+    const target = `${this.server.url}#/ledger/${encodeURIComponent(name)}`;
+    if (this.page.url() !== target) {
+      // A ledger page already shown must not be mistaken for the new one.
+      await this.page.evaluate(() => {
+        for (const node of document.querySelectorAll('[data-testid="balance"], [data-testid="ledger-entry"]')) node.__parlourOld = true;
+      });
+      await this.page.goto(target);
+    }
     await this.page.waitForFunction(() => {
       const fresh = (selector) => [...document.querySelectorAll(selector)].some((node) => !node.__parlourOld);
       return fresh('[data-testid="balance"]') && fresh('[data-testid="ledger-entry"]');

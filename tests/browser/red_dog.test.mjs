@@ -76,6 +76,7 @@ test('Red Dog: three browsers, invite link, a deal played by clicking, result = 
       results.push(await viewer.resultDeltas());
     }
     console.log(`hands ${JSON.stringify(hands)}; result ${JSON.stringify(results[0])}`);
+    await bob.screenshot('result-red_dog.png');
     assert.deepEqual(results[1], results[0], 'bob sees the same result as alice');
     assert.deepEqual(results[2], results[0], 'carol sees the same result as alice');
     assert.deepEqual(results[0], EXPECTED, 'the seed deals exactly these chips');
@@ -88,6 +89,24 @@ test('Red Dog: three browsers, invite link, a deal played by clicking, result = 
       assert.equal(Number(ledger.text.replace(/[^0-9-]/g, '')), expected, `${player.name}'s balance text "${ledger.text}"`);
       assert.equal(ledger.amounts.reduce((a, b) => a + b, 0), expected, `${player.name}'s ledger entries add up`);
     }
+    // Alice on another device: the secret key on her ledger page signs a fresh
+    // browser context in as her, with the same balance.
+    await alice.ledger();
+    const token = (await alice.page.locator('[data-testid="token"]').textContent()).trim();
+    assert.ok(token.length >= 16, 'the ledger page shows the secret key');
+    const aliceElsewhere = await fixture.player('alice', token);
+    assert.equal((await aliceElsewhere.ledger()).balance, STARTING_CHIPS + EXPECTED[0], "alice's balance on her other device");
+
+    // The host's settle-up table for this table: every player's net there and balance now.
+    // (Its rows' data-player / data-net / data-balance go beyond the written contract.)
+    await alice.page.goto(`${fixture.server.url}#/ledger/alice?table=${tableId}`);
+    const settle = alice.page.locator(`[data-testid="balances"][data-table="${tableId}"]`);
+    await settle.locator('[data-player="carol"][data-net]').waitFor();
+    const rows = await settle.locator('[data-player]').evaluateAll((nodes) => Object.fromEntries(nodes.map((node) =>
+      [node.getAttribute('data-player'), [Number(node.getAttribute('data-net')), Number(node.getAttribute('data-balance'))]])));
+    assert.deepEqual(rows, Object.fromEntries(Object.entries(bySeat).map(([seat, player]) =>
+      [player.name, [EXPECTED[seat], STARTING_CHIPS + EXPECTED[seat]]])), 'the settle-up table agrees with the result');
+
     // And a player can read another's ledger.
     const bobSeenByCarol = await carol.ledger('bob');
     assert.equal(bobSeenByCarol.balance, STARTING_CHIPS + EXPECTED[1], "carol reads bob's balance");

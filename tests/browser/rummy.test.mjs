@@ -75,6 +75,7 @@ test('Rummy: a deal played by clicking to its result against a bot', { timeout: 
     }
 
     const deltas = await erin.resultDeltas();
+    await erin.screenshot('result-rummy.png');
     console.log(`rummy: ${turns} moves ${JSON.stringify(counts)}; result ${JSON.stringify(deltas)}`);
     assert.deepEqual(Object.keys(deltas).sort(), ['0', '1'], 'a result row for both seats');
     assert.equal(deltas[0] + deltas[1], 0, 'what one seat wins the other loses');
