@@ -12,6 +12,17 @@ import { SEAT_KEY, seatName } from './render.js';
 // Numbers under these keys read naturally without their key: "Bet 5", not "Bet amount 5".
 const BARE_NUMBER_KEYS = new Set(['amount', 'value', 'count', 'n', 'number']);
 
+// "JK=TH": a wild card and what it stands for (Carousel's layout).
+function isCardish(value) {
+  return isCard(value) || (typeof value === 'string' && /^(JK|[A2-9TJQK][SHDC])=([A2-9TJQK][SHDC])$/.test(value));
+}
+
+function cardishText(value) {
+  if (isCard(value)) return cardText(value);
+  const [wild, stands] = value.split('=');
+  return el('span', { class: 'card-wild' }, cardText(wild), '→', cardText(stands));
+}
+
 function isRange(value) {
   return isPlainObject(value) && Number.isFinite(value.min) && Number.isFinite(value.max);
 }
@@ -21,10 +32,10 @@ function labelPart(key, value, ctx) {
   if (value === null || value === undefined) return null;
   if (isCard(value)) return cardText(value);
   if (isCardList(value)) return el('span', { class: 'card-text-list' }, value.map(cardText));
-  if (Array.isArray(value) && value.length > 0 && value.every(isCardList)) {
+  if (Array.isArray(value) && value.length > 0 && value.every((g) => Array.isArray(g) && g.every(isCardish))) {
     // e.g. melds: [["7H","8H","9H"],["KS","KD","KC"]]
     return el('span', { class: 'card-text-list' },
-      value.map((group) => el('span', { class: 'card-text-group' }, group.map(cardText))));
+      value.map((group) => el('span', { class: 'card-text-group' }, group.map(cardishText))));
   }
   if (typeof value === 'string') {
     // Enum-like tokens ("discard_pile") read better with spaces; names are left alone.

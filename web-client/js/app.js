@@ -242,7 +242,7 @@ function pageFor(route) {
     case 'table': return createTablePage(ctx, { table: route.table });
     case 'invite': return createTablePage(ctx, { invite: route.code });
     case 'ledger': return createLedgerPage(ctx, { player: route.player, table: route.table });
-    default: return createLobbyPage(ctx);
+    default: return createLobbyPage(ctx, { game: route.game });
   }
 }
 

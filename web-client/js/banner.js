@@ -32,7 +32,8 @@ export class Banner {
       'data-zone': kind === 'error' ? 'error' : null,
     },
       el('span', { class: 'banner-text', text }),
-      el('button', { type: 'button', class: 'banner-close', 'aria-label': 'Dismiss', text: '×', onclick: () => item.remove() }));
+      // The × is drawn by CSS so the zone's text is the message alone.
+      el('button', { type: 'button', class: 'banner-close', 'aria-label': 'Dismiss', title: 'Dismiss', onclick: () => item.remove() }));
     this.container.append(item);
     while (this.container.children.length > MAX_MESSAGES) this.container.firstElementChild.remove();
     return item;

@@ -124,6 +124,15 @@ function face(card) {
  * A face-down card is data-card="back".
  */
 export function cardElement(card, options = {}) {
+  const wild = typeof card === 'string' ? /^(JK|[A2-9TJQK][SHDC])=([A2-9TJQK][SHDC])$/.exec(card) : null;
+  if (wild) {
+    // A wild card and what it stands for ("JK=TH"): the wild card, labelled.
+    const label = `${describeCard(wild[1])} as ${describeCard(wild[2])}`;
+    const node = cardElement(wild[1], { ...options, 'aria-label': label, title: label });
+    node.append(el('span', { class: 'card-as', 'aria-hidden': 'true', text: cardSymbol(wild[2]) }));
+    return node;
+  }
+  if (!isCard(card)) card = '??';
   const { tag = 'span', size, className = '', ...attrs } = options;
   const code = card === '??' ? 'back' : card;
   const suit = isCard(card) && card.length === 2 && SUITS[card[1]] ? SUITS[card[1]] : null;

@@ -14,7 +14,13 @@ export function el(tag, attrs = {}, ...children) {
     if (key === 'class') node.className = value;
     else if (key === 'text') node.textContent = String(value);
     else if (key === 'dataset') Object.assign(node.dataset, value);
-    else if (key === 'style' && typeof value === 'object') Object.assign(node.style, value);
+    else if (key === 'style' && typeof value === 'object') {
+      // Custom properties ("--i") need setProperty; plain ones can be assigned.
+      for (const [name, v] of Object.entries(value)) {
+        if (name.startsWith('--')) node.style.setProperty(name, v);
+        else node.style[name] = v;
+      }
+    }
     else if (key.startsWith('on') && typeof value === 'function') node.addEventListener(key.slice(2), value);
     else if (key in node && typeof value !== 'string') node[key] = value; // e.g. checked, disabled, value
     else node.setAttribute(key, value === true ? '' : String(value));

@@ -215,7 +215,7 @@ function row(entry, ctx) {
     el('td', {}, entry.table !== null && entry.table !== undefined && entry.table !== ''
       ? el('a', { href: href.table(String(entry.table)), text: String(entry.table) })
       : el('span', { class: 'muted', text: '—' })),
-    el('td', { text: entry.game ? ctx.gameName(entry.game) : '—' }),
+    el('td', {}, entry.game ? el('a', { href: href.game(entry.game), text: ctx.gameName(entry.game), title: 'Rules and a new table' }) : '—'),
     el('td', { class: 'memo', text: entry.memo ?? '' }));
 }
 

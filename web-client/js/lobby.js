@@ -7,7 +7,7 @@ import { markSeated, rememberInvite } from './store.js';
 
 const REFRESH_MS = 5000;
 
-export function createLobbyPage(ctx) {
+export function createLobbyPage(ctx, params = {}) {
   let timer = null;
   let refreshing = false;
   let games = [];
@@ -117,12 +117,13 @@ export function createLobbyPage(ctx) {
       replaceChildren(gamesGrid, el('p', { class: 'empty-note', text: 'The server offers no games.' }));
       return;
     }
-    replaceChildren(gamesGrid, games.map((game) => el('article', { class: 'game-card' },
+    replaceChildren(gamesGrid, games.map((game) => el('article', { class: 'game-card', id: `game-${game.id}`, 'data-game': game.id },
       el('div', { class: 'game-card-head' },
         el('strong', { text: game.name || humanise(game.id) }),
         el('span', { class: 'muted small', text: playersRange(game) })),
       Array.isArray(game.aliases) && game.aliases.length ? el('div', { class: 'muted small', text: `Also: ${game.aliases.join(', ')}` }) : null,
       game.summary ? el('p', { class: 'game-card-summary', text: game.summary }) : null,
+      optionList(game),
       el('div', { class: 'game-card-foot' },
         game.source ? el('span', { class: 'muted small', text: `Source: ${game.source}` }) : el('span'),
         el('button', {
@@ -133,6 +134,12 @@ export function createLobbyPage(ctx) {
           },
         })))));
     createForm.setGames(games);
+    if (params.game && games.some((g) => g.id === params.game)) {
+      createForm.selectGame(params.game);
+      const card = gamesGrid.querySelector(`[data-game="${CSS.escape(params.game)}"]`);
+      card?.classList.add('is-chosen');
+      card?.scrollIntoView({ block: 'center' });
+    }
   }
 
   return {
@@ -156,6 +163,18 @@ export function createLobbyPage(ctx) {
       timer = null;
     },
   };
+}
+
+/** The game's options and their defaults, folded away under the summary. */
+function optionList(game) {
+  const options = Array.isArray(game.options) ? game.options.filter((o) => isPlainObject(o) && o.name) : [];
+  if (!options.length) return null;
+  return el('details', { class: 'game-options' },
+    el('summary', { text: `${options.length} option${options.length === 1 ? '' : 's'}` }),
+    el('dl', {}, options.map((o) => [
+      el('dt', {}, humanise(o.name), el('span', { class: 'muted small', text: ` (default ${formatOption(o.default)}${Array.isArray(o.choices) ? `; ${o.choices.map(formatOption).join(', ')}` : Number.isFinite(o.min) || Number.isFinite(o.max) ? `; ${o.min ?? '…'}–${o.max ?? '…'}` : ''})` })),
+      o.description ? el('dd', { text: o.description }) : null,
+    ])));
 }
 
 function statusBadge(status) {

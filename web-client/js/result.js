@@ -65,7 +65,7 @@ function collect(result, ctx) {
 
 function cell(column, value) {
   if (Array.isArray(value)) {
-    return el('td', { class: 'result-cards' }, value.length ? value.map((card) => cardElement(card, { size: 'sm' })) : el('span', { class: 'muted', text: '—' }));
+    return el('td', { class: 'result-cards' }, value.length ? value.map((card) => cardElement(card)) : el('span', { class: 'muted', text: '—' }));
   }
   if (isCard(value) && value !== '??') return el('td', {}, cardText(value));
   if (typeof value === 'string' && /^[a-z]+(_[a-z]+)*$/.test(value)) return el('td', { text: value.replace(/_/g, ' ') });

@@ -1,4 +1,4 @@
-// Hash routes: #/ (lobby), #/table/ID, #/invite/CODE, #/ledger[/NAME].
+// Hash routes: #/ (lobby), #/games/ID (lobby, that game chosen), #/table/ID, #/invite/CODE, #/ledger[/NAME][?table=ID].
 // Hash routing needs nothing from the server beyond serving index.html at "/".
 
 function decode(part) {
@@ -18,16 +18,17 @@ export function parseRoute(hash) {
   if (page === 'table' && arg) return { name: 'table', table: arg };
   if (page === 'invite' && arg) return { name: 'invite', code: arg };
   if (page === 'ledger') return { name: 'ledger', player: arg || null, table: params.get('table') || null };
-  return { name: 'lobby' };
+  return { name: 'lobby', game: page === 'games' && arg ? arg : null };
 }
 
 /** A stable key so that re-entering the same route doesn't rebuild its page. */
 export function routeKey(route) {
-  return [route.name, route.code ?? route.player ?? '', route.table ?? ''].join(':');
+  return [route.name, route.code ?? route.player ?? route.game ?? '', route.table ?? ''].join(':');
 }
 
 export const href = {
   lobby: () => '#/',
+  game: (id) => `#/games/${encodeURIComponent(id)}`,
   table: (id) => `#/table/${encodeURIComponent(id)}`,
   invite: (code) => `#/invite/${encodeURIComponent(code)}`,
   ledger: (name, table) => (name ? `#/ledger/${encodeURIComponent(name)}` : '#/ledger') +

@@ -5,9 +5,10 @@
 // there and `watch` otherwise; after a reconnect the same request is sent
 // again, and the server answers a held seat with the same seat and a fresh state.
 
-import { el, formatChips, isPlainObject, replaceChildren, sameName } from './dom.js';
+import { el, isPlainObject, replaceChildren, sameName } from './dom.js';
 import { makeContext, seatName } from './render.js';
 import { createLayout } from './layouts/index.js';
+import { waitingTable } from './layouts/common.js';
 import { logLine } from './log.js';
 import { renderActions } from './actions.js';
 import { renderResult } from './result.js';
@@ -193,7 +194,8 @@ export function createTablePage(ctx, params) {
     if (!selection || selection.key !== legalKey) selection = { key: legalKey };
     const refocus = focusKey(felt);
     try {
-      replaceChildren(felt, layout.render(state, rctx, { act, legal, busy, selection, rerender: () => render(), me }));
+      if (state.status === 'waiting') replaceChildren(felt, waitingTable(state, { ...rctx, me }, game));
+      else replaceChildren(felt, layout.render(state, rctx, { act, legal, busy, selection, rerender: () => render(), me }));
     } catch (error) {
       // A layout bug must never hide the table: fall back to the generic drawing.
       console.error('layout failed; drawing generically', error);
@@ -270,7 +272,9 @@ export function createTablePage(ctx, params) {
     const view = isPlainObject(state.view) ? state.view : {};
     let text;
     if (state.status === 'finished') text = 'The table has finished.';
-    else if (state.status === 'waiting') text = 'Waiting for the host to start the game.';
+    else if (state.status === 'waiting') {
+      text = sameName(state.host, ctx.me?.name) ? 'Seat players or bots, then press Start.' : 'Waiting for the host to start the game.';
+    }
     else if (mine) text = rctx.toAct.length > 1 ? 'Your turn (others may act too).' : 'Your turn!';
     else if (rctx.toAct.length) text = `Waiting for ${rctx.toAct.map((seat) => seatName(rctx, seat)).join(', ')}.`;
     else if (view.phase === 'deal_over') text = 'The deal is over — the next one starts shortly.';

@@ -100,7 +100,7 @@ function facts(view, rctx, game) {
     fact('Deal', view.deal),
     Number.isInteger(view.dealer) ? fact(game === 'red_and_black' ? 'Bank' : 'Dealer', seatName(rctx, view.dealer)) : null,
     typeof view.ante === 'number' ? fact('Ante', view.ante) : null,
-    typeof view.stake === 'number' ? fact('Counter worth', `${view.stake} chips`) : null,
+    typeof view.stake === 'number' ? fact('Counter worth', `${view.stake} chip${view.stake === 1 ? '' : 's'}`) : null,
     typeof view.limit === 'number' && view.limit > 0 ? fact('Limit', view.limit) : null,
     Number.isInteger(view.winner) ? fact('Winner', seatName(rctx, view.winner)) : null);
 }

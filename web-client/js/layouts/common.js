@@ -54,7 +54,7 @@ export function seatZone(player, rctx, state, info = {}) {
   },
   el('div', { class: 'seat-head' },
     empty ? null : el('span', { class: `dot ${player.connected ? 'dot-on' : 'dot-off'}`, title: player.connected ? 'connected' : 'away', 'aria-label': player.connected ? 'connected' : 'away' }),
-    el('span', { class: 'seat-name', text: name }),
+    el('span', { class: 'seat-name', text: name, title: name }),
     info.dealer ? el('span', { class: 'badge badge-dealer', title: 'dealer', text: 'D' }) : null,
     player.bot ? el('span', { class: 'badge badge-bot', text: 'bot' }) : null,
     isMe ? el('span', { class: 'badge badge-you', text: 'you' }) : null,
@@ -247,10 +247,33 @@ export function tableFrame(state, rctx, parts) {
   const info = (seat) => parts.seatInfo?.(seat) || {};
   const player = (seat) => rctx.players.find((p) => p.seat === seat);
   const me = rctx.mySeat !== null ? player(rctx.mySeat) : null;
-  return el('div', { class: 'felt-table' },
-    el('div', { class: 'felt-opponents', 'data-count': String(order.length) },
-      order.map((seat) => seatZone(player(seat), rctx, state, info(seat)))),
+  // Opponents sit around the table: with four or more (and the viewer seated),
+  // the one on the viewer's left sits at the left, the one on the right at the right.
+  const zones = order.map((seat) => seatZone(player(seat), rctx, state, info(seat)));
+  const around = me && zones.length >= 4;
+  const left = around ? zones.shift() : null;
+  const right = around ? zones.pop() : null;
+  return el('div', { class: `felt-table${around ? ' felt-around' : ''}` },
+    left ? el('div', { class: 'felt-left' }, left) : null,
+    el('div', { class: 'felt-opponents', 'data-count': String(zones.length) }, zones),
+    right ? el('div', { class: 'felt-right' }, right) : null,
     el('div', { class: 'felt-center' }, parts.center || []),
     me ? el('div', { class: 'felt-me' }, seatZone(me, rctx, state, info(me.seat)), parts.hand || null) : null,
     parts.below || null);
+}
+
+/** Before play starts: the seats, who is still missing, and the table's options. */
+export function waitingTable(state, rctx, gameName) {
+  const view = isPlainObject(state.view) ? state.view : {};
+  const taken = rctx.players.filter((p) => p.player !== null && p.player !== undefined).length;
+  const seats = Number.isInteger(view.seats) ? view.seats : rctx.players.length;
+  const options = isPlainObject(view.options) ? Object.entries(view.options) : [];
+  return tableFrame(state, rctx, {
+    center: [el('div', { class: 'waiting-note' },
+      el('p', { class: 'waiting-title', text: `${gameName} — ${taken} of ${seats} seats taken` }),
+      el('p', { class: 'muted-on-felt', text: sameName(state.host, rctx.me) ? 'Seat bots or share the invite link, then press Start.' : 'Waiting for the host to start the game.' }),
+      seats > taken ? el('div', { class: 'open-seats', 'aria-hidden': 'true' },
+        Array.from({ length: Math.min(seats - taken, 12) }, () => el('span', { class: 'open-seat', text: 'open seat' }))) : null,
+      options.length ? el('p', { class: 'waiting-options', text: options.map(([k, v]) => `${k.replace(/_/g, ' ')}: ${typeof v === 'boolean' ? (v ? 'yes' : 'no') : typeof v === 'object' ? JSON.stringify(v) : v}`).join(' · ') }) : null)],
+  });
 }

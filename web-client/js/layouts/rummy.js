@@ -12,7 +12,7 @@
 import { el, isPlainObject } from '../dom.js';
 import { cardText, isCard } from '../cards.js';
 import { seatName } from '../render.js';
-import { bySeat, discardZone, dropTarget, fact, handZone, meldsZone, mine, stockZone, tableFrame } from './common.js';
+import { bySeat, discardZone, dropTarget, fact, handZone, meldsZone, mine, poolZone, stockZone, tableFrame } from './common.js';
 
 const COMMON_TABLE = new Set(['carousel']);
 
@@ -101,6 +101,10 @@ export function createRummyLayout(game) {
       }
       if (discards.length) dropTarget(pile, (drag) => { const a = discardOf(drag.card); if (a) send(a); });
       center.push(pile);
+      const pools = [];
+      if (typeof view.pot === 'number') pools.push({ label: 'Pot', amount: view.pot });
+      if (typeof view.pool === 'number') pools.push({ label: 'Pool', amount: view.pool });
+      center.push(poolZone(pools));
 
       // Melds: a meld is a target when every selected card may be laid off on it.
       const targetFor = (meld) => {
