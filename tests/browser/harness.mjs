@@ -427,7 +427,8 @@ export class Player {
   }
 
   async screenshot(file) {
-    await this.page.screenshot({ path: path.join(SHOTS, file), fullPage: true });
+    // Finite CSS animations (a card arriving on a pile) are shown at their end.
+    await this.page.screenshot({ path: path.join(SHOTS, file), fullPage: true, animations: 'disabled' });
   }
 }
 

@@ -45,7 +45,9 @@ else
   echo "test_browser: npm ci in $modules_root"
   cp "$here/package.json" "$here/package-lock.json" "$modules_root/"
   # --ignore-scripts: playwright-core has no install scripts, and nothing is downloaded.
-  (cd "$modules_root" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) ||
+  # The npm cache lives in the build tree too, so a read-only or missing HOME does not matter.
+  (cd "$modules_root" && npm_config_cache="$modules_root/.npm-cache" \
+     npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) ||
     fail "npm ci failed (it needs the npm registry)"
 fi
 
