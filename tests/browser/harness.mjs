@@ -30,9 +30,9 @@ export const BOT_DELAY_MS = 25;
 /** The table page's root element in the DOM contract. */
 export const ROOT = '[data-table][data-your-turn]';
 
-// Everything started here is stopped when the process ends, however it ends.
+// Every server started here is killed when the process ends, however it ends
+// (playwright-core does the same for the browsers it launches).
 const children = new Set();
-const browsers = new Set();
 function killChildren() {
   for (const child of children) {
     try { child.kill('SIGKILL'); } catch { /* already gone */ }
@@ -40,7 +40,7 @@ function killChildren() {
 }
 process.on('exit', killChildren);
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(signal, () => { killChildren(); process.exit(128 + 15); });
+  process.on(signal, () => { killChildren(); process.exit(1); });
 }
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
@@ -142,8 +142,6 @@ export async function launchBrowser() {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
       '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
   });
-  browsers.add(browser);
-  browser.on('disconnected', () => browsers.delete(browser));
   return browser;
 }
 
@@ -201,10 +199,6 @@ export async function withFixture(label, body) {
   } finally {
     await fixture.close();
   }
-}
-
-export function parseAction(json) {
-  return JSON.parse(json);
 }
 
 /** A signed-in person: one browser context (its own localStorage) with one page. */
