@@ -8,6 +8,7 @@
 import { el, humanise, isPlainObject } from './dom.js';
 import { isCard, isCardList, cardText } from './cards.js';
 import { SEAT_KEY, seatName } from './render.js';
+import { layoutDiff } from './layouts/tablediff.js';
 
 // Numbers under these keys read naturally without their key: "Bet 5", not "Bet amount 5".
 const BARE_NUMBER_KEYS = new Set(['amount', 'value', 'count', 'n', 'number']);
@@ -56,8 +57,21 @@ function labelPart(key, value, ctx) {
 // Verbs for types whose name alone reads oddly on a button.
 const VERBS = { card: 'Play', play_card: 'Play', lay_off: 'Lay off', go_rummy: 'Go rummy', go_down: 'Go down', take_widow: 'Take the widow', pay_dealer: 'Pay the dealer' };
 
+/** A whole-table layout said as what it changes: "Meld 7♥ 8♥ 9♥", "Lay off 9♠ on meld 2". */
+function layoutLabel(entry, ctx) {
+  const diff = layoutDiff(entry, ctx?.view?.table);
+  const label = el('span', { class: 'action-label' });
+  const parts = [];
+  for (const cards of diff.newMelds) parts.push(['Meld ', el('span', { class: 'card-text-list' }, cards.map(cardText))]);
+  for (const l of diff.layoffs) parts.push(['Lay off ', el('span', { class: 'card-text-list' }, l.cards.map(cardText)), ` on meld ${l.meld}`]);
+  if (diff.rearranged || !parts.length) parts.push(['Rearrange the table', diff.added.length ? [' with ', el('span', { class: 'card-text-list' }, diff.added.map(cardText))] : '']);
+  parts.forEach((part, i) => label.append(...(i ? ['; '] : []), ...[part].flat(2)));
+  return label;
+}
+
 function actionLabel(entry, ctx) {
   const type = typeof entry.type === 'string' ? entry.type : 'action';
+  if (type === 'layout' && Array.isArray(entry.melds)) return layoutLabel(entry, ctx);
   const parts = [VERBS[type] || humanise(type) || 'Act'];
   for (const [key, value] of Object.entries(entry)) {
     if (key === 'type' || isRange(value)) continue;

@@ -27,6 +27,8 @@ export class Banner {
     // The same message twice in a row (e.g. repeated clicks) is shown once.
     const last = this.container.lastElementChild;
     if (last && last.dataset.text === text) last.remove();
+    // One error at a time: a newer error replaces the older one.
+    if (kind === 'error') for (const old of this.container.querySelectorAll('[data-zone="error"]')) old.remove();
     const item = el('div', {
       class: `banner banner-${kind}`, role: kind === 'error' ? 'alert' : 'status', dataset: { text },
       'data-zone': kind === 'error' ? 'error' : null,
@@ -37,6 +39,11 @@ export class Banner {
     this.container.append(item);
     while (this.container.children.length > MAX_MESSAGES) this.container.firstElementChild.remove();
     return item;
+  }
+
+  /** Remove the error banners (after a request succeeds, the old error is history). */
+  clearErrors() {
+    for (const old of this.container.querySelectorAll('[data-zone="error"]')) old.remove();
   }
 
   clear() {

@@ -156,7 +156,11 @@ export function createLedgerPage(ctx, { player, table }) {
         el('td', {}, el('a', { href: href.ledger(r.player), text: r.player })),
         el('td', { class: `num ${r.net > 0 ? 'amount-plus' : r.net < 0 ? 'amount-minus' : ''}`, text: r.net === null ? '—' : signed(r.net) }),
         el('td', { class: 'num', text: formatChips(r.balance) }))));
-      note.textContent = `Table ${settleTable}: ${rows.length} player${rows.length === 1 ? '' : 's'}.`;
+      // Chips still in the table's pot or pool are shared out when the table ends.
+      const view = ctx.states.get(String(settleTable))?.view;
+      const held = view && (typeof view.pot === 'number' ? ['pot', view.pot] : typeof view.pool === 'number' ? ['pool', view.pool] : null);
+      note.textContent = `Table ${settleTable}: ${rows.length} player${rows.length === 1 ? '' : 's'}.` +
+        (held ? ` The ${held[0]} holds ${formatChips(held[1])} chips, shared out when the table ends.` : '');
     }
     fill();
   }

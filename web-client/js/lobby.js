@@ -28,7 +28,11 @@ export function createLobbyPage(ctx, params = {}) {
     el('section', { class: 'panel lobby-tables' },
       el('div', { class: 'panel-head' },
         el('h2', { text: 'Open tables' }), updated, filterSelect,
-        el('button', { type: 'button', class: 'btn btn-small', text: 'Refresh', onclick: () => refresh(true) })),
+        el('button', { type: 'button', class: 'btn btn-small', text: 'Refresh', onclick: () => refresh(true) }),
+        el('button', {
+          type: 'button', class: 'btn btn-small btn-primary lobby-jump', text: 'New table',
+          onclick: () => { createForm.element.scrollIntoView({ behavior: 'smooth', block: 'start' }); createForm.element.querySelector('select')?.focus({ preventScroll: true }); },
+        })),
       tablesList),
     el('section', { class: 'panel lobby-create' },
       el('h2', { text: 'New table' }), createForm.element),

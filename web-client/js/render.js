@@ -23,6 +23,7 @@ export function makeContext(state) {
     players,
     mySeat: Number.isInteger(state?.seat) ? state.seat : null,
     toAct: Array.isArray(state?.to_act) ? state.to_act : [],
+    view: isPlainObject(state?.view) ? state.view : {},
   };
 }
 

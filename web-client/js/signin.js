@@ -46,8 +46,9 @@ export function createSignInPage(options) {
 
   // Another device: the name plus the secret key shown on the ledger page of the first one.
   const tokenMessage = el('p', { class: 'form-message' });
+  // Not called "name": the page then has one input[name="name"], the main form's.
   const tokenName = el('input', {
-    type: 'text', name: 'name', required: true, maxlength: 24, pattern: NAME_PATTERN,
+    type: 'text', name: 'account', required: true, maxlength: 24, pattern: NAME_PATTERN,
     autocomplete: 'username', autocapitalize: 'off', spellcheck: 'false', placeholder: 'your name',
   });
   const tokenInput = el('input', {

@@ -40,8 +40,11 @@ export function createTablePage(ctx, params) {
   const actionsPanel = el('div', { class: 'actions-panel panel', 'data-zone': 'actions' });
   const resultPanel = el('div', { class: 'result-panel panel', hidden: true });
   const invitePanel = el('div', { class: 'invite-panel panel', hidden: true });
-  const logList = el('ol', { class: 'log-list', 'aria-live': 'polite' });
-  const logPanel = el('div', { class: 'log-panel panel', 'data-zone': 'log' }, el('h3', { class: 'panel-title', text: 'Log' }), logList);
+  const logList = el('ol', { class: 'log-list', tabindex: '0', 'aria-label': 'Table log, newest last' });
+  // Screen readers hear each new line once, not the whole list on every redraw.
+  const logAnnounce = el('div', { class: 'sr-only', 'aria-live': 'polite' });
+  let lastLogLine = null;
+  const logPanel = el('div', { class: 'log-panel panel', 'data-zone': 'log' }, el('h3', { class: 'panel-title', text: 'Log' }), logList, logAnnounce);
 
   const element = el('div', { class: 'table-page', 'data-table': tableId ?? '', 'data-phase': '', 'data-your-turn': 'false' },
     head,
@@ -50,6 +53,7 @@ export function createTablePage(ctx, params) {
       el('div', { class: 'table-main' }, felt, actionsPanel, resultPanel),
       el('aside', { class: 'table-side' }, invitePanel, logPanel)));
   let timerTick = null;
+  let turnSeen = { key: null, at: 0 };
 
   showMessage(tableId ? `Opening table ${tableId}…` : 'Joining by invite…');
 
@@ -112,6 +116,7 @@ export function createTablePage(ctx, params) {
     setBusy(true);
     try {
       const reply = await ctx.conn.request(type, fields);
+      if (type === 'act') ctx.banner.clearErrors();
       if (after) after(reply);
     } catch (error) {
       ctx.banner.error(error);
@@ -198,7 +203,7 @@ export function createTablePage(ctx, params) {
       else replaceChildren(felt, layout.render(state, rctx, { act, legal, busy, selection, rerender: () => render(), me }));
     } catch (error) {
       // A layout bug must never hide the table: fall back to the generic drawing.
-      console.error('layout failed; drawing generically', error);
+      console.warn('layout failed; drawing generically', error);
       layout = createLayout('');
       layout.game = state.game;
       replaceChildren(felt, layout.render(state, rctx, { act, legal, busy, selection, rerender: () => render(), me }));
@@ -247,7 +252,8 @@ export function createTablePage(ctx, params) {
         el('span', { text: `Table ${tableId}` }),
         Number.isInteger(state.view?.deal) ? el('span', { text: `deal ${state.view.deal}` }) : null,
         el('span', { text: `move ${state.seq ?? '—'}` }),
-        el('span', { text: `host ${state.host ?? '—'}` })),
+        el('span', { text: `host ${state.host ?? '—'}` }),
+        el('a', { href: href.ledger(ctx.me?.name, tableId), text: 'balances', title: 'Every player\'s balance at this table (settle up)' })),
       el('div', { class: 'table-buttons' }, buttons));
   }
 
@@ -283,7 +289,13 @@ export function createTablePage(ctx, params) {
     turnText.textContent = text;
     turnZone.classList.toggle('is-mine', mine);
     turnZone.dataset.seats = rctx.toAct.join(',');
-    const deadline = deadlineOf(state);
+    // A per-turn limit without a deadline (Carousel's turn_time_limit_s) counts
+    // from when this client saw the turn begin.
+    const turnKey = JSON.stringify([view.deal, view.turn, rctx.toAct, view.phase]);
+    if (turnKey !== turnSeen.key) turnSeen = { key: turnKey, at: Date.now() };
+    let deadline = deadlineOf(state);
+    const limit = Number(view.turn_time_limit_s);
+    if (deadline === null && limit > 0 && rctx.toAct.length && state.status === 'playing') deadline = turnSeen.at + limit * 1000;
     clearInterval(timerTick);
     turnTimer.hidden = deadline === null;
     if (deadline !== null) {
@@ -331,6 +343,9 @@ export function createTablePage(ctx, params) {
     // Follow new lines only if the reader hasn't scrolled up to read older ones.
     const atBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 24;
     replaceChildren(logList, lines.map((line) => logLine(line, rctx)));
+    const newest = lines.length ? logList.lastElementChild.textContent : null;
+    if (newest !== null && lastLogLine !== null && newest !== lastLogLine) logAnnounce.textContent = newest;
+    lastLogLine = newest;
     if (!lines.length) logList.append(el('li', { class: 'muted', text: 'Nothing yet.' }));
     if (atBottom) logList.scrollTop = logList.scrollHeight;
   }

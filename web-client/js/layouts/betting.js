@@ -81,7 +81,8 @@ export function createBettingLayout(game) {
           else if (others && s.card === '??') extras.push(smallCards(['??']));
           const count = Array.isArray(s.cards) ? s.cards.length : undefined;
           return {
-            count: others && count && s.cards.every((c) => c === '??') ? count : undefined,
+            count: count || (isCard(s.card) ? 1 : undefined),
+            faceUp: !(Array.isArray(s.cards) && s.cards.length && s.cards.every((c) => c === '??')) && s.card !== '??',
             dealer: view.dealer === seat,
             out: s.standing === 'out' || s.in_deal === false || s.status === 'left',
             status: words(s.done ?? s.status ?? (s.king ? 'king' : null)), extras,

@@ -65,7 +65,7 @@ export function seatZone(player, rctx, state, info = {}) {
       el('span', { class: 'chip-icon', 'aria-hidden': 'true' }), el('span', { class: 'seat-chips-amount', text: formatChips(player.chips) }),
       el('span', { class: 'sr-only', text: ' chips' })),
     count !== null ? el('span', { class: 'seat-count', 'data-count': String(count), title: `${count} cards in hand` },
-      isMe ? null : backsFan(count), el('span', { class: 'seat-count-text', text: `${count} card${count === 1 ? '' : 's'}` })) : null,
+      isMe || info.faceUp ? null : backsFan(count), el('span', { class: 'seat-count-text', text: `${count} card${count === 1 ? '' : 's'}` })) : null,
     info.status ? el('span', { class: 'seat-status', text: info.status }) : null),
   info.extras?.length ? el('div', { class: 'seat-extras' }, info.extras) : null);
 }
@@ -195,7 +195,11 @@ export function trickZone(plays, rctx, options = {}) {
     el('span', { class: 'zone-title', text: options.label || 'Trick' }),
     el('div', { class: 'trick-cards' },
       list.length ? list.map((p, index) => el('figure', { class: 'trick-play', 'data-seat': String(p.seat) },
-        cardElement(p.card, { className: index === list.length - 1 && options.arrive ? 'card-arrive' : '' }),
+        cardElement(p.card, {
+          className: index === list.length - 1 && options.arrive ? 'card-arrive' : '',
+          // The card comes from its player's side: the viewer's from below, the others' from above.
+          style: { '--from-y': p.seat === rctx.mySeat ? '90px' : '-90px' },
+        }),
         el('figcaption', { text: seatName(rctx, p.seat) + (options.winner === p.seat ? ' ✓' : '') })))
         : el('span', { class: 'muted small', text: options.empty || 'No cards played yet.' })));
 }

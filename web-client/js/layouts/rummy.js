@@ -12,6 +12,7 @@
 import { el, isPlainObject } from '../dom.js';
 import { cardText, isCard } from '../cards.js';
 import { seatName } from '../render.js';
+import { layoutDiff, plainCard } from './tablediff.js';
 import { bySeat, discardZone, dropTarget, fact, handZone, meldsZone, mine, poolZone, stockZone, tableFrame } from './common.js';
 
 const COMMON_TABLE = new Set(['carousel']);
@@ -43,9 +44,12 @@ export function createRummyLayout(game) {
       const selected = sel.cards.filter((i) => i < cards.length);
       const selectedCards = selected.map((i) => cards[i]);
       const find = (pred) => legal.find((a) => isPlainObject(a) && pred(a)) || null;
-      const send = (action) => { sel.cards = []; ui.act(action); };
+      // The selection lives until the legal list changes (a new selection object),
+      // so a refused move keeps what the player had picked.
+      const send = (action) => ui.act(action);
       const toggle = (index) => {
-        sel.cards = selected.includes(index) ? selected.filter((i) => i !== index) : [...selected, index];
+        const now = sel.cards.filter((i) => i < cards.length);
+        sel.cards = now.includes(index) ? now.filter((i) => i !== index) : [...now, index];
         ui.rerender();
       };
 
@@ -56,7 +60,9 @@ export function createRummyLayout(game) {
       const layOffs = legal.filter((a) => a.type === 'lay_off' && Number.isInteger(a.meld));
       const melds = legal.filter((a) => a.type === 'meld' && Array.isArray(a.cards));
       const composite = legal.filter((a) => ['go_rummy', 'go_down'].includes(a.type));
-      const selecting = melds.length > 0 || layOffs.length > 0;
+      // Carousel: every change is a whole new table; each listed one is read as a meld or a lay-off.
+      const layouts = legal.filter((a) => a.type === 'layout' && Array.isArray(a.melds)).map((a) => ({ action: a, diff: layoutDiff(a, view.table) }));
+      const selecting = melds.length > 0 || layOffs.length > 0 || layouts.length > 0;
 
       // Hand: click selects when melding or laying off is possible, else discards at once.
       // A second click on the same card within 400 ms is a double click: discard it.
@@ -68,7 +74,8 @@ export function createRummyLayout(game) {
         if (action && (!selecting || double)) return send(action);
         if (selecting) toggle(index);
       } : null;
-      const playable = new Set([...discards.map((a) => a.card), ...layOffs.flatMap((a) => a.cards || []), ...melds.flatMap((a) => a.cards)]);
+      const playable = new Set([...discards.map((a) => a.card), ...layOffs.flatMap((a) => a.cards || []), ...melds.flatMap((a) => a.cards),
+        ...layouts.flatMap((l) => l.diff.added)]);
       const hand = myHand ? handZone(cards, {
         onCard, selectable: selecting, selected, playable, draggable: discards.length > 0,
       }) : null;
@@ -76,8 +83,11 @@ export function createRummyLayout(game) {
       // Piles.
       const center = [facts(view, rctx, game)];
       center.push(stockZone(Number.isInteger(view.stock) ? view.stock : 0, drawStock ? () => send(drawStock) : null));
-      let pile;
-      if (Array.isArray(view.pile)) {
+      let pile = null;
+      const hasPile = Array.isArray(view.pile) || 'upcard' in view || 'pile_size' in view;
+      if (!hasPile) {
+        // Carousel has no discard pile.
+      } else if (Array.isArray(view.pile)) {
         const takes = legal.filter((a) => a.type === 'take' && Number.isInteger(a.depth));
         pile = discardZone(view.pile, view.pile.length, {
           spread: true, label: 'Spread pile',
@@ -99,8 +109,8 @@ export function createRummyLayout(game) {
         });
         lastTop = top;
       }
-      if (discards.length) dropTarget(pile, (drag) => { const a = discardOf(drag.card); if (a) send(a); });
-      center.push(pile);
+      if (pile && discards.length) dropTarget(pile, (drag) => { const a = discardOf(drag.card); if (a) send(a); });
+      if (pile) center.push(pile);
       const pools = [];
       if (typeof view.pot === 'number') pools.push({ label: 'Pot', amount: view.pot });
       if (typeof view.pool === 'number') pools.push({ label: 'Pool', amount: view.pool });
@@ -109,6 +119,9 @@ export function createRummyLayout(game) {
       // Melds: a meld is a target when every selected card may be laid off on it.
       const targetFor = (meld) => {
         if (!selectedCards.length) return null;
+        const viaLayout = layouts.find(({ diff }) => !diff.rearranged && !diff.newMelds.length && diff.layoffs.length === 1 &&
+          diff.layoffs[0].meld === meld.meld && sameCards(diff.layoffs[0].cards, selectedCards.map(plainCard)));
+        if (viaLayout) return () => send(viaLayout.action);
         const onMeld = layOffs.filter((a) => a.meld === meld.meld);
         if (!onMeld.length) return null;
         const exact = onMeld.find((a) => sameCards(a.cards, selectedCards));
@@ -129,18 +142,20 @@ export function createRummyLayout(game) {
       // Tools for the selection and the composite moves.
       const tools = [];
       if (selecting && cards.length) {
-        const meldAction = selectedCards.length ? melds.find((a) => sameCards(a.cards, selectedCards)) : null;
+        const meldAction = !selectedCards.length ? null : melds.find((a) => sameCards(a.cards, selectedCards)) ||
+          layouts.find(({ diff }) => !diff.rearranged && !diff.layoffs.length && diff.newMelds.length === 1 &&
+            sameCards(diff.newMelds[0], selectedCards.map(plainCard)))?.action || null;
         tools.push(el('button', {
           type: 'button', class: 'btn btn-primary', disabled: !meldAction, 'data-tool': 'meld',
           onclick: () => meldAction && send(meldAction),
         }, meldAction ? ['Meld ', cardsList(selectedCards)] : 'Meld (select the cards)'));
         const single = selectedCards.length === 1 ? discardOf(selectedCards[0]) : null;
-        tools.push(el('button', {
+        if (discards.length) tools.push(el('button', {
           type: 'button', class: 'btn', disabled: !single, 'data-tool': 'discard',
           onclick: () => single && send(single),
         }, single ? ['Discard ', cardText(single.card)] : 'Discard (select one card)'));
         if (selected.length) {
-          tools.push(el('button', { type: 'button', class: 'btn btn-ghost', text: 'Clear selection', onclick: () => { sel.cards = []; ui.rerender(); } }));
+          tools.push(el('button', { type: 'button', class: 'btn btn-ghost', text: 'Clear selection', 'data-tool': 'clear', onclick: () => { sel.cards = []; ui.rerender(); } }));
         }
       }
       for (const action of composite) {
@@ -184,21 +199,29 @@ function facts(view, rctx, game) {
     view.stock_gone ? fact('Stock', 'gone') : null,
     isPlainObject(view.break) ? fact('Break', `${seatName(rctx, view.break.breaker)} broke · ${view.break.turns_left ?? '?'} turns left`) : null,
     game === 'carousel' ? fact('Table', 'common melds') : null,
+    Number.isInteger(view.knocker) ? fact('Knocked', seatName(rctx, view.knocker)) : null,
+    Number.isInteger(view.knock_max) ? fact('Knock at', `${view.knock_max} or less`) : null,
+    Number.isInteger(view.draws_per_turn) ? fact('Draws this turn', `${Array.isArray(view.drawn) ? view.drawn.length : 0} of ${view.draws_per_turn}`) : null,
+    isPlainObject(view.final_round) ? fact('Final meld round', `${view.final_round.turns_left ?? '?'} turns left`) : null,
   ];
   return el('div', { class: 'facts' }, items);
 }
 
 function hintText(view, legal, rctx, info) {
   if (!legal.length) return null;
-  if (view.phase === 'draw' || legal.some((a) => a.type === 'draw' || a.type === 'take')) {
-    return Array.isArray(view.pile) ? 'Draw: click the stock, or a card of the spread pile to take it and every card above it.'
-      : 'Draw: click the stock or the discard pile.';
+  const has = (type) => legal.some((a) => a.type === type);
+  const onlyDrawing = legal.every((a) => a.type === 'draw' || a.type === 'take' || a.type === 'take_all');
+  if (view.phase === 'draw' || onlyDrawing) {
+    if (Array.isArray(view.pile)) return 'Draw: click the stock, or a card of the spread pile to take it and every card above it.';
+    return 'upcard' in view || 'pile_size' in view ? 'Draw: click the stock or the discard pile.' : 'Draw: click the stock.';
   }
-  if (legal.some((a) => a.type === 'call')) return 'A discard could be laid off: call it or pass.';
+  if (has('call')) return 'A discard could be laid off: call it or pass.';
+  const extra = [has('knock') ? 'Knock when your count is low enough.' : '', has('draw') ? 'You may draw again from the stock.' : ''].filter(Boolean).join(' ');
   if (info.selecting) {
-    if (info.selected) return 'Click "Meld", or a meld on the table to lay off the selected cards. Double-click a card to discard it.';
-    return 'Select cards to meld or lay off; double-click a card (or drag it to the pile) to discard it.';
+    const how = info.discards ? ' Double-click a card (or drag it to the pile) to discard it.' : '';
+    if (info.selected) return `Click "Meld", or a highlighted meld on the table to lay off the selected cards.${how} ${extra}`.trim();
+    return `Select cards to meld or lay off.${how} ${extra}`.trim();
   }
-  if (info.discards) return 'Click a card to discard it.';
-  return null;
+  if (info.discards) return `Click a card to discard it. ${extra}`.trim();
+  return extra || null;
 }
