@@ -232,8 +232,12 @@ export class Player {
       await form.locator('input[name="name"]').fill(this.name);
       await form.locator('input[name="name"]').press('Enter');
     } else {
+      // The contract names the key box only: the name goes into the sign-in
+      // form's name box and into any other text box of the key form.
+      await page.locator('form[data-testid="signin"] input[name="name"]').fill(this.name);
       const form = page.locator('form[data-testid="token-signin"]');
-      await form.locator('input[name="name"]').fill(this.name);
+      const nameBoxes = form.locator('input[type="text"]:not([name="token"])');
+      for (let i = 0; i < await nameBoxes.count(); ++i) await nameBoxes.nth(i).fill(this.name);
       await form.locator('input[name="token"]').fill(token);
       await form.locator('input[name="token"]').press('Enter');
     }
