@@ -1,19 +1,23 @@
 # Thin wrapper over CMake. The two commands that matter:
 #   make run    install missing packages, build, start the server on :8080
-#   make test   install missing packages, build, run every test
+#   make test   install missing packages (with the browser-test ones), build,
+#               run every test (the browser tests included)
 # Extra server flags: make run ARGS="--port 9000 --log-level debug"
 
 BUILD_DIR  := build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS       ?= 2
 ARGS       ?=
+# install-deps.sh mode: `make test` (and what it builds on the way) also
+# installs Chromium and Node.js for the browser tests; `make run` does not.
+DEPS_FLAGS ?=
 
 .PHONY: all deps configure build run test bench clean
 
 all: build
 
 deps:
-	@bash scripts/install-deps.sh
+	@bash scripts/install-deps.sh $(DEPS_FLAGS)
 
 # CMake re-configures by itself when a CMakeLists.txt changes, so configure
 # explicitly only when there is no cache yet.
@@ -31,6 +35,8 @@ run: build
 	@echo "Starting Parlour (defaults: http://localhost:8080, database ./data/parlour.db)"
 	exec ./$(BUILD_DIR)/server/parlour $(ARGS)
 
+# Target-specific, so the deps step that `test` runs through `build` sees it.
+test: DEPS_FLAGS = --test
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure --timeout 600
 

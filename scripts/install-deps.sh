@@ -1,9 +1,22 @@
 #!/usr/bin/env bash
-# Installs the Debian (bookworm) packages Parlour needs to build and test, but
-# only those that are missing. Prints one line and does nothing else when all
-# are present. Runs apt-get as root, or through passwordless sudo; otherwise it
-# prints the command to run and exits 1.
+# Installs the Debian (bookworm) packages Parlour needs to build, but only those
+# that are missing. Prints one line and does nothing else when all are present.
+# Runs apt-get as root, or through passwordless sudo; otherwise it prints the
+# command to run and exits 1.
+#
+#   install-deps.sh          the build packages (what `make run` needs)
+#   install-deps.sh --test   also what `make test` needs for the browser tests:
+#                            Debian's chromium, and nodejs + npm when the `node`
+#                            or `npm` command is missing (a newer Node.js
+#                            installed another way is used as it is)
 set -euo pipefail
+
+mode=build
+case "${1:-}" in
+  "") ;;
+  --test) mode=test ;;
+  *) echo "usage: $0 [--test]" >&2; exit 2 ;;
+esac
 
 packages=(
   build-essential cmake pkg-config
@@ -12,6 +25,13 @@ packages=(
   libsqlitecpp-dev libsqlite3-dev
   doctest-dev
 )
+
+if [ "$mode" = test ]; then
+  packages+=(chromium fonts-dejavu-core)
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    packages+=(nodejs npm)
+  fi
+fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   echo "install-deps: dpkg-query not found; this script installs Debian packages." >&2
@@ -29,7 +49,7 @@ for pkg in "${packages[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "all build dependencies present"
+  if [ "$mode" = test ]; then echo "all build and test dependencies present"; else echo "all build dependencies present"; fi
   exit 0
 fi
 

@@ -1,0 +1,447 @@
+// The browser tests' harness: the real server binary on a free loopback port
+// with a temporary database, Debian's Chromium driven by playwright-core, and
+// helpers that speak only the DOM contract of web-client/ (README in this folder).
+//
+// Environment (set by run.sh): PARLOUR_BINARY, PARLOUR_WEB_ROOT, PARLOUR_SHOTS,
+// PARLOUR_SCRATCH, PARLOUR_CHROMIUM, PARLOUR_NODE_MODULES.
+
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import assert from 'node:assert/strict';
+
+function env(name) {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set; run the browser tests through tests/browser/run.sh`);
+  return value;
+}
+
+const require = createRequire(path.join(env('PARLOUR_NODE_MODULES'), 'noop.js'));
+const { chromium } = require('playwright-core');
+
+export const SHOTS = env('PARLOUR_SHOTS');
+const SCRATCH = env('PARLOUR_SCRATCH');
+
+// Every playwright wait has this default limit; a whole test has its own (node:test timeout).
+export const WAIT_MS = 15_000;
+export const BOT_DELAY_MS = 25;
+/** The table page's root element in the DOM contract. */
+export const ROOT = '[data-table][data-your-turn]';
+
+// Every server started here is killed when the process ends, however it ends
+// (playwright-core does the same for the browsers it launches).
+const children = new Set();
+function killChildren() {
+  for (const child of children) {
+    try { child.kill('SIGKILL'); } catch { /* already gone */ }
+  }
+}
+process.on('exit', killChildren);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => { killChildren(); process.exit(1); });
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+let serverCount = 0;
+
+/** The parlour binary; `start()` again after `kill()` reuses the port and the database. */
+export class Server {
+  constructor(port, db) {
+    this.port = port;
+    this.db = db;
+    this.child = null;
+    this.logPath = path.join(SCRATCH, `server-${++serverCount}.log`);
+  }
+
+  static async start() {
+    const dir = fs.mkdtempSync(path.join(SCRATCH, 'db-'));
+    const server = new Server(await freePort(), path.join(dir, 'parlour.db'));
+    await server.start();
+    return server;
+  }
+
+  get url() {
+    return `http://127.0.0.1:${this.port}/`;
+  }
+
+  async start() {
+    const log = fs.openSync(this.logPath, 'a');
+    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--db', this.db,
+      '--allow-stacked-deck', '--web-root', env('PARLOUR_WEB_ROOT'),
+      '--bot-delay-ms', String(BOT_DELAY_MS), '--log-level', 'warn'];
+    const child = spawn(env('PARLOUR_BINARY'), args, { stdio: ['ignore', log, log] });
+    fs.closeSync(log);
+    this.child = child;
+    children.add(child);
+    child.on('exit', () => children.delete(child));
+    const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null || child.signalCode !== null) break;
+      try {
+        const response = await fetch(`${this.url}healthz`);
+        if (response.status === 200) return;
+      } catch { /* not listening yet */ }
+      await Promise.race([exited, delay(50)]);
+    }
+    throw new Error(`the server did not come up on port ${this.port}:\n${this.log()}`);
+  }
+
+  /** SIGKILL, as a crash would: no goodbye to the clients. */
+  async kill() {
+    await this.#stop('SIGKILL');
+  }
+
+  async stop() {
+    await this.#stop('SIGTERM');
+  }
+
+  async #stop(signal) {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  log() {
+    try {
+      return fs.readFileSync(this.logPath, 'utf8').slice(-4000);
+    } catch {
+      return '(no log)';
+    }
+  }
+}
+
+export function delay(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Debian's Chromium, headless, with a fresh profile per browser context. */
+export async function launchBrowser() {
+  const browser = await chromium.launch({
+    executablePath: env('PARLOUR_CHROMIUM'),
+    headless: true,
+    timeout: 30_000,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+  return browser;
+}
+
+/**
+ * One browser and one server for a test file, stopped at the end even when a
+ * test fails. `fixture.player(name)` opens a new context (its own storage, so
+ * its own identity) signed in as `name`.
+ */
+export async function openFixture() {
+  const server = await Server.start();
+  let browser;
+  try {
+    browser = await launchBrowser();
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  const players = [];
+  return {
+    server,
+    browser,
+    players,
+    async player(name, token) {
+      const player = await Player.open(browser, server, name, token);
+      players.push(player);
+      return player;
+    },
+    /** Screenshots of every open page (for a failure) and the end of the server's log. */
+    async diagnose(label) {
+      for (const player of players) {
+        await player.page.screenshot({ path: path.join(SHOTS, `FAILED-${label}-${player.name}.png`), fullPage: true })
+          .catch(() => {});
+      }
+      console.error(`--- server log (${server.logPath}) ---\n${server.log()}`);
+      for (const player of players) {
+        if (player.console.length) console.error(`--- ${player.name}'s console ---\n${player.console.slice(-30).join('\n')}`);
+      }
+    },
+    async close() {
+      await browser.close().catch(() => {});
+      await server.stop();
+    },
+  };
+}
+
+/** Runs `body(fixture)` with a fresh fixture; on failure saves screenshots and logs first. */
+export async function withFixture(label, body) {
+  const fixture = await openFixture();
+  try {
+    await body(fixture);
+    for (const player of fixture.players) player.assertNoPageErrors();
+  } catch (error) {
+    await fixture.diagnose(label);
+    throw error;
+  } finally {
+    await fixture.close();
+  }
+}
+
+/** A signed-in person: one browser context (its own localStorage) with one page. */
+export class Player {
+  constructor(name, context, page, server) {
+    this.name = name;
+    this.context = context;
+    this.page = page;
+    this.server = server;
+    this.console = [];
+    this.pageErrors = [];
+    page.on('console', (message) => this.console.push(`${message.type()}: ${message.text()}`));
+    page.on('pageerror', (error) => this.pageErrors.push(String(error?.stack || error)));
+  }
+
+  /** A fresh context signed in as `name`: a new name, or with `token` an existing one ("another device"). */
+  static async open(browser, server, name, token) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    context.setDefaultTimeout(WAIT_MS);
+    const page = await context.newPage();
+    const player = new Player(name, context, page, server);
+    await player.signIn(token);
+    return player;
+  }
+
+  async signIn(token) {
+    const { page } = this;
+    await page.goto(this.server.url);
+    if (token === undefined) {
+      const form = page.locator('form[data-testid="signin"]');
+      await form.locator('input[name="name"]').fill(this.name);
+      await form.locator('input[name="name"]').press('Enter');
+    } else {
+      // The contract names the key box only: the name goes into the sign-in
+      // form's name box and into any other text box of the key form.
+      await page.locator('form[data-testid="signin"] input[name="name"]').fill(this.name);
+      const form = page.locator('form[data-testid="token-signin"]');
+      const nameBoxes = form.locator('input[type="text"]:not([name="token"])');
+      for (let i = 0; i < await nameBoxes.count(); ++i) await nameBoxes.nth(i).fill(this.name);
+      await form.locator('input[name="token"]').fill(token);
+      await form.locator('input[name="token"]').press('Enter');
+    }
+    // Signed in: the lobby's create form shows.
+    await page.locator('form[data-testid="create-table"]').waitFor();
+  }
+
+  assertNoPageErrors() {
+    assert.deepEqual(this.pageErrors, [], `uncaught errors in ${this.name}'s page`);
+  }
+
+  // -- the table page ---------------------------------------------------------
+
+  /** The table page's root (lobby rows carry data-table too, but never data-your-turn). */
+  get table() {
+    return this.page.locator(ROOT);
+  }
+
+  get connection() {
+    return this.page.locator('[data-zone="connection"]');
+  }
+
+  async gotoLobby() {
+    await this.page.goto(`${this.server.url}#/`);
+    await this.page.locator('form[data-testid="create-table"]').waitFor();
+  }
+
+  /**
+   * Fills the lobby's create-table form and submits it; resolves with the new
+   * table's id once the table page shows it.
+   */
+  async createTable({ game, seed, seats, options = {} }) {
+    const form = this.page.locator('form[data-testid="create-table"]');
+    await form.locator('select[name="game"]').selectOption(game);
+    for (const [name, value] of Object.entries(options)) {
+      const input = form.locator(`[name="${name}"]`);
+      const kind = await input.evaluate((node) => `${node.tagName}:${node.type}`);
+      if (kind === 'INPUT:checkbox') await input.setChecked(Boolean(value));
+      else if (kind.startsWith('SELECT')) await input.selectOption(String(value));
+      else await input.fill(String(value));
+    }
+    if (seed !== undefined) await form.locator('input[name="seed"]').fill(String(seed));
+    if (seats !== undefined) await form.locator('input[name="seats"]').fill(String(seats));
+    await form.locator('[type="submit"]').click();
+    await this.page.waitForURL(/#\/table\/[^/]+$/);
+    const id = decodeURIComponent(this.page.url().replace(/^.*#\/table\//, ''));
+    await this.page.locator(`${ROOT}[data-table="${id}"][data-game="${game}"]`).waitFor();
+    return id;
+  }
+
+  /** The invite URL from the host controls. */
+  async inviteLink() {
+    const input = this.page.locator('[data-testid="invite-link"]');
+    await assertEventually(async () => /#\/invite\//.test(await input.inputValue()), 'the invite link is shown');
+    return input.inputValue();
+  }
+
+  /** Opens an invite link and waits to be seated at that table. */
+  async acceptInvite(link, tableId) {
+    await this.page.goto(link);
+    await this.page.waitForURL(new RegExp(`#/table/${tableId}$`));
+    await this.seat().waitFor();
+  }
+
+  /** Takes a seat at a waiting table from the lobby's table list. */
+  async joinFromLobby(tableId) {
+    await this.gotoLobby();
+    const row = this.page.locator(`[data-testid="table-row"][data-table="${tableId}"]`);
+    await row.locator('[data-testid="join"]').click();
+    await this.page.waitForURL(new RegExp(`#/table/${tableId}$`));
+    await this.seat().waitFor();
+  }
+
+  /** This player's seat zone (the one that names them). */
+  seat(name = this.name) {
+    return this.page.locator('[data-zone="seat"]').filter({ has: this.page.getByText(name, { exact: true }) });
+  }
+
+  /** This player's seat number, read from their seat zone. */
+  async seatNumber(name = this.name) {
+    return Number(await this.seat(name).getAttribute('data-seat'));
+  }
+
+  /** Host: seats one bot and waits until the number of occupied seats grows. */
+  async addBot() {
+    const before = await this.page.locator('[data-zone="seat"]').filter({ hasText: /bot-/ }).count();
+    await this.page.locator('[data-testid="add-bot"]').click();
+    await assertEventually(async () =>
+      (await this.page.locator('[data-zone="seat"]').filter({ hasText: /bot-/ }).count()) > before, 'a bot sits down');
+  }
+
+  /** Host: starts play and waits for the table to leave the waiting phase. */
+  async start() {
+    await this.page.locator('[data-testid="start"]').click();
+    await this.page.locator('[data-testid="start"]').waitFor({ state: 'detached' }).catch(() => {});
+    await assertEventually(async () => {
+      const phase = await this.table.getAttribute('data-phase');
+      return phase !== null && phase !== '' && phase !== 'waiting';
+    }, 'play starts');
+  }
+
+  /** Waits until the viewer's legal list is non-empty. */
+  async waitForTurn(timeout = WAIT_MS) {
+    await this.page.locator(`${ROOT}[data-your-turn="true"]`).waitFor({ timeout });
+  }
+
+  /** The complete actions currently offered as buttons, parsed from data-action. */
+  async legalActions() {
+    const buttons = this.page.locator('[data-zone="actions"] button[data-action]');
+    return buttons.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-action')));
+  }
+
+  /** What the viewer may do now, as one string: whose turn, the action buttons, whether a result shows. */
+  async movesKey() {
+    return this.page.evaluate(() => JSON.stringify([
+      document.querySelector('[data-table][data-your-turn]')?.getAttribute('data-your-turn'),
+      [...document.querySelectorAll('[data-zone="actions"] [data-action-type]')]
+        .map((node) => `${node.getAttribute('data-action-type')} ${node.getAttribute('data-action') ?? ''}`),
+      document.querySelectorAll('[data-zone="result"] [data-chips-delta]').length,
+    ]));
+  }
+
+  /** Waits until movesKey() differs from `before`: the server has answered the last click. */
+  async waitForChange(before, what = 'the table changes after a click') {
+    await assertEventually(async () => (await this.movesKey()) !== before, what);
+  }
+
+  /** Clicks the button of exactly this legal action. */
+  async clickAction(json) {
+    const buttons = this.page.locator('[data-zone="actions"] button[data-action]');
+    const all = await buttons.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-action')));
+    const index = all.indexOf(json);
+    assert.notEqual(index, -1, `no button for ${json} among ${all.join(' ')}`);
+    await buttons.nth(index).click();
+  }
+
+  /** An action with an amount range: fill the number input, press its submit button. */
+  async submitAmount(type, amount) {
+    const zone = this.page.locator('[data-zone="actions"]');
+    await zone.locator(`input[type="number"][data-action-type="${type}"]`).fill(String(amount));
+    await zone.locator(`button[data-action-type="${type}"]:not([data-action])`).click();
+  }
+
+  /** The cards of the viewer's hand, in the order drawn. */
+  async handCards() {
+    return this.page.locator('[data-zone="hand"] [data-card]')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-card')));
+  }
+
+  /** Every card code drawn on the page outside the viewer's own hand. */
+  async cardsOutsideHand() {
+    return this.page.locator('[data-card]').evaluateAll((nodes) => nodes
+      .filter((node) => !node.closest('[data-zone="hand"]'))
+      .map((node) => node.getAttribute('data-card')));
+  }
+
+  /** The result rows' chip deltas by seat: {seat: delta}. */
+  async resultDeltas() {
+    const rows = this.page.locator('[data-zone="result"] [data-seat][data-chips-delta]');
+    const pairs = await rows.evaluateAll((nodes) =>
+      nodes.map((node) => [node.getAttribute('data-seat'), node.getAttribute('data-chips-delta')]));
+    return Object.fromEntries(pairs.map(([seat, delta]) => [Number(seat), Number(delta)]));
+  }
+
+  /** Opens a player's ledger page and returns {balance, amounts}. */
+  async ledger(name = this.name) {
+    const target = `${this.server.url}#/ledger/${encodeURIComponent(name)}`;
+    if (this.page.url() !== target) {
+      // A ledger page already shown must not be mistaken for the new one.
+      await this.page.evaluate(() => {
+        for (const node of document.querySelectorAll('[data-testid="balance"], [data-testid="ledger-entry"]')) node.__parlourOld = true;
+      });
+      await this.page.goto(target);
+    }
+    await this.page.waitForFunction(() => {
+      const fresh = (selector) => [...document.querySelectorAll(selector)].some((node) => !node.__parlourOld);
+      return fresh('[data-testid="balance"]') && fresh('[data-testid="ledger-entry"]');
+    }, null, { timeout: WAIT_MS });
+    const balance = this.page.locator('[data-testid="balance"]');
+    const value = await balance.getAttribute('data-value');
+    const text = (await balance.textContent()).trim();
+    const amounts = await this.page.locator('[data-testid="ledger-entry"]')
+      .evaluateAll((nodes) => nodes.map((node) => Number(node.getAttribute('data-amount'))));
+    return { balance: Number(value), text, amounts };
+  }
+
+  async screenshot(file) {
+    // Finite CSS animations (a card arriving on a pile) are shown at their end.
+    await this.page.screenshot({ path: path.join(SHOTS, file), fullPage: true, animations: 'disabled' });
+  }
+}
+
+/** Polls `check` until it returns true (robust waits for conditions no single locator expresses). */
+export async function assertEventually(check, what, timeout = WAIT_MS) {
+  const deadline = Date.now() + timeout;
+  let lastError = null;
+  while (Date.now() < deadline) {
+    try {
+      if (await check()) return;
+      lastError = null;
+    } catch (error) {
+      lastError = error;
+    }
+    await delay(50);
+  }
+  throw new Error(`timed out after ${timeout} ms waiting until ${what}${lastError ? `: ${lastError.message}` : ''}`);
+}
