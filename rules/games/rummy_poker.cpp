@@ -73,7 +73,6 @@ class RummyPoker final : public GoDownFamily {
     bool reached = false;
     for (int s : seats) {
       scores_[s] += points[s];
-      
       reached = reached || scores_[s] >= kTarget;
     }
     summary["deal_points"] = points;

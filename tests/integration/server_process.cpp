@@ -5,6 +5,7 @@
 #include <csignal>
 #include <doctest/doctest.h>
 #include <stdexcept>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -38,6 +39,8 @@ void ServerProcess::start() {
   args.insert(args.end(), extra_.begin(), extra_.end());
   pid_ = fork();
   if (pid_ == 0) {
+    // A test that crashes must not leave its server running (CTest would wait for it).
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

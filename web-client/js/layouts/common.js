@@ -32,7 +32,7 @@ export function backsFan(count, max = 7) {
   if (!Number.isInteger(count) || count <= 0) return null;
   const shown = Math.min(count, max);
   return el('span', { class: 'mini-fan', 'aria-hidden': 'true' },
-    Array.from({ length: shown }, () => el('span', { class: 'mini-back' })));
+    Array.from({ length: shown }, () => el('span', { class: 'mini-back', 'data-card': 'back' })));
 }
 
 /**
@@ -50,7 +50,7 @@ export function seatZone(player, rctx, state, info = {}) {
   const label = [name, isMe ? '(you)' : '', active ? '— to act' : '', count !== null ? `— ${count} cards` : ''].filter(Boolean).join(' ');
   return el('div', {
     class: classes.filter(Boolean).join(' '),
-    'data-zone': 'seat', 'data-seat': String(seat), 'aria-label': label, role: 'group',
+    'data-zone': 'seat', 'data-seat': String(seat), 'data-player': empty ? '' : name, 'aria-label': label, role: 'group',
   },
   el('div', { class: 'seat-head' },
     empty ? null : el('span', { class: `dot ${player.connected ? 'dot-on' : 'dot-off'}`, title: player.connected ? 'connected' : 'away', 'aria-label': player.connected ? 'connected' : 'away' }),
