@@ -705,16 +705,15 @@ void RummyBase::finish_turn(Balances& chips, Effects& fx) {
   end_deal({DealEnd::Kind::no_winner, -1, false}, chips, fx);
 }
 
-void RummyBase::apply_go_rummy(int seat, const Json& action, Balances& chips, Effects& fx) {
-  if (config_.go_down) throw illegal_action("here you meld only by going down (go_down) before you draw");
-  if (in_break_) throw illegal_action("in the break, meld and lay off one meld at a time");
-  expect_only_fields(action, {"melds", "discard"});
+// The melds of a whole-hand action (go_rummy, go_down), each valid and made of
+// cards from `hand`, which keeps what is left over.
+std::vector<Meld> RummyBase::melds_from_hand(const Json& action, const std::string& what,
+                                             std::vector<Card>& hand) const {
   const auto& melds = action.value("melds", Json());
-  if (!melds.is_array() || melds.empty()) throw illegal_action("go_rummy needs \"melds\": an array of melds");
-  auto hand = hands_[seat];
+  if (!melds.is_array() || melds.empty()) throw illegal_action(what + " needs \"melds\": an array of melds");
   std::vector<Meld> made;
   for (const auto& list : melds) {
-    const auto spec = read_meld_spec(list, config_.melds, "go_rummy");
+    const auto spec = read_meld_spec(list, config_.melds, what);
     for (auto c : spec.cards) {
       auto it = std::find(hand.begin(), hand.end(), c);
       if (it == hand.end()) throw illegal_action(to_string(c) + " is not in your hand (or is used twice)");
@@ -724,6 +723,26 @@ void RummyBase::apply_go_rummy(int seat, const Json& action, Balances& chips, Ef
     if (!check) throw illegal_action(check.message + " (" + check.reason + ")");
     made.push_back(*check.meld);
   }
+  return made;
+}
+
+// New melds go on the table whole, each card placed by `seat`.
+void RummyBase::put_down(int seat, std::vector<Meld> made) {
+  for (auto& meld : made) {
+    meld.owner = seat;
+    table_.push_back({meld, std::vector<int>(meld.cards.size(), seat), true});
+    std::vector<std::size_t> all(meld.cards.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    on_meld_made(seat, table_.back(), all, true);
+  }
+}
+
+void RummyBase::apply_go_rummy(int seat, const Json& action, Balances& chips, Effects& fx) {
+  if (config_.go_down) throw illegal_action("here you meld only by going down (go_down) before you draw");
+  if (in_break_) throw illegal_action("in the break, meld and lay off one meld at a time");
+  expect_only_fields(action, {"melds", "discard"});
+  auto hand = hands_[seat];
+  auto made = melds_from_hand(action, "go_rummy", hand);
   std::optional<Card> discard;
   if (action.contains("discard")) {
     discard = card_field(action, "discard");
@@ -739,13 +758,7 @@ void RummyBase::apply_go_rummy(int seat, const Json& action, Balances& chips, Ef
       std::count(hands_[seat].begin(), hands_[seat].end(), *discard) == 1)
     throw illegal_action("you may not discard the upcard you just took");
   hands_[seat].clear();
-  for (auto& meld : made) {
-    meld.owner = seat;
-    table_.push_back({meld, std::vector<int>(meld.cards.size(), seat), true});
-    std::vector<std::size_t> all(meld.cards.size());
-    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-    on_meld_made(seat, table_.back(), all, true);
-  }
+  put_down(seat, made);
   if (discard) pile_.push_back(*discard);
   melded_this_deal_[seat] = true;
   fx.say(seat_tag(seat) + " goes rummy" + (discard ? ", discarding " + to_string(*discard) : std::string()) + "!");
@@ -761,21 +774,8 @@ void RummyBase::apply_go_down(int seat, const Json& action, Balances& chips, Eff
   if (step_ != Step::draw || drawn_this_turn_ > 0)
     throw illegal_action("go down only at the start of your turn, before you draw");
   expect_only_fields(action, {"melds", "shown"});
-  const auto& melds = action.value("melds", Json());
-  if (!melds.is_array() || melds.empty()) throw illegal_action("go_down needs \"melds\": an array of melds");
   auto hand = hands_[seat];
-  std::vector<Meld> made;
-  for (const auto& list : melds) {
-    const auto spec = read_meld_spec(list, config_.melds, "go_down");
-    for (auto c : spec.cards) {
-      auto it = std::find(hand.begin(), hand.end(), c);
-      if (it == hand.end()) throw illegal_action(to_string(c) + " is not in your hand (or is used twice)");
-      hand.erase(it);
-    }
-    auto check = validate_meld(spec.cards, config_.melds, spec.declared);
-    if (!check) throw illegal_action(check.message + " (" + check.reason + ")");
-    made.push_back(*check.meld);
-  }
+  auto made = melds_from_hand(action, "go_down", hand);
   std::optional<Card> shown;
   if (action.contains("shown")) {
     if (config_.go_down_shown_max < 0) throw illegal_action("go down with your whole hand: no card may be kept back");
@@ -795,15 +795,11 @@ void RummyBase::apply_go_down(int seat, const Json& action, Balances& chips, Eff
   hands_[seat].clear();
   if (shown) hands_[seat].push_back(*shown);
   std::string laid;
-  for (auto& meld : made) {
-    meld.owner = seat;
-    table_.push_back({meld, std::vector<int>(meld.cards.size(), seat), true});
-    std::vector<std::size_t> all(meld.cards.size());
-    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-    on_meld_made(seat, table_.back(), all, true);
+  for (const auto& meld : made) {
     for (const auto& c : meld_strings(meld)) laid += (laid.empty() ? "" : " ") + c;
     laid += ";";
   }
+  put_down(seat, made);
   melded_this_deal_[seat] = true;
   fx.say(seat_tag(seat) + " goes down: " + laid.substr(0, laid.size() - 1) +
          (shown ? ", showing " + to_string(*shown) : std::string(" (rummy)")) + ".");

@@ -214,6 +214,8 @@ class RummyBase : public GameState {
   void apply_shift_lay_off(int seat, const Json& action, Balances& chips, Effects& fx);
   void apply_discard(int seat, const Json& action, Balances& chips, Effects& fx);
   void apply_go_rummy(int seat, const Json& action, Balances& chips, Effects& fx);
+  std::vector<Meld> melds_from_hand(const Json& action, const std::string& what, std::vector<Card>& hand) const;
+  void put_down(int seat, std::vector<Meld> made);
   void apply_call(int seat, const Json& action, Balances& chips, Effects& fx);
   void apply_pass(int seat, Balances& chips, Effects& fx);
   void apply_decline(int seat, Balances& chips, Effects& fx);

@@ -89,6 +89,13 @@ Json go_down(std::vector<std::vector<std::string>> melds, std::optional<std::str
   if (shown) action["shown"] = *shown;
   return action;
 }
+
+std::vector<Json> listed(const Json& legal, const std::string& type) {
+  std::vector<Json> out;
+  for (const auto& a : legal)
+    if (a["type"] == type) out.push_back(a);
+  return out;
+}
 Json options(std::initializer_list<std::pair<const char*, Json>> set) {
   Json o = Json::object();
   for (const auto& [k, v] : set) o[k] = v;

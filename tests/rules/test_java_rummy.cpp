@@ -40,13 +40,6 @@ std::vector<parlour::rules::Card> break_deck_two() {
   return deal_no_upcard({{"KC", "KD", "2D", "3C", "4C", "9S", "8H"}, {"AS", "3H", "5D", "7C", "9D", "JH", "QS"}});
 }
 
-std::vector<Json> listed(const Json& legal, const std::string& type) {
-  std::vector<Json> out;
-  for (const auto& a : legal)
-    if (a["type"] == type) out.push_back(a);
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("java: seven cards each, no upcard; the leader draws the stock top or goes down") {

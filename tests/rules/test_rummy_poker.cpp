@@ -39,13 +39,6 @@ std::vector<parlour::rules::Card> two_hands(const std::vector<std::string>& lead
   return deal_no_upcard({leader, counts_54});
 }
 
-std::vector<Json> listed(const Json& legal, const std::string& type) {
-  std::vector<Json> out;
-  for (const auto& a : legal)
-    if (a["type"] == type) out.push_back(a);
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("rummy poker: two packs and four jokers, ten cards each, no upcard") {
