@@ -1,11 +1,14 @@
 // rules_bench: for every registered game, random playouts on one core: deals per
 // second and actions per second, where an action is what a table does for it:
 // list the actor's legal actions, choose one, apply it. Run by hand
-// (`./build/bench/rules_bench [seconds-per-game] [players]`), never in CI.
+// (`./build/bench/rules_bench [seconds-per-game] [players] [game-id ...]`), never in CI.
+// The player count is clamped to what each game allows with the options used.
 #include <chrono>
 #include <cstdio>
 #include <algorithm>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "rules/random_play.h"
 #include "rules/registry.h"
@@ -33,11 +36,17 @@ void apply_transfers(const Effects& fx, Balances& chips) {
   }
 }
 
+// The options every playout uses: at most 20 deals where the game counts them.
+Json bench_options(const GameInfo& info) {
+  Json options = Json::object();
+  if (const auto* deals = option(info, "deals")) options["deals"] = std::min<std::int64_t>(20, deals->max.value_or(20));
+  return options;
+}
+
 // Plays one game of up to 20 deals with random legal actions.
 void play_one(const GameInfo& info, int players, std::uint64_t seed, Figures& out) {
   Balances chips(players, 1'000'000);
-  Json options = Json::object();
-  if (const auto* deals = option(info, "deals")) options["deals"] = std::min<std::int64_t>(20, deals->max.value_or(20));
+  const Json options = bench_options(info);
   auto game = Registry::create(info, GameSetup{options, players, seed, std::nullopt, chips});
   Rng rng(seed);
   apply_transfers(game->start_next_deal(chips), chips);
@@ -62,9 +71,12 @@ void play_one(const GameInfo& info, int players, std::uint64_t seed, Figures& ou
 int main(int argc, char** argv) {
   const double budget = argc > 1 ? std::atof(argv[1]) : 2.0;
   const int wanted_players = argc > 2 ? std::atoi(argv[2]) : 4;
+  const std::vector<std::string> only(argv + std::min(argc, 3), argv + argc);
   std::printf("rules_bench: random playouts, one core, %.1f s per game\n", budget);
   for (const auto& info : Registry::builtin().all()) {
-    const int players = std::max(info.min_players, std::min(wanted_players, info.max_players));
+    if (!only.empty() && std::find(only.begin(), only.end(), info.id) == only.end()) continue;
+    const int most = info.max_players_with(Registry::validate_options(info, bench_options(info)));
+    const int players = std::max(info.min_players, std::min(wanted_players, most));
     Figures f;
     const auto start = std::chrono::steady_clock::now();
     std::uint64_t seed = 1;
