@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "rules/action.h"
+#include "rules/pools.h"
 #include "rules/rummy/rummy_base.h"
 
 namespace parlour::rules::rummy {
@@ -128,11 +129,9 @@ void RummyBase::cycle_hand_emptied(int seat, Balances& chips, Effects& fx) {
 }
 
 int RummyBase::cycle_next_seat(int from) const {
-  for (int i = 1; i <= players(); ++i) {
-    const int seat = (from + i) % players();
-    if (!left_[seat] && !withdrawn_[seat]) return seat;
-  }
-  return -1;
+  const auto still_in = [&](int seat) { return !left_[seat] && !withdrawn_[seat]; };
+  const int seat = next_seat(from, players(), still_in);
+  return still_in(seat) ? seat : -1;
 }
 
 void RummyBase::cycle_end_turn(Balances& chips, Effects& fx) {

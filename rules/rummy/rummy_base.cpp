@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rules/action.h"
+#include "rules/pools.h"
 
 namespace parlour::rules::rummy {
 
@@ -176,10 +177,7 @@ void RummyBase::begin_turn(int seat, Effects&) {
 
 // The next player's turn, or the end of the deal when the stock rule says so.
 void RummyBase::next_turn(Effects& fx) {
-  int next = turn_;
-  do next = left_of(next);
-  while (!in_play(next));
-  begin_turn(next, fx);
+  begin_turn(next_seat(turn_, players(), [&](int seat) { return in_play(seat); }), fx);
 }
 
 bool RummyBase::stock_is_dead() const {

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "rules/rng.h"
+#include "rules/rummy/rummy_base.h"
 #include "tests/rules/playout.h"
 
 namespace parlour::test::rummy_kit {
@@ -88,6 +89,10 @@ Json go_down(std::vector<std::vector<std::string>> melds, std::optional<std::str
   Json action = {{"type", "go_down"}, {"melds", melds}};
   if (shown) action["shown"] = *shown;
   return action;
+}
+
+void totals(Harness& h, std::vector<int> scores) {
+  dynamic_cast<rules::rummy::RummyBase&>(h.game()).set_scores(std::move(scores));
 }
 
 std::vector<Json> listed(const Json& legal, const std::string& type) {

@@ -48,6 +48,9 @@ Json lay_off(int meld_index, std::vector<std::string> cards);
 Json go_rummy(std::vector<std::vector<std::string>> melds, std::optional<std::string> discard_card = std::nullopt);
 // Java, Rummy Poker: melds (wilds may be written "2C=9H") and the card kept back, if any.
 Json go_down(std::vector<std::vector<std::string>> melds, std::optional<std::string> shown = std::nullopt);
+// Running totals carried in from earlier deals (the engine's set_scores).
+void totals(Harness& h, std::vector<int> scores);
+
 // The entries of a legal list with this type.
 std::vector<Json> listed(const Json& legal, const std::string& type);
 Json options(std::initializer_list<std::pair<const char*, Json>> set = {});

@@ -20,11 +20,6 @@ using namespace parlour::test::rummy_kit;
 
 namespace {
 
-// Running totals carried in from earlier deals (the engine's set_scores).
-void totals(Harness& h, std::vector<int> scores) {
-  dynamic_cast<parlour::rules::rummy::RummyBase&>(h.game()).set_scores(std::move(scores));
-}
-
 // E20: A (seat 1, the leader) holds two melds and 4D; B (seat 2) counts 9; C (seat 0, the dealer) counts 12.
 std::vector<parlour::rules::Card> e20_deck() {
   return deal_no_upcard({{"5S", "6S", "7S", "9H", "9C", "9D", "4D"},

@@ -20,10 +20,6 @@ using namespace parlour::test::rummy_kit;
 
 namespace {
 
-void totals(Harness& h, std::vector<int> scores) {
-  dynamic_cast<parlour::rules::rummy::RummyBase&>(h.game()).set_scores(std::move(scores));
-}
-
 // The leader (seat 1) holds nine cards 4 to Q in three runs, and `tenth`.
 std::vector<std::string> straight_nine(const std::string& tenth) {
   return {"4S", "5S", "6S", "7H", "8H", "9H", "TD", "JD", "QD", tenth};
