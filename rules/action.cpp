@@ -1,5 +1,7 @@
 #include "rules/action.h"
 
+#include <stdexcept>
+
 #include <algorithm>
 
 namespace parlour::rules {
@@ -38,6 +40,12 @@ Card card_field(const Json& action, const char* name) {
   return *card;
 }
 
-Json bounds(std::int64_t lo, std::int64_t hi) { return {{"min", lo}, {"max", hi}}; }
+Json bounds(std::int64_t lo, std::int64_t hi) {
+  // A range computed from state (chips, a pot) can come out empty; listing it
+  // would offer a move nobody can make. The game must not list the action then.
+  if (lo > hi)
+    throw std::logic_error("empty range: min " + std::to_string(lo) + " is above max " + std::to_string(hi));
+  return {{"min", lo}, {"max", hi}};
+}
 
 }  // namespace parlour::rules

@@ -17,7 +17,8 @@ std::string action_type(const Json& action);
 void expect_only_fields(const Json& action, std::initializer_list<const char*> allowed);
 std::int64_t int_field(const Json& action, const char* name);
 Card card_field(const Json& action, const char* name);
-// {"min":lo,"max":hi}, the bounds of a number in a `legal` entry.
+// {"min":lo,"max":hi}, the bounds of a number in a `legal` entry. Throws
+// std::logic_error when lo > hi: an empty range is never listed.
 Json bounds(std::int64_t lo, std::int64_t hi);
 
 }  // namespace parlour::rules

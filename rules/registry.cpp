@@ -66,6 +66,11 @@ void check_option_value(const OptionSpec& spec, const Json& value) {
   }
 }
 
+GameInfo with_layout(GameInfo info, const char* layout) {
+  info.layout = layout;
+  return info;
+}
+
 }  // namespace
 
 Json option_to_json(const OptionSpec& option) {
@@ -89,31 +94,32 @@ Json info_to_json(const GameInfo& info) {
           {"max_players", info.max_players},
           {"summary", info.summary},
           {"source", info.source},
+          {"layout", info.layout},
           {"options", options}};
 }
 
 const Registry& Registry::builtin() {
   static const Registry registry = [] {
     Registry r;
-    r.add(red_dog_info());
-    r.add(ranter_go_round_info());
-    r.add(red_and_black_info());
-    r.add(rummy_info());
-    r.add(michigan_rummy_info());
-    r.add(five_hundred_rummy_info());
-    r.add(persian_rummy_info());
-    r.add(straight_rummy_info());
-    r.add(queen_city_rummy_info());
-    r.add(block_rummy_info());
-    r.add(skip_rummy_info());
-    r.add(round_the_corner_rummy_info());
-    r.add(java_rummy_info());
-    r.add(rummy_poker_info());
-    r.add(double_rummy_info());
-    r.add(carousel_info());
-    r.add(reversi_info());
-    r.add(rams_info());
-    r.add(rounce_info());
+    r.add(with_layout(red_dog_info(), "betting"));
+    r.add(with_layout(ranter_go_round_info(), "betting"));
+    r.add(with_layout(red_and_black_info(), "betting"));
+    r.add(with_layout(rummy_info(), "rummy"));
+    r.add(with_layout(michigan_rummy_info(), "rummy"));
+    r.add(with_layout(five_hundred_rummy_info(), "rummy"));
+    r.add(with_layout(persian_rummy_info(), "rummy"));
+    r.add(with_layout(straight_rummy_info(), "rummy"));
+    r.add(with_layout(queen_city_rummy_info(), "rummy"));
+    r.add(with_layout(block_rummy_info(), "rummy"));
+    r.add(with_layout(skip_rummy_info(), "rummy"));
+    r.add(with_layout(round_the_corner_rummy_info(), "rummy"));
+    r.add(with_layout(java_rummy_info(), "rummy"));
+    r.add(with_layout(rummy_poker_info(), "rummy"));
+    r.add(with_layout(double_rummy_info(), "rummy"));
+    r.add(with_layout(carousel_info(), "rummy"));
+    r.add(with_layout(reversi_info(), "tricks"));
+    r.add(with_layout(rams_info(), "tricks"));
+    r.add(with_layout(rounce_info(), "tricks"));
     return r;
   }();
   return registry;

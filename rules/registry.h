@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "rules/bot.h"
 #include "rules/cards.h"
 #include "rules/game.h"
 
@@ -47,12 +48,18 @@ struct GameInfo {
   int max_players = 2;
   std::string summary;
   std::string source;
+  // The client layout that draws this game's view (rules/view.h): "betting",
+  // "tricks", "rummy", "building", "cassino"; "generic" draws any view.
+  std::string layout = "generic";
   std::vector<OptionSpec> options;
   // Where the player limit depends on the options (e.g. hand size).
   std::function<int(const Json& options)> max_players_for;
   // Refuses option combinations that contradict each other (throws SetupError).
   std::function<void(const Json& options)> check_options;
   std::function<std::unique_ptr<GameState>(const GameSetup&)> create;
+  // The game's level-1 bot (a careful player); empty: bots of every level play
+  // at random.
+  BotPolicy bot;
 
   int max_players_with(const Json& options) const {
     return max_players_for ? max_players_for(options) : max_players;

@@ -1,5 +1,8 @@
 #include "rules/rng.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace parlour::rules {
 
 namespace {
@@ -29,6 +32,7 @@ std::uint64_t Rng::next() {
 }
 
 std::uint64_t Rng::below(std::uint64_t bound) {
+  if (bound == 0) throw std::invalid_argument("rng: below(0) has no value to give");
   // Values under 2^64 mod bound would make the low residues more likely; skip them.
   const std::uint64_t threshold = (0 - bound) % bound;
   for (;;) {
@@ -38,6 +42,8 @@ std::uint64_t Rng::below(std::uint64_t bound) {
 }
 
 std::int64_t Rng::between(std::int64_t lo, std::int64_t hi) {
+  if (lo > hi)
+    throw std::invalid_argument("rng: empty range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return lo + static_cast<std::int64_t>(below(static_cast<std::uint64_t>(hi - lo) + 1));
 }
 

@@ -16,9 +16,9 @@ class Rng {
   explicit Rng(std::uint64_t seed);
 
   std::uint64_t next();
-  // Uniform in [0, bound); bound must be positive.
+  // Uniform in [0, bound); throws std::invalid_argument when bound is 0.
   std::uint64_t below(std::uint64_t bound);
-  // Uniform in [lo, hi].
+  // Uniform in [lo, hi]; throws std::invalid_argument when lo > hi.
   std::int64_t between(std::int64_t lo, std::int64_t hi);
 
   template <typename T>

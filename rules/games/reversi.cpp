@@ -92,7 +92,7 @@ class Reversi final : public GameState {
     }
     if (deals_ > 0 || seats_[dealer_].left) dealer_ = next_present(dealer_);
     ++deals_;
-    book_ = tricks::DealBook(players(), pool_name);
+    book_ = ChipBook(players(), pool_name);
     book_.sync(balances);
     order_ = seats_from((dealer_ + 1) % players(), players(), [&](int s) { return !seats_[s].left; });
     for (auto& s : seats_) {
@@ -254,7 +254,7 @@ class Reversi final : public GameState {
   std::vector<int> order_;  // this deal's players from the dealer's left
   tricks::Trick trick_;
   tricks::Trick last_trick_;
-  tricks::DealBook book_;
+  ChipBook book_;
   int tricks_per_deal_ = 0;
   int turn_ = 0;
   int dealer_ = 0;

@@ -124,7 +124,7 @@ class PoolTrick final : public GameState {
     if (balances[dealer] < config_.unit) return end_game(fx, "Nobody can pay the dealer's chips; the game is over.");
     dealer_ = dealer;
     ++deals_;
-    book_ = DealBook(players(), pool_name);
+    book_ = ChipBook(players(), pool_name);
     book_.sync(balances);
     book_.seat_to_pool(dealer_, config_.unit, pool_, "dealer's chips", fx);
     fx.say("Deal " + std::to_string(deals_) + ": " + seat_tag(dealer_) + " deals and puts " +
@@ -600,7 +600,7 @@ class PoolTrick final : public GameState {
   int turn_ = 0;
   std::int64_t pool_at_play_ = 0;
   std::int64_t share_ = 0;
-  DealBook book_;
+  ChipBook book_;
   int dealer_ = 0;
   int deals_ = 0;
   std::int64_t pool_ = 0;

@@ -84,7 +84,7 @@ TEST_CASE("dealing in packets gives each hand its packet in turn, round after ro
 }
 
 TEST_CASE("the deal book never overdraws a seat and names the unpaid rest") {
-  DealBook book(2, "pool");
+  ChipBook book(2, "pool");
   book.sync({3, 10});
   Effects fx;
   std::int64_t pool = 0;

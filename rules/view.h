@@ -1,0 +1,62 @@
+// The common shape of every game's view (docs/protocol.md "View schema"), so a
+// client can draw any table from the schema and never from the game id. A view
+// is an object with these parts, each present where the game has the thing:
+//
+//   "layout"  the client layout that draws it (the catalogue entry's `layout`)
+//   "phase"   the game's phase name ("betting", "draw", "play", "deal_over", ...)
+//   "deal", "dealer"          the deal number (1 = first) and the dealer's seat
+//   "seats"   one entry per seat: {"seat","count","cards","status","left"} plus
+//             the game's own per-seat facts; `cards` is the viewer's own hand in
+//             full, "??" for each card the viewer may not see, or the face-up
+//             cards of a hand every player sees; `count` is the number of cards
+//   "piles"   [{"id","owner","count","top","cards"?}]: a stock shows its count
+//             only, a face-up pile its top card (and all its cards when every
+//             card of it may be seen); `owner` is a seat or null (shared)
+//   "melds"   [{"id","owner","cards"}]: cards on the table in sets and sequences
+//   "trick"   {"plays":[{"seat","card"}],"trump"}: the trick being played
+//   "pools"   {"pot": N, ...}: the table's pools by name, in chips
+//   "scores"  one running score per seat, where the game keeps one
+//   "turn"    {"seats":[...], "stage": "..."}: who is to act and at what step
+//
+// Hidden information is never put in a view: a builder below that is given a
+// hidden card writes "??" (or only a count), never the card.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/cards.h"
+#include "rules/game.h"
+
+namespace parlour::rules::view {
+
+// "??" for each of `count` cards.
+Json hidden(std::size_t count);
+
+// The seat's cards as the viewer may see them: in full if `visible`, else "??"s.
+Json hand(const std::vector<Card>& cards, bool visible);
+
+// One entry of "seats".
+Json seat(int seat, const std::vector<Card>& cards, bool visible, const std::string& status, bool left);
+
+// How much of a pile a viewer sees.
+enum class Shown {
+  count,  // face down: its size only (a stock)
+  top,    // face up, squared: its size and top card (a discard pile)
+  all,    // face up, spread: every card, bottom first, and the top
+};
+
+// One entry of "piles". `cards` is bottom first; the top is the last card.
+Json pile(const std::string& id, std::optional<int> owner, const std::vector<Card>& cards, Shown shown);
+
+// One entry of "melds".
+Json meld(int id, std::optional<int> owner, const std::vector<std::string>& cards);
+
+// The "turn" part: who may act and at which step of the turn.
+Json turn(const std::vector<int>& seats, const std::string& stage);
+
+// The common header every view starts with.
+Json base(const std::string& layout, const std::string& phase, int deal, std::optional<int> dealer);
+
+}  // namespace parlour::rules::view
