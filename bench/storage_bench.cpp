@@ -59,7 +59,7 @@ storage::TableWrite bet_step(std::int64_t seq) {
 
 void prepare(storage::Database& db) {
   db.create_player(player, "benchmark-token-hash", 1'000'000'000);
-  storage::Table table;
+  storage::TableRecord table;
   table.id = table_id;
   table.game = "red_dog";
   table.options_json = R"({"ante":1})";

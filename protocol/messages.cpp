@@ -10,6 +10,8 @@ namespace {
 constexpr std::size_t max_name_chars = 24;
 constexpr std::size_t max_token_chars = 256;
 constexpr std::size_t max_table_id_chars = 64;
+constexpr std::size_t max_invite_chars = 64;
+constexpr std::size_t max_action_id_chars = 64;
 constexpr int max_seats = 64;
 constexpr int max_bot_level = 10;
 constexpr int max_ledger_limit = 500;
@@ -111,6 +113,18 @@ std::string as_bounded_string(const Json& value, std::string_view field, std::si
 
 std::string as_table_id(const Json& value, std::string_view field) {
   return as_bounded_string(value, field, 1, max_table_id_chars);
+}
+
+std::string as_invite(const Json& value, std::string_view field) {
+  return as_bounded_string(value, field, 1, max_invite_chars);
+}
+
+// Printable ASCII, so that it can be logged and echoed back as it came.
+std::string as_action_id(const Json& value, std::string_view field) {
+  auto id = as_bounded_string(value, field, 1, max_action_id_chars);
+  if (!std::all_of(id.begin(), id.end(), [](char c) { return c >= 0x20 && c < 0x7f; }))
+    fail("field " + named(field) + " must be printable ASCII, got " + shown(value));
+  return id;
 }
 
 std::string as_token(const Json& value, std::string_view field) {
@@ -222,13 +236,21 @@ Body build_create(const Fields& fields) {
 Body build_join(const Fields& fields) {
   Join join{
       .table = fields.optional("table", as_table_id),
-      .invite = fields.optional("invite", as_string),
+      .invite = fields.optional("invite", as_invite),
       .seat = fields.seat(),
   };
   if (join.table.has_value() == join.invite.has_value()) {
     fail(std::string("'join' needs exactly one of 'table' or 'invite', got ") + (join.table ? "both" : "neither"));
   }
   return join;
+}
+
+Body build_watch(const Fields& fields) {
+  Watch watch{.table = fields.optional("table", as_table_id), .invite = fields.optional("invite", as_invite)};
+  if (watch.table.has_value() == watch.invite.has_value()) {
+    fail(std::string("'watch' needs exactly one of 'table' or 'invite', got ") + (watch.table ? "both" : "neither"));
+  }
+  return watch;
 }
 
 Body build_bot(const Fields& fields) {
@@ -240,7 +262,9 @@ Body build_bot(const Fields& fields) {
 }
 
 Body build_act(const Fields& fields) {
-  return Act{.table = fields.table(), .action = as_action(fields.required("action"))};
+  return Act{.table = fields.table(),
+             .action = as_action(fields.required("action")),
+             .action_id = fields.optional("action_id", as_action_id)};
 }
 
 Body build_ledger(const Fields& fields) {
@@ -275,12 +299,12 @@ const std::array<MessageSpec, std::variant_size_v<Body>>& message_specs() {
       {"tables", {}, build_empty<Tables>},
       {"create", {"game", "options", "seats", "seed", "deck", "private"}, build_create},
       {"join", {"table", "invite", "seat"}, build_join},
-      {"watch", {"table"}, build_table_only<Watch>},
+      {"watch", {"table", "invite"}, build_watch},
       {"leave", {"table"}, build_table_only<Leave>},
       {"bot", {"table", "seat", "level"}, build_bot},
       {"start", {"table"}, build_table_only<Start>},
       {"end", {"table"}, build_table_only<End>},
-      {"act", {"table", "action"}, build_act},
+      {"act", {"table", "action", "action_id"}, build_act},
       {"ledger", {"player", "limit", "before"}, build_ledger},
       {"ping", {}, build_empty<Ping>},
   }};

@@ -59,12 +59,13 @@ struct Create {
   bool is_private = false;
 };
 struct Join { std::optional<std::string> table; std::optional<std::string> invite; std::optional<int> seat; };
-struct Watch { std::string table; };
+struct Watch { std::optional<std::string> table; std::optional<std::string> invite; };
 struct Leave { std::string table; };
 struct Bot { std::string table; std::optional<int> seat; std::optional<int> level; };
 struct Start { std::string table; };
 struct End { std::string table; };
-struct Act { std::string table; Json action; };
+// `action_id` (optional, chosen by the client) makes a resent act idempotent.
+struct Act { std::string table; Json action; std::optional<std::string> action_id; };
 struct LedgerQuery { std::optional<std::string> player; std::optional<int> limit; std::optional<std::int64_t> before; };
 struct Ping {};
 

@@ -2,18 +2,26 @@
 // to. Keeps table code free of Beast.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
 namespace parlour::server {
 
+using ClientId = std::uint64_t;
+
 class Client {
  public:
   virtual ~Client() = default;
+  // Unique for the life of the process.
+  virtual ClientId id() const = 0;
   // Thread-safe; frames are delivered in the order sent.
   virtual void send(std::shared_ptr<const std::string> frame) = 0;
-  // The signed-in player's name, "" before hello. Set once, on the client's strand.
+  // The signed-in player's name, "" before hello.
   virtual std::string player() const = 0;
 };
+
+// A fresh id for a new connection.
+ClientId next_client_id();
 
 }  // namespace parlour::server

@@ -29,6 +29,16 @@ std::string usage() {
          "  --bot-delay-ms N      how long a bot thinks before acting (default 700)\n"
          "  --threads N           I/O threads (default 2)\n"
          "  --rate-limit N        messages a connection may send per second, bursts of 2N (default 50)\n"
+         "  --deal-pause-ms N     how long a deal's result stays up before the next deal, unless every\n"
+         "                        player says continue sooner (default 4000)\n"
+         "  --max-idle-deals N    a table ends after N deals in a row in which nobody could act (default 10)\n"
+         "  --max-connections-per-ip N   open connections from one address (default 64)\n"
+         "  --idle-timeout-s N    close a WebSocket silent for N seconds; pings keep it open (default 300)\n"
+         "  --max-queued-bytes N  unsent bytes a connection may pile up before it is dropped (default 4194304)\n"
+         "  --max-open-tables N   waiting or playing tables one player may host (default 20)\n"
+         "  --registrations-per-ip-per-hour N   new names one address may register an hour (default 20)\n"
+         "  --waiting-table-hours N   a table nobody starts expires after N hours unused (default 24)\n"
+         "  --max-listed-tables N entries in one `tables` reply (default 200)\n"
          "  --help                this text\n";
 }
 
@@ -61,6 +71,17 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
       config.rate_per_second = rate;
       config.rate_burst = 2.0 * rate;
     }
+    else if (flag == "--deal-pause-ms") ok = parse_int<int>(value, config.deal_pause_ms, 0, 600'000);
+    else if (flag == "--max-idle-deals") ok = parse_int<int>(value, config.max_idle_deals, 1, 1'000'000);
+    else if (flag == "--max-connections-per-ip") ok = parse_int<int>(value, config.max_connections_per_ip, 1, 1'000'000);
+    else if (flag == "--idle-timeout-s") ok = parse_int<int>(value, config.idle_timeout_s, 1, 86'400);
+    else if (flag == "--max-queued-bytes")
+      ok = parse_int<std::size_t>(value, config.max_queued_bytes, 64 * 1024, std::size_t{1} << 32);
+    else if (flag == "--max-open-tables") ok = parse_int<int>(value, config.max_open_tables, 1, 1'000'000);
+    else if (flag == "--registrations-per-ip-per-hour")
+      ok = parse_int<int>(value, config.registrations_per_ip_per_hour, 1, 1'000'000);
+    else if (flag == "--waiting-table-hours") ok = parse_int<int>(value, config.waiting_table_hours, 1, 24 * 365);
+    else if (flag == "--max-listed-tables") ok = parse_int<int>(value, config.max_listed_tables, 1, 100'000);
     else return fail("unknown option " + flag);
     if (!ok) return fail("bad value for " + flag + ": '" + value + "'");
   }

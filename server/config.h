@@ -1,6 +1,7 @@
 // Command-line configuration of the parlour server.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,6 +22,19 @@ struct Config {
   // Messages a connection may send per second on average, and in a burst.
   double rate_per_second = 50;
   double rate_burst = 100;
+  // After a deal, how long its result stays up before the next deal starts,
+  // unless every player still connected says `continue` sooner.
+  int deal_pause_ms = 4000;
+  // A table ends itself after this many deals in a row without an action.
+  int max_idle_deals = 10;
+  // Limits.
+  int max_connections_per_ip = 64;
+  int idle_timeout_s = 300;                          // a WebSocket that sends nothing for this long is closed
+  std::size_t max_queued_bytes = 4 * 1024 * 1024;    // unsent bytes per connection before it is dropped
+  int max_open_tables = 20;                          // waiting or playing tables one player may host
+  int registrations_per_ip_per_hour = 20;            // new names one address may register in an hour
+  int waiting_table_hours = 24;                      // a table nobody starts expires after this long unused
+  int max_listed_tables = 200;                       // entries in one `tables` reply
 };
 
 // Parses argv; returns the config, or an error message (also for --help, whose

@@ -1,11 +1,32 @@
 #include "server/connection.h"
 
+#include <atomic>
 #include <spdlog/spdlog.h>
 
 namespace parlour::server {
 
 namespace code = protocol::code;
-using protocol::ProtocolError;
+
+namespace {
+
+constexpr std::size_t max_quoted_chars = 40;
+
+std::string quoted(const std::string& text) {
+  return "'" + (text.size() > max_quoted_chars ? text.substr(0, max_quoted_chars) + "…" : text) + "'";
+}
+
+bool same_name(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+}  // namespace
+
+ClientId next_client_id() {
+  static std::atomic<ClientId> next{1};
+  return next++;
+}
 
 bool RateLimiter::allow(std::chrono::steady_clock::time_point now) {
   if (last_ != std::chrono::steady_clock::time_point{}) {
@@ -19,7 +40,7 @@ bool RateLimiter::allow(std::chrono::steady_clock::time_point now) {
 }
 
 void Connection::send(const std::shared_ptr<Client>& self, const Json& message) {
-  self->send(std::make_shared<const std::string>(message.dump()));
+  self->send(std::make_shared<const std::string>(message.dump(-1, ' ', false, Json::error_handler_t::replace)));
 }
 
 void Connection::on_text(const std::shared_ptr<Client>& self, std::string_view text) {
@@ -43,45 +64,74 @@ void Connection::on_text(const std::shared_ptr<Client>& self, std::string_view t
 }
 
 void Connection::on_close(const std::shared_ptr<Client>& self) {
-  std::set<std::shared_ptr<Table>> tables;
+  std::set<std::shared_ptr<TableActor>> tables;
   {
     std::lock_guard lock(mutex_);
     tables.swap(tables_);
   }
-  for (const auto& table : tables) table->disconnected(self);
+  for (const auto& table : tables) table->disconnected(self->id());
 }
 
-std::shared_ptr<Table> Connection::table(const std::string& id) {
-  auto table = lobby_.find(id);
-  if (!table) throw ProtocolError(code::not_found, "no table '" + id + "'");
+void Connection::touch(const std::shared_ptr<TableActor>& table) {
+  std::lock_guard lock(mutex_);
+  tables_.insert(table);
+}
+
+std::shared_ptr<TableActor> Connection::table(const std::string& id) {
+  auto table = lobby_.find_loaded(id);
+  if (!table) throw ProtocolError(code::not_found, "no table " + quoted(id));
+  touch(table);
   return table;
+}
+
+void Connection::hello(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re, const protocol::Hello& hello) {
+  const auto current = player();
+  // One connection, one identity: a second hello may only repeat the first.
+  if (!current.empty() && !same_name(current, hello.name))
+    throw ProtocolError(code::conflict, "this connection is signed in as " + current);
+  lobby_.hello(hello, address_, [this, self, re](std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error) {
+    if (error) return send(self, protocol::error_message(re, error->code(), error->what()));
+    {
+      std::lock_guard lock(mutex_);
+      if (!player_.empty() && !same_name(player_, welcome->player))
+        return send(self, protocol::error_message(re, code::conflict, "this connection is signed in as " + player_));
+      player_ = welcome->player;
+    }
+    send(self, protocol::reply("welcome", re,
+                               {{"player", welcome->player},
+                                {"token", welcome->token},
+                                {"protocol", protocol::version},
+                                {"chips", welcome->chips}}));
+  });
+}
+
+// A public table may be watched by anyone; a private one through its invite,
+// or by its host and players.
+void Connection::watch(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re, const protocol::Watch& body) {
+  if (body.invite) {
+    auto target = lobby_.find_by_invite(*body.invite);
+    if (!target) throw ProtocolError(code::not_found, "no table has the invite " + quoted(*body.invite));
+    touch(target);
+    return target->watch(self, re);
+  }
+  const auto me = player();
+  lobby_.find(*body.table, [this, self, re, me, id = *body.table](std::shared_ptr<TableActor> target) {
+    if (!target) return send(self, protocol::error_message(re, code::not_found, "no table " + quoted(id)));
+    const auto snapshot = target->snapshot();
+    bool invited = !snapshot.is_private || same_name(snapshot.host, me);
+    for (const auto& seat : snapshot.summary["seats"])
+      if (seat["player"].is_string() && same_name(seat["player"].get<std::string>(), me)) invited = true;
+    if (!invited)
+      return send(self, protocol::error_message(re, code::forbidden,
+                                                "table " + quoted(id) + " is private; watch it through its invite"));
+    touch(target);
+    target->watch(self, re);
+  });
 }
 
 void Connection::handle(const std::shared_ptr<Client>& self, const protocol::Request& request) {
   const auto re = request.id;
-  const Requester who{self, re};
-
-  if (const auto* hello = std::get_if<protocol::Hello>(&request.body)) {
-    const auto current = player();
-    if (!current.empty() && protocol::valid_player_name(hello->name) &&
-        std::string_view(current).size() == hello->name.size() &&
-        !std::equal(current.begin(), current.end(), hello->name.begin(),
-                    [](char a, char b) { return std::tolower(a) == std::tolower(b); }))
-      throw ProtocolError(code::conflict, "this connection is signed in as " + current);
-    lobby_.hello(*hello, [this, self, re](std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error) {
-      if (error) return send(self, protocol::error_message(re, error->code(), error->what()));
-      {
-        std::lock_guard lock(mutex_);
-        player_ = welcome->player;
-      }
-      send(self, protocol::reply("welcome", re,
-                                 {{"player", welcome->player},
-                                  {"token", welcome->token},
-                                  {"protocol", protocol::version},
-                                  {"chips", welcome->chips}}));
-    });
-    return;
-  }
+  if (const auto* body = std::get_if<protocol::Hello>(&request.body)) return hello(self, re, *body);
   if (std::holds_alternative<protocol::Ping>(request.body)) return send(self, protocol::reply("pong", re));
   if (player().empty()) throw ProtocolError(code::unauthorized, "say hello first");
 
@@ -99,37 +149,27 @@ void Connection::handle(const std::shared_ptr<Client>& self, const protocol::Req
           });
         } else if constexpr (std::is_same_v<T, protocol::Join>) {
           auto target = body.table ? table(*body.table) : lobby_.find_by_invite(*body.invite);
-          if (!target) throw ProtocolError(code::not_found, "no table has the invite '" + *body.invite + "'");
-          {
-            std::lock_guard lock(mutex_);
-            tables_.insert(target);
-          }
-          target->join(who, body.seat);
+          if (!target) throw ProtocolError(code::not_found, "no table has the invite " + quoted(*body.invite));
+          touch(target);
+          target->join(self, re, body.seat);
         } else if constexpr (std::is_same_v<T, protocol::Watch>) {
-          auto target = table(body.table);
-          {
-            std::lock_guard lock(mutex_);
-            tables_.insert(target);
-          }
-          target->watch(who);
+          watch(self, re, body);
         } else if constexpr (std::is_same_v<T, protocol::Leave>) {
-          auto target = table(body.table);
-          {
-            std::lock_guard lock(mutex_);
-            tables_.erase(target);
-          }
-          target->leave(who);
+          table(body.table)->leave(self, re);
         } else if constexpr (std::is_same_v<T, protocol::Bot>) {
-          table(body.table)->add_bot(who, body.seat, body.level.value_or(0));
+          table(body.table)->add_bot(self, re, body.seat, body.level.value_or(0));
         } else if constexpr (std::is_same_v<T, protocol::Start>) {
-          table(body.table)->start(who);
+          table(body.table)->start(self, re);
         } else if constexpr (std::is_same_v<T, protocol::End>) {
-          table(body.table)->end(who);
+          table(body.table)->end(self, re);
         } else if constexpr (std::is_same_v<T, protocol::Act>) {
-          table(body.table)->act(who, body.action);
+          table(body.table)->act(self, re, body.action, body.action_id);
         } else if constexpr (std::is_same_v<T, protocol::LedgerQuery>) {
-          auto ledger = lobby_.ledger(body.player.value_or(player()), body.limit.value_or(50), body.before);
-          send(self, protocol::reply("ledger", re, std::move(ledger)));
+          lobby_.ledger(player(), body.player.value_or(player()), body.limit.value_or(50), body.before,
+                        [this, self, re](Json fields, std::optional<ProtocolError> error) {
+                          if (error) return send(self, protocol::error_message(re, error->code(), error->what()));
+                          send(self, protocol::reply("ledger", re, std::move(fields)));
+                        });
         }
       },
       request.body);

@@ -30,8 +30,9 @@ class RateLimiter {
 
 class Connection {
  public:
-  Connection(Lobby& lobby, const Config& config)
-      : lobby_(lobby), limiter_(config.rate_per_second, config.rate_burst) {}
+  // `address` is the peer's IP address, for per-address limits.
+  Connection(Lobby& lobby, const Config& config, std::string address)
+      : lobby_(lobby), limiter_(config.rate_per_second, config.rate_burst), address_(std::move(address)) {}
 
   // One text frame from the client. `self` is the client to answer.
   void on_text(const std::shared_ptr<Client>& self, std::string_view text);
@@ -42,17 +43,23 @@ class Connection {
     std::lock_guard lock(mutex_);
     return player_;
   }
+  const std::string& address() const { return address_; }
 
  private:
   void handle(const std::shared_ptr<Client>& self, const protocol::Request& request);
-  std::shared_ptr<Table> table(const std::string& id);
+  void hello(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re, const protocol::Hello& hello);
+  void watch(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re, const protocol::Watch& watch);
+  // The table, or a not_found error to `self`; remembered so that it hears of the close.
+  std::shared_ptr<TableActor> table(const std::string& id);
+  void touch(const std::shared_ptr<TableActor>& table);
   void send(const std::shared_ptr<Client>& self, const Json& message);
 
   Lobby& lobby_;
   RateLimiter limiter_;
+  const std::string address_;
   mutable std::mutex mutex_;
   std::string player_;
-  std::set<std::shared_ptr<Table>> tables_;  // joined or watched, to tell on close
+  std::set<std::shared_ptr<TableActor>> tables_;  // every table this connection spoke to, to tell on close
 };
 
 }  // namespace parlour::server

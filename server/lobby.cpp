@@ -1,5 +1,7 @@
 #include "server/lobby.h"
 
+#include <algorithm>
+#include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
 #include "server/tokens.h"
@@ -7,127 +9,167 @@
 namespace parlour::server {
 
 namespace code = protocol::code;
-using protocol::ProtocolError;
 
 namespace {
-// Bots are seated as "bot-TABLE-SEAT"; no player may take such a name.
+
+constexpr std::size_t max_quoted_chars = 40;
+constexpr auto finished_kept_in_memory = std::chrono::minutes(10);
+constexpr auto housekeeping_every = std::chrono::seconds(30);
+
+std::string quoted(const std::string& text) {
+  return "'" + (text.size() > max_quoted_chars ? text.substr(0, max_quoted_chars) + "…" : text) + "'";
+}
+
+std::int64_t unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
 bool is_bot_name(const std::string& name) {
   return name.size() >= 4 && std::tolower(static_cast<unsigned char>(name[0])) == 'b' &&
          std::tolower(static_cast<unsigned char>(name[1])) == 'o' &&
          std::tolower(static_cast<unsigned char>(name[2])) == 't' && name[3] == '-';
 }
-}  // namespace
 
-Lobby::Lobby(boost::asio::io_context& io, const Config& config, Writer& writer, Bank& bank)
-    : io_(io), config_(config), writer_(writer), bank_(bank), reader_(std::make_unique<storage::Database>(config.db)) {
+Lobby::Lobby(boost::asio::io_context& io, const Config& config, Writer& writer, Reader& reader,
+             LiveBalances& balances, PlayerDirectory& players)
+    : io_(io),
+      config_(config),
+      writer_(writer),
+      reader_(reader),
+      balances_(balances),
+      players_(players),
+      sweep_timer_(io) {
   games_ = Json::array();
   for (const auto& game : rules::Registry::builtin().all()) games_.push_back(rules::info_to_json(game));
 }
 
-TableServices Lobby::services() { return TableServices{io_, writer_, bank_, config_}; }
+// ---------------------------------------------------------------- tables
 
-storage::Database& Lobby::reader() { return *reader_; }
+std::shared_ptr<TableActor> Lobby::make_table(storage::TableRecord record, const rules::GameInfo& info,
+                                              const std::vector<storage::Event>& events) {
+  const std::string db = config_.db;
+  CoreServices services{balances_, config_, unix_ms,
+                        [db](const std::string& table)
+                            -> std::optional<std::pair<storage::TableRecord, std::vector<storage::Event>>> {
+                          // Only after a failed commit: the database is the truth.
+                          storage::Database reader(db);
+                          auto stored = reader.find_table(table);
+                          if (!stored) return std::nullopt;
+                          return std::make_pair(std::move(*stored), reader.events(table));
+                        }};
+  return std::make_shared<TableActor>(io_, writer_, std::make_unique<TableCore>(services, std::move(record), info, events));
+}
+
+void Lobby::add_table(const std::shared_ptr<TableActor>& table, const std::string& invite) {
+  std::lock_guard lock(mutex_);
+  tables_[table->id()] = table;
+  if (!invite.empty()) invites_[invite] = table->id();
+}
 
 void Lobby::restore() {
-  std::vector<storage::Table> stored;
-  {
-    std::lock_guard lock(reader_mutex_);
-    for (const char* status : {"waiting", "playing"})
-      for (auto& t : reader().tables_with_status(status)) stored.push_back(std::move(t));
-  }
+  storage::Database db(config_.db);
+  std::vector<storage::TableRecord> stored;
+  for (const char* status : {"waiting", "playing"})
+    for (auto& t : db.tables_with_status(status)) stored.push_back(std::move(t));
   for (auto& record : stored) {
     const auto* info = rules::Registry::builtin().find(record.game);
     if (!info) {
       spdlog::error("table {}: game '{}' is not known to this server; left as it is", record.id, record.game);
       continue;
     }
-    std::vector<storage::Event> events;
-    {
-      std::lock_guard lock(reader_mutex_);
-      events = reader().events(record.id);
-    }
+    const auto events = db.events(record.id);
+    const auto id = record.id;
+    const auto invite = record.invite;
     try {
-      const auto id = record.id;
-      const auto invite = record.invite;
-      auto table = std::make_shared<Table>(services(), std::move(record), *info, events);
-      std::lock_guard lock(mutex_);
-      tables_[id] = table;
-      if (!invite.empty()) invites_[invite] = id;
+      auto table = make_table(record, *info, events);
+      add_table(table, invite);
       spdlog::info("table {}: restored ({} events)", id, events.size());
+      table->wake();
     } catch (const std::exception& e) {
-      spdlog::error("table {}: could not be restored from its log: {}", record.id, e.what());
+      // The server starts anyway; this table is stopped, its chips shared out.
+      spdlog::error("table {}: quarantined: {}", id, e.what());
+      auto table = make_table(record, *info, {});
+      add_table(table, invite);
+      table->quarantine(e.what());
     }
   }
 }
 
-void Lobby::hello(const protocol::Hello& hello,
-                  std::function<void(std::optional<Welcome>, std::optional<ProtocolError>)> done) {
-  std::optional<storage::Player> existing;
-  {
-    std::lock_guard lock(reader_mutex_);
-    existing = reader().find_player(hello.name);
+void Lobby::start_housekeeping() {
+  sweep_timer_.expires_after(housekeeping_every);
+  sweep_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;
+    try {
+      housekeeping();
+    } catch (const std::exception& e) {
+      spdlog::error("lobby housekeeping failed: {}", e.what());
+    }
+    start_housekeeping();
+  });
+}
+
+// Finished tables leave memory after a while (they are read back from the
+// database if someone asks for them); waiting tables nobody started expire.
+void Lobby::housekeeping() {
+  const auto now = std::chrono::steady_clock::now();
+  std::vector<std::shared_ptr<TableActor>> to_expire;
+  std::lock_guard lock(mutex_);
+  for (auto it = tables_.begin(); it != tables_.end();) {
+    const auto snapshot = it->second->snapshot();
+    if (snapshot.status == "finished") {
+      auto [seen, fresh] = finished_seen_.try_emplace(it->first, now);
+      if (!fresh && now - seen->second > finished_kept_in_memory) {
+        invites_.erase(snapshot.invite);
+        finished_seen_.erase(seen);
+        it = tables_.erase(it);
+        continue;
+      }
+    } else if (snapshot.status == "waiting" && it->second->idle_for() > std::chrono::hours(config_.waiting_table_hours)) {
+      it->second->expire();
+    }
+    ++it;
   }
-  if (existing) {
-    if (!hello.token || !constant_time_equal(sha256_hex(*hello.token), existing->token_hash))
-      return done(std::nullopt, ProtocolError(code::unauthorized, "the name '" + existing->name +
-                                                                      "' is registered; send its token to sign in"));
-    const auto chips = bank_.balance(storage::player_account(existing->name));
-    return done(Welcome{existing->name, *hello.token, chips}, std::nullopt);
-  }
-  if (is_bot_name(hello.name))
-    return done(std::nullopt, ProtocolError(code::name_taken, "names starting with 'bot-' are kept for bots"));
-  auto token = new_token();
-  auto hash = sha256_hex(token);
-  const auto chips = config_.starting_chips;
-  auto name = hello.name;
-  writer_.run([name, hash, chips](storage::Database& db) { db.create_player(name, hash, chips); },
-              [this, name, token, chips, done](std::exception_ptr error) {
-                if (error) {
-                  try {
-                    std::rethrow_exception(error);
-                  } catch (const storage::NameTaken&) {
-                    return done(std::nullopt, ProtocolError(code::name_taken, "the name '" + name + "' is taken"));
-                  } catch (const std::exception& e) {
-                    spdlog::error("registering {} failed: {}", name, e.what());
-                    return done(std::nullopt, ProtocolError(code::internal, "could not register the name"));
-                  }
-                }
-                bank_.forget(storage::player_account(name));
-                spdlog::info("player {} registered with {} chips", name, chips);
-                done(Welcome{name, token, chips}, std::nullopt);
-              });
 }
-
-std::optional<std::string> Lobby::player_for_token(const std::string& name, const std::string& token) {
-  std::lock_guard lock(reader_mutex_);
-  auto player = reader().find_player(name);
-  if (player && constant_time_equal(sha256_hex(token), player->token_hash)) return player->name;
-  return std::nullopt;
-}
-
-std::optional<std::string> Lobby::player_for_bearer(const std::string& token) {
-  std::lock_guard lock(reader_mutex_);
-  auto player = reader().find_player_by_token_hash(sha256_hex(token));
-  if (player) return player->name;
-  return std::nullopt;
-}
-
-Json Lobby::games() const { return games_; }
 
 Json Lobby::tables() const {
+  std::vector<TableSnapshot> open;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, table] : tables_) {
+      auto snapshot = table->snapshot();
+      if (snapshot.is_private || snapshot.status == "finished") continue;
+      open.push_back(std::move(snapshot));
+    }
+  }
+  // Tables still waiting for players first; the list is capped so that a
+  // reply stays small however many tables there are.
+  std::stable_sort(open.begin(), open.end(),
+                   [](const TableSnapshot& a, const TableSnapshot& b) { return a.status == "waiting" && b.status != "waiting"; });
   Json list = Json::array();
-  std::lock_guard lock(mutex_);
-  for (const auto& [id, table] : tables_) {
-    if (table->is_private() || table->finished()) continue;
-    list.push_back(table->summary());
+  for (const auto& snapshot : open) {
+    if (list.size() >= static_cast<std::size_t>(config_.max_listed_tables)) break;
+    list.push_back(snapshot.summary);
   }
   return list;
+}
+
+int Lobby::open_tables_of(const std::string& host) const {
+  const auto key = storage::player_account(host);
+  int open = 0;
+  for (const auto& [id, table] : tables_) {
+    const auto snapshot = table->snapshot();
+    if (snapshot.status != "finished" && storage::player_account(snapshot.host) == key) ++open;
+  }
+  return open;
 }
 
 void Lobby::create(const std::string& host, const protocol::Create& request,
                    std::function<void(Json, std::optional<ProtocolError>)> done) {
   const auto* info = rules::Registry::builtin().find(request.game);
-  if (!info) return done({}, ProtocolError(code::not_found, "no game '" + request.game + "'; see `games`"));
+  if (!info) return done({}, ProtocolError(code::not_found, "no game " + quoted(request.game) + "; see `games`"));
   if (request.deck && !config_.allow_stacked_deck)
     return done({}, ProtocolError(code::forbidden, "stacked decks need a server started with --allow-stacked-deck"));
   Json options;
@@ -142,25 +184,22 @@ void Lobby::create(const std::string& host, const protocol::Create& request,
     return done({}, ProtocolError(code::bad_request, info->name + " seats " + std::to_string(info->min_players) +
                                                          " to " + std::to_string(most) + " players, not " +
                                                          std::to_string(seats)));
-  const std::uint64_t seed = request.seed ? *request.seed : random_seed();
-  if (request.deck) {
-    // A deck the game cannot deal from is refused now rather than at start.
-    try {
-      rules::Registry::create(*info, rules::GameSetup{options, info->min_players, seed, request.deck,
-                                                      rules::Balances(info->min_players, 1'000'000)});
-    } catch (const rules::SetupError& e) {
-      return done({}, ProtocolError(code::bad_request, e.what()));
-    }
+  {
+    std::lock_guard lock(mutex_);
+    if (open_tables_of(host) >= config_.max_open_tables)
+      return done({}, ProtocolError(code::conflict, "you already host " + std::to_string(config_.max_open_tables) +
+                                                        " open tables; end one before creating another"));
   }
-  storage::Table record;
+  storage::TableRecord record;
   record.id = "t" + random_id(8);
   record.game = info->id;
   record.options_json = options.dump();
-  record.seed = seed;
+  record.seed = request.seed ? *request.seed : random_seed();
   record.host = host;
   record.status = "waiting";
   record.is_private = request.is_private;
   record.invite = random_id(12);
+  // A stacked deck is checked against the seats actually taken, at `start`.
   if (request.deck) record.deck_json = Json(rules::to_strings(*request.deck)).dump();
   for (int seat = 0; seat < seats; ++seat) record.seats.push_back({seat, "", false, 0});
   writer_.run([record](storage::Database& db) { db.create_table(record); },
@@ -173,11 +212,12 @@ void Lobby::create(const std::string& host, const protocol::Create& request,
                   }
                   return done({}, ProtocolError(code::internal, "could not create the table"));
                 }
-                auto table = std::make_shared<Table>(services(), record, *info);
-                {
-                  std::lock_guard lock(mutex_);
-                  tables_[record.id] = table;
-                  invites_[record.invite] = record.id;
+                try {
+                  auto table = make_table(record, *info, {});
+                  add_table(table, record.invite);
+                } catch (const std::exception& e) {
+                  spdlog::error("table {}: could not be set up: {}", record.id, e.what());
+                  return done({}, ProtocolError(code::internal, "could not set up the table"));
                 }
                 spdlog::info("table {}: {} created by {}{}", record.id, record.game, record.host,
                              record.is_private ? " (private)" : "");
@@ -185,13 +225,43 @@ void Lobby::create(const std::string& host, const protocol::Create& request,
               });
 }
 
-std::shared_ptr<Table> Lobby::find(const std::string& table) const {
+std::shared_ptr<TableActor> Lobby::find_loaded(const std::string& table) const {
   std::lock_guard lock(mutex_);
   auto it = tables_.find(table);
   return it == tables_.end() ? nullptr : it->second;
 }
 
-std::shared_ptr<Table> Lobby::find_by_invite(const std::string& invite) const {
+void Lobby::find(const std::string& table, std::function<void(std::shared_ptr<TableActor>)> done) {
+  if (auto loaded = find_loaded(table)) return done(loaded);
+  // Every unfinished table is in memory; a finished one is read back to be watched.
+  const bool queued = reader_.run([this, table, done](storage::Database& db) {
+    std::shared_ptr<TableActor> found;
+    try {
+      auto record = db.find_table(table);
+      const auto* info = record ? rules::Registry::builtin().find(record->game) : nullptr;
+      if (record && info && record->status == "finished") {
+        std::vector<storage::Event> events;
+        if (record->failure.empty()) events = db.events(table);
+        try {
+          found = make_table(*record, *info, events);
+        } catch (const ReplayError& e) {
+          spdlog::warn("table {}: its finished game cannot be replayed ({}); shown without it", table, e.what());
+          found = make_table(*record, *info, {});
+        }
+        std::lock_guard lock(mutex_);
+        auto [it, fresh] = tables_.try_emplace(table, found);
+        found = it->second;
+        if (fresh && !record->invite.empty()) invites_[record->invite] = table;
+      }
+    } catch (const std::exception& e) {
+      spdlog::error("table {}: could not be read back: {}", table, e.what());
+    }
+    done(found);
+  });
+  if (!queued) done(nullptr);
+}
+
+std::shared_ptr<TableActor> Lobby::find_by_invite(const std::string& invite) const {
   std::lock_guard lock(mutex_);
   auto it = invites_.find(invite);
   if (it == invites_.end()) return nullptr;
@@ -199,30 +269,107 @@ std::shared_ptr<Table> Lobby::find_by_invite(const std::string& invite) const {
   return table == tables_.end() ? nullptr : table->second;
 }
 
-Json Lobby::ledger(const std::string& player, int limit, std::optional<std::int64_t> before) {
-  std::lock_guard lock(reader_mutex_);
-  std::string name = player;
-  if (auto registered = reader().find_player(player)) {
-    name = registered->name;
-  } else if (!is_bot_name(player)) {
-    throw ProtocolError(code::not_found, "no player named '" + player + "'");
-  }
-  const auto account = storage::player_account(name);
-  Json entries = Json::array();
-  for (const auto& e : reader().ledger(account, limit, before))
-    entries.push_back({{"entry", e.entry},
-                       {"time", e.time},
-                       {"amount", e.amount},
-                       {"balance", e.balance},
-                       {"table", e.table.empty() ? Json() : Json(e.table)},
-                       {"game", e.game.empty() ? Json() : Json(e.game)},
-                       {"memo", e.memo}});
-  return {{"player", name}, {"balance", reader().balance(account)}, {"entries", entries}};
-}
-
 std::size_t Lobby::table_count() const {
   std::lock_guard lock(mutex_);
   return tables_.size();
+}
+
+// ---------------------------------------------------------------- players
+
+bool Lobby::may_register_from(const std::string& address) {
+  const auto now = std::chrono::steady_clock::now();
+  std::lock_guard lock(registrations_mutex_);
+  auto& times = registrations_[address];
+  while (!times.empty() && now - times.front() > std::chrono::hours(1)) times.pop_front();
+  if (static_cast<int>(times.size()) >= config_.registrations_per_ip_per_hour) return false;
+  times.push_back(now);
+  return true;
+}
+
+void Lobby::hello(const protocol::Hello& hello, const std::string& address, HelloDone done) {
+  if (auto existing = players_.find(hello.name)) {
+    if (!hello.token || !constant_time_equal(sha256_hex(*hello.token), existing->token_hash))
+      return done(std::nullopt, ProtocolError(code::unauthorized, "the name '" + existing->name +
+                                                                      "' is registered; send its token to sign in"));
+    const auto chips = balances_.balance(storage::player_account(existing->name));
+    return done(Welcome{existing->name, *hello.token, chips}, std::nullopt);
+  }
+  if (is_bot_name(hello.name))
+    return done(std::nullopt, ProtocolError(code::name_taken, "names starting with 'bot-' are kept for bots"));
+  if (!may_register_from(address))
+    return done(std::nullopt,
+                ProtocolError(code::rate_limited, "too many new names from your address this hour (at most " +
+                                                      std::to_string(config_.registrations_per_ip_per_hour) +
+                                                      "); sign in with a name you have"));
+  auto token = new_token();
+  auto hash = sha256_hex(token);
+  const auto chips = config_.starting_chips;
+  auto name = hello.name;
+  writer_.run(
+      [this, name, hash, chips](storage::Database& db) {
+        const auto player = db.create_player(name, hash, chips);
+        // In memory as soon as it is on disk, before anyone can hear of it.
+        players_.add(player);
+        auto lock = balances_.lock();
+        balances_.apply({{storage::bank_account(), storage::player_account(name), chips, "starting chips", "", ""}},
+                        lock);
+      },
+      [name, token, chips, done](std::exception_ptr error) {
+        if (error) {
+          try {
+            std::rethrow_exception(error);
+          } catch (const storage::NameTaken&) {
+            return done(std::nullopt, ProtocolError(code::name_taken, "the name '" + name + "' is taken"));
+          } catch (const std::exception& e) {
+            spdlog::error("registering {} failed: {}", name, e.what());
+            return done(std::nullopt, ProtocolError(code::internal, "could not register the name"));
+          }
+        }
+        spdlog::info("player {} registered with {} chips", name, chips);
+        done(Welcome{name, token, chips}, std::nullopt);
+      });
+}
+
+std::optional<std::string> Lobby::player_for_bearer(const std::string& token) const {
+  auto player = players_.find_by_token_hash(sha256_hex(token));
+  if (player) return player->name;
+  return std::nullopt;
+}
+
+void Lobby::ledger(const std::string& viewer, const std::string& player, int limit, std::optional<std::int64_t> before,
+                   std::function<void(Json, std::optional<ProtocolError>)> done) {
+  std::string name;
+  if (auto registered = players_.find(player)) {
+    name = registered->name;
+  } else {
+    auto lock = balances_.lock();
+    if (!is_bot_name(player) || !balances_.known(storage::player_account(player), lock))
+      return done({}, ProtocolError(code::not_found, "no player named " + quoted(player)));
+    name = player;
+  }
+  const auto account = storage::player_account(name);
+  const bool own = storage::player_account(viewer) == account;
+  const bool queued = reader_.run([name, account, own, limit, before, done](storage::Database& db) {
+    try {
+      Json entries = Json::array();
+      for (const auto& e : db.ledger(account, limit, before)) {
+        // A private table is known to its players only: others see the movement, not the table.
+        const bool hide_table = e.table_private && !own;
+        entries.push_back({{"entry", e.entry},
+                           {"time", e.time},
+                           {"amount", e.amount},
+                           {"balance", e.balance},
+                           {"table", e.table.empty() || hide_table ? Json() : Json(e.table)},
+                           {"game", e.game.empty() ? Json() : Json(e.game)},
+                           {"memo", e.memo}});
+      }
+      done({{"player", name}, {"balance", db.balance(account)}, {"entries", entries}}, std::nullopt);
+    } catch (const std::exception& e) {
+      spdlog::error("reading the ledger of {} failed: {}", name, e.what());
+      done({}, ProtocolError(code::internal, "could not read the ledger"));
+    }
+  });
+  if (!queued) done({}, ProtocolError(code::rate_limited, "the server is busy; try again"));
 }
 
 }  // namespace parlour::server

@@ -1,10 +1,15 @@
 // The lobby: identity (hello), the game catalogue, the tables and their invites,
-// and ledger reads. Thread-safe; the tables do their own work on their strands.
+// and ledger reads. Thread-safe; each table does its own work on its strand, and
+// the lobby never reads SQLite on an I/O thread: players and balances are in
+// memory, and ledger pages and finished tables are read on the reader thread.
 #pragma once
 
 #include <utility>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -12,61 +17,86 @@
 #include <string>
 
 #include "protocol/messages.h"
-#include "server/bank.h"
 #include "server/config.h"
-#include "server/table.h"
+#include "server/live_balances.h"
+#include "server/player_directory.h"
+#include "server/reader.h"
+#include "server/table_actor.h"
 #include "server/writer.h"
-#include "storage/database.h"
 
 namespace parlour::server {
 
+using protocol::ProtocolError;
+
+// Bots are seated as "bot-TABLE-SEAT"; no player may take such a name.
+bool is_bot_name(const std::string& name);
+
 class Lobby {
  public:
-  Lobby(boost::asio::io_context& io, const Config& config, Writer& writer, Bank& bank);
+  Lobby(boost::asio::io_context& io, const Config& config, Writer& writer, Reader& reader, LiveBalances& balances,
+        PlayerDirectory& players);
 
-  // Rebuilds every unfinished table from its event log.
+  // Rebuilds every unfinished table from its event log and wakes it: what was
+  // due by itself when the server stopped (a next deal, a bot, a clock) runs
+  // again. A table whose log cannot be replayed is quarantined, not restored.
   void restore();
+  // Starts the periodic sweep (expiring idle waiting tables, dropping finished
+  // tables from memory).
+  void start_housekeeping();
 
   struct Welcome {
     std::string player;
     std::string token;
     std::int64_t chips = 0;
   };
-  // Signs a player in, registering a new name; `done` gets the welcome or a
-  // ProtocolError, on the writer's thread or the caller's.
-  void hello(const protocol::Hello& hello, std::function<void(std::optional<Welcome>, std::optional<protocol::ProtocolError>)> done);
-  // The player whose token hashes to this, for HTTP bearer auth.
-  std::optional<std::string> player_for_token(const std::string& name, const std::string& token);
-  std::optional<std::string> player_for_bearer(const std::string& token);
+  using HelloDone = std::function<void(std::optional<Welcome>, std::optional<ProtocolError>)>;
+  // Signs a player in, registering a new name (at most config.registrations_per_ip_per_hour
+  // from one address); `done` runs on the writer's thread or the caller's.
+  void hello(const protocol::Hello& hello, const std::string& address, HelloDone done);
+  // The player whose token this is, for HTTP bearer auth.
+  std::optional<std::string> player_for_bearer(const std::string& token) const;
 
-  Json games() const;
+  const Json& games() const { return games_; }
   Json tables() const;
   void create(const std::string& host, const protocol::Create& create,
-              std::function<void(Json reply, std::optional<protocol::ProtocolError>)> done);
-  std::shared_ptr<Table> find(const std::string& table) const;
-  std::shared_ptr<Table> find_by_invite(const std::string& invite) const;
+              std::function<void(Json reply, std::optional<ProtocolError>)> done);
+  // The table, loading a finished one from the database if it is not in memory;
+  // `done` gets nullptr when there is no such table.
+  void find(const std::string& table, std::function<void(std::shared_ptr<TableActor>)> done);
+  std::shared_ptr<TableActor> find_loaded(const std::string& table) const;
+  std::shared_ptr<TableActor> find_by_invite(const std::string& invite) const;
 
-  // PROTOCOL.md `ledger`; throws ProtocolError(not_found).
-  Json ledger(const std::string& player, int limit, std::optional<std::int64_t> before);
+  // PROTOCOL.md `ledger` for `viewer`; `done` gets the reply fields or a
+  // ProtocolError (not_found, internal), on the reader's thread.
+  void ledger(const std::string& viewer, const std::string& player, int limit, std::optional<std::int64_t> before,
+              std::function<void(Json, std::optional<ProtocolError>)> done);
 
   std::size_t table_count() const;
 
  private:
-  TableServices services();
-  storage::Database& reader();
+  std::shared_ptr<TableActor> make_table(storage::TableRecord record, const rules::GameInfo& info,
+                                         const std::vector<storage::Event>& events);
+  void add_table(const std::shared_ptr<TableActor>& table, const std::string& invite);
+  int open_tables_of(const std::string& host) const;
+  bool may_register_from(const std::string& address);
+  void housekeeping();
 
   boost::asio::io_context& io_;
   const Config& config_;
   Writer& writer_;
-  Bank& bank_;
+  Reader& reader_;
+  LiveBalances& balances_;
+  PlayerDirectory& players_;
   Json games_;
+  boost::asio::steady_timer sweep_timer_;
 
   mutable std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<Table>> tables_;
+  std::map<std::string, std::shared_ptr<TableActor>> tables_;
   std::map<std::string, std::string> invites_;  // invite → table
+  std::map<std::string, std::chrono::steady_clock::time_point> finished_seen_;  // table → when first seen finished
 
-  std::mutex reader_mutex_;
-  std::unique_ptr<storage::Database> reader_;
+  std::mutex registrations_mutex_;
+  std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> registrations_;  // address → times
 };
 
 }  // namespace parlour::server

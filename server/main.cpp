@@ -1,21 +1,54 @@
-// parlour: the card-table server. Parses flags, opens the database, rebuilds the
-// unfinished tables from their logs, and serves HTTP and WebSocket until SIGINT
-// or SIGTERM.
+// parlour: the card-table server. Parses flags, opens the database, loads the
+// players and balances, rebuilds the unfinished tables from their logs, and
+// serves HTTP and WebSocket until SIGINT or SIGTERM.
 #include <utility>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <iostream>
+#include <memory>
+#include <malloc.h>
 #include <spdlog/spdlog.h>
 #include <thread>
 
-#include "server/bank.h"
 #include "server/config.h"
 #include "server/lobby.h"
 #include "server/net.h"
+#include "server/reader.h"
 #include "server/writer.h"
 
 using namespace parlour::server;
+
+namespace {
+
+// No exception may end the process from the event loop: a handler that throws
+// is logged and the loop goes on serving everyone else.
+void run_loop(boost::asio::io_context& io) {
+  for (;;) {
+    try {
+      io.run();
+      return;
+    } catch (const std::exception& e) {
+      spdlog::critical("an exception reached the event loop and was stopped there: {}", e.what());
+    } catch (...) {
+      spdlog::critical("an unknown exception reached the event loop and was stopped there");
+    }
+  }
+}
+
+// Memory freed by dropped connections and finished tables goes back to the
+// system instead of staying in the allocator's arenas.
+void trim_memory_every(boost::asio::steady_timer& timer, std::chrono::seconds period) {
+  timer.expires_after(period);
+  timer.async_wait([&timer, period](const boost::system::error_code& ec) {
+    if (ec) return;
+    malloc_trim(0);
+    trim_memory_every(timer, period);
+  });
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   auto parsed = parse_args(std::vector<std::string>(argv + 1, argv + argc));
@@ -30,26 +63,33 @@ int main(int argc, char** argv) {
   try {
     boost::asio::io_context io(config.threads);
     Writer writer(config.db);
-    parlour::storage::Database bank_reader(config.db);
-    Bank bank([&bank_reader](const std::string& account) { return bank_reader.balance(account); });
-    Lobby lobby(io, config, writer, bank);
+    Reader reader(config.db);
+    auto startup_db = std::make_unique<parlour::storage::Database>(config.db);
+    PlayerDirectory players(startup_db->all_players());
+    LiveBalances balances(startup_db->balances(""));
+    startup_db.reset();
+    Lobby lobby(io, config, writer, reader, balances, players);
     lobby.restore();
+    lobby.start_housekeeping();
     Metrics metrics;
     const auto port = listen(io, config, lobby, writer, metrics);
-    spdlog::info("parlour listening on http://{}:{} (database {}, web client {})", config.bind, port, config.db,
-                 config.web_root);
+    spdlog::info("parlour listening on http://{}:{} (database {}, web client {}, {} players)", config.bind, port,
+                 config.db, config.web_root, players.size());
 
     boost::asio::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](const boost::system::error_code&, int signal) {
       spdlog::info("signal {}: shutting down", signal);
       io.stop();
     });
+    boost::asio::steady_timer trim_timer(io);
+    trim_memory_every(trim_timer, std::chrono::seconds(30));
 
     std::vector<std::thread> threads;
-    for (int i = 1; i < config.threads; ++i) threads.emplace_back([&io] { io.run(); });
-    io.run();
+    for (int i = 1; i < config.threads; ++i) threads.emplace_back([&io] { run_loop(io); });
+    run_loop(io);
     for (auto& t : threads) t.join();
     writer.stop();
+    reader.stop();
     spdlog::info("parlour stopped; every committed step is on disk");
   } catch (const std::exception& e) {
     spdlog::critical("parlour cannot run: {}", e.what());

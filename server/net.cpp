@@ -1,16 +1,20 @@
 #include "server/net.h"
 
 #include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 #include <cctype>
+#include <charconv>
 #include <deque>
-#include <map>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <spdlog/spdlog.h>
+#include <unordered_map>
 
 #include "server/connection.h"
 
@@ -24,33 +28,93 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
-constexpr std::size_t max_queued_frames = 4096;  // a client this far behind is dropped
+// HTTP limits: a request line or header block beyond these is answered with
+// 414 or 431, a body beyond its limit with 413, and the connection closed.
+constexpr std::size_t max_target_bytes = 4096;
+constexpr std::size_t max_header_bytes = 16 * 1024;
+constexpr std::size_t max_body_bytes = 16 * 1024;
+constexpr auto http_read_timeout = std::chrono::seconds(30);
+
+// Open connections per peer address; a slot is held for the life of a session
+// and handed from the HTTP session to the WebSocket session it upgrades to.
+class AddressCounter : public std::enable_shared_from_this<AddressCounter> {
+ public:
+  explicit AddressCounter(int limit) : limit_(limit) {}
+
+  class Slot {
+   public:
+    Slot() = default;
+    Slot(std::shared_ptr<AddressCounter> owner, std::string address)
+        : owner_(std::move(owner)), address_(std::move(address)) {}
+    Slot(Slot&& other) noexcept : owner_(std::move(other.owner_)), address_(std::move(other.address_)) {}
+    Slot& operator=(Slot&&) = delete;
+    ~Slot() {
+      if (owner_) owner_->release(address_);
+    }
+    const std::string& address() const { return address_; }
+
+   private:
+    std::shared_ptr<AddressCounter> owner_;
+    std::string address_;
+  };
+
+  std::optional<Slot> take(const std::string& address) {
+    std::lock_guard lock(mutex_);
+    auto& open = open_[address];
+    if (open >= limit_) return std::nullopt;
+    ++open;
+    return Slot(shared_from_this(), address);
+  }
+
+ private:
+  void release(const std::string& address) {
+    std::lock_guard lock(mutex_);
+    auto it = open_.find(address);
+    if (it != open_.end() && --it->second <= 0) open_.erase(it);
+  }
+
+  const int limit_;
+  std::mutex mutex_;
+  std::unordered_map<std::string, int> open_;
+};
 
 struct Context {
   const Config& config;
   Lobby& lobby;
   Writer& writer;
   Metrics& metrics;
+  std::shared_ptr<AddressCounter> addresses;
 };
 
 // ------------------------------------------------------------------ WebSocket
 
 class WebSocketSession : public Client, public std::enable_shared_from_this<WebSocketSession> {
  public:
-  WebSocketSession(tcp::socket&& socket, Context context)
-      : ws_(std::move(socket)), context_(context), connection_(context.lobby, context.config) {}
+  WebSocketSession(tcp::socket&& socket, Context context, AddressCounter::Slot slot)
+      : ws_(std::move(socket)),
+        context_(context),
+        slot_(std::move(slot)),
+        id_(next_client_id()),
+        connection_(context.lobby, context.config, slot_.address()) {}
 
   ~WebSocketSession() override { --context_.metrics.open_connections; }
 
   void run(http::request<http::string_body> request) {
     ++context_.metrics.connections;
     ++context_.metrics.open_connections;
-    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+    websocket::stream_base::timeout timeouts{};
+    timeouts.handshake_timeout = std::chrono::seconds(30);
+    timeouts.idle_timeout = std::chrono::seconds(context_.config.idle_timeout_s);
+    // Pings at half the idle timeout: a live browser answers them, a dead peer doesn't.
+    timeouts.keep_alive_pings = true;
+    ws_.set_option(timeouts);
     ws_.read_message_max(protocol::max_frame_bytes);
     ws_.set_option(websocket::stream_base::decorator(
         [](websocket::response_type& res) { res.set(http::field::server, "parlour"); }));
     ws_.async_accept(request, beast::bind_front_handler(&WebSocketSession::on_accept, shared_from_this()));
   }
+
+  ClientId id() const override { return id_; }
 
   void send(std::shared_ptr<const std::string> frame) override {
     asio::dispatch(ws_.get_executor(), [self = shared_from_this(), frame = std::move(frame)]() mutable {
@@ -72,6 +136,8 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
     if (ec) {
       if (ec == websocket::error::message_too_big)
         spdlog::info("closing a connection of {}: frame over 64 KiB", describe());
+      else if (ec == beast::error::timeout)
+        spdlog::info("closing a connection of {}: silent for {} s", describe(), context_.config.idle_timeout_s);
       else if (ec != websocket::error::closed)
         spdlog::debug("connection of {} ends: {}", describe(), ec.message());
       return closed();
@@ -85,8 +151,11 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
     }
     const auto data = buffer_.cdata();
     std::string_view text(static_cast<const char*>(data.data()), data.size());
-    auto self = shared_from_this();
-    connection_.on_text(self, text);
+    try {
+      connection_.on_text(shared_from_this(), text);
+    } catch (const std::exception& e) {
+      spdlog::error("a frame from {} could not be handled: {}", describe(), e.what());
+    }
     buffer_.consume(buffer_.size());
     do_read();
   }
@@ -94,16 +163,24 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   void closed() {
     if (closed_) return;
     closed_ = true;
+    queue_.clear();
+    queued_bytes_ = 0;
     connection_.on_close(shared_from_this());
   }
 
+  // A client that does not read its frames is dropped once they pile up past
+  // the byte limit, before it costs the server more memory.
   void queue(std::shared_ptr<const std::string> frame) {
     if (closed_) return;
-    if (queue_.size() >= max_queued_frames) {
-      spdlog::warn("dropping {}: {} frames unread", describe(), queue_.size());
-      beast::get_lowest_layer(ws_).close();
+    if (queued_bytes_ + frame->size() > context_.config.max_queued_bytes) {
+      spdlog::warn("dropping {}: {} bytes in {} frames unread", describe(), queued_bytes_, queue_.size());
+      ++context_.metrics.slow_clients_dropped;
+      beast::error_code ignored;
+      beast::get_lowest_layer(ws_).socket().close(ignored);
+      closed();
       return;
     }
+    queued_bytes_ += frame->size();
     queue_.push_back(std::move(frame));
     if (queue_.size() == 1) do_write();
   }
@@ -115,32 +192,33 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   }
 
   void on_write(beast::error_code ec, std::size_t) {
-    if (ec) {
-      queue_.clear();
-      return closed();
-    }
+    if (ec || queue_.empty()) return closed();
     ++context_.metrics.frames_out;
+    queued_bytes_ -= queue_.front()->size();
     queue_.pop_front();
     if (!queue_.empty()) do_write();
   }
 
   std::string describe() const {
     auto name = connection_.player();
-    return name.empty() ? "an unnamed client" : name;
+    return (name.empty() ? std::string("an unnamed client") : name) + " (" + slot_.address() + ")";
   }
 
   websocket::stream<beast::tcp_stream> ws_;
   beast::flat_buffer buffer_;
   Context context_;
+  AddressCounter::Slot slot_;
+  const ClientId id_;
   Connection connection_;
   std::deque<std::shared_ptr<const std::string>> queue_;
+  std::size_t queued_bytes_ = 0;
   bool closed_ = false;
 };
 
 // ------------------------------------------------------------------ HTTP
 
-std::string mime_type(const std::string& path) {
-  auto ext = std::filesystem::path(path).extension().string();
+std::string mime_type(const std::filesystem::path& path) {
+  const auto ext = path.extension().string();
   if (ext == ".html") return "text/html; charset=utf-8";
   if (ext == ".js" || ext == ".mjs") return "text/javascript; charset=utf-8";
   if (ext == ".css") return "text/css; charset=utf-8";
@@ -151,12 +229,18 @@ std::string mime_type(const std::string& path) {
   return "application/octet-stream";
 }
 
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
 std::string url_decode(std::string_view in) {
   std::string out;
   for (std::size_t i = 0; i < in.size(); ++i) {
-    if (in[i] == '%' && i + 2 < in.size() && std::isxdigit(static_cast<unsigned char>(in[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(in[i + 2]))) {
-      out.push_back(static_cast<char>(std::stoi(std::string(in.substr(i + 1, 2)), nullptr, 16)));
+    if (in[i] == '%' && i + 2 < in.size() && hex_value(in[i + 1]) >= 0 && hex_value(in[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(hex_value(in[i + 1]) * 16 + hex_value(in[i + 2])));
       i += 2;
     } else {
       out.push_back(in[i] == '+' ? ' ' : in[i]);
@@ -178,36 +262,85 @@ std::map<std::string, std::string> query_params(std::string_view query) {
   return out;
 }
 
+// The whole text must be a decimal integer in [lo, hi].
+std::optional<std::int64_t> parse_whole_integer(const std::string& text, std::int64_t lo, std::int64_t hi) {
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < lo || value > hi) return std::nullopt;
+  return value;
+}
+
+// The file under `root` that `path` names, or nullopt: never a folder, never
+// outside the root, never a throw.
+std::optional<std::filesystem::path> file_under(const std::string& root, const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path.find('\0') != std::string::npos) return std::nullopt;
+  std::error_code ec;
+  const fs::path base = fs::weakly_canonical(fs::path(root), ec);
+  if (ec) return std::nullopt;
+  const fs::path wanted = fs::weakly_canonical(base / fs::path(path).relative_path(), ec);
+  if (ec) return std::nullopt;
+  const auto [root_end, wanted_at] = std::mismatch(base.begin(), base.end(), wanted.begin(), wanted.end());
+  if (root_end != base.end()) return std::nullopt;
+  if (!fs::is_regular_file(wanted, ec) || ec) return std::nullopt;
+  return wanted;
+}
+
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
-  HttpSession(tcp::socket&& socket, Context context) : stream_(std::move(socket)), context_(context) {}
+  HttpSession(tcp::socket&& socket, Context context, AddressCounter::Slot slot)
+      : stream_(std::move(socket)), context_(context), slot_(std::move(slot)) {}
 
   void run() { asio::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, shared_from_this())); }
 
  private:
+  using Request = http::request<http::string_body>;
+  using Response = http::response<http::string_body>;
+
   void do_read() {
     parser_.emplace();
-    parser_->body_limit(16 * 1024);
-    stream_.expires_after(std::chrono::seconds(30));
+    parser_->header_limit(max_header_bytes);
+    parser_->body_limit(max_body_bytes);
+    stream_.expires_after(http_read_timeout);
     http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
   }
 
   void on_read(beast::error_code ec, std::size_t) {
     if (ec == http::error::end_of_stream) return close();
+    if (ec == http::error::header_limit) return refuse(http::status::request_header_fields_too_large, "headers too large\n");
+    if (ec == http::error::body_limit) return refuse(http::status::payload_too_large, "request body too large\n");
     if (ec) return;
     ++context_.metrics.http_requests;
-    auto request = parser_->release();
+    Request request = parser_->release();
+    if (request.target().size() > max_target_bytes) return refuse(http::status::uri_too_long, "URI too long\n");
     if (websocket::is_upgrade(request)) {
-      if (request.target() != "/ws") return respond(error(request, http::status::not_found, "WebSocket is at /ws\n"));
+      const auto target = std::string(request.target());
+      if (target != "/ws" && target.rfind("/ws?", 0) != 0)
+        return respond(error(request, http::status::not_found, "WebSocket is at /ws\n"));
       stream_.expires_never();
-      std::make_shared<WebSocketSession>(stream_.release_socket(), context_)->run(std::move(request));
+      std::make_shared<WebSocketSession>(stream_.release_socket(), context_, std::move(slot_))->run(std::move(request));
       return;
     }
-    respond(handle(request));
+    auto shared_request = std::make_shared<Request>(std::move(request));
+    try {
+      handle(shared_request);
+    } catch (const std::exception& e) {
+      spdlog::error("HTTP {} {} failed: {}", std::string(shared_request->method_string()),
+                    std::string(shared_request->target()).substr(0, 200), e.what());
+      respond(error(*shared_request, http::status::internal_server_error, "internal error\n"));
+    }
   }
 
-  using Request = http::request<http::string_body>;
-  using Response = http::response<http::string_body>;
+  // Answers a request that could not be read whole, and closes.
+  void refuse(http::status status, std::string message) {
+    Response res{status, 11};
+    res.set(http::field::server, "parlour");
+    res.set(http::field::content_type, "text/plain; charset=utf-8");
+    res.keep_alive(false);
+    res.body() = std::move(message);
+    res.prepare_payload();
+    respond(std::move(res));
+  }
 
   Response text(const Request& req, http::status status, std::string body, const std::string& type) {
     Response res{status, req.version()};
@@ -216,26 +349,27 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     res.keep_alive(req.keep_alive());
     res.body() = std::move(body);
     res.prepare_payload();
+    if (req.method() == http::verb::head) res.body().clear();
     return res;
   }
   Response error(const Request& req, http::status status, std::string message) {
     return text(req, status, std::move(message), "text/plain; charset=utf-8");
   }
   Response json(const Request& req, http::status status, const Json& body) {
-    return text(req, status, body.dump(), "application/json");
+    return text(req, status, body.dump(-1, ' ', false, Json::error_handler_t::replace), "application/json");
   }
 
-  Response handle(const Request& req) {
-    const std::string target(req.target());
+  void handle(const std::shared_ptr<Request>& req) {
+    const std::string target(req->target());
     const auto question = target.find('?');
     const std::string path = target.substr(0, question);
     const std::string query = question == std::string::npos ? "" : target.substr(question + 1);
-    if (req.method() != http::verb::get && req.method() != http::verb::head)
-      return error(req, http::status::method_not_allowed, "only GET is served here\n");
-    if (path == "/healthz") return error(req, http::status::ok, "ok");
-    if (path == "/metrics") return metrics(req);
+    if (req->method() != http::verb::get && req->method() != http::verb::head)
+      return respond(error(*req, http::status::method_not_allowed, "only GET is served here\n"));
+    if (path == "/healthz") return respond(error(*req, http::status::ok, "ok"));
+    if (path == "/metrics") return respond(metrics(*req));
     if (path.rfind("/api/", 0) == 0) return api(req, path, query);
-    return file(req, path);
+    respond(file(*req, url_decode(path)));
   }
 
   Response metrics(const Request& req) {
@@ -244,6 +378,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     auto line = [&](const char* name, std::uint64_t value) { body += std::string(name) + " " + std::to_string(value) + "\n"; };
     line("parlour_connections_total", m.connections);
     line("parlour_connections_open", m.open_connections);
+    line("parlour_connections_refused_total", m.connections_refused);
+    line("parlour_slow_clients_dropped_total", m.slow_clients_dropped);
+    line("parlour_accept_errors_total", m.accept_errors);
     line("parlour_frames_in_total", m.frames_in);
     line("parlour_frames_out_total", m.frames_out);
     line("parlour_http_requests_total", m.http_requests);
@@ -252,52 +389,64 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     return text(req, http::status::ok, body, "text/plain; version=0.0.4");
   }
 
-  Response api(const Request& req, const std::string& path, const std::string& query) {
-    const std::string auth(req[http::field::authorization]);
+  void api(const std::shared_ptr<Request>& req, const std::string& path, const std::string& query) {
+    const std::string auth((*req)[http::field::authorization]);
     const std::string_view bearer = "Bearer ";
     if (auth.size() <= bearer.size() || auth.substr(0, bearer.size()) != bearer)
-      return json(req, http::status::unauthorized,
-                  protocol::error_message(std::nullopt, protocol::code::unauthorized, "send Authorization: Bearer TOKEN"));
-    if (!context_.lobby.player_for_bearer(auth.substr(bearer.size())))
-      return json(req, http::status::unauthorized,
-                  protocol::error_message(std::nullopt, protocol::code::unauthorized, "unknown token"));
+      return respond(json(*req, http::status::unauthorized,
+                          protocol::error_message(std::nullopt, protocol::code::unauthorized,
+                                                  "send Authorization: Bearer TOKEN")));
+    const auto viewer = context_.lobby.player_for_bearer(auth.substr(bearer.size()));
+    if (!viewer)
+      return respond(json(*req, http::status::unauthorized,
+                          protocol::error_message(std::nullopt, protocol::code::unauthorized, "unknown token")));
     // /api/players/NAME/ledger
     const std::string prefix = "/api/players/";
     const std::string suffix = "/ledger";
     if (path.rfind(prefix, 0) != 0 || path.size() <= prefix.size() + suffix.size() ||
         path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0)
-      return json(req, http::status::not_found,
-                  protocol::error_message(std::nullopt, protocol::code::not_found, "no such endpoint: " + path));
+      return respond(json(*req, http::status::not_found,
+                          protocol::error_message(std::nullopt, protocol::code::not_found,
+                                                  "no such endpoint: " + path.substr(0, 100))));
     const auto name = url_decode(path.substr(prefix.size(), path.size() - prefix.size() - suffix.size()));
     auto params = query_params(query);
-    int limit = 50;
+    std::optional<std::int64_t> limit = 50;
     std::optional<std::int64_t> before;
-    try {
-      if (params.count("limit") && !params["limit"].empty()) limit = std::stoi(params["limit"]);
-      if (params.count("before") && !params["before"].empty()) before = std::stoll(params["before"]);
-    } catch (const std::exception&) {
-      return json(req, http::status::bad_request,
-                  protocol::error_message(std::nullopt, protocol::code::bad_request, "limit and before are integers"));
+    if (params.count("limit")) limit = parse_whole_integer(params["limit"], 1, 500);
+    if (!limit)
+      return respond(json(*req, http::status::bad_request,
+                          protocol::error_message(std::nullopt, protocol::code::bad_request,
+                                                  "limit must be a whole number from 1 to 500")));
+    if (params.count("before")) {
+      before = parse_whole_integer(params["before"], 1, std::numeric_limits<std::int64_t>::max());
+      if (!before)
+        return respond(json(*req, http::status::bad_request,
+                            protocol::error_message(std::nullopt, protocol::code::bad_request,
+                                                    "before must be a positive whole number (an entry number)")));
     }
-    if (limit < 1 || limit > 500)
-      return json(req, http::status::bad_request,
-                  protocol::error_message(std::nullopt, protocol::code::bad_request, "limit must be 1 to 500"));
-    try {
-      return json(req, http::status::ok, context_.lobby.ledger(name, limit, before));
-    } catch (const protocol::ProtocolError& e) {
-      return json(req, http::status::not_found, protocol::error_message(std::nullopt, e.code(), e.what()));
-    }
+    context_.lobby.ledger(*viewer, name, static_cast<int>(*limit), before,
+                          [self = shared_from_this(), req](Json fields, std::optional<ProtocolError> failure) {
+                            asio::post(self->stream_.get_executor(), [self, req, fields = std::move(fields), failure] {
+                              if (!failure) return self->respond(self->json(*req, http::status::ok, fields));
+                              const auto status = failure->code() == protocol::code::not_found
+                                                      ? http::status::not_found
+                                                      : failure->code() == protocol::code::rate_limited
+                                                            ? http::status::service_unavailable
+                                                            : http::status::internal_server_error;
+                              self->respond(self->json(
+                                  *req, status, protocol::error_message(std::nullopt, failure->code(), failure->what())));
+                            });
+                          });
   }
 
   Response file(const Request& req, std::string path) {
     if (path.empty() || path == "/") path = "/index.html";
-    if (path.find("..") != std::string::npos || path.find('\0') != std::string::npos)
-      return error(req, http::status::bad_request, "bad path\n");
-    const std::string full = context_.config.web_root + path;
-    std::ifstream in(full, std::ios::binary);
-    if (!in) return error(req, http::status::not_found, "not found: " + path + "\n");
+    const auto found = file_under(context_.config.web_root, path);
+    if (!found) return error(req, http::status::not_found, "not found\n");
+    std::ifstream in(*found, std::ios::binary);
+    if (!in) return error(req, http::status::not_found, "not found\n");
     std::string body((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    auto res = text(req, http::status::ok, std::move(body), mime_type(full));
+    auto res = text(req, http::status::ok, std::move(body), mime_type(*found));
     res.set(http::field::cache_control, "no-cache");
     return res;
   }
@@ -322,6 +471,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   Context context_;
+  AddressCounter::Slot slot_;
 };
 
 // ------------------------------------------------------------------ Listener
@@ -329,7 +479,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
   Listener(asio::io_context& io, tcp::endpoint endpoint, Context context)
-      : io_(io), acceptor_(asio::make_strand(io)), context_(context) {
+      : io_(io), acceptor_(asio::make_strand(io)), backoff_timer_(acceptor_.get_executor()), context_(context) {
     acceptor_.open(endpoint.protocol());
     acceptor_.set_option(asio::socket_base::reuse_address(true));
     acceptor_.bind(endpoint);
@@ -343,28 +493,68 @@ class Listener : public std::enable_shared_from_this<Listener> {
   void do_accept() {
     acceptor_.async_accept(asio::make_strand(io_), beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
   }
+
   void on_accept(beast::error_code ec, tcp::socket socket) {
     if (ec == asio::error::operation_aborted) return;
-    if (!ec) {
-      // Replies and state pushes are small writes in quick succession; Nagle's
-      // algorithm would hold the second until the first is acknowledged.
-      beast::error_code ignored;
-      socket.set_option(tcp::no_delay(true), ignored);
-      std::make_shared<HttpSession>(std::move(socket), context_)->run();
+    if (ec) return back_off(ec);
+    backoff_ = std::chrono::milliseconds(0);
+    try {
+      accepted(std::move(socket));
+    } catch (const std::exception& e) {
+      spdlog::error("a new connection could not be set up: {}", e.what());
     }
     do_accept();
   }
 
+  void accepted(tcp::socket socket) {
+    beast::error_code ignored;
+    const auto peer = socket.remote_endpoint(ignored);
+    if (ignored) return;
+    const auto address = peer.address().to_string();
+    auto slot = context_.addresses->take(address);
+    if (!slot) {
+      ++context_.metrics.connections_refused;
+      spdlog::debug("refusing a connection from {}: {} already open", address, context_.config.max_connections_per_ip);
+      socket.close(ignored);
+      return;
+    }
+    // Replies and state pushes are small writes in quick succession; Nagle's
+    // algorithm would hold the second until the first is acknowledged.
+    socket.set_option(tcp::no_delay(true), ignored);
+    std::make_shared<HttpSession>(std::move(socket), context_, std::move(*slot))->run();
+  }
+
+  // Out of descriptors (or memory), accepting again at once would spin: wait,
+  // longer each time, and say so in the log (once a while, not per attempt).
+  void back_off(const beast::error_code& ec) {
+    ++context_.metrics.accept_errors;
+    backoff_ = std::min<std::chrono::milliseconds>(std::max(backoff_ * 2, std::chrono::milliseconds(10)),
+                                                  std::chrono::milliseconds(1000));
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_warning_ > std::chrono::seconds(10)) {
+      last_warning_ = now;
+      spdlog::warn("cannot accept connections: {}; retrying in {} ms", ec.message(), backoff_.count());
+    }
+    backoff_timer_.expires_after(backoff_);
+    backoff_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& wait_error) {
+      if (!wait_error) self->do_accept();
+    });
+  }
+
   asio::io_context& io_;
   tcp::acceptor acceptor_;
+  asio::steady_timer backoff_timer_;
   Context context_;
+  std::chrono::milliseconds backoff_{0};
+  std::chrono::steady_clock::time_point last_warning_{};
 };
 
 }  // namespace
 
 unsigned short listen(asio::io_context& io, const Config& config, Lobby& lobby, Writer& writer, Metrics& metrics) {
+  auto addresses = std::make_shared<AddressCounter>(config.max_connections_per_ip);
   tcp::endpoint endpoint{asio::ip::make_address(config.bind), config.port};
-  auto listener = std::make_shared<Listener>(io, endpoint, Context{config, lobby, writer, metrics});
+  auto listener = std::make_shared<Listener>(io, endpoint, Context{config, lobby, writer, metrics, addresses});
   listener->run();
   return listener->port();
 }

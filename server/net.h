@@ -20,6 +20,9 @@ struct Metrics {
   std::atomic<std::uint64_t> frames_in{0};
   std::atomic<std::uint64_t> frames_out{0};
   std::atomic<std::uint64_t> http_requests{0};
+  std::atomic<std::uint64_t> connections_refused{0};   // over the per-address limit
+  std::atomic<std::uint64_t> slow_clients_dropped{0};  // over the unsent-bytes limit
+  std::atomic<std::uint64_t> accept_errors{0};         // e.g. out of file descriptors
 };
 
 // Starts accepting; returns the bound port (useful with --port 0).

@@ -130,6 +130,9 @@ CREATE INDEX tables_by_status ON tables(status);
     {3, "find players by token hash (HTTP bearer tokens)", R"sql(
 CREATE INDEX players_by_token_hash ON players(token_hash);
 )sql"},
+    {4, "a failed table keeps the reason it failed", R"sql(
+ALTER TABLE tables ADD COLUMN failure TEXT;  -- NULL unless the table failed (its status is then finished)
+)sql"},
 };
 
 // Versions must be 1, 2, 3... so that the latest is the count and "apply the
@@ -185,9 +188,10 @@ constexpr const char* kBalancesWithPrefix =
     "SELECT name, balance FROM accounts WHERE name >= ?1 AND name < ?2 ORDER BY name";
 constexpr const char* kTotalOfAllAccounts = "SELECT coalesce(sum(balance), 0) FROM accounts";
 constexpr const char* kLedgerPage = R"sql(
-SELECT e.entry, t.time, e.amount, e.balance_after, t.table_id, t.game, t.memo
+SELECT e.entry, t.time, e.amount, e.balance_after, t.table_id, t.game, t.memo, coalesce(tb.is_private, 0)
 FROM ledger_entries e
 JOIN transfers t ON t.id = e.transfer_id
+LEFT JOIN tables tb ON tb.id = t.table_id
 WHERE e.account_id = (SELECT id FROM accounts WHERE name = ?1) AND e.entry < ?2
 ORDER BY e.entry DESC
 LIMIT ?3)sql";
@@ -196,13 +200,15 @@ constexpr const char* kInsertTable = R"sql(
 INSERT INTO tables(id, game, options_json, seed, host, status, is_private, invite, deck_json, created_at)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10))sql";
 constexpr const char* kFindTable =
-    "SELECT id, game, options_json, seed, host, status, is_private, invite, deck_json FROM tables "
-    "WHERE id = ?1";
+    "SELECT id, game, options_json, seed, host, status, is_private, invite, deck_json, failure, created_at "
+    "FROM tables WHERE id = ?1";
 // rowid order is creation order.
 constexpr const char* kTablesWithStatus =
-    "SELECT id, game, options_json, seed, host, status, is_private, invite, deck_json FROM tables "
-    "WHERE status = ?1 ORDER BY rowid";
+    "SELECT id, game, options_json, seed, host, status, is_private, invite, deck_json, failure, created_at "
+    "FROM tables WHERE status = ?1 ORDER BY rowid";
 constexpr const char* kSetStatus = "UPDATE tables SET status = ?2 WHERE id = ?1";
+constexpr const char* kSetFailure = "UPDATE tables SET status = 'finished', failure = ?2 WHERE id = ?1";
+constexpr const char* kAllPlayers = "SELECT id, name, token_hash FROM players ORDER BY id";
 constexpr const char* kDeleteSeats = "DELETE FROM table_seats WHERE table_id = ?1";
 constexpr const char* kInsertSeat =
     "INSERT INTO table_seats(table_id, seat, player, bot, bot_level) VALUES (?1, ?2, ?3, ?4, ?5)";
@@ -503,10 +509,10 @@ struct Database::Impl {
   }
 
   // Reads the tables a query selects (the columns of kFindTable), with their seats.
-  std::vector<Table> read_tables(SQLite::Statement& query) {
-    std::vector<Table> tables;
+  std::vector<TableRecord> read_tables(SQLite::Statement& query) {
+    std::vector<TableRecord> tables;
     while (query.executeStep()) {
-      Table table;
+      TableRecord table;
       table.id = query.getColumn(0).getString();
       table.game = query.getColumn(1).getString();
       table.options_json = query.getColumn(2).getString();
@@ -516,10 +522,12 @@ struct Database::Impl {
       table.is_private = query.getColumn(6).getInt() != 0;
       table.invite = text_or_empty(query.getColumn(7));
       table.deck_json = text_or_empty(query.getColumn(8));
+      table.failure = text_or_empty(query.getColumn(9));
+      table.created_at = query.getColumn(10).getString();
       tables.push_back(std::move(table));
     }
     // Seats are read after the loop so that only one statement is stepping at a time.
-    for (Table& table : tables) table.seats = seats(table.id);
+    for (TableRecord& table : tables) table.seats = seats(table.id);
     return tables;
   }
 
@@ -549,6 +557,17 @@ struct Database::Impl {
     if (changed == 0) throw StorageError("cannot set the status of table " + table + ": no such table");
   }
 
+  void set_failure(const std::string& table, const std::string& failure) {
+    try {
+      Borrowed update(cached(kSetFailure));
+      update->bind(1, table);
+      update->bind(2, failure);
+      update->exec();
+    } catch (const SQLite::Exception& e) {
+      throw StorageError("while marking table " + table + " failed: " + e.what());
+    }
+  }
+
   void append_result(const std::string& table, const std::string& json, const std::string& time) {
     try {
       Borrowed insert(cached(kInsertResult));
@@ -569,6 +588,7 @@ struct Database::Impl {
     if (write.status) set_status(write.table, *write.status);
     if (write.seats) replace_seats(write.table, *write.seats);
     if (write.result_json) append_result(write.table, *write.result_json, time);
+    if (write.failure) set_failure(write.table, *write.failure);
   }
 
   // Some errors (disk full, I/O) make SQLite roll back the whole transaction,
@@ -638,6 +658,19 @@ std::optional<Player> Database::find_player_where(const char* sql, const std::st
                   query->getColumn(2).getString()};
   } catch (const SQLite::Exception& e) {
     throw StorageError("while looking up " + what + ": " + e.what());
+  }
+}
+
+std::vector<Player> Database::all_players() {
+  try {
+    Borrowed query(impl_->cached(kAllPlayers));
+    std::vector<Player> players;
+    while (query->executeStep())
+      players.push_back(
+          Player{query->getColumn(0).getInt64(), query->getColumn(1).getString(), query->getColumn(2).getString()});
+    return players;
+  } catch (const SQLite::Exception& e) {
+    throw StorageError(std::string("while listing the players: ") + e.what());
   }
 }
 
@@ -723,6 +756,7 @@ std::vector<LedgerEntry> Database::ledger(const std::string& account, int limit,
       entry.table = text_or_empty(query->getColumn(4));
       entry.game = text_or_empty(query->getColumn(5));
       entry.memo = query->getColumn(6).getString();
+      entry.table_private = query->getColumn(7).getInt() != 0;
       entries.push_back(std::move(entry));
     }
     return entries;
@@ -741,7 +775,7 @@ std::int64_t Database::total_of_all_accounts() {
   }
 }
 
-void Database::create_table(const Table& table) {
+void Database::create_table(const TableRecord& table) {
   try {
     WriteTransaction transaction = impl_->begin_write();
     {
@@ -765,11 +799,11 @@ void Database::create_table(const Table& table) {
   }
 }
 
-std::optional<Table> Database::find_table(const std::string& id) {
+std::optional<TableRecord> Database::find_table(const std::string& id) {
   try {
     Borrowed query(impl_->cached(kFindTable));
     query->bind(1, id);
-    std::vector<Table> tables = impl_->read_tables(*query);
+    std::vector<TableRecord> tables = impl_->read_tables(*query);
     if (tables.empty()) return std::nullopt;
     return std::move(tables.front());
   } catch (const SQLite::Exception& e) {
@@ -777,7 +811,7 @@ std::optional<Table> Database::find_table(const std::string& id) {
   }
 }
 
-std::vector<Table> Database::tables_with_status(const std::string& status) {
+std::vector<TableRecord> Database::tables_with_status(const std::string& status) {
   try {
     Borrowed query(impl_->cached(kTablesWithStatus));
     query->bind(1, status);

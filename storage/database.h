@@ -47,6 +47,7 @@ struct LedgerEntry {
   std::string table;
   std::string game;
   std::string memo;
+  bool table_private = false;  // the table is private: its id is not for everyone's eyes
 };
 
 struct Seat {
@@ -56,7 +57,7 @@ struct Seat {
   int bot_level = 0;
 };
 
-struct Table {
+struct TableRecord {
   std::string id;
   std::string game;
   std::string options_json;
@@ -67,6 +68,8 @@ struct Table {
   std::string invite;
   std::string deck_json;  // "" when not stacked
   std::vector<Seat> seats;
+  std::string failure;     // why the table failed ("" unless it did); its status is then finished
+  std::string created_at;  // ISO 8601 UTC, set by the database
 };
 
 struct Event {
@@ -82,6 +85,7 @@ struct TableWrite {
   std::optional<std::string> status; // new table status
   std::optional<std::vector<Seat>> seats;
   std::optional<std::string> result_json;  // a settled deal's or the game's result
+  std::optional<std::string> failure;      // the table failed: why (its status is set to finished)
 };
 
 class StorageError : public std::runtime_error {
@@ -112,6 +116,7 @@ class Database {
   static int latest_schema_version();
 
   // Players
+  std::vector<Player> all_players();
   std::optional<Player> find_player(const std::string& name);  // case-insensitive
   std::optional<Player> find_player_by_token_hash(const std::string& token_hash);
   // Registers a player and grants the starting chips from the bank, atomically.
@@ -127,9 +132,9 @@ class Database {
   std::int64_t total_of_all_accounts();
 
   // Tables
-  void create_table(const Table& table);
-  std::optional<Table> find_table(const std::string& id);
-  std::vector<Table> tables_with_status(const std::string& status);
+  void create_table(const TableRecord& table);
+  std::optional<TableRecord> find_table(const std::string& id);
+  std::vector<TableRecord> tables_with_status(const std::string& status);
   std::vector<Event> events(const std::string& table);
   std::vector<std::string> results(const std::string& table);
 

@@ -116,6 +116,7 @@ TEST_CASE("join parses by invite") {
 
 TEST_CASE("watch, leave, start and end parse their table") {
   CHECK(parse_as<Watch>(R"({"type":"watch","table":"t1"})").table == "t1");
+  CHECK(parse_as<Watch>(R"({"type":"watch","invite":"abc"})").invite == "abc");
   CHECK(parse_as<Leave>(R"({"type":"leave","table":"t2"})").table == "t2");
   CHECK(parse_as<Start>(R"({"type":"start","table":"t3"})").table == "t3");
   CHECK(parse_as<End>(R"({"type":"end","table":"t4"})").table == "t4");
@@ -235,7 +236,7 @@ TEST_CASE("an unknown field is rejected for every kind of message") {
 TEST_CASE("a missing required field is rejected") {
   check_rejected(R"({"type":"hello"})", "missing field 'name' in 'hello'");
   check_rejected(R"({"type":"create"})", "missing field 'game' in 'create'");
-  check_rejected(R"({"type":"watch"})", "missing field 'table' in 'watch'");
+  check_rejected(R"({"type":"leave"})", "missing field 'table' in 'leave'");
   check_rejected(R"({"type":"act","table":"t"})", "missing field 'action' in 'act'");
 }
 
@@ -247,8 +248,9 @@ TEST_CASE("fields of the wrong type are rejected") {
   check_rejected(R"({"type":"create","game":"g","seats":"4"})", "field 'seats' must be an integer from 1 to 64, got \"4\"");
   check_rejected(R"({"type":"create","game":"g","seats":2.5})", "field 'seats' must be an integer from 1 to 64, got 2.5");
   check_rejected(R"({"type":"hello","name":"a","token":5})", "field 'token' must be a string of at most 256 characters, got 5");
-  check_rejected(R"({"type":"join","invite":true})", "field 'invite' must be a string, got true");
-  check_rejected(R"({"type":"watch","table":null})", "field 'table' must be a string of 1–64 characters, got null");
+  check_rejected(R"({"type":"join","invite":true})", "field 'invite' must be a string of 1–64 characters, got true");
+  check_rejected(R"({"type":"leave","table":null})", "field 'table' must be a string of 1–64 characters, got null");
+  check_rejected(R"({"type":"watch","table":null})", "'watch' needs exactly one of 'table' or 'invite', got neither");
 }
 
 TEST_CASE("a negative id is rejected") {
@@ -459,4 +461,25 @@ TEST_CASE("random and mutated input only ever raises ProtocolError") {
   }
   // The mutations should leave some requests intact, or the test exercises nothing but the JSON parser.
   CHECK(accepted > 0);
+}
+
+TEST_CASE("act takes an optional action_id: 1–64 printable ASCII characters") {
+  const auto act = parse_as<Act>(R"({"type":"act","table":"t1","action":{"type":"bet","amount":2},"action_id":"a-17"})");
+  CHECK(act.action_id == "a-17");
+  CHECK_FALSE(parse_as<Act>(R"({"type":"act","table":"t1","action":{"type":"pass"}})").action_id.has_value());
+  check_rejected(R"({"type":"act","table":"t1","action":{"type":"pass"},"action_id":""})",
+                 "field 'action_id' must be a string of 1–64 characters, got \"\"");
+  check_rejected(R"({"type":"act","table":"t1","action":{"type":"pass"},"action_id":"a\u0001"})",
+                 "field 'action_id' must be printable ASCII, got \"a\\u0001\"");
+}
+
+TEST_CASE("an invite longer than 64 characters is refused, and quoted back only in part") {
+  const std::string long_invite(60 * 1024, 'x');
+  std::optional<std::int64_t> id;
+  try {
+    parse_request(R"({"type":"join","invite":")" + long_invite + R"("})", &id);
+    FAIL("accepted");
+  } catch (const ProtocolError& e) {
+    CHECK(std::string(e.what()).size() < 200);
+  }
 }

@@ -55,8 +55,8 @@ TableWrite step(const std::string& table, std::int64_t seq, std::vector<Posting>
   return write;
 }
 
-Table make_table(const std::string& id, const std::string& invite = "") {
-  Table table;
+TableRecord make_table(const std::string& id, const std::string& invite = "") {
+  TableRecord table;
   table.id = id;
   table.game = "red_dog";
   table.options_json = R"({"decks":6})";
@@ -392,7 +392,7 @@ TEST_CASE("tables round-trip with their seats, status, events and results") {
   TempFolder temp;
   Database db(temp.file());
 
-  Table stacked = make_table("t1", "INVITE1");
+  TableRecord stacked = make_table("t1", "INVITE1");
   stacked.seed = 0xFEDCBA9876543210ULL;  // high bit set: stored through an int64 bit-cast
   stacked.is_private = true;
   stacked.deck_json = R"(["AS","KH"])";
@@ -401,7 +401,7 @@ TEST_CASE("tables round-trip with their seats, status, events and results") {
   db.create_table(make_table("t2"));
   db.create_table(make_table("t3"));  // a second table without invite: NULLs never collide
 
-  const std::optional<Table> found = db.find_table("t1");
+  const std::optional<TableRecord> found = db.find_table("t1");
   REQUIRE(found);
   CHECK(found->id == "t1");
   CHECK(found->game == "red_dog");
@@ -429,9 +429,9 @@ TEST_CASE("tables round-trip with their seats, status, events and results") {
   REQUIRE(db.commit({start, next}) == std::vector<bool>{true, true});
 
   std::vector<std::string> waiting;
-  for (const Table& table : db.tables_with_status("waiting")) waiting.push_back(table.id);
+  for (const TableRecord& table : db.tables_with_status("waiting")) waiting.push_back(table.id);
   CHECK(waiting == std::vector<std::string>{"t1", "t3"});
-  const std::vector<Table> playing = db.tables_with_status("playing");
+  const std::vector<TableRecord> playing = db.tables_with_status("playing");
   REQUIRE(playing.size() == 1);
   CHECK(playing[0].id == "t2");
   check_same_seats(playing[0].seats, {Seat{0, "ann", false, 0}, Seat{1, "bob", false, 0}});

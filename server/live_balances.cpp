@@ -1,0 +1,52 @@
+#include "server/live_balances.h"
+
+#include <algorithm>
+
+namespace parlour::server {
+
+LiveBalances::LiveBalances(const std::vector<std::pair<std::string, std::int64_t>>& accounts) {
+  for (const auto& [account, balance] : accounts) balances_[account] = balance;
+}
+
+std::int64_t LiveBalances::balance(const std::string& account, const Lock&) const {
+  const auto it = balances_.find(account);
+  return it == balances_.end() ? 0 : it->second;
+}
+
+bool LiveBalances::affordable(const std::vector<storage::Posting>& postings, const Lock& held) const {
+  std::unordered_map<std::string, std::int64_t> after;
+  for (const auto& p : postings) {
+    if (!after.count(p.from)) after[p.from] = balance(p.from, held);
+    if (!after.count(p.to)) after[p.to] = balance(p.to, held);
+    after[p.from] -= p.amount;
+    after[p.to] += p.amount;
+  }
+  for (const auto& [account, balance] : after)
+    if (balance < 0 && account.rfind("player:", 0) == 0) return false;
+  return true;
+}
+
+void LiveBalances::apply(const std::vector<storage::Posting>& postings, const Lock&) {
+  for (const auto& p : postings) {
+    balances_[p.from] -= p.amount;
+    balances_[p.to] += p.amount;
+  }
+}
+
+void LiveBalances::revert(const std::vector<storage::Posting>& postings) {
+  auto held = lock();
+  for (auto it = postings.rbegin(); it != postings.rend(); ++it) {
+    balances_[it->from] += it->amount;
+    balances_[it->to] -= it->amount;
+  }
+}
+
+std::vector<std::pair<std::string, std::int64_t>> LiveBalances::holding(const std::string& prefix, const Lock&) const {
+  std::vector<std::pair<std::string, std::int64_t>> out;
+  for (const auto& [account, balance] : balances_)
+    if (balance != 0 && account.rfind(prefix, 0) == 0) out.emplace_back(account, balance);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace parlour::server

@@ -1,0 +1,49 @@
+// Chip balances as the tables see them: the ledger's balances plus the steps
+// applied but not yet committed. Loaded from the ledger once at start and kept
+// in step with every posting since, so no table ever reads SQLite for a balance.
+// A table holds the lock while it reads balances, runs the rules and applies the
+// resulting postings, so two tables can never both spend the same chips; a step
+// whose commit fails is reverted.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "storage/database.h"
+
+namespace parlour::server {
+
+class LiveBalances {
+ public:
+  using Lock = std::unique_lock<std::mutex>;
+
+  LiveBalances() = default;
+  explicit LiveBalances(const std::vector<std::pair<std::string, std::int64_t>>& accounts);
+
+  Lock lock() { return Lock(mutex_); }
+  // Has this account ever moved a chip?
+  bool known(const std::string& account, const Lock&) const { return balances_.count(account) != 0; }
+  // 0 for an account that has never moved a chip.
+  std::int64_t balance(const std::string& account, const Lock&) const;
+  // True if no player account would go below zero.
+  bool affordable(const std::vector<storage::Posting>& postings, const Lock&) const;
+  void apply(const std::vector<storage::Posting>& postings, const Lock&);
+  void revert(const std::vector<storage::Posting>& postings);
+  // Every account whose name starts with `prefix` and holds chips (a table's pools).
+  std::vector<std::pair<std::string, std::int64_t>> holding(const std::string& prefix, const Lock&) const;
+
+  std::int64_t balance(const std::string& account) {
+    auto held = lock();
+    return balance(account, held);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::int64_t> balances_;
+};
+
+}  // namespace parlour::server

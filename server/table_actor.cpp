@@ -1,0 +1,167 @@
+#include "server/table_actor.h"
+
+#include <boost/asio/post.hpp>
+#include <spdlog/spdlog.h>
+
+namespace parlour::server {
+
+namespace asio = boost::asio;
+
+TableActor::TableActor(asio::io_context& io, Writer& writer, std::unique_ptr<TableCore> core)
+    : strand_(asio::make_strand(io)), writer_(writer), core_(std::move(core)), id_(core_->id()) {
+  for (auto& timer : timers_) timer = std::make_unique<asio::steady_timer>(strand_);
+  refresh_snapshot();
+}
+
+Caller TableActor::caller(const std::shared_ptr<Client>& client, std::optional<std::int64_t> re) {
+  return Caller{client->id(), client->player(), re};
+}
+
+void TableActor::wake() {
+  submit(nullptr, std::nullopt, [](TableCore& core) { return core.resume(); });
+}
+
+void TableActor::quarantine(std::string reason) {
+  submit(nullptr, std::nullopt, [reason = std::move(reason)](TableCore& core) { return core.fail(reason); });
+}
+
+void TableActor::expire() {
+  submit(nullptr, std::nullopt, [](TableCore& core) { return core.expire(); });
+}
+
+std::chrono::steady_clock::duration TableActor::idle_for() const {
+  std::lock_guard lock(snapshot_mutex_);
+  return std::chrono::steady_clock::now() - last_step_;
+}
+
+void TableActor::join(std::shared_ptr<Client> client, std::optional<std::int64_t> re, std::optional<int> seat) {
+  submit(client, re, [who = caller(client, re), seat](TableCore& core) { return core.join(who, seat); });
+}
+
+void TableActor::watch(std::shared_ptr<Client> client, std::optional<std::int64_t> re) {
+  submit(client, re, [who = caller(client, re)](TableCore& core) { return core.watch(who); });
+}
+
+void TableActor::leave(std::shared_ptr<Client> client, std::optional<std::int64_t> re) {
+  submit(client, re, [who = caller(client, re)](TableCore& core) { return core.leave(who); });
+}
+
+void TableActor::add_bot(std::shared_ptr<Client> client, std::optional<std::int64_t> re, std::optional<int> seat,
+                         int level) {
+  submit(client, re,
+         [who = caller(client, re), seat, level](TableCore& core) { return core.add_bot(who, seat, level); });
+}
+
+void TableActor::start(std::shared_ptr<Client> client, std::optional<std::int64_t> re) {
+  submit(client, re, [who = caller(client, re)](TableCore& core) { return core.start(who); });
+}
+
+void TableActor::end(std::shared_ptr<Client> client, std::optional<std::int64_t> re) {
+  submit(client, re, [who = caller(client, re)](TableCore& core) { return core.end(who); });
+}
+
+void TableActor::act(std::shared_ptr<Client> client, std::optional<std::int64_t> re, Json action,
+                     std::optional<std::string> action_id) {
+  submit(client, re,
+         [who = caller(client, re), action = std::move(action), action_id = std::move(action_id)](TableCore& core) {
+           return core.act(who, action, action_id);
+         });
+}
+
+void TableActor::disconnected(ClientId client) {
+  asio::post(strand_, [self = shared_from_this(), client] {
+    self->clients_.erase(client);
+    self->submit(nullptr, std::nullopt, [client](TableCore& core) { return core.disconnected(client); });
+  });
+}
+
+void TableActor::submit(std::shared_ptr<Client> from, std::optional<std::int64_t> re, Command command) {
+  asio::post(strand_, [self = shared_from_this(), from = std::move(from), re, command = std::move(command)]() mutable {
+    if (from) self->register_client(from);
+    if (self->held_.size() >= max_held_commands) {
+      if (from)
+        from->send(std::make_shared<const std::string>(
+            protocol::error_message(re, protocol::code::rate_limited, "this table is busy; try again").dump()));
+      return;
+    }
+    self->held_.push_back(std::move(command));
+    self->run_held();
+  });
+}
+
+void TableActor::run_held() {
+  while (!held_.empty() && !core_->committing()) {
+    auto command = std::move(held_.front());
+    held_.pop_front();
+    step("a request", command);
+  }
+}
+
+void TableActor::step(const char* what, const Command& command) {
+  if (poisoned_) return;
+  Outbox out;
+  try {
+    out = command(*core_);
+  } catch (const std::exception& e) {
+    spdlog::error("table {}: {} failed: {}", id_, what, e.what());
+    try {
+      out = core_->fail(std::string(what) + " failed: " + e.what());
+    } catch (const std::exception& again) {
+      spdlog::critical("table {}: could not even stop cleanly ({}); it takes no more requests", id_, again.what());
+      poisoned_ = true;
+      out = Outbox{};
+    }
+  }
+  carry_out(std::move(out));
+}
+
+void TableActor::carry_out(Outbox out) {
+  for (auto& frame : out.frames) {
+    const auto it = clients_.find(frame.to);
+    if (it == clients_.end()) continue;
+    if (auto client = it->second.lock()) client->send(std::move(frame.text));
+    else clients_.erase(it);
+  }
+  for (const auto& order : out.timers) set_timer(order);
+  if (out.write) {
+    writer_.commit(std::move(*out.write), [self = shared_from_this()](bool ok, const std::string& error) {
+      asio::post(self->strand_, [self, ok, error] { self->on_committed(ok, error); });
+    });
+  }
+  refresh_snapshot();
+}
+
+void TableActor::on_committed(bool ok, const std::string& error) {
+  step("a step after its commit", [&](TableCore& core) { return core.committed(ok, error); });
+  run_held();
+}
+
+void TableActor::set_timer(const TimerOrder& order) {
+  auto& timer = *timers_[static_cast<std::size_t>(order.kind)];
+  timer.cancel();
+  if (!order.after) return;
+  timer.expires_after(*order.after);
+  timer.async_wait([self = shared_from_this(), kind = order.kind, token = order.token](const boost::system::error_code& ec) {
+    if (ec) return;
+    self->submit(nullptr, std::nullopt, [kind, token](TableCore& core) { return core.timer_fired(kind, token); });
+  });
+}
+
+void TableActor::register_client(const std::shared_ptr<Client>& client) {
+  clients_.try_emplace(client->id(), client);
+}
+
+void TableActor::refresh_snapshot() {
+  TableSnapshot snapshot{core_->id(), core_->host(), core_->invite(), core_->status(), core_->is_private(),
+                         core_->summary()};
+  std::lock_guard lock(snapshot_mutex_);
+  snapshot_ = std::move(snapshot);
+  last_step_ = std::chrono::steady_clock::now();
+}
+
+TableSnapshot TableActor::snapshot() const {
+  std::lock_guard lock(snapshot_mutex_);
+  return snapshot_;
+}
+
+}  // namespace parlour::server

@@ -1,0 +1,99 @@
+// One table as the network sees it: a TableCore driven on its own strand. The
+// actor carries the core's effects out (frames to clients, the write to the
+// writer thread, timers), holds commands back while a write is in flight, and is
+// the fault barrier: an exception from the core fails this table alone — it is
+// stopped with a logged reason, its players are told and its pools shared out —
+// and never reaches io_context::run.
+#pragma once
+
+#include <utility>  // before Asio: std::exchange in Boost 1.74's awaitable.hpp
+
+#include <array>
+#include <chrono>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "server/client.h"
+#include "server/table_core.h"
+#include "server/writer.h"
+
+namespace parlour::server {
+
+// What the lobby reads of a table from any thread.
+struct TableSnapshot {
+  std::string id;
+  std::string host;
+  std::string invite;
+  std::string status;
+  bool is_private = false;
+  Json summary;
+};
+
+class TableActor : public std::enable_shared_from_this<TableActor> {
+ public:
+  TableActor(boost::asio::io_context& io, Writer& writer, std::unique_ptr<TableCore> core);
+
+  // Runs what is due by itself (after creation or a restart: the next deal,
+  // bots, turn clocks).
+  void wake();
+  // Stops the table with `reason` (a log that cannot be replayed).
+  void quarantine(std::string reason);
+
+  TableSnapshot snapshot() const;
+  const std::string& id() const { return id_; }
+  // How long since the table last did anything.
+  std::chrono::steady_clock::duration idle_for() const;
+  // Ends a table still waiting for players that nobody has used for long.
+  void expire();
+
+  // Requests from a client; each is answered to that client.
+  void join(std::shared_ptr<Client> client, std::optional<std::int64_t> re, std::optional<int> seat);
+  void watch(std::shared_ptr<Client> client, std::optional<std::int64_t> re);
+  void leave(std::shared_ptr<Client> client, std::optional<std::int64_t> re);
+  void add_bot(std::shared_ptr<Client> client, std::optional<std::int64_t> re, std::optional<int> seat, int level);
+  void start(std::shared_ptr<Client> client, std::optional<std::int64_t> re);
+  void end(std::shared_ptr<Client> client, std::optional<std::int64_t> re);
+  void act(std::shared_ptr<Client> client, std::optional<std::int64_t> re, Json action,
+           std::optional<std::string> action_id);
+  void disconnected(ClientId client);
+
+  // Commands held while a write is in flight; beyond this, a request is refused.
+  static constexpr std::size_t max_held_commands = 4096;
+
+ private:
+  using Command = std::function<Outbox(TableCore&)>;
+
+  // Runs `command` on the strand once no write is in flight. `from` (if any) is
+  // told `rate_limited` when the table's queue is full.
+  void submit(std::shared_ptr<Client> from, std::optional<std::int64_t> re, Command command);
+  void run_held();
+  void step(const char* what, const Command& command);
+  void carry_out(Outbox out);
+  void set_timer(const TimerOrder& order);
+  void on_committed(bool ok, const std::string& error);
+  void register_client(const std::shared_ptr<Client>& client);
+  void refresh_snapshot();
+  static Caller caller(const std::shared_ptr<Client>& client, std::optional<std::int64_t> re);
+
+  boost::asio::strand<boost::asio::io_context::executor_type> strand_;
+  Writer& writer_;
+  std::unique_ptr<TableCore> core_;
+  const std::string id_;
+  bool poisoned_ = false;  // the core failed even to fail: it is never called again
+  std::deque<Command> held_;
+  std::array<std::unique_ptr<boost::asio::steady_timer>, timer_kind_count> timers_;
+  std::unordered_map<ClientId, std::weak_ptr<Client>> clients_;
+
+  mutable std::mutex snapshot_mutex_;
+  TableSnapshot snapshot_;
+  std::chrono::steady_clock::time_point last_step_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace parlour::server

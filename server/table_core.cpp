@@ -1,0 +1,841 @@
+#include "server/table_core.h"
+
+#include <algorithm>
+#include <spdlog/spdlog.h>
+
+#include "rules/random_play.h"
+
+namespace parlour::server {
+
+namespace code = protocol::code;
+
+namespace {
+
+constexpr std::size_t log_lines_kept = 50;
+constexpr std::size_t max_quoted_chars = 60;
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+bool same_name(const std::string& a, const std::string& b) {
+  return a.size() == b.size() && lower(a) == lower(b);
+}
+
+std::shared_ptr<const std::string> text_of(const Json& message) {
+  return std::make_shared<const std::string>(message.dump(-1, ' ', false, Json::error_handler_t::replace));
+}
+
+// The rules' log lines and messages may quote what a client sent; keep them short.
+std::string shorten(std::string text) {
+  if (text.size() > max_quoted_chars * 4) text = text.substr(0, max_quoted_chars * 4) + "…";
+  return text;
+}
+
+}  // namespace
+
+void Outbox::add(Outbox&& later) {
+  for (auto& frame : later.frames) frames.push_back(std::move(frame));
+  for (auto& timer : later.timers) timers.push_back(timer);
+  if (later.write) {
+    if (write) throw std::logic_error("table core: two writes in one outbox");
+    write = std::move(later.write);
+  }
+}
+
+TableCore::TableCore(CoreServices services, storage::TableRecord record, const rules::GameInfo& game,
+                     const std::vector<storage::Event>& events)
+    : services_(std::move(services)),
+      record_(std::move(record)),
+      info_(game),
+      options_(Json::parse(record_.options_json)),
+      bot_rng_(record_.seed ^ 0x5bd1e995b0757ULL) {
+  for (const auto& seat : record_.seats) seats_.push_back({seat.player, seat.bot, seat.bot_level, false});
+  try {
+    replay(events);
+  } catch (const std::exception& e) {
+    throw ReplayError("the log of table " + record_.id + " cannot be replayed at seq " + std::to_string(seq_ + 1) +
+                      ": " + e.what());
+  }
+}
+
+TableCore::~TableCore() = default;
+
+bool TableCore::is_member(ClientId client) const {
+  return std::any_of(audience_.begin(), audience_.end(), [&](const Member& m) { return m.client == client; });
+}
+
+// ---------------------------------------------------------------- requests
+
+Outbox TableCore::join(const Caller& who, std::optional<int> wanted) {
+  Outbox out;
+  if (auto held = seat_of(who.player)) {
+    remember(who);
+    out.frames.push_back(reply(who, protocol::reply("joined", who.re, {{"table", id()}, {"seat", *held}})));
+    broadcast(out);
+    return out;
+  }
+  if (record_.status != "waiting") {
+    out.frames.push_back(error(who, code::conflict, "the game at table " + id() + " has started; you can watch it"));
+    return out;
+  }
+  const auto seat = free_seat(wanted, who, out);
+  if (!seat) return out;
+  seats_[*seat] = SeatInfo{who.player, false, 0, false};
+  remember(who);
+  spdlog::info("table {}: {} takes seat {}", id(), who.player, *seat);
+  return commit_step(std::nullopt, {}, {.seats = true},
+                     {reply(who, protocol::reply("joined", who.re, {{"table", id()}, {"seat", *seat}}))}, who);
+}
+
+Outbox TableCore::watch(const Caller& who) {
+  Outbox out;
+  remember(who);
+  out.frames.push_back(reply(who, protocol::reply("watching", who.re, {{"table", id()}})));
+  broadcast(out);
+  return out;
+}
+
+Outbox TableCore::leave(const Caller& who) {
+  Outbox out;
+  std::erase_if(audience_, [&](const Member& m) { return m.client == who.client; });
+  const auto seat = seat_of(who.player);
+  const auto left = reply(who, protocol::reply("left", who.re, {{"table", id()}}));
+  if (!seat || finished()) {
+    out.frames.push_back(left);
+    broadcast(out);
+    return out;
+  }
+  spdlog::info("table {}: {} leaves seat {}", id(), who.player, *seat);
+  if (record_.status == "waiting") {
+    seats_[*seat] = SeatInfo{};
+    return commit_step(std::nullopt, {}, {.seats = true}, {left}, who);
+  }
+  seats_[*seat].left = true;
+  continued_.erase(*seat);
+  Json event = {{"kind", "leave"}, {"seat", *seat}};
+  auto postings = apply_event(event, false);
+  return commit_step(event, std::move(postings), {.seats = true, .result = game_->phase() != rules::Phase::playing},
+                     {left}, who);
+}
+
+Outbox TableCore::add_bot(const Caller& who, std::optional<int> wanted, int level) {
+  Outbox out;
+  if (!is_host(who)) {
+    out.frames.push_back(error(who, code::forbidden, "only the host, " + record_.host + ", can seat a bot"));
+    return out;
+  }
+  if (record_.status != "waiting") {
+    out.frames.push_back(error(who, code::conflict, "bots are seated before play starts"));
+    return out;
+  }
+  const auto seat = free_seat(wanted, who, out);
+  if (!seat) return out;
+  const std::string name = "bot-" + id() + "-" + std::to_string(*seat);
+  seats_[*seat] = SeatInfo{name, true, level, false};
+  std::vector<storage::Posting> postings;
+  {
+    auto lock = services_.balances.lock();
+    const auto account = storage::player_account(name);
+    if (services_.balances.balance(account, lock) == 0 && services_.config.starting_chips > 0) {
+      postings.push_back({storage::bank_account(), account, services_.config.starting_chips, "starting chips (bot)",
+                          id(), info_.id});
+      services_.balances.apply(postings, lock);
+      unsaved_postings_ = postings;
+    }
+  }
+  spdlog::info("table {}: {} seats bot {} at seat {}", id(), who.player, name, *seat);
+  return commit_step(std::nullopt, std::move(postings), {.seats = true},
+                     {reply(who, protocol::reply("ok", who.re, {{"table", id()}, {"seat", *seat}, {"player", name}}))},
+                     who);
+}
+
+Outbox TableCore::start(const Caller& who) {
+  Outbox out;
+  if (!is_host(who)) {
+    out.frames.push_back(error(who, code::forbidden, "only the host, " + record_.host + ", can start the game"));
+    return out;
+  }
+  if (record_.status != "waiting") {
+    out.frames.push_back(error(who, code::conflict, "the game has already started"));
+    return out;
+  }
+  const int seated = seated_count();
+  const int most = info_.max_players_with(options_);
+  if (seated < info_.min_players || seated > most) {
+    out.frames.push_back(error(who, code::conflict,
+                               info_.name + " needs " + std::to_string(info_.min_players) + " to " +
+                                   std::to_string(most) + " players; " + std::to_string(seated) + " seated"));
+    return out;
+  }
+  // Play uses the occupied seats only, renumbered in order. The old seats are
+  // kept until the game is created, so a refused start changes nothing.
+  auto seats_before = seats_;
+  std::erase_if(seats_, [](const SeatInfo& s) { return s.player.empty(); });
+  Json event = {{"kind", "start"}};
+  std::vector<storage::Posting> postings;
+  try {
+    postings = apply_event(event, false);
+  } catch (const rules::SetupError& e) {
+    seats_ = std::move(seats_before);
+    out.frames.push_back(error(who, code::bad_request, std::string("cannot start: ") + e.what()));
+    return out;
+  }
+  record_.status = "playing";
+  spdlog::info("table {}: {} starts {} with {} players", id(), record_.host, info_.id, seated);
+  return commit_step(event, std::move(postings), {.seats = true, .status = true, .result = true},
+                     {reply(who, protocol::reply("ok", who.re, {{"seq", seq_ + 1}}))}, who);
+}
+
+Outbox TableCore::end(const Caller& who) {
+  Outbox out;
+  if (!is_host(who)) {
+    out.frames.push_back(error(who, code::forbidden, "only the host, " + record_.host + ", can end the table"));
+    return out;
+  }
+  if (finished()) {
+    out.frames.push_back(error(who, code::conflict, "the table has already ended"));
+    return out;
+  }
+  if (record_.status == "waiting") {
+    record_.status = "finished";
+    spdlog::info("table {}: ended by the host before play", id());
+    return commit_step(std::nullopt, {}, {.status = true}, {reply(who, protocol::reply("ok", who.re, {{"seq", seq_}}))},
+                       who);
+  }
+  // A deal in progress is played out; a second `end` does not wait for it (the
+  // host's way out of a deal nobody finishes). Between deals, it ends now.
+  const bool between_deals = game_->phase() != rules::Phase::playing;
+  if (between_deals || ending_) {
+    spdlog::info("table {}: the host ends the table{}", id(), between_deals ? "" : " without waiting for the deal");
+    out = finish_table("the host ended the table");
+    if (pending_) pending_->replies.insert(pending_->replies.begin(), reply(who, protocol::reply("ok", who.re, {{"seq", seq_}})));
+    return out;
+  }
+  ending_ = true;
+  spdlog::info("table {}: the host ends the table after this deal", id());
+  add_log({"The host ends the table after this deal (send end again to stop it now)."});
+  out.frames.push_back(reply(who, protocol::reply("ok", who.re, {{"seq", seq_}})));
+  broadcast(out);
+  return out;
+}
+
+Outbox TableCore::act(const Caller& who, const Json& action, const std::optional<std::string>& action_id) {
+  Outbox out;
+  if (record_.status != "playing" || !game_) {
+    out.frames.push_back(error(who, code::conflict,
+                               record_.status == "waiting" ? "the game has not started" : "the table has ended"));
+    return out;
+  }
+  const auto seat = seat_of(who.player);
+  if (!seat) {
+    out.frames.push_back(error(who, code::forbidden, "you hold no seat at table " + id()));
+    return out;
+  }
+  if (action_id) {
+    if (auto seq = seq_of_action(*seat, *action_id)) {
+      // A resend after a lost reply: the same answer, nothing applied again.
+      remember(who);
+      out.frames.push_back(
+          reply(who, protocol::reply("ok", who.re, {{"seq", *seq}, {"action_id", *action_id}, {"duplicate", true}})));
+      broadcast(out);
+      return out;
+    }
+  }
+  if (seats_[*seat].left) {
+    out.frames.push_back(error(who, code::conflict, "you have left this table"));
+    return out;
+  }
+  if (action.value("type", "") == "continue" && game_->phase() == rules::Phase::deal_over)
+    return continue_to_next_deal(who, *seat);
+  Json event = {{"kind", "act"}, {"seat", *seat}, {"action", action}};
+  if (action_id) event["action_id"] = *action_id;
+  std::vector<storage::Posting> postings;
+  try {
+    postings = apply_event(event, false);
+  } catch (const rules::RulesError& e) {
+    out.frames.push_back(error(who, e.code(), shorten(name_seats(e.what()))));
+    return out;
+  }
+  deals_without_action_ = 0;
+  if (action_id) remember_action(*seat, *action_id, seq_ + 1);
+  Json fields = {{"seq", seq_ + 1}};
+  if (action_id) fields["action_id"] = *action_id;
+  spdlog::info("table {}: #{} {} plays {}", id(), seq_ + 1, who.player, shorten(action.dump()));
+  return commit_step(event, std::move(postings), {.result = game_->phase() != rules::Phase::playing},
+                     {reply(who, protocol::reply("ok", who.re, std::move(fields)))}, who);
+}
+
+Outbox TableCore::continue_to_next_deal(const Caller& who, int seat) {
+  Outbox out;
+  continued_.insert(seat);
+  out.frames.push_back(reply(who, protocol::reply("ok", who.re, {{"seq", seq_}})));
+  const auto awaited = humans_awaited_at_deal_end();
+  if (awaited.empty() && !ending_) {
+    out.timers.push_back(cancel(TimerKind::next_deal));
+    out.add(next_deal());
+    return out;
+  }
+  broadcast(out);
+  return out;
+}
+
+Outbox TableCore::expire() {
+  if (record_.status != "waiting") return Outbox{};
+  record_.status = "finished";
+  spdlog::info("table {}: nobody started it; it expires", id());
+  add_log({"Nobody started the game; the table has expired."});
+  return commit_step(std::nullopt, {}, {.status = true}, {}, std::nullopt);
+}
+
+Outbox TableCore::disconnected(ClientId client) {
+  Outbox out;
+  const auto before = audience_.size();
+  std::erase_if(audience_, [&](const Member& m) { return m.client == client; });
+  if (audience_.size() != before) broadcast(out);
+  return out;
+}
+
+// ---------------------------------------------------------------- steps
+
+Outbox TableCore::commit_step(std::optional<Json> event, std::vector<storage::Posting> postings, StepChanges changes,
+                              std::vector<Frame> replies, std::optional<Caller> caller) {
+  storage::TableWrite write;
+  write.table = id();
+  if (event) write.event = storage::Event{++seq_, event->dump()};
+  write.postings = postings;
+  if (changes.status) write.status = record_.status;
+  if (changes.seats) write.seats = stored_seats();
+  if (changes.result && game_ && !game_->result().is_null()) write.result_json = game_->result().dump();
+  if (!record_.failure.empty() && record_.status == "finished" && changes.status) write.failure = record_.failure;
+  pending_ = Pending{std::move(postings), std::move(replies), std::move(caller)};
+  unsaved_postings_.clear();
+  Outbox out;
+  out.write = std::move(write);
+  return out;
+}
+
+Outbox TableCore::committed(bool ok, const std::string& why) {
+  if (!pending_) throw std::logic_error("table core: committed() with no write in flight");
+  Pending done = std::move(*pending_);
+  pending_.reset();
+  Outbox out;
+  if (!ok) {
+    spdlog::error("table {}: a step could not be saved and is undone: {}", id(), why);
+    services_.balances.revert(done.postings);
+    rebuild_from_database();
+    if (done.caller)
+      out.frames.push_back(error(*done.caller, code::internal, "the server could not save that; nothing changed"));
+    broadcast(out);
+    schedule(out);
+    return out;
+  }
+  for (auto& frame : done.replies) out.frames.push_back(std::move(frame));
+  // Clocks first, so that the states pushed carry the new turn's deadline.
+  schedule(out);
+  broadcast(out);
+  out.add(resume());
+  return out;
+}
+
+Outbox TableCore::resume() {
+  Outbox out;
+  if (pending_ || !game_ || record_.status != "playing") {
+    schedule(out);
+    return out;
+  }
+  const auto phase = game_->phase();
+  if (phase == rules::Phase::game_over) return finish_table("the game is over");
+  if (phase == rules::Phase::deal_over && ending_) return finish_table("the host ended the table");
+  if (phase == rules::Phase::playing && nobody_can_act()) {
+    spdlog::error("table {}: nobody can act in the deal in progress; the table ends", id());
+    add_log({"Nobody can act any more; the table ends."});
+    return finish_table("nobody could act");
+  }
+  schedule(out);
+  return out;
+}
+
+Outbox TableCore::next_deal() {
+  if (++deals_without_action_ > services_.config.max_idle_deals) {
+    spdlog::warn("table {}: {} deals in a row passed without a single action; the table ends", id(),
+                 services_.config.max_idle_deals);
+    add_log({"Deal after deal passes without anyone able to play; the table ends."});
+    return finish_table("deals passed without play");
+  }
+  continued_.clear();
+  Json event = {{"kind", "deal"}};
+  auto postings = apply_event(event, false);
+  return commit_step(event, std::move(postings), {.result = game_->phase() == rules::Phase::game_over}, {},
+                     std::nullopt);
+}
+
+Outbox TableCore::finish_table(const std::string& why) {
+  Json event = {{"kind", "close"}};
+  auto postings = apply_event(event, false);
+  record_.status = "finished";
+  spdlog::info("table {}: finished after {} deals ({})", id(), game_->deals_played(), why);
+  Outbox out;
+  for (auto kind : {TimerKind::bot, TimerKind::turn, TimerKind::next_deal}) out.timers.push_back(cancel(kind));
+  out.add(commit_step(event, std::move(postings), {.status = true, .result = true}, {}, std::nullopt));
+  return out;
+}
+
+Outbox TableCore::fail(const std::string& reason) {
+  spdlog::error("table {}: fails and stops: {}", id(), reason);
+  Outbox out;
+  for (auto kind : {TimerKind::bot, TimerKind::turn, TimerKind::next_deal}) out.timers.push_back(cancel(kind));
+  if (failed()) return out;
+  // A step that threw after moving chips in memory never reached the database.
+  services_.balances.revert(unsaved_postings_);
+  unsaved_postings_.clear();
+  pending_.reset();
+  record_.status = "finished";
+  record_.failure = shorten(reason);
+  add_log({"The table has stopped because of a fault in the server; its chips are safe."});
+  auto postings = share_out_pools();
+  out.add(commit_step(std::nullopt, std::move(postings), {.status = true}, {}, std::nullopt));
+  return out;
+}
+
+bool TableCore::nobody_can_act() const {
+  if (game_->turn_timer()) return false;
+  const auto acting = game_->to_act();
+  const auto chips = balances_now();
+  return std::none_of(acting.begin(), acting.end(), [&](int seat) {
+    return !seats_[seat].left && !game_->legal_actions(seat, chips).empty();
+  });
+}
+
+std::vector<storage::Posting> TableCore::apply_event(Json& event, bool replaying) {
+  auto lock = services_.balances.lock();
+  rules::Balances chips = replaying ? event.at("balances").get<rules::Balances>() : balances(lock);
+  const std::string kind = event.at("kind");
+  rules::Effects effects;
+  if (kind == "start") {
+    rules::GameSetup setup{options_, static_cast<int>(seats_.size()), record_.seed, std::nullopt, chips};
+    if (!record_.deck_json.empty()) {
+      std::vector<rules::Card> deck;
+      for (const auto& card : Json::parse(record_.deck_json)) deck.push_back(*rules::parse_card(card.get<std::string>()));
+      setup.stacked_deck = std::move(deck);
+    }
+    auto game = rules::Registry::create(info_, std::move(setup));
+    effects = game->start_next_deal(chips);
+    game_ = std::move(game);
+  } else if (!game_) {
+    throw std::runtime_error("event '" + kind + "' before the game started");
+  } else if (kind == "deal") {
+    effects = game_->start_next_deal(chips);
+  } else if (kind == "act") {
+    effects = game_->apply(event.at("seat").get<int>(), event.at("action"), chips);
+  } else if (kind == "leave") {
+    const int seat = event.at("seat").get<int>();
+    if (replaying) seats_.at(seat).left = true;
+    effects = game_->seat_left(seat, chips);
+  } else if (kind == "close") {
+    effects = game_->close(chips);
+  } else {
+    throw std::runtime_error("unknown event kind '" + kind + "'");
+  }
+  if (!replaying) event["balances"] = chips;
+  auto postings = to_postings(effects.transfers);
+  if (!replaying) {
+    if (!services_.balances.affordable(postings, lock))
+      throw std::logic_error("the rules moved more chips than a player has: " + event.dump());
+    services_.balances.apply(postings, lock);
+    unsaved_postings_.insert(unsaved_postings_.end(), postings.begin(), postings.end());
+  }
+  lock.unlock();
+  add_log(effects.log);
+  return postings;
+}
+
+void TableCore::replay(const std::vector<storage::Event>& events) {
+  for (const auto& event : events) {
+    auto parsed = Json::parse(event.json);
+    apply_event(parsed, true);
+    seq_ = event.seq;
+    if (parsed.at("kind") == "act") {
+      deals_without_action_ = 0;
+      if (auto id = parsed.find("action_id"); id != parsed.end())
+        remember_action(parsed.at("seat").get<int>(), id->get<std::string>(), event.seq);
+    } else if (parsed.at("kind") == "deal") {
+      ++deals_without_action_;
+    }
+  }
+  if (!events.empty()) spdlog::info("table {}: replayed {} events, seq {}", id(), events.size(), seq_);
+}
+
+void TableCore::rebuild_from_database() {
+  // The database is the truth: reload the seats and status and replay the log.
+  auto stored = services_.reload ? services_.reload(id()) : std::nullopt;
+  if (!stored) throw std::runtime_error("table " + id() + " is no longer in the database");
+  record_ = std::move(stored->first);
+  seats_.clear();
+  for (const auto& seat : record_.seats) seats_.push_back({seat.player, seat.bot, seat.bot_level, false});
+  game_.reset();
+  seq_ = 0;
+  log_.clear();
+  action_ids_.clear();
+  replay(stored->second);
+}
+
+Outbox TableCore::act_for(int seat, const Json& action, const char* why) {
+  Json event = {{"kind", "act"}, {"seat", seat}, {"action", action}};
+  std::vector<storage::Posting> postings;
+  try {
+    postings = apply_event(event, false);
+  } catch (const rules::RulesError& e) {
+    // The game listed this action (or named it as the turn's default): refusing
+    // it is a fault of the game, and a table must not wait on it forever.
+    throw std::logic_error(std::string(why) + " action " + action.dump() + " for seat " + std::to_string(seat) +
+                           " was refused: " + e.what());
+  }
+  deals_without_action_ = 0;
+  spdlog::debug("table {}: #{} {} plays {} for seat {}", id(), seq_ + 1, why, action.dump(), seat);
+  return commit_step(event, std::move(postings), {.result = game_->phase() != rules::Phase::playing}, {},
+                     std::nullopt);
+}
+
+// ---------------------------------------------------------------- timers
+
+TimerOrder TableCore::arm(TimerKind kind, std::chrono::milliseconds after) {
+  timer_token_[static_cast<std::size_t>(kind)] = ++last_token_;
+  return TimerOrder{kind, after, last_token_};
+}
+
+TimerOrder TableCore::cancel(TimerKind kind) {
+  timer_token_[static_cast<std::size_t>(kind)] = 0;
+  return TimerOrder{kind, std::nullopt, 0};
+}
+
+bool TableCore::current(TimerKind kind, std::uint64_t token) const {
+  return token != 0 && timer_token_[static_cast<std::size_t>(kind)] == token;
+}
+
+void TableCore::schedule(Outbox& out) {
+  const bool live = !pending_ && game_ && record_.status == "playing";
+  if (!live) {
+    for (auto kind : {TimerKind::bot, TimerKind::turn, TimerKind::next_deal})
+      if (timer_token_[static_cast<std::size_t>(kind)] != 0) out.timers.push_back(cancel(kind));
+    turn_.reset();
+    return;
+  }
+  schedule_bot(out);
+  schedule_turn_timer(out);
+  schedule_next_deal(out);
+}
+
+void TableCore::schedule_bot(Outbox& out) {
+  if (timer_token_[static_cast<std::size_t>(TimerKind::bot)] != 0) return;
+  if (game_->phase() != rules::Phase::playing) return;
+  for (int seat : game_->to_act()) {
+    if (!seats_[seat].bot) continue;
+    out.timers.push_back(arm(TimerKind::bot, std::chrono::milliseconds(services_.config.bot_delay_ms)));
+    return;
+  }
+}
+
+// A new turn gets a new deadline; a step within the same turn keeps it. A
+// restart arms it in full: the log records steps, not clocks.
+void TableCore::schedule_turn_timer(Outbox& out) {
+  const auto timer = game_->phase() == rules::Phase::playing ? game_->turn_timer() : std::nullopt;
+  const bool armed = timer_token_[static_cast<std::size_t>(TimerKind::turn)] != 0;
+  if (timer && armed && turn_ && timer->seat == turn_->seat && timer->turn == turn_->turn) return;
+  turn_ = timer;
+  if (!timer) {
+    if (armed) out.timers.push_back(cancel(TimerKind::turn));
+    return;
+  }
+  const auto limit = std::chrono::seconds(timer->seconds);
+  turn_deadline_ms_ = services_.now_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(limit).count();
+  out.timers.push_back(arm(TimerKind::turn, limit));
+}
+
+// After a deal, its result stays on every screen until each human still here
+// has said `continue`, or the pause runs out.
+void TableCore::schedule_next_deal(Outbox& out) {
+  if (timer_token_[static_cast<std::size_t>(TimerKind::next_deal)] != 0) return;
+  if (game_->phase() != rules::Phase::deal_over) return;
+  const bool someone_reads = !humans_awaited_at_deal_end().empty();
+  const int pause = someone_reads ? services_.config.deal_pause_ms : services_.config.bot_delay_ms;
+  out.timers.push_back(arm(TimerKind::next_deal, std::chrono::milliseconds(pause)));
+}
+
+Outbox TableCore::timer_fired(TimerKind kind, std::uint64_t token) {
+  Outbox out;
+  if (!current(kind, token)) return out;
+  timer_token_[static_cast<std::size_t>(kind)] = 0;
+  if (pending_) return out;  // the actor holds timers back while a write is in flight; resume() re-arms
+  if (!game_ || record_.status != "playing") return out;
+  switch (kind) {
+    case TimerKind::bot: return bot_move();
+    case TimerKind::turn: return turn_timed_out();
+    case TimerKind::next_deal:
+      if (game_->phase() != rules::Phase::deal_over) return resume();
+      if (ending_) return finish_table("the host ended the table");
+      return next_deal();
+  }
+  return out;
+}
+
+Outbox TableCore::bot_move() {
+  if (game_->phase() != rules::Phase::playing) return resume();
+  const auto chips = balances_now();
+  for (int seat : game_->to_act()) {
+    if (!seats_[seat].bot) continue;
+    const Json legal = game_->legal_actions(seat, chips);
+    if (legal.empty()) continue;
+    const bool careful = seats_[seat].bot_level >= 1 && info_.bot;
+    const Json action =
+        careful ? info_.bot(game_->view(seat), legal, bot_rng_) : rules::random_legal_action(legal, bot_rng_);
+    return act_for(seat, action, careful ? "bot" : "random bot");
+  }
+  return resume();
+}
+
+Outbox TableCore::turn_timed_out() {
+  const auto timer = turn_;
+  const auto now = game_->phase() == rules::Phase::playing ? game_->turn_timer() : std::nullopt;
+  turn_.reset();
+  if (!timer || !now || now->seat != timer->seat || now->turn != timer->turn) return resume();
+  spdlog::info("table {}: seat {}'s {} s turn ran out; the server plays {}", id(), timer->seat, timer->seconds,
+               timer->action.dump());
+  return act_for(timer->seat, timer->action, "timed-out");
+}
+
+// ---------------------------------------------------------------- seats and chips
+
+std::string TableCore::account_of(int seat) const { return storage::player_account(seats_[seat].player); }
+
+rules::Balances TableCore::balances(const LiveBalances::Lock& lock) const {
+  rules::Balances out;
+  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat)
+    out.push_back(seats_[seat].player.empty() ? 0 : services_.balances.balance(account_of(seat), lock));
+  return out;
+}
+
+rules::Balances TableCore::balances_now() const {
+  auto lock = services_.balances.lock();
+  return balances(lock);
+}
+
+std::optional<int> TableCore::seat_of(const std::string& player) const {
+  if (player.empty()) return std::nullopt;
+  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat)
+    if (!seats_[seat].bot && same_name(seats_[seat].player, player)) return seat;
+  return std::nullopt;
+}
+
+bool TableCore::is_host(const Caller& who) const { return same_name(who.player, record_.host); }
+
+int TableCore::seated_count() const {
+  return static_cast<int>(
+      std::count_if(seats_.begin(), seats_.end(), [](const SeatInfo& s) { return !s.player.empty(); }));
+}
+
+std::optional<int> TableCore::free_seat(std::optional<int> wanted, const Caller& who, Outbox& out) const {
+  if (wanted) {
+    if (*wanted < 0 || *wanted >= static_cast<int>(seats_.size())) {
+      out.frames.push_back(error(who, code::bad_request,
+                                 "seat " + std::to_string(*wanted) + " does not exist; seats are 0 to " +
+                                     std::to_string(seats_.size() - 1)));
+      return std::nullopt;
+    }
+    if (!seats_[*wanted].player.empty()) {
+      out.frames.push_back(error(who, code::conflict, "seat " + std::to_string(*wanted) + " is taken"));
+      return std::nullopt;
+    }
+    return wanted;
+  }
+  auto free = std::find_if(seats_.begin(), seats_.end(), [](const SeatInfo& s) { return s.player.empty(); });
+  if (free == seats_.end()) {
+    out.frames.push_back(error(who, code::table_full, "every seat at table " + id() + " is taken"));
+    return std::nullopt;
+  }
+  return static_cast<int>(free - seats_.begin());
+}
+
+std::vector<storage::Seat> TableCore::stored_seats() const {
+  std::vector<storage::Seat> out;
+  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat)
+    out.push_back({seat, seats_[seat].player, seats_[seat].bot, seats_[seat].bot_level});
+  return out;
+}
+
+std::vector<storage::Posting> TableCore::to_postings(const std::vector<rules::Transfer>& transfers) const {
+  std::vector<storage::Posting> out;
+  auto account = [&](const rules::Account& a) {
+    if (a.is_seat() && (a.seat < 0 || a.seat >= static_cast<int>(seats_.size()) || seats_[a.seat].player.empty()))
+      throw std::logic_error("the rules moved chips for seat " + std::to_string(a.seat) + ", which nobody holds");
+    return a.is_seat() ? account_of(a.seat) : storage::pool_account(id(), a.pool);
+  };
+  for (const auto& t : transfers) out.push_back({account(t.from), account(t.to), t.amount, t.memo, id(), info_.id});
+  return out;
+}
+
+// GAMES.md: chips left in a table's pools are shared equally among the players
+// seated last, the remainder one chip each. A failed table has no game to ask
+// for its dealer, so the odd chips go from seat 0.
+std::vector<storage::Posting> TableCore::share_out_pools() {
+  std::vector<int> sharers;
+  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat)
+    if (!seats_[seat].player.empty() && !seats_[seat].left) sharers.push_back(seat);
+  if (sharers.empty())
+    for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat)
+      if (!seats_[seat].player.empty()) sharers.push_back(seat);
+  std::vector<storage::Posting> postings;
+  auto lock = services_.balances.lock();
+  if (sharers.empty()) return postings;
+  for (const auto& [pool, amount] : services_.balances.holding(storage::pool_account(id(), ""), lock)) {
+    if (amount <= 0) continue;
+    const auto n = static_cast<std::int64_t>(sharers.size());
+    for (std::int64_t i = 0; i < n; ++i) {
+      const auto share = amount / n + (i < amount % n ? 1 : 0);
+      if (share > 0)
+        postings.push_back({pool, account_of(sharers[i]), share, "pool shared out: the table stopped", id(), info_.id});
+    }
+  }
+  services_.balances.apply(postings, lock);
+  unsaved_postings_.insert(unsaved_postings_.end(), postings.begin(), postings.end());
+  return postings;
+}
+
+bool TableCore::human_connected(int seat) const {
+  const auto& s = seats_[seat];
+  if (s.player.empty() || s.bot || s.left) return false;
+  return std::any_of(audience_.begin(), audience_.end(), [&](const Member& m) { return same_name(m.player, s.player); });
+}
+
+std::vector<int> TableCore::humans_awaited_at_deal_end() const {
+  std::vector<int> out;
+  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat)
+    if (human_connected(seat) && !continued_.count(seat)) out.push_back(seat);
+  return out;
+}
+
+// ---------------------------------------------------------------- idempotent actions
+
+std::optional<std::int64_t> TableCore::seq_of_action(int seat, const std::string& action_id) const {
+  const auto it = action_ids_.find(seat);
+  if (it == action_ids_.end()) return std::nullopt;
+  for (const auto& [id, seq] : it->second)
+    if (id == action_id) return seq;
+  return std::nullopt;
+}
+
+void TableCore::remember_action(int seat, const std::string& action_id, std::int64_t seq) {
+  auto& ids = action_ids_[seat];
+  ids.emplace_back(action_id, seq);
+  if (ids.size() > max_action_ids_per_seat) ids.pop_front();
+}
+
+// ---------------------------------------------------------------- frames
+
+void TableCore::remember(const Caller& who) {
+  for (const auto& m : audience_)
+    if (m.client == who.client) return;
+  audience_.push_back({who.client, who.player});
+}
+
+void TableCore::broadcast(Outbox& out) const {
+  if (audience_.empty()) return;
+  const auto chips = balances_now();
+  const Json players = players_json(chips);
+  for (const auto& member : audience_) out.frames.push_back(state_frame(member, players, chips));
+}
+
+Json TableCore::players_json(const rules::Balances& chips) const {
+  Json players = Json::array();
+  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat) {
+    const auto& s = seats_[seat];
+    if (s.player.empty()) continue;
+    const bool connected = s.bot ? !s.left : human_connected(seat);
+    players.push_back(
+        {{"seat", seat}, {"player", s.player}, {"chips", chips[seat]}, {"connected", connected}, {"bot", s.bot}});
+  }
+  return players;
+}
+
+Frame TableCore::state_frame(const Member& member, const Json& players, const rules::Balances& chips) const {
+  return Frame{member.client, text_of(state_for(member.player, players, chips))};
+}
+
+Json TableCore::state_for(const std::string& player, const Json& players, const rules::Balances& chips) const {
+  const auto seat = seat_of(player);
+  Json state = {{"type", "state"},    {"table", id()},     {"game", info_.id},      {"seq", seq_},
+                {"status", record_.status}, {"host", record_.host}, {"players", players}, {"log", log_}};
+  state["seat"] = seat ? Json(*seat) : Json();
+  // The invite is for those who may bring friends: the host and the seated.
+  if (seat || same_name(record_.host, player)) state["invite"] = record_.invite;
+  if (failed()) state["failure"] = record_.failure;
+  if (turn_ && timer_token_[static_cast<std::size_t>(TimerKind::turn)] != 0)
+    state["timer"] = {{"seat", turn_->seat}, {"seconds", turn_->seconds}, {"ends_at", turn_deadline_ms_}};
+  if (!game_ || failed()) {
+    state["view"] = {{"seats", static_cast<int>(seats_.size())}, {"options", options_}};
+    state["to_act"] = Json::array();
+    state["legal"] = Json::array();
+    return state;
+  }
+  state["view"] = game_->view(seat);
+  state["to_act"] = game_->to_act();
+  state["legal"] = seat ? legal_for(*seat, chips) : Json::array();
+  auto result = game_->result();
+  if (!result.is_null()) state["result"] = std::move(result);
+  return state;
+}
+
+Json TableCore::legal_for(int seat, const rules::Balances& chips) const {
+  if (seats_[seat].left || record_.status != "playing" || pending_) return Json::array();
+  if (game_->phase() == rules::Phase::deal_over) {
+    if (ending_ || continued_.count(seat)) return Json::array();
+    return Json::array({{{"type", "continue"}}});
+  }
+  const auto acting = game_->to_act();
+  if (std::find(acting.begin(), acting.end(), seat) == acting.end()) return Json::array();
+  return game_->legal_actions(seat, chips);
+}
+
+Frame TableCore::reply(const Caller& who, Json message) const { return Frame{who.client, text_of(message)}; }
+
+Frame TableCore::error(const Caller& who, const std::string& error_code, const std::string& message) const {
+  spdlog::debug("table {}: refused {}'s request: {} ({})", id(), who.player, message, error_code);
+  return reply(who, protocol::error_message(who.re, error_code, message));
+}
+
+std::string TableCore::name_seats(const std::string& line) const {
+  std::string out = line;
+  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat) {
+    const std::string tag = rules::seat_tag(seat);
+    const std::string name = seats_[seat].player.empty() ? "seat " + std::to_string(seat) : seats_[seat].player;
+    for (auto pos = out.find(tag); pos != std::string::npos; pos = out.find(tag, pos + name.size()))
+      out.replace(pos, tag.size(), name);
+  }
+  return out;
+}
+
+void TableCore::add_log(const std::vector<std::string>& lines) {
+  for (const auto& line : lines) {
+    log_.push_back(name_seats(line));
+    if (log_.size() > log_lines_kept) log_.pop_front();
+  }
+}
+
+Json TableCore::summary() const {
+  Json seats = Json::array();
+  int spectators = 0;
+  for (const auto& m : audience_)
+    if (!seat_of(m.player)) ++spectators;
+  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat) {
+    const auto& s = seats_[seat];
+    seats.push_back({{"seat", seat},
+                     {"player", s.player.empty() ? Json() : Json(s.player)},
+                     {"bot", s.bot},
+                     {"connected", s.bot ? !s.left : human_connected(seat)}});
+  }
+  return {{"table", id()},     {"game", info_.id},          {"options", options_}, {"host", record_.host},
+          {"status", record_.status}, {"seats", seats}, {"spectators", spectators}};
+}
+
+}  // namespace parlour::server

@@ -1,0 +1,239 @@
+// One table's state machine, free of sockets, threads and clocks: commands go in
+// (a player joins, acts, a timer fires, a write has committed) and effects come
+// out (frames to send, one write to commit, timers to arm). The actor
+// (table_actor.h) feeds it on the table's strand, carries the effects out and is
+// the fault barrier; tests drive the core directly, without a network.
+//
+// A step that changes anything yields a write. Its replies and state pushes are
+// held until committed() says the write is durable, and while it is in flight
+// the actor holds further commands back: nobody hears of an action that is not
+// on disk.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "protocol/messages.h"
+#include "rules/registry.h"
+#include "rules/rng.h"
+#include "server/client.h"
+#include "server/config.h"
+#include "server/live_balances.h"
+#include "storage/database.h"
+
+namespace parlour::server {
+
+using Json = nlohmann::json;
+
+
+// Who sent a request, and how to answer them.
+struct Caller {
+  ClientId client = 0;
+  std::string player;
+  std::optional<std::int64_t> re;
+};
+
+struct Frame {
+  ClientId to = 0;
+  std::shared_ptr<const std::string> text;
+};
+
+enum class TimerKind { bot, turn, next_deal };
+inline constexpr std::size_t timer_kind_count = 3;
+
+// Arm (after = delay) or cancel (after = nullopt) the table's one timer of a
+// kind. When it fires, the actor calls timer_fired(kind, token); a token that is
+// no longer current is ignored, so a cancel that loses a race is harmless.
+struct TimerOrder {
+  TimerKind kind = TimerKind::bot;
+  std::optional<std::chrono::milliseconds> after;
+  std::uint64_t token = 0;
+};
+
+struct Outbox {
+  std::vector<Frame> frames;                 // to send now, in this order
+  std::optional<storage::TableWrite> write;  // to commit, then call committed()
+  std::vector<TimerOrder> timers;
+
+  void add(Outbox&& later);
+};
+
+// The database's record and log of a table, after a failed commit.
+using Reload = std::function<std::optional<std::pair<storage::TableRecord, std::vector<storage::Event>>>(
+    const std::string& table)>;
+
+struct CoreServices {
+  LiveBalances& balances;
+  const Config& config;
+  std::function<std::int64_t()> now_ms;  // wall clock, Unix milliseconds (for clients' countdowns)
+  Reload reload;
+};
+
+// The log cannot be replayed: the table is quarantined instead of restored.
+class ReplayError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class TableCore {
+ public:
+  // A table as stored; `events` replays its game (throws ReplayError if they
+  // cannot be replayed).
+  TableCore(CoreServices services, storage::TableRecord record, const rules::GameInfo& game,
+            const std::vector<storage::Event>& events = {});
+  ~TableCore();
+
+  const std::string& id() const { return record_.id; }
+  const std::string& host() const { return record_.host; }
+  const std::string& invite() const { return record_.invite; }
+  const std::string& status() const { return record_.status; }
+  bool is_private() const { return record_.is_private; }
+  bool finished() const { return record_.status == "finished"; }
+  bool failed() const { return !record_.failure.empty(); }
+  std::int64_t seq() const { return seq_; }
+  // A write is in flight: hold commands until committed().
+  bool committing() const { return pending_.has_value(); }
+  bool holds_seat(const std::string& player) const { return seat_of(player).has_value(); }
+  bool is_member(ClientId client) const;
+
+  // The lobby's line for this table (PROTOCOL.md `tables`).
+  Json summary() const;
+
+  // What is due by itself now: after a restart, the next deal, a bot's move,
+  // a turn clock. Also run after every committed step.
+  Outbox resume();
+
+  Outbox join(const Caller& who, std::optional<int> seat);
+  Outbox watch(const Caller& who);
+  Outbox leave(const Caller& who);
+  Outbox add_bot(const Caller& who, std::optional<int> seat, int level);
+  Outbox start(const Caller& who);
+  Outbox end(const Caller& who);
+  Outbox act(const Caller& who, const Json& action, const std::optional<std::string>& action_id);
+  Outbox disconnected(ClientId client);
+  // A table still waiting for players that nobody used for long: it ends.
+  Outbox expire();
+  Outbox timer_fired(TimerKind kind, std::uint64_t token);
+  // The write of the last step is durable (ok) or was refused (then the table
+  // is rebuilt from the database, which is the truth).
+  Outbox committed(bool ok, const std::string& error);
+  // The fault barrier's last word: the table stops with `reason`, its pools are
+  // shared out among the players seated, everyone there is told. Never throws
+  // from the game: it does not ask the game anything.
+  Outbox fail(const std::string& reason);
+
+  // Action ids remembered per seat for answering a resent `act`.
+  static constexpr std::size_t max_action_ids_per_seat = 256;
+
+ private:
+  struct SeatInfo {
+    std::string player;  // "" when empty
+    bool bot = false;
+    int bot_level = 0;
+    bool left = false;  // left during play; the seat stays in the game
+  };
+  struct Member {
+    ClientId client = 0;
+    std::string player;
+  };
+  // A step whose write is in flight, and what to send once it is durable.
+  struct Pending {
+    std::vector<storage::Posting> postings;
+    std::vector<Frame> replies;
+    std::optional<Caller> caller;  // told `internal` if the write fails
+  };
+  // What a step changes besides the event.
+  struct StepChanges {
+    bool seats = false;
+    bool status = false;
+    bool result = false;
+  };
+
+  // ---- steps
+  Outbox commit_step(std::optional<Json> event, std::vector<storage::Posting> postings, StepChanges changes,
+                     std::vector<Frame> replies, std::optional<Caller> caller);
+  std::vector<storage::Posting> apply_event(Json& event, bool replaying);
+  void replay(const std::vector<storage::Event>& events);
+  void rebuild_from_database();
+  Outbox automatic_step();
+  Outbox next_deal();
+  Outbox finish_table(const std::string& why);
+  Outbox act_for(int seat, const Json& action, const char* why);
+  Outbox continue_to_next_deal(const Caller& who, int seat);
+  bool nobody_can_act() const;
+
+  // ---- timers
+  void schedule(Outbox& out);
+  void schedule_bot(Outbox& out);
+  void schedule_turn_timer(Outbox& out);
+  void schedule_next_deal(Outbox& out);
+  TimerOrder arm(TimerKind kind, std::chrono::milliseconds after);
+  TimerOrder cancel(TimerKind kind);
+  bool current(TimerKind kind, std::uint64_t token) const;
+  Outbox bot_move();
+  Outbox turn_timed_out();
+
+  // ---- seats and chips
+  std::string account_of(int seat) const;
+  rules::Balances balances(const LiveBalances::Lock& lock) const;
+  rules::Balances balances_now() const;
+  std::optional<int> seat_of(const std::string& player) const;
+  bool is_host(const Caller& who) const;
+  int seated_count() const;
+  std::optional<int> free_seat(std::optional<int> wanted, const Caller& who, Outbox& out) const;
+  std::vector<storage::Seat> stored_seats() const;
+  std::vector<storage::Posting> to_postings(const std::vector<rules::Transfer>& transfers) const;
+  std::vector<storage::Posting> share_out_pools();
+  bool human_connected(int seat) const;
+  std::vector<int> humans_awaited_at_deal_end() const;
+
+  // ---- idempotent actions
+  std::optional<std::int64_t> seq_of_action(int seat, const std::string& action_id) const;
+  void remember_action(int seat, const std::string& action_id, std::int64_t seq);
+
+  // ---- frames
+  void remember(const Caller& who);
+  void broadcast(Outbox& out) const;
+  Frame state_frame(const Member& member, const Json& players, const rules::Balances& chips) const;
+  Json players_json(const rules::Balances& chips) const;
+  Json state_for(const std::string& player, const Json& players, const rules::Balances& chips) const;
+  Json legal_for(int seat, const rules::Balances& chips) const;
+  Frame reply(const Caller& who, Json message) const;
+  Frame error(const Caller& who, const std::string& code, const std::string& message) const;
+  void add_log(const std::vector<std::string>& lines);
+  std::string name_seats(const std::string& line) const;
+
+  CoreServices services_;
+  storage::TableRecord record_;
+  const rules::GameInfo& info_;
+  Json options_;
+  std::vector<SeatInfo> seats_;
+  std::unique_ptr<rules::GameState> game_;
+  std::int64_t seq_ = 0;
+  bool ending_ = false;
+  std::deque<std::string> log_;
+  std::vector<Member> audience_;
+  std::optional<Pending> pending_;
+  std::vector<storage::Posting> unsaved_postings_;  // applied in memory, not yet part of a write
+
+  std::array<std::uint64_t, timer_kind_count> timer_token_{};  // the armed timer of each kind, 0 if none
+  std::uint64_t last_token_ = 0;
+  std::optional<rules::TurnTimer> turn_;  // the turn clock running now
+  std::int64_t turn_deadline_ms_ = 0;
+  std::set<int> continued_;  // seats that asked for the next deal
+  rules::Rng bot_rng_;
+  int deals_without_action_ = 0;
+  std::map<int, std::deque<std::pair<std::string, std::int64_t>>> action_ids_;  // per seat, oldest first
+};
+
+}  // namespace parlour::server
