@@ -1,0 +1,389 @@
+// The table core without a network: commands in, frames, writes and timers out.
+// A tiny scripted game stands in for the real ones where a test needs a game to
+// misbehave (throw, deal empty deals, leave nobody able to act); Red Dog is used
+// where real rules matter.
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include "rules/registry.h"
+#include "server/table_core.h"
+
+using namespace parlour::server;
+using parlour::rules::Json;
+namespace rules = parlour::rules;
+namespace storage = parlour::storage;
+
+namespace {
+
+// Options: "throw_at_act" (throw a std::runtime_error on that many-th act),
+// "nobody_acts" (to_act names a seat with nothing to do), "empty_deals" (every
+// deal ends at once). Each act moves 1 chip from the actor to the pool "pot".
+class ScriptedGame final : public rules::GameState {
+ public:
+  explicit ScriptedGame(const rules::GameSetup& setup) : options_(setup.options), players_(setup.players) {}
+  rules::Phase phase() const override { return phase_; }
+  std::vector<int> to_act() const override {
+    if (phase_ != rules::Phase::playing) return {};
+    return {turn_};
+  }
+  Json legal_actions(int seat, const rules::Balances&) const override {
+    if (phase_ != rules::Phase::playing || seat != turn_ || options_.value("nobody_acts", false)) return Json::array();
+    return Json::array({{{"type", "tap"}}});
+  }
+  rules::Effects apply(int seat, const Json& action, const rules::Balances&) override {
+    if (phase_ != rules::Phase::playing || seat != turn_) throw rules::not_your_turn("not your turn");
+    if (action.value("type", "") != "tap") throw rules::illegal_action("expected tap");
+    if (++acts_ == options_.value("throw_at_act", 0)) throw std::runtime_error("the scripted game breaks");
+    rules::Effects fx;
+    fx.move(rules::Account::of_seat(seat), rules::Account::of_pool("pot"), 1, "tap");
+    pot_ += 1;
+    turn_ = (turn_ + 1) % players_;
+    if (acts_ % 2 == 0) settle();
+    return fx;
+  }
+  rules::Effects start_next_deal(const rules::Balances&) override {
+    ++deals_;
+    phase_ = rules::Phase::playing;
+    if (options_.value("empty_deals", false)) settle();
+    return {};
+  }
+  rules::Effects seat_left(int, const rules::Balances&) override { return {}; }
+  rules::Effects close(const rules::Balances&) override {
+    rules::Effects fx;
+    for (int seat = 0; seat < players_ && pot_ > 0; ++seat) {
+      fx.move(rules::Account::of_pool("pot"), rules::Account::of_seat(seat), pot_, "pot back");
+      pot_ = 0;
+    }
+    phase_ = rules::Phase::game_over;
+    return fx;
+  }
+  Json view(std::optional<int>) const override { return {{"deal", deals_}, {"pot", pot_}}; }
+  Json result() const override { return deals_ > 0 && phase_ != rules::Phase::playing ? Json{{"deal", deals_}} : Json(); }
+  int deals_played() const override { return deals_; }
+
+ private:
+  void settle() { phase_ = rules::Phase::deal_over; }
+
+  Json options_;
+  int players_;
+  rules::Phase phase_ = rules::Phase::deal_over;
+  int turn_ = 0;
+  int acts_ = 0;
+  int deals_ = 0;
+  std::int64_t pot_ = 0;
+};
+
+rules::GameInfo scripted_info() {
+  rules::GameInfo info;
+  info.id = "scripted";
+  info.name = "Scripted";
+  info.min_players = 2;
+  info.max_players = 4;
+  info.options = {
+      {"throw_at_act", rules::OptionSpec::Type::integer, 0, {}, 0, 100, ""},
+      {"nobody_acts", rules::OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt, ""},
+      {"empty_deals", rules::OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt, ""},
+  };
+  info.create = [](const rules::GameSetup& setup) -> std::unique_ptr<rules::GameState> {
+    return std::make_unique<ScriptedGame>(setup);
+  };
+  return info;
+}
+
+// A table core with everything a test needs around it: balances, a "database"
+// of committed writes, the frames each client received and the timers armed.
+struct Bench {
+  Config config;
+  LiveBalances balances;
+  rules::GameInfo info;
+  storage::TableRecord record;
+  std::vector<storage::Event> events;  // the committed log
+  std::vector<storage::TableWrite> writes;
+  std::map<ClientId, std::vector<Json>> frames;
+  std::map<TimerKind, TimerOrder> timers;
+  std::unique_ptr<TableCore> core;
+  bool fail_next_commit = false;
+
+  explicit Bench(rules::GameInfo game, Json options = Json::object(), int seats = 2)
+      : balances({{"player:ann", 100}, {"player:bob", 100}, {"player:cat", 100}, {"bank", -300}}),
+        info(std::move(game)) {
+    config.bot_delay_ms = 10;
+    config.deal_pause_ms = 1000;
+    config.max_idle_deals = 3;
+    record.id = "t1";
+    record.game = info.id;
+    record.options_json = rules::Registry::validate_options(info, options).dump();
+    record.seed = 7;
+    record.host = "ann";
+    record.status = "waiting";
+    record.invite = "secret-invite";
+    record.is_private = true;
+    for (int seat = 0; seat < seats; ++seat) record.seats.push_back({seat, "", false, 0});
+    core = make(record, {});
+  }
+
+  std::unique_ptr<TableCore> make(const storage::TableRecord& stored, const std::vector<storage::Event>& log) {
+    CoreServices services{balances, config, [] { return std::int64_t{1'000'000}; },
+                          [this](const std::string&) {
+                            return std::make_optional(std::make_pair(stored_record(), events));
+                          }};
+    return std::make_unique<TableCore>(services, stored, info, log);
+  }
+
+  storage::TableRecord stored_record() const {
+    auto copy = record;
+    for (const auto& write : writes) {
+      if (write.status) copy.status = *write.status;
+      if (write.seats) copy.seats = *write.seats;
+      if (write.failure) copy.failure = *write.failure;
+    }
+    return copy;
+  }
+
+  // Carries an outbox out as the actor would, committing every write.
+  void run(Outbox out) {
+    for (auto& frame : out.frames) frames[frame.to].push_back(Json::parse(*frame.text));
+    for (const auto& timer : out.timers) {
+      if (timer.after) timers[timer.kind] = timer;
+      else timers.erase(timer.kind);
+    }
+    if (out.write) {
+      const bool ok = !fail_next_commit;
+      fail_next_commit = false;
+      if (ok) {
+        writes.push_back(*out.write);
+        if (out.write->event) events.push_back(*out.write->event);
+      }
+      run(core->committed(ok, ok ? "" : "disk full"));
+    }
+  }
+
+  void fire(TimerKind kind) {
+    REQUIRE(timers.count(kind));
+    const auto token = timers[kind].token;
+    timers.erase(kind);
+    run(core->timer_fired(kind, token));
+  }
+
+  // The restart: a new core from the committed log, woken as the lobby does.
+  void restart() {
+    timers.clear();
+    core = make(stored_record(), events);
+    run(core->resume());
+  }
+
+  Json last(ClientId client) const { return frames.at(client).back(); }
+  Json last_state(ClientId client) const {
+    const auto& list = frames.at(client);
+    for (auto it = list.rbegin(); it != list.rend(); ++it)
+      if ((*it)["type"] == "state") return *it;
+    return Json();
+  }
+  std::int64_t chips(const std::string& account) { return balances.balance(account); }
+
+  Caller ann(std::int64_t re = 1) const { return {1, "ann", re}; }
+  Caller bob(std::int64_t re = 1) const { return {2, "bob", re}; }
+  Caller cat(std::int64_t re = 1) const { return {3, "cat", re}; }
+
+  void seat_and_start() {
+    run(core->join(ann(), 0));
+    run(core->join(bob(), 1));
+    run(core->start(ann()));
+    REQUIRE(core->status() == "playing");
+  }
+  void tap(const Caller& who, std::optional<std::string> id = std::nullopt) {
+    run(core->act(who, {{"type", "tap"}}, id));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a step is answered only once its write has committed, and the log replays to the same state") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  bench.tap(bench.ann());
+  CHECK(bench.last(1)["type"] == "state");
+  CHECK(bench.core->seq() == 2);
+  CHECK(bench.chips("player:ann") == 99);
+  CHECK(bench.chips("pool:t1:pot") == 1);
+  const auto before = bench.last_state(1);
+  bench.restart();
+  bench.run(bench.core->watch(bench.ann()));
+  auto after = bench.last_state(1);
+  CHECK(after["view"] == before["view"]);
+  CHECK(after["seq"] == before["seq"]);
+}
+
+TEST_CASE("an exception in a step fails that table alone: stopped with its reason, pools shared out, all told") {
+  Bench bench(scripted_info(), {{"throw_at_act", 2}}, 3);
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->join(bench.bob(), 1));
+  bench.run(bench.core->join(bench.cat(), 2));
+  bench.run(bench.core->start(bench.ann()));
+  bench.tap(bench.ann());
+  CHECK(bench.chips("pool:t1:pot") == 1);
+  // The actor's barrier: the step throws, then the core is asked to fail.
+  CHECK_THROWS_AS(bench.core->act(bench.bob(), {{"type", "tap"}}, std::nullopt), std::runtime_error);
+  bench.run(bench.core->fail("a request failed: the scripted game breaks"));
+  CHECK(bench.core->failed());
+  CHECK(bench.core->status() == "finished");
+  const auto& write = bench.writes.back();
+  REQUIRE(write.failure);
+  CHECK(write.failure->find("scripted game breaks") != std::string::npos);
+  CHECK(write.status == "finished");
+  // The pot's one chip goes to seat 0 (the odd chip from seat 0): nothing is stranded.
+  CHECK(bench.chips("pool:t1:pot") == 0);
+  CHECK(bench.chips("player:ann") == 100);
+  CHECK(bench.chips("player:ann") + bench.chips("player:bob") + bench.chips("player:cat") == 300);
+  const auto told = bench.last_state(2);
+  CHECK(told["status"] == "finished");
+  CHECK(told["failure"].get<std::string>().find("breaks") != std::string::npos);
+  CHECK(told["legal"].empty());
+  // Later requests are answered, never applied.
+  bench.tap(bench.cat());
+  CHECK(bench.last(3)["code"] == "conflict");
+}
+
+TEST_CASE("a log that cannot be replayed throws ReplayError, and the quarantined table fails cleanly") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  bench.tap(bench.ann());
+  auto events = bench.events;
+  events.push_back({bench.core->seq() + 1, R"({"kind":"act","seat":1,"action":{"type":"dance"},"balances":[99,100]})"});
+  CHECK_THROWS_AS(bench.make(bench.stored_record(), events), ReplayError);
+  bench.core = bench.make(bench.stored_record(), {});
+  bench.run(bench.core->fail("the log cannot be replayed"));
+  CHECK(bench.core->failed());
+  CHECK(bench.chips("pool:t1:pot") == 0);
+  CHECK(bench.chips("player:ann") + bench.chips("player:bob") == 200);
+}
+
+TEST_CASE("a restart just after a deal settled starts the next deal by itself") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  bench.tap(bench.ann());
+  bench.tap(bench.bob());  // the deal settles
+  REQUIRE(bench.timers.count(TimerKind::next_deal));
+  const auto seq = bench.core->seq();
+  bench.restart();  // the server died before the pause ran out
+  REQUIRE(bench.timers.count(TimerKind::next_deal));
+  bench.fire(TimerKind::next_deal);
+  CHECK(bench.core->seq() == seq + 1);
+  CHECK(Json::parse(bench.events.back().json)["kind"] == "deal");
+}
+
+TEST_CASE("a table of bots only resumes its bots after a restart") {
+  Bench bench(scripted_info());
+  bench.run(bench.core->add_bot(bench.ann(), 0, 0));
+  bench.run(bench.core->add_bot(bench.ann(), 1, 0));
+  bench.run(bench.core->start(bench.ann()));
+  REQUIRE(bench.timers.count(TimerKind::bot));
+  bench.restart();
+  REQUIRE(bench.timers.count(TimerKind::bot));
+  const auto seq = bench.core->seq();
+  bench.fire(TimerKind::bot);
+  CHECK(bench.core->seq() == seq + 1);
+}
+
+TEST_CASE("a deal's result stays up until every connected player continues") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  bench.tap(bench.ann());
+  bench.tap(bench.bob());
+  const auto seq = bench.core->seq();
+  auto state = bench.last_state(1);
+  CHECK(state["legal"] == Json::array({{{"type", "continue"}}}));
+  CHECK(state.contains("result"));
+  bench.run(bench.core->act(bench.ann(), {{"type", "continue"}}, std::nullopt));
+  CHECK(bench.core->seq() == seq);  // bob has not seen it yet
+  CHECK(bench.last_state(1)["legal"].empty());
+  bench.run(bench.core->act(bench.bob(), {{"type", "continue"}}, std::nullopt));
+  CHECK(bench.core->seq() == seq + 1);
+  CHECK(Json::parse(bench.events.back().json)["kind"] == "deal");
+}
+
+TEST_CASE("the next deal also starts when the pause runs out, and a player who left does not hold it up") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  bench.tap(bench.ann());
+  bench.tap(bench.bob());
+  const auto seq = bench.core->seq();
+  bench.run(bench.core->disconnected(2));
+  bench.run(bench.core->act(bench.ann(), {{"type", "continue"}}, std::nullopt));
+  CHECK(bench.core->seq() == seq + 1);
+}
+
+TEST_CASE("deals in which nobody can act end the table instead of looping") {
+  Bench bench(scripted_info(), {{"empty_deals", true}});
+  bench.seat_and_start();
+  bench.run(bench.core->disconnected(1));
+  bench.run(bench.core->disconnected(2));
+  for (int i = 0; i < 10 && bench.timers.count(TimerKind::next_deal); ++i) bench.fire(TimerKind::next_deal);
+  CHECK(bench.core->status() == "finished");
+  CHECK(bench.core->seq() <= 1 + bench.config.max_idle_deals + 1);
+}
+
+TEST_CASE("a deal in which the player to act has nothing he may do ends the table") {
+  Bench bench(scripted_info(), {{"nobody_acts", true}});
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->join(bench.bob(), 1));
+  bench.run(bench.core->start(bench.ann()));
+  CHECK(bench.core->status() == "finished");
+  CHECK(Json::parse(bench.events.back().json)["kind"] == "close");
+}
+
+TEST_CASE("an act resent with the same action_id is answered with its first seq and applied once, also after a restart") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  bench.tap(bench.ann(7), "ann-1");
+  const auto seq = bench.core->seq();
+  const auto first = std::find_if(bench.frames[1].begin(), bench.frames[1].end(),
+                                  [](const Json& f) { return f["type"] == "ok" && f.value("re", 0) == 7; });
+  REQUIRE(first != bench.frames[1].end());
+  CHECK((*first)["seq"] == seq);
+  bench.restart();
+  bench.tap(bench.ann(8), "ann-1");
+  CHECK(bench.core->seq() == seq);
+  CHECK(bench.chips("player:ann") == 99);
+  const auto again = std::find_if(bench.frames[1].begin(), bench.frames[1].end(),
+                                  [](const Json& f) { return f["type"] == "ok" && f.value("re", 0) == 8; });
+  REQUIRE(again != bench.frames[1].end());
+  CHECK((*again)["seq"] == seq);
+  CHECK((*again)["duplicate"] == true);
+}
+
+TEST_CASE("the host's second end ends the table at once, mid-deal") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  bench.tap(bench.ann());
+  bench.run(bench.core->end(bench.ann()));
+  CHECK(bench.core->status() == "playing");
+  bench.run(bench.core->end(bench.ann()));
+  CHECK(bench.core->status() == "finished");
+  CHECK(bench.chips("pool:t1:pot") == 0);
+}
+
+TEST_CASE("a private table's invite goes to its host and players, never to a spectator") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  bench.run(bench.core->watch(bench.cat()));
+  CHECK_FALSE(bench.last_state(3).contains("invite"));
+  CHECK(bench.last_state(1)["invite"] == "secret-invite");
+  CHECK(bench.last_state(2)["invite"] == "secret-invite");
+}
+
+TEST_CASE("a commit that fails is undone: chips back, state rebuilt from the log, the player told") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  bench.fail_next_commit = true;
+  bench.tap(bench.ann(9));
+  CHECK(bench.chips("player:ann") == 100);
+  CHECK(bench.core->seq() == 1);
+  const auto reply = std::find_if(bench.frames[1].begin(), bench.frames[1].end(),
+                                  [](const Json& f) { return f.value("re", 0) == 9; });
+  REQUIRE(reply != bench.frames[1].end());
+  CHECK((*reply)["code"] == "internal");
+  bench.tap(bench.ann());
+  CHECK(bench.core->seq() == 2);
+}
