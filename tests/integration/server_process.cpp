@@ -5,7 +5,10 @@
 #include <csignal>
 #include <doctest/doctest.h>
 #include <stdexcept>
+#include <fstream>
+#include <sstream>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -41,6 +44,10 @@ void ServerProcess::start() {
   if (pid_ == 0) {
     // A test that crashes must not leave its server running (CTest would wait for it).
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (max_files_ > 0) {
+      rlimit files{static_cast<rlim_t>(max_files_), static_cast<rlim_t>(max_files_)};
+      setrlimit(RLIMIT_NOFILE, &files);
+    }
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -89,9 +96,50 @@ std::pair<int, std::string> ServerProcess::get(const std::string& target, const 
   return {static_cast<int>(res.result_int()), res.body()};
 }
 
-WsClient::WsClient(unsigned short port) : ws_(io_) {
+std::pair<int, std::string> ServerProcess::raw_http(const std::string& bytes) const {
+  asio::io_context io;
+  beast::tcp_stream stream(io);
+  stream.expires_after(std::chrono::seconds(5));
+  stream.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port_));
+  beast::error_code ec;
+  asio::write(stream.socket(), asio::buffer(bytes), ec);
+  beast::flat_buffer buffer;
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(1 << 20);
+  http::read(stream, buffer, parser, ec);
+  if (!parser.is_header_done()) return {0, ""};
+  return {static_cast<int>(parser.get().result_int()), parser.get().body()};
+}
+
+double ServerProcess::cpu_seconds() const {
+  std::ifstream in("/proc/" + std::to_string(pid_) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Fields after the command name (which is in parentheses); utime and stime are the 14th and 15th.
+  std::istringstream fields(text.substr(text.rfind(')') + 2));
+  std::string field;
+  double ticks = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i)
+    if (i >= 14) ticks += std::stod(field);
+  return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+long ServerProcess::rss_kib() const {
+  std::ifstream in("/proc/" + std::to_string(pid_) + "/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  return 0;
+}
+
+WsClient::WsClient(unsigned short port, int receive_buffer) : ws_(io_) {
+  auto& socket = beast::get_lowest_layer(ws_).socket();
+  socket.open(tcp::v4());
+  if (receive_buffer > 0) socket.set_option(asio::socket_base::receive_buffer_size(receive_buffer));
+  // A server that cannot accept (out of descriptors) must fail the test, not hang it.
+  beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(3));
   beast::get_lowest_layer(ws_).connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
   ws_.handshake("127.0.0.1", "/ws");
+  beast::get_lowest_layer(ws_).expires_never();
 }
 
 WsClient::~WsClient() {

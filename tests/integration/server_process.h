@@ -29,17 +29,28 @@ class ServerProcess {
 
   // A plain HTTP GET; returns status and body.
   std::pair<int, std::string> get(const std::string& target, const std::string& bearer = "") const;
+  // Sends `bytes` as they are and returns the response's status and body (0 if none came).
+  std::pair<int, std::string> raw_http(const std::string& bytes) const;
+  pid_t pid() const { return pid_; }
+  // Caps the server's open files (RLIMIT_NOFILE) from its next start.
+  void limit_files(int files) { max_files_ = files; }
+  // CPU seconds the server has used, and its resident memory in KiB.
+  double cpu_seconds() const;
+  long rss_kib() const;
 
  private:
   std::string db_;
   std::vector<std::string> extra_;
   unsigned short port_ = 0;
   pid_t pid_ = -1;
+  int max_files_ = 0;
 };
 
 class WsClient {
  public:
-  explicit WsClient(unsigned short port);
+  // `receive_buffer` > 0 shrinks the socket's receive buffer (a client that
+  // stops reading then backs up on the server quickly).
+  explicit WsClient(unsigned short port, int receive_buffer = 0);
   ~WsClient();
 
   // Sends a request with a fresh id and returns the reply carrying that id;
