@@ -183,7 +183,9 @@ TEST_CASE("limits: connections per address; a silent WebSocket is closed after t
 }
 
 TEST_CASE("a client that stops reading is dropped by bytes queued, and the server's memory stays bounded") {
-  ServerProcess server(temp_db("slow"), {"--max-queued-bytes", "65536", "--bot-delay-ms", "0", "--deal-pause-ms", "0"});
+  // Rich bots, so that their table runs for the whole test.
+  ServerProcess server(temp_db("slow"), {"--max-queued-bytes", "65536", "--bot-delay-ms", "0", "--deal-pause-ms", "0",
+                                         "--starting-chips", "100000000"});
   WsClient host(server.port());
   host.hello("host");
   auto created = bots_table(host, "red_dog", {{"ante", 1}}, 4);
