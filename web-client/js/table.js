@@ -31,6 +31,9 @@ export function createTablePage(ctx, params) {
   let actionsUi = null;
   let layout = null;
   let selection = null; // the layout's UI memory (selected cards) across pushes
+  // An act whose reply was lost with the connection: resent once, with the same
+  // action_id, when we are back; the server answers it without applying it twice.
+  let unanswered = null;
 
   const head = el('div', { class: 'table-head panel' });
   const turnText = el('span', { class: 'turn-text', text: '' });
@@ -63,6 +66,14 @@ export function createTablePage(ctx, params) {
       await enterByInvite();
       return;
     }
+    try {
+      await enterTable();
+    } finally {
+      if (ctx.conn.isOpen) resendUnanswered();
+    }
+  }
+
+  async function enterTable() {
     // Read the wish to sit before drawing a cached state, which may predate our seat.
     const wantSeat = isSeated(ctx.me.name, tableId);
     renderCached();
@@ -110,7 +121,7 @@ export function createTablePage(ctx, params) {
   }
 
   /** Send a request from a button, with every control disabled until the reply. */
-  async function command(type, fields, after) {
+  async function command(type, fields, after, failed) {
     if (busy) return;
     setBusy(true);
     try {
@@ -118,14 +129,32 @@ export function createTablePage(ctx, params) {
       if (type === 'act') ctx.banner.clearErrors();
       if (after) after(reply);
     } catch (error) {
+      if (failed) failed(error);
       ctx.banner.error(error);
     } finally {
       setBusy(false);
     }
   }
 
+  function newActionId() {
+    return `a${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  }
+
   function act(action) {
-    command('act', { table: tableId, action });
+    const fields = { table: tableId, action, action_id: newActionId() };
+    unanswered = fields;
+    command('act', fields, () => { unanswered = null; }, (error) => {
+      if (!NETWORK_CODES.has(error.code)) unanswered = null;
+    });
+  }
+
+  function resendUnanswered() {
+    if (!unanswered || String(unanswered.table) !== tableId) return;
+    const fields = unanswered;
+    unanswered = null;
+    ctx.conn.request('act', fields).catch((error) => {
+      if (!NETWORK_CODES.has(error.code)) ctx.banner.error(error);
+    });
   }
 
   function setBusy(value) {
