@@ -15,7 +15,8 @@ std::string action_type(const Json& action) {
 }
 
 void expect_only_fields(const Json& action, std::initializer_list<const char*> allowed) {
-  for (const auto& [name, value] : action.items()) {
+  for (const auto& item : action.items()) {
+    const std::string& name = item.key();
     if (name == "type") continue;
     bool known = std::any_of(allowed.begin(), allowed.end(), [&](const char* a) { return name == a; });
     if (!known) throw illegal_action("unexpected field '" + name + "' in a " + action_type(action) + " action");

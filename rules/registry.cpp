@@ -142,7 +142,9 @@ Json Registry::validate_options(const GameInfo& info, const Json& given) {
     throw SetupError("options must be an object, got " + given.dump());
   Json options = Json::object();
   if (given.is_object()) {
-    for (const auto& [name, value] : given.items()) {
+    for (const auto& item : given.items()) {
+      const std::string& name = item.key();
+      const Json& value = item.value();
       auto spec = std::find_if(info.options.begin(), info.options.end(),
                                [&](const OptionSpec& o) { return o.name == name; });
       if (spec == info.options.end()) throw SetupError("unknown option '" + name + "' for " + info.id);
