@@ -295,8 +295,8 @@ std::vector<Selection> captures_with(const TableCards& table, const CardValues& 
     if (same_rank.size() == 3) found.insert(same_rank[0] | same_rank[1] | same_rank[2]);
   } else {
     const Sums sums(table.loose, values);
+    long budget = limits.search_steps;
     for (int value : values.of(card)) {
-      long budget = limits.search_steps;
       std::vector<Mask> atoms = sets_totalling(sums, items.all_loose(), value, budget);
       for (std::size_t i = 0; i < table.loose.size(); ++i)
         if (table.loose[i].rank == card.rank) atoms.push_back(bit(i));
@@ -318,6 +318,7 @@ std::vector<BuildPlay> builds_with(const TableCards& table, const CardValues& va
   const Items items{table};
   const Sums sums(table.loose, values);
   std::set<std::pair<int, Mask>> found;  // (value, selection)
+  long budget = limits.search_steps;
   for (int w = 2; w <= values.max_build(); ++w) {
     const bool can_take =
         std::any_of(rest_of_hand.begin(), rest_of_hand.end(), [&](Card c) { return values.counts_as(c, w); });
@@ -325,7 +326,6 @@ std::vector<BuildPlay> builds_with(const TableCards& table, const CardValues& va
     std::set<Mask> at_w;
     for (int own : values.of(card)) {
       if (own > w) continue;
-      long budget = limits.search_steps;
       // Simple builds and raises.
       const auto simple = sets_totalling(sums, items.all_loose(), w - own, budget);
       at_w.insert(simple.begin(), simple.end());
