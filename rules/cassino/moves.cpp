@@ -286,6 +286,9 @@ Build built_by(const TableCards& table, const CardValues& values, const BuildPla
 std::vector<Selection> captures_with(const TableCards& table, const CardValues& values, Card card,
                                      const ListingLimits& limits) {
   const Items items{table};
+  // Taking the builds of a value, each alone and all together, is listed
+  // whatever the limits: a build's owner must always find the play that takes it.
+  std::set<Mask> always;
   std::set<Mask> found;
   if (!values.has_value(card)) {
     std::vector<Mask> same_rank;
@@ -297,17 +300,28 @@ std::vector<Selection> captures_with(const TableCards& table, const CardValues& 
     const Sums sums(table.loose, values);
     long budget = limits.search_steps;
     for (int value : values.of(card)) {
-      std::vector<Mask> atoms = sets_totalling(sums, items.all_loose(), value, budget);
+      std::vector<Mask> atoms;
+      Mask all_builds = 0;
+      for (std::size_t j = 0; j < table.builds.size(); ++j) {
+        if (table.builds[j].value != value) continue;
+        atoms.push_back(items.build_bit(j));
+        all_builds |= items.build_bit(j);
+      }
+      always.insert(atoms.begin(), atoms.end());
+      if (all_builds != 0) always.insert(all_builds);
       for (std::size_t i = 0; i < table.loose.size(); ++i)
         if (table.loose[i].rank == card.rank) atoms.push_back(bit(i));
-      for (std::size_t j = 0; j < table.builds.size(); ++j)
-        if (table.builds[j].value == value) atoms.push_back(items.build_bit(j));
+      const auto sums_of_value = sets_totalling(sums, items.all_loose(), value, budget);
+      atoms.insert(atoms.end(), sums_of_value.begin(), sums_of_value.end());
       std::sort(atoms.begin(), atoms.end());
       atoms.erase(std::unique(atoms.begin(), atoms.end()), atoms.end());
+      found.insert(atoms.begin(), atoms.end());
       disjoint_unions(atoms, 0, 0, budget, found);
     }
   }
+  for (Mask mask : always) found.erase(mask);
   std::vector<Selection> out;
+  for (Mask mask : always) out.push_back(items.selection(mask));
   for (Mask mask : largest(found, items, limits.plays_per_card)) out.push_back(items.selection(mask));
   return out;
 }

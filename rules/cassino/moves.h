@@ -46,7 +46,8 @@ std::optional<std::string> build_fault(const TableCards& table, const CardValues
 // The build a valid `play` makes (its groups and value; id and owner left to the caller).
 Build built_by(const TableCards& table, const CardValues& values, const BuildPlay& play);
 
-// Every distinct capture `card` can make, largest first (bounded by `limits`).
+// Every distinct capture `card` can make: taking the builds of its value (each
+// alone and all together), then the others largest first (bounded by `limits`).
 std::vector<Selection> captures_with(const TableCards& table, const CardValues& values, Card card,
                                      const ListingLimits& limits = {});
 

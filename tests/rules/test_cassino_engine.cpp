@@ -95,8 +95,9 @@ TEST_CASE("Cassino engine: several captures in one play: pairs, sums and a build
   CHECK(captures(table, royal, "8H", {cards({"8C", "6D", "2H", "AC", "7H"}), {1}}));
   const auto all = captures_with(table, royal, card("8H"));
   REQUIRE_FALSE(all.empty());
-  CHECK(all.front().loose.size() == 5);  // the largest first
-  CHECK(all.front().builds == std::vector<int>{1});
+  CHECK(all[0] == Selection{{}, {1}});  // the build of the value alone first, then the largest
+  CHECK(all[1].loose.size() == 5);
+  CHECK(all[1].builds == std::vector<int>{1});
   // 8 alone, 6+2, 7+A, the build: 2^4 - 1 ways to combine them.
   CHECK(all.size() == 15);
   CHECK_FALSE(captures(table, royal, "7D", {{}, {1}}));
@@ -190,6 +191,15 @@ TEST_CASE("Cassino engine: listing is bounded on a crowded table; an unlisted ca
   const auto smallest = everything.back();
   CHECK(std::none_of(bounded.begin(), bounded.end(), [&](const Selection& s) { return s == smallest; }));
   CHECK_FALSE(capture_fault(table, royal, CapturePlay{card("KC"), smallest}).has_value());
+  // However tight the limits, taking the builds of the value stays listed: a
+  // build's owner can always take his builds.
+  TableCards with_builds = table;
+  with_builds.builds = {Build{1, 13, 0, {cards({"9C", "4C"})}}, Build{2, 13, 0, {cards({"TH", "3C"})}}};
+  const auto tight = captures_with(with_builds, royal, card("KC"), ListingLimits{1, 10});
+  CHECK(tight.size() == 3 + 1);
+  CHECK(tight[0] == Selection{{}, {1}});
+  CHECK(tight[1] == Selection{{}, {2}});
+  CHECK(tight[2] == Selection{{}, {1, 2}});
 }
 
 TEST_CASE("Cassino engine: every scoring item of standard Cassino, ties scoring nothing") {
