@@ -52,6 +52,7 @@ class CassinoGame final : public GameState {
       throw SetupError(config_.name + ": partnerships need four players, got " + std::to_string(players_));
     for (int seat = 0; seat < players_; ++seat) side_of_.push_back(config_.partnership ? seat % 2 : seat);
     scores_.assign(side_count(), 0);
+    card_values_ = card_values_json();
   }
 
   Phase phase() const override {
@@ -139,7 +140,7 @@ class CassinoGame final : public GameState {
     out["last_capture"] = last_capturer_ ? Json(*last_capturer_) : Json();
     out["target"] = config_.per_deal_game ? Json() : Json(config_.target);
     out["max_build"] = config_.values.max_build();
-    out["card_values"] = card_values_json();
+    out["card_values"] = card_values_;
     out["rules"] = {{"draw", config_.draw},
                     {"spade", config_.spade},
                     {"special_pack", config_.special_pack},
@@ -642,6 +643,7 @@ class CassinoGame final : public GameState {
   int deals_ = 0;
   Step step_ = Step::deal_over;  // the table starts play with start_next_deal
   Json result_;
+  Json card_values_;  // what each rank counts for, shown in every view
 };
 
 }  // namespace

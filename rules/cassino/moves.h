@@ -31,7 +31,7 @@ namespace parlour::rules::cassino {
 // found first, and apply still accepts any other valid play.
 struct ListingLimits {
   std::size_t plays_per_card = 128;  // distinct captures, and distinct builds, per hand card
-  long search_steps = 200000;        // search steps per hand card
+  long search_steps = 50000;         // search steps per hand card
 };
 
 // Why taking `play.take` with `play.card` is not a capture, naming the rule; nullopt

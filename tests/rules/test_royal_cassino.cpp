@@ -552,7 +552,7 @@ void random_games(const Json& options, int games, int players_lo, int players_hi
       const int seat = h.game().to_act().front();
       const auto legal = h.legal(seat);
       REQUIRE(!legal.empty());
-      if (rng.below(40) == 0) {
+      if (rng.below(80) == 0) {
         for (const auto& action : legal) {
           auto copy = parlour::rules::cassino::copy_cassino(h.game());
           CHECK_NOTHROW(copy->apply(seat, action, h.chips()));
