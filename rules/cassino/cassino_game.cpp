@@ -1,6 +1,7 @@
 #include "rules/cassino/cassino_game.h"
 
 #include <algorithm>
+#include <climits>
 #include <optional>
 #include <stdexcept>
 
@@ -388,7 +389,9 @@ class CassinoGame final : public GameState {
     const Card card = read_hand_card(seat, action);
     const Selection with = read_selection(action, "with");
     const auto value = int_field(action, "value");
-    const BuildPlay play{card, with, static_cast<int>(std::clamp<std::int64_t>(value, -1, 1000))};
+    // Any value out of an int's range is out of a build's range too.
+    const auto announced = static_cast<int>(std::clamp<std::int64_t>(value, INT_MIN, INT_MAX));
+    const BuildPlay play{card, with, announced};
     const auto rest = without(hands_[seat], card);
     if (auto fault = build_fault(table_, config_.values, play, rest)) throw illegal_action(*fault);
     if (auto fault = duty_fault(seat, rest, with.builds, play.value)) throw illegal_action(*fault);
