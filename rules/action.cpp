@@ -31,12 +31,12 @@ std::int64_t int_field(const Json& action, const char* name) {
   return it->get<std::int64_t>();
 }
 
-Card card_field(const Json& action, const char* name) {
+Card card_field(const Json& action, const char* name, Ranks ranks) {
   auto it = action.find(name);
   if (it == action.end()) throw illegal_action(std::string("missing field '") + name + "'");
   if (!it->is_string())
     throw illegal_action(std::string("field '") + name + "' must be a card like \"TH\", got " + it->dump());
-  auto card = parse_card(it->get<std::string>());
+  auto card = parse_card(it->get<std::string>(), ranks);
   if (!card) throw illegal_action(std::string("field '") + name + "' is not a card: " + it->dump());
   return *card;
 }

@@ -3,7 +3,7 @@
 namespace parlour::rules {
 
 namespace {
-constexpr std::string_view rank_letters = "?A23456789TJQK";
+constexpr std::string_view rank_letters = "?A23456789TJQKEW";
 constexpr std::string_view suit_letters = "SHDC";
 }  // namespace
 
@@ -14,12 +14,13 @@ std::string to_string(Card card) {
   return std::string{rank_letters[card.rank], suit_letter(card.suit)};
 }
 
-std::optional<Card> parse_card(std::string_view text) {
+std::optional<Card> parse_card(std::string_view text, Ranks ranks) {
   if (text == "JK") return Card::joker();
   if (text.size() != 2) return std::nullopt;
   auto rank = rank_letters.find(text[0]);
   auto suit = suit_letters.find(text[1]);
   if (rank == std::string_view::npos || rank == 0 || suit == std::string_view::npos) return std::nullopt;
+  if (rank > king && ranks != Ranks::with_eleven_twelve) return std::nullopt;
   return Card{static_cast<std::uint8_t>(rank), static_cast<Suit>(suit)};
 }
 
@@ -42,6 +43,10 @@ std::vector<Card> make_pack(const PackSpec& spec) {
       for (int rank = 1; rank <= 13; ++rank) {
         if (spec.short_pack && rank != ace && rank < 7) continue;
         pack.push_back(Card{static_cast<std::uint8_t>(rank), static_cast<Suit>(suit)});
+      }
+      if (spec.eleven_twelve_spots) {
+        pack.push_back(Card{static_cast<std::uint8_t>(eleven_spot), static_cast<Suit>(suit)});
+        pack.push_back(Card{static_cast<std::uint8_t>(twelve_spot), static_cast<Suit>(suit)});
       }
     }
   }

@@ -22,6 +22,7 @@
 #include "rules/games/reversi.h"
 #include "rules/games/rams.h"
 #include "rules/games/rounce.h"
+#include "rules/games/royal_cassino.h"
 
 namespace parlour::rules {
 
@@ -120,6 +121,7 @@ const Registry& Registry::builtin() {
     r.add(with_layout(reversi_info(), "tricks"));
     r.add(with_layout(rams_info(), "tricks"));
     r.add(with_layout(rounce_info(), "tricks"));
+    r.add(with_layout(royal_cassino_info(), "cassino"));
     return r;
   }();
   return registry;

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <doctest/doctest.h>
 
 #include <map>
@@ -17,6 +18,27 @@ TEST_CASE("cards are written rank then suit, jokers JK") {
   CHECK(to_string(Card::joker()) == "JK");
   for (const char* text : {"AS", "2H", "9D", "TC", "JS", "QH", "KD", "JK"}) CHECK(to_string(*parse_card(text)) == text);
   for (const char* text : {"", "A", "1S", "AX", "ASS", "??", "th", "10H"}) CHECK_FALSE(parse_card(text).has_value());
+}
+
+TEST_CASE("the special Cassino pack's eleven- and twelve-spot cards are E and W, read only when asked") {
+  const Card eleven{eleven_spot, Suit::spades};
+  const Card twelve{twelve_spot, Suit::hearts};
+  CHECK(to_string(eleven) == "ES");
+  CHECK(to_string(twelve) == "WH");
+  for (const char* text : {"ES", "WH", "ED", "WC"}) {
+    CHECK_FALSE(parse_card(text).has_value());
+    CHECK(to_string(*parse_card(text, Ranks::with_eleven_twelve)) == text);
+  }
+  CHECK(to_string(*parse_card("KD", Ranks::with_eleven_twelve)) == "KD");
+  CHECK_FALSE(parse_card("E", Ranks::with_eleven_twelve).has_value());
+  const auto special = make_pack({.eleven_twelve_spots = true});
+  CHECK(special.size() == 60);
+  CHECK(std::count(special.begin(), special.end(), eleven) == 1);
+  const auto standard = make_pack({});
+  CHECK(std::count(standard.begin(), standard.end(), eleven) == 0);
+  // A stacked deck for a game on the standard pack cannot hold them.
+  CHECK_THROWS_AS(Shoe(PackSpec{}, 1, std::vector<Card>{eleven}), SetupError);
+  CHECK_NOTHROW(Shoe(PackSpec{.eleven_twelve_spots = true}, 1, std::vector<Card>{eleven, twelve}));
 }
 
 TEST_CASE("packs: 52, 32 from seven to ace, jokers, several decks") {
