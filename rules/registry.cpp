@@ -22,6 +22,8 @@
 #include "rules/games/reversi.h"
 #include "rules/games/rams.h"
 #include "rules/games/rounce.h"
+#include "rules/games/russian_bank.h"
+#include "rules/games/rabouge.h"
 
 namespace parlour::rules {
 
@@ -120,6 +122,8 @@ const Registry& Registry::builtin() {
     r.add(with_layout(reversi_info(), "tricks"));
     r.add(with_layout(rams_info(), "tricks"));
     r.add(with_layout(rounce_info(), "tricks"));
+    r.add(with_layout(russian_bank_info(), "building"));
+    r.add(with_layout(rabouge_info(), "building"));
     return r;
   }();
   return registry;
