@@ -3,6 +3,8 @@
 #include <array>
 #include <charconv>
 
+#include "rules/action.h"
+
 
 namespace parlour::rules::building {
 
@@ -77,16 +79,27 @@ Spot parse_spot(const std::string& text) {
   return spot;
 }
 
-Json move_json(const Placement& placement) {
-  return {{"type", "move"}, {"from", to_string(placement.from)}, {"to", to_string(placement.to)}};
+Json move_json(const Placement& placement, Card card) {
+  return {{"type", "move"},
+          {"card", rules::to_string(card)},
+          {"from", to_string(placement.from)},
+          {"to", to_string(placement.to)}};
 }
 
-Placement parse_move(const Json& action) {
+MoveRequest parse_move(const Json& action) {
   if (!action.is_object()) throw illegal_action("a move must be an object {\"from\",\"to\"}, got " + action.dump());
   for (const auto& [name, value] : action.items())
-    if (name != "type" && name != "from" && name != "to")
+    if (name != "type" && name != "from" && name != "to" && name != "card")
       throw illegal_action("unexpected field '" + name + "' in a move");
-  return {parse_spot(spot_field(action, "from")), parse_spot(spot_field(action, "to"))};
+  MoveRequest request{{parse_spot(spot_field(action, "from")), parse_spot(spot_field(action, "to"))}, std::nullopt};
+  if (action.contains("card")) request.card = card_field(action, "card");
+  return request;
+}
+
+void check_named_card(const MoveRequest& request, Card top) {
+  if (request.card && *request.card != top)
+    throw illegal_action(rules::to_string(*request.card) + " is not the top card of " +
+                         to_string(request.placement.from) + " (its top card is " + rules::to_string(top) + ")");
 }
 
 }  // namespace parlour::rules::building

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "rules/cards.h"
 #include "rules/game.h"
 
 namespace parlour::rules::building {
@@ -36,9 +37,19 @@ struct Placement {
   friend bool operator==(const Placement&, const Placement&) = default;
 };
 
-Json move_json(const Placement& placement);
-// Reads {"type":"move","from":…,"to":…} (the type is checked by the caller).
-Placement parse_move(const Json& action);
+// {"type":"move","card":…,"from":…,"to":…}: `card` is the top card of `from`.
+Json move_json(const Placement& placement, Card card);
+
+// A move as a player sent it: the card is optional, and when given it must be
+// the top card of `from` (a click on a card that has since been covered).
+struct MoveRequest {
+  Placement placement;
+  std::optional<Card> card;
+};
+// Reads {"type":"move","from":…,"to":…,"card"?:…} (the type is checked by the caller).
+MoveRequest parse_move(const Json& action);
+// Throws illegal_action when the request names a card that is not `top`.
+void check_named_card(const MoveRequest& request, Card top);
 
 // One "must play here first" rule. While `active`, only the moves it `allows`
 // are legal; `rule` is what a refusal quotes.

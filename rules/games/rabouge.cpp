@@ -34,6 +34,7 @@ struct Move {
   enum class Kind { place, draw, pass };
   Kind kind = Kind::place;
   Placement placement;
+  Card card;  // the card placed
 };
 
 bool places_from(const Move& m, Zone from) { return m.kind == Move::Kind::place && m.placement.from.zone == from; }
@@ -41,7 +42,7 @@ bool places_to(const Move& m, Zone to) { return m.kind == Move::Kind::place && m
 
 Json move_to_json(const Move& move) {
   switch (move.kind) {
-    case Move::Kind::place: return building::move_json(move.placement);
+    case Move::Kind::place: return building::move_json(move.placement, move.card);
     case Move::Kind::draw: return {{"type", "draw"}};
     case Move::Kind::pass: return {{"type", "pass"}};
   }
@@ -108,8 +109,9 @@ class Rabouge final : public GameState {
   Effects apply(int seat, const Json& action, const Balances& balances) override {
     if (phase_ != Phase::playing) throw not_your_turn("the game is not in play");
     if (seat != mover_) throw not_your_turn("it is " + seat_tag(mover_) + "'s turn");
-    const Move move = parse_action(action);
-    check(move);
+    std::optional<Card> named;
+    Move move = parse_action(action, named);
+    check(move, named);
     book_.sync(balances);
     Effects fx;
     perform(move, fx);
@@ -377,10 +379,10 @@ class Rabouge final : public GameState {
       const auto card = source(from, why);
       if (!card) continue;
       for (const auto& to : targets)
-        if (target_fault(from, *card, to).empty()) out.push_back({Move::Kind::place, {from, to}});
+        if (target_fault(from, *card, to).empty()) out.push_back({Move::Kind::place, {from, to}, *card});
     }
     for (auto kind : {Move::Kind::draw, Move::Kind::pass})
-      if (step_fault(kind).empty()) out.push_back({kind, {}});
+      if (step_fault(kind).empty()) out.push_back({kind, {}, {}});
     return out;
   }
 
@@ -402,9 +404,13 @@ class Rabouge final : public GameState {
 
   std::vector<Move> legal_moves() const { return building::keep_compulsory(candidates(), priorities()); }
 
-  Move parse_action(const Json& action) const {
+  Move parse_action(const Json& action, std::optional<Card>& named) const {
     const auto type = action_type(action);
-    if (type == "move") return {Move::Kind::place, building::parse_move(action)};
+    if (type == "move") {
+      const auto request = building::parse_move(action);
+      named = request.card;
+      return {Move::Kind::place, request.placement, {}};
+    }
     Move move;
     if (type == "draw") move.kind = Move::Kind::draw;
     else if (type == "pass") move.kind = Move::Kind::pass;
@@ -413,12 +419,14 @@ class Rabouge final : public GameState {
     return move;
   }
 
-  // Throws unless the move is legal now.
-  void check(const Move& move) const {
+  // Throws unless the move is legal now; fills in the card a placement moves.
+  void check(Move& move, std::optional<Card> named) const {
     if (move.kind == Move::Kind::place) {
       std::string why;
       const auto card = source(move.placement.from, why);
       if (!card) throw illegal_action(why);
+      move.card = *card;
+      building::check_named_card({move.placement, named}, *card);
       if (auto fault = target_fault(move.placement.from, *card, move.placement.to); !fault.empty())
         throw illegal_action(fault);
     } else if (auto fault = step_fault(move.kind); !fault.empty()) {

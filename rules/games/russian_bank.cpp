@@ -41,6 +41,7 @@ struct Move {
   enum class Kind { place, turn_stock, turn_hand, end_turn };
   Kind kind = Kind::place;
   Placement placement;
+  Card card;  // the card placed
 };
 
 bool places(const Move& m, Zone from, Zone to) {
@@ -52,7 +53,7 @@ bool ends_turn(const Move& m) { return is_discard(m) || m.kind == Move::Kind::en
 
 Json move_to_json(const Move& move) {
   switch (move.kind) {
-    case Move::Kind::place: return building::move_json(move.placement);
+    case Move::Kind::place: return building::move_json(move.placement, move.card);
     case Move::Kind::turn_stock: return {{"type", "turn_stock"}};
     case Move::Kind::turn_hand: return {{"type", "turn_hand"}};
     case Move::Kind::end_turn: return {{"type", "end_turn"}};
@@ -459,11 +460,11 @@ class RussianBank final : public GameState {
       for (const auto& to : targets) {
         const bool other_empty_base = to.zone == Zone::centre && centre_[to.index].empty() && to.index != empty_base;
         if (!other_empty_base && target_fault(from, card, to) == Fault::none)
-          out.push_back({Move::Kind::place, {from, to}});
+          out.push_back({Move::Kind::place, {from, to}, card});
       }
     }
     for (auto kind : {Move::Kind::turn_stock, Move::Kind::turn_hand, Move::Kind::end_turn})
-      if (step_fault(kind).empty()) out.push_back({kind, {}});
+      if (step_fault(kind).empty()) out.push_back({kind, {}, {}});
     return out;
   }
 
@@ -500,8 +501,13 @@ class RussianBank final : public GameState {
 
   // ------------------------------------------------------------ the mover
 
-  Move parse_mover_action(const std::string& type, const Json& action) const {
-    if (type == "move") return {Move::Kind::place, building::parse_move(action)};
+  // A move's card is filled in once its source is known to hold one.
+  Move parse_mover_action(const std::string& type, const Json& action, std::optional<Card>& named) const {
+    if (type == "move") {
+      const auto request = building::parse_move(action);
+      named = request.card;
+      return {Move::Kind::place, request.placement, {}};
+    }
     Move move;
     if (type == "turn_stock") move.kind = Move::Kind::turn_stock;
     else if (type == "turn_hand") move.kind = Move::Kind::turn_hand;
@@ -515,15 +521,15 @@ class RussianBank final : public GameState {
   }
 
   void apply_mover(const std::string& type, const Json& action, Effects& fx) {
-    const Move move = parse_mover_action(type, action);
+    std::optional<Card> named;
+    Move move = parse_mover_action(type, action, named);
     if (move.kind == Move::Kind::place) {
-      const auto fault = placement_fault(move.placement);
-      if (fault != Fault::none) {
-        const auto card = source_fault(move.placement.from) == Fault::none
-                              ? std::optional<Card>(source_card(move.placement.from))
-                              : std::nullopt;
-        throw illegal_action(fault_message(fault, move.placement, card));
-      }
+      if (auto fault = source_fault(move.placement.from); fault != Fault::none)
+        throw illegal_action(fault_message(fault, move.placement, std::nullopt));
+      move.card = source_card(move.placement.from);
+      building::check_named_card({move.placement, named}, move.card);
+      if (auto fault = placement_fault(move.placement); fault != Fault::none)
+        throw illegal_action(fault_message(fault, move.placement, move.card));
     } else if (auto fault = step_fault(move.kind); !fault.empty()) {
       throw illegal_action(fault);
     }
@@ -593,7 +599,7 @@ class RussianBank final : public GameState {
     if (p.from.zone == Zone::layout && p.to.zone == Zone::layout) ++layout_moves_;
     if ((p.from.zone == Zone::stock && fills_space) || mover_side().stock.empty()) demanded_fill_ = false;
     if (mover_side().cards_left() == 0) return finish_won(mover_, fx);
-    if (is_discard({Move::Kind::place, p})) pass_turn(fx);
+    if (p.from.zone == Zone::turned && p.to.zone == Zone::discard) pass_turn(fx);
   }
 
   // ------------------------------------------------------------ the opponent
@@ -612,19 +618,40 @@ class RussianBank final : public GameState {
     }
     if (!demands_open()) return out;
     const int depth = std::min(demand_search_depth, layout_moves_per_turn - layout_moves_);
+    if (!demand_within_reach(depth)) return out;
     const auto found = building::shift_sequences(layout_, depth, demands_listed, demand_goal());
     for (const auto& shifts : found) out.push_back(demand_json(shifts));
     return out;
   }
 
-  static Json demand_json(const std::vector<building::Shift>& shifts) {
+  // The demand as listed: each step names the card it moves.
+  Json demand_json(const std::vector<building::Shift>& shifts) const {
+    building::Tableau layout = layout_;
     Json moves = Json::array();
-    for (const auto& s : shifts)
-      moves.push_back({{"from", to_string(Spot{Zone::layout, s.from})}, {"to", to_string(Spot{Zone::layout, s.to})}});
+    for (const auto& s : shifts) {
+      moves.push_back(building::move_json({{Zone::layout, s.from}, {Zone::layout, s.to}}, layout[s.from].back().card));
+      moves.back().erase("type");
+      building::apply_shift(layout, s);
+    }
     return {{"type", "demand"}, {"moves", moves}};
   }
 
   bool demands_open() const { return !stop_callable() && !any_base_play() && layout_moves_ < layout_moves_per_turn; }
+
+  // Whether `depth` layout moves could reach a demand's goal at all: a pile
+  // short enough to be cleared, or a card that fits a base close enough to a top
+  // (shifting cards never makes a card fit a base; only uncovering does). Spares
+  // the search in most positions.
+  bool demand_within_reach(int depth) const {
+    const bool space_wanted = !has_vacancy() && mover_side().stock_top().has_value();
+    for (const auto& pile : layout_) {
+      const int size = static_cast<int>(pile.size());
+      if (space_wanted && size > 0 && size <= depth) return true;
+      for (int below = 1; below <= depth && below < size; ++below)
+        if (base_for(pile[size - 1 - below].card)) return true;
+    }
+    return false;
+  }
 
   // §8.5 (a) a new space for the face-up stock card, or (b) a layout card freed for a base.
   std::function<bool(const building::Tableau&)> demand_goal() const {
@@ -669,42 +696,47 @@ class RussianBank final : public GameState {
     pass_turn(fx);
   }
 
-  std::vector<building::Shift> parse_demand(const Json& action) const {
+  std::vector<building::MoveRequest> parse_demand(const Json& action) const {
     expect_only_fields(action, {"moves"});
     const auto it = action.find("moves");
     if (it == action.end() || !it->is_array() || it->empty() || it->size() > demand_most_moves)
       throw illegal_action("a demand needs 'moves': 1 to 8 layout moves [{\"from\":\"layout:i\",\"to\":\"layout:j\"}]");
-    std::vector<building::Shift> shifts;
+    std::vector<building::MoveRequest> steps;
     for (const auto& step : *it) {
-      const auto p = building::parse_move(step);
+      const auto request = building::parse_move(step);
+      const auto& p = request.placement;
       if (p.from.zone != Zone::layout || p.to.zone != Zone::layout || p.from.slot >= 0 || p.to.slot >= 0)
         throw illegal_action("a demand may only move cards from layout pile to layout pile (§8.5)");
-      shifts.push_back({p.from.index, p.to.index});
+      steps.push_back(request);
     }
-    return shifts;
+    return steps;
   }
 
   void demand(const Json& action, Effects& fx) {
-    const auto shifts = parse_demand(action);
+    const auto steps = parse_demand(action);
     if (stop_callable()) throw illegal_action("a stop can be called now; demands wait until it is not (§8.6)");
     if (any_base_play()) throw illegal_action("a base play is already due, so there is nothing to demand (§8.5)");
-    if (layout_moves_ + static_cast<int>(shifts.size()) > layout_moves_per_turn)
+    if (layout_moves_ + static_cast<int>(steps.size()) > layout_moves_per_turn)
       throw illegal_action(fault_message(Fault::layout_limit, {}, std::nullopt));
     building::Tableau layout = layout_;
-    for (std::size_t i = 0; i < shifts.size(); ++i) {
-      if (!building::can_shift(layout, shifts[i]))
+    std::vector<building::Shift> shifts;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      const building::Shift shift{steps[i].placement.from.index, steps[i].placement.to.index};
+      if (!building::can_shift(layout, shift))
         throw illegal_action("demanded move " + std::to_string(i + 1) + " is not a layout move that can be made then "
                              "(§8.5: layout cards go down in alternating colour, or into a space)");
-      building::apply_shift(layout, shifts[i]);
+      building::check_named_card(steps[i], layout[shift.from].back().card);
+      building::apply_shift(layout, shift);
+      shifts.push_back(shift);
     }
     if (!demand_goal()(layout))
       throw illegal_action("a demand must open a space for the face-up stock card or free a layout card for a base "
                            "(§8.5)");
+    fx.say(seat_tag(opponent()) + " demands " + std::to_string(shifts.size()) + " layout move(s) of " +
+           seat_tag(mover_) + ": " + demand_json(shifts)["moves"].dump() + ".");
     layout_ = std::move(layout);
     layout_moves_ += static_cast<int>(shifts.size());
     demanded_fill_ = !any_base_play();
-    fx.say(seat_tag(opponent()) + " demands " + std::to_string(shifts.size()) + " layout move(s) of " +
-           seat_tag(mover_) + ": " + demand_json(shifts)["moves"].dump() + ".");
   }
 
   // ------------------------------------------------------------ turns and the end
