@@ -432,7 +432,8 @@ class Rabouge final : public GameState {
     } else if (auto fault = step_fault(move.kind); !fault.empty()) {
       throw illegal_action(fault);
     }
-    if (const auto* broken = building::broken_priority(move, priorities())) throw illegal_action(broken->rule);
+    const auto rules = priorities();
+    if (const auto* broken = building::broken_priority(move, rules)) throw illegal_action(broken->rule);
   }
 
   // ------------------------------------------------------------ playing

@@ -48,8 +48,11 @@ bool places(const Move& m, Zone from, Zone to) {
   return m.kind == Move::Kind::place && m.placement.from.zone == from && m.placement.to.zone == to;
 }
 bool places_to(const Move& m, Zone to) { return m.kind == Move::Kind::place && m.placement.to.zone == to; }
-bool is_discard(const Move& m) { return places(m, Zone::turned, Zone::discard); }
-bool ends_turn(const Move& m) { return is_discard(m) || m.kind == Move::Kind::end_turn; }
+// The turned card onto the mover's own discard pile (M12), not a load.
+bool is_discard(const Move& m, int mover) {
+  return places(m, Zone::turned, Zone::discard) && m.placement.to.index == mover;
+}
+bool ends_turn(const Move& m, int mover) { return is_discard(m, mover) || m.kind == Move::Kind::end_turn; }
 
 Json move_to_json(const Move& move) {
   switch (move.kind) {
@@ -492,7 +495,7 @@ class RussianBank final : public GameState {
          }},
         {rule_spaces, vacancy && stock_left, neither_hand_nor_end},
         {rule_spaces_discard, vacancy && !stock_left,
-         [](const Move& m) { return !is_discard(m) && m.kind != Move::Kind::end_turn; }},
+         [this](const Move& m) { return !is_discard(m, mover_) && m.kind != Move::Kind::end_turn; }},
         {rule_hand_too_soon, stock_left && !side.stock_top_up, neither_hand_nor_end},
     };
   }
@@ -536,7 +539,7 @@ class RussianBank final : public GameState {
     const auto rules = priorities();
     if (const auto* broken = building::broken_priority(move, rules)) {
       if (stop_rule_ == StopRule::refuse) throw illegal_action(broken->rule);
-      if (ends_turn(move))
+      if (ends_turn(move, mover_))
         throw illegal_action(broken->rule + "; a fault that ends the turn could never be stopped, so it is refused");
       infraction_ = broken->rule;
       fx.say(seat_tag(mover_) + " plays out of order: " + broken->rule + ". " + seat_tag(opponent()) +
@@ -599,7 +602,7 @@ class RussianBank final : public GameState {
     if (p.from.zone == Zone::layout && p.to.zone == Zone::layout) ++layout_moves_;
     if ((p.from.zone == Zone::stock && fills_space) || mover_side().stock.empty()) demanded_fill_ = false;
     if (mover_side().cards_left() == 0) return finish_won(mover_, fx);
-    if (p.from.zone == Zone::turned && p.to.zone == Zone::discard) pass_turn(fx);
+    if (is_discard({Move::Kind::place, p, card.card}, mover_)) pass_turn(fx);
   }
 
   // ------------------------------------------------------------ the opponent

@@ -36,22 +36,15 @@ Json pile(const Json& view, const std::string& id) {
   return {};
 }
 
-namespace {
-
-void collect(const Json& json, std::vector<std::string>& out) {
-  if (json.is_string()) {
-    const auto text = json.get<std::string>();
-    if (text != "??" && rules::parse_card(text)) out.push_back(text);
-  } else if (json.is_structured()) {
-    for (const auto& item : json) collect(item, out);
-  }
-}
-
-}  // namespace
-
 std::vector<std::string> shown_cards(const Json& view) {
   std::vector<std::string> out;
-  collect(view["piles"], out);
+  for (const auto& p : view["piles"]) {
+    if (p.contains("cards")) {
+      for (const auto& card : p["cards"]) out.push_back(card.get<std::string>());
+    } else if (p["top"].is_string()) {
+      out.push_back(p["top"].get<std::string>());
+    }
+  }
   return out;
 }
 

@@ -20,7 +20,8 @@ bool lists(const Json& legal, const std::string& entry);
 
 // A view's pile by id.
 Json pile(const Json& view, const std::string& id);
-// Every card string shown anywhere in the view ("??" excluded).
+// Every card a view's piles show, once each: a spread pile's cards, or the top
+// of a squared one.
 std::vector<std::string> shown_cards(const Json& view);
 // The sum of every pile's count in the view.
 std::size_t cards_in_piles(const Json& view);
