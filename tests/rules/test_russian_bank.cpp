@@ -368,8 +368,10 @@ TEST_CASE("Russian Bank: the hand card fills a space only once the stock is exha
   CHECK(contains(refusal_message(with_stock, 0, move("turned:0", "layout:2")), "§8.3 M5"));
   CHECK(lists(with_stock.legal(0), "turned:0>discard:0"));
 
-  auto stock_gone = at({{"layout", layout}, {"seats", {{{"turned", "QH"}, {"discard", {"2S"}}}, {{"stock", {"QC"}}}}}});
+  auto stock_gone =
+      at({{"layout", layout}, {"seats", {{{"turned", "QH"}, {"discard", {"2S"}}}, {{"stock", {"QC"}}, {"discard", {"JH"}}}}}});
   CHECK(lists(stock_gone.legal(0), "turned:0>layout:2"));
+  CHECK(lists(stock_gone.legal(0), "turned:0>discard:1"));
   CHECK_FALSE(lists(stock_gone.legal(0), "turned:0>discard:0"));
   CHECK(contains(refusal_message(stock_gone, 0, move("turned:0", "discard:0")), "before discarding"));
   stock_gone.act(0, move("turned:0", "layout:2"));
