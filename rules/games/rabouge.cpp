@@ -304,51 +304,53 @@ class Rabouge final : public GameState {
 
   // ------------------------------------------------------------ legal moves
 
-  // The card at a source spot, or why the mover cannot take it.
-  std::optional<Card> source(const Spot& from, std::string& why) const {
+  // The mover's card at a source spot, if he may move it.
+  std::optional<Card> card_at(const Spot& from) const {
+    if (from.index != mover_) return std::nullopt;
     const auto& reserve = mine();
-    const bool own = from.index == mover_;
     switch (from.zone) {
-      case Zone::stock:
-        if (!own || from.slot >= 0) break;
-        if (reserve.stock.empty()) why = "your stock is exhausted";
-        return reserve.stock_top();
+      case Zone::stock: return from.slot < 0 ? reserve.stock_top() : std::nullopt;
       case Zone::turned:
-        if (!own || from.slot >= 0) break;
-        if (!reserve.turned) why = "you have no drawn card";
-        return reserve.turned ? std::optional<Card>(reserve.turned->card) : std::nullopt;
-      case Zone::discard:
-        if (!own || from.slot < 0 || from.slot >= discard_slots) break;
-        if (reserve.discards[from.slot].empty()) why = to_string(from) + " is empty";
-        return discard_top(from.slot);
-      case Zone::supply:
-        if (own) {
-          why = "supply cards are turned one at a time with draw (§9.4)";
-          return std::nullopt;
-        }
-        break;
-      case Zone::centre:
-        why = "a card on a centre pile stays there (§9.2)";
-        return std::nullopt;
-      default: break;
+        return from.slot < 0 && reserve.turned ? std::optional<Card>(reserve.turned->card) : std::nullopt;
+      case Zone::discard: return from.slot >= 0 && from.slot < discard_slots ? discard_top(from.slot) : std::nullopt;
+      default: return std::nullopt;
     }
-    if (why.empty()) why = "you may move only your own stock card, drawn card or discard tops, not " + to_string(from);
-    return std::nullopt;
   }
 
-  // Why the card cannot go to `to`; empty if it can.
+  // Why the mover has no card to move at `from` (card_at found none).
+  std::string source_fault(const Spot& from) const {
+    const bool own = from.index == mover_;
+    if (from.zone == Zone::centre) return "a card on a centre pile stays there (§9.2)";
+    if (own && from.zone == Zone::supply) return "supply cards are turned one at a time with draw (§9.4)";
+    if (own && from.slot < 0 && from.zone == Zone::stock) return "your stock is exhausted";
+    if (own && from.slot < 0 && from.zone == Zone::turned) return "you have no drawn card";
+    if (own && from.zone == Zone::discard && from.slot >= 0 && from.slot < discard_slots)
+      return to_string(from) + " is empty";
+    return "you may move only your own stock card, drawn card or discard tops, not " + to_string(from);
+  }
+
+  // Whether `to` takes the card: a centre pile it fits, or (a drawn card after
+  // the opening) one of the mover's discard slots.
+  bool takes(const Spot& from, Card card, const Spot& to) const {
+    if (to.zone == Zone::centre) {
+      const auto* pile = pile_with_id(to.index);
+      return pile && to.slot < 0 && fits(card, *pile);
+    }
+    const bool own_slot = to.zone == Zone::discard && to.index == mover_ && to.slot >= 0 && to.slot < discard_slots;
+    return own_slot && from.zone == Zone::turned && !opening();
+  }
+
+  // Why `to` does not take the card (takes() said no).
   std::string target_fault(const Spot& from, Card card, const Spot& to) const {
     if (to.zone == Zone::centre) {
       const auto* pile = pile_with_id(to.index);
       if (!pile || to.slot >= 0) return "there is no centre pile " + to_string(to);
-      if (fits(card, *pile)) return "";
       return to_string(card) + " does not fit " + to_string(to) + ": a centre pile takes the next rank, " +
              rank_letter(building::next_rank_wrapping(pile->cards.back().card.rank)) + " (§9.2)";
     }
     if (to.zone == Zone::discard && to.index == mover_ && to.slot >= 0 && to.slot < discard_slots) {
       if (from.zone != Zone::turned) return "only a drawn card goes on a discard pile (§9.4)";
-      if (opening()) return "in the opening a drawn card that does not fit starts a discard pile by itself (§9.4)";
-      return "";
+      return "in the opening a drawn card that does not fit starts a discard pile by itself (§9.4)";
     }
     return "a card goes to a centre pile or, when drawn, to one of your four discard piles (discard:" +
            std::to_string(mover_) + ":0-3), not to " + to_string(to);
@@ -375,11 +377,10 @@ class Rabouge final : public GameState {
     for (const auto& pile : centre_) targets.push_back({Zone::centre, pile.id});
     for (int k = 0; k < discard_slots; ++k) targets.push_back({Zone::discard, mover_, k});
     for (const auto& from : sources) {
-      std::string why;
-      const auto card = source(from, why);
+      const auto card = card_at(from);
       if (!card) continue;
       for (const auto& to : targets)
-        if (target_fault(from, *card, to).empty()) out.push_back({Move::Kind::place, {from, to}, *card});
+        if (takes(from, *card, to)) out.push_back({Move::Kind::place, {from, to}, *card});
     }
     for (auto kind : {Move::Kind::draw, Move::Kind::pass})
       if (step_fault(kind).empty()) out.push_back({kind, {}, {}});
@@ -422,13 +423,12 @@ class Rabouge final : public GameState {
   // Throws unless the move is legal now; fills in the card a placement moves.
   void check(Move& move, std::optional<Card> named) const {
     if (move.kind == Move::Kind::place) {
-      std::string why;
-      const auto card = source(move.placement.from, why);
-      if (!card) throw illegal_action(why);
+      const auto card = card_at(move.placement.from);
+      if (!card) throw illegal_action(source_fault(move.placement.from));
       move.card = *card;
       building::check_named_card({move.placement, named}, *card);
-      if (auto fault = target_fault(move.placement.from, *card, move.placement.to); !fault.empty())
-        throw illegal_action(fault);
+      if (!takes(move.placement.from, *card, move.placement.to))
+        throw illegal_action(target_fault(move.placement.from, *card, move.placement.to));
     } else if (auto fault = step_fault(move.kind); !fault.empty()) {
       throw illegal_action(fault);
     }

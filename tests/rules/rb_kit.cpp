@@ -73,4 +73,68 @@ std::string refusal_message(Harness& h, int seat, const Json& action, const std:
   return message;
 }
 
+Harness Replay::at(const std::vector<Step>& history) const {
+  Harness h(game, options, std::vector<std::int64_t>(players, 1000), seed);
+  for (const auto& step : history) h.act(step.seat, step.action);
+  return h;
+}
+
+void every_listed_action_applies(const Replay& replay, const std::vector<Step>& history, int seat, const Json& legal) {
+  for (const auto& entry : legal) {
+    auto copy = replay.at(history);
+    CHECK_NOTHROW(copy.act(seat, entry));
+  }
+}
+
+void unlisted_actions_refused(const Replay& replay, const std::vector<Step>& history, int seat, const Json& legal,
+                              const std::vector<Json>& probes,
+                              const std::function<bool(const Json& action, const Json& legal)>& may_accept) {
+  auto copy = replay.at(history);
+  for (const auto& probe : probes) {
+    bool is_listed = false;
+    for (const auto& entry : legal) {
+      Json bare = entry;
+      bare.erase("card");
+      if (bare == probe) is_listed = true;
+    }
+    if (is_listed) continue;
+    try {
+      copy.act(seat, probe);
+    } catch (const rules::RulesError&) {
+      continue;
+    }
+    CHECK_MESSAGE(may_accept(probe, legal), "an unlisted action was accepted: " << probe.dump() << " legal "
+                                                                               << legal.dump());
+    copy = replay.at(history);
+  }
+}
+
+std::vector<Json> probe_actions(const Json& view, const std::vector<std::string>& others) {
+  std::vector<Json> out;
+  for (const auto& from : view["piles"])
+    for (const auto& to : view["piles"])
+      if (from["id"] != to["id"]) out.push_back(move(from["id"], to["id"]));
+  for (const auto& type : others) out.push_back(action(type));
+  return out;
+}
+
+void check_public_view(rules::GameState& game, int seat) {
+  const auto spectator = game.view(std::nullopt);
+  auto view = game.view(seat);
+  CHECK(view["viewer"] == seat);
+  view["viewer"] = Json();
+  CHECK(view == spectator);
+  for (const auto& p : spectator["piles"]) {
+    const auto id = p["id"].get<std::string>();
+    const auto zone = id.substr(0, id.find(':'));
+    if (zone == "stock") CHECK_FALSE(p.contains("cards"));
+    if (zone == "hand" || zone == "supply") {
+      CHECK_FALSE(p.contains("cards"));
+      CHECK(p["top"].is_null());
+    }
+  }
+  for (const auto& seat : spectator["seats"])
+    for (const auto& card : seat["cards"]) CHECK(card == "??");
+}
+
 }  // namespace parlour::test

@@ -2,6 +2,7 @@
 // and views.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,5 +29,38 @@ std::size_t cards_in_piles(const Json& view);
 
 // The refusal's message, after checking the code and that nothing changed.
 std::string refusal_message(Harness& h, int seat, const Json& action, const std::string& code = "illegal_action");
+
+// A recorded action, to replay a game on a fresh copy.
+struct Step {
+  int seat = 0;
+  Json action;
+};
+
+// A fresh game with the same setup, replayed through `history`.
+struct Replay {
+  std::string game;
+  Json options;
+  int players = 2;
+  std::uint64_t seed = 0;
+
+  Harness at(const std::vector<Step>& history) const;
+};
+
+// Every action `legal` lists for `seat` applies, each tried on its own replay.
+void every_listed_action_applies(const Replay& replay, const std::vector<Step>& history, int seat, const Json& legal);
+
+// Every probe not listed in `legal` is refused, unless `may_accept` says the
+// rules allow it though it is not listed; tried on a replay.
+void unlisted_actions_refused(const Replay& replay, const std::vector<Step>& history, int seat, const Json& legal,
+                              const std::vector<Json>& probes,
+                              const std::function<bool(const Json& action, const Json& legal)>& may_accept);
+
+// Moves between every pair of the view's piles, and the given other actions.
+std::vector<Json> probe_actions(const Json& view, const std::vector<std::string>& others);
+
+// The hidden-information shape of a building view: stocks show at most their
+// top, hands and supplies only a count, seats' cards only "??"; and `seat`
+// sees what a spectator sees.
+void check_public_view(rules::GameState& game, int seat);
 
 }  // namespace parlour::test

@@ -477,3 +477,59 @@ TEST_CASE("Rabouge bot: bots finish their games") {
     CHECK(h.game().phase() == Phase::game_over);
   }
 }
+
+// ------------------------------------------------------------------ random play
+
+TEST_CASE("Rabouge: 1,000 seeded random games conserve cards and chips, always end, apply what they list, refuse the rest") {
+  int won = 0, impasses = 0, rabouges = 0;
+  for (std::uint64_t g = 1; g <= 1000; ++g) {
+    CAPTURE(g);
+    Rng rng(g * 104729);
+    const int players = static_cast<int>(rng.between(2, 8));
+    const int packs = rng.below(4) == 0 ? static_cast<int>(rng.between(players + 1, players + 4)) : 0;
+    const Json options = {{"packs", packs},
+                          {"stake", rng.between(1, 3)},
+                          {"win_stake", rng.between(0, 5)},
+                          {"card_count", rng.below(2) == 0},
+                          {"rabouge_stake", rng.between(0, 2)}};
+    const Replay replay{"rabouge", options, players, g};
+    Harness h("rabouge", options, std::vector<std::int64_t>(players, 1000), g);
+    const auto total = h.total();
+    const std::size_t cards = 52 * static_cast<std::size_t>(packs == 0 ? players : packs);
+    std::vector<Step> history;
+    const bool deep = g <= 4;
+    for (int steps = 0; h.game().phase() == Phase::playing && steps < 100000; ++steps) {
+      const int seat = h.game().to_act().front();
+      const auto legal = h.legal(seat);
+      REQUIRE_FALSE(legal.empty());
+      if (deep && history.size() < 300 && rng.below(25) == 0) {
+        every_listed_action_applies(replay, history, seat, legal);
+        unlisted_actions_refused(replay, history, seat, legal,
+                                 probe_actions(h.game().view(seat), {"draw", "pass", "turn_hand", "stop"}),
+                                 [](const Json&, const Json&) { return false; });
+      }
+      const Json chosen = legal[rng.below(legal.size())];
+      REQUIRE_NOTHROW(h.act(seat, chosen));
+      history.push_back({seat, chosen});
+      REQUIRE(h.total() == total);
+      if (steps % 64 == 0) {
+        const auto view = h.game().view(std::nullopt);
+        REQUIRE(cards_in_piles(view) + view["aside"].get<std::size_t>() + view["rabouge_cards"].get<std::size_t>() ==
+                cards);
+      }
+      if (steps % 128 == 0) check_public_view(h.game(), steps / 128 % players);
+    }
+    REQUIRE(h.game().phase() == Phase::game_over);
+    const auto view = h.game().view(std::nullopt);
+    CHECK(cards_in_piles(view) + view["aside"].get<std::size_t>() + view["rabouge_cards"].get<std::size_t>() == cards);
+    const auto result = h.game().result();
+    CHECK_FALSE(result["winners"].empty());
+    won += result["end"] == "won" ? 1 : 0;
+    impasses += result["end"] == "impasse" ? 1 : 0;
+    for (const auto& count : result["rabouges"]) rabouges += count.get<int>();
+  }
+  MESSAGE("won " << won << ", impasses " << impasses << ", rabouges " << rabouges);
+  CHECK(won + impasses == 1000);
+  CHECK(won > 0);
+  CHECK(rabouges > 0);
+}

@@ -667,3 +667,98 @@ TEST_CASE("Russian Bank bot: two bots finish their games") {
     CHECK((end == "won" || end == "draw"));
   }
 }
+
+// ------------------------------------------------------------------ random play
+
+namespace {
+
+bool is_shift(const Json& entry) {
+  return entry["type"] == "move" && entry["from"].get<std::string>().rfind("layout:", 0) == 0 &&
+         entry["to"].get<std::string>().rfind("layout:", 0) == 0;
+}
+
+// A random legal action; layout-to-layout moves are taken only one time in
+// eight when anything else is listed, so that random games stay short.
+Json random_action(const Json& legal, Rng& rng) {
+  Json chosen = legal[rng.below(legal.size())];
+  if (!is_shift(chosen) || rng.below(8) == 0) return chosen;
+  Json others = Json::array();
+  for (const auto& entry : legal)
+    if (!is_shift(entry)) others.push_back(entry);
+  return others.empty() ? chosen : others[rng.below(others.size())];
+}
+
+// The one kind of unlisted move the rules allow: an ace to another empty base
+// than the one listed.
+bool ace_to_another_empty_base(const Json& probe, const Json& legal) {
+  if (probe["type"] != "move" || probe["to"].get<std::string>().rfind("centre:", 0) != 0) return false;
+  for (const auto& entry : legal)
+    if (entry["type"] == "move" && entry["from"] == probe["from"] && entry["card"].get<std::string>()[0] == 'A' &&
+        entry["to"].get<std::string>().rfind("centre:", 0) == 0)
+      return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("Russian Bank: 1,000 seeded random games conserve cards and chips, always end, apply what they list, refuse the rest") {
+  int won = 0, drawn = 0, stops = 0, demands = 0, infractions = 0;
+  for (std::uint64_t g = 1; g <= 1000; ++g) {
+    CAPTURE(g);
+    const bool call = g % 2 == 0;
+    const std::int64_t stake = 1 + static_cast<std::int64_t>(g % 3);
+    const Json options = {{"stop_rule", call ? "call" : "refuse"}, {"stake", stake}};
+    const Replay replay{"russian_bank", options, 2, g};
+    Harness h("russian_bank", options, {1000, 1000}, g);
+    Rng rng(g * 7919);
+    std::vector<Step> history;
+    const bool deep = g <= 6;
+    for (int steps = 0; h.game().phase() == Phase::playing && steps < 100000; ++steps) {
+      const auto acting = h.game().to_act();
+      const int seat = acting[rng.below(acting.size())];
+      const auto legal = h.legal(seat);
+      REQUIRE_FALSE(legal.empty());
+      if (deep && history.size() < 300 && rng.below(25) == 0) {
+        every_listed_action_applies(replay, history, seat, legal);
+        if (!call)
+          unlisted_actions_refused(replay, history, seat, legal,
+                                   probe_actions(h.game().view(seat), {"turn_stock", "turn_hand", "end_turn", "stop"}),
+                                   ace_to_another_empty_base);
+      }
+      if (call && seat == acting.front() && rng.below(10) == 0 && !lists(legal, "turn_hand")) {
+        try {
+          h.act(seat, action("turn_hand"));
+          history.push_back({seat, action("turn_hand")});
+          ++infractions;
+          continue;
+        } catch (const parlour::rules::RulesError&) {
+        }
+      }
+      const Json chosen = random_action(legal, rng);
+      stops += chosen["type"] == "stop" ? 1 : 0;
+      demands += chosen["type"] == "demand" ? 1 : 0;
+      REQUIRE_NOTHROW(h.act(seat, chosen));
+      history.push_back({seat, chosen});
+      REQUIRE(h.total() == 2000);
+      if (steps % 64 == 0) REQUIRE(cards_in_piles(h.game().view(std::nullopt)) == 104);
+      if (steps % 128 == 0) check_public_view(h.game(), steps / 128 % 2);
+    }
+    REQUIRE(h.game().phase() == Phase::game_over);
+    CHECK(cards_in_piles(h.game().view(std::nullopt)) == 104);
+    const auto result = h.game().result();
+    if (result["end"] == "won") {
+      ++won;
+      const int winner = result["winner"].get<int>();
+      CHECK(h.chips(winner) == 1000 + result["points"].get<std::int64_t>() * stake);
+    } else {
+      ++drawn;
+      CHECK(result["end"] == "draw");
+      CHECK(h.chips() == std::vector<std::int64_t>{1000, 1000});
+    }
+  }
+  MESSAGE("won " << won << ", drawn " << drawn << ", stops " << stops << ", demands " << demands << ", infractions "
+                 << infractions);
+  CHECK(won > 0);
+  CHECK(stops > 0);
+  CHECK(demands > 0);
+}
