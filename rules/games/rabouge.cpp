@@ -1,9 +1,9 @@
 #include "rules/games/rabouge.h"
 
 #include <algorithm>
-#include <map>
 
 #include "rules/action.h"
+#include "rules/building/bot_view.h"
 #include "rules/building/moves.h"
 #include "rules/building/packs.h"
 #include "rules/building/pile_view.h"
@@ -800,29 +800,10 @@ Json Rabouge::view(std::optional<int> viewer) const {
 
 // ------------------------------------------------------------ the bot
 
-struct BotView {
-  std::map<std::string, Json> piles;
-  int me = -1;
-
-  explicit BotView(const Json& view) {
-    if (view.value("viewer", Json()).is_number_integer()) me = view["viewer"].get<int>();
-    for (const auto& pile : view.value("piles", Json::array())) piles[pile["id"].get<std::string>()] = pile;
-  }
-
-  std::optional<Card> top(const std::string& id) const {
-    auto it = piles.find(id);
-    if (it == piles.end() || !it->second["top"].is_string()) return std::nullopt;
-    return parse_card(it->second["top"].get<std::string>());
-  }
-
-  std::size_t count(const std::string& id) const {
-    auto it = piles.find(id);
-    return it == piles.end() ? 0 : it->second["count"].get<std::size_t>();
-  }
-};
-
-// Lower is better: centre plays, then drawing, then where a drawn card waits best.
-int bot_preference(const Json& action, const BotView& seen) {
+// Lower is better: centre plays, then drawing, then where a drawn card waits
+// best: on a discard pile showing the next rank (the card beneath follows it),
+// in an empty slot, on the shortest pile.
+int bot_preference(const Json& action, const building::SeenPiles& seen) {
   const auto type = action.value("type", "");
   if (type == "draw") return 10;
   if (type == "pass") return 100;
@@ -840,18 +821,8 @@ int bot_preference(const Json& action, const BotView& seen) {
 }  // namespace
 
 Json rabouge_bot(const Json& view, const Json& legal, Rng&) {
-  if (!legal.is_array() || legal.empty()) throw std::logic_error("rabouge bot: no legal action");
-  const BotView seen(view);
-  std::size_t best = 0;
-  int best_preference = bot_preference(legal[0], seen);
-  for (std::size_t i = 1; i < legal.size(); ++i) {
-    const int preference = bot_preference(legal[i], seen);
-    if (preference < best_preference) {
-      best = i;
-      best_preference = preference;
-    }
-  }
-  return legal[best];
+  const building::SeenPiles seen(view);
+  return building::preferred_action(legal, [&seen](const Json& action) { return bot_preference(action, seen); });
 }
 
 std::unique_ptr<GameState> rabouge_at(const Json& options, int players, const Json& position) {

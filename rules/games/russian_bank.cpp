@@ -5,6 +5,7 @@
 #include <map>
 
 #include "rules/action.h"
+#include "rules/building/bot_view.h"
 #include "rules/building/moves.h"
 #include "rules/building/packs.h"
 #include "rules/building/pile_view.h"
@@ -944,7 +945,10 @@ Json RussianBank::view(std::optional<int> viewer) const {
 
 // ------------------------------------------------------------ the bot
 
-int bot_preference(const Json& action, const std::map<std::string, std::size_t>& counts, int me) {
+// Lower is better: stop, base plays, turning the stock, loads, stock and hand
+// cards onto builds, layout moves that open a space, then discarding. Any other
+// layout move comes last, so the bot never shuffles cards to and fro.
+int bot_preference(const Json& action, const building::SeenPiles& seen) {
   const auto type = action.value("type", "");
   if (type == "stop") return 0;
   if (type == "turn_stock") return 2;
@@ -954,37 +958,21 @@ int bot_preference(const Json& action, const std::map<std::string, std::size_t>&
   if (type != "move") return 20;
   const auto from = building::parse_spot(action["from"].get<std::string>());
   const auto to = building::parse_spot(action["to"].get<std::string>());
-  const auto count = [&counts](const Spot& spot) {
-    auto it = counts.find(to_string(spot));
-    return it == counts.end() ? std::size_t{0} : it->second;
-  };
   if (to.zone == Zone::centre) return 1;
-  if ((to.zone == Zone::stock || to.zone == Zone::discard) && to.index != me) return 3;
+  if ((to.zone == Zone::stock || to.zone == Zone::discard) && to.index != seen.viewer()) return 3;
   if (to.zone == Zone::discard) return 10;
-  const bool onto_build = count(to) > 0;
+  const bool onto_build = seen.count(to_string(to)) > 0;
   if (from.zone == Zone::stock) return onto_build ? 4 : 5;
   if (from.zone == Zone::turned) return onto_build ? 7 : 9;
-  if (from.zone == Zone::layout && count(from) == 1 && onto_build) return 6;
+  if (from.zone == Zone::layout && seen.count(to_string(from)) == 1 && onto_build) return 6;
   return 20;
 }
 
 }  // namespace
 
 Json russian_bank_bot(const Json& view, const Json& legal, Rng&) {
-  if (!legal.is_array() || legal.empty()) throw std::logic_error("russian bank bot: no legal action");
-  const int me = view.value("viewer", Json(-1)).is_number_integer() ? view["viewer"].get<int>() : -1;
-  std::map<std::string, std::size_t> counts;
-  for (const auto& pile : view.value("piles", Json::array())) counts[pile["id"].get<std::string>()] = pile["count"];
-  std::size_t best = 0;
-  int best_preference = bot_preference(legal[0], counts, me);
-  for (std::size_t i = 1; i < legal.size(); ++i) {
-    const int preference = bot_preference(legal[i], counts, me);
-    if (preference < best_preference) {
-      best = i;
-      best_preference = preference;
-    }
-  }
-  return legal[best];
+  const building::SeenPiles seen(view);
+  return building::preferred_action(legal, [&seen](const Json& action) { return bot_preference(action, seen); });
 }
 
 std::unique_ptr<GameState> russian_bank_at(const Json& options, const Json& position) {

@@ -109,6 +109,22 @@ void unlisted_actions_refused(const Replay& replay, const std::vector<Step>& his
   }
 }
 
+int play_with_bots(Harness& h, const std::string& game, std::uint64_t seed, int most_actions,
+                   const std::function<void(const Json& view)>& watch) {
+  const auto* info = rules::Registry::builtin().find(game);
+  REQUIRE(info != nullptr);
+  REQUIRE(info->bot);
+  rules::Rng rng(seed);
+  int actions = 0;
+  for (; h.game().phase() == rules::Phase::playing && actions < most_actions; ++actions) {
+    const int seat = h.game().to_act().front();
+    const auto view = h.game().view(seat);
+    if (watch) watch(view);
+    h.act(seat, info->bot(view, h.legal(seat), rng));
+  }
+  return actions;
+}
+
 std::vector<Json> probe_actions(const Json& view, const std::vector<std::string>& others) {
   std::vector<Json> out;
   for (const auto& from : view["piles"])

@@ -55,6 +55,12 @@ void unlisted_actions_refused(const Replay& replay, const std::vector<Step>& his
                               const std::vector<Json>& probes,
                               const std::function<bool(const Json& action, const Json& legal)>& may_accept);
 
+// Plays on with the catalogue's bot for the first seat to act until the game
+// ends or `most_actions` are made; `watch` sees every view a bot acted on.
+// Returns the number of actions.
+int play_with_bots(Harness& h, const std::string& game, std::uint64_t seed, int most_actions,
+                   const std::function<void(const Json& view)>& watch = nullptr);
+
 // Moves between every pair of the view's piles, and the given other actions.
 std::vector<Json> probe_actions(const Json& view, const std::vector<std::string>& others);
 

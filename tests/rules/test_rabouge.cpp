@@ -462,18 +462,11 @@ TEST_CASE("Rabouge bot: lays a drawn card where the card beneath will follow it,
 }
 
 TEST_CASE("Rabouge bot: bots finish their games") {
-  const auto* info = parlour::rules::Registry::builtin().find("rabouge");
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    CAPTURE(seed);
     const int players = 2 + static_cast<int>(seed % 4);
     Harness h("rabouge", {}, std::vector<std::int64_t>(players, 1000), seed);
-    Rng rng(seed);
-    int actions = 0;
-    while (h.game().phase() == Phase::playing && actions < 20000) {
-      const int seat = h.game().to_act().front();
-      h.act(seat, info->bot(h.game().view(seat), h.legal(seat), rng));
-      ++actions;
-    }
-    CAPTURE(seed);
+    play_with_bots(h, "rabouge", seed, 20000);
     CHECK(h.game().phase() == Phase::game_over);
   }
 }

@@ -650,21 +650,19 @@ TEST_CASE("Russian Bank bot: calls stop when it can, loads before building, buil
   CHECK(russian_bank_bot(view, last, rng) == move("turned:0", "discard:0"));
 }
 
-TEST_CASE("Russian Bank bot: two bots finish their games") {
-  const auto* info = parlour::rules::Registry::builtin().find("russian_bank");
+TEST_CASE("Russian Bank bot: two bots finish their games without shuffling the layout to and fro") {
   for (std::uint64_t seed = 1; seed <= 12; ++seed) {
-    Harness h("russian_bank", {{"stop_rule", seed % 2 ? "refuse" : "call"}}, {1000, 1000}, seed);
-    Rng rng(seed);
-    int actions = 0;
-    while (h.game().phase() == Phase::playing && actions < 20000) {
-      const int seat = h.game().to_act().front();
-      h.act(seat, info->bot(h.game().view(seat), h.legal(seat), rng));
-      ++actions;
-    }
     CAPTURE(seed);
+    Harness h("russian_bank", {{"stop_rule", seed % 2 ? "refuse" : "call"}}, {1000, 1000}, seed);
+    int most_layout_moves = 0;
+    const int actions = play_with_bots(h, "russian_bank", seed, 20000, [&](const Json& view) {
+      most_layout_moves = std::max(most_layout_moves, view["layout_moves"]["made"].get<int>());
+    });
     CHECK(h.game().phase() == Phase::game_over);
     const auto end = h.game().result()["end"];
     CHECK((end == "won" || end == "draw"));
+    CHECK(actions < 3000);
+    CHECK(most_layout_moves < 16);
   }
 }
 
