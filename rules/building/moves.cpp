@@ -80,14 +80,10 @@ Spot parse_spot(const std::string& text) {
 }
 
 Json move_json(const Placement& placement, Card card) {
-  // Filled in place: `legal` builds one per listed move, and an initializer
-  // list would copy every member once more.
-  Json out(Json::value_t::object);
-  out["type"] = "move";
-  out["card"] = rules::to_string(card);
-  out["from"] = to_string(placement.from);
-  out["to"] = to_string(placement.to);
-  return out;
+  return {{"type", "move"},
+          {"card", rules::to_string(card)},
+          {"from", to_string(placement.from)},
+          {"to", to_string(placement.to)}};
 }
 
 MoveRequest parse_move(const Json& action) {
