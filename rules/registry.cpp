@@ -23,6 +23,8 @@
 #include "rules/games/rams.h"
 #include "rules/games/rounce.h"
 #include "rules/games/royal_cassino.h"
+#include "rules/games/russian_bank.h"
+#include "rules/games/rabouge.h"
 
 namespace parlour::rules {
 
@@ -122,6 +124,8 @@ const Registry& Registry::builtin() {
     r.add(with_layout(rams_info(), "tricks"));
     r.add(with_layout(rounce_info(), "tricks"));
     r.add(with_layout(royal_cassino_info(), "cassino"));
+    r.add(with_layout(russian_bank_info(), "building"));
+    r.add(with_layout(rabouge_info(), "building"));
     return r;
   }();
   return registry;

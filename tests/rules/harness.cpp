@@ -22,6 +22,11 @@ Harness::Harness(const std::string& game, Json options, std::vector<std::int64_t
   next_deal();
 }
 
+Harness::Harness(std::unique_ptr<rules::GameState> game, std::vector<std::int64_t> chips)
+    : game_(std::move(game)), chips_(std::move(chips)) {
+  next_deal();
+}
+
 std::int64_t Harness::pool(const std::string& name) const {
   auto it = pools_.find(name);
   return it == pools_.end() ? 0 : it->second;

@@ -23,6 +23,9 @@ class Harness {
   Harness(const std::string& game, Json options, std::vector<std::int64_t> chips, std::uint64_t seed = 1,
           std::optional<std::vector<rules::Card>> deck = std::nullopt);
 
+  // Starts play of a game made elsewhere (e.g. set up at a position).
+  Harness(std::unique_ptr<rules::GameState> game, std::vector<std::int64_t> chips);
+
   rules::GameState& game() { return *game_; }
   const std::vector<std::int64_t>& chips() const { return chips_; }
   std::int64_t chips(int seat) const { return chips_[seat]; }

@@ -1,0 +1,77 @@
+// The shared mechanics of the building games (Russian Bank, Rabouge): cards that
+// remember whose pack they came from, piles, the placement predicates of
+// foundations, tableaux and loading, and a player's own cards (stock, hand,
+// turned card, discard piles).
+//
+// Pure data and pure functions; each game keeps its own state and decides which
+// predicate governs which pile.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "rules/cards.h"
+
+namespace parlour::rules::building {
+
+// A card and the seat whose pack it belongs to. Russian Bank plays two packs
+// told apart only by their backs, so a card's owner travels with it.
+struct OwnedCard {
+  Card card;
+  int owner = -1;
+  friend bool operator==(const OwnedCard&, const OwnedCard&) = default;
+};
+
+// Bottom first: back() is the top card, the only one that may move.
+using Pile = std::vector<OwnedCard>;
+
+std::optional<Card> top_card(const Pile& pile);
+std::vector<Card> plain_cards(const Pile& pile);
+Pile owned_by(int owner, const std::vector<Card>& cards);
+
+// The next rank of a sequence that goes round the corner: 2 … K, A, 2 …
+int next_rank_wrapping(int rank);
+
+// A foundation built up in suit from the ace (Russian Bank's bases): an empty
+// pile takes an ace, otherwise the same suit one rank higher.
+bool builds_up_in_suit(Card card, const Pile& foundation);
+
+// A centre pile built up by rank regardless of suit, round the corner, until it
+// holds `full` cards (Rabouge). An empty pile takes nothing: new piles are started
+// by the game's own rule.
+bool builds_up_by_rank(Card card, const Pile& centre, std::size_t full);
+
+// A tableau pile built down in alternating colour (Russian Bank's layout): an
+// empty pile (a vacancy) takes any card, otherwise the opposite colour one rank
+// lower.
+bool builds_down_alternating(Card card, const Pile& tableau);
+
+// Loading an opponent's pile: the same suit, one rank up or down, no wrap from
+// king to ace. An empty pile takes nothing.
+bool loads_in_suit(Card card, const Pile& target);
+
+// One player's own cards. The stock's top may lie face up; the hand is face
+// down and turned one card at a time into `turned`; discards are face up.
+// Russian Bank has one discard pile, Rabouge up to four (its supply is `hand`,
+// its drawn card `turned`).
+struct Reserve {
+  Pile stock;
+  bool stock_top_up = false;
+  Pile hand;
+  std::optional<OwnedCard> turned;
+  std::vector<Pile> discards;
+
+  // The stock's top when it lies face up.
+  std::optional<Card> stock_top() const;
+  // Every card the player still has to get rid of.
+  std::size_t cards_left() const;
+  bool discards_empty() const;
+  // Takes the face-up stock top; the next card, if any, lies face down.
+  OwnedCard take_stock_top();
+  // Turns the hand's top card into `turned`. When the hand is spent, discard
+  // pile 0 is first turned face down as the new hand, so that the card
+  // discarded first is on top; returns whether that happened.
+  bool turn_hand();
+};
+
+}  // namespace parlour::rules::building
