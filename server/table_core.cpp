@@ -270,7 +270,7 @@ Outbox TableCore::act(const Caller& who, const Json& action, const std::optional
 Outbox TableCore::continue_to_next_deal(const Caller& who, int seat) {
   Outbox out;
   continued_.insert(seat);
-  out.frames.push_back(reply(who, protocol::reply("ok", who.re, {{"seq", seq_}})));
+  out.frames.push_back(reply(who, protocol::reply("ok", who.re, {{"seq", seq_}, {"continued", true}})));
   const auto awaited = humans_awaited_at_deal_end();
   if (awaited.empty() && !ending_) {
     out.timers.push_back(cancel(TimerKind::next_deal));
