@@ -69,8 +69,6 @@ class GoDownFamily : public RummyBase {
   std::vector<int> penalty_points(const DealEnd& end) const;
   // Every hand's unmatched count (0 for players not in the game).
   std::vector<int> counts() const;
-  // Seats still in the game, clockwise from the dealer's left.
-  std::vector<int> in_play_from_dealers_left() const;
   // Those of `seats` with the lowest (or highest) score, in the same order.
   std::vector<int> best_of(const std::vector<int>& seats, bool lowest) const;
   bool deal_limit_reached() const;

@@ -64,7 +64,10 @@ class RedAndBlack final : public GameState {
   Json legal_actions(int seat, const Balances& balances) const override {
     Json legal = Json::array();
     if (phase_ != Phase::playing || seat != order_[turn_]) return legal;
+    // The bettor's and the banker's chips are theirs across tables and may have
+    // gone since the turn began: with no bet left to cover, the bettor may only skip.
     const auto most = max_bet(seat, balances);
+    if (most < 1) return Json::array({skip_action()});
     for (const char* colour : {"red", "black"})
       legal.push_back({{"type", "bet"}, {"colour", colour}, {"amount", bounds(1, most)}});
     return legal;
@@ -75,6 +78,7 @@ class RedAndBlack final : public GameState {
     const int actor = order_[turn_];
     if (seat != actor) throw not_your_turn("it is " + seat_tag(actor) + "'s turn to bet");
     const auto type = action_type(action);
+    if (type == "skip") return skip_turn(seat, action, balances);
     if (type != "bet") throw illegal_action("expected a bet, got a '" + type + "' action");
     expect_only_fields(action, {"colour", "amount"});
     auto colour = action.find("colour");
@@ -228,6 +232,24 @@ class RedAndBlack final : public GameState {
     return most;
   }
 
+  // The bettor to act can no longer cover a bet (his chips or the bank's went at
+  // another table since his turn began): he is skipped as if it had been so when
+  // his turn came.
+  Effects skip_turn(int seat, const Json& action, const Balances& balances) {
+    check_skip(action, max_bet(seat, balances) >= 1);
+    Effects fx;
+    Balances chips = balances;
+    mark_skipped(seat, chips, fx);
+    advance_turn(turn_ + 1, chips, fx);
+    return fx;
+  }
+
+  void mark_skipped(int seat, const Balances& chips, Effects& fx) {
+    seats_[seat].status = Status::skipped;
+    fx.say(seat_tag(seat) + (own_cover(seat, chips) < 1 ? " cannot cover a bet" : " finds the bank exhausted") +
+           " and is skipped.");
+  }
+
   // Who banks this deal: from the seat due, the first player seated who can cover a
   // 1-chip bet doubled.
   std::optional<int> choose_dealer(const Balances& chips) const {
@@ -280,9 +302,7 @@ class RedAndBlack final : public GameState {
         turn_ = next;
         return;
       }
-      seats_[seat].status = Status::skipped;
-      fx.say(seat_tag(seat) + (own_cover(seat, chips) < 1 ? " cannot cover a bet" : " finds the bank exhausted") +
-             " and is skipped.");
+      mark_skipped(seat, chips, fx);
     }
     if (!sequential_) {
       std::vector<int> betting;

@@ -69,7 +69,7 @@ class RummyPoker final : public GoDownFamily {
     } else if (penalty_) {
       points = penalty_points(end);
     }
-    const auto seats = in_play_from_dealers_left();
+    const auto seats = seats_in_play();
     bool reached = false;
     for (int s : seats) {
       scores_[s] += points[s];

@@ -89,7 +89,7 @@ void StraightFamily::pay_winner(int winner, const std::vector<int>& counts, int 
                                 Settlement& pay_out) {
   pay_out.summary["counts"] = counts;
   pay_out.summary["units"] = units;
-  for (int s = 0; s < players(); ++s) {
+  for (int s : seats_in_play()) {
     if (s == winner) continue;
     const std::int64_t owed = points_mode_ ? std::int64_t{counts[s] - counts[winner]} * units : units;
     pay_out.points(s, winner, owed, memo);
@@ -113,15 +113,7 @@ void StraightFamily::settle_showdown(const DealEnd& end, Settlement& pay_out) {
 void StraightFamily::settle_block_showdown(Settlement& pay_out) {
   const auto counts = unmatched_counts();
   pay_out.summary["counts"] = counts;
-  const int low = *std::min_element(counts.begin(), counts.end());
-  std::vector<int> winners;
-  for (int i = 1; i <= players(); ++i) {
-    const int s = (dealer() + i) % players();
-    if (counts[s] == low) winners.push_back(s);
-  }
-  pay_out.summary["winners"] = winners;
-  for (int s = 0; s < players(); ++s)
-    if (counts[s] != low) pay_out.split(s, winners, counts[s] - low, "lowest count: the difference");
+  pay_out.summary["winners"] = pay_out.lowest_count_wins(counts, "lowest count: the difference");
 }
 
 }  // namespace rummy

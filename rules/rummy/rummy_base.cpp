@@ -194,6 +194,10 @@ bool RummyBase::stock_is_dead() const {
   return true;
 }
 
+std::vector<int> RummyBase::seats_in_play() const {
+  return seats_from(left_of(dealer_), players(), [&](int s) { return in_play(s); });
+}
+
 int RummyBase::active_players() const {
   int count = 0;
   for (int s = 0; s < players(); ++s) count += in_play(s) ? 1 : 0;

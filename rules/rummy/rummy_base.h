@@ -156,6 +156,12 @@ class RummyBase : public GameState {
   void pay(int from, int to, std::int64_t amount, const std::string& memo, Balances& chips, Effects& fx, Json& summary);
   int players() const { return static_cast<int>(hands_.size()); }
   int dealer() const { return dealer_; }
+  // The seat is still playing: neither gone from the table nor eliminated.
+  bool in_play(int seat) const { return !left_[seat] && !out_[seat]; }
+  // The seats still playing, clockwise from the dealer's left: the only seats a
+  // deal's settlement counts, pays or pays out to. A seat that has left holds no
+  // cards; counted, he would be an empty hand that owes nothing and wins showdowns.
+  std::vector<int> seats_in_play() const;
 
  protected:
   enum class Step { draw, play, call_window, call_discard, deal_over, game_over };
@@ -187,8 +193,6 @@ class RummyBase : public GameState {
   void eliminate(int seat) { out_[seat] = true; }
   bool eliminated(int seat) const { return out_[seat]; }
   bool has_left(int seat) const { return left_[seat]; }
-  // The seat is still playing: neither gone from the table nor eliminated.
-  bool in_play(int seat) const { return !left_[seat] && !out_[seat]; }
   // As pay(), into one of the table's pools; returns what was paid.
   std::int64_t pay_into_pool(int from, const std::string& pool, std::int64_t amount, const std::string& memo,
                              Balances& chips, Effects& fx, Json& summary);

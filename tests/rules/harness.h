@@ -35,6 +35,9 @@ class Harness {
   rules::Effects leave(int seat);
   rules::Effects close();
   Json legal(int seat) const { return game_->legal_actions(seat, chips_); }
+  // The seat's player spends chips at another table: a player's chips are his
+  // across tables, so the game sees fewer at its next call.
+  void spend_elsewhere(int seat, std::int64_t amount) { chips_[seat] -= amount; }
 
   // The error code an action is refused with, after checking it changed nothing.
   std::string refusal(int seat, const Json& action);

@@ -117,6 +117,24 @@ void play_to_break(Harness& h) {
   }
 }
 
+void play_deal_plainly(Harness& h) {
+  const std::vector<std::string> preferred = {"go_rummy", "go_down", "meld", "lay_off", "decline", "draw", "discard"};
+  for (int steps = 0; h.game().phase() == rules::Phase::playing; ++steps) {
+    REQUIRE(steps < 10000);
+    const int seat = h.game().to_act().front();
+    const auto legal = h.legal(seat);
+    REQUIRE(!legal.empty());
+    Json chosen = legal.front();
+    for (auto it = preferred.rbegin(); it != preferred.rend(); ++it)
+      for (const auto& a : legal)
+        if (a["type"] == *it && (a["type"] != "draw" || a["from"] == "stock")) {
+          chosen = a;
+          break;
+        }
+    h.act(seat, chosen);
+  }
+}
+
 bool has_action(const Json& legal, const Json& action) {
   for (const auto& a : legal)
     if (a == action) return true;

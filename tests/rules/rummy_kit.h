@@ -59,5 +59,9 @@ std::string last_card(Harness& h, int seat);
 // Every player draws the stock top and discards it, until the break begins.
 void play_to_break(Harness& h);
 bool has_action(const Json& legal, const Json& action);
+// Plays the deal to its end without choices: each seat to act takes the first
+// listed action of these types in this order: go_rummy, go_down, meld, lay_off,
+// decline, a stock draw, discard (else the first listed).
+void play_deal_plainly(Harness& h);
 
 }  // namespace parlour::test::rummy_kit
