@@ -61,7 +61,7 @@
 //   nothing.
 // - A player who leaves the table: the deal in progress is abandoned (the
 //   engine's rule) and he is out of the game's settlement, as in Michigan.
-// - Seat 0 deals first; the deal passes left.
+// - The first dealer is drawn from the seed; the deal passes left.
 //
 // View (besides the engine's): `drawn` (cards drawn this turn), `draws_per_turn`,
 // `melded_this_turn`, `knock_max`, `knocker` (null until a knock), `withdrawn`

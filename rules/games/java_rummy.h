@@ -34,7 +34,7 @@
 // A player leaving the table abandons the deal in progress (no points); if one
 // player is then left in the game he takes the pool. `close` by the host shares
 // the pool out among the players still seated, eliminated ones included, as
-// rules/pools.h close_pool does. Seat 0 deals first.
+// rules/pools.h close_pool does. The first dealer is drawn from the seed.
 //
 // View: `pool`, `eliminated` (per seat), `target` (100), `scores` (running totals).
 // Result: `counts` (every hand's unmatched count), `deal_points` (this deal's, per seat),

@@ -31,7 +31,7 @@
 //   that is not 0, and in any case after 200 deals; the highest score then wins
 //   (players tied for it share each payment, odd chips clockwise from the dealer's
 //   left) and collects the differences.
-// - Seat 0 deals first; the deal passes left. A player who leaves the table is
+// - The first dealer is drawn from the seed; the deal passes left. A player who leaves the table is
 //   out of the game's settlement.
 #pragma once
 

@@ -9,7 +9,7 @@
 // - Deal: the dealer puts 5 chips in the pool ("pool"). Five cards each from the
 //   dealer's left in packets of 2 then 3 (option `packets` "3-2" for 3 then 2); the
 //   widow is dealt face down as an extra hand after the dealer's in each round; the
-//   next card is turned up for trump. Undealt cards are dead. Seat 0 deals first
+//   next card is turned up for trump. Undealt cards are dead. The first dealer is drawn from the seed
 //   and the deal passes left.
 // - Declaring, in turn from the dealer's left, dealer last: "pass", "play" (with
 //   the dealt hand), "take_widow" (the hand is laid aside dead; once per deal),

@@ -52,7 +52,8 @@ class RedAndBlack final : public GameState {
         cover_double_(setup.options.at("cover_double").get<bool>()),
         deal_limit_(setup.options.at("deals").get<int>()),
         shoe_(PackSpec{}, setup.seed, setup.stacked_deck),
-        seats_(static_cast<std::size_t>(setup.players)) {}
+        seats_(static_cast<std::size_t>(setup.players)),
+        dealer_(setup.starting_dealer()) {}
 
   Phase phase() const override { return phase_; }
 
@@ -253,8 +254,8 @@ class RedAndBlack final : public GameState {
   // Who banks this deal: from the seat due, the first player seated who can cover a
   // 1-chip bet doubled.
   std::optional<int> choose_dealer(const Balances& chips) const {
-    int due = 0;
-    if (deals_ > 0) due = bank_passes_ ? (dealer_ + 1) % players() : dealer_;
+    int due = dealer_;
+    if (deals_ > 0 && bank_passes_) due = (dealer_ + 1) % players();
     for (int i = 0; i < players(); ++i) {
       const int seat = (due + i) % players();
       if (!seats_[seat].left && chips[seat] >= 2) return seat;

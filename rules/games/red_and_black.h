@@ -19,7 +19,7 @@
 //   pays what he has and the unpaid rest is named in the deal's result (GAMES.md).
 //   Option `cover_double` instead caps a bet at half the bettor's chips.
 // - All cards are face up and all bets public: every seat and spectator sees the same.
-// - The pack is reshuffled for every deal. Seat 0 banks first; the bank passes left
+// - The pack is reshuffled for every deal. The first dealer (drawn from the seed) banks first; the bank passes left
 //   every deal (option `bank_passes`; off, it stays with the same player while he can
 //   bank). A player whose chips cannot cover a 1-chip bet doubled (fewer than 2) does
 //   not take the bank; it goes on to the next player on the left.

@@ -56,7 +56,8 @@ class RedDog final : public GameState {
         ante_per_deal_(setup.options.at("ante_per_deal").get<bool>()),
         deal_limit_(setup.options.at("deals").get<int>()),
         shoe_(PackSpec{}, setup.seed, setup.stacked_deck),
-        seats_(static_cast<std::size_t>(setup.players)) {}
+        seats_(static_cast<std::size_t>(setup.players)),
+        dealer_(setup.starting_dealer()) {}
 
   Phase phase() const override { return phase_; }
 

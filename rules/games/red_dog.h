@@ -10,7 +10,7 @@
 // - There is no pass and no forfeit: every player in the deal bets at least 1.
 // - A winner shows the lowest card that beats the turned card; a loser's hand is
 //   thrown in unshown. Turned cards stay face up for the rest of the deal.
-// - Cards are dealt one at a time from the dealer's left; seat 0 deals first and
+// - Cards are dealt one at a time from the dealer's left; the first dealer is drawn from the seed and
 //   the deal passes left.
 // - A player who cannot pay an ante when a pot is formed sits out; he comes back
 //   at the start of a later deal by paying the ante into the current pot.

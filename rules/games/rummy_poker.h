@@ -30,7 +30,7 @@
 // them. A player leaving abandons the deal in progress (no points) and pays
 // nothing; the game goes on while two players remain. `close` by the host settles
 // nothing: there is no pool, and running scores are paid only when the game ends.
-// Seat 0 deals first.
+// The first dealer is drawn from the seed.
 //
 // View: `scores`, `target` (100), `scoring`. Result: `counts`, `deal_points` per seat,
 // `scores`, `bonus` (the winner's, 0/25/50) and `shown` with a go-down, and when

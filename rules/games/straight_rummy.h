@@ -33,7 +33,7 @@
 // source recommends) turns an upcard after the deal, which the leader may take.
 // R-G1 the single upcard taken may not be discarded that turn. R-G2 one settlement
 // a deal; `deals` deals (0: each player deals once); the deal passes left.
-// Seat 0 deals first.
+// The first dealer is drawn from the seed.
 //
 // View: `break: {breaker, turns_left}` while the break is on; `must_use` after a
 // break upcard. Result: `end` "went_out" or "break" (the showdown), `breaker`,

@@ -78,6 +78,7 @@ RummyBase::RummyBase(const GameSetup& setup, RummyConfig config)
       out_(setup.players, false),
       turns_taken_(setup.players, 0),
       withdrawn_(setup.players, false) {
+  dealer_ = setup.starting_dealer();
   if (config_.deals == 0) config_.deals = setup.players;
   if (config_.after_stock_turns == 0) config_.after_stock_turns = 2 * setup.players;
 }
@@ -109,7 +110,7 @@ std::vector<int> RummyBase::to_act() const {
 
 Effects RummyBase::start_next_deal(const Balances&) {
   if (step_ != Step::deal_over) throw std::logic_error("rummy: next deal while a deal is on");
-  if (deals_ > 0) {
+  if (deals_ > 0 || !in_play(dealer_)) {
     do dealer_ = left_of(dealer_);
     while (!in_play(dealer_));
   }

@@ -51,7 +51,8 @@ class PoolTrick final : public GameState {
   PoolTrick(const PoolTrickConfig& config, const GameSetup& setup)
       : config_(config),
         shoe_(PackSpec{config.short_pack, 0, 1}, setup.seed, setup.stacked_deck),
-        seats_(static_cast<std::size_t>(setup.players)) {}
+        seats_(static_cast<std::size_t>(setup.players)),
+        dealer_(setup.starting_dealer()) {}
 
   Phase phase() const override { return phase_; }
 

@@ -17,11 +17,16 @@ using rules::Json;
 
 std::vector<rules::Card> cards(const std::vector<std::string>& names);
 
+// Harness's first_dealer for a dealer drawn from the seed, as a table draws it.
+inline constexpr std::optional<int> drawn_dealer = std::nullopt;
+
 class Harness {
  public:
   // Creates the game and starts play (the first start_next_deal), as a table does.
+  // Seat 0 deals first unless `first_dealer` says otherwise: the worked examples
+  // are written from seat 0's deal.
   Harness(const std::string& game, Json options, std::vector<std::int64_t> chips, std::uint64_t seed = 1,
-          std::optional<std::vector<rules::Card>> deck = std::nullopt);
+          std::optional<std::vector<rules::Card>> deck = std::nullopt, std::optional<int> first_dealer = 0);
 
   rules::GameState& game() { return *game_; }
   const std::vector<std::int64_t>& chips() const { return chips_; }

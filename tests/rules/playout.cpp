@@ -23,7 +23,7 @@ std::size_t cards_in_play(const Json& view) {
 void every_listed_action_applies(const Playout& spec, int players, std::uint64_t seed, const std::vector<Step>& history,
                                  int seat, const Json& legal) {
   for (const auto& action : legal) {
-    Harness replay(spec.game, spec.options, std::vector<std::int64_t>(players, 1000), seed);
+    Harness replay(spec.game, spec.options, std::vector<std::int64_t>(players, 1000), seed, std::nullopt, drawn_dealer);
     for (const auto& step : history) {
       if (step.seat < 0) replay.next_deal();
       else replay.act(step.seat, step.action);
@@ -41,7 +41,7 @@ int random_playouts(const Playout& spec) {
     rules::Rng rng(static_cast<std::uint64_t>(g) * 7919 + spec.seed_base);
     const int players = static_cast<int>(rng.between(spec.players_lo, spec.players_hi));
     const auto seed = static_cast<std::uint64_t>(g) + spec.seed_base;
-    Harness h(spec.game, spec.options, std::vector<std::int64_t>(players, 1000), seed);
+    Harness h(spec.game, spec.options, std::vector<std::int64_t>(players, 1000), seed, std::nullopt, drawn_dealer);
     const auto total = h.total();
     const auto pack = spec.pack_size(players);
     std::vector<Step> history;
