@@ -62,6 +62,7 @@ RummyConfig carousel_config(const GameSetup& setup) {
   c.withdraw_allowed = setup.options.at("turn_time_limit_s").get<int>() > 0;
   c.stock_end = StockEnd::final_meld_round;
   c.stake = setup.options.at("stake").get<std::int64_t>();
+  c.running_scores = true;
   c.deals = kMaxDeals;
   return c;
 }
@@ -88,7 +89,7 @@ class Carousel final : public RummyBase {
                     {"points", std::vector<std::int64_t>(players(), 0)}};
     settle_game(-1, chips, fx, summary);
     Json seats = Json::array();
-    for (int s = 0; s < players(); ++s) seats.push_back({{"seat", s}, {"points", 0}, {"chips", summary["chips"][s]}});
+    for (int s = 0; s < players(); ++s) seats.push_back({{"seat", s}, {"chips", summary["chips"][s]}});
     closed_result_ = {{"deal", deals_played()}, {"dealer", dealer()}, {"end", "closed"}, {"seats", seats},
                       {"scores", scores_},       {"deals_won", deals_won_}};
     for (const auto& key : {"game_winner", "final_scores", "settlement", "unpaid"})
@@ -166,7 +167,6 @@ class Carousel final : public RummyBase {
       scores_[w] += points[w];
       ++deals_won_[w];
     }
-    for (int s = 0; s < players(); ++s) summary["points"][s] = points[s];
     summary["winners"] = winners;
     summary["deal_points"] = points;
     summary["bonuses"] = bonuses;

@@ -21,6 +21,7 @@ RummyConfig java_config(const Json& options) {
   c.go_down = true;
   c.go_down_shown_max = 5;
   c.stock_end = StockEnd::end_at_players;
+  c.running_scores = true;
   return c;
 }
 

@@ -385,7 +385,6 @@ class RanterGoRound final : public GameState {
       else if (exposed_[seat]) outcome = "king";
       else outcome = "safe";
       Json line = {{"seat", seat},
-                   {"points", 0},
                    {"chips", s.deal_net},
                    {"outcome", outcome},
                    {"counters", s.counters},

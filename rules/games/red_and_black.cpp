@@ -351,7 +351,7 @@ class RedAndBlack final : public GameState {
     Json seats = Json::array();
     for (int seat = 0; seat < players(); ++seat) {
       const auto& s = seats_[seat];
-      Json line = {{"seat", seat}, {"points", 0}, {"chips", s.deal_net}, {"outcome", status_name(s.status)}};
+      Json line = {{"seat", seat}, {"chips", s.deal_net}, {"outcome", status_name(s.status)}};
       if (s.red) line["colour"] = colour_name(*s.red);
       if (s.bet) line["bet"] = *s.bet;
       if (!s.cards.empty()) {

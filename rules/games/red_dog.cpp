@@ -323,7 +323,7 @@ class RedDog final : public GameState {
     Json seats = Json::array();
     for (int seat = 0; seat < players(); ++seat) {
       const auto& s = seats_[seat];
-      Json line = {{"seat", seat}, {"points", 0}, {"chips", s.deal_net}, {"outcome", status_name(s.status)}};
+      Json line = {{"seat", seat}, {"chips", s.deal_net}, {"outcome", status_name(s.status)}};
       if (s.bet) line["bet"] = *s.bet;
       if (s.target) line["target"] = to_string(*s.target);
       if (s.shown) line["shown"] = to_string(*s.shown);

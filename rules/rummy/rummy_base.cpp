@@ -38,6 +38,18 @@ std::vector<Card> distinct(const std::vector<Card>& cards) {
 
 Json card_list(const std::vector<Card>& cards) { return to_strings(cards); }
 
+// Melds as a log shows them: "5H 6H 7H; 9C 9D JK=9S".
+std::string melds_text(const std::vector<Meld>& melds) {
+  std::string text;
+  for (const auto& meld : melds) {
+    if (!text.empty()) text += "; ";
+    std::string cards;
+    for (const auto& c : meld_strings(meld)) cards += (cards.empty() ? "" : " ") + c;
+    text += cards;
+  }
+  return text;
+}
+
 // One meld written as a list of cards, a wild as "JK=8H" to say what it stands
 // for (every wild of the meld declared, or none: the server then chooses).
 MeldSpec read_meld_spec(const Json& list, const MeldRules& rules, const std::string& what) {
@@ -508,11 +520,7 @@ void RummyBase::apply_meld(int seat, const Json& action, Balances& chips, Effect
   melded_this_deal_[seat] = true;
   ++plays_this_turn_;
   must_use_.reset();
-  fx.say(seat_tag(seat) + " melds " + [&] {
-    std::string s;
-    for (const auto& c : meld_strings(placed.meld)) s += (s.empty() ? "" : " ") + c;
-    return s;
-  }() + ".");
+  fx.say(seat_tag(seat) + " melds " + melds_text({placed.meld}) + ".");
   std::vector<std::size_t> all(cards.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
   on_meld_made(seat, table_.back(), all, true);
@@ -761,10 +769,11 @@ void RummyBase::apply_go_rummy(int seat, const Json& action, Balances& chips, Ef
       std::count(hands_[seat].begin(), hands_[seat].end(), *discard) == 1)
     throw illegal_action("you may not discard the upcard you just took");
   hands_[seat].clear();
+  fx.say(seat_tag(seat) + " goes rummy with " + melds_text(made) +
+         (discard ? ", discarding " + to_string(*discard) : std::string()) + "!");
   put_down(seat, made);
   if (discard) pile_.push_back(*discard);
   melded_this_deal_[seat] = true;
-  fx.say(seat_tag(seat) + " goes rummy" + (discard ? ", discarding " + to_string(*discard) : std::string()) + "!");
   end_deal({DealEnd::Kind::went_out, seat, true}, chips, fx);
 }
 
@@ -797,15 +806,10 @@ void RummyBase::apply_go_down(int seat, const Json& action, Balances& chips, Eff
                          ": " + std::to_string(hand.size()) + " cards are left over");
   hands_[seat].clear();
   if (shown) hands_[seat].push_back(*shown);
-  std::string laid;
-  for (const auto& meld : made) {
-    for (const auto& c : meld_strings(meld)) laid += (laid.empty() ? "" : " ") + c;
-    laid += ";";
-  }
+  fx.say(seat_tag(seat) + " goes down: " + melds_text(made) +
+         (shown ? ", showing " + to_string(*shown) : std::string(" (rummy)")) + ".");
   put_down(seat, made);
   melded_this_deal_[seat] = true;
-  fx.say(seat_tag(seat) + " goes down: " + laid.substr(0, laid.size() - 1) +
-         (shown ? ", showing " + to_string(*shown) : std::string(" (rummy)")) + ".");
   end_deal({DealEnd::Kind::went_out, seat, !shown}, chips, fx);
 }
 
@@ -944,11 +948,12 @@ void RummyBase::end_deal(const DealEnd& given, Balances& chips, Effects& fx) {
   summary["chips"] = std::vector<std::int64_t>(players(), 0);
   summary["points"] = std::vector<std::int64_t>(players(), 0);
   settle_deal(end, chips, fx, summary);
+  const Json& points = summary.contains("deal_points") ? summary["deal_points"] : summary["points"];
   Json hands = Json::array();
   Json seats = Json::array();
   for (int s = 0; s < players(); ++s) {
-    hands.push_back({{"seat", s}, {"cards", card_list(hands_[s])}, {"count", hand_count(s)}});
-    seats.push_back({{"seat", s}, {"points", summary["points"][s]}, {"chips", summary["chips"][s]}});
+    hands.push_back({{"seat", s}, {"cards", card_list(hands_[s])}, {"value", hand_count(s)}});
+    seats.push_back({{"seat", s}, {"points", points[s]}, {"chips", summary["chips"][s]}});
   }
   const char* how = end.kind == DealEnd::Kind::went_out      ? "went_out"
                     : end.kind == DealEnd::Kind::block_showdown ? "showdown"
@@ -956,7 +961,8 @@ void RummyBase::end_deal(const DealEnd& given, Balances& chips, Effects& fx) {
                     : end.kind == DealEnd::Kind::showdown        ? "break"
                     : end.kind == DealEnd::Kind::knock           ? "knock"
                                                                : "no_winner";
-  result_ = {{"deal", deals_}, {"dealer", dealer_}, {"end", how}, {"hands", hands}, {"seats", seats}};
+  result_ = {{"deal", deals_}, {"dealer", dealer_}, {"end", how}, {"hands", hands}, {"melds", table_view()},
+             {"seats", seats}};
   if (end.winner >= 0) {
     result_["winner"] = end.winner;
     result_["rummy"] = end.rummy;
@@ -964,8 +970,8 @@ void RummyBase::end_deal(const DealEnd& given, Balances& chips, Effects& fx) {
   if (end.breaker >= 0) result_["breaker"] = end.breaker;
   if (end.knocker >= 0) result_["knocker"] = end.knocker;
   for (auto& [key, value] : summary.items())
-    if (key != "chips" && key != "points") result_[key] = value;
-  result_["scores"] = scores_;
+    if (key != "chips" && key != "points" && key != "deal_points") result_[key] = value;
+  if (config_.running_scores) result_["scores"] = scores_;
   step_ = game_finished() ? Step::game_over : Step::deal_over;
   fx.say("Deal " + std::to_string(deals_) + " is over.");
 }
@@ -1219,10 +1225,16 @@ Json RummyBase::seat_view(int seat, std::optional<int> viewer) const {
           {"left", left_[seat]}};
 }
 
-Json RummyBase::view(std::optional<int> viewer) const {
+// The melds on the table, every card face up: [{"meld","owner","cards"}].
+Json RummyBase::table_view() const {
   Json table = Json::array();
   for (std::size_t i = 0; i < table_.size(); ++i)
     table.push_back({{"meld", i}, {"owner", table_[i].meld.owner}, {"cards", meld_strings(table_[i].meld)}});
+  return table;
+}
+
+Json RummyBase::view(std::optional<int> viewer) const {
+  Json table = table_view();
   Json hands = Json::array();
   for (int s = 0; s < players(); ++s) hands.push_back(seat_view(s, viewer));
   Json view = {{"deal", deals_},
@@ -1231,8 +1243,8 @@ Json RummyBase::view(std::optional<int> viewer) const {
                {"turn", turn_},
                {"stock", stock_.size()},
                {"table", table},
-               {"hands", hands},
-               {"scores", scores_}};
+               {"hands", hands}};
+  if (config_.running_scores) view["scores"] = scores_;
   if (config_.spread_pile) view["pile"] = card_list(pile_);
   else {
     view["upcard"] = pile_.empty() ? Json() : Json(to_string(pile_.back()));

@@ -111,6 +111,10 @@ struct RummyConfig {
   int after_stock_turns = 0;      // Block, R-B1 (0: 2 × players)
   std::int64_t stake = 1;
   int deals = 0;                  // 0: each player deals once
+  // The game keeps a running score per seat (Michigan family, Java, Rummy Poker,
+  // Carousel): shown as `scores` in the view and the results. Games that settle
+  // every deal in chips keep none and show none.
+  bool running_scores = false;
 };
 
 // How a deal ended, for the game's scoring.
@@ -168,6 +172,9 @@ class RummyBase : public GameState {
 
   // ---- hooks a game overrides
   // Settles a finished deal: scores, chips (through pay()), and the result's summary.
+  // The summary's `points` (filled by Settlement) are the points or units each seat
+  // won or lost; a game that scores the deal otherwise writes its deal's points in
+  // `deal_points`, and the result shows those as each seat's `points`.
   virtual void settle_deal(const DealEnd& end, Balances& chips, Effects& fx, Json& summary) = 0;
   // After settling: is the whole game over (targets, deal counts)?
   virtual bool game_finished() const;
@@ -266,6 +273,7 @@ class RummyBase : public GameState {
   void list_shift_lay_offs(const std::vector<Card>& singles, Json& legal) const;
 
   Json seat_view(int seat, std::optional<int> viewer) const;
+  Json table_view() const;
 
   RummyConfig config_;
   Shoe shoe_;

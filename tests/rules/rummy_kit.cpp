@@ -95,6 +95,12 @@ void totals(Harness& h, std::vector<int> scores) {
   dynamic_cast<rules::rummy::RummyBase&>(h.game()).set_scores(std::move(scores));
 }
 
+Json deal_points(const Json& result) {
+  Json out = Json::array();
+  for (const auto& seat : result["seats"]) out.push_back(seat["points"]);
+  return out;
+}
+
 std::vector<Json> listed(const Json& legal, const std::string& type) {
   std::vector<Json> out;
   for (const auto& a : legal)

@@ -51,6 +51,8 @@ Json go_down(std::vector<std::vector<std::string>> melds, std::optional<std::str
 // Running totals carried in from earlier deals (the engine's set_scores).
 void totals(Harness& h, std::vector<int> scores);
 
+// A deal result's points per seat (its seats[].points), in seat order.
+Json deal_points(const Json& result);
 // The entries of a legal list with this type.
 std::vector<Json> listed(const Json& legal, const std::string& type);
 Json options(std::initializer_list<std::pair<const char*, Json>> set = {});

@@ -105,7 +105,7 @@ TEST_CASE("E9: melds score when made (3-2-A = 6, Q-K-A = 35), lay-offs for the p
   CHECK(result["cards_left"] == 32);
   // Y (AD 7S = 22) and Z (KH = 10) lose nothing; X adds their 32.
   CHECK(scores(h) == std::vector<int>{54, 81, 25});
-  CHECK(result["deal_points"] == Json::array({54, 81, 25}));
+  CHECK(deal_points(result) == Json::array({54, 81, 25}));
   CHECK(h.chips() == std::vector<std::int64_t>{100, 100, 100});  // playing to 500
 }
 
@@ -147,7 +147,8 @@ TEST_CASE("R-M4 settle_each_deal: the winner collects the difference of deal poi
   play_e9(h);
   CHECK(h.game().phase() == Phase::deal_over);
   CHECK(h.chips() == std::vector<std::int64_t>{73, 183, 44});
-  CHECK(h.game().result()["seats"][2]["points"] == -56);
+  CHECK(deal_points(h.game().result()) == Json::array({54, 81, 25}));  // the deal's points, not the payments
+  CHECK(h.game().result()["seats"][2]["chips"] == -56);
   h.next_deal();
   CHECK(scores(h) == std::vector<int>{54, 81, 25});  // the running score carries on
   CHECK(h.game().phase() == Phase::playing);
@@ -300,8 +301,8 @@ TEST_CASE("stock exhausted: the pile is turned over once, then no winner and eac
   auto result = h.game().result();
   CHECK(result["end"] == "no_winner");
   CHECK_FALSE(result.contains("winner"));
-  const int count0 = result["hands"][0]["count"];
-  const int count1 = result["hands"][1]["count"];
+  const int count0 = result["hands"][0]["value"];
+  const int count1 = result["hands"][1]["value"];
   CHECK(count0 > 0);
   CHECK(scores(h) == std::vector<int>{-count0, 24 - count1});
   CHECK(h.chips() == std::vector<std::int64_t>{100, 100});
