@@ -106,7 +106,7 @@ void StraightFamily::settle_rummy(const DealEnd& end, Settlement& pay_out) {
 void StraightFamily::settle_showdown(const DealEnd& end, Settlement& pay_out) {
   const auto counts = unmatched_counts();
   const int winner = lowest_from(counts, end.breaker);
-  pay_out.summary["winner"] = winner;
+  pay_out.summary["winners"] = Json::array({winner});
   pay_winner(winner, counts, 1, "lowest count after the break", pay_out);
 }
 

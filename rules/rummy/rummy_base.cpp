@@ -139,6 +139,7 @@ void RummyBase::deal(Effects& fx) {
   pile_.clear();
   table_.clear();
   restocks_ = 0;
+  whole_pile_takes_ = 0;
   stock_gone_ = false;
   turns_after_stock_ = 0;
   in_break_ = false;
@@ -324,7 +325,8 @@ void RummyBase::apply_draw(int seat, const Json& action, Effects& fx) {
   } else if (from == "discard") {
     if (pile_.empty()) throw illegal_action("the discard pile is empty");
     const bool pair_with_stock = config_.boathouse && !stock_gone_;
-    if (pair_with_stock && stock_.empty()) throw illegal_action("the upcard comes with the stock top, and the stock is empty");
+    if (pair_with_stock && stock_.empty() && !upcard_restocks_pair())
+      throw illegal_action("the upcard comes with the stock top, and the stock is empty");
     const Card upcard = pile_.back();
     if (stock_.empty() && !stock_gone_ && config_.stock_end == StockEnd::turn_over) {
       restock_for_draw(true, fx);
@@ -395,6 +397,13 @@ bool RummyBase::reshuffle_except_top(Effects& fx) {
   return true;
 }
 
+// Boathouse with an empty stock (R-BH3): the upcard is taken, the rest of the
+// pile turned over as the new stock, and its top card drawn as the upcard's pair;
+// possible while the pile holds a card under the upcard.
+bool RummyBase::upcard_restocks_pair() const {
+  return stock_.empty() && config_.stock_end == StockEnd::turn_over && pile_.size() >= 2;
+}
+
 bool RummyBase::usable_take(int seat, std::size_t depth, bool must_use) const {
   if (depth >= pile_.size()) return false;
   if (!must_use) return true;
@@ -435,6 +444,10 @@ void RummyBase::apply_take(int seat, const Json& action, Effects& fx) {
 void RummyBase::apply_take_all(int seat, Effects& fx) {
   if (!config_.take_whole_pile) throw illegal_action("taking the whole pile is the Polish rule, not in play here");
   if (pile_.empty()) throw illegal_action("the discard pile is empty");
+  if (whole_pile_takes_ >= whole_pile_takes_max())
+    throw illegal_action("the whole pile has been taken " + std::to_string(whole_pile_takes_) +
+                         " times this deal, the most allowed: draw from the stock or take a card to meld");
+  ++whole_pile_takes_;
   hands_[seat].insert(hands_[seat].end(), pile_.begin(), pile_.end());
   fx.say(seat_tag(seat) + " takes the whole discard pile (" + std::to_string(pile_.size()) + " cards).");
   pile_.clear();
@@ -958,7 +971,8 @@ void RummyBase::end_deal(const DealEnd& given, Balances& chips, Effects& fx) {
   const char* how = end.kind == DealEnd::Kind::went_out      ? "went_out"
                     : end.kind == DealEnd::Kind::block_showdown ? "showdown"
                     : end.kind == DealEnd::Kind::stock_exhausted ? "stock_exhausted"
-                    : end.kind == DealEnd::Kind::showdown        ? "break"
+                    : end.kind == DealEnd::Kind::showdown
+                        ? (config_.stock_end == StockEnd::end_at_players ? "stock_ran_down" : "break")
                     : end.kind == DealEnd::Kind::knock           ? "knock"
                                                                : "no_winner";
   result_ = {{"deal", deals_}, {"dealer", dealer_}, {"end", how}, {"hands", hands}, {"melds", table_view()},
@@ -1092,10 +1106,11 @@ void RummyBase::list_draws(int seat, Json& legal) const {
     for (std::size_t depth = 0; depth < pile_.size(); ++depth)
       if (usable_take(seat, depth, config_.must_use_taken && !(depth == 0 && config_.top_card_free)))
         legal.push_back({{"type", "take"}, {"depth", depth}, {"card", to_string(pile_[pile_.size() - 1 - depth])}});
-    if (config_.take_whole_pile && !pile_.empty()) legal.push_back({{"type", "take_all"}});
+    if (config_.take_whole_pile && !pile_.empty() && whole_pile_takes_ < whole_pile_takes_max())
+      legal.push_back({{"type", "take_all"}});
     return;
   }
-  const bool upcard_ok = !pile_.empty() && (!config_.boathouse || !stock_.empty()) &&
+  const bool upcard_ok = !pile_.empty() && (!config_.boathouse || !stock_.empty() || upcard_restocks_pair()) &&
                         (!in_break_ || usable_take(seat, 0, true));
   if (upcard_ok) legal.push_back({{"type", "draw"}, {"from", "discard"}});
   if (config_.boathouse_two_discards && pile_.size() >= 2) legal.push_back({{"type", "draw"}, {"from", "two_discards"}});
@@ -1253,6 +1268,7 @@ Json RummyBase::view(std::optional<int> viewer) const {
   if (must_use_) view["must_use"] = to_string(*must_use_);
   if (config_.upcard_then_one_more && step_ == Step::draw && drawn_this_turn_ == 1) view["one_more_draw"] = true;
   if (stock_gone_) view["stock_gone"] = true;
+  if (step_ == Step::call_window) view["call"] = {{"discarder", discarder_}, {"card", to_string(pile_.back())}};
   if (in_break_) view["break"] = {{"breaker", breaker_}, {"turns_left", break_turns_left_}};
   if (config_.draw_meld_cycle) cycle_view(view);
   const Json extra = extra_view();

@@ -254,6 +254,10 @@ class RummyBase : public GameState {
   void check_may_keep(int seat, const std::vector<Card>& cards) const;
   void check_must_use(const std::vector<Card>& used) const;
   bool usable_take(int seat, std::size_t depth, bool must_use) const;
+  bool upcard_restocks_pair() const;
+  // Polish: the whole pile recycles into a hand with no stock drawn, so a deal of
+  // nothing but whole-pile takes would never end (R-G3): at most 2 × players a deal.
+  int whole_pile_takes_max() const { return 2 * players(); }
   int active_players() const;
   void check_break_discard(int seat) const;
   bool stock_is_dead() const;
@@ -291,6 +295,7 @@ class RummyBase : public GameState {
   int turn_ = 0;
   Step step_ = Step::deal_over;
   int restocks_ = 0;
+  int whole_pile_takes_ = 0;  // Polish take_all this deal
   bool stock_gone_ = false;     // Block/end_deal: the stock has run out this deal
   int turns_after_stock_ = 0;
   std::optional<Card> taken_upcard_;     // the single upcard taken this turn (R-G1)

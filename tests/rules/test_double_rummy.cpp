@@ -296,7 +296,7 @@ TEST_CASE("E19: a joker left in the hand counts 15 and an ace 11: JK + AC = 26 a
   auto result = h.game().result();
   CHECK(result["end"] == "break");
   CHECK(result["counts"] == Json::array({26, 4}));
-  CHECK(result["winner"] == 1);
+  CHECK(result["winners"] == Json::array({1}));
   CHECK(result["hands"][0]["cards"] == Json::array({"JK", "AC"}));
   CHECK(h.chips() == std::vector<std::int64_t>{100 - 22 * 2, 100 + 22 * 2});
 }

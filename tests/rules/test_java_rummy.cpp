@@ -184,7 +184,7 @@ TEST_CASE("R-J1 the break: when the stock falls to the number of players the dea
   play_to_break(h);
   CHECK(h.game().phase() == Phase::deal_over);
   const auto r = h.game().result();
-  CHECK(r["end"] == "break");
+  CHECK(r["end"] == "stock_ran_down");
   CHECK(!r.contains("winner"));
   CHECK(r["scores"] == Json::array({45, 24}));
   CHECK(r["eliminated"].empty());
@@ -355,7 +355,7 @@ TEST_CASE("java: random games, 1,000+ deals: cards and chips conserved, every ga
     ++ends[h.game().result()["end"].get<std::string>()];
   };
   random_playouts(spec);
-  CHECK(ends["break"] > 0);
+  CHECK(ends["stock_ran_down"] > 0);
 }
 
 TEST_CASE("java: random games with two jokers and a stake of 3") {

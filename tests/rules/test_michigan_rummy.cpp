@@ -252,6 +252,18 @@ TEST_CASE("R-M5 polish: the whole discard pile may be taken, with no duty to mel
   CHECK(listed(h.legal(1), {{"type", "take_all"}}));
 }
 
+TEST_CASE("R-M5 polish, R-G3: the whole pile may be taken at most twice per player a deal, so every deal ends") {
+  Harness h("michigan_rummy", options({{"polish", true}}), {100, 100}, 3);
+  for (int take = 1; take <= 4; ++take) {
+    const int seat = h.game().to_act().front();
+    h.act(seat, {{"type", "take_all"}});
+    h.act(seat, parlour::test::rummy_kit::listed(h.legal(seat), std::string("discard")).front());
+  }
+  const int seat = h.game().to_act().front();
+  CHECK(parlour::test::rummy_kit::listed(h.legal(seat), std::string("take_all")).empty());
+  CHECK(h.refusal(seat, {{"type", "take_all"}}) == "illegal_action");
+}
+
 TEST_CASE("two packs: a set may hold the same card twice") {
   auto deck = deal_with_upcard({{"7H", "7H", "7S", "2C", "4C", "6C", "8C"},
                      {"KS", "QS", "JS", "9D", "5H", "3D", "AC"},

@@ -139,7 +139,7 @@ TEST_CASE("R-RP1 positive scoring: the break scores nothing") {
   Harness h("rummy_poker", options(), {1000, 1000}, 1, two_hands(straight_nine("AD")));
   play_to_break(h);
   CHECK(h.game().phase() == Phase::deal_over);
-  CHECK(h.game().result()["end"] == "break");
+  CHECK(h.game().result()["end"] == "stock_ran_down");
   CHECK(h.game().result()["scores"] == Json::array({0, 0}));
   CHECK(h.game().view(std::nullopt)["stock"] == 2);
 }
@@ -231,6 +231,6 @@ TEST_CASE("rummy poker: random games, 1,000+ deals of positive scoring and 300+ 
     std::map<std::string, int> ends;
     spec.after_game = [&](Harness& h) { ++ends[h.game().result()["end"].get<std::string>()]; };
     random_playouts(spec);
-    CHECK(ends["break"] + ends["went_out"] > 0);
+    CHECK(ends["stock_ran_down"] + ends["went_out"] > 0);
   }
 }
