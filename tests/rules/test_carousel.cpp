@@ -225,6 +225,24 @@ TEST_CASE("carousel jokers: declared and bound; exchanged for the natural card; 
   CHECK(hand_size(h, 2) == 8);
 }
 
+TEST_CASE("carousel: a joker is captured in exchange for a card already on the table (source 002, §1.3)") {
+  const Cards x = {"5C", "6C", "7C", "8C", "8D", "8H", "JK", "KD", "QS", "2D"};
+  const Cards y = {"2H", "3H", "9H", "KH", "4D", "TS", "3D", "6H", "AC", "8S"};
+  Harness h = three(x, y, k_with("4H"), {"AS", "TH"});
+  h.act(1, draw());  // AS
+  h.act(1, layout({{"5C", "6C", "7C", "8C"}, {"8D", "8H", "JK=8C"}}));
+  h.act(1, finish);
+  h.act(2, draw());  // TH
+  // Unless a natural 8C takes its place, the joker may not be named anew.
+  CHECK(contains(why(h, 2, layout({{"5C", "6C", "7C", "8C"}, {"8D", "8H", "8S"}, {"2H", "3H", "JK=4H"}})),
+                 "identity_lost"));
+  // The natural 8C leaves the run (5C 6C 7C stays a run) for the joker's place; the joker joins 2H 3H as 4H.
+  h.act(2, layout({{"5C", "6C", "7C"}, {"8D", "8H", "8C"}, {"2H", "3H", "JK=4H"}}));
+  CHECK(view(h)["table"][1]["cards"] == Json::array({"8D", "8H", "8C"}));
+  CHECK(view(h)["table"][2]["cards"] == Json::array({"2H", "3H", "JK=4H"}));
+  CHECK(hand_size(h, 2) == 9);
+}
+
 TEST_CASE("carousel legal: new melds from the hand, single-card additions and joker exchanges, each valid") {
   const Cards x = {"JH", "QH", "JK", "7D", "8D", "9D", "2S", "3S", "4S", "2C"};
   const Cards y = {"KH", "6D", "TD", "7C", "7H", "7S", "5S", "3D", "6H", "AC"};
