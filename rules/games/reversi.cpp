@@ -226,7 +226,6 @@ class Reversi final : public GameState {
       if (!s.in_deal) continue;
       std::string outcome = slam == seat ? "reversis" : s.tricks == 0 && slam < 0 ? "clean" : "paid";
       seats.push_back({{"seat", seat},
-                       {"points", s.tricks},
                        {"tricks", s.tricks},
                        {"chips", book_.net(seat)},
                        {"unpaid", book_.unpaid(seat)},

@@ -556,7 +556,6 @@ class PoolTrick final : public GameState {
       if (s.status == Status::active) how = s.tricks > 0 ? "took_tricks" : "no_trick";
       if (seat == general_) how = outcome == "general_won" ? "general_won" : outcome == "general_lost" ? "general_lost" : how;
       seats.push_back({{"seat", seat},
-                       {"points", s.tricks},
                        {"tricks", s.tricks},
                        {"chips", book_.net(seat)},
                        {"unpaid", book_.unpaid(seat)},
