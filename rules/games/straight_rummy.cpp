@@ -57,15 +57,21 @@ void StraightFamily::settle_deal(const DealEnd& end, Balances& chips, Effects& f
 // sequence, or (all_runs_one_suit) every meld is a run. A wild counts as the card
 // it stands for; an ace after a king is high (14).
 bool StraightFamily::one_suit_rummy(int winner) const {
+  std::vector<Meld> melds;
+  for (const auto& tm : table())
+    if (tm.meld.owner == winner) melds.push_back(tm.meld);
+  return one_suit(melds);
+}
+
+bool StraightFamily::one_suit(const std::vector<Meld>& melds) const {
   std::vector<Card> cards;
   std::vector<int> ranks;
-  for (const auto& tm : table()) {
-    if (tm.meld.owner != winner) continue;
-    if (tm.meld.kind != MeldKind::run) return false;
-    for (std::size_t i = 0; i < tm.meld.cards.size(); ++i) {
-      const Card as = tm.meld.cards[i].as;
+  for (const auto& meld : melds) {
+    if (meld.kind != MeldKind::run) return false;
+    for (std::size_t i = 0; i < meld.cards.size(); ++i) {
+      const Card as = meld.cards[i].as;
       cards.push_back(as);
-      const bool high_ace = as.rank == rules::ace && i > 0 && tm.meld.cards[i - 1].as.rank == rules::king;
+      const bool high_ace = as.rank == rules::ace && i > 0 && meld.cards[i - 1].as.rank == rules::king;
       ranks.push_back(high_ace ? 14 : as.rank);
     }
   }

@@ -78,6 +78,9 @@ class StraightFamily : public RummyBase {
   // Each loser pays `units` units, or in points mode (count − winner's) × units.
   void pay_winner(int winner, const std::vector<int>& counts, int units, const std::string& memo, Settlement& pay_out);
   bool one_suit_rummy(int winner) const;
+  bool one_suit(const std::vector<Meld>& melds) const;
+  // A rummy declared as one run of one suit pays four units (R-S4).
+  int arrangement_worth(const std::vector<Meld>& melds) const override { return one_suit(melds) ? 1 : 0; }
   std::vector<int> unmatched_counts() const;
 
   bool points_mode_ = false;

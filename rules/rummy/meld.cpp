@@ -474,6 +474,67 @@ LayoutCheck validate_layout(const std::vector<Meld>& old_table, const std::vecto
   return out;
 }
 
+namespace {
+
+// Every multiset of `count` cards from `pool` (in pool order), each passed to `visit`.
+template <typename Visit>
+void each_multiset(const std::vector<Card>& pool, std::size_t count, std::vector<Card>& chosen, std::size_t from,
+                   Visit&& visit) {
+  if (chosen.size() == count) return visit(chosen);
+  for (std::size_t i = from; i < pool.size(); ++i) {
+    chosen.push_back(pool[i]);
+    each_multiset(pool, count, chosen, i, visit);
+    chosen.pop_back();
+  }
+}
+
+std::size_t multisets(std::size_t kinds, std::size_t count) {
+  std::size_t n = 1;  // C(kinds + count - 1, count), exact at each step
+  for (std::size_t i = 1; i <= count; ++i) n = n * (kinds + i - 1) / i;
+  return n;
+}
+
+std::vector<Card> wild_declarations_of(const Meld& meld) {
+  std::vector<Card> out;
+  for (const auto& mc : meld.cards)
+    if (mc.wild) out.push_back(mc.as);
+  std::sort(out.begin(), out.end(), [](Card a, Card b) { return to_string(a) < to_string(b); });
+  return out;
+}
+
+}  // namespace
+
+std::vector<Meld> declaration_variants(const Meld& meld, const MeldRules& rules, std::size_t most) {
+  std::vector<Meld> out{meld};
+  std::vector<Card> cards;
+  std::vector<Card> naturals;
+  std::size_t wilds = 0;
+  for (const auto& mc : meld.cards) {
+    cards.push_back(mc.card);
+    if (mc.wild) ++wilds;
+    else if (is_wild(mc.card, rules)) return out;  // a wild card standing as itself: declarations cover all or none
+    else naturals.push_back(mc.card);
+  }
+  if (wilds == 0 || naturals.empty() || meld.kind == MeldKind::jokers) return out;
+  std::vector<Card> pool;
+  for (Suit suit : {Suit::spades, Suit::hearts, Suit::diamonds, Suit::clubs}) pool.push_back({naturals.front().rank, suit});
+  for (std::uint8_t rank = ace; rank <= king; ++rank)
+    if (rank != naturals.front().rank) pool.push_back({rank, naturals.front().suit});
+  if (multisets(pool.size(), wilds) > most) return out;
+  std::vector<std::vector<Card>> seen{wild_declarations_of(meld)};
+  std::vector<Card> chosen;
+  each_multiset(pool, wilds, chosen, 0, [&](const std::vector<Card>& declared) {
+    auto check = validate_meld(cards, rules, declared);
+    if (!check) return;
+    auto key = wild_declarations_of(*check.meld);
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) return;
+    seen.push_back(key);
+    check.meld->owner = meld.owner;
+    out.push_back(*check.meld);
+  });
+  return out;
+}
+
 std::vector<std::string> meld_strings(const Meld& meld) {
   std::vector<std::string> out;
   for (const auto& mc : meld.cards)

@@ -1136,10 +1136,7 @@ void RummyBase::list_plays(int seat, Json& legal) const {
     std::vector<Card> singles;
     for (auto c : distinct(hand))
       if ((!must_use_ || c == *must_use_) && may_leave({c})) singles.push_back(c);
-    for (std::size_t i = 0; i < table_.size(); ++i)
-      for (auto c : singles)
-        if (lays_off(table_[i].meld, c, config_.melds))
-          legal.push_back({{"type", "lay_off"}, {"meld", i}, {"cards", {to_string(c)}}});
+    list_lay_offs(singles, legal);
     if (config_.shift_on_natural) list_shift_lay_offs(singles, legal);
   }
   if (must_use_) return;
@@ -1162,17 +1159,20 @@ void RummyBase::list_go_down(int seat, Json& legal) const {
     const CardValues ones{1, 1, 1, 1, 1};
     auto best = best_arrangement(cards, config_.melds, ones);
     if (!best.deadwood.empty() || best.melds.empty()) return;
-    Json melds = Json::array();
-    for (const auto& m : best.melds) {
-      // Every wild declared (a deuce standing as itself too), so the listing applies as written.
-      Json list = Json::array();
-      for (const auto& mc : m.cards)
-        list.push_back(is_wild(mc.card, config_.melds) ? to_string(mc.card) + "=" + to_string(mc.as) : to_string(mc.card));
-      melds.push_back(list);
+    for (const auto& arrangement : arrangements_by_worth(best.melds)) {
+      Json melds = Json::array();
+      for (const auto& m : arrangement) {
+        // Every wild declared (a deuce standing as itself too), so the listing applies as written.
+        Json list = Json::array();
+        for (const auto& mc : m.cards)
+          list.push_back(is_wild(mc.card, config_.melds) ? to_string(mc.card) + "=" + to_string(mc.as)
+                                                         : to_string(mc.card));
+        melds.push_back(list);
+      }
+      Json action = {{"type", "go_down"}, {"melds", melds}};
+      if (shown) action["shown"] = to_string(*shown);
+      legal.push_back(action);
     }
-    Json action = {{"type", "go_down"}, {"melds", melds}};
-    if (shown) action["shown"] = to_string(*shown);
-    legal.push_back(action);
   };
   // Keeping one card back leaves at most one fewer unmatched card: a hand whose
   // best arrangement leaves two or more cannot go down at all.
@@ -1194,19 +1194,22 @@ void RummyBase::list_go_rummy(int seat, Json& legal) const {
     const CardValues ones{1, 1, 1, 1, 1};
     auto best = best_arrangement(cards, config_.melds, ones);
     if (!best.deadwood.empty()) return;
-    Json melds = Json::array();
-    for (const auto& m : best.melds) {
-      // A wild as "JK=8H"; plain cards when a wild-capable card stands as itself
-      // (a natural deuce), since declarations cover every wild of a meld or none.
-      const bool declarable = std::none_of(m.cards.begin(), m.cards.end(),
-                                           [&](const MeldCard& mc) { return !mc.wild && is_wild(mc.card, config_.melds); });
-      Json list = Json::array();
-      for (const auto& mc : m.cards) list.push_back(to_string(mc.card));
-      melds.push_back(declarable ? Json(meld_strings(m)) : list);
+    for (const auto& arrangement : arrangements_by_worth(best.melds)) {
+      Json melds = Json::array();
+      for (const auto& m : arrangement) {
+        // A wild as "JK=8H"; plain cards when a wild-capable card stands as itself
+        // (a natural deuce), since declarations cover every wild of a meld or none.
+        const bool declarable = std::none_of(m.cards.begin(), m.cards.end(), [&](const MeldCard& mc) {
+          return !mc.wild && is_wild(mc.card, config_.melds);
+        });
+        Json list = Json::array();
+        for (const auto& mc : m.cards) list.push_back(to_string(mc.card));
+        melds.push_back(declarable ? Json(meld_strings(m)) : list);
+      }
+      Json action = {{"type", "go_rummy"}, {"melds", melds}};
+      if (discard) action["discard"] = to_string(*discard);
+      legal.push_back(action);
     }
-    Json action = {{"type", "go_rummy"}, {"melds", melds}};
-    if (discard) action["discard"] = to_string(*discard);
-    legal.push_back(action);
   };
   if (cards_in_no_meld(hand, config_.melds) > 1) return;  // quick exit: no arrangement can leave only one out
   if (!config_.final_discard_required) listing(hand, std::nullopt);
@@ -1218,6 +1221,49 @@ void RummyBase::list_go_rummy(int seat, Json& legal) const {
     rest.erase(std::find(rest.begin(), rest.end(), c));
     if (!rest.empty()) listing(rest, c);
   }
+}
+
+std::vector<std::vector<Meld>> RummyBase::arrangements_by_worth(const std::vector<Meld>& melds) const {
+  std::vector<std::vector<Meld>> variants;
+  std::size_t combinations = 1;
+  for (const auto& meld : melds) {
+    variants.push_back(declaration_variants(meld, config_.melds));
+    combinations *= variants.back().size();
+  }
+  std::vector<std::vector<Meld>> out{melds};
+  if (combinations <= 1 || combinations > 2000) return out;
+  std::vector<int> worths{arrangement_worth(melds)};
+  std::vector<std::size_t> pick(melds.size(), 0);
+  for (std::size_t n = 1; n < combinations; ++n) {
+    for (std::size_t i = 0; i < pick.size() && ++pick[i] == variants[i].size(); ++i) pick[i] = 0;  // the next pick
+    std::vector<Meld> arrangement;
+    for (std::size_t i = 0; i < pick.size(); ++i) arrangement.push_back(variants[i][pick[i]]);
+    const int worth = arrangement_worth(arrangement);
+    if (std::find(worths.begin(), worths.end(), worth) != worths.end()) continue;
+    worths.push_back(worth);
+    out.push_back(std::move(arrangement));
+  }
+  return out;
+}
+
+// Each single card laid off on each table meld it fits; a wild once for each card
+// it may stand for there (each end of a run), since where it goes decides what
+// may be laid off or moved later.
+void RummyBase::list_lay_offs(const std::vector<Card>& singles, Json& legal) const {
+  for (std::size_t i = 0; i < table_.size(); ++i)
+    for (auto c : singles) {
+      if (!lays_off(table_[i].meld, c, config_.melds)) continue;
+      if (!is_wild(c, config_.melds) || table_[i].meld.kind != MeldKind::run) {
+        legal.push_back({{"type", "lay_off"}, {"meld", i}, {"cards", {to_string(c)}}});
+        continue;
+      }
+      const Suit suit = table_[i].meld.cards.front().as.suit;
+      for (std::uint8_t rank = ace; rank <= king; ++rank) {
+        const Card as{rank, suit};
+        if (extend_meld(table_[i].meld, {c}, config_.melds, {as}))
+          legal.push_back({{"type", "lay_off"}, {"meld", i}, {"cards", {to_string(c)}}, {"wilds", {to_string(as)}}});
+      }
+    }
 }
 
 // shift_on_natural: each natural card that takes a run wild's place, once per end

@@ -181,6 +181,11 @@ class RummyBase : public GameState {
   // Points a meld or lay-off scores when made (Michigan family); 0 elsewhere.
   virtual void on_meld_made(int seat, const TableMeld& meld, const std::vector<std::size_t>& new_cards, bool new_meld);
   virtual Json extra_view() const { return Json::object(); }
+  // What the wild declarations of a whole-hand arrangement (go_rummy, go_down)
+  // are worth to the player in the game's scoring (a bonus, a payoff): `legal`
+  // lists one arrangement per different worth, so the server never picks a
+  // declaration that costs the player. 0 where declarations change nothing.
+  virtual int arrangement_worth(const std::vector<Meld>&) const { return 0; }
 
   // ---- helpers for games
   int left_of(int seat) const { return (seat + 1) % players(); }
@@ -275,6 +280,9 @@ class RummyBase : public GameState {
   void list_go_rummy(int seat, Json& legal) const;
   void list_go_down(int seat, Json& legal) const;
   void list_shift_lay_offs(const std::vector<Card>& singles, Json& legal) const;
+  void list_lay_offs(const std::vector<Card>& singles, Json& legal) const;
+  // The arrangement, then one more for each other worth its wilds' declarations may have.
+  std::vector<std::vector<Meld>> arrangements_by_worth(const std::vector<Meld>& melds) const;
 
   Json seat_view(int seat, std::optional<int> viewer) const;
   Json table_view() const;

@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "rules/registry.h"
 #include "tests/integration/server_process.h"
 
 using parlour::test::Json;
@@ -52,6 +53,9 @@ TEST_CASE("three players play a stacked Red Dog deal; hidden cards stay hidden; 
   carol.hello("carol");
   dave.hello("dave");
 
+  // The first dealer is drawn from the seed: this one makes alice (seat 0) deal first.
+  const std::uint64_t alice_deals = 2;
+  REQUIRE(parlour::rules::draw_first_dealer(alice_deals, 3) == 0);
   // Dealt one at a time from the dealer's (alice's) left: bob, carol, alice.
   const std::vector<std::string> bob_hand = {"KC", "5D", "TH", "9H", "4S"};
   const std::vector<std::string> carol_hand = {"2C", "3C", "4C", "7C", "8C"};
@@ -65,7 +69,7 @@ TEST_CASE("three players play a stacked Red Dog deal; hidden cards stay hidden; 
   for (const char* turn : {"7H", "KH", "3D"}) deck.push_back(turn);
 
   auto created = alice.request(
-      {{"type", "create"}, {"game", "red_dog"}, {"options", {{"ante", 5}}}, {"seats", 3}, {"seed", 7}, {"deck", deck}});
+      {{"type", "create"}, {"game", "red_dog"}, {"options", {{"ante", 5}}}, {"seats", 3}, {"seed", alice_deals}, {"deck", deck}});
   REQUIRE(created["type"] == "created");
   const std::string table = created["table"];
   CHECK(alice.request({{"type", "join"}, {"table", table}, {"seat", 0}})["seat"] == 0);

@@ -344,6 +344,12 @@ TEST_CASE("a joker laid off in the break goes to the end the player declares") {
   CHECK(table_cards(h, 0) == Json::array({"JK=5H", "JK=6H", "7H", "8H", "9H"}));
 }
 
+TEST_CASE("legal lists a joker's lay-off on a run once for each end it may take") {
+  auto h = at_break();
+  CHECK(has_action(h.legal(0), with_wilds(lay_off(0, {"JK"}), {"6H"})));
+  CHECK(has_action(h.legal(0), with_wilds(lay_off(0, {"JK"}), {"TH"})));
+}
+
 TEST_CASE("payoffs: rummy before the break 2 units; one run of one suit with a joker and a high ace 4 units") {
   auto opponent = std::vector<std::string>{"KC", "QC", "9H", "7H", "5D", "3C", "2D", "8D", "JH", "4S"};
   SUBCASE("two units") {

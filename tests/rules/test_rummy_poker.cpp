@@ -234,3 +234,26 @@ TEST_CASE("rummy poker: random games, 1,000+ deals of positive scoring and 300+ 
     CHECK(ends["stock_ran_down"] + ends["went_out"] > 0);
   }
 }
+
+TEST_CASE("legal lists each go-down's wild declarations that score differently: JK as 9H makes the flush") {
+  // 9H 9H JK 3H 4H 5H 6H JH QH KH: the set of nines may take the joker as any nine; only 9H makes all ten hearts.
+  auto deck = deal_no_upcard({{"9H", "9H", "JK", "3H", "4H", "5H", "6H", "JH", "QH", "KH"},
+                              {"2S", "4S", "6S", "8S", "TS", "QS", "AD", "3D", "5D", "7D"}});
+  Harness h("rummy_poker", options(), {1000, 1000}, 1, deck);
+  const auto go_downs = listed(h.legal(1), "go_down");
+  bool flush_listed = false;
+  bool plain_listed = false;
+  for (const auto& a : go_downs) {
+    const auto text = a.dump();
+    if (text.find("\"JK=9H\"") != std::string::npos) flush_listed = true;
+    else if (text.find("\"JK=9") != std::string::npos) plain_listed = true;
+  }
+  CHECK(flush_listed);
+  CHECK(plain_listed);
+  for (const auto& a : go_downs)
+    if (a.dump().find("\"JK=9H\"") != std::string::npos) {
+      h.act(1, a);
+      CHECK(h.game().result()["bonus"] == 25);
+      break;
+    }
+}
