@@ -16,7 +16,10 @@
 // common property: a `layout` states the complete new table (every table card
 // stays, every meld valid, at least one card from the hand, jokers never leave
 // the table and keep their declared card unless a natural card takes it over,
-// R-CA7: a joker may be declared as a card already on the table).
+// R-CA7: a joker may be declared as a card already on the table). The natural
+// card may come from the hand (exchange) or from another table meld (capture,
+// source 002: "in exchange for a card already on the table"), and must join cards
+// of the joker's old meld (rules/rummy.md §1.3).
 // Knock: ends play at once, no lay-offs after it. A layout that empties the hand
 // knocks by itself (R-CA2).
 //

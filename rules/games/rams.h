@@ -17,7 +17,9 @@
 //   player only "pay_dealer". The player before the dealer, when all before him
 //   passed, may not pass: he plays or pays the dealer 5 chips personally, which
 //   ends the deal with the pool carried over. When exactly one other player plays,
-//   the dealer may not pass. The dealer may take the widow like anyone else.
+//   the dealer may not pass. The dealer may take the widow like anyone else. The
+//   view's `forced` names the player to declare who may not pass, and a log line
+//   says so when his turn comes.
 // - A dealer who plays may then "exchange" a card (laid aside dead) for the turned
 //   trump, or "keep"; this comes after all declarations, also after a widow.
 // - Play: the first player who declared play leads; active players only,

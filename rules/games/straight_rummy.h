@@ -38,7 +38,10 @@
 // View: `break: {breaker, turns_left}` while the break is on; `must_use` after a
 // break upcard. Result: `end` "went_out" or "break" (the showdown), `breaker`,
 // `counts` (every hand's unmatched count by its best arrangement), `units`, and
-// `winner`. A zero count reached in the break (hand all melded or laid off) is
+// `winner` (going out) or `winners` (a list: the showdown's). A rummy's wilds may be
+// declared to make one run of one suit (4 units): `legal` lists such a declaration
+// beside the plain one. A player who has left the table is out of every later
+// settlement (RummyBase::seats_in_play). A zero count reached in the break (hand all melded or laid off) is
 // simply the lowest count: one unit, like any other winner after the break.
 #pragma once
 
