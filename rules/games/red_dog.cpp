@@ -71,7 +71,8 @@ class RedDog final : public GameState {
   Json legal_actions(int seat, const Balances& balances) const override {
     Json legal = Json::array();
     if (phase_ != Phase::playing || seat != order_[turn_]) return legal;
-    if (most_bet(seat, balances) >= 1) legal.push_back({{"type", "bet"}, {"amount", bounds(1, most_bet(seat, balances))}});
+    const auto most = most_bet(seat, balances);
+    if (most >= 1) legal.push_back({{"type", "bet"}, {"amount", bounds(1, most)}});
     else legal.push_back(skip_action());
     return legal;
   }

@@ -204,13 +204,22 @@ TEST_CASE("E7a: block: going out must end with a discard, so one may only lay of
   CHECK(h.game().result()["winner"] == 2);
 }
 
-TEST_CASE("E8: call: a discard that lays off may be called; the caller nearest the discarder's left wins") {
+namespace {
+
+// E8's table: four players with option call; seat 1 melds 7S 8S 9S and will discard TS.
+Harness e8_table() {
   auto deck = deal_with_upcard({{"7S", "8S", "9S", "KD", "QH", "JC", "3D"},
                      {"2C", "3C", "4H", "5H", "6D", "8D", "TC"},
                      {"AC", "AD", "4C", "5C", "6C", "8C", "TD"},
                      {"2S", "3S", "4S", "QD", "JD", "9D", "KH"}},
                     "AH", {"TS"});
-  Harness h("rummy", options({{"call", true}}), {100, 100, 100, 100}, 1, deck);
+  return Harness("rummy", options({{"call", true}}), {100, 100, 100, 100}, 1, deck);
+}
+
+}  // namespace
+
+TEST_CASE("E8: call: a discard that lays off may be called; the caller nearest the discarder's left wins") {
+  auto h = e8_table();
   h.act(1, draw());  // TS
   h.act(1, meld({"7S", "8S", "9S"}));
   h.act(1, discard("TS"));
@@ -230,12 +239,7 @@ TEST_CASE("E8: call: a discard that lays off may be called; the caller nearest t
 }
 
 TEST_CASE("call: the view names whose discard the call window is about") {
-  auto deck = deal_with_upcard({{"7S", "8S", "9S", "KD", "QH", "JC", "3D"},
-                     {"2C", "3C", "4H", "5H", "6D", "8D", "TC"},
-                     {"AC", "AD", "4C", "5C", "6C", "8C", "TD"},
-                     {"2S", "3S", "4S", "QD", "JD", "9D", "KH"}},
-                    "AH", {"TS"});
-  Harness h("rummy", options({{"call", true}}), {100, 100, 100, 100}, 1, deck);
+  auto h = e8_table();
   h.act(1, draw());
   h.act(1, meld({"7S", "8S", "9S"}));
   CHECK_FALSE(h.game().view(2).contains("call"));
