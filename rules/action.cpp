@@ -49,4 +49,11 @@ Json bounds(std::int64_t lo, std::int64_t hi) {
   return {{"min", lo}, {"max", hi}};
 }
 
+Json skip_action() { return {{"type", "skip"}}; }
+
+void check_skip(const Json& action, bool can_cover_a_move) {
+  expect_only_fields(action, {});
+  if (can_cover_a_move) throw illegal_action("you can still cover a move: skip only when your chips cover none");
+}
+
 }  // namespace parlour::rules

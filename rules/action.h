@@ -21,4 +21,13 @@ Card card_field(const Json& action, const char* name, Ranks ranks = Ranks::stand
 // std::logic_error when lo > hi: an empty range is never listed.
 Json bounds(std::int64_t lo, std::int64_t hi);
 
+// {"type":"skip"}: the only action listed for a seat whose chips, as passed in
+// now, cannot cover any move the game offers (a player's chips are his across
+// tables and may have gone since his turn began). Listing it keeps the seat to
+// act from ever having nothing legal; a server may apply it at once.
+Json skip_action();
+// Checks a skip sent by a seat: refused while the balances passed with it still
+// cover a move, so a replay with the logged balances decides the same way.
+void check_skip(const Json& action, bool can_cover_a_move);
+
 }  // namespace parlour::rules

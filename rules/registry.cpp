@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "rules/rng.h"
+
 #include "rules/games/red_dog.h"
 #include "rules/games/ranter_go_round.h"
 #include "rules/games/red_and_black.h"
@@ -164,6 +166,11 @@ Json Registry::validate_options(const GameInfo& info, const Json& given) {
   return options;
 }
 
+int draw_first_dealer(std::uint64_t seed, int players) {
+  Rng dealer_stream(seed ^ 0xd1b54a32d192ed03ULL);
+  return static_cast<int>(dealer_stream.below(static_cast<std::uint64_t>(players)));
+}
+
 std::unique_ptr<GameState> Registry::create(const GameInfo& info, GameSetup setup) {
   setup.options = validate_options(info, setup.options);
   const int max = info.max_players_with(setup.options);
@@ -172,6 +179,10 @@ std::unique_ptr<GameState> Registry::create(const GameInfo& info, GameSetup setu
                      " players with these options, got " + std::to_string(setup.players));
   if (static_cast<int>(setup.balances.size()) != setup.players)
     throw SetupError("expected one balance per player");
+  if (!setup.first_dealer) setup.first_dealer = draw_first_dealer(setup.seed, setup.players);
+  if (*setup.first_dealer < 0 || *setup.first_dealer >= setup.players)
+    throw SetupError("the first dealer must be a seat from 0 to " + std::to_string(setup.players - 1) + ", got " +
+                     std::to_string(*setup.first_dealer));
   return info.create(setup);
 }
 

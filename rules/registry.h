@@ -32,7 +32,16 @@ struct GameSetup {
   std::uint64_t seed = 0;
   std::optional<std::vector<Card>> stacked_deck;  // top of stock first, first deal only
   Balances balances;
+  // The first deal's dealer (rules/rummy.md §1.9, rules/other.md §0: a seeded
+  // random first dealer). None: Registry::create draws it from the seed, on a
+  // random stream of its own so that the cards dealt do not depend on it.
+  std::optional<int> first_dealer = std::nullopt;
+
+  int starting_dealer() const { return first_dealer.value_or(0); }
 };
+
+// The first dealer a table with this seed and this many players gets.
+int draw_first_dealer(std::uint64_t seed, int players);
 
 // Bad options, a bad player count or a bad stacked deck.
 class SetupError : public std::runtime_error {

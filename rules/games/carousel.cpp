@@ -62,6 +62,7 @@ RummyConfig carousel_config(const GameSetup& setup) {
   c.withdraw_allowed = setup.options.at("turn_time_limit_s").get<int>() > 0;
   c.stock_end = StockEnd::final_meld_round;
   c.stake = setup.options.at("stake").get<std::int64_t>();
+  c.running_scores = true;
   c.deals = kMaxDeals;
   return c;
 }
@@ -72,14 +73,8 @@ class Carousel final : public RummyBase {
       : RummyBase(setup, carousel_config(setup)),
         deal_limit_(setup.options.at("deals").get<int>()),
         time_limit_(setup.options.at("turn_time_limit_s").get<int>()),
-        deals_won_(setup.players, 0),
-        gone_(setup.players, false) {
+        deals_won_(setup.players, 0) {
     if (deal_limit_ == 0 || deal_limit_ > kMaxDeals) deal_limit_ = kMaxDeals;
-  }
-
-  Effects seat_left(int seat, const Balances& balances) override {
-    gone_[seat] = true;
-    return RummyBase::seat_left(seat, balances);
   }
 
   // Mid-game: the final settlement of what is settled so far (running scores and
@@ -94,7 +89,7 @@ class Carousel final : public RummyBase {
                     {"points", std::vector<std::int64_t>(players(), 0)}};
     settle_game(-1, chips, fx, summary);
     Json seats = Json::array();
-    for (int s = 0; s < players(); ++s) seats.push_back({{"seat", s}, {"points", 0}, {"chips", summary["chips"][s]}});
+    for (int s = 0; s < players(); ++s) seats.push_back({{"seat", s}, {"chips", summary["chips"][s]}});
     closed_result_ = {{"deal", deals_played()}, {"dealer", dealer()}, {"end", "closed"}, {"seats", seats},
                       {"scores", scores_},       {"deals_won", deals_won_}};
     for (const auto& key : {"game_winner", "final_scores", "settlement", "unpaid"})
@@ -114,7 +109,7 @@ class Carousel final : public RummyBase {
     std::vector<int> bonuses(players(), 0);
     std::vector<int> winners;
     // The seats that may win: still at the table and not withdrawn.
-    auto may_win = [&](int s) { return !gone_[s] && !withdrawn(s); };
+    auto may_win = [&](int s) { return in_play(s) && !withdrawn(s); };
     auto lowest = [&](auto&& among) {
       int low = -1;
       for (int s = 0; s < players(); ++s)
@@ -126,7 +121,7 @@ class Carousel final : public RummyBase {
     auto differences = [&](int winner) {
       int total = 0;
       for (int s = 0; s < players(); ++s) {
-        if (s == winner || gone_[s]) continue;
+        if (s == winner || !in_play(s)) continue;
         const int diff = counts[s] - counts[winner];
         total += withdrawn(s) ? std::max(diff, 0) : diff;
       }
@@ -172,7 +167,6 @@ class Carousel final : public RummyBase {
       scores_[w] += points[w];
       ++deals_won_[w];
     }
-    for (int s = 0; s < players(); ++s) summary["points"][s] = points[s];
     summary["winners"] = winners;
     summary["deal_points"] = points;
     summary["bonuses"] = bonuses;
@@ -197,7 +191,7 @@ class Carousel final : public RummyBase {
   // The final settlement: bonuses, then every pair settles the difference.
   void settle_game(int winner, Balances& chips, Effects& fx, Json& summary) {
     std::vector<bool> in(players());
-    for (int s = 0; s < players(); ++s) in[s] = !gone_[s];
+    for (int s = 0; s < players(); ++s) in[s] = in_play(s);
     const auto finals = carousel::final_scores(scores_, deals_won_, winner);
     Json lines = Json::array();
     for (const auto& line : carousel::settlement(finals, scores_, winner, in)) {
@@ -216,7 +210,7 @@ class Carousel final : public RummyBase {
   std::vector<int> top_scorers() const {
     std::vector<int> out;
     for (int s = 0; s < players(); ++s) {
-      if (gone_[s]) continue;
+      if (!in_play(s)) continue;
       if (out.empty() || scores_[s] > scores_[out.front()]) out = {s};
       else if (scores_[s] == scores_[out.front()]) out.push_back(s);
     }
@@ -241,7 +235,6 @@ class Carousel final : public RummyBase {
   int time_limit_;
   bool over_ = false;
   std::vector<int> deals_won_;
-  std::vector<bool> gone_;
   Json closed_result_;
 };
 

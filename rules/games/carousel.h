@@ -16,7 +16,10 @@
 // common property: a `layout` states the complete new table (every table card
 // stays, every meld valid, at least one card from the hand, jokers never leave
 // the table and keep their declared card unless a natural card takes it over,
-// R-CA7: a joker may be declared as a card already on the table).
+// R-CA7: a joker may be declared as a card already on the table). The natural
+// card may come from the hand (exchange) or from another table meld (capture,
+// source 002: "in exchange for a card already on the table"), and must join cards
+// of the joker's old meld (rules/rummy.md §1.3).
 // Knock: ends play at once, no lay-offs after it. A layout that empties the hand
 // knocks by itself (R-CA2).
 //
@@ -61,7 +64,7 @@
 //   nothing.
 // - A player who leaves the table: the deal in progress is abandoned (the
 //   engine's rule) and he is out of the game's settlement, as in Michigan.
-// - Seat 0 deals first; the deal passes left.
+// - The first dealer is drawn from the seed; the deal passes left.
 //
 // View (besides the engine's): `drawn` (cards drawn this turn), `draws_per_turn`,
 // `melded_this_turn`, `knock_max`, `knocker` (null until a knock), `withdrawn`

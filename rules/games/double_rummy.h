@@ -13,7 +13,8 @@
 // declares what a joker stands for when he melds it: in `go_rummy` as "JK=8H" in
 // the meld's list, in the break's `meld` with `wilds` and its `lay_off` with
 // `wilds` (undeclared, the server picks a fitting card: a gap, else above the run,
-// else below).
+// else below). `legal` lists a joker's lay-off on a run once for each end, and a
+// rummy whose jokers can make one run of one suit (4 units) with that declaration.
 //
 // Jokers move, never return (engine policy shift_on_natural): during the break a
 // natural card equal to what a run's joker stands for is laid off in its place,

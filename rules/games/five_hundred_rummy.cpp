@@ -18,7 +18,7 @@ constexpr int kMaxDeals = 200;  // every game ends, whatever the cards do
 class FiveHundredFamily final : public RummyBase {
  public:
   FiveHundredFamily(const GameSetup& setup, const RummyConfig& config, const FiveHundredRules& rules)
-      : RummyBase(setup, config), rules_(rules), gone_(setup.players, false) {}
+      : RummyBase(setup, config), rules_(rules) {}
 
   Effects start_next_deal(const Balances& balances) override {
     Effects fx = RummyBase::start_next_deal(balances);
@@ -27,7 +27,6 @@ class FiveHundredFamily final : public RummyBase {
   }
 
   Effects seat_left(int seat, const Balances& balances) override {
-    gone_[seat] = true;
     Effects fx = RummyBase::seat_left(seat, balances);
     if (rules_.partnership && phase() != Phase::game_over) {
       fx.say("A partnership game needs all four players; the game is over.");
@@ -71,7 +70,7 @@ class FiveHundredFamily final : public RummyBase {
     }
     for (int s = 0; s < players(); ++s) {
       scores_[s] += deal[s];
-      if (!gone_[s])
+      if (in_play(s))
         fx.say(seat_tag(s) + " melded " + std::to_string(melded[s]) + " and holds " + std::to_string(in_hand[s]) +
                ": " + (deal[s] >= 0 ? "+" : "") + std::to_string(deal[s]) + ".");
     }
@@ -122,7 +121,7 @@ class FiveHundredFamily final : public RummyBase {
     int best = 0;
     for (int i = 1; i <= players(); ++i) {
       const int s = (dealer() + i) % players();
-      if (gone_[s]) continue;
+      if (!in_play(s)) continue;
       if (leaders.empty() || scores_[s] > best) {
         leaders = {s};
         best = scores_[s];
@@ -140,7 +139,7 @@ class FiveHundredFamily final : public RummyBase {
     if (leaders.empty()) return;
     pay_out.summary["game_winners"] = leaders;
     for (int s = 0; s < players(); ++s) {
-      if (gone_[s] || std::find(leaders.begin(), leaders.end(), s) != leaders.end()) continue;
+      if (!in_play(s) || std::find(leaders.begin(), leaders.end(), s) != leaders.end()) continue;
       pay_out.split(s, leaders, best - scores_[s], "game: difference of scores");
     }
     fx.say(leaders.size() == 1 ? seat_tag(leaders.front()) + " wins the game with " + std::to_string(best) + "."
@@ -165,7 +164,6 @@ class FiveHundredFamily final : public RummyBase {
   bool over_ = false;
   std::vector<int> team_scores_ = {0, 0};
   std::vector<std::size_t> intact_fours_;  // table indexes of sets of four melded in one action
-  std::vector<bool> gone_;                 // seats whose player has left the table
 };
 
 }  // namespace

@@ -31,7 +31,7 @@
 //   (tied players share; tied teams: no chips move).
 // - Partnership needs exactly four players; a player leaving ends a partnership
 //   game (no chips move). Otherwise a player who leaves is out of the settlement.
-// - Seat 0 deals first; the deal passes left.
+// - The first dealer is drawn from the seed; the deal passes left.
 #pragma once
 
 #include <memory>

@@ -21,6 +21,7 @@ RummyConfig java_config(const Json& options) {
   c.go_down = true;
   c.go_down_shown_max = 5;
   c.stock_end = StockEnd::end_at_players;
+  c.running_scores = true;
   return c;
 }
 
@@ -38,10 +39,6 @@ std::vector<int> GoDownFamily::penalty_points(const DealEnd& end) const {
   auto points = counts();
   if (end.kind == DealEnd::Kind::went_out) points[end.winner] = end.rummy ? -25 : hand_count(end.winner);
   return points;
-}
-
-std::vector<int> GoDownFamily::in_play_from_dealers_left() const {
-  return seats_from((dealer() + 1) % players(), players(), [&](int s) { return in_play(s); });
 }
 
 std::vector<int> GoDownFamily::best_of(const std::vector<int>& seats, bool lowest) const {
@@ -72,7 +69,7 @@ class JavaRummy final : public GoDownFamily {
 
   Effects seat_left(int seat, const Balances& balances) override {
     Effects fx = RummyBase::seat_left(seat, balances);
-    const auto still_in = in_play_from_dealers_left();
+    const auto still_in = seats_in_play();
     if (phase() == Phase::game_over && !over_ && still_in.size() == 1 && pool_ > 0) {
       fx.move(Account::of_pool(pool_name), Account::of_seat(still_in.front()), pool_, "last player in takes the pool");
       fx.say(seat_tag(still_in.front()) + " is the last player in the game and takes the pool of " +
@@ -96,7 +93,7 @@ class JavaRummy final : public GoDownFamily {
     if (end.kind == DealEnd::Kind::went_out && !end.rummy) summary["shown"] = to_string(hand(end.winner).front());
     std::vector<int> reached;
     std::vector<int> below;
-    for (int s : in_play_from_dealers_left()) {
+    for (int s : seats_in_play()) {
       scores_[s] += points[s];
       
       (scores_[s] >= kTarget ? reached : below).push_back(s);

@@ -34,7 +34,7 @@
 // A player leaving the table abandons the deal in progress (no points); if one
 // player is then left in the game he takes the pool. `close` by the host shares
 // the pool out among the players still seated, eliminated ones included, as
-// rules/pools.h close_pool does. Seat 0 deals first.
+// rules/pools.h close_pool does. The first dealer is drawn from the seed.
 //
 // View: `pool`, `eliminated` (per seat), `target` (100), `scores` (running totals).
 // Result: `counts` (every hand's unmatched count), `deal_points` (this deal's, per seat),
@@ -69,8 +69,6 @@ class GoDownFamily : public RummyBase {
   std::vector<int> penalty_points(const DealEnd& end) const;
   // Every hand's unmatched count (0 for players not in the game).
   std::vector<int> counts() const;
-  // Seats still in the game, clockwise from the dealer's left.
-  std::vector<int> in_play_from_dealers_left() const;
   // Those of `seats` with the lowest (or highest) score, in the same order.
   std::vector<int> best_of(const std::vector<int>& seats, bool lowest) const;
   bool deal_limit_reached() const;

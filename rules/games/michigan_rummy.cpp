@@ -30,8 +30,7 @@ class MichiganRummy final : public RummyBase {
         deal_limit_(setup.options.at("deals").get<int>()),
         settle_each_deal_(opt(setup.options, "settle_each_deal")),
         banked_(setup.players, 0),
-        deal_points_(setup.players, 0),
-        gone_(setup.players, false) {
+        deal_points_(setup.players, 0) {
     if (settle_each_deal_ && deal_limit_ == 0) deal_limit_ = setup.players;
   }
 
@@ -44,7 +43,6 @@ class MichiganRummy final : public RummyBase {
   }
 
   Effects seat_left(int seat, const Balances& balances) override {
-    gone_[seat] = true;
     const bool was_playing = phase() == Phase::playing;
     Effects fx = RummyBase::seat_left(seat, balances);
     if (was_playing) {  // the deal is abandoned: its points go too
@@ -88,7 +86,7 @@ class MichiganRummy final : public RummyBase {
       if (end.kind == DealEnd::Kind::went_out) {
         const int w = end.winner;
         for (int s = 0; s < players(); ++s) {
-          if (s == w || gone_[s]) continue;
+          if (s == w || !in_play(s)) continue;
           const std::int64_t diff = deal_points_[w] - deal_points_[s];
           if (diff > 0) pay_out.points(s, w, diff, "deal points: difference");
           else pay_out.points(w, s, -diff, "deal points: difference");
@@ -112,7 +110,7 @@ class MichiganRummy final : public RummyBase {
     const int top = scores_[leaders.front()];
     summary["game_winners"] = leaders;
     for (int s = 0; s < players(); ++s) {
-      if (gone_[s] || std::find(leaders.begin(), leaders.end(), s) != leaders.end()) continue;
+      if (!in_play(s) || std::find(leaders.begin(), leaders.end(), s) != leaders.end()) continue;
       pay_out.split(s, leaders, top - scores_[s], "game: difference of scores");
     }
     fx.say(leaders.size() == 1 ? seat_tag(leaders.front()) + " wins the game with " + std::to_string(top) + "."
@@ -125,7 +123,7 @@ class MichiganRummy final : public RummyBase {
     int best = 0;
     for (int i = 1; i <= players(); ++i) {
       const int s = (dealer() + i) % players();
-      if (gone_[s]) continue;
+      if (!in_play(s)) continue;
       if (out.empty() || scores_[s] > best) {
         out = {s};
         best = scores_[s];
@@ -151,7 +149,6 @@ class MichiganRummy final : public RummyBase {
   bool over_ = false;
   std::vector<int> banked_;       // running scores at the start of the deal
   std::vector<int> deal_points_;  // this deal's points per seat
-  std::vector<bool> gone_;        // seats whose player has left the table
 };
 
 }  // namespace

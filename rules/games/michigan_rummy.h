@@ -26,12 +26,14 @@
 //   winner collects (his deal points − each opponent's) × stake (negative: he pays);
 //   a deal ended by the "Otherwise" rule moves no chips. `deals` deals are played
 //   (0: each player deals once).
-// - R-M5 option polish: the whole pile may also be taken, with no duty to meld.
+// - R-M5 option polish: the whole pile may also be taken, with no duty to meld; at
+//   most 2 × players times a deal (R-G3: whole-pile takes recycle cards without
+//   drawing the stock, and a deal of nothing else would never end).
 // - Termination: playing to the target, the game also ends after `deals` deals when
 //   that is not 0, and in any case after 200 deals; the highest score then wins
 //   (players tied for it share each payment, odd chips clockwise from the dealer's
 //   left) and collects the differences.
-// - Seat 0 deals first; the deal passes left. A player who leaves the table is
+// - The first dealer is drawn from the seed; the deal passes left. A player who leaves the table is
 //   out of the game's settlement.
 #pragma once
 

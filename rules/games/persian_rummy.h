@@ -23,7 +23,7 @@
 // - Game: `deals` deals (2 or 3, default 2); then each player of the losing side
 //   pays the margin × stake to the winning player seated at his left (team_diff);
 //   equal totals move no chips. A player leaving ends the game (no chips move).
-// - Seat 0 deals first; the deal passes left.
+// - The first dealer is drawn from the seed; the deal passes left.
 #pragma once
 
 #include "rules/registry.h"

@@ -25,7 +25,7 @@ class QueenCityRummy final : public StraightFamily {
     for (const auto& tm : table())
       if (tm.meld.owner == end.winner) worth += config().values.of_meld(tm.meld);
     pay_out.summary["melded"] = worth;
-    for (int s = 0; s < players(); ++s)
+    for (int s : seats_in_play())
       if (s != end.winner) pay_out.points(s, end.winner, worth, "rummy: the value of the winner's melds");
   }
 };

@@ -9,7 +9,7 @@
 // - Deal: the dealer puts 5 chips in the pool ("pool"). Five cards each from the
 //   dealer's left in packets of 2 then 3 (option `packets` "3-2" for 3 then 2); the
 //   widow is dealt face down as an extra hand after the dealer's in each round; the
-//   next card is turned up for trump. Undealt cards are dead. Seat 0 deals first
+//   next card is turned up for trump. Undealt cards are dead. The first dealer is drawn from the seed
 //   and the deal passes left.
 // - Declaring, in turn from the dealer's left, dealer last: "pass", "play" (with
 //   the dealt hand), "take_widow" (the hand is laid aside dead; once per deal),
@@ -17,7 +17,9 @@
 //   player only "pay_dealer". The player before the dealer, when all before him
 //   passed, may not pass: he plays or pays the dealer 5 chips personally, which
 //   ends the deal with the pool carried over. When exactly one other player plays,
-//   the dealer may not pass. The dealer may take the widow like anyone else.
+//   the dealer may not pass. The dealer may take the widow like anyone else. The
+//   view's `forced` names the player to declare who may not pass, and a log line
+//   says so when his turn comes.
 // - A dealer who plays may then "exchange" a card (laid aside dead) for the turned
 //   trump, or "keep"; this comes after all declarations, also after a widow.
 // - Play: the first player who declared play leads; active players only,

@@ -49,7 +49,8 @@ class RanterGoRound final : public GameState {
         deal_limit_(setup.options.at("deals").get<int>()),
         shoe_(PackSpec{}, setup.seed, setup.stacked_deck),
         seats_(static_cast<std::size_t>(setup.players)),
-        exposed_(static_cast<std::size_t>(setup.players), false) {
+        exposed_(static_cast<std::size_t>(setup.players), false),
+        dealer_(setup.starting_dealer()) {
     for (int seat = 0; seat < players(); ++seat) {
       if (setup.balances[seat] >= static_cast<std::int64_t>(counters_) * stake_) {
         seats_[seat].standing = Standing::in;
@@ -124,7 +125,8 @@ class RanterGoRound final : public GameState {
       return fx;
     }
     if (deals_ == 0 || seats_[dealer_].standing != Standing::in) {
-      dealer_ = next_remaining(deals_ == 0 ? players() - 1 : dealer_);
+      // The first dealer, or the next player still in after him.
+      dealer_ = next_remaining(deals_ == 0 ? (dealer_ + players() - 1) % players() : dealer_);
     } else if (!replay_) {
       dealer_ = next_remaining(dealer_);
     }
@@ -383,7 +385,6 @@ class RanterGoRound final : public GameState {
       else if (exposed_[seat]) outcome = "king";
       else outcome = "safe";
       Json line = {{"seat", seat},
-                   {"points", 0},
                    {"chips", s.deal_net},
                    {"outcome", outcome},
                    {"counters", s.counters},

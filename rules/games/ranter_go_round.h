@@ -23,8 +23,8 @@
 // - Among the players not holding a king, every holder of the lowest rank loses one
 //   counter (ties all lose). If everyone holds a king nobody loses. If the showdown
 //   would put out every player still in, nobody loses and the same dealer deals again.
-// - Cards go one to each player from the dealer's left, ending with the dealer; seat
-//   0 (or the first seat taking part after it) deals first and the deal passes to the
+// - Cards go one to each player from the dealer's left, ending with the dealer; the
+//   first dealer is drawn from the seed (or the first seat taking part after him) and the deal passes to the
 //   next player still in on the left.
 // - The game ends when one player is left: he takes the whole pool. A player who
 //   leaves the table drops out (his counters paid stay in the pool). Option `deals`

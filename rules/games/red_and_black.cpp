@@ -52,7 +52,8 @@ class RedAndBlack final : public GameState {
         cover_double_(setup.options.at("cover_double").get<bool>()),
         deal_limit_(setup.options.at("deals").get<int>()),
         shoe_(PackSpec{}, setup.seed, setup.stacked_deck),
-        seats_(static_cast<std::size_t>(setup.players)) {}
+        seats_(static_cast<std::size_t>(setup.players)),
+        dealer_(setup.starting_dealer()) {}
 
   Phase phase() const override { return phase_; }
 
@@ -64,7 +65,10 @@ class RedAndBlack final : public GameState {
   Json legal_actions(int seat, const Balances& balances) const override {
     Json legal = Json::array();
     if (phase_ != Phase::playing || seat != order_[turn_]) return legal;
+    // The bettor's and the banker's chips are theirs across tables and may have
+    // gone since the turn began: with no bet left to cover, the bettor may only skip.
     const auto most = max_bet(seat, balances);
+    if (most < 1) return Json::array({skip_action()});
     for (const char* colour : {"red", "black"})
       legal.push_back({{"type", "bet"}, {"colour", colour}, {"amount", bounds(1, most)}});
     return legal;
@@ -75,6 +79,7 @@ class RedAndBlack final : public GameState {
     const int actor = order_[turn_];
     if (seat != actor) throw not_your_turn("it is " + seat_tag(actor) + "'s turn to bet");
     const auto type = action_type(action);
+    if (type == "skip") return skip_turn(seat, action, balances);
     if (type != "bet") throw illegal_action("expected a bet, got a '" + type + "' action");
     expect_only_fields(action, {"colour", "amount"});
     auto colour = action.find("colour");
@@ -228,11 +233,29 @@ class RedAndBlack final : public GameState {
     return most;
   }
 
+  // The bettor to act can no longer cover a bet (his chips or the bank's went at
+  // another table since his turn began): he is skipped as if it had been so when
+  // his turn came.
+  Effects skip_turn(int seat, const Json& action, const Balances& balances) {
+    check_skip(action, max_bet(seat, balances) >= 1);
+    Effects fx;
+    Balances chips = balances;
+    mark_skipped(seat, chips, fx);
+    advance_turn(turn_ + 1, chips, fx);
+    return fx;
+  }
+
+  void mark_skipped(int seat, const Balances& chips, Effects& fx) {
+    seats_[seat].status = Status::skipped;
+    fx.say(seat_tag(seat) + (own_cover(seat, chips) < 1 ? " cannot cover a bet" : " finds the bank exhausted") +
+           " and is skipped.");
+  }
+
   // Who banks this deal: from the seat due, the first player seated who can cover a
   // 1-chip bet doubled.
   std::optional<int> choose_dealer(const Balances& chips) const {
-    int due = 0;
-    if (deals_ > 0) due = bank_passes_ ? (dealer_ + 1) % players() : dealer_;
+    int due = dealer_;
+    if (deals_ > 0 && bank_passes_) due = (dealer_ + 1) % players();
     for (int i = 0; i < players(); ++i) {
       const int seat = (due + i) % players();
       if (!seats_[seat].left && chips[seat] >= 2) return seat;
@@ -280,9 +303,7 @@ class RedAndBlack final : public GameState {
         turn_ = next;
         return;
       }
-      seats_[seat].status = Status::skipped;
-      fx.say(seat_tag(seat) + (own_cover(seat, chips) < 1 ? " cannot cover a bet" : " finds the bank exhausted") +
-             " and is skipped.");
+      mark_skipped(seat, chips, fx);
     }
     if (!sequential_) {
       std::vector<int> betting;
@@ -330,7 +351,7 @@ class RedAndBlack final : public GameState {
     Json seats = Json::array();
     for (int seat = 0; seat < players(); ++seat) {
       const auto& s = seats_[seat];
-      Json line = {{"seat", seat}, {"points", 0}, {"chips", s.deal_net}, {"outcome", status_name(s.status)}};
+      Json line = {{"seat", seat}, {"chips", s.deal_net}, {"outcome", status_name(s.status)}};
       if (s.red) line["colour"] = colour_name(*s.red);
       if (s.bet) line["bet"] = *s.bet;
       if (!s.cards.empty()) {

@@ -14,12 +14,14 @@
 //   the bank's cover (above it illegal_action): the dealer's chips must cover twice
 //   every bet accepted and not yet settled, so later bettors are capped first. There
 //   is no pass; a bettor who cannot bet 1 chip (no chips, or the bank is exhausted) is
-//   skipped, and the state says so.
+//   skipped, and the state says so. When that comes about between two calls (his or
+//   the banker's chips went at another table since his turn began), `legal` offers
+//   him only `skip` (rules/action.h), which skips him the same way.
 // - A bettor need only hold his bet. If he loses double and cannot pay all of it, he
 //   pays what he has and the unpaid rest is named in the deal's result (GAMES.md).
 //   Option `cover_double` instead caps a bet at half the bettor's chips.
 // - All cards are face up and all bets public: every seat and spectator sees the same.
-// - The pack is reshuffled for every deal. Seat 0 banks first; the bank passes left
+// - The pack is reshuffled for every deal. The first dealer (drawn from the seed) banks first; the bank passes left
 //   every deal (option `bank_passes`; off, it stays with the same player while he can
 //   bank). A player whose chips cannot cover a 1-chip bet doubled (fewer than 2) does
 //   not take the bank; it goes on to the next player on the left.

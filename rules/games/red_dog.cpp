@@ -56,7 +56,8 @@ class RedDog final : public GameState {
         ante_per_deal_(setup.options.at("ante_per_deal").get<bool>()),
         deal_limit_(setup.options.at("deals").get<int>()),
         shoe_(PackSpec{}, setup.seed, setup.stacked_deck),
-        seats_(static_cast<std::size_t>(setup.players)) {}
+        seats_(static_cast<std::size_t>(setup.players)),
+        dealer_(setup.starting_dealer()) {}
 
   Phase phase() const override { return phase_; }
 
@@ -65,10 +66,14 @@ class RedDog final : public GameState {
     return {order_[turn_]};
   }
 
+  // The bettor's chips are his across tables: he may have spent them elsewhere
+  // since his turn began. With nothing left to bet he may only pass his turn.
   Json legal_actions(int seat, const Balances& balances) const override {
     Json legal = Json::array();
-    if (phase_ == Phase::playing && seat == order_[turn_])
-      legal.push_back({{"type", "bet"}, {"amount", bounds(1, std::min(pot_, balances[seat]))}});
+    if (phase_ != Phase::playing || seat != order_[turn_]) return legal;
+    const auto most = most_bet(seat, balances);
+    if (most >= 1) legal.push_back({{"type", "bet"}, {"amount", bounds(1, most)}});
+    else legal.push_back(skip_action());
     return legal;
   }
 
@@ -77,6 +82,7 @@ class RedDog final : public GameState {
     const int actor = order_[turn_];
     if (seat != actor) throw not_your_turn("it is " + seat_tag(actor) + "'s turn to bet");
     const auto type = action_type(action);
+    if (type == "skip") return skip_turn(seat, action, balances);
     if (type != "bet") throw illegal_action("expected a bet, got a '" + type + "' action");
     expect_only_fields(action, {"amount"});
     const auto amount = int_field(action, "amount");
@@ -198,11 +204,13 @@ class RedDog final : public GameState {
     }
   }
 
+  // A player takes part in a deal when he can pay what he owes the pot and still
+  // bet a chip: a player with no chips cannot take part, whatever he has in the pot.
   bool may_take_part(int seat, const Balances& chips) const {
     const auto& s = seats_[seat];
     if (s.left) return false;
     const bool owes_ante = ante_per_deal_ || pot_ == 0 || !s.in_pot;
-    return !owes_ante || chips[seat] >= ante_;
+    return chips[seat] >= (owes_ante ? ante_ : 0) + 1;
   }
 
   Effects begin_deal(Balances& chips) {
@@ -249,7 +257,21 @@ class RedDog final : public GameState {
   }
 
   bool can_bet(int seat, const Balances& chips) const {
-    return seats_[seat].status == Status::waiting && pot_ >= 1 && chips[seat] >= 1;
+    return seats_[seat].status == Status::waiting && most_bet(seat, chips) >= 1;
+  }
+
+  std::int64_t most_bet(int seat, const Balances& chips) const { return std::min(pot_, chips[seat]); }
+
+  // The bettor to act has no chips left (spent at another table since his turn
+  // began): he is skipped as if he had had none when his turn came.
+  Effects skip_turn(int seat, const Json& action, const Balances& balances) {
+    check_skip(action, most_bet(seat, balances) >= 1);
+    Effects fx;
+    Balances chips = balances;
+    seats_[seat].status = Status::skipped;
+    fx.say(seat_tag(seat) + " cannot bet and is skipped.");
+    advance_turn(chips, fx);
+    return fx;
   }
 
   // Moves the turn to the next player who can still bet; settles the deal when
@@ -302,7 +324,7 @@ class RedDog final : public GameState {
     Json seats = Json::array();
     for (int seat = 0; seat < players(); ++seat) {
       const auto& s = seats_[seat];
-      Json line = {{"seat", seat}, {"points", 0}, {"chips", s.deal_net}, {"outcome", status_name(s.status)}};
+      Json line = {{"seat", seat}, {"chips", s.deal_net}, {"outcome", status_name(s.status)}};
       if (s.bet) line["bet"] = *s.bet;
       if (s.target) line["target"] = to_string(*s.target);
       if (s.shown) line["shown"] = to_string(*s.shown);

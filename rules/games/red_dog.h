@@ -7,10 +7,16 @@
 // - Ranks are ace high. The pot is formed when play starts and again whenever it is
 //   emptied ("all must contribute to a new pot"), and otherwise carries over between
 //   deals; option `ante_per_deal` makes every deal also start with an ante.
-// - There is no pass and no forfeit: every player in the deal bets at least 1.
+// - There is no pass and no forfeit: every player in the deal bets at least 1. A
+//   player with no chips left when his turn comes is skipped; one whose chips went
+//   at another table since his turn began is offered only `skip` (rules/action.h).
+// - A player takes part in a deal only if he can pay what he owes the pot (an
+//   ante) and still bet a chip; a deal in which fewer than two can is not dealt:
+//   the game is over and the pot is shared out (GAMES.md), so no deal is ever
+//   dealt that nobody can bet in.
 // - A winner shows the lowest card that beats the turned card; a loser's hand is
 //   thrown in unshown. Turned cards stay face up for the rest of the deal.
-// - Cards are dealt one at a time from the dealer's left; seat 0 deals first and
+// - Cards are dealt one at a time from the dealer's left; the first dealer is drawn from the seed and
 //   the deal passes left.
 // - A player who cannot pay an ante when a pot is formed sits out; he comes back
 //   at the start of a later deal by paying the ante into the current pot.

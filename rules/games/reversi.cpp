@@ -35,7 +35,8 @@ class Reversi final : public GameState {
       : stake_(setup.options.at("stake").get<std::int64_t>()),
         deal_limit_(setup.options.at("deals").get<int>()),
         shoe_(PackSpec{}, setup.seed, setup.stacked_deck),
-        seats_(static_cast<std::size_t>(setup.players)) {}
+        seats_(static_cast<std::size_t>(setup.players)),
+        dealer_(setup.starting_dealer()) {}
 
   Phase phase() const override { return phase_; }
 
@@ -225,7 +226,6 @@ class Reversi final : public GameState {
       if (!s.in_deal) continue;
       std::string outcome = slam == seat ? "reversis" : s.tricks == 0 && slam < 0 ? "clean" : "paid";
       seats.push_back({{"seat", seat},
-                       {"points", s.tricks},
                        {"tricks", s.tricks},
                        {"chips", book_.net(seat)},
                        {"unpaid", book_.unpaid(seat)},

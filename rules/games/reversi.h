@@ -8,8 +8,8 @@
 //   six (17, 13, 10 or 8 cards each). Removed cards are skipped when dealing, so a
 //   stacked deck may hold them anywhere.
 // - Cards are dealt one at a time from the dealer's left; the dealer's left leads
-//   to the first trick, the winner of each trick leads the next; seat 0 deals
-//   first and the deal passes left. No passing of cards.
+//   to the first trick, the winner of each trick leads the next; the first dealer
+//   is drawn from the seed and the deal passes left. No passing of cards.
 // - Sweepstake settlement, in chips of `stake` (default 1) per unit:
 //   every player pays one unit into the pool ("pool") per trick taken; if one or
 //   more players took no trick, they share the whole pool equally (odd chips stay

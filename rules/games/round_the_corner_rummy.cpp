@@ -37,7 +37,7 @@ class RoundTheCornerRummy final : public RummyBase {
       summary["void"] = true;
       return;
     }
-    for (int s = 0; s < players(); ++s)
+    for (int s : seats_in_play())
       if (s != end.winner) pay_out.points(s, end.winner, 1, "rummy: one stake from each player");
   }
 };

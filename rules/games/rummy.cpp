@@ -62,13 +62,13 @@ class Rummy final : public RummyBase {
       // The winner collects what his own melds are worth from each opponent.
       const int worth = melded_value(winner);
       summary["melded"] = worth;
-      for (int s = 0; s < players(); ++s)
+      for (int s : seats_in_play())
         if (s != winner) pay_out.points(s, winner, worth, "rummy: the winner's melds");
       return;
     }
     const bool doubled = end.rummy && !(opt(options_, "boathouse") && opt(options_, "boathouse_single_pay"));
     summary["doubled"] = doubled;
-    for (int s = 0; s < players(); ++s)
+    for (int s : seats_in_play())
       if (s != winner) pay_out.points(s, winner, hand_count(s) * (doubled ? 2 : 1), doubled ? "rummy: cards left, double" : "rummy: cards left");
   }
 
@@ -85,14 +85,7 @@ class Rummy final : public RummyBase {
     std::vector<int> counts;
     for (int s = 0; s < players(); ++s) counts.push_back(hand_count(s));
     pay_out.summary["counts"] = counts;
-    const int low = *std::min_element(counts.begin(), counts.end());
-    std::vector<int> winners;
-    for (int i = 1; i <= players(); ++i) {
-      const int s = (dealer() + i) % players();
-      if (counts[s] == low) winners.push_back(s);
-    }
-    for (int s = 0; s < players(); ++s)
-      if (counts[s] != low) pay_out.split(s, winners, counts[s] - low, "block: difference of counts");
+    pay_out.summary["winners"] = pay_out.lowest_count_wins(counts, "block: difference of counts");
   }
 
   Json options_;

@@ -33,10 +33,19 @@ class RummyPoker final : public GoDownFamily {
  private:
   // R-RP2: the winner's melded cards, each as the card it stands for.
   int bonus(int winner) const {
-    std::vector<Card> cards;
+    std::vector<Meld> melds;
     for (const auto& tm : table())
-      if (tm.meld.owner == winner)
-        for (const auto& mc : tm.meld.cards) cards.push_back(mc.as);
+      if (tm.meld.owner == winner) melds.push_back(tm.meld);
+    return bonus_of(melds);
+  }
+
+  // A declaration that makes a straight or a flush is worth its bonus.
+  int arrangement_worth(const std::vector<Meld>& melds) const override { return bonus_of(melds); }
+
+  static int bonus_of(const std::vector<Meld>& melds) {
+    std::vector<Card> cards;
+    for (const auto& meld : melds)
+      for (const auto& mc : meld.cards) cards.push_back(mc.as);
     if (cards.empty()) return 0;
     const bool flush = std::all_of(cards.begin(), cards.end(), [&](Card c) { return c.suit == cards.front().suit; });
     std::vector<int> ranks;
@@ -69,7 +78,7 @@ class RummyPoker final : public GoDownFamily {
     } else if (penalty_) {
       points = penalty_points(end);
     }
-    const auto seats = in_play_from_dealers_left();
+    const auto seats = seats_in_play();
     bool reached = false;
     for (int s : seats) {
       scores_[s] += points[s];

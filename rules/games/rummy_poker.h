@@ -12,7 +12,9 @@
 // Bonuses for the deal winner, judged on his melded cards (R-RP2), a wild taking
 // the card it stands for: one straight (all distinct consecutive ranks, any suits,
 // ace low) +25; all one suit (flush) +25; both (straight flush) +50, not more.
-// Declare the wilds ("2C=9H") to make them count as the cards you want.
+// Declare the wilds ("2C=9H") to make them count as the cards you want; `legal`
+// lists each go-down once more for every other bonus its wilds' declarations can
+// make (e.g. a joker as 9H in 9H 9H JK beside a heart flush).
 //
 // Option `scoring`:
 // - `positive` (default, R-RP1): the deal winner scores the other players' unmatched
@@ -30,7 +32,7 @@
 // them. A player leaving abandons the deal in progress (no points) and pays
 // nothing; the game goes on while two players remain. `close` by the host settles
 // nothing: there is no pool, and running scores are paid only when the game ends.
-// Seat 0 deals first.
+// The first dealer is drawn from the seed.
 //
 // View: `scores`, `target` (100), `scoring`. Result: `counts`, `deal_points` per seat,
 // `scores`, `bonus` (the winner's, 0/25/50) and `shown` with a go-down, and when

@@ -14,7 +14,7 @@
 // as in Straight Rummy with the player due to draw next as the breaker: he wins a
 // tie, else the tied player nearest his left. Option `payoff=points`: each pays
 // the difference of unmatched counts × stake (× 2 for rummy, the winner's count
-// being 0). Values `basic`, ace low. R-G1 the single upcard taken may not be
+// being 0). Skip has no break: that end's result says `end` "stock_ran_down". Values `basic`, ace low. R-G1 the single upcard taken may not be
 // discarded that turn. `deals` deals (0: each player deals once).
 #pragma once
 

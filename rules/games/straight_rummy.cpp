@@ -57,15 +57,21 @@ void StraightFamily::settle_deal(const DealEnd& end, Balances& chips, Effects& f
 // sequence, or (all_runs_one_suit) every meld is a run. A wild counts as the card
 // it stands for; an ace after a king is high (14).
 bool StraightFamily::one_suit_rummy(int winner) const {
+  std::vector<Meld> melds;
+  for (const auto& tm : table())
+    if (tm.meld.owner == winner) melds.push_back(tm.meld);
+  return one_suit(melds);
+}
+
+bool StraightFamily::one_suit(const std::vector<Meld>& melds) const {
   std::vector<Card> cards;
   std::vector<int> ranks;
-  for (const auto& tm : table()) {
-    if (tm.meld.owner != winner) continue;
-    if (tm.meld.kind != MeldKind::run) return false;
-    for (std::size_t i = 0; i < tm.meld.cards.size(); ++i) {
-      const Card as = tm.meld.cards[i].as;
+  for (const auto& meld : melds) {
+    if (meld.kind != MeldKind::run) return false;
+    for (std::size_t i = 0; i < meld.cards.size(); ++i) {
+      const Card as = meld.cards[i].as;
       cards.push_back(as);
-      const bool high_ace = as.rank == rules::ace && i > 0 && tm.meld.cards[i - 1].as.rank == rules::king;
+      const bool high_ace = as.rank == rules::ace && i > 0 && meld.cards[i - 1].as.rank == rules::king;
       ranks.push_back(high_ace ? 14 : as.rank);
     }
   }
@@ -89,7 +95,7 @@ void StraightFamily::pay_winner(int winner, const std::vector<int>& counts, int 
                                 Settlement& pay_out) {
   pay_out.summary["counts"] = counts;
   pay_out.summary["units"] = units;
-  for (int s = 0; s < players(); ++s) {
+  for (int s : seats_in_play()) {
     if (s == winner) continue;
     const std::int64_t owed = points_mode_ ? std::int64_t{counts[s] - counts[winner]} * units : units;
     pay_out.points(s, winner, owed, memo);
@@ -106,22 +112,14 @@ void StraightFamily::settle_rummy(const DealEnd& end, Settlement& pay_out) {
 void StraightFamily::settle_showdown(const DealEnd& end, Settlement& pay_out) {
   const auto counts = unmatched_counts();
   const int winner = lowest_from(counts, end.breaker);
-  pay_out.summary["winner"] = winner;
+  pay_out.summary["winners"] = Json::array({winner});
   pay_winner(winner, counts, 1, "lowest count after the break", pay_out);
 }
 
 void StraightFamily::settle_block_showdown(Settlement& pay_out) {
   const auto counts = unmatched_counts();
   pay_out.summary["counts"] = counts;
-  const int low = *std::min_element(counts.begin(), counts.end());
-  std::vector<int> winners;
-  for (int i = 1; i <= players(); ++i) {
-    const int s = (dealer() + i) % players();
-    if (counts[s] == low) winners.push_back(s);
-  }
-  pay_out.summary["winners"] = winners;
-  for (int s = 0; s < players(); ++s)
-    if (counts[s] != low) pay_out.split(s, winners, counts[s] - low, "lowest count: the difference");
+  pay_out.summary["winners"] = pay_out.lowest_count_wins(counts, "lowest count: the difference");
 }
 
 }  // namespace rummy

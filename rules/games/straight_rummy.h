@@ -33,12 +33,15 @@
 // source recommends) turns an upcard after the deal, which the leader may take.
 // R-G1 the single upcard taken may not be discarded that turn. R-G2 one settlement
 // a deal; `deals` deals (0: each player deals once); the deal passes left.
-// Seat 0 deals first.
+// The first dealer is drawn from the seed.
 //
 // View: `break: {breaker, turns_left}` while the break is on; `must_use` after a
 // break upcard. Result: `end` "went_out" or "break" (the showdown), `breaker`,
 // `counts` (every hand's unmatched count by its best arrangement), `units`, and
-// `winner`. A zero count reached in the break (hand all melded or laid off) is
+// `winner` (going out) or `winners` (a list: the showdown's). A rummy's wilds may be
+// declared to make one run of one suit (4 units): `legal` lists such a declaration
+// beside the plain one. A player who has left the table is out of every later
+// settlement (RummyBase::seats_in_play). A zero count reached in the break (hand all melded or laid off) is
 // simply the lowest count: one unit, like any other winner after the break.
 #pragma once
 
@@ -78,6 +81,9 @@ class StraightFamily : public RummyBase {
   // Each loser pays `units` units, or in points mode (count − winner's) × units.
   void pay_winner(int winner, const std::vector<int>& counts, int units, const std::string& memo, Settlement& pay_out);
   bool one_suit_rummy(int winner) const;
+  bool one_suit(const std::vector<Meld>& melds) const;
+  // A rummy declared as one run of one suit pays four units (R-S4).
+  int arrangement_worth(const std::vector<Meld>& melds) const override { return one_suit(melds) ? 1 : 0; }
   std::vector<int> unmatched_counts() const;
 
   bool points_mode_ = false;

@@ -376,16 +376,40 @@ LayoutCheck layout_refusal(std::string reason, std::string message) {
   return check;
 }
 
-// How many cards on a table hold each identity (naturals, and wilds by what they
-// stand for), indexed by suit × 14 + rank.
-std::array<int, 56> identity_counts(const std::vector<Meld>& table) {
+// How many wilds on a table stand for each identity, indexed by suit × 14 + rank.
+std::array<int, 56> wild_declarations(const std::vector<Meld>& table) {
   std::array<int, 56> counts{};
   for (const auto& meld : table)
-    for (const auto& mc : meld.cards) {
-      if (meld.kind == MeldKind::jokers) continue;
-      ++counts[static_cast<int>(mc.as.suit) * 14 + mc.as.rank];
-    }
+    for (const auto& mc : meld.cards)
+      if (mc.wild && meld.kind != MeldKind::jokers) ++counts[static_cast<int>(mc.as.suit) * 14 + mc.as.rank];
   return counts;
+}
+
+bool holds_natural(const Meld& meld, Card card) {
+  return std::any_of(meld.cards.begin(), meld.cards.end(), [&](const MeldCard& mc) { return !mc.wild && mc.card == card; });
+}
+
+// The natural cards X of the new table that take the place of a wild that stood
+// for X (rules/rummy.md §1.3): each sits in a meld with natural cards of an old
+// meld where a wild stood for X, and came from the hand (exchange) or from
+// another table meld (capture).
+int naturals_taking_the_place_of(Card x, const std::vector<Meld>& old_table, const std::vector<Meld>& new_table) {
+  auto joins_old_meld = [&](const Meld& now) {
+    for (const auto& old : old_table) {
+      const bool wild_stood_for_x = std::any_of(old.cards.begin(), old.cards.end(),
+                                                [&](const MeldCard& mc) { return mc.wild && mc.as == x; });
+      if (!wild_stood_for_x || holds_natural(old, x)) continue;
+      for (const auto& mc : old.cards)
+        if (!mc.wild && holds_natural(now, mc.card)) return true;
+    }
+    return false;
+  };
+  int takers = 0;
+  for (const auto& meld : new_table)
+    if (holds_natural(meld, x) && joins_old_meld(meld))
+      takers += static_cast<int>(std::count_if(meld.cards.begin(), meld.cards.end(),
+                                               [&](const MeldCard& mc) { return !mc.wild && mc.card == x; }));
+  return takers;
 }
 
 bool unchanged(const Meld& old, const MeldSpec& spec) {
@@ -436,14 +460,78 @@ LayoutCheck validate_layout(const std::vector<Meld>& old_table, const std::vecto
   if (!unplaced.empty())
     return layout_refusal("card_left_table", to_string(unplaced.front()) + " was on the table and must stay there");
   if (out.from_hand.empty()) return layout_refusal("no_card_from_hand", "a new layout must add at least one card from your hand");
-  const auto before = identity_counts(old_table);
-  const auto after = identity_counts(out.melds);
-  for (int i = 0; i < 56; ++i)
-    if (after[i] < before[i]) {
-      const Card identity{static_cast<std::uint8_t>(i % 14), static_cast<Suit>(i / 14)};
-      return layout_refusal("identity_lost", "nothing stands for " + to_string(identity) +
-                                                 " any more: a wild may change identity only when a natural card replaces it");
-    }
+  // A wild keeps what it stands for unless a natural card of that identity takes its place.
+  const auto before = wild_declarations(old_table);
+  const auto after = wild_declarations(out.melds);
+  for (int i = 0; i < 56; ++i) {
+    if (after[i] >= before[i]) continue;
+    const Card identity{static_cast<std::uint8_t>(i % 14), static_cast<Suit>(i / 14)};
+    if (naturals_taking_the_place_of(identity, old_table, out.melds) < before[i] - after[i])
+      return layout_refusal("identity_lost", "a wild stood for " + to_string(identity) +
+                                                 ": it may stand for another card only when a natural " +
+                                                 to_string(identity) + " takes its place in its meld");
+  }
+  return out;
+}
+
+namespace {
+
+// Every multiset of `count` cards from `pool` (in pool order), each passed to `visit`.
+template <typename Visit>
+void each_multiset(const std::vector<Card>& pool, std::size_t count, std::vector<Card>& chosen, std::size_t from,
+                   Visit&& visit) {
+  if (chosen.size() == count) return visit(chosen);
+  for (std::size_t i = from; i < pool.size(); ++i) {
+    chosen.push_back(pool[i]);
+    each_multiset(pool, count, chosen, i, visit);
+    chosen.pop_back();
+  }
+}
+
+std::size_t multisets(std::size_t kinds, std::size_t count) {
+  std::size_t n = 1;  // C(kinds + count - 1, count), exact at each step
+  for (std::size_t i = 1; i <= count; ++i) n = n * (kinds + i - 1) / i;
+  return n;
+}
+
+std::vector<Card> wild_declarations_of(const Meld& meld) {
+  std::vector<Card> out;
+  for (const auto& mc : meld.cards)
+    if (mc.wild) out.push_back(mc.as);
+  std::sort(out.begin(), out.end(), [](Card a, Card b) { return to_string(a) < to_string(b); });
+  return out;
+}
+
+}  // namespace
+
+std::vector<Meld> declaration_variants(const Meld& meld, const MeldRules& rules, std::size_t most) {
+  std::vector<Meld> out{meld};
+  std::vector<Card> cards;
+  std::vector<Card> naturals;
+  std::size_t wilds = 0;
+  for (const auto& mc : meld.cards) {
+    cards.push_back(mc.card);
+    if (mc.wild) ++wilds;
+    else if (is_wild(mc.card, rules)) return out;  // a wild card standing as itself: declarations cover all or none
+    else naturals.push_back(mc.card);
+  }
+  if (wilds == 0 || naturals.empty() || meld.kind == MeldKind::jokers) return out;
+  std::vector<Card> pool;
+  for (Suit suit : {Suit::spades, Suit::hearts, Suit::diamonds, Suit::clubs}) pool.push_back({naturals.front().rank, suit});
+  for (std::uint8_t rank = ace; rank <= king; ++rank)
+    if (rank != naturals.front().rank) pool.push_back({rank, naturals.front().suit});
+  if (multisets(pool.size(), wilds) > most) return out;
+  std::vector<std::vector<Card>> seen{wild_declarations_of(meld)};
+  std::vector<Card> chosen;
+  each_multiset(pool, wilds, chosen, 0, [&](const std::vector<Card>& declared) {
+    auto check = validate_meld(cards, rules, declared);
+    if (!check) return;
+    auto key = wild_declarations_of(*check.meld);
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) return;
+    seen.push_back(key);
+    check.meld->owner = meld.owner;
+    out.push_back(*check.meld);
+  });
   return out;
 }
 

@@ -97,9 +97,9 @@ struct LayoutCheck {
 
 // A whole new table (rules/rummy.md §1.3, Carousel): every card already on the
 // table stays on it, at least one card comes from `hand`, every meld is valid,
-// and no card identity loses a holder: for each identity X, the naturals X plus
-// the wilds standing for X are at least as many as before, so a wild changes
-// what it stands for only when a natural card takes its place.
+// and a wild keeps what it stands for, X, unless a natural X takes its place in
+// this action: from the hand (exchange) or moved out of another table meld
+// (capture), ending in a meld with cards of the wild's old meld.
 LayoutCheck validate_layout(const std::vector<Meld>& old_table, const std::vector<MeldSpec>& new_table,
                             const std::vector<Card>& hand, const MeldRules& rules);
 
@@ -108,5 +108,11 @@ LayoutCheck validate_layout(const std::vector<Meld>& old_table, const std::vecto
 bool lays_off(const Meld& meld, Card card, const MeldRules& rules);
 
 std::vector<std::string> meld_strings(const Meld& meld);  // "9S", or "2C=9C" for a wild
+
+// The meld (first) and every other valid way of declaring its wilds, each
+// multiset of declarations once: a set's wilds may take any suit of its rank, a
+// run's any rank of its suit. Only the meld itself when it has no wild, or too
+// many ways to list (more than `most`).
+std::vector<Meld> declaration_variants(const Meld& meld, const MeldRules& rules, std::size_t most = 400);
 
 }  // namespace parlour::rules::rummy

@@ -17,6 +17,7 @@ RummyConfig michigan_family_config(const Json& options, int players) {
   c.stock_end = StockEnd::turn_over;
   c.max_restocks = options.value("max_restocks", 1);
   c.stake = options.at("stake").get<std::int64_t>();
+  c.running_scores = true;
   c.deals = options.at("deals").get<int>();
   return c;
 }

@@ -38,6 +38,18 @@ std::vector<Card> distinct(const std::vector<Card>& cards) {
 
 Json card_list(const std::vector<Card>& cards) { return to_strings(cards); }
 
+// Melds as a log shows them: "5H 6H 7H; 9C 9D JK=9S".
+std::string melds_text(const std::vector<Meld>& melds) {
+  std::string text;
+  for (const auto& meld : melds) {
+    if (!text.empty()) text += "; ";
+    std::string cards;
+    for (const auto& c : meld_strings(meld)) cards += (cards.empty() ? "" : " ") + c;
+    text += cards;
+  }
+  return text;
+}
+
 // One meld written as a list of cards, a wild as "JK=8H" to say what it stands
 // for (every wild of the meld declared, or none: the server then chooses).
 MeldSpec read_meld_spec(const Json& list, const MeldRules& rules, const std::string& what) {
@@ -78,6 +90,7 @@ RummyBase::RummyBase(const GameSetup& setup, RummyConfig config)
       out_(setup.players, false),
       turns_taken_(setup.players, 0),
       withdrawn_(setup.players, false) {
+  dealer_ = setup.starting_dealer();
   if (config_.deals == 0) config_.deals = setup.players;
   if (config_.after_stock_turns == 0) config_.after_stock_turns = 2 * setup.players;
 }
@@ -109,7 +122,7 @@ std::vector<int> RummyBase::to_act() const {
 
 Effects RummyBase::start_next_deal(const Balances&) {
   if (step_ != Step::deal_over) throw std::logic_error("rummy: next deal while a deal is on");
-  if (deals_ > 0) {
+  if (deals_ > 0 || !in_play(dealer_)) {
     do dealer_ = left_of(dealer_);
     while (!in_play(dealer_));
   }
@@ -126,6 +139,7 @@ void RummyBase::deal(Effects& fx) {
   pile_.clear();
   table_.clear();
   restocks_ = 0;
+  whole_pile_takes_ = 0;
   stock_gone_ = false;
   turns_after_stock_ = 0;
   in_break_ = false;
@@ -192,6 +206,10 @@ bool RummyBase::stock_is_dead() const {
     case StockEnd::final_meld_round: return true;
   }
   return true;
+}
+
+std::vector<int> RummyBase::seats_in_play() const {
+  return seats_from(left_of(dealer_), players(), [&](int s) { return in_play(s); });
 }
 
 int RummyBase::active_players() const {
@@ -307,7 +325,8 @@ void RummyBase::apply_draw(int seat, const Json& action, Effects& fx) {
   } else if (from == "discard") {
     if (pile_.empty()) throw illegal_action("the discard pile is empty");
     const bool pair_with_stock = config_.boathouse && !stock_gone_;
-    if (pair_with_stock && stock_.empty()) throw illegal_action("the upcard comes with the stock top, and the stock is empty");
+    if (pair_with_stock && stock_.empty() && !upcard_restocks_pair())
+      throw illegal_action("the upcard comes with the stock top, and the stock is empty");
     const Card upcard = pile_.back();
     if (stock_.empty() && !stock_gone_ && config_.stock_end == StockEnd::turn_over) {
       restock_for_draw(true, fx);
@@ -378,6 +397,13 @@ bool RummyBase::reshuffle_except_top(Effects& fx) {
   return true;
 }
 
+// Boathouse with an empty stock (R-BH3): the upcard is taken, the rest of the
+// pile turned over as the new stock, and its top card drawn as the upcard's pair;
+// possible while the pile holds a card under the upcard.
+bool RummyBase::upcard_restocks_pair() const {
+  return stock_.empty() && config_.stock_end == StockEnd::turn_over && pile_.size() >= 2;
+}
+
 bool RummyBase::usable_take(int seat, std::size_t depth, bool must_use) const {
   if (depth >= pile_.size()) return false;
   if (!must_use) return true;
@@ -418,6 +444,10 @@ void RummyBase::apply_take(int seat, const Json& action, Effects& fx) {
 void RummyBase::apply_take_all(int seat, Effects& fx) {
   if (!config_.take_whole_pile) throw illegal_action("taking the whole pile is the Polish rule, not in play here");
   if (pile_.empty()) throw illegal_action("the discard pile is empty");
+  if (whole_pile_takes_ >= whole_pile_takes_max())
+    throw illegal_action("the whole pile has been taken " + std::to_string(whole_pile_takes_) +
+                         " times this deal, the most allowed: draw from the stock or take a card to meld");
+  ++whole_pile_takes_;
   hands_[seat].insert(hands_[seat].end(), pile_.begin(), pile_.end());
   fx.say(seat_tag(seat) + " takes the whole discard pile (" + std::to_string(pile_.size()) + " cards).");
   pile_.clear();
@@ -503,11 +533,7 @@ void RummyBase::apply_meld(int seat, const Json& action, Balances& chips, Effect
   melded_this_deal_[seat] = true;
   ++plays_this_turn_;
   must_use_.reset();
-  fx.say(seat_tag(seat) + " melds " + [&] {
-    std::string s;
-    for (const auto& c : meld_strings(placed.meld)) s += (s.empty() ? "" : " ") + c;
-    return s;
-  }() + ".");
+  fx.say(seat_tag(seat) + " melds " + melds_text({placed.meld}) + ".");
   std::vector<std::size_t> all(cards.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
   on_meld_made(seat, table_.back(), all, true);
@@ -756,10 +782,11 @@ void RummyBase::apply_go_rummy(int seat, const Json& action, Balances& chips, Ef
       std::count(hands_[seat].begin(), hands_[seat].end(), *discard) == 1)
     throw illegal_action("you may not discard the upcard you just took");
   hands_[seat].clear();
+  fx.say(seat_tag(seat) + " goes rummy with " + melds_text(made) +
+         (discard ? ", discarding " + to_string(*discard) : std::string()) + "!");
   put_down(seat, made);
   if (discard) pile_.push_back(*discard);
   melded_this_deal_[seat] = true;
-  fx.say(seat_tag(seat) + " goes rummy" + (discard ? ", discarding " + to_string(*discard) : std::string()) + "!");
   end_deal({DealEnd::Kind::went_out, seat, true}, chips, fx);
 }
 
@@ -792,15 +819,10 @@ void RummyBase::apply_go_down(int seat, const Json& action, Balances& chips, Eff
                          ": " + std::to_string(hand.size()) + " cards are left over");
   hands_[seat].clear();
   if (shown) hands_[seat].push_back(*shown);
-  std::string laid;
-  for (const auto& meld : made) {
-    for (const auto& c : meld_strings(meld)) laid += (laid.empty() ? "" : " ") + c;
-    laid += ";";
-  }
+  fx.say(seat_tag(seat) + " goes down: " + melds_text(made) +
+         (shown ? ", showing " + to_string(*shown) : std::string(" (rummy)")) + ".");
   put_down(seat, made);
   melded_this_deal_[seat] = true;
-  fx.say(seat_tag(seat) + " goes down: " + laid.substr(0, laid.size() - 1) +
-         (shown ? ", showing " + to_string(*shown) : std::string(" (rummy)")) + ".");
   end_deal({DealEnd::Kind::went_out, seat, !shown}, chips, fx);
 }
 
@@ -939,19 +961,22 @@ void RummyBase::end_deal(const DealEnd& given, Balances& chips, Effects& fx) {
   summary["chips"] = std::vector<std::int64_t>(players(), 0);
   summary["points"] = std::vector<std::int64_t>(players(), 0);
   settle_deal(end, chips, fx, summary);
+  const Json& points = summary.contains("deal_points") ? summary["deal_points"] : summary["points"];
   Json hands = Json::array();
   Json seats = Json::array();
   for (int s = 0; s < players(); ++s) {
-    hands.push_back({{"seat", s}, {"cards", card_list(hands_[s])}, {"count", hand_count(s)}});
-    seats.push_back({{"seat", s}, {"points", summary["points"][s]}, {"chips", summary["chips"][s]}});
+    hands.push_back({{"seat", s}, {"cards", card_list(hands_[s])}, {"value", hand_count(s)}});
+    seats.push_back({{"seat", s}, {"points", points[s]}, {"chips", summary["chips"][s]}});
   }
   const char* how = end.kind == DealEnd::Kind::went_out      ? "went_out"
                     : end.kind == DealEnd::Kind::block_showdown ? "showdown"
                     : end.kind == DealEnd::Kind::stock_exhausted ? "stock_exhausted"
-                    : end.kind == DealEnd::Kind::showdown        ? "break"
+                    : end.kind == DealEnd::Kind::showdown
+                        ? (config_.stock_end == StockEnd::end_at_players ? "stock_ran_down" : "break")
                     : end.kind == DealEnd::Kind::knock           ? "knock"
                                                                : "no_winner";
-  result_ = {{"deal", deals_}, {"dealer", dealer_}, {"end", how}, {"hands", hands}, {"seats", seats}};
+  result_ = {{"deal", deals_}, {"dealer", dealer_}, {"end", how}, {"hands", hands}, {"melds", table_view()},
+             {"seats", seats}};
   if (end.winner >= 0) {
     result_["winner"] = end.winner;
     result_["rummy"] = end.rummy;
@@ -959,8 +984,8 @@ void RummyBase::end_deal(const DealEnd& given, Balances& chips, Effects& fx) {
   if (end.breaker >= 0) result_["breaker"] = end.breaker;
   if (end.knocker >= 0) result_["knocker"] = end.knocker;
   for (auto& [key, value] : summary.items())
-    if (key != "chips" && key != "points") result_[key] = value;
-  result_["scores"] = scores_;
+    if (key != "chips" && key != "points" && key != "deal_points") result_[key] = value;
+  if (config_.running_scores) result_["scores"] = scores_;
   step_ = game_finished() ? Step::game_over : Step::deal_over;
   fx.say("Deal " + std::to_string(deals_) + " is over.");
 }
@@ -1081,10 +1106,11 @@ void RummyBase::list_draws(int seat, Json& legal) const {
     for (std::size_t depth = 0; depth < pile_.size(); ++depth)
       if (usable_take(seat, depth, config_.must_use_taken && !(depth == 0 && config_.top_card_free)))
         legal.push_back({{"type", "take"}, {"depth", depth}, {"card", to_string(pile_[pile_.size() - 1 - depth])}});
-    if (config_.take_whole_pile && !pile_.empty()) legal.push_back({{"type", "take_all"}});
+    if (config_.take_whole_pile && !pile_.empty() && whole_pile_takes_ < whole_pile_takes_max())
+      legal.push_back({{"type", "take_all"}});
     return;
   }
-  const bool upcard_ok = !pile_.empty() && (!config_.boathouse || !stock_.empty()) &&
+  const bool upcard_ok = !pile_.empty() && (!config_.boathouse || !stock_.empty() || upcard_restocks_pair()) &&
                         (!in_break_ || usable_take(seat, 0, true));
   if (upcard_ok) legal.push_back({{"type", "draw"}, {"from", "discard"}});
   if (config_.boathouse_two_discards && pile_.size() >= 2) legal.push_back({{"type", "draw"}, {"from", "two_discards"}});
@@ -1110,10 +1136,7 @@ void RummyBase::list_plays(int seat, Json& legal) const {
     std::vector<Card> singles;
     for (auto c : distinct(hand))
       if ((!must_use_ || c == *must_use_) && may_leave({c})) singles.push_back(c);
-    for (std::size_t i = 0; i < table_.size(); ++i)
-      for (auto c : singles)
-        if (lays_off(table_[i].meld, c, config_.melds))
-          legal.push_back({{"type", "lay_off"}, {"meld", i}, {"cards", {to_string(c)}}});
+    list_lay_offs(singles, legal);
     if (config_.shift_on_natural) list_shift_lay_offs(singles, legal);
   }
   if (must_use_) return;
@@ -1136,17 +1159,20 @@ void RummyBase::list_go_down(int seat, Json& legal) const {
     const CardValues ones{1, 1, 1, 1, 1};
     auto best = best_arrangement(cards, config_.melds, ones);
     if (!best.deadwood.empty() || best.melds.empty()) return;
-    Json melds = Json::array();
-    for (const auto& m : best.melds) {
-      // Every wild declared (a deuce standing as itself too), so the listing applies as written.
-      Json list = Json::array();
-      for (const auto& mc : m.cards)
-        list.push_back(is_wild(mc.card, config_.melds) ? to_string(mc.card) + "=" + to_string(mc.as) : to_string(mc.card));
-      melds.push_back(list);
+    for (const auto& arrangement : arrangements_by_worth(best.melds)) {
+      Json melds = Json::array();
+      for (const auto& m : arrangement) {
+        // Every wild declared (a deuce standing as itself too), so the listing applies as written.
+        Json list = Json::array();
+        for (const auto& mc : m.cards)
+          list.push_back(is_wild(mc.card, config_.melds) ? to_string(mc.card) + "=" + to_string(mc.as)
+                                                         : to_string(mc.card));
+        melds.push_back(list);
+      }
+      Json action = {{"type", "go_down"}, {"melds", melds}};
+      if (shown) action["shown"] = to_string(*shown);
+      legal.push_back(action);
     }
-    Json action = {{"type", "go_down"}, {"melds", melds}};
-    if (shown) action["shown"] = to_string(*shown);
-    legal.push_back(action);
   };
   // Keeping one card back leaves at most one fewer unmatched card: a hand whose
   // best arrangement leaves two or more cannot go down at all.
@@ -1168,19 +1194,22 @@ void RummyBase::list_go_rummy(int seat, Json& legal) const {
     const CardValues ones{1, 1, 1, 1, 1};
     auto best = best_arrangement(cards, config_.melds, ones);
     if (!best.deadwood.empty()) return;
-    Json melds = Json::array();
-    for (const auto& m : best.melds) {
-      // A wild as "JK=8H"; plain cards when a wild-capable card stands as itself
-      // (a natural deuce), since declarations cover every wild of a meld or none.
-      const bool declarable = std::none_of(m.cards.begin(), m.cards.end(),
-                                           [&](const MeldCard& mc) { return !mc.wild && is_wild(mc.card, config_.melds); });
-      Json list = Json::array();
-      for (const auto& mc : m.cards) list.push_back(to_string(mc.card));
-      melds.push_back(declarable ? Json(meld_strings(m)) : list);
+    for (const auto& arrangement : arrangements_by_worth(best.melds)) {
+      Json melds = Json::array();
+      for (const auto& m : arrangement) {
+        // A wild as "JK=8H"; plain cards when a wild-capable card stands as itself
+        // (a natural deuce), since declarations cover every wild of a meld or none.
+        const bool declarable = std::none_of(m.cards.begin(), m.cards.end(), [&](const MeldCard& mc) {
+          return !mc.wild && is_wild(mc.card, config_.melds);
+        });
+        Json list = Json::array();
+        for (const auto& mc : m.cards) list.push_back(to_string(mc.card));
+        melds.push_back(declarable ? Json(meld_strings(m)) : list);
+      }
+      Json action = {{"type", "go_rummy"}, {"melds", melds}};
+      if (discard) action["discard"] = to_string(*discard);
+      legal.push_back(action);
     }
-    Json action = {{"type", "go_rummy"}, {"melds", melds}};
-    if (discard) action["discard"] = to_string(*discard);
-    legal.push_back(action);
   };
   if (cards_in_no_meld(hand, config_.melds) > 1) return;  // quick exit: no arrangement can leave only one out
   if (!config_.final_discard_required) listing(hand, std::nullopt);
@@ -1192,6 +1221,49 @@ void RummyBase::list_go_rummy(int seat, Json& legal) const {
     rest.erase(std::find(rest.begin(), rest.end(), c));
     if (!rest.empty()) listing(rest, c);
   }
+}
+
+std::vector<std::vector<Meld>> RummyBase::arrangements_by_worth(const std::vector<Meld>& melds) const {
+  std::vector<std::vector<Meld>> variants;
+  std::size_t combinations = 1;
+  for (const auto& meld : melds) {
+    variants.push_back(declaration_variants(meld, config_.melds));
+    combinations *= variants.back().size();
+  }
+  std::vector<std::vector<Meld>> out{melds};
+  if (combinations <= 1 || combinations > 2000) return out;
+  std::vector<int> worths{arrangement_worth(melds)};
+  std::vector<std::size_t> pick(melds.size(), 0);
+  for (std::size_t n = 1; n < combinations; ++n) {
+    for (std::size_t i = 0; i < pick.size() && ++pick[i] == variants[i].size(); ++i) pick[i] = 0;  // the next pick
+    std::vector<Meld> arrangement;
+    for (std::size_t i = 0; i < pick.size(); ++i) arrangement.push_back(variants[i][pick[i]]);
+    const int worth = arrangement_worth(arrangement);
+    if (std::find(worths.begin(), worths.end(), worth) != worths.end()) continue;
+    worths.push_back(worth);
+    out.push_back(std::move(arrangement));
+  }
+  return out;
+}
+
+// Each single card laid off on each table meld it fits; a wild once for each card
+// it may stand for there (each end of a run), since where it goes decides what
+// may be laid off or moved later.
+void RummyBase::list_lay_offs(const std::vector<Card>& singles, Json& legal) const {
+  for (std::size_t i = 0; i < table_.size(); ++i)
+    for (auto c : singles) {
+      if (!lays_off(table_[i].meld, c, config_.melds)) continue;
+      if (!is_wild(c, config_.melds) || table_[i].meld.kind != MeldKind::run) {
+        legal.push_back({{"type", "lay_off"}, {"meld", i}, {"cards", {to_string(c)}}});
+        continue;
+      }
+      const Suit suit = table_[i].meld.cards.front().as.suit;
+      for (std::uint8_t rank = ace; rank <= king; ++rank) {
+        const Card as{rank, suit};
+        if (extend_meld(table_[i].meld, {c}, config_.melds, {as}))
+          legal.push_back({{"type", "lay_off"}, {"meld", i}, {"cards", {to_string(c)}}, {"wilds", {to_string(as)}}});
+      }
+    }
 }
 
 // shift_on_natural: each natural card that takes a run wild's place, once per end
@@ -1214,10 +1286,16 @@ Json RummyBase::seat_view(int seat, std::optional<int> viewer) const {
           {"left", left_[seat]}};
 }
 
-Json RummyBase::view(std::optional<int> viewer) const {
+// The melds on the table, every card face up: [{"meld","owner","cards"}].
+Json RummyBase::table_view() const {
   Json table = Json::array();
   for (std::size_t i = 0; i < table_.size(); ++i)
     table.push_back({{"meld", i}, {"owner", table_[i].meld.owner}, {"cards", meld_strings(table_[i].meld)}});
+  return table;
+}
+
+Json RummyBase::view(std::optional<int> viewer) const {
+  Json table = table_view();
   Json hands = Json::array();
   for (int s = 0; s < players(); ++s) hands.push_back(seat_view(s, viewer));
   Json view = {{"deal", deals_},
@@ -1226,8 +1304,8 @@ Json RummyBase::view(std::optional<int> viewer) const {
                {"turn", turn_},
                {"stock", stock_.size()},
                {"table", table},
-               {"hands", hands},
-               {"scores", scores_}};
+               {"hands", hands}};
+  if (config_.running_scores) view["scores"] = scores_;
   if (config_.spread_pile) view["pile"] = card_list(pile_);
   else {
     view["upcard"] = pile_.empty() ? Json() : Json(to_string(pile_.back()));
@@ -1236,6 +1314,7 @@ Json RummyBase::view(std::optional<int> viewer) const {
   if (must_use_) view["must_use"] = to_string(*must_use_);
   if (config_.upcard_then_one_more && step_ == Step::draw && drawn_this_turn_ == 1) view["one_more_draw"] = true;
   if (stock_gone_) view["stock_gone"] = true;
+  if (step_ == Step::call_window) view["call"] = {{"discarder", discarder_}, {"card", to_string(pile_.back())}};
   if (in_break_) view["break"] = {{"breaker", breaker_}, {"turns_left", break_turns_left_}};
   if (config_.draw_meld_cycle) cycle_view(view);
   const Json extra = extra_view();

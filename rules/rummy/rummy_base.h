@@ -111,6 +111,10 @@ struct RummyConfig {
   int after_stock_turns = 0;      // Block, R-B1 (0: 2 × players)
   std::int64_t stake = 1;
   int deals = 0;                  // 0: each player deals once
+  // The game keeps a running score per seat (Michigan family, Java, Rummy Poker,
+  // Carousel): shown as `scores` in the view and the results. Games that settle
+  // every deal in chips keep none and show none.
+  bool running_scores = false;
 };
 
 // How a deal ended, for the game's scoring.
@@ -156,18 +160,32 @@ class RummyBase : public GameState {
   void pay(int from, int to, std::int64_t amount, const std::string& memo, Balances& chips, Effects& fx, Json& summary);
   int players() const { return static_cast<int>(hands_.size()); }
   int dealer() const { return dealer_; }
+  // The seat is still playing: neither gone from the table nor eliminated.
+  bool in_play(int seat) const { return !left_[seat] && !out_[seat]; }
+  // The seats still playing, clockwise from the dealer's left: the only seats a
+  // deal's settlement counts, pays or pays out to. A seat that has left holds no
+  // cards; counted, he would be an empty hand that owes nothing and wins showdowns.
+  std::vector<int> seats_in_play() const;
 
  protected:
   enum class Step { draw, play, call_window, call_discard, deal_over, game_over };
 
   // ---- hooks a game overrides
   // Settles a finished deal: scores, chips (through pay()), and the result's summary.
+  // The summary's `points` (filled by Settlement) are the points or units each seat
+  // won or lost; a game that scores the deal otherwise writes its deal's points in
+  // `deal_points`, and the result shows those as each seat's `points`.
   virtual void settle_deal(const DealEnd& end, Balances& chips, Effects& fx, Json& summary) = 0;
   // After settling: is the whole game over (targets, deal counts)?
   virtual bool game_finished() const;
   // Points a meld or lay-off scores when made (Michigan family); 0 elsewhere.
   virtual void on_meld_made(int seat, const TableMeld& meld, const std::vector<std::size_t>& new_cards, bool new_meld);
   virtual Json extra_view() const { return Json::object(); }
+  // What the wild declarations of a whole-hand arrangement (go_rummy, go_down)
+  // are worth to the player in the game's scoring (a bonus, a payoff): `legal`
+  // lists one arrangement per different worth, so the server never picks a
+  // declaration that costs the player. 0 where declarations change nothing.
+  virtual int arrangement_worth(const std::vector<Meld>&) const { return 0; }
 
   // ---- helpers for games
   int left_of(int seat) const { return (seat + 1) % players(); }
@@ -187,8 +205,6 @@ class RummyBase : public GameState {
   void eliminate(int seat) { out_[seat] = true; }
   bool eliminated(int seat) const { return out_[seat]; }
   bool has_left(int seat) const { return left_[seat]; }
-  // The seat is still playing: neither gone from the table nor eliminated.
-  bool in_play(int seat) const { return !left_[seat] && !out_[seat]; }
   // As pay(), into one of the table's pools; returns what was paid.
   std::int64_t pay_into_pool(int from, const std::string& pool, std::int64_t amount, const std::string& memo,
                              Balances& chips, Effects& fx, Json& summary);
@@ -243,6 +259,10 @@ class RummyBase : public GameState {
   void check_may_keep(int seat, const std::vector<Card>& cards) const;
   void check_must_use(const std::vector<Card>& used) const;
   bool usable_take(int seat, std::size_t depth, bool must_use) const;
+  bool upcard_restocks_pair() const;
+  // Polish: the whole pile recycles into a hand with no stock drawn, so a deal of
+  // nothing but whole-pile takes would never end (R-G3): at most 2 × players a deal.
+  int whole_pile_takes_max() const { return 2 * players(); }
   int active_players() const;
   void check_break_discard(int seat) const;
   bool stock_is_dead() const;
@@ -260,8 +280,12 @@ class RummyBase : public GameState {
   void list_go_rummy(int seat, Json& legal) const;
   void list_go_down(int seat, Json& legal) const;
   void list_shift_lay_offs(const std::vector<Card>& singles, Json& legal) const;
+  void list_lay_offs(const std::vector<Card>& singles, Json& legal) const;
+  // The arrangement, then one more for each other worth its wilds' declarations may have.
+  std::vector<std::vector<Meld>> arrangements_by_worth(const std::vector<Meld>& melds) const;
 
   Json seat_view(int seat, std::optional<int> viewer) const;
+  Json table_view() const;
 
   RummyConfig config_;
   Shoe shoe_;
@@ -279,6 +303,7 @@ class RummyBase : public GameState {
   int turn_ = 0;
   Step step_ = Step::deal_over;
   int restocks_ = 0;
+  int whole_pile_takes_ = 0;  // Polish take_all this deal
   bool stock_gone_ = false;     // Block/end_deal: the stock has run out this deal
   int turns_after_stock_ = 0;
   std::optional<Card> taken_upcard_;     // the single upcard taken this turn (R-G1)

@@ -1,9 +1,11 @@
 #include "rules/rummy/settlement.h"
 
+#include <algorithm>
+
 namespace parlour::rules::rummy {
 
 void Settlement::points(int from, int to, std::int64_t owed, const std::string& memo) {
-  if (owed <= 0 || from == to) return;
+  if (owed <= 0 || from == to || !game_.in_play(from) || !game_.in_play(to)) return;
   summary["points"][from] = summary["points"][from].get<std::int64_t>() - owed;
   summary["points"][to] = summary["points"][to].get<std::int64_t>() + owed;
   game_.pay(from, to, owed * stake_, memo, chips_, fx_, summary);
@@ -18,6 +20,18 @@ void Settlement::split(int from, const std::vector<int>& winners, std::int64_t o
     if (odd > 0) --odd;
     points(from, winner, share, memo);
   }
+}
+
+std::vector<int> Settlement::lowest_count_wins(const std::vector<int>& counts, const std::string& memo) {
+  const auto seats = game_.seats_in_play();
+  int low = counts[seats.front()];
+  for (int s : seats) low = std::min(low, counts[s]);
+  std::vector<int> winners;
+  for (int s : seats)
+    if (counts[s] == low) winners.push_back(s);
+  for (int s : seats)
+    if (counts[s] != low) split(s, winners, counts[s] - low, memo);
+  return winners;
 }
 
 }  // namespace parlour::rules::rummy

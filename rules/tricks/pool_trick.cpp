@@ -51,7 +51,8 @@ class PoolTrick final : public GameState {
   PoolTrick(const PoolTrickConfig& config, const GameSetup& setup)
       : config_(config),
         shoe_(PackSpec{config.short_pack, 0, 1}, setup.seed, setup.stacked_deck),
-        seats_(static_cast<std::size_t>(setup.players)) {}
+        seats_(static_cast<std::size_t>(setup.players)),
+        dealer_(setup.starting_dealer()) {}
 
   Phase phase() const override { return phase_; }
 
@@ -184,6 +185,7 @@ class PoolTrick final : public GameState {
             {"phase", phase_ == Phase::playing ? stage_name(stage_)
                                                : phase_ == Phase::deal_over ? "deal_over" : "game_over"},
             {"to_act", phase_ == Phase::playing ? Json(actor()) : Json()},
+            {"forced", forced_to_play() ? Json(*forced_to_play()) : Json()},
             {"pool", pool_},
             {"pool_at_play", pool_at_play_},
             {"trump", deals_ > 0 ? Json(std::string(1, suit_letter(turned_.suit))) : Json()},
@@ -364,8 +366,18 @@ class PoolTrick final : public GameState {
   void next_declarer(Effects& fx) {
     ++decl_index_;
     stage_ = Stage::declare;
-    if (decl_index_ < order_.size()) return;
-    end_declarations(fx);
+    if (decl_index_ >= order_.size()) return end_declarations(fx);
+    const int seat = order_[decl_index_];
+    if (forced(seat)) fx.say(seat_tag(seat) + " must play or pay the dealer: everyone before him passed.");
+    if (dealer_must_play(seat)) fx.say(seat_tag(seat) + " must play: one player alone plays against the dealer.");
+  }
+
+  // The player to declare who may not pass, if any.
+  std::optional<int> forced_to_play() const {
+    if (phase_ != Phase::playing || stage_ != Stage::declare) return std::nullopt;
+    const int seat = actor();
+    if (forced(seat) || dealer_must_play(seat)) return seat;
+    return std::nullopt;
   }
 
   void end_declarations(Effects& fx) {
@@ -544,7 +556,6 @@ class PoolTrick final : public GameState {
       if (s.status == Status::active) how = s.tricks > 0 ? "took_tricks" : "no_trick";
       if (seat == general_) how = outcome == "general_won" ? "general_won" : outcome == "general_lost" ? "general_lost" : how;
       seats.push_back({{"seat", seat},
-                       {"points", s.tricks},
                        {"tricks", s.tricks},
                        {"chips", book_.net(seat)},
                        {"unpaid", book_.unpaid(seat)},

@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "rules/registry.h"
 #include "tests/integration/server_process.h"
 
 using parlour::test::Json;
@@ -16,6 +17,10 @@ using parlour::test::ServerProcess;
 using parlour::test::WsClient;
 
 namespace {
+
+// The first dealer is drawn from the table's seed; with this seed seat 0 deals
+// first at two or three seats, as the tests below are written.
+constexpr std::uint64_t seat_0_deals = 2;
 
 std::string temp_db(const std::string& name) {
   auto dir = std::filesystem::temp_directory_path() / ("parlour-it-" + name + "-" + std::to_string(::getpid()));
@@ -52,6 +57,7 @@ TEST_CASE("three players play a stacked Red Dog deal; hidden cards stay hidden; 
   carol.hello("carol");
   dave.hello("dave");
 
+  REQUIRE(parlour::rules::draw_first_dealer(seat_0_deals, 3) == 0);
   // Dealt one at a time from the dealer's (alice's) left: bob, carol, alice.
   const std::vector<std::string> bob_hand = {"KC", "5D", "TH", "9H", "4S"};
   const std::vector<std::string> carol_hand = {"2C", "3C", "4C", "7C", "8C"};
@@ -65,7 +71,8 @@ TEST_CASE("three players play a stacked Red Dog deal; hidden cards stay hidden; 
   for (const char* turn : {"7H", "KH", "3D"}) deck.push_back(turn);
 
   auto created = alice.request(
-      {{"type", "create"}, {"game", "red_dog"}, {"options", {{"ante", 5}}}, {"seats", 3}, {"seed", 7}, {"deck", deck}});
+      {{"type", "create"}, {"game", "red_dog"}, {"options", {{"ante", 5}}}, {"seats", 3}, {"seed", seat_0_deals},
+       {"deck", deck}});
   REQUIRE(created["type"] == "created");
   const std::string table = created["table"];
   CHECK(alice.request({{"type", "join"}, {"table", table}, {"seat", 0}})["seat"] == 0);
@@ -198,7 +205,9 @@ TEST_CASE("bad input gets its error code and changes nothing") {
   CHECK(alice.request({{"type", "join"}, {"table", "t-none"}})["code"] == "not_found");
   CHECK(alice.request({{"type", "ledger"}, {"player", "nobody"}})["code"] == "not_found");
 
-  auto created = alice.request({{"type", "create"}, {"game", "red_dog"}, {"options", {{"ante", 4}}}, {"seats", 2}});
+  REQUIRE(parlour::rules::draw_first_dealer(seat_0_deals, 2) == 0);
+  auto created = alice.request(
+      {{"type", "create"}, {"game", "red_dog"}, {"options", {{"ante", 4}}}, {"seats", 2}, {"seed", seat_0_deals}});
   const std::string table = created["table"];
   CHECK(alice.request({{"type", "start"}, {"table", table}})["code"] == "conflict");
   CHECK(bob.request({{"type", "start"}, {"table", table}})["code"] == "forbidden");
@@ -341,8 +350,12 @@ TEST_CASE("a Carousel turn that outlasts turn_time_limit_s: the server withdraws
   ServerProcess server(temp_db("turn-timer"), {"--bot-delay-ms", "0"});
   WsClient ann(server.port());
   ann.hello("ann");
-  auto created = ann.request(
-      {{"type", "create"}, {"game", "carousel"}, {"options", {{"turn_time_limit_s", 1}}}, {"seats", 2}});
+  REQUIRE(parlour::rules::draw_first_dealer(seat_0_deals, 2) == 0);
+  auto created = ann.request({{"type", "create"},
+                              {"game", "carousel"},
+                              {"options", {{"turn_time_limit_s", 1}}},
+                              {"seats", 2},
+                              {"seed", seat_0_deals}});
   REQUIRE(created["type"] == "created");
   const std::string table = created["table"];
   // Seat 0 deals; seat 1 (Ann) is first to play, and she never acts.

@@ -13,11 +13,12 @@ std::vector<rules::Card> cards(const std::vector<std::string>& names) {
 }
 
 Harness::Harness(const std::string& game, Json options, std::vector<std::int64_t> chips, std::uint64_t seed,
-                 std::optional<std::vector<rules::Card>> deck)
+                 std::optional<std::vector<rules::Card>> deck, std::optional<int> first_dealer)
     : chips_(std::move(chips)) {
   const auto* info = rules::Registry::builtin().find(game);
   REQUIRE(info != nullptr);
-  rules::GameSetup setup{std::move(options), static_cast<int>(chips_.size()), seed, std::move(deck), chips_};
+  rules::GameSetup setup{std::move(options), static_cast<int>(chips_.size()), seed, std::move(deck), chips_,
+                         first_dealer};
   game_ = rules::Registry::create(*info, std::move(setup));
   next_deal();
 }

@@ -17,11 +17,16 @@ using rules::Json;
 
 std::vector<rules::Card> cards(const std::vector<std::string>& names);
 
+// Harness's first_dealer for a dealer drawn from the seed, as a table draws it.
+inline constexpr std::optional<int> drawn_dealer = std::nullopt;
+
 class Harness {
  public:
   // Creates the game and starts play (the first start_next_deal), as a table does.
+  // Seat 0 deals first unless `first_dealer` says otherwise: the worked examples
+  // are written from seat 0's deal.
   Harness(const std::string& game, Json options, std::vector<std::int64_t> chips, std::uint64_t seed = 1,
-          std::optional<std::vector<rules::Card>> deck = std::nullopt);
+          std::optional<std::vector<rules::Card>> deck = std::nullopt, std::optional<int> first_dealer = 0);
 
   // Starts play of a game made elsewhere (e.g. set up at a position).
   Harness(std::unique_ptr<rules::GameState> game, std::vector<std::int64_t> chips);
@@ -38,6 +43,9 @@ class Harness {
   rules::Effects leave(int seat);
   rules::Effects close();
   Json legal(int seat) const { return game_->legal_actions(seat, chips_); }
+  // The seat's player spends chips at another table: a player's chips are his
+  // across tables, so the game sees fewer at its next call.
+  void spend_elsewhere(int seat, std::int64_t amount) { chips_[seat] -= amount; }
 
   // The error code an action is refused with, after checking it changed nothing.
   std::string refusal(int seat, const Json& action);

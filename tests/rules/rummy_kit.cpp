@@ -95,6 +95,12 @@ void totals(Harness& h, std::vector<int> scores) {
   dynamic_cast<rules::rummy::RummyBase&>(h.game()).set_scores(std::move(scores));
 }
 
+Json deal_points(const Json& result) {
+  Json out = Json::array();
+  for (const auto& seat : result["seats"]) out.push_back(seat["points"]);
+  return out;
+}
+
 std::vector<Json> listed(const Json& legal, const std::string& type) {
   std::vector<Json> out;
   for (const auto& a : legal)
@@ -114,6 +120,24 @@ void play_to_break(Harness& h) {
     const int seat = h.game().to_act().front();
     h.act(seat, draw());
     h.act(seat, discard(last_card(h, seat)));
+  }
+}
+
+void play_deal_plainly(Harness& h) {
+  const std::vector<std::string> preferred = {"go_rummy", "go_down", "meld", "lay_off", "decline", "draw", "discard"};
+  for (int steps = 0; h.game().phase() == rules::Phase::playing; ++steps) {
+    REQUIRE(steps < 10000);
+    const int seat = h.game().to_act().front();
+    const auto legal = h.legal(seat);
+    REQUIRE(!legal.empty());
+    Json chosen = legal.front();
+    for (auto it = preferred.rbegin(); it != preferred.rend(); ++it)
+      for (const auto& a : legal)
+        if (a["type"] == *it && (a["type"] != "draw" || a["from"] == "stock")) {
+          chosen = a;
+          break;
+        }
+    h.act(seat, chosen);
   }
 }
 

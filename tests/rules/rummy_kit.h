@@ -51,6 +51,8 @@ Json go_down(std::vector<std::vector<std::string>> melds, std::optional<std::str
 // Running totals carried in from earlier deals (the engine's set_scores).
 void totals(Harness& h, std::vector<int> scores);
 
+// A deal result's points per seat (its seats[].points), in seat order.
+Json deal_points(const Json& result);
 // The entries of a legal list with this type.
 std::vector<Json> listed(const Json& legal, const std::string& type);
 Json options(std::initializer_list<std::pair<const char*, Json>> set = {});
@@ -59,5 +61,9 @@ std::string last_card(Harness& h, int seat);
 // Every player draws the stock top and discards it, until the break begins.
 void play_to_break(Harness& h);
 bool has_action(const Json& legal, const Json& action);
+// Plays the deal to its end without choices: each seat to act takes the first
+// listed action of these types in this order: go_rummy, go_down, meld, lay_off,
+// decline, a stock draw, discard (else the first listed).
+void play_deal_plainly(Harness& h);
 
 }  // namespace parlour::test::rummy_kit

@@ -225,6 +225,24 @@ TEST_CASE("carousel jokers: declared and bound; exchanged for the natural card; 
   CHECK(hand_size(h, 2) == 8);
 }
 
+TEST_CASE("carousel: a joker is captured in exchange for a card already on the table (source 002, §1.3)") {
+  const Cards x = {"5C", "6C", "7C", "8C", "8D", "8H", "JK", "KD", "QS", "2D"};
+  const Cards y = {"2H", "3H", "9H", "KH", "4D", "TS", "3D", "6H", "AC", "8S"};
+  Harness h = three(x, y, k_with("4H"), {"AS", "TH"});
+  h.act(1, draw());  // AS
+  h.act(1, layout({{"5C", "6C", "7C", "8C"}, {"8D", "8H", "JK=8C"}}));
+  h.act(1, finish);
+  h.act(2, draw());  // TH
+  // Unless a natural 8C takes its place, the joker may not be named anew.
+  CHECK(contains(why(h, 2, layout({{"5C", "6C", "7C", "8C"}, {"8D", "8H", "8S"}, {"2H", "3H", "JK=4H"}})),
+                 "identity_lost"));
+  // The natural 8C leaves the run (5C 6C 7C stays a run) for the joker's place; the joker joins 2H 3H as 4H.
+  h.act(2, layout({{"5C", "6C", "7C"}, {"8D", "8H", "8C"}, {"2H", "3H", "JK=4H"}}));
+  CHECK(view(h)["table"][1]["cards"] == Json::array({"8D", "8H", "8C"}));
+  CHECK(view(h)["table"][2]["cards"] == Json::array({"2H", "3H", "JK=4H"}));
+  CHECK(hand_size(h, 2) == 9);
+}
+
 TEST_CASE("carousel legal: new melds from the hand, single-card additions and joker exchanges, each valid") {
   const Cards x = {"JH", "QH", "JK", "7D", "8D", "9D", "2S", "3S", "4S", "2C"};
   const Cards y = {"KH", "6D", "TD", "7C", "7H", "7S", "5S", "3D", "6H", "AC"};
@@ -276,7 +294,7 @@ TEST_CASE("E17a: K knocks with 4; X holds 12, Y 20 -> K scores 24") {
   CHECK(r["counts"] == Json::array({4, 12, 20}));
   CHECK(r["winners"] == Json::array({0}));
   CHECK(r["undercut"] == false);
-  CHECK(r["deal_points"] == Json::array({24, 0, 0}));
+  CHECK(deal_points(r) == Json::array({24, 0, 0}));
   CHECK(r["bonuses"] == Json::array({0, 0, 0}));
   CHECK(r["scores"] == Json::array({24, 0, 0}));
   CHECK(r["deals_won"] == Json::array({1, 0, 0}));
@@ -301,7 +319,7 @@ TEST_CASE("E17b: K knocks with 5; X holds 3, Y 20 -> X undercuts and scores (5-3
   CHECK(r["counts"] == Json::array({5, 3, 20}));
   CHECK(r["winners"] == Json::array({1}));
   CHECK(r["undercut"] == true);
-  CHECK(r["deal_points"] == Json::array({0, 29, 0}));
+  CHECK(deal_points(r) == Json::array({0, 29, 0}));
   CHECK(r["bonuses"] == Json::array({0, 10, 0}));
   CHECK(r["scores"] == Json::array({0, 29, 0}));
   CHECK(r["deals_won"] == Json::array({0, 1, 0}));
@@ -325,7 +343,7 @@ TEST_CASE("E17c: K melds his last card after the first draw and so knocks; X 7, 
   CHECK(r["end"] == "knock");
   CHECK(r["knocker"] == 0);
   CHECK(r["counts"] == Json::array({0, 7, 9}));
-  CHECK(r["deal_points"] == Json::array({41, 0, 0}));
+  CHECK(deal_points(r) == Json::array({41, 0, 0}));
   CHECK(r["bonuses"] == Json::array({25, 0, 0}));
   CHECK(r["scores"] == Json::array({41, 0, 0}));
 }
@@ -357,7 +375,7 @@ TEST_CASE("carousel undercut: tied non-knockers each win with the bonus (R-CA6);
   const auto r = h.game().result();
   CHECK(r["counts"] == Json::array({4, 4, 4}));
   CHECK(r["winners"] == Json::array({1, 2}));
-  CHECK(r["deal_points"] == Json::array({0, 10, 10}));
+  CHECK(deal_points(r) == Json::array({0, 10, 10}));
   CHECK(r["deals_won"] == Json::array({0, 1, 1}));
 }
 
@@ -421,7 +439,7 @@ TEST_CASE("carousel stock exhausted: a final meld round from the last drawer's l
   CHECK(r["end"] == "stock_exhausted");
   CHECK(r["counts"] == Json::array({75, 120}));  // 160 − 85 and 205 − 85
   CHECK(r["winners"] == Json::array({0}));
-  CHECK(r["deal_points"] == Json::array({45, 0}));
+  CHECK(deal_points(r) == Json::array({45, 0}));
   CHECK(r["bonuses"] == Json::array({0, 0}));  // no bonuses
 }
 
@@ -434,7 +452,7 @@ TEST_CASE("carousel stock exhausted: players tied for the lowest count each win 
   const auto r = h.game().result();
   CHECK(r["counts"] == Json::array({160, 160}));
   CHECK(r["winners"] == Json::array({1, 0}));
-  CHECK(r["deal_points"] == Json::array({0, 0}));
+  CHECK(deal_points(r) == Json::array({0, 0}));
   CHECK(r["deals_won"] == Json::array({1, 1}));
 }
 
@@ -448,7 +466,7 @@ TEST_CASE("carousel final meld round: an emptied hand does not knock, the round 
   const auto r = h.game().result();
   CHECK(r["end"] == "stock_exhausted");
   CHECK(r["counts"] == Json::array({0, 205}));
-  CHECK(r["deal_points"] == Json::array({205, 0}));
+  CHECK(deal_points(r) == Json::array({205, 0}));
   CHECK(r["bonuses"] == Json::array({0, 0}));
   // 205 reaches 150: the game is over; seat 1 scored nothing and pays double.
   CHECK(h.game().phase() == Phase::game_over);
@@ -527,7 +545,7 @@ TEST_CASE("carousel withdraw (R-CA4): only with a time limit, never listed; no m
   const auto r = h.game().result();
   CHECK(r["counts"] == Json::array({5, 3, 50}));
   CHECK(r["winners"] == Json::array({0}));
-  CHECK(r["deal_points"] == Json::array({45, 0, 0}));
+  CHECK(deal_points(r) == Json::array({45, 0, 0}));
 }
 
 TEST_CASE("carousel withdraw: a withdrawn player is skipped for the rest of the deal, back in the next") {
@@ -553,7 +571,7 @@ TEST_CASE("carousel game: reaching 150 ends the game; winner +100 and +25 a deal
   h.act(1, layout({{"AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS"}}));
   CHECK(h.game().phase() == Phase::game_over);
   const auto r = h.game().result();
-  CHECK(r["deal_points"] == Json::array({0, 255, 0}));  // 115 + 115 + 25
+  CHECK(deal_points(r) == Json::array({0, 255, 0}));  // 115 + 115 + 25
   CHECK(r["game_winner"] == 1);
   CHECK(r["final_scores"] == Json::array({0, 380, 0}));  // 255 + 100 + 25
   CHECK(r["settlement"] == Json::array({
@@ -584,7 +602,7 @@ TEST_CASE("carousel game: an exact tie for the highest score at 150 or more play
   h.act(3, knock);
   const auto r = h.game().result();
   CHECK(r["winners"] == Json::array({1, 2}));
-  CHECK(r["deal_points"] == Json::array({0, 230, 230, 0, 0}));
+  CHECK(deal_points(r) == Json::array({0, 230, 230, 0, 0}));
   CHECK(h.game().phase() == Phase::deal_over);  // not over: another deal
   CHECK(!r.contains("game_winner"));
   CHECK(h.chips() == std::vector<std::int64_t>(5, 1000));

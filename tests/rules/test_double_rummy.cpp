@@ -296,7 +296,7 @@ TEST_CASE("E19: a joker left in the hand counts 15 and an ace 11: JK + AC = 26 a
   auto result = h.game().result();
   CHECK(result["end"] == "break");
   CHECK(result["counts"] == Json::array({26, 4}));
-  CHECK(result["winner"] == 1);
+  CHECK(result["winners"] == Json::array({1}));
   CHECK(result["hands"][0]["cards"] == Json::array({"JK", "AC"}));
   CHECK(h.chips() == std::vector<std::int64_t>{100 - 22 * 2, 100 + 22 * 2});
 }
@@ -342,6 +342,12 @@ TEST_CASE("a joker laid off in the break goes to the end the player declares") {
   CHECK(has_action(h.legal(0), shift(0, "8H", "5H")));
   h.act(0, shift(0, "8H", "5H"));
   CHECK(table_cards(h, 0) == Json::array({"JK=5H", "JK=6H", "7H", "8H", "9H"}));
+}
+
+TEST_CASE("legal lists a joker's lay-off on a run once for each end it may take") {
+  auto h = at_break();
+  CHECK(has_action(h.legal(0), with_wilds(lay_off(0, {"JK"}), {"6H"})));
+  CHECK(has_action(h.legal(0), with_wilds(lay_off(0, {"JK"}), {"TH"})));
 }
 
 TEST_CASE("payoffs: rummy before the break 2 units; one run of one suit with a joker and a high ace 4 units") {

@@ -124,7 +124,7 @@ TEST_CASE("E11: each player scores his melds less his hand: 92 − 61 = +31, 46 
   CHECK(result["end"] == "stock_exhausted");
   CHECK(result["melded"] == Json::array({92, 46}));
   CHECK(result["in_hand"] == Json::array({61, 80}));
-  CHECK(result["deal_points"] == Json::array({31, -34}));
+  CHECK(deal_points(result) == Json::array({31, -34}));
   CHECK(scores(h) == std::vector<int>{31, -34});
   CHECK(h.chips() == std::vector<std::int64_t>{100, 100});
   h.next_deal();
@@ -149,7 +149,7 @@ TEST_CASE("E11 partnership: partners' deal scores are added: +31 and −34 make 
   CHECK(h.game().phase() == Phase::deal_over);
   auto result = h.game().result();
   CHECK(result["winner"] == 1);
-  CHECK(result["deal_points"] == Json::array({31, 60, -34, -59}));
+  CHECK(deal_points(result) == Json::array({31, 60, -34, -59}));
   CHECK(result["team_deal_points"] == Json::array({-3, 1}));
   CHECK_FALSE(result.contains("going_out_bonus"));  // R-F1
   auto teams = h.game().view(0)["teams"];
@@ -205,7 +205,7 @@ TEST_CASE("a lay-off on another player's meld scores for the player who lays it 
   CHECK(result["end"] == "went_out");
   CHECK(result["melded"] == Json::array({0, 18, 47}));
   // Seat 0 keeps 3H 5H 7H 9H JD QD AD = 59; seat 1 keeps 2D 9S JH KD = 31.
-  CHECK(result["deal_points"] == Json::array({-59, -13, 47}));
+  CHECK(deal_points(result) == Json::array({-59, -13, 47}));
 }
 
 TEST_CASE("stock exhausted: the deal ends after the last stock card's turn, or (after_stock turn_over) later") {
@@ -213,16 +213,16 @@ TEST_CASE("stock exhausted: the deal ends after the last stock card's turn, or (
   CHECK(draw_and_discard_to_the_end(h) == 0);
   auto result = h.game().result();
   CHECK(result["end"] == "stock_exhausted");
-  const int c0 = result["hands"][0]["count"];
-  const int c1 = result["hands"][1]["count"];
+  const int c0 = result["hands"][0]["value"];
+  const int c1 = result["hands"][1]["value"];
   CHECK(scores(h) == std::vector<int>{-c0, -c1});
 
   Harness turning("five_hundred_rummy", options({{"after_stock", "turn_over"}}), {100, 100}, 5);
   CHECK(draw_and_discard_to_the_end(turning) == 1);
   result = turning.game().result();
   CHECK(result["end"] == "no_winner");
-  CHECK(scores(turning) == std::vector<int>{-result["hands"][0]["count"].get<int>(),
-                                            -result["hands"][1]["count"].get<int>()});
+  CHECK(scores(turning) == std::vector<int>{-result["hands"][0]["value"].get<int>(),
+                                            -result["hands"][1]["value"].get<int>()});
 }
 
 TEST_CASE("hidden information: other hands are ?? to players and spectators; the pile and melds are public") {

@@ -66,9 +66,9 @@ TEST_CASE("E20: A goes down before drawing with six cards, showing 4D: A 30 → 
   CHECK(r["rummy"] == false);
   CHECK(r["shown"] == "4D");
   CHECK(r["counts"] == Json::array({12, 4, 9}));
-  CHECK(r["deal_points"][1] == 4);
-  CHECK(r["deal_points"][2] == 9);
-  CHECK(r["deal_points"][0] == 12);
+  CHECK(deal_points(r)[1] == 4);
+  CHECK(deal_points(r)[2] == 9);
+  CHECK(deal_points(r)[0] == 12);
   CHECK(r["scores"] == Json::array({22, 34, 105}));
   CHECK(r["eliminated"] == Json::array({2}));
   CHECK(r["pool"] == 1);
@@ -86,8 +86,8 @@ TEST_CASE("E20: next deal C goes down with all seven cards: 22 − 25 = −3 (a 
   h.act(1, go_down({{"3H", "4H", "5H", "6H"}, {"JS", "JD", "2C=JC"}}));
   const auto r = h.game().result();
   CHECK(r["rummy"] == true);
-  CHECK(r["deal_points"][1] == -25);
-  CHECK(r["deal_points"][0] == 1 + 3 + 5 + 7 + 9 + 10 + 10);
+  CHECK(deal_points(r)[1] == -25);
+  CHECK(deal_points(r)[0] == 1 + 3 + 5 + 7 + 9 + 10 + 10);
   CHECK(r["scores"] == Json::array({34 + 45, -3}));
   CHECK(h.game().view(std::nullopt)["table"][1]["cards"] == Json::array({"JS", "JD", "2C=JC"}));
   CHECK(h.chips() == std::vector<std::int64_t>{100, 100});
@@ -151,7 +151,7 @@ TEST_CASE("java: legal lists one go-down per card that may be shown, and the who
   for (const auto& a : downs) {
     Harness replay("java_rummy", options(), {100, 100}, 1, deck);
     CHECK_NOTHROW(replay.act(1, a));
-    CHECK(replay.game().result()["deal_points"][1] == (a.contains("shown") ? 3 : -25));
+    CHECK(deal_points(replay.game().result())[1] == (a.contains("shown") ? 3 : -25));
   }
 }
 
@@ -166,7 +166,7 @@ TEST_CASE("java: deuces and jokers are wild, standing for declared cards; a wild
   CHECK(h.refusal(1, go_down({{"5H", "6H", "2C"}, {"8D", "8S", "8C"}}, "JK")) == "illegal_action");
   h.act(1, go_down({{"5H", "6H", "2C=7H", "JK=8H"}, {"8D", "8S", "8C"}}));
   CHECK(h.game().view(std::nullopt)["table"][0]["cards"] == Json::array({"5H", "6H", "2C=7H", "JK=8H"}));
-  CHECK(h.game().result()["deal_points"][1] == -25);
+  CHECK(deal_points(h.game().result())[1] == -25);
   CHECK(h.game().result()["counts"][0] == 10 + 3 + 5 + 7 + 9 + 10 + 10);
 }
 
@@ -184,7 +184,7 @@ TEST_CASE("R-J1 the break: when the stock falls to the number of players the dea
   play_to_break(h);
   CHECK(h.game().phase() == Phase::deal_over);
   const auto r = h.game().result();
-  CHECK(r["end"] == "break");
+  CHECK(r["end"] == "stock_ran_down");
   CHECK(!r.contains("winner"));
   CHECK(r["scores"] == Json::array({45, 24}));
   CHECK(r["eliminated"].empty());
@@ -355,7 +355,7 @@ TEST_CASE("java: random games, 1,000+ deals: cards and chips conserved, every ga
     ++ends[h.game().result()["end"].get<std::string>()];
   };
   random_playouts(spec);
-  CHECK(ends["break"] > 0);
+  CHECK(ends["stock_ran_down"] > 0);
 }
 
 TEST_CASE("java: random games with two jokers and a stake of 3") {

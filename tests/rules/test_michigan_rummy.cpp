@@ -105,7 +105,7 @@ TEST_CASE("E9: melds score when made (3-2-A = 6, Q-K-A = 35), lay-offs for the p
   CHECK(result["cards_left"] == 32);
   // Y (AD 7S = 22) and Z (KH = 10) lose nothing; X adds their 32.
   CHECK(scores(h) == std::vector<int>{54, 81, 25});
-  CHECK(result["deal_points"] == Json::array({54, 81, 25}));
+  CHECK(deal_points(result) == Json::array({54, 81, 25}));
   CHECK(h.chips() == std::vector<std::int64_t>{100, 100, 100});  // playing to 500
 }
 
@@ -147,7 +147,8 @@ TEST_CASE("R-M4 settle_each_deal: the winner collects the difference of deal poi
   play_e9(h);
   CHECK(h.game().phase() == Phase::deal_over);
   CHECK(h.chips() == std::vector<std::int64_t>{73, 183, 44});
-  CHECK(h.game().result()["seats"][2]["points"] == -56);
+  CHECK(deal_points(h.game().result()) == Json::array({54, 81, 25}));  // the deal's points, not the payments
+  CHECK(h.game().result()["seats"][2]["chips"] == -56);
   h.next_deal();
   CHECK(scores(h) == std::vector<int>{54, 81, 25});  // the running score carries on
   CHECK(h.game().phase() == Phase::playing);
@@ -251,6 +252,18 @@ TEST_CASE("R-M5 polish: the whole discard pile may be taken, with no duty to mel
   CHECK(listed(h.legal(1), {{"type", "take_all"}}));
 }
 
+TEST_CASE("R-M5 polish, R-G3: the whole pile may be taken at most twice per player a deal, so every deal ends") {
+  Harness h("michigan_rummy", options({{"polish", true}}), {100, 100}, 3);
+  for (int take = 1; take <= 4; ++take) {
+    const int seat = h.game().to_act().front();
+    h.act(seat, {{"type", "take_all"}});
+    h.act(seat, parlour::test::rummy_kit::listed(h.legal(seat), std::string("discard")).front());
+  }
+  const int seat = h.game().to_act().front();
+  CHECK(parlour::test::rummy_kit::listed(h.legal(seat), std::string("take_all")).empty());
+  CHECK(h.refusal(seat, {{"type", "take_all"}}) == "illegal_action");
+}
+
 TEST_CASE("two packs: a set may hold the same card twice") {
   auto deck = deal_with_upcard({{"7H", "7H", "7S", "2C", "4C", "6C", "8C"},
                      {"KS", "QS", "JS", "9D", "5H", "3D", "AC"},
@@ -300,8 +313,8 @@ TEST_CASE("stock exhausted: the pile is turned over once, then no winner and eac
   auto result = h.game().result();
   CHECK(result["end"] == "no_winner");
   CHECK_FALSE(result.contains("winner"));
-  const int count0 = result["hands"][0]["count"];
-  const int count1 = result["hands"][1]["count"];
+  const int count0 = result["hands"][0]["value"];
+  const int count1 = result["hands"][1]["value"];
   CHECK(count0 > 0);
   CHECK(scores(h) == std::vector<int>{-count0, 24 - count1});
   CHECK(h.chips() == std::vector<std::int64_t>{100, 100});

@@ -53,6 +53,24 @@ TEST_CASE("E16: going rummy with seven cards and a discard collects the melds' v
   CHECK(h.chips() == std::vector<std::int64_t>{200 - 112, 200 + 224, 200 - 112});
 }
 
+TEST_CASE("the winning rummy is shown: the result carries the winner's melds and every hand, the log names them") {
+  auto deck = deal_no_upcard({{"KS", "KH", "KD", "5C", "6C", "7C", "2H"},
+                     {"QS", "JD", "9H", "8D", "4S", "3D", "AS"},
+                     {"QH", "JS", "9D", "8H", "4D", "3S", "AH"}},
+                    {"8C"});
+  Harness h("queen_city_rummy", options(), {200, 200, 200}, 1, deck);
+  h.act(1, draw());
+  const auto fx = h.act(1, go_rummy({{"KS", "KH", "KD"}, {"5C", "6C", "7C", "8C"}}, "2H"));
+  const auto result = h.game().result();
+  CHECK(result["melds"] == Json::parse(R"([{"meld":0,"owner":1,"cards":["KS","KH","KD"]},
+                                           {"meld":1,"owner":1,"cards":["5C","6C","7C","8C"]}])"));
+  CHECK(result["hands"][2]["cards"] == Json::array({"QS", "JD", "9H", "8D", "4S", "3D", "AS"}));
+  CHECK(result["hands"][2]["value"] == 10 + 10 + 9 + 8 + 4 + 3 + 1);
+  CHECK(std::find(fx.log.begin(), fx.log.end(), "{seat:1} goes rummy with KS KH KD; 5C 6C 7C 8C, discarding 2H!") !=
+        fx.log.end());
+  for (const auto& seat : result["seats"]) CHECK(seat["points"] == (seat["seat"] == 1 ? 56 * 2 : -56));
+}
+
 TEST_CASE("queen city: going rummy with all eight cards needs no discard; the eight cards' value is paid") {
   auto deck = deal_no_upcard({{"KS", "KH", "KD", "5C", "6C", "7C", "4C"}, {"QS", "JD", "9H", "8D", "4S", "3D", "AS"}}, {"8C"});
   Harness h("queen_city_rummy", options(), {100, 100}, 1, deck);

@@ -163,6 +163,20 @@ TEST_CASE("E2: when all before him pass, the player before the dealer must play 
   CHECK(h.pool("pool") == 10);
 }
 
+TEST_CASE("the view and the log say who is forced to play: the player before the dealer, then a lone player's dealer") {
+  auto h = e1_table();
+  CHECK(h.game().view(0)["forced"].is_null());
+  h.act(1, act("pass"));
+  const auto fx = h.act(2, act("pass"));
+  CHECK(h.game().view(0)["forced"] == 3);
+  CHECK(std::find(fx.log.begin(), fx.log.end(), "{seat:3} must play or pay the dealer: everyone before him passed.") !=
+        fx.log.end());
+  const auto alone = h.act(3, act("play"));
+  CHECK(h.game().view(1)["forced"] == 0);
+  CHECK(std::find(alone.log.begin(), alone.log.end(),
+                  "{seat:0} must play: one player alone plays against the dealer.") != alone.log.end());
+}
+
 TEST_CASE("pay_dealer is offered only to the forced player") {
   auto h = e1_table();
   CHECK(h.refusal(1, act("pay_dealer")) == "illegal_action");

@@ -299,3 +299,24 @@ TEST_CASE("random games: chips conserved, every legal action applies, no seat ov
   }
   CHECK(deals >= 1000);
 }
+
+TEST_CASE("a bettor whose chips went at another table is offered only to skip, and skipping passes the turn") {
+  Harness h("red_and_black", {}, {100, 50, 50});
+  REQUIRE(h.game().to_act() == std::vector<int>{1});
+  h.spend_elsewhere(1, 50);
+  CHECK(h.legal(1) == Json::array({{{"type", "skip"}}}));
+  CHECK(h.refusal(1, bet("red", 1)) == "insufficient_chips");
+  h.act(1, {{"type", "skip"}});
+  CHECK(h.game().view(0)["seats"][1]["status"] == "skipped");
+  CHECK(h.game().to_act() == std::vector<int>{2});
+  CHECK(h.refusal(2, {{"type", "skip"}}) == "illegal_action");  // he can still bet
+}
+
+TEST_CASE("when the banker's chips went at another table, the bettor may only skip and the deal ends without bets") {
+  Harness h("red_and_black", {}, {100, 50, 50});
+  h.spend_elsewhere(0, 99);
+  CHECK(h.legal(1) == Json::array({{{"type", "skip"}}}));
+  h.act(1, {{"type", "skip"}});
+  CHECK(h.game().phase() == Phase::deal_over);  // seat 2 finds the bank exhausted too
+  CHECK(h.game().result()["seats"][2]["outcome"] == "skipped");
+}

@@ -308,3 +308,45 @@ TEST_CASE("random games: chips and cards conserved, hidden cards hidden, every l
     CHECK(h.pool("pot") == 0);
   }
 }
+
+TEST_CASE("a player with no chips cannot take part: a deal nobody can bet in ends the game and the pot is shared") {
+  // Both lose their last chip in deal 1; the pot holds everything. No empty deal follows.
+  auto deck = stack({{"2C", "3C", "4C", "5C", "6C"}, {"2D", "3D", "4D", "5D", "6D"}}, {"KH", "KS"});
+  Harness h("red_dog", {}, {2, 2}, 1, deck);
+  h.act(1, bet(1));
+  h.act(0, bet(1));
+  REQUIRE(h.chips() == std::vector<std::int64_t>{0, 0});
+  REQUIRE(h.game().phase() == Phase::deal_over);
+  h.next_deal();
+  CHECK(h.game().phase() == Phase::game_over);
+  CHECK(h.game().deals_played() == 1);
+  h.close();
+  CHECK(h.chips() == std::vector<std::int64_t>{2, 2});
+}
+
+TEST_CASE("a player whose only chips would go on the ante does not take part") {
+  Harness h("red_dog", {}, {1, 1});
+  CHECK(h.game().phase() == Phase::game_over);
+  CHECK(h.chips() == std::vector<std::int64_t>{1, 1});
+  CHECK(h.pool("pot") == 0);
+}
+
+TEST_CASE("the bettor who spent his chips at another table is offered only to skip, and skipping passes the turn") {
+  Harness h("red_dog", {}, {50, 50, 50});
+  REQUIRE(h.game().to_act() == std::vector<int>{1});
+  h.spend_elsewhere(1, 49);
+  CHECK(h.legal(1) == Json::array({{{"type", "skip"}}}));
+  CHECK(h.refusal(1, bet(1)) == "insufficient_chips");
+  CHECK(h.refusal(2, {{"type", "skip"}}) == "not_your_turn");
+  h.act(1, {{"type", "skip"}});
+  CHECK(h.game().view(0)["hands"][1]["status"] == "skipped");
+  CHECK(h.game().to_act() == std::vector<int>{2});
+  CHECK(h.refusal(2, {{"type", "skip"}}) == "illegal_action");  // he can still bet
+}
+
+TEST_CASE("the bettor whose chips shrank elsewhere is offered bets up to what he has now") {
+  Harness h("red_dog", {{"ante", 10}}, {100, 100});
+  h.spend_elsewhere(1, 85);
+  CHECK(h.legal(1) == Json::array({{{"type", "bet"}, {"amount", {{"min", 1}, {"max", 5}}}}}));
+  CHECK_NOTHROW(h.act(1, bet(5)));
+}

@@ -204,13 +204,22 @@ TEST_CASE("E7a: block: going out must end with a discard, so one may only lay of
   CHECK(h.game().result()["winner"] == 2);
 }
 
-TEST_CASE("E8: call: a discard that lays off may be called; the caller nearest the discarder's left wins") {
+namespace {
+
+// E8's table: four players with option call; seat 1 melds 7S 8S 9S and will discard TS.
+Harness e8_table() {
   auto deck = deal_with_upcard({{"7S", "8S", "9S", "KD", "QH", "JC", "3D"},
                      {"2C", "3C", "4H", "5H", "6D", "8D", "TC"},
                      {"AC", "AD", "4C", "5C", "6C", "8C", "TD"},
                      {"2S", "3S", "4S", "QD", "JD", "9D", "KH"}},
                     "AH", {"TS"});
-  Harness h("rummy", options({{"call", true}}), {100, 100, 100, 100}, 1, deck);
+  return Harness("rummy", options({{"call", true}}), {100, 100, 100, 100}, 1, deck);
+}
+
+}  // namespace
+
+TEST_CASE("E8: call: a discard that lays off may be called; the caller nearest the discarder's left wins") {
+  auto h = e8_table();
   h.act(1, draw());  // TS
   h.act(1, meld({"7S", "8S", "9S"}));
   h.act(1, discard("TS"));
@@ -227,6 +236,37 @@ TEST_CASE("E8: call: a discard that lays off may be called; the caller nearest t
   // Play resumes in order: the discarder's left, seat 2, takes his normal turn.
   CHECK(h.game().to_act() == std::vector<int>{2});
   CHECK(h.game().view(2)["phase"] == "draw");
+}
+
+TEST_CASE("call: the view names whose discard the call window is about") {
+  auto h = e8_table();
+  h.act(1, draw());
+  h.act(1, meld({"7S", "8S", "9S"}));
+  CHECK_FALSE(h.game().view(2).contains("call"));
+  h.act(1, discard("TS"));
+  CHECK(h.game().view(2)["call"] == Json{{"discarder", 1}, {"card", "TS"}});
+  for (int seat : {2, 3, 0}) h.act(seat, {{"type", "pass"}});
+  CHECK_FALSE(h.game().view(2).contains("call"));
+}
+
+TEST_CASE("R-BH3 boathouse: with the stock gone the upcard may still be taken: the rest of the pile is turned and "
+          "its top card drawn with it") {
+  Harness h("rummy", options({{"boathouse", true}}), {100, 100}, 4);
+  while (h.game().view(std::nullopt)["stock"] > 0) {
+    REQUIRE(h.game().phase() == Phase::playing);
+    const int seat = h.game().to_act().front();
+    h.act(seat, draw());
+    h.act(seat, discard(last_card(h, seat)));
+  }
+  const int seat = h.game().to_act().front();
+  const auto before = h.game().view(std::nullopt);
+  CHECK(has_action(h.legal(seat), draw("discard")));
+  h.act(seat, draw("discard"));
+  const auto after = h.game().view(seat);
+  CHECK(after["hands"][seat]["count"] == 12);
+  CHECK(after["hands"][seat]["cards"][10] == before["upcard"]);
+  CHECK(after["stock"] == before["pile_size"].get<int>() - 2);
+  CHECK(after["pile_size"] == 0);
 }
 
 TEST_CASE("R-G3: the discard pile is turned over once; when the stock runs out again the deal ends with no winner") {

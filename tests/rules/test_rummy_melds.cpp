@@ -219,6 +219,28 @@ TEST_CASE("a joker changes what it stands for only when a natural card takes its
   CHECK(lost.reason == "identity_lost");
 }
 
+TEST_CASE("§1.3 capture: a natural card already on the table takes the joker's place, and the joker is named anew") {
+  const auto rules = carousel_rules();
+  const auto run = *validate_meld(cards({"5S", "6S", "7S", "8S"}), rules).meld;
+  const auto set = *validate_meld(cards({"8C", "8D", "JK"}), rules, cards({"8S"})).meld;
+  // The natural 8S moves from the run into the set; the run 5S 6S 7S stays valid.
+  auto captured = validate_layout({run, set},
+                                  {spec({"5S", "6S", "7S"}), spec({"8C", "8D", "8S"}), spec({"2H", "3H", "JK"}, {"4H"})},
+                                  cards({"2H", "3H"}), rules);
+  CHECK_MESSAGE(captured, captured.message);
+  CHECK(captured.from_hand == cards({"2H", "3H"}));
+  // The same new name for the joker with no natural 8S taking its place.
+  auto lost = validate_layout({run, set},
+                              {spec({"5S", "6S", "7S", "8S"}), spec({"8C", "8D", "8H"}), spec({"2H", "3H", "JK"}, {"4H"})},
+                              cards({"2H", "3H", "8H"}), rules);
+  CHECK(lost.reason == "identity_lost");
+  // The natural 8S must join cards of the joker's old meld, not stand anywhere.
+  auto elsewhere = validate_layout({run, set},
+                                   {spec({"5S", "6S", "7S", "8S", "9S"}), spec({"8C", "8D", "JK"}, {"8H"})},
+                                   cards({"9S", "8H"}), rules);
+  CHECK(elsewhere.reason == "identity_lost");
+}
+
 namespace {
 // A bare game on the shared engine with rearranging switched on, as Carousel will use it.
 class RearrangingGame final : public RummyBase {

@@ -61,7 +61,7 @@ TEST_CASE("E20 rummy poker: nine melded and the tenth 3C shown is accepted; the 
   CHECK(r["shown"] == "3C");
   CHECK(r["counts"] == Json::array({54, 3}));
   CHECK(r["bonus"] == 25);  // 4 to Q: one straight in any suits
-  CHECK(r["deal_points"][1] == 54 - 3 + 25);
+  CHECK(deal_points(r)[1] == 54 - 3 + 25);
   CHECK(r["scores"] == Json::array({0, 76}));
   CHECK(h.game().phase() == Phase::deal_over);
   CHECK(h.chips() == std::vector<std::int64_t>{1000, 1000});
@@ -80,7 +80,7 @@ TEST_CASE("E20 rummy poker: the tenth card AD (counts 10) or 2D (wild, 25) may n
   deuce.act(1, go_down({{"4S", "5S", "6S"}, {"7H", "8H", "9H"}, {"TD", "JD", "QD", "2D=KD"}}));
   CHECK(deuce.game().result()["rummy"] == true);
   CHECK(deuce.game().result()["bonus"] == 25);  // 4 to K
-  CHECK(deuce.game().result()["deal_points"][1] == 54 + 25);
+  CHECK(deal_points(deuce.game().result())[1] == 54 + 25);
 }
 
 TEST_CASE("rummy poker: a go_down after drawing is rejected; the turn is a draw then a discard") {
@@ -96,7 +96,7 @@ TEST_CASE("R-RP2 bonuses: a flush (all melded cards one suit) +25") {
             two_hands({"3H", "4H", "5H", "7H", "8H", "9H", "TH", "JH", "QH", "KH"}));
   h.act(1, go_down({{"3H", "4H", "5H"}, {"7H", "8H", "9H"}, {"TH", "JH", "QH", "KH"}}));
   CHECK(h.game().result()["bonus"] == 25);
-  CHECK(h.game().result()["deal_points"][1] == 54 + 25);
+  CHECK(deal_points(h.game().result())[1] == 54 + 25);
 }
 
 TEST_CASE("R-RP2 bonuses: a straight flush +50, not more; a wild helps (JK stands for 2S)") {
@@ -104,7 +104,7 @@ TEST_CASE("R-RP2 bonuses: a straight flush +50, not more; a wild helps (JK stand
             two_hands({"AS", "JK", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"}));
   h.act(1, go_down({{"AS", "JK=2S", "3S", "4S"}, {"5S", "6S", "7S", "8S", "9S", "TS"}}));
   CHECK(h.game().result()["bonus"] == 50);
-  CHECK(h.game().result()["deal_points"][1] == 54 + 50);
+  CHECK(deal_points(h.game().result())[1] == 54 + 50);
   // 104: the first to reach 100 wins and collects the difference from each.
   CHECK(h.game().phase() == Phase::game_over);
   CHECK(h.game().result()["game_winners"] == Json::array({1}));
@@ -117,7 +117,7 @@ TEST_CASE("R-RP2 bonuses: no bonus for sets and mixed suits; the wild counts as 
   // Two packs: the same card twice in a set.
   h.act(1, go_down({{"7C", "7C", "7H"}, {"8D", "8D", "8C"}, {"4C", "5C", "2H=6C"}}, "3H"));
   CHECK(h.game().result()["bonus"] == 0);
-  CHECK(h.game().result()["deal_points"][1] == 54 - 3);
+  CHECK(deal_points(h.game().result())[1] == 54 - 3);
   CHECK(h.game().view(std::nullopt)["table"][2]["cards"] == Json::array({"4C", "5C", "2H=6C"}));
 }
 
@@ -129,7 +129,7 @@ TEST_CASE("R-RP1 positive scoring, three players: the winner scores both counts;
   h.act(1, go_down(straight_melds, "3C"));
   const auto r = h.game().result();
   CHECK(r["counts"] == Json::array({79, 3, 54}));
-  CHECK(r["deal_points"][1] == 79 + 54 - 3 + 25);
+  CHECK(deal_points(r)[1] == 79 + 54 - 3 + 25);
   CHECK(r["scores"] == Json::array({40, 155, 10}));
   CHECK(h.game().phase() == Phase::game_over);
   CHECK(h.chips() == std::vector<std::int64_t>{1000 - 2 * 115, 1000 + 2 * (115 + 145), 1000 - 2 * 145});
@@ -139,7 +139,7 @@ TEST_CASE("R-RP1 positive scoring: the break scores nothing") {
   Harness h("rummy_poker", options(), {1000, 1000}, 1, two_hands(straight_nine("AD")));
   play_to_break(h);
   CHECK(h.game().phase() == Phase::deal_over);
-  CHECK(h.game().result()["end"] == "break");
+  CHECK(h.game().result()["end"] == "stock_ran_down");
   CHECK(h.game().result()["scores"] == Json::array({0, 0}));
   CHECK(h.game().view(std::nullopt)["stock"] == 2);
 }
@@ -150,8 +150,8 @@ TEST_CASE("scoring=penalty: Java's scoring with the bonus subtracted; at 100 the
   totals(h, {50, 10});
   h.act(1, go_down(straight_melds, "3C"));
   const auto r = h.game().result();
-  CHECK(r["deal_points"][1] == 3 - 25);
-  CHECK(r["deal_points"][0] == 54);
+  CHECK(deal_points(r)[1] == 3 - 25);
+  CHECK(deal_points(r)[0] == 54);
   CHECK(r["scores"] == Json::array({104, -12}));
   CHECK(h.game().phase() == Phase::game_over);
   CHECK(h.chips() == std::vector<std::int64_t>{1000 - 116, 1000 + 116});
@@ -231,6 +231,29 @@ TEST_CASE("rummy poker: random games, 1,000+ deals of positive scoring and 300+ 
     std::map<std::string, int> ends;
     spec.after_game = [&](Harness& h) { ++ends[h.game().result()["end"].get<std::string>()]; };
     random_playouts(spec);
-    CHECK(ends["break"] + ends["went_out"] > 0);
+    CHECK(ends["stock_ran_down"] + ends["went_out"] > 0);
   }
+}
+
+TEST_CASE("legal lists each go-down's wild declarations that score differently: JK as 9H makes the flush") {
+  // 9H 9H JK 3H 4H 5H 6H JH QH KH: the set of nines may take the joker as any nine; only 9H makes all ten hearts.
+  auto deck = deal_no_upcard({{"9H", "9H", "JK", "3H", "4H", "5H", "6H", "JH", "QH", "KH"},
+                              {"2S", "4S", "6S", "8S", "TS", "QS", "AD", "3D", "5D", "7D"}});
+  Harness h("rummy_poker", options(), {1000, 1000}, 1, deck);
+  const auto go_downs = listed(h.legal(1), "go_down");
+  bool flush_listed = false;
+  bool plain_listed = false;
+  for (const auto& a : go_downs) {
+    const auto text = a.dump();
+    if (text.find("\"JK=9H\"") != std::string::npos) flush_listed = true;
+    else if (text.find("\"JK=9") != std::string::npos) plain_listed = true;
+  }
+  CHECK(flush_listed);
+  CHECK(plain_listed);
+  for (const auto& a : go_downs)
+    if (a.dump().find("\"JK=9H\"") != std::string::npos) {
+      h.act(1, a);
+      CHECK(h.game().result()["bonus"] == 25);
+      break;
+    }
 }

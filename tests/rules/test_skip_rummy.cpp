@@ -115,7 +115,7 @@ TEST_CASE("skip: when the stock falls to the number of players, the lowest unmat
   Harness h("skip_rummy", options({{"stake", 4}}), {100, 100}, 1, deck);
   play_to_break(h);
   auto result = h.game().result();
-  CHECK(result["end"] == "break");
+  CHECK(result["end"] == "stock_ran_down");
   CHECK(result["breaker"] == 1);
   CHECK(result["counts"] == Json::array({41, 42}));
   CHECK(h.chips() == std::vector<std::int64_t>{104, 96});
@@ -126,7 +126,7 @@ TEST_CASE("skip: a tie at the end goes to the player due to draw next (R-K3)") {
   Harness h("skip_rummy", options(), {100, 100}, 1, deck);
   play_to_break(h);
   CHECK(h.game().result()["counts"] == Json::array({42, 42}));
-  CHECK(h.game().result()["winner"] == 1);
+  CHECK(h.game().result()["winners"] == Json::array({1}));
   CHECK(h.chips() == std::vector<std::int64_t>{99, 101});
 }
 
@@ -142,7 +142,7 @@ namespace {
 
 void random_games(Json opts, int players_lo, int players_hi) {
   auto ends = random_deal_ends("skip_rummy", std::move(opts), players_lo, players_hi);
-  CHECK(ends["break"] > 0);
+  CHECK(ends["stock_ran_down"] > 0);
   CHECK(ends["went_out"] > 0);
   CHECK(ends.size() == 2);  // no deal ended any other way
 }

@@ -224,7 +224,7 @@ TEST_CASE("E13: at the showdown the breaker wins a tie: B 3, D 3, A 9, C 14 -> B
   auto result = h.game().result();
   CHECK(result["end"] == "break");
   CHECK(result["breaker"] == 1);
-  CHECK(result["winner"] == 1);
+  CHECK(result["winners"] == Json::array({1}));
   CHECK(result["counts"] == Json::array({9, 3, 14, 3}));
   CHECK(h.chips() == std::vector<std::int64_t>{97, 109, 97, 97});
 }
@@ -242,7 +242,7 @@ TEST_CASE("E13: a tie without the breaker goes to the tied player nearest the br
   break_turn(h, 0, {{"7S", "7H", "7D"}, {"KS", "KH", "KD"}});
   auto result = h.game().result();
   CHECK(result["counts"] == Json::array({9, 7, 3, 3}));
-  CHECK(result["winner"] == 2);
+  CHECK(result["winners"] == Json::array({2}));
   CHECK(h.chips() == std::vector<std::int64_t>{99, 99, 103, 99});
 }
 
@@ -297,7 +297,7 @@ TEST_CASE("the break: lay-offs on another player's meld lower the count; the upc
   h.act(0, lay_off(0, {"7C"}));
   h.act(0, discard("4H"));
   CHECK(h.game().result()["counts"] == Json::array({0, 3, 13, 3}));
-  CHECK(h.game().result()["winner"] == 0);  // a zero count wins (R-S6), one unit
+  CHECK(h.game().result()["winners"] == Json::array({0}));  // a zero count wins (R-S6), one unit
   CHECK(h.chips() == std::vector<std::int64_t>{103, 99, 99, 99});
 }
 
@@ -335,7 +335,7 @@ TEST_CASE("the break: a player who melds his whole hand does not end the break (
   break_turn(h, 3, {{"2S", "2H", "2D"}, {"5S", "5H", "5D"}});
   break_turn(h, 0, {{"TC", "TH", "TS"}, {"JC", "JH", "JS"}});
   // Points: each pays his count less the winner's 0.
-  CHECK(h.game().result()["winner"] == 1);
+  CHECK(h.game().result()["winners"] == Json::array({1}));
   CHECK(h.chips() == std::vector<std::int64_t>{91, 126, 86, 97});
 }
 

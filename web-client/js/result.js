@@ -119,10 +119,25 @@ export function renderResult(result, ctx) {
   if (Number.isInteger(leftover.deal)) summary.push(`Deal ${leftover.deal}`);
   if (typeof leftover.end === 'string') summary.push(`ended: ${leftover.end.replace(/_/g, ' ')}`);
   if (Number.isInteger(leftover.winner)) summary.push(`winner ${seatName(ctx, leftover.winner)}`);
+  if (Array.isArray(leftover.winners) && leftover.winners.length && leftover.winners.every(Number.isInteger)) {
+    summary.push(`${leftover.winners.length > 1 ? 'winners' : 'winner'} ${leftover.winners.map((s) => seatName(ctx, s)).join(', ')}`);
+    delete leftover.winners;
+  }
   if (typeof leftover.pot === 'number') summary.push(`pot now ${leftover.pot}`);
   if (typeof leftover.pool === 'number') summary.push(`pool now ${leftover.pool}`);
   if (summary.length) parts.splice(1, 0, el('p', { class: 'result-summary', text: summary.join(' · ') }));
   for (const key of ['deal', 'end', 'winner', 'pot', 'pool', 'dealer']) if (typeof leftover[key] !== 'object') delete leftover[key];
+  // The melds on the table when the deal ended (a winning rummy included), each with its owner.
+  if (Array.isArray(leftover.melds) && leftover.melds.every((m) => isPlainObject(m) && Array.isArray(m.cards) && m.cards.every((c) => typeof c === 'string'))) {
+    if (leftover.melds.length) {
+      parts.push(el('div', { class: 'result-melds', 'data-zone': 'result-melds' },
+        el('h4', { text: 'Melds' }),
+        leftover.melds.map((m) => el('div', { class: 'result-meld', 'data-owner': String(m.owner ?? '') },
+          el('span', { class: 'muted', text: Number.isInteger(m.owner) ? `${seatName(ctx, m.owner)}: ` : '' }),
+          m.cards.map((card) => cardElement(card))))));
+    }
+    delete leftover.melds;
+  }
   if (Array.isArray(leftover.unpaid)) {
     const unpaid = leftover.unpaid.filter(isPlainObject);
     if (unpaid.length) {

@@ -1,0 +1,46 @@
+// The first dealer (rules/rummy.md §1.9, rules/other.md §0): drawn at random from
+// the table's seed, the same for the same seed, and every game deals its first
+// deal from him.
+#include <doctest/doctest.h>
+
+#include <set>
+
+#include "rules/registry.h"
+
+using parlour::rules::GameSetup;
+using parlour::rules::Json;
+using parlour::rules::Registry;
+
+namespace {
+
+int first_deal_dealer(const parlour::rules::GameInfo& game, std::uint64_t seed, int players,
+                      std::optional<int> first_dealer = std::nullopt) {
+  const std::vector<std::int64_t> chips(players, 1000);
+  auto state = Registry::create(game, GameSetup{Json::object(), players, seed, std::nullopt, chips, first_dealer});
+  state->start_next_deal(chips);
+  return state->view(std::nullopt)["dealer"].get<int>();
+}
+
+}  // namespace
+
+TEST_CASE("every game's first dealer is drawn from the seed: any seat may deal first, the same seed the same seat") {
+  for (const auto& game : Registry::builtin().all()) {
+    CAPTURE(game.id);
+    const int players = std::min(4, game.max_players_with(Registry::validate_options(game, Json::object())));
+    REQUIRE(players >= game.min_players);
+    std::set<int> dealers;
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      const int dealer = first_deal_dealer(game, seed, players);
+      CHECK(dealer == parlour::rules::draw_first_dealer(seed, players));
+      CHECK(dealer == first_deal_dealer(game, seed, players));
+      dealers.insert(dealer);
+    }
+    CHECK(dealers.size() == static_cast<std::size_t>(players));
+  }
+}
+
+TEST_CASE("a setup may name the first dealer; a seat that does not exist is refused") {
+  const auto& red_dog = *Registry::builtin().find("red_dog");
+  CHECK(first_deal_dealer(red_dog, 7, 3, 2) == 2);
+  CHECK_THROWS_AS(first_deal_dealer(red_dog, 7, 3, 3), parlour::rules::SetupError);
+}
