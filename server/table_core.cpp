@@ -348,6 +348,9 @@ Outbox TableCore::resume() {
   const auto phase = game_->phase();
   if (phase == rules::Phase::game_over) return finish_table("the game is over");
   if (phase == rules::Phase::deal_over && ending_) return finish_table("the host ended the table");
+  if (phase == rules::Phase::playing) {
+    if (auto seat = seat_that_must_skip()) return act_for(*seat, {{"type", "skip"}}, "automatic");
+  }
   if (phase == rules::Phase::playing && nobody_can_act()) {
     spdlog::error("table {}: nobody can act in the deal in progress; the table ends", id());
     add_log({"Nobody can act any more; the table ends."});
@@ -399,6 +402,17 @@ Outbox TableCore::fail(const std::string& reason) {
   return out;
 }
 
+// A player who cannot cover any action (his chips went elsewhere) is offered
+// only `skip`; the table plays it for him rather than wait on a formality.
+std::optional<int> TableCore::seat_that_must_skip() const {
+  const auto chips = balances_now();
+  for (int seat : game_->to_act()) {
+    const auto legal = game_->legal_actions(seat, chips);
+    if (legal.size() == 1 && legal[0].value("type", "") == "skip") return seat;
+  }
+  return std::nullopt;
+}
+
 bool TableCore::nobody_can_act() const {
   if (game_->turn_timer()) return false;
   const auto acting = game_->to_act();
@@ -415,6 +429,14 @@ std::vector<storage::Posting> TableCore::apply_event(Json& event, bool replaying
   rules::Effects effects;
   if (kind == "start") {
     rules::GameSetup setup{options_, static_cast<int>(seats_.size()), record_.seed, std::nullopt, chips};
+    // The first dealer is drawn from the seed and kept in the event; logs written
+    // before it was drawn had seat 0 deal first.
+    if (replaying) {
+      setup.first_dealer = event.value("first_dealer", 0);
+    } else {
+      setup.first_dealer = rules::draw_first_dealer(record_.seed, static_cast<int>(seats_.size()));
+      event["first_dealer"] = *setup.first_dealer;
+    }
     if (!record_.deck_json.empty()) {
       std::vector<rules::Card> deck;
       for (const auto& card : Json::parse(record_.deck_json)) deck.push_back(*rules::parse_card(card.get<std::string>()));

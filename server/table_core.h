@@ -171,6 +171,7 @@ class TableCore {
   Outbox act_for(int seat, const Json& action, const char* why);
   Outbox continue_to_next_deal(const Caller& who, int seat);
   bool nobody_can_act() const;
+  std::optional<int> seat_that_must_skip() const;
 
   // ---- timers
   void schedule(Outbox& out);

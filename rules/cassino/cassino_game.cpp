@@ -54,6 +54,7 @@ class CassinoGame final : public GameState {
     for (int seat = 0; seat < players_; ++seat) side_of_.push_back(config_.partnership ? seat % 2 : seat);
     scores_.assign(side_count(), 0);
     card_values_ = card_values_json();
+    dealer_ = setup.starting_dealer();
   }
 
   Phase phase() const override {

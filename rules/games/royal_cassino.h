@@ -7,7 +7,8 @@
 // `partnership`, `sweeps`, `target`, `per_deal_game`, `stake`/`game_stake`, `deals`.
 //
 // Choices where the sources leave room (rules/other.md §10 and its [P] items):
-// - Seat 0 deals first and the deal passes left; play starts at the dealer's left.
+// - The first dealer is drawn from the seed (rules/other.md §0) and the deal passes left; play starts at the
+//   dealer's left.
 // - Court cards pair like numerals (their values make pairing a sum of one card),
 //   so the standard court-card pairing limit lapses. A maximal capture is never
 //   required, and a card that could capture may be trailed.

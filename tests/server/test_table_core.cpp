@@ -387,3 +387,43 @@ TEST_CASE("a commit that fails is undone: chips back, state rebuilt from the log
   bench.tap(bench.ann());
   CHECK(bench.core->seq() == 2);
 }
+TEST_CASE("Red Dog: a player whose chips went elsewhere is skipped by the table, never offered a bet he cannot make") {
+  Bench bench(*rules::Registry::builtin().find("red_dog"));
+  bench.seat_and_start();
+  bench.run(bench.core->watch(bench.ann()));
+  bench.run(bench.core->watch(bench.bob()));
+  const int to_act = bench.last_state(1)["to_act"][0];
+  const std::string account = to_act == 0 ? "player:ann" : "player:bob";
+  // The player to act spends everything at another table between two steps.
+  {
+    auto lock = bench.balances.lock();
+    bench.balances.apply({{account, "pool:t9:pot", bench.balances.balance(account, lock), "elsewhere", "t9", "red_dog"}},
+                         lock);
+  }
+  const auto seq = bench.core->seq();
+  bench.run(bench.core->resume());
+  CHECK(bench.core->seq() == seq + 1);
+  const auto event = Json::parse(bench.events.back().json);
+  CHECK(event["action"]["type"] == "skip");
+  CHECK(event["seat"] == to_act);
+  for (ClientId client : {ClientId{1}, ClientId{2}})
+    for (const auto& action : bench.last_state(client)["legal"])
+      if (action.contains("amount")) CHECK(action["amount"]["min"] <= action["amount"]["max"]);
+}
+
+TEST_CASE("the first dealer drawn from the seed is kept in the start event; an older log without it replays with seat 0") {
+  Bench bench(*rules::Registry::builtin().find("red_dog"));
+  bench.record.seed = 3;
+  bench.core = bench.make(bench.record, {});
+  bench.seat_and_start();
+  auto start = Json::parse(bench.events.front().json);
+  REQUIRE(start.contains("first_dealer"));
+  CHECK(start["first_dealer"] == rules::draw_first_dealer(3, 2));
+  start.erase("first_dealer");
+  auto old_log = bench.events;
+  old_log.front().json = start.dump();
+  auto replayed = bench.make(bench.stored_record(), old_log);
+  bench.core = std::move(replayed);
+  bench.run(bench.core->watch(bench.cat()));
+  CHECK(bench.last_state(3)["view"]["dealer"] == 0);
+}
