@@ -1,6 +1,7 @@
 #include "rules/rummy/rummy_base.h"
 
 #include <algorithm>
+#include <set>
 
 #include "rules/action.h"
 #include "rules/pools.h"
@@ -249,6 +250,9 @@ Effects RummyBase::apply(int seat, const Json& action, const Balances& balances)
     throw not_your_turn("it is " + seat_tag(acting.front()) + "'s turn");
   }
   const auto type = action_type(action);
+  // Actions that carry nothing but their type take no other field either.
+  static const std::set<std::string> bare = {"take_all", "decline", "pass", "knock", "finish", "withdraw"};
+  if (bare.count(type)) expect_only_fields(action, {});
   Effects fx;
   Balances chips = balances;
   if (config_.draw_meld_cycle) {
