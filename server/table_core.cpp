@@ -74,6 +74,9 @@ Outbox TableCore::join(const Caller& who, std::optional<int> wanted) {
     remember(who);
     out.frames.push_back(reply(who, protocol::reply("joined", who.re, {{"table", id()}, {"seat", *held}})));
     broadcast(out);
+    // What changed while he was away (his chips, spent at another table) may be
+    // due now: a skip, the end of a deal nobody can play.
+    out.add(resume());
     return out;
   }
   if (record_.status != "waiting") {
@@ -94,6 +97,7 @@ Outbox TableCore::watch(const Caller& who) {
   remember(who);
   out.frames.push_back(reply(who, protocol::reply("watching", who.re, {{"table", id()}})));
   broadcast(out);
+  out.add(resume());
   return out;
 }
 

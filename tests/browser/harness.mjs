@@ -329,6 +329,24 @@ export class Player {
       (await this.page.locator('[data-zone="seat"]').filter({ hasText: /bot-/ }).count()) > before, 'a bot sits down');
   }
 
+  /** Host: ends the table at once (the second `end` does not wait for the deal) and waits until it is finished. */
+  async endTable() {
+    const accept = (dialog) => dialog.accept();
+    this.page.on('dialog', accept);
+    try {
+      for (let presses = 0; presses < 2; ++presses) {
+        const button = this.page.locator('[data-testid="end-table"]');
+        if (await button.count() === 0) break;
+        await button.click();
+        await this.page.waitForTimeout(200);
+      }
+      await assertEventually(async () => (await this.page.locator('[data-testid="end-table"]').count()) === 0,
+        'the table ends');
+    } finally {
+      this.page.off('dialog', accept);
+    }
+  }
+
   /** Host: starts play and waits for the table to leave the waiting phase. */
   async start() {
     await this.page.locator('[data-testid="start"]').click();

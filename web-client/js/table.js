@@ -262,8 +262,8 @@ export function createTablePage(ctx, params) {
     }
     if (isHost && status !== 'finished') {
       buttons.push(button('End table', 'btn-danger', () => {
-        if (window.confirm('End this table? Play stops after the current deal is settled.')) command('end', { table: tableId });
-      }));
+        if (window.confirm('End this table? Play stops after the current deal is settled (press again to stop at once).')) command('end', { table: tableId });
+      }, 'end-table'));
     }
     buttons.push(button('Leave', '', () => command('leave', { table: tableId }, () => {
       markSeated(ctx.me.name, tableId, false);

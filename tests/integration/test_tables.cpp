@@ -1,0 +1,141 @@
+// Tables over WebSockets where the rules and the server meet (issue "Rules
+// defects…", items 1, 2, 4 and 9): a player broke by another table, a deal's
+// result kept up until the players have seen it, stacked decks checked against
+// the seats actually taken.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "tests/integration/server_process.h"
+
+using parlour::test::Json;
+using parlour::test::ServerProcess;
+using parlour::test::WsClient;
+
+namespace {
+
+std::string temp_db(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("parlour-tables-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  return (dir / "parlour.db").string();
+}
+
+std::string red_dog_with_bots(WsClient& ann, int ante, const Json& deck, int bots) {
+  Json create = {{"type", "create"}, {"game", "red_dog"}, {"options", {{"ante", ante}}}, {"seats", 1 + bots}};
+  if (!deck.is_null()) create["deck"] = deck;
+  auto created = ann.request(create);
+  const std::string table = created["table"];
+  REQUIRE(ann.request({{"type", "join"}, {"table", table}})["type"] == "joined");
+  for (int i = 0; i < bots; ++i) REQUIRE(ann.request({{"type", "bot"}, {"table", table}})["type"] == "ok");
+  REQUIRE(ann.request({{"type", "start"}, {"table", table}})["type"] == "ok");
+  return table;
+}
+
+}  // namespace
+
+TEST_CASE("a player broke by another table is skipped, shown with his real chips, and the table ends") {
+  ServerProcess server(temp_db("broke-elsewhere"),
+                       {"--starting-chips", "100", "--deal-pause-ms", "0", "--allow-stacked-deck"});
+  WsClient ann(server.port());
+  ann.hello("ann");
+  const auto first = red_dog_with_bots(ann, 91, Json(), 1);  // ann antes 91: 9 left
+  // At a second table ann antes 8 and bets her last chip on a hand that cannot
+  // win: only low spades, clubs and diamonds are dealt, and hearts are turned.
+  // Its two bots, with 92 chips each after the ante, play on, so its pot is not
+  // shared out (back to ann) soon.
+  const Json losing = {"2S", "2C", "2D", "3S", "3C", "3D", "4S", "4C", "4D", "5S", "5C", "5D",
+                       "6S", "6C", "6D", "AH", "KH", "QH", "JH", "TH", "9H"};
+  const auto second = red_dog_with_bots(ann, 8, losing, 2);
+  auto my_bet = ann.state_where([&](const Json& s) { return s["table"] == second && !s["legal"].empty(); });
+  REQUIRE(my_bet["legal"][0]["amount"]["max"] == 1);
+  REQUIRE(ann.request({{"type", "act"}, {"table", second}, {"action", {{"type", "bet"}, {"amount", 1}}}})["type"] == "ok");
+  // Back at the first table play goes on: ann, with nothing left, is skipped by
+  // the table (never offered a bet she cannot make) and the bot plays.
+  REQUIRE(ann.request({{"type", "watch"}, {"table", first}})["type"] == "watching");
+  const auto ann_chips = [](const Json& s) {
+    for (const auto& player : s["players"])
+      if (player["player"] == "ann") return player["chips"].get<int>();
+    return -1;
+  };
+  auto later = ann.state_where([&](const Json& s) {
+    if (s["table"] != first) return false;
+    for (const auto& action : s["legal"])
+      if (action.contains("amount")) CHECK(action["amount"]["min"] <= action["amount"]["max"]);
+    const auto& acting = s["to_act"];
+    const bool ann_to_act = std::find(acting.begin(), acting.end(), s["seat"]) != acting.end();
+    return ann_chips(s) == 0 && !ann_to_act;
+  });
+  for (const auto& action : later["legal"]) CHECK_FALSE(action.contains("amount"));
+  // Broke, ann cannot take part in another deal, so the game may end by itself;
+  // if it has not, the host's end (twice: without waiting for the deal) ends it.
+  for (int presses = 0; presses < 2; ++presses) {
+    const auto ended = ann.request({{"type", "end"}, {"table", first}});
+    CHECK((ended["type"] == "ok" || ended["code"] == "conflict"));
+  }
+  CHECK(ann.state_where([&](const Json& s) { return s["table"] == first && s["status"] == "finished"; })["status"] ==
+        "finished");
+}
+
+TEST_CASE("a deal's result stays up until every player has said continue") {
+  ServerProcess server(temp_db("continue"), {"--deal-pause-ms", "60000"});
+  WsClient ann(server.port()), bob(server.port());
+  ann.hello("ann");
+  bob.hello("bob");
+  auto created = ann.request({{"type", "create"}, {"game", "red_dog"}, {"seats", 2}, {"seed", 2}});
+  const std::string table = created["table"];
+  ann.request({{"type", "join"}, {"table", table}});
+  bob.request({{"type", "join"}, {"table", table}});
+  ann.request({{"type", "start"}, {"table", table}});
+  // Whoever is to act bets the least, until the deal is settled (ann's pushes tell whose turn it is).
+  std::int64_t seen = 0;
+  Json settled;
+  for (int turns = 0; turns < 10 && settled.is_null(); ++turns) {
+    auto state = ann.state_where([&](const Json& s) { return s["seq"].get<std::int64_t>() > seen; });
+    seen = state["seq"];
+    if (state["view"]["phase"] != "betting") {
+      settled = state;
+      break;
+    }
+    WsClient& actor = state["to_act"][0] == state["seat"] ? ann : bob;
+    actor.request({{"type", "act"}, {"table", table}, {"action", {{"type", "bet"}, {"amount", 1}}}});
+  }
+  REQUIRE(settled["view"]["phase"] == "deal_over");
+  CHECK(settled.contains("result"));
+  CHECK(settled["legal"] == Json::array({{{"type", "continue"}}}));
+  const auto seq = settled["seq"];
+  CHECK(ann.request({{"type", "act"}, {"table", table}, {"action", {{"type", "continue"}}}})["continued"] == true);
+  ann.drain(300);
+  CHECK(bob.request({{"type", "ping"}})["type"] == "pong");
+  auto still = bob.state_where([](const Json& s) { return s["view"]["phase"] == "deal_over"; });
+  CHECK(still["seq"] == seq);  // bob has not seen it yet: no new deal
+  bob.request({{"type", "act"}, {"table", table}, {"action", {{"type", "continue"}}}});
+  auto next = bob.state_where([&](const Json& s) { return s["seq"].get<int>() > seq.get<int>(); });
+  CHECK(next["view"]["deal"] == 2);
+}
+
+TEST_CASE("a stacked deck is checked against the seats taken, at start: two packs for three Carousel players") {
+  ServerProcess server(temp_db("stacked"), {"--allow-stacked-deck"});
+  WsClient ann(server.port());
+  ann.hello("ann");
+  // Two aces of spades: only the two-pack game of three or more players has them.
+  const Json deck = {"AS", "AS", "KH", "QH"};
+  auto created = ann.request({{"type", "create"}, {"game", "carousel"}, {"seats", 3}, {"deck", deck}});
+  REQUIRE_MESSAGE(created["type"] == "created", created.dump());
+  const std::string table = created["table"];
+  ann.request({{"type", "join"}, {"table", table}});
+  ann.request({{"type", "bot"}, {"table", table}});
+  ann.request({{"type", "bot"}, {"table", table}});
+  CHECK(ann.request({{"type", "start"}, {"table", table}})["type"] == "ok");
+
+  auto two = ann.request({{"type", "create"}, {"game", "carousel"}, {"seats", 2}, {"deck", deck}});
+  REQUIRE(two["type"] == "created");
+  const std::string small = two["table"];
+  ann.request({{"type", "join"}, {"table", small}});
+  ann.request({{"type", "bot"}, {"table", small}});
+  const auto refused = ann.request({{"type", "start"}, {"table", small}});
+  CHECK(refused["code"] == "bad_request");
+  CHECK(refused["message"].get<std::string>().find("cannot start") == 0);
+  REQUIRE(ann.request({{"type", "watch"}, {"table", small}})["type"] == "watching");
+  CHECK(ann.state_where([&](const Json& s) { return s["table"] == small; })["status"] == "waiting");
+}
