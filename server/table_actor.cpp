@@ -152,6 +152,13 @@ void TableActor::register_client(const std::shared_ptr<Client>& client) {
 }
 
 void TableActor::refresh_snapshot() {
+  // The lobby's line is rebuilt only when it may have changed, not on every step.
+  if (core_->summary_version() == snapshot_version_) {
+    std::lock_guard lock(snapshot_mutex_);
+    last_step_ = std::chrono::steady_clock::now();
+    return;
+  }
+  snapshot_version_ = core_->summary_version();
   TableSnapshot snapshot{core_->id(), core_->host(), core_->invite(), core_->status(), core_->is_private(),
                          core_->summary()};
   std::lock_guard lock(snapshot_mutex_);

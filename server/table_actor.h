@@ -93,6 +93,7 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
 
   mutable std::mutex snapshot_mutex_;
   TableSnapshot snapshot_;
+  std::uint64_t snapshot_version_ = 0;
   std::chrono::steady_clock::time_point last_step_ = std::chrono::steady_clock::now();
 };
 

@@ -104,6 +104,7 @@ Outbox TableCore::watch(const Caller& who) {
 Outbox TableCore::leave(const Caller& who) {
   Outbox out;
   std::erase_if(audience_, [&](const Member& m) { return m.client == who.client; });
+  ++summary_version_;
   const auto seat = seat_of(who.player);
   const auto left = reply(who, protocol::reply("left", who.re, {{"table", id()}}));
   if (!seat || finished()) {
@@ -266,7 +267,9 @@ Outbox TableCore::act(const Caller& who, const Json& action, const std::optional
   if (action_id) remember_action(*seat, *action_id, seq_ + 1);
   Json fields = {{"seq", seq_ + 1}};
   if (action_id) fields["action_id"] = *action_id;
-  spdlog::info("table {}: #{} {} plays {}", id(), seq_ + 1, who.player, shorten(action.dump()));
+  // Every action, at debug: at info the log keeps one line per table event.
+  if (spdlog::should_log(spdlog::level::debug))
+    spdlog::debug("table {}: #{} {} plays {}", id(), seq_ + 1, who.player, shorten(action.dump()));
   return commit_step(event, std::move(postings), {.result = game_->phase() != rules::Phase::playing},
                      {reply(who, protocol::reply("ok", who.re, std::move(fields)))}, who);
 }
@@ -297,6 +300,7 @@ Outbox TableCore::disconnected(ClientId client) {
   Outbox out;
   const auto before = audience_.size();
   std::erase_if(audience_, [&](const Member& m) { return m.client == client; });
+  ++summary_version_;
   if (audience_.size() != before) broadcast(out);
   return out;
 }
@@ -311,6 +315,7 @@ Outbox TableCore::commit_step(std::optional<Json> event, std::vector<storage::Po
   write.postings = postings;
   if (changes.status) write.status = record_.status;
   if (changes.seats) write.seats = stored_seats();
+  if (changes.status || changes.seats) ++summary_version_;
   if (changes.result && game_ && !game_->result().is_null()) write.result_json = game_->result().dump();
   if (!record_.failure.empty() && record_.status == "finished" && changes.status) write.failure = record_.failure;
   pending_ = Pending{std::move(postings), std::move(replies), std::move(caller)};
@@ -503,6 +508,8 @@ void TableCore::rebuild_from_database() {
   game_.reset();
   seq_ = 0;
   log_.clear();
+  log_total_ = 0;
+  for (auto& member : audience_) member.log_sent = -1;
   action_ids_.clear();
   replay(stored->second);
 }
@@ -519,7 +526,8 @@ Outbox TableCore::act_for(int seat, const Json& action, const char* why) {
                            " was refused: " + e.what());
   }
   deals_without_action_ = 0;
-  spdlog::debug("table {}: #{} {} plays {} for seat {}", id(), seq_ + 1, why, action.dump(), seat);
+  if (spdlog::should_log(spdlog::level::debug))
+    spdlog::debug("table {}: #{} {} plays {} for seat {}", id(), seq_ + 1, why, action.dump(), seat);
   return commit_step(event, std::move(postings), {.result = game_->phase() != rules::Phase::playing}, {},
                      std::nullopt);
 }
@@ -763,13 +771,19 @@ void TableCore::remember(const Caller& who) {
   for (const auto& m : audience_)
     if (m.client == who.client) return;
   audience_.push_back({who.client, who.player});
+  ++summary_version_;
 }
 
-void TableCore::broadcast(Outbox& out) const {
+// One state push per member, assembled from parts serialized once a broadcast:
+// the same header and tail for everyone, one view per seat, the log lines the
+// member has not had yet, and the players list only when it changed.
+void TableCore::broadcast(Outbox& out) {
   if (audience_.empty()) return;
   const auto chips = balances_now();
-  const Json players = players_json(chips);
-  for (const auto& member : audience_) out.frames.push_back(state_frame(member, players, chips));
+  refresh_players(chips);
+  auto parts = shared_parts();
+  for (auto& member : audience_)
+    out.frames.push_back({member.client, std::make_shared<const std::string>(state_text(member, parts, chips))});
 }
 
 Json TableCore::players_json(const rules::Balances& chips) const {
@@ -784,32 +798,96 @@ Json TableCore::players_json(const rules::Balances& chips) const {
   return players;
 }
 
-Frame TableCore::state_frame(const Member& member, const Json& players, const rules::Balances& chips) const {
-  return Frame{member.client, text_of(state_for(member.player, players, chips))};
+void TableCore::refresh_players(const rules::Balances& chips) {
+  auto text = players_json(chips).dump();
+  if (text == players_text_) return;
+  players_text_ = std::move(text);
+  ++players_version_;
 }
 
-Json TableCore::state_for(const std::string& player, const Json& players, const rules::Balances& chips) const {
-  const auto seat = seat_of(player);
-  Json state = {{"type", "state"},    {"table", id()},     {"game", info_.id},      {"seq", seq_},
-                {"status", record_.status}, {"host", record_.host}, {"players", players}, {"log", log_}};
-  state["seat"] = seat ? Json(*seat) : Json();
-  // The invite is for those who may bring friends: the host and the seated.
-  if (seat || same_name(record_.host, player)) state["invite"] = record_.invite;
-  if (failed()) state["failure"] = record_.failure;
-  if (turn_ && timer_token_[static_cast<std::size_t>(TimerKind::turn)] != 0)
-    state["timer"] = {{"seat", turn_->seat}, {"seconds", turn_->seconds}, {"ends_at", turn_deadline_ms_}};
+TableCore::SharedParts TableCore::shared_parts() const {
+  SharedParts parts;
+  auto& head = parts.head;
+  head.reserve(256);
+  head += R"({"type":"state","table":)";
+  head += Json(id()).dump();
+  head += R"(,"game":)";
+  head += Json(info_.id).dump();
+  head += R"(,"seq":)";
+  head += std::to_string(seq_);
+  head += R"(,"status":)";
+  head += Json(record_.status).dump();
+  head += R"(,"host":)";
+  head += Json(record_.host).dump();
+  auto& tail = parts.tail;
   if (!game_ || failed()) {
-    state["view"] = {{"seats", static_cast<int>(seats_.size())}, {"options", options_}};
-    state["to_act"] = Json::array();
-    state["legal"] = Json::array();
-    return state;
+    tail += R"(,"to_act":[])";
+  } else {
+    tail += R"(,"to_act":)";
+    tail += Json(game_->to_act()).dump();
+    const auto result = game_->result();
+    if (!result.is_null()) {
+      tail += R"(,"result":)";
+      tail += result.dump(-1, ' ', false, Json::error_handler_t::replace);
+    }
   }
-  state["view"] = game_->view(seat);
-  state["to_act"] = game_->to_act();
-  state["legal"] = seat ? legal_for(*seat, chips) : Json::array();
-  auto result = game_->result();
-  if (!result.is_null()) state["result"] = std::move(result);
-  return state;
+  if (turn_ && timer_token_[static_cast<std::size_t>(TimerKind::turn)] != 0)
+    tail += R"(,"timer":)" +
+            Json({{"seat", turn_->seat}, {"seconds", turn_->seconds}, {"ends_at", turn_deadline_ms_}}).dump();
+  if (failed()) tail += R"(,"failure":)" + Json(record_.failure).dump(-1, ' ', false, Json::error_handler_t::replace);
+  return parts;
+}
+
+const std::string& TableCore::view_text(SharedParts& parts, std::optional<int> seat) const {
+  auto [it, fresh] = parts.views.try_emplace(seat);
+  if (fresh) {
+    const Json view = !game_ || failed() ? Json{{"seats", static_cast<int>(seats_.size())}, {"options", options_}}
+                                         : game_->view(seat);
+    it->second = view.dump(-1, ' ', false, Json::error_handler_t::replace);
+  }
+  return it->second;
+}
+
+std::string TableCore::state_text(Member& member, SharedParts& parts, const rules::Balances& chips) {
+  const auto seat = seat_of(member.player);
+  const auto& view = view_text(parts, seat);
+  std::string text;
+  text.reserve(parts.head.size() + parts.tail.size() + view.size() + 512);
+  text += parts.head;
+  if (member.players_sent != players_version_) {
+    text += R"(,"players":)";
+    text += players_text_;
+    member.players_sent = players_version_;
+  }
+  text += R"(,"seat":)";
+  text += seat ? std::to_string(*seat) : "null";
+  // The invite is for those who may bring friends: the host and the seated.
+  if (seat || same_name(record_.host, member.player)) text += R"(,"invite":)" + Json(record_.invite).dump();
+  text += parts.tail;
+  text += R"(,"view":)";
+  text += view;
+  text += R"(,"legal":)";
+  text += seat && game_ && !failed() ? legal_for(*seat, chips).dump() : "[]";
+  log_delta(member, text);
+  text += '}';
+  return text;
+}
+
+// The log lines this member has not had: "log_from" numbers the first of them
+// (lines are numbered from 0 for the life of the table), "log" holds them. A
+// member new to the table (or too far behind) gets the whole kept tail.
+void TableCore::log_delta(Member& member, std::string& out) const {
+  const std::int64_t kept_from = log_total_ - static_cast<std::int64_t>(log_.size());
+  const std::int64_t from = member.log_sent < kept_from ? kept_from : member.log_sent;
+  out += R"(,"log_from":)";
+  out += std::to_string(from);
+  out += R"(,"log":[)";
+  for (std::int64_t line = from; line < log_total_; ++line) {
+    if (line > from) out += ',';
+    out += log_[static_cast<std::size_t>(line - kept_from)];
+  }
+  out += ']';
+  member.log_sent = log_total_;
 }
 
 Json TableCore::legal_for(int seat, const rules::Balances& chips) const {
@@ -843,7 +921,8 @@ std::string TableCore::name_seats(const std::string& line) const {
 
 void TableCore::add_log(const std::vector<std::string>& lines) {
   for (const auto& line : lines) {
-    log_.push_back(name_seats(line));
+    log_.push_back(Json(name_seats(line)).dump(-1, ' ', false, Json::error_handler_t::replace));
+    ++log_total_;
     if (log_.size() > log_lines_kept) log_.pop_front();
   }
 }

@@ -106,8 +106,10 @@ class TableCore {
   bool holds_seat(const std::string& player) const { return seat_of(player).has_value(); }
   bool is_member(ClientId client) const;
 
-  // The lobby's line for this table (PROTOCOL.md `tables`).
+  // The lobby's line for this table (PROTOCOL.md `tables`), and a number that
+  // changes whenever the line may have.
   Json summary() const;
+  std::uint64_t summary_version() const { return summary_version_; }
 
   // What is due by itself now: after a restart, the next deal, a bot's move,
   // a turn clock. Also run after every committed step.
@@ -145,6 +147,14 @@ class TableCore {
   struct Member {
     ClientId client = 0;
     std::string player;
+    std::int64_t log_sent = -1;      // absolute number of log lines this member has had; -1: none yet
+    std::uint64_t players_sent = 0;  // the players list version this member has had; 0: none yet
+  };
+  // The parts of a state push that are the same for everyone, serialized once a broadcast.
+  struct SharedParts {
+    std::string head;  // {"type":"state",...,"host":".." (no closing brace)
+    std::string tail;  // ,"to_act":[..],"result":{..},"timer":{..},"failure":".."
+    std::map<std::optional<int>, std::string> views;  // by seat (nullopt: a spectator), filled as needed
   };
   // A step whose write is in flight, and what to send once it is durable.
   struct Pending {
@@ -204,10 +214,13 @@ class TableCore {
 
   // ---- frames
   void remember(const Caller& who);
-  void broadcast(Outbox& out) const;
-  Frame state_frame(const Member& member, const Json& players, const rules::Balances& chips) const;
+  void broadcast(Outbox& out);
+  SharedParts shared_parts() const;
+  std::string state_text(Member& member, SharedParts& parts, const rules::Balances& chips);
+  const std::string& view_text(SharedParts& parts, std::optional<int> seat) const;
+  void log_delta(Member& member, std::string& out) const;
+  void refresh_players(const rules::Balances& chips);
   Json players_json(const rules::Balances& chips) const;
-  Json state_for(const std::string& player, const Json& players, const rules::Balances& chips) const;
   Json legal_for(int seat, const rules::Balances& chips) const;
   Frame reply(const Caller& who, Json message) const;
   Frame error(const Caller& who, const std::string& code, const std::string& message) const;
@@ -222,7 +235,11 @@ class TableCore {
   std::unique_ptr<rules::GameState> game_;
   std::int64_t seq_ = 0;
   bool ending_ = false;
-  std::deque<std::string> log_;
+  std::deque<std::string> log_;  // the last lines, JSON-quoted
+  std::int64_t log_total_ = 0;   // lines ever added: log_.back() is line log_total_ - 1
+  std::string players_text_;     // the players list as last serialized
+  std::uint64_t players_version_ = 0;
+  std::uint64_t summary_version_ = 1;  // bumped whenever the lobby's line may have changed
   std::vector<Member> audience_;
   std::optional<Pending> pending_;
   std::vector<storage::Posting> unsaved_postings_;  // applied in memory, not yet part of a write

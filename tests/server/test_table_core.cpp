@@ -37,6 +37,7 @@ class ScriptedGame final : public rules::GameState {
     if (++acts_ == options_.value("throw_at_act", 0)) throw std::runtime_error("the scripted game breaks");
     rules::Effects fx;
     fx.move(rules::Account::of_seat(seat), rules::Account::of_pool("pot"), 1, "tap");
+    fx.say("tap " + std::to_string(acts_));
     pot_ += 1;
     turn_ = (turn_ + 1) % players_;
     if (acts_ % 2 == 0) settle();
@@ -426,4 +427,49 @@ TEST_CASE("the first dealer drawn from the seed is kept in the start event; an o
   bench.core = std::move(replayed);
   bench.run(bench.core->watch(bench.cat()));
   CHECK(bench.last_state(3)["view"]["dealer"] == 0);
+}
+
+TEST_CASE("a state push carries only the log lines the member has not had, and the players list only when it changed") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  bench.run(bench.core->watch(bench.cat()));
+  const auto first = bench.last_state(3);
+  REQUIRE(first.contains("players"));
+  const auto from = first["log_from"].get<std::int64_t>();
+  const auto had = static_cast<std::int64_t>(first["log"].size());
+  bench.tap(bench.ann());
+  const auto next = bench.last_state(3);
+  CHECK(next["log_from"] == from + had);
+  CHECK(next["log"] == Json::array({"tap 1"}));
+  CHECK(next.contains("players"));  // ann's chips changed
+  bench.run(bench.core->leave(bench.cat()));
+  bench.run(bench.core->watch(bench.cat()));  // a member again: the whole log once more
+  const auto again = bench.last_state(3);
+  CHECK(again["log_from"] == from);
+  CHECK(again["log"].size() == static_cast<std::size_t>(had + 1));
+  CHECK(again.contains("players"));
+  // A push in which nobody's chips, seat or presence changed leaves the list out.
+  bench.tap(bench.bob());
+  const auto before = bench.frames[3].size();
+  bench.run(bench.core->act(bench.ann(), {{"type", "continue"}}, std::nullopt));
+  bench.run(bench.core->act(bench.bob(), {{"type", "continue"}}, std::nullopt));
+  REQUIRE(bench.frames[3].size() > before);
+  CHECK_FALSE(bench.last_state(3).contains("players"));
+  CHECK(bench.last_state(3)["log"] == Json::array());
+}
+
+TEST_CASE("the log kept for new members is the last 50 lines, numbered for the life of the table") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  for (int i = 0; i < 30; ++i) {
+    bench.tap(bench.ann());
+    bench.tap(bench.bob());
+    bench.run(bench.core->act(bench.ann(), {{"type", "continue"}}, std::nullopt));
+    bench.run(bench.core->act(bench.bob(), {{"type", "continue"}}, std::nullopt));
+  }
+  bench.run(bench.core->watch(bench.cat()));
+  const auto state = bench.last_state(3);
+  CHECK(state["log"].size() == 50);
+  CHECK(state["log"].back() == "tap 60");
+  CHECK(state["log_from"].get<std::int64_t>() > 0);
 }

@@ -10,6 +10,8 @@ const REQUEST_TIMEOUT_MS = 20000;
 // A ping now and then lets us notice a connection that died silently
 // (laptop sleep, NAT timeout) instead of waiting forever for the next push.
 const PING_EVERY_MS = 25000;
+// Log lines kept per table (the server keeps 50).
+const LOG_KEPT = 50;
 
 export class RequestError extends Error {
   constructor(code, message) {
@@ -30,6 +32,7 @@ export class Connection {
     this.pingTimer = null;
     this.status = 'connecting';
     this.retryAt = 0;
+    this.tables = new Map(); // table id → {log, logEnd, players}: what state pushes leave out
   }
 
   /** Listen for pushed messages of a type ('state', 'error', …) or for
@@ -72,6 +75,8 @@ export class Connection {
       return;
     }
     this.socket = socket;
+    // A new connection is a new member everywhere: the server sends whole logs again.
+    this.tables.clear();
     socket.addEventListener('open', () => {
       if (socket !== this.socket) return;
       this.attempt = 0;
@@ -137,6 +142,7 @@ export class Connection {
       return;
     }
     if (message === null || typeof message !== 'object' || Array.isArray(message)) return;
+    if (message.type === 'state') this.completeState(message);
     const request = Number.isInteger(message.re) ? this.pending.get(message.re) : undefined;
     if (request) {
       this.pending.delete(message.re);
@@ -147,6 +153,26 @@ export class Connection {
       if (message.type !== 'state') return;
     }
     this.emit(String(message.type ?? 'unknown'), message);
+  }
+
+  /**
+   * A state push carries only the log lines this connection has not had
+   * (`log_from` numbers the first) and the players list only when it changed
+   * (docs/protocol.md): fill both in, so that every listener sees a whole state.
+   */
+  completeState(state) {
+    const key = String(state.table);
+    const kept = this.tables.get(key) || { log: [], logEnd: 0, players: undefined };
+    const lines = Array.isArray(state.log) ? state.log : [];
+    if (Number.isInteger(state.log_from)) {
+      kept.log = state.log_from === kept.logEnd ? kept.log.concat(lines) : lines.slice();
+      kept.logEnd = state.log_from + lines.length;
+      if (kept.log.length > LOG_KEPT) kept.log = kept.log.slice(-LOG_KEPT);
+      state.log = kept.log;
+    }
+    if (Array.isArray(state.players)) kept.players = state.players;
+    else if (kept.players) state.players = kept.players;
+    this.tables.set(key, kept);
   }
 
   /** Send a request; resolves with the reply, rejects with a RequestError. */
