@@ -11,9 +11,12 @@ std::string usage() {
          "  --only SECTION        run one section: rules, storage or server (default: all)\n"
          "  --seconds N           end-to-end measurement time in seconds (default 10); each\n"
          "                        in-process measurement takes a fifth of it\n"
-         "  --clients N           WebSocket connections, two per table, even (default 64)\n"
-         "  --server-threads N    the server's I/O threads (default 2)\n"
-         "  --client-threads N    threads running the benchmark's clients (default 1)\n"
+         "  --tables N,N,...      table counts of the server section (default 10,100,1000)\n"
+         "  --game ID             the game the server section plays (default red_dog)\n"
+         "  --seats N             players per table (default 4)\n"
+         "  --spectators N        spectators per table, 0 or 1 (default 0)\n"
+         "  --server-threads N    the server's I/O threads (default 1)\n"
+         "  --no-pin              do not pin the server and the clients to separate CPUs\n"
          "  --seed N              first game seed of the rules section (default 1)\n"
          "  --server PATH         the parlour binary to measure (default: the one built\n"
          "                        alongside, " PARLOUR_BINARY ")\n"
@@ -34,10 +37,15 @@ bool parse_number(const std::string& text, Number& out, Number lo, Number hi) {
 ParsedOptions parse_options(const std::vector<std::string>& args) {
   Options options;
   options.server_binary = PARLOUR_BINARY;
+  options.echo_binary = PARLOUR_ECHO_BINARY;
   auto fail = [](const std::string& message) { return ParsedOptions{std::nullopt, message + "\n" + usage(), false}; };
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& flag = args[i];
     if (flag == "--help" || flag == "-h") return ParsedOptions{std::nullopt, usage(), true};
+    if (flag == "--no-pin") {
+      options.pin = false;
+      continue;
+    }
     if (i + 1 >= args.size()) return fail("missing value after " + flag);
     const std::string& value = args[++i];
     bool ok = true;
@@ -45,9 +53,20 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
       ok = value == "rules" || value == "storage" || value == "server";
       options.only = value;
     } else if (flag == "--seconds") ok = parse_number(value, options.seconds, 0.1, 3600.0);
-    else if (flag == "--clients") ok = parse_number(value, options.clients, 2, 10000) && options.clients % 2 == 0;
+    else if (flag == "--tables") {
+      options.table_counts.clear();
+      std::size_t at = 0;
+      while (ok && at <= value.size()) {
+        const auto comma = std::min(value.find(',', at), value.size());
+        int count = 0;
+        ok = parse_number(value.substr(at, comma - at), count, 1, 100000);
+        options.table_counts.push_back(count);
+        at = comma + 1;
+      }
+    } else if (flag == "--game") options.game = value;
+    else if (flag == "--seats") ok = parse_number(value, options.seats, 1, 16);
+    else if (flag == "--spectators") ok = parse_number(value, options.spectators, 0, 1);
     else if (flag == "--server-threads") ok = parse_number(value, options.server_threads, 1, 64);
-    else if (flag == "--client-threads") ok = parse_number(value, options.client_threads, 1, 64);
     else if (flag == "--seed") ok = parse_number<std::uint64_t>(value, options.seed, 0, UINT64_MAX);
     else if (flag == "--server") options.server_binary = value;
     else return fail("unknown option " + flag);
@@ -55,5 +74,7 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
   }
   return ParsedOptions{options, "", false};
 }
+
+bool Options::pinned() const { return pin && std::thread::hardware_concurrency() >= 2; }
 
 }  // namespace parlour::bench

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <thread>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,15 +16,21 @@ struct Options {
   // runs a fifth of that (at least half a second), so the default run stays
   // well under a minute.
   double seconds = 10;
-  int clients = 64;  // WebSocket connections, two per table
-  int server_threads = 2;
-  int client_threads = 1;
+  // The server section: tables of `game` with `seats` players (and `spectators`
+  // watchers) each, at every count of `table_counts`.
+  std::vector<int> table_counts = {10, 100, 1000};
+  std::string game = "red_dog";
+  int seats = 4;
+  int spectators = 0;
+  int server_threads = 1;
+  bool pin = true;  // server on CPU 0, clients on CPU 1, when there are two
   std::uint64_t seed = 1;
   std::string server_binary;  // the parlour binary to start
+  std::string echo_binary;    // the bare Beast baseline server
 
   double micro_seconds() const { return seconds / 5 < 0.5 ? 0.5 : seconds / 5; }
-  int tables() const { return clients / 2; }
   bool wants(const std::string& section) const { return only.empty() || only == section; }
+  bool pinned() const;
 };
 
 struct ParsedOptions {

@@ -4,170 +4,301 @@
 #include <utility>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <csignal>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
 #include <cstdio>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 
 #include "bench/report.h"
-#include "bench/server_process.h"
-#include "bench/table_client.h"
+#include "bench/ws_player.h"
+#include "tests/support/server_process.h"
 
 namespace parlour::bench {
 
 namespace {
 
 namespace asio = boost::asio;
-using Client = std::shared_ptr<TableClient>;
+using support::ServerProcess;
+using Player = std::shared_ptr<WsPlayer>;
 
-// Acts sent just before the window closed get this long to be answered.
+constexpr auto warm_up = std::chrono::seconds(1);
 constexpr auto drain_limit = std::chrono::seconds(5);
-// After the last answer the server may still deal the next hand by itself;
-// its step should be in the "after" transaction count.
-constexpr auto settle_pause = std::chrono::milliseconds(300);
-constexpr auto close_limit = std::chrono::seconds(3);
+constexpr int idle_connections = 1000;
 
-struct BenchTable {
-  Client host;   // seat 0; created and started the table
-  Client guest;  // seat 1
-  std::int64_t start_seq = 0;
-};
-
-// Two players sign in, the first creates a two-seat Red Dog table with an ante
-// of 1, both sit down, and the first starts it.
-BenchTable seat_table(asio::io_context& io, unsigned short port, int index) {
-  BenchTable table{std::make_shared<TableClient>(io, port), std::make_shared<TableClient>(io, port), 0};
-  table.host->request({{"type", "hello"}, {"name", "host" + std::to_string(index)}});
-  table.guest->request({{"type", "hello"}, {"name", "guest" + std::to_string(index)}});
-  const Json created =
-      table.host->request({{"type", "create"}, {"game", "red_dog"}, {"options", {{"ante", 1}}}, {"seats", 2}});
-  const std::string id = created.at("table");
-  auto handover = std::make_shared<Handover>();
-  table.host->set_table(id, handover);
-  table.guest->set_table(id, handover);
-  table.host->request({{"type", "join"}, {"table", id}, {"seat", 0}});
-  table.guest->request({{"type", "join"}, {"table", id}, {"seat", 1}});
-  table.start_seq = table.host->request({{"type", "start"}, {"table", id}}).at("seq").get<std::int64_t>();
-  return table;
+// Pins the calling process (and threads it starts later) to one CPU.
+void pin_self(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  sched_setaffinity(0, sizeof set, &set);
 }
 
-// The threads that run the clients. However the measurement ends, even by an
-// exception, they are stopped and joined before the clients go away.
-class ClientThreads {
+// As many open files as the system allows: thousands of connections.
+int raise_file_limit() {
+  rlimit limit{};
+  getrlimit(RLIMIT_NOFILE, &limit);
+  limit.rlim_cur = limit.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &limit);
+  return static_cast<int>(std::min<rlim_t>(limit.rlim_max, 1'000'000));
+}
+
+// What one measured run gives.
+struct Run {
+  int tables = 0;
+  double seconds = 0;
+  PlayStats play;
+  double server_cpu_seconds = 0;
+  long server_rss_kib = 0;
+  std::int64_t steps = 0;
+  std::int64_t transactions = 0;
+
+  double actions_per_second() const { return play.actions / seconds; }
+  double cpu_us_per_action() const { return play.actions ? 1e6 * server_cpu_seconds / play.actions : 0; }
+  double bytes_per_state() const { return play.states ? double(play.state_bytes) / play.states : 0; }
+};
+
+// Runs `players` inside a window of `seconds` after the warm-up, on this thread.
+PlayStats play_window(asio::io_context& io, std::vector<Player>& players, double seconds,
+                      const std::function<void()>& at_start, const std::function<void()>& at_end) {
+  Window window;
+  window.start = Clock::now() + warm_up;
+  window.end = window.start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  for (auto& player : players) player->play(window);
+  io.restart();
+  io.run_until(window.start);
+  at_start();
+  io.run_until(window.end);
+  at_end();
+  const auto drained_by = Clock::now() + drain_limit;
+  while (window.in_flight > 0 && Clock::now() < drained_by) io.run_for(std::chrono::milliseconds(10));
+  for (auto& player : players) player->stop();
+  io.run_for(std::chrono::milliseconds(50));
+  PlayStats total;
+  for (const auto& player : players) total.add(player->stats());
+  return total;
+}
+
+std::vector<std::string> server_flags(const Options& options) {
+  return {"--starting-chips", "1000000000", "--threads", std::to_string(options.server_threads),
+          "--rate-limit", "1000000", "--deal-pause-ms", "0", "--bot-delay-ms", "0",
+          "--max-connections-per-ip", "1000000", "--registrations-per-ip-per-hour", "1000000",
+          "--max-open-tables", "1000000", "--max-queued-bytes", "67108864"};
+}
+
+Run run_parlour(const Options& options, int tables, int files) {
+  ServerProcess server(ServerProcess::fresh_db("bench"), server_flags(options), options.server_binary);
+  server.limit_files(files);
+  if (options.pinned()) server.pin_to_cpu(0);
+  server.stop();
+  server.start();
+  asio::io_context io(1);
+  const auto port = server.port();
+  std::vector<Player> players;
+  std::vector<std::string> table_ids;
+  std::uint64_t seed = options.seed;
+  for (int t = 0; t < tables; ++t) {
+    auto host = std::make_shared<WsPlayer>(io, port, WsPlayer::Protocol::parlour, WsPlayer::Role::player, seed++);
+    host->request({{"type", "hello"}, {"name", "h" + std::to_string(t)}});
+    const std::string id = host->request({{"type", "create"}, {"game", options.game}, {"seats", options.seats}})["table"];
+    host->set_table(id);
+    host->request({{"type", "join"}, {"table", id}, {"seat", 0}});
+    players.push_back(host);
+    for (int s = 1; s < options.seats; ++s) {
+      auto player = std::make_shared<WsPlayer>(io, port, WsPlayer::Protocol::parlour, WsPlayer::Role::player, seed++);
+      player->request({{"type", "hello"}, {"name", "p" + std::to_string(t) + "_" + std::to_string(s)}});
+      player->set_table(id);
+      player->request({{"type", "join"}, {"table", id}, {"seat", s}});
+      players.push_back(player);
+    }
+    for (int v = 0; v < options.spectators; ++v) {
+      auto watcher = std::make_shared<WsPlayer>(io, port, WsPlayer::Protocol::parlour, WsPlayer::Role::spectator, seed++);
+      watcher->request({{"type", "hello"}, {"name", "w" + std::to_string(t) + "_" + std::to_string(v)}});
+      watcher->set_table(id);
+      watcher->request({{"type", "watch"}, {"table", id}});
+      players.push_back(watcher);
+    }
+    host->request({{"type", "start"}, {"table", id}});
+    table_ids.push_back(id);
+  }
+  Run run;
+  run.tables = tables;
+  run.seconds = options.seconds;
+  double cpu_at_start = 0;
+  std::uint64_t transactions_at_start = 0;
+  run.play = play_window(
+      io, players, options.seconds,
+      [&] {
+        cpu_at_start = server.cpu_seconds();
+        transactions_at_start = server.metric("parlour_storage_transactions_total");
+        std::int64_t steps = 0;
+        for (const auto& player : players) steps += player->latest_seq();
+        run.steps = -steps;
+      },
+      [&] {
+        run.server_cpu_seconds = server.cpu_seconds() - cpu_at_start;
+        run.transactions = static_cast<std::int64_t>(server.metric("parlour_storage_transactions_total") -
+                                                     transactions_at_start);
+        std::int64_t steps = 0;
+        for (const auto& player : players) steps += player->latest_seq();
+        run.steps += steps;
+        run.server_rss_kib = server.rss_kib();
+      });
+  // Every member of a table saw (about) every step: count steps once per table.
+  run.steps /= options.seats + options.spectators;
+  players.clear();
+  io.run_for(std::chrono::milliseconds(100));
+  return run;
+}
+
+// The bare Beast server: the same clients, the same rooms, frames of the size
+// Parlour's state pushes had.
+class EchoProcess {
  public:
-  ClientThreads(asio::io_context& io, int count) : io_(io) {
-    io_.restart();  // setup ran `io` until it had no work, which leaves it stopped
-    for (int i = 0; i < count; ++i) threads_.emplace_back([this] { io_.run(); });
+  EchoProcess(const std::string& binary, int room, std::size_t payload, bool pinned) {
+    asio::io_context io;
+    asio::ip::tcp::acceptor probe(io, {asio::ip::make_address("127.0.0.1"), 0});
+    port_ = probe.local_endpoint().port();
+    probe.close();
+    pid_ = fork();
+    if (pid_ == 0) {
+      if (pinned) pin_self(0);
+      const std::string port = std::to_string(port_), size = std::to_string(room), bytes = std::to_string(payload);
+      execl(binary.c_str(), binary.c_str(), "--port", port.c_str(), "--room", size.c_str(), "--payload", bytes.c_str(),
+            static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    for (int i = 0; i < 200; ++i) {
+      asio::ip::tcp::socket socket(io);
+      boost::system::error_code ec;
+      socket.connect({asio::ip::make_address("127.0.0.1"), port_}, ec);
+      if (!ec) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    throw std::runtime_error("parlour_echo did not start");
   }
-  ~ClientThreads() {
-    io_.stop();  // a no-op when every client has closed and run() has returned
-    for (auto& thread : threads_) thread.join();
+  ~EchoProcess() {
+    ::kill(pid_, SIGTERM);
+    waitpid(pid_, nullptr, 0);
   }
-  ClientThreads(const ClientThreads&) = delete;
-  ClientThreads& operator=(const ClientThreads&) = delete;
+  unsigned short port() const { return port_; }
+  double cpu_seconds() const {
+    std::ifstream in("/proc/" + std::to_string(pid_) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::istringstream fields(text.substr(text.rfind(')') + 2));
+    std::string field;
+    double ticks = 0;
+    for (int i = 3; i <= 15 && fields >> field; ++i)
+      if (i >= 14) ticks += std::stod(field);
+    return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+  }
 
  private:
-  asio::io_context& io_;
-  std::vector<std::thread> threads_;
+  unsigned short port_ = 0;
+  pid_t pid_ = -1;
 };
 
-// Polls `done` until it holds or `limit` passes; true if it held.
-template <typename Pred>
-bool wait_until(Pred done, std::chrono::milliseconds limit) {
-  const auto deadline = Clock::now() + limit;
-  while (!done()) {
-    if (Clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return true;
-}
-
-struct Totals {
-  std::int64_t actions = 0;
-  std::int64_t states = 0;
-  std::int64_t steps = 0;  // events the server logged: acts and the deals it started
-  std::vector<double> latencies_ms;
-  std::vector<double> handovers_ms;
-  std::map<std::string, std::int64_t> errors;
-};
-
-Totals add_up(const std::vector<BenchTable>& tables) {
-  Totals totals;
-  for (const auto& table : tables) {
-    for (const auto& client : {table.host, table.guest}) {
-      const auto& stats = client->stats();
-      totals.actions += stats.actions;
-      totals.states += stats.states;
-      totals.latencies_ms.insert(totals.latencies_ms.end(), stats.latencies_ms.begin(), stats.latencies_ms.end());
-      totals.handovers_ms.insert(totals.handovers_ms.end(), stats.handovers_ms.begin(), stats.handovers_ms.end());
-      for (const auto& [code, count] : stats.errors) totals.errors[code] += count;
+Run run_echo(const Options& options, int tables, std::size_t payload) {
+  const int room = options.seats + options.spectators;
+  EchoProcess echo(options.echo_binary, room, payload, options.pinned());
+  asio::io_context io(1);
+  std::vector<Player> players;
+  std::uint64_t seed = options.seed;
+  for (int t = 0; t < tables; ++t)
+    for (int m = 0; m < room; ++m) {
+      const auto role = m < options.seats ? WsPlayer::Role::player : WsPlayer::Role::spectator;
+      auto player = std::make_shared<WsPlayer>(io, echo.port(), WsPlayer::Protocol::echo, role, seed++);
+      player->set_room_index(m);
+      players.push_back(player);
     }
-    totals.steps += std::max(table.host->latest_seq(), table.guest->latest_seq()) - table.start_seq;
-  }
-  return totals;
+  Run run;
+  run.tables = tables;
+  run.seconds = options.seconds;
+  double cpu_at_start = 0;
+  run.play = play_window(
+      io, players, options.seconds, [&] { cpu_at_start = echo.cpu_seconds(); },
+      [&] { run.server_cpu_seconds = echo.cpu_seconds() - cpu_at_start; });
+  players.clear();
+  io.run_for(std::chrono::milliseconds(100));
+  return run;
 }
 
-// Each connection may send this many messages a second (--rate-limit); the bench
-// raises the server's default of 50 so that it measures the server, not the limiter.
-constexpr int server_rate_limit = 100000;
+// Idle connections, signed in: what each costs the server in resident memory.
+double rss_per_idle_connection(const Options& options, int files) {
+  ServerProcess server(ServerProcess::fresh_db("bench-idle"), server_flags(options), options.server_binary);
+  server.limit_files(files);
+  server.stop();
+  server.start();
+  asio::io_context io(1);
+  std::vector<Player> warm;
+  for (int i = 0; i < 20; ++i) {
+    warm.push_back(std::make_shared<WsPlayer>(io, server.port(), WsPlayer::Protocol::parlour, WsPlayer::Role::spectator, i));
+    warm.back()->request({{"type", "hello"}, {"name", "warm" + std::to_string(i)}});
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const long before = server.rss_kib();
+  std::vector<Player> idle;
+  for (int i = 0; i < idle_connections; ++i) {
+    idle.push_back(std::make_shared<WsPlayer>(io, server.port(), WsPlayer::Protocol::parlour, WsPlayer::Role::spectator, i));
+    idle.back()->request({{"type", "hello"}, {"name", "idle" + std::to_string(i)}});
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const long after = server.rss_kib();
+  return 1024.0 * static_cast<double>(after - before) / idle_connections;
+}
 
-void report(const Options& options, const Totals& totals, double seconds, std::uint64_t transactions) {
-  char shape[160];
-  std::snprintf(shape, sizeof shape, "%d tables, %d connections, %d server threads, %.1f s", options.tables(),
-                options.clients, options.server_threads, seconds);
-  print_rate("server/red_dog accepted actions", static_cast<double>(totals.actions), seconds, "actions/s", shape);
-  print_line("server/act->ok latency", describe_ms(totals.latencies_ms, "acts"));
-  print_line("server/turn handover", describe_ms(totals.handovers_ms, "turns") + ", ok -> next turn's state");
-  print_rate("server/state frames delivered", static_cast<double>(totals.states), seconds, "frames/s",
-             "every step pushes a state to both seats");
-  char text[160];
-  std::snprintf(text, sizeof text, "%.2f steps per transaction (%lld steps, %llu transactions)",
-                transactions ? static_cast<double>(totals.steps) / static_cast<double>(transactions) : 0.0,
-                static_cast<long long>(totals.steps), static_cast<unsigned long long>(transactions));
-  print_line("server/group commit", text);
-  std::string errors;
-  for (const auto& [code, count] : totals.errors)
-    errors += (errors.empty() ? "" : ", ") + code + " " + std::to_string(count);
-  print_line("server/refused or failed", errors.empty() ? "none" : errors);
+std::string ratio(double parlour, double baseline) {
+  return baseline > 0 ? fixed(parlour / baseline, 3) : "-";
+}
+
+void print_run(const char* what, const Run& run) {
+  auto ok = run.play.act_to_ok_ms;
+  auto own = run.play.act_to_state_ms;
+  std::printf("%-8s %6d %10.0f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %9.1f %8.0f %8.2f %9ld\n", what, run.tables,
+              run.actions_per_second(), percentile(ok, 0.5), percentile(ok, 0.99), percentile(ok, 0.999),
+              percentile(own, 0.5), percentile(own, 0.99), percentile(own, 0.999), run.cpu_us_per_action(),
+              run.bytes_per_state(), run.transactions ? double(run.steps) / run.transactions : 0.0,
+              run.server_rss_kib);
+  std::fflush(stdout);
+  for (const auto& [code, count] : run.play.errors) std::printf("         refused or failed: %s × %lld\n", code.c_str(), static_cast<long long>(count));
 }
 
 }  // namespace
 
 void run_server_bench(const Options& options) {
-  ServerProcess server(options.server_binary,
-                       {"--starting-chips", "1000000000", "--threads", std::to_string(options.server_threads),
-                        "--rate-limit", std::to_string(server_rate_limit)});
-  asio::io_context io(options.client_threads);
-
-  Stopwatch setup_clock;
-  std::vector<BenchTable> tables;
-  for (int i = 0; i < options.tables(); ++i) tables.push_back(seat_table(io, server.port(), i));
-  print_line("server/setup",
-             std::to_string(tables.size()) + " tables seated and started in " + fixed(setup_clock.seconds()) + " s");
-
-  const auto transactions_before = server.metric("parlour_storage_transactions_total");
-  Window window;
-  window.start = Clock::now();
-  window.end =
-      window.start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.seconds));
-  for (const auto& table : tables) {
-    table.host->play(window);
-    table.guest->play(window);
+  const int files = raise_file_limit();
+  if (options.pinned()) pin_self(1);
+  std::printf("server: %s, %d seats%s per table, %.0f s per run after %lld s of warm-up; %s\n", options.game.c_str(),
+              options.seats, options.spectators ? " + 1 spectator" : "", options.seconds,
+              static_cast<long long>(warm_up.count()),
+              options.pinned() ? "server pinned to CPU 0, clients to CPU 1" : "not pinned (one CPU)");
+  std::printf("%-8s %6s %10s %8s %8s %8s %8s %8s %8s %9s %8s %8s %9s\n", "", "tables", "actions/s", "ok p50",
+              "ok p99", "ok p999", "own p50", "own p99", "own p999", "cpu us/a", "B/state", "steps/tx", "rss KiB");
+  std::printf("%-8s %6s %10s %8s %8s %8s %8s %8s %8s %9s %8s %8s %9s\n", "", "", "", "ms", "ms", "ms", "ms", "ms",
+              "ms", "", "", "", "");
+  for (int tables : options.table_counts) {
+    const Run parlour = run_parlour(options, tables, files);
+    print_run("parlour", parlour);
+    const Run baseline = run_echo(options, tables, static_cast<std::size_t>(parlour.bytes_per_state()));
+    print_run("beast", baseline);
+    auto pok = parlour.play.act_to_ok_ms, bok = baseline.play.act_to_ok_ms;
+    std::printf("%-8s %6d %10s %8s %8s %8s %8s %8s %8s %9s   (parlour / beast)\n", "ratio", tables,
+                ratio(parlour.actions_per_second(), baseline.actions_per_second()).c_str(),
+                ratio(percentile(pok, 0.5), percentile(bok, 0.5)).c_str(),
+                ratio(percentile(pok, 0.99), percentile(bok, 0.99)).c_str(),
+                ratio(percentile(pok, 0.999), percentile(bok, 0.999)).c_str(), "", "", "",
+                ratio(parlour.cpu_us_per_action(), baseline.cpu_us_per_action()).c_str());
   }
-  std::uint64_t transactions = 0;
-  {
-    ClientThreads threads(io, options.client_threads);
-    std::this_thread::sleep_until(window.end);
-    wait_until([&] { return window.in_flight == 0; }, drain_limit);
-    std::this_thread::sleep_for(settle_pause);
-    transactions = server.metric("parlour_storage_transactions_total") - transactions_before;
-    for (const auto& table : tables) {
-      table.host->close();
-      table.guest->close();
-    }
-    // A close the server never answers is cut short when the threads stop.
-    wait_until([&] { return window.open_clients == 0; }, close_limit);
-  }
-  report(options, add_up(tables), options.seconds, transactions);
-  server.stop();
+  print_line("server/rss per idle connection",
+             fixed(rss_per_idle_connection(options, files) / 1024.0, 1) + " KiB (" + std::to_string(idle_connections) +
+                 " signed-in WebSockets)");
 }
 
 }  // namespace parlour::bench

@@ -1,17 +1,7 @@
 #include "tests/integration/server_process.h"
 
-#include <boost/beast/http.hpp>
 #include <chrono>
-#include <csignal>
 #include <doctest/doctest.h>
-#include <stdexcept>
-#include <fstream>
-#include <sstream>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <thread>
-#include <unistd.h>
 
 namespace parlour::test {
 
@@ -19,117 +9,6 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
-
-namespace {
-unsigned short free_port() {
-  asio::io_context io;
-  tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  return acceptor.local_endpoint().port();
-}
-}  // namespace
-
-ServerProcess::ServerProcess(std::string db, std::vector<std::string> extra_args)
-    : db_(std::move(db)), extra_(std::move(extra_args)) {
-  port_ = free_port();
-  start();
-}
-
-ServerProcess::~ServerProcess() { stop(); }
-
-void ServerProcess::start() {
-  std::vector<std::string> args = {PARLOUR_BINARY, "--port", std::to_string(port_), "--bind", "127.0.0.1",
-                                   "--db", db_, "--log-level", "warn", "--bot-delay-ms", "10"};
-  args.insert(args.end(), extra_.begin(), extra_.end());
-  pid_ = fork();
-  if (pid_ == 0) {
-    // A test that crashes must not leave its server running (CTest would wait for it).
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (max_files_ > 0) {
-      rlimit files{static_cast<rlim_t>(max_files_), static_cast<rlim_t>(max_files_)};
-      setrlimit(RLIMIT_NOFILE, &files);
-    }
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  for (int i = 0; i < 200; ++i) {
-    try {
-      if (get("/healthz").first == 200) return;
-    } catch (const std::exception&) {
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(25));
-  }
-  throw std::runtime_error("the server did not come up on port " + std::to_string(port_));
-}
-
-void ServerProcess::kill_hard() {
-  if (pid_ <= 0) return;
-  ::kill(pid_, SIGKILL);
-  waitpid(pid_, nullptr, 0);
-  pid_ = -1;
-}
-
-void ServerProcess::stop() {
-  if (pid_ <= 0) return;
-  ::kill(pid_, SIGTERM);
-  int status = 0;
-  waitpid(pid_, &status, 0);
-  pid_ = -1;
-}
-
-std::pair<int, std::string> ServerProcess::get(const std::string& target, const std::string& bearer) const {
-  asio::io_context io;
-  beast::tcp_stream stream(io);
-  stream.expires_after(std::chrono::seconds(5));
-  stream.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port_));
-  http::request<http::empty_body> req{http::verb::get, target, 11};
-  req.set(http::field::host, "127.0.0.1");
-  if (!bearer.empty()) req.set(http::field::authorization, "Bearer " + bearer);
-  http::write(stream, req);
-  beast::flat_buffer buffer;
-  http::response<http::string_body> res;
-  http::read(stream, buffer, res);
-  beast::error_code ec;
-  stream.socket().shutdown(tcp::socket::shutdown_both, ec);
-  return {static_cast<int>(res.result_int()), res.body()};
-}
-
-std::pair<int, std::string> ServerProcess::raw_http(const std::string& bytes) const {
-  asio::io_context io;
-  beast::tcp_stream stream(io);
-  stream.expires_after(std::chrono::seconds(5));
-  stream.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port_));
-  beast::error_code ec;
-  asio::write(stream.socket(), asio::buffer(bytes), ec);
-  beast::flat_buffer buffer;
-  http::response_parser<http::string_body> parser;
-  parser.body_limit(1 << 20);
-  http::read(stream, buffer, parser, ec);
-  if (!parser.is_header_done()) return {0, ""};
-  return {static_cast<int>(parser.get().result_int()), parser.get().body()};
-}
-
-double ServerProcess::cpu_seconds() const {
-  std::ifstream in("/proc/" + std::to_string(pid_) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  // Fields after the command name (which is in parentheses); utime and stime are the 14th and 15th.
-  std::istringstream fields(text.substr(text.rfind(')') + 2));
-  std::string field;
-  double ticks = 0;
-  for (int i = 3; i <= 15 && fields >> field; ++i)
-    if (i >= 14) ticks += std::stod(field);
-  return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
-}
-
-long ServerProcess::rss_kib() const {
-  std::ifstream in("/proc/" + std::to_string(pid_) + "/status");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
-  return 0;
-}
 
 WsClient::WsClient(unsigned short port, int receive_buffer) : ws_(io_) {
   auto& socket = beast::get_lowest_layer(ws_).socket();
@@ -172,7 +51,23 @@ std::optional<Json> WsClient::read(int ms) {
   if (ec) return std::nullopt;
   std::string text = beast::buffers_to_string(buffer.data());
   frames_.push_back(text);
-  return Json::parse(text);
+  Json frame = Json::parse(text);
+  if (frame.value("type", "") == "state") complete_state(frame);
+  return frame;
+}
+
+void WsClient::complete_state(Json& state) {
+  auto& kept = tables_[state.value("table", "")];
+  if (state.contains("log_from")) {
+    const std::int64_t from = state["log_from"];
+    if (from != kept.log_end) kept.log = Json::array();
+    for (const auto& line : state["log"]) kept.log.push_back(line);
+    kept.log_end = from + static_cast<std::int64_t>(state["log"].size());
+    while (kept.log.size() > 50) kept.log.erase(kept.log.begin());
+    state["log"] = kept.log;
+  }
+  if (state.contains("players")) kept.players = state["players"];
+  else if (!kept.players.is_null()) state["players"] = kept.players;
 }
 
 Json WsClient::request(Json message) {

@@ -1,5 +1,5 @@
-// Starts the real parlour binary on a free loopback port, and a WebSocket client
-// that speaks to it, for the integration tests.
+// A WebSocket client that speaks to the real parlour binary (started by
+// tests/support/server_process.h), for the integration tests.
 #pragma once
 
 #include <utility>
@@ -8,43 +8,19 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <optional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
 
+#include "tests/support/server_process.h"
+
 namespace parlour::test {
 
 using Json = nlohmann::json;
 
-class ServerProcess {
- public:
-  ServerProcess(std::string db, std::vector<std::string> extra_args = {});
-  ~ServerProcess();
-  void start();
-  void kill_hard();   // SIGKILL: no goodbye, no flush
-  void stop();        // SIGTERM and wait
-  unsigned short port() const { return port_; }
-  const std::string& db() const { return db_; }
-
-  // A plain HTTP GET; returns status and body.
-  std::pair<int, std::string> get(const std::string& target, const std::string& bearer = "") const;
-  // Sends `bytes` as they are and returns the response's status and body (0 if none came).
-  std::pair<int, std::string> raw_http(const std::string& bytes) const;
-  pid_t pid() const { return pid_; }
-  // Caps the server's open files (RLIMIT_NOFILE) from its next start.
-  void limit_files(int files) { max_files_ = files; }
-  // CPU seconds the server has used, and its resident memory in KiB.
-  double cpu_seconds() const;
-  long rss_kib() const;
-
- private:
-  std::string db_;
-  std::vector<std::string> extra_;
-  unsigned short port_ = 0;
-  pid_t pid_ = -1;
-  int max_files_ = 0;
-};
+using ServerProcess = parlour::support::ServerProcess;
 
 class WsClient {
  public:
@@ -79,6 +55,15 @@ class WsClient {
  private:
   boost::asio::io_context io_;
   boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
+  // A state push leaves out the log lines and the players list this client has
+  // had already (docs/protocol.md); these fill them in.
+  struct TableMemory {
+    Json log = Json::array();
+    std::int64_t log_end = 0;
+    Json players;
+  };
+  void complete_state(Json& state);
+  std::map<std::string, TableMemory> tables_;
   std::vector<Json> pending_states_;
   std::vector<std::string> frames_;  // every text frame received
   std::int64_t next_id_ = 1;

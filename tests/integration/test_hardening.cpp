@@ -15,12 +15,6 @@ using parlour::test::WsClient;
 
 namespace {
 
-std::string temp_db(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("parlour-hard-" + name + "-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  return (dir / "parlour.db").string();
-}
-
 void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
 std::string metric(const ServerProcess& server, const std::string& name) {
@@ -41,7 +35,7 @@ Json bots_table(WsClient& host, const std::string& game, Json options = Json::ob
 }  // namespace
 
 TEST_CASE("HTTP: folders, dot paths and paths outside the web root are 404, and the server stays up") {
-  ServerProcess server(temp_db("folders"));
+  ServerProcess server(ServerProcess::fresh_db("hard-folders"));
   for (const char* path : {"/js", "/js/", "/.", "/./", "/..", "/%2e%2e/%2e%2e/etc/passwd", "/js/..", "/js/layouts/"}) {
     CAPTURE(path);
     CHECK(server.get(path).first == 404);
@@ -53,7 +47,7 @@ TEST_CASE("HTTP: folders, dot paths and paths outside the web root are 404, and 
 }
 
 TEST_CASE("HTTP: oversize requests get 413, 414 or 431, never a silent drop") {
-  ServerProcess server(temp_db("oversize"));
+  ServerProcess server(ServerProcess::fresh_db("hard-oversize"));
   CHECK(server.raw_http("GET /" + std::string(5000, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n").first == 414);
   CHECK(server.raw_http("GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(20000, 'b') + "\r\n\r\n").first == 431);
   CHECK(server.raw_http("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n" + std::string(100000, 'c')).first ==
@@ -62,7 +56,7 @@ TEST_CASE("HTTP: oversize requests get 413, 414 or 431, never a silent drop") {
 }
 
 TEST_CASE("HTTP ledger: strict numbers, and an unknown bot is not found") {
-  ServerProcess server(temp_db("ledger-params"));
+  ServerProcess server(ServerProcess::fresh_db("hard-ledger-params"));
   WsClient alice(server.port());
   const auto token = alice.hello("alice");
   CHECK(server.get("/api/players/alice/ledger?limit=5", token).first == 200);
@@ -75,7 +69,7 @@ TEST_CASE("HTTP ledger: strict numbers, and an unknown bot is not found") {
 }
 
 TEST_CASE("a second hello cannot switch the connection's identity, whatever the length of the name") {
-  ServerProcess server(temp_db("hello-switch"));
+  ServerProcess server(ServerProcess::fresh_db("hard-hello-switch"));
   WsClient eve(server.port());
   eve.hello("eve");
   WsClient other(server.port());
@@ -86,7 +80,7 @@ TEST_CASE("a second hello cannot switch the connection's identity, whatever the 
 }
 
 TEST_CASE("an act resent with its action_id after a crash is answered with the first seq, never applied twice") {
-  ServerProcess server(temp_db("action-id"), {"--deal-pause-ms", "60000"});
+  ServerProcess server(ServerProcess::fresh_db("hard-action-id"), {"--deal-pause-ms", "60000"});
   std::string table;
   std::string ann_token;
   Json first;
@@ -119,7 +113,7 @@ TEST_CASE("an act resent with its action_id after a crash is answered with the f
 }
 
 TEST_CASE("private tables: not watched by id from outside, the invite kept from spectators, the id kept from other ledgers") {
-  ServerProcess server(temp_db("private"), {"--deal-pause-ms", "0"});
+  ServerProcess server(ServerProcess::fresh_db("hard-private"), {"--deal-pause-ms", "0"});
   WsClient ann(server.port()), bob(server.port()), eve(server.port());
   ann.hello("ann");
   const auto bob_token = bob.hello("bob");
@@ -152,7 +146,7 @@ TEST_CASE("private tables: not watched by id from outside, the invite kept from 
 }
 
 TEST_CASE("limits: registrations per address, open tables per host, the tables reply") {
-  ServerProcess server(temp_db("limits"),
+  ServerProcess server(ServerProcess::fresh_db("hard-limits"),
                        {"--registrations-per-ip-per-hour", "3", "--max-open-tables", "2", "--max-listed-tables", "1"});
   WsClient a(server.port()), b(server.port()), c(server.port()), d(server.port());
   a.hello("reg1");
@@ -167,7 +161,7 @@ TEST_CASE("limits: registrations per address, open tables per host, the tables r
 }
 
 TEST_CASE("limits: connections per address; a silent WebSocket is closed after the idle timeout") {
-  ServerProcess server(temp_db("connections"), {"--max-connections-per-ip", "3", "--idle-timeout-s", "1"});
+  ServerProcess server(ServerProcess::fresh_db("hard-connections"), {"--max-connections-per-ip", "3", "--idle-timeout-s", "1"});
   std::vector<std::unique_ptr<WsClient>> open;
   for (int i = 0; i < 3; ++i) open.push_back(std::make_unique<WsClient>(server.port()));
   CHECK_THROWS(WsClient(server.port()));
@@ -184,7 +178,7 @@ TEST_CASE("limits: connections per address; a silent WebSocket is closed after t
 
 TEST_CASE("a client that stops reading is dropped by bytes queued, and the server's memory stays bounded") {
   // Rich bots, so that their table runs for the whole test.
-  ServerProcess server(temp_db("slow"), {"--max-queued-bytes", "65536", "--bot-delay-ms", "0", "--deal-pause-ms", "0",
+  ServerProcess server(ServerProcess::fresh_db("hard-slow"), {"--max-queued-bytes", "65536", "--bot-delay-ms", "0", "--deal-pause-ms", "0",
                                          "--starting-chips", "100000000"});
   WsClient host(server.port());
   host.hello("host");
@@ -204,7 +198,7 @@ TEST_CASE("a client that stops reading is dropped by bytes queued, and the serve
 }
 
 TEST_CASE("out of file descriptors: the accept loop backs off instead of spinning, and recovers") {
-  ServerProcess server(temp_db("fds"));
+  ServerProcess server(ServerProcess::fresh_db("hard-fds"));
   server.limit_files(40);
   server.stop();
   server.start();
@@ -234,7 +228,7 @@ TEST_CASE("out of file descriptors: the accept loop backs off instead of spinnin
 }
 
 TEST_CASE("Red Dog with everyone broke ends the table instead of dealing forever") {
-  ServerProcess server(temp_db("broke"), {"--bot-delay-ms", "0", "--deal-pause-ms", "0"});
+  ServerProcess server(ServerProcess::fresh_db("hard-broke"), {"--bot-delay-ms", "0", "--deal-pause-ms", "0"});
   WsClient ann(server.port()), bob(server.port());
   ann.hello("ann");
   bob.hello("bob");
@@ -250,7 +244,7 @@ TEST_CASE("Red Dog with everyone broke ends the table instead of dealing forever
 }
 
 TEST_CASE("after a restart, bots-only tables go on by themselves and finished tables can still be watched") {
-  ServerProcess server(temp_db("resume"), {"--bot-delay-ms", "5", "--deal-pause-ms", "0"});
+  ServerProcess server(ServerProcess::fresh_db("hard-resume"), {"--bot-delay-ms", "5", "--deal-pause-ms", "0"});
   std::string busy, done_table;
   std::int64_t seq_at_kill = 0;
   {

@@ -22,12 +22,6 @@ namespace {
 // first at two or three seats, as the tests below are written.
 constexpr std::uint64_t seat_0_deals = 2;
 
-std::string temp_db(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("parlour-it-" + name + "-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  return (dir / "parlour.db").string();
-}
-
 Json act(WsClient& client, const std::string& table, std::int64_t amount) {
   return client.request({{"type", "act"}, {"table", table}, {"action", {{"type", "bet"}, {"amount", amount}}}});
 }
@@ -50,7 +44,7 @@ bool deal_one_frames_mention(const WsClient& client, const std::set<std::string>
 }  // namespace
 
 TEST_CASE("three players play a stacked Red Dog deal; hidden cards stay hidden; the table survives SIGKILL") {
-  ServerProcess server(temp_db("red-dog"), {"--allow-stacked-deck"});
+  ServerProcess server(ServerProcess::fresh_db("it-red-dog"), {"--allow-stacked-deck"});
   WsClient alice(server.port()), bob(server.port()), carol(server.port()), dave(server.port());
   const auto alice_token = alice.hello("alice");
   const auto bob_token = bob.hello("bob");
@@ -178,7 +172,7 @@ TEST_CASE("three players play a stacked Red Dog deal; hidden cards stay hidden; 
 }
 
 TEST_CASE("bad input gets its error code and changes nothing") {
-  ServerProcess server(temp_db("bad-input"), {"--starting-chips", "10"});
+  ServerProcess server(ServerProcess::fresh_db("it-bad-input"), {"--starting-chips", "10"});
   WsClient alice(server.port());
 
   CHECK(alice.request({{"type", "games"}})["code"] == "unauthorized");
@@ -255,7 +249,7 @@ TEST_CASE("bad input gets its error code and changes nothing") {
 }
 
 TEST_CASE("the browser client is served at / and bots play Red Dog to the end") {
-  ServerProcess server(temp_db("bots"));
+  ServerProcess server(ServerProcess::fresh_db("it-bots"));
   auto [status, body] = server.get("/");
   CHECK(status == 200);
   CHECK(body.find("<html") != std::string::npos);
@@ -276,7 +270,7 @@ TEST_CASE("the browser client is served at / and bots play Red Dog to the end") 
 }
 
 TEST_CASE("bots play two deals of Rummy over WebSockets; chips are conserved and hands stay hidden") {
-  ServerProcess server(temp_db("rummy"));
+  ServerProcess server(ServerProcess::fresh_db("it-rummy"));
   WsClient host(server.port());
   host.hello("host");
   auto created = host.request({{"type", "create"}, {"game", "rummy"}, {"options", {{"deals", 2}}}, {"seats", 3}});
@@ -319,7 +313,7 @@ Json short_game_options(const Json& game) {
 }  // namespace
 
 TEST_CASE("every game in the catalogue is played to the end by bots over WebSockets, chips conserved") {
-  ServerProcess server(temp_db("catalogue"), {"--bot-delay-ms", "0"});
+  ServerProcess server(ServerProcess::fresh_db("it-catalogue"), {"--bot-delay-ms", "0"});
   WsClient host(server.port());
   host.hello("host");
   const auto games = host.request({{"type", "games"}})["games"];
@@ -347,7 +341,7 @@ TEST_CASE("every game in the catalogue is played to the end by bots over WebSock
 }
 
 TEST_CASE("a Carousel turn that outlasts turn_time_limit_s: the server withdraws the player, and play goes on") {
-  ServerProcess server(temp_db("turn-timer"), {"--bot-delay-ms", "0"});
+  ServerProcess server(ServerProcess::fresh_db("it-turn-timer"), {"--bot-delay-ms", "0"});
   WsClient ann(server.port());
   ann.hello("ann");
   REQUIRE(parlour::rules::draw_first_dealer(seat_0_deals, 2) == 0);

@@ -15,12 +15,6 @@ using parlour::test::WsClient;
 
 namespace {
 
-std::string temp_db(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("parlour-tables-" + name + "-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  return (dir / "parlour.db").string();
-}
-
 std::string red_dog_with_bots(WsClient& ann, int ante, const Json& deck, int bots) {
   Json create = {{"type", "create"}, {"game", "red_dog"}, {"options", {{"ante", ante}}}, {"seats", 1 + bots}};
   if (!deck.is_null()) create["deck"] = deck;
@@ -35,7 +29,7 @@ std::string red_dog_with_bots(WsClient& ann, int ante, const Json& deck, int bot
 }  // namespace
 
 TEST_CASE("a player broke by another table is skipped, shown with his real chips, and the table ends") {
-  ServerProcess server(temp_db("broke-elsewhere"),
+  ServerProcess server(ServerProcess::fresh_db("tables-broke-elsewhere"),
                        {"--starting-chips", "100", "--deal-pause-ms", "0", "--allow-stacked-deck"});
   WsClient ann(server.port());
   ann.hello("ann");
@@ -78,7 +72,7 @@ TEST_CASE("a player broke by another table is skipped, shown with his real chips
 }
 
 TEST_CASE("a deal's result stays up until every player has said continue") {
-  ServerProcess server(temp_db("continue"), {"--deal-pause-ms", "60000"});
+  ServerProcess server(ServerProcess::fresh_db("tables-continue"), {"--deal-pause-ms", "60000"});
   WsClient ann(server.port()), bob(server.port());
   ann.hello("ann");
   bob.hello("bob");
@@ -115,7 +109,7 @@ TEST_CASE("a deal's result stays up until every player has said continue") {
 }
 
 TEST_CASE("a stacked deck is checked against the seats taken, at start: two packs for three Carousel players") {
-  ServerProcess server(temp_db("stacked"), {"--allow-stacked-deck"});
+  ServerProcess server(ServerProcess::fresh_db("tables-stacked"), {"--allow-stacked-deck"});
   WsClient ann(server.port());
   ann.hello("ann");
   // Two aces of spades: only the two-pack game of three or more players has them.

@@ -174,9 +174,7 @@ TEST_CASE("torture: SIGKILL at random moments; nothing acknowledged is lost, not
   const int kills = env_int("PARLOUR_TORTURE_KILLS", 10);
   const auto seed = static_cast<std::uint64_t>(env_int("PARLOUR_TORTURE_SEED", 20261123));
   std::mt19937_64 rng(seed);
-  const auto dir = std::filesystem::temp_directory_path() / ("parlour-torture-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  const std::string db_path = (dir / "parlour.db").string();
+  const std::string db_path = ServerProcess::fresh_db("torture");
   ServerProcess server(db_path, {"--bot-delay-ms", "2", "--deal-pause-ms", "0", "--starting-chips",
                                  std::to_string(starting_chips), "--max-open-tables", "100"});
 
