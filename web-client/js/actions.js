@@ -59,7 +59,7 @@ const VERBS = { card: 'Play', play_card: 'Play', lay_off: 'Lay off', go_rummy: '
 
 /** A whole-table layout said as what it changes: "Meld 7♥ 8♥ 9♥", "Lay off 9♠ on meld 2". */
 function layoutLabel(entry, ctx) {
-  const diff = layoutDiff(entry, ctx?.view?.table);
+  const diff = layoutDiff(entry, ctx?.view?.melds);
   const label = el('span', { class: 'action-label' });
   const parts = [];
   for (const cards of diff.newMelds) parts.push(['Meld ', el('span', { class: 'card-text-list' }, cards.map(cardText))]);
