@@ -9,19 +9,6 @@ import { cardElement, describeCard, isCard, isFace } from '../cards.js';
 import { seatName } from '../render.js';
 import { faceUpCards } from './schema.js';
 
-/** The viewer's entry of a per-seat list (hands, seats), or null. */
-export function mine(list, rctx) {
-  if (!Array.isArray(list) || rctx.mySeat === null) return null;
-  return list.find((item) => isPlainObject(item) && item.seat === rctx.mySeat) || null;
-}
-
-/** Per-seat objects of a view list, by seat number. */
-export function bySeat(list) {
-  const map = new Map();
-  if (Array.isArray(list)) for (const item of list) if (isPlainObject(item) && Number.isInteger(item.seat)) map.set(item.seat, item);
-  return map;
-}
-
 /** Seats in table order starting after the viewer (the viewer last), or from 0 for a spectator. */
 export function seatOrder(rctx) {
   const seats = rctx.players.map((p) => p.seat).filter(Number.isInteger).sort((a, b) => a - b);
