@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "rules/rng.h"
+#include "rules/view.h"
 
 #include "rules/games/red_dog.h"
 #include "rules/games/ranter_go_round.h"
@@ -106,28 +107,28 @@ Json info_to_json(const GameInfo& info) {
 const Registry& Registry::builtin() {
   static const Registry registry = [] {
     Registry r;
-    r.add(with_layout(red_dog_info(), "betting"));
-    r.add(with_layout(ranter_go_round_info(), "betting"));
-    r.add(with_layout(red_and_black_info(), "betting"));
-    r.add(with_layout(rummy_info(), "rummy"));
-    r.add(with_layout(michigan_rummy_info(), "rummy"));
-    r.add(with_layout(five_hundred_rummy_info(), "rummy"));
-    r.add(with_layout(persian_rummy_info(), "rummy"));
-    r.add(with_layout(straight_rummy_info(), "rummy"));
-    r.add(with_layout(queen_city_rummy_info(), "rummy"));
-    r.add(with_layout(block_rummy_info(), "rummy"));
-    r.add(with_layout(skip_rummy_info(), "rummy"));
-    r.add(with_layout(round_the_corner_rummy_info(), "rummy"));
-    r.add(with_layout(java_rummy_info(), "rummy"));
-    r.add(with_layout(rummy_poker_info(), "rummy"));
-    r.add(with_layout(double_rummy_info(), "rummy"));
-    r.add(with_layout(carousel_info(), "rummy"));
-    r.add(with_layout(reversi_info(), "tricks"));
-    r.add(with_layout(rams_info(), "tricks"));
-    r.add(with_layout(rounce_info(), "tricks"));
-    r.add(with_layout(royal_cassino_info(), "cassino"));
-    r.add(with_layout(russian_bank_info(), "building"));
-    r.add(with_layout(rabouge_info(), "building"));
+    r.add(with_layout(red_dog_info(), view::layouts::betting));
+    r.add(with_layout(ranter_go_round_info(), view::layouts::betting));
+    r.add(with_layout(red_and_black_info(), view::layouts::betting));
+    r.add(with_layout(rummy_info(), view::layouts::rummy));
+    r.add(with_layout(michigan_rummy_info(), view::layouts::rummy));
+    r.add(with_layout(five_hundred_rummy_info(), view::layouts::rummy));
+    r.add(with_layout(persian_rummy_info(), view::layouts::rummy));
+    r.add(with_layout(straight_rummy_info(), view::layouts::rummy));
+    r.add(with_layout(queen_city_rummy_info(), view::layouts::rummy));
+    r.add(with_layout(block_rummy_info(), view::layouts::rummy));
+    r.add(with_layout(skip_rummy_info(), view::layouts::rummy));
+    r.add(with_layout(round_the_corner_rummy_info(), view::layouts::rummy));
+    r.add(with_layout(java_rummy_info(), view::layouts::rummy));
+    r.add(with_layout(rummy_poker_info(), view::layouts::rummy));
+    r.add(with_layout(double_rummy_info(), view::layouts::rummy));
+    r.add(with_layout(carousel_info(), view::layouts::rummy));
+    r.add(with_layout(reversi_info(), view::layouts::tricks));
+    r.add(with_layout(rams_info(), view::layouts::tricks));
+    r.add(with_layout(rounce_info(), view::layouts::tricks));
+    r.add(with_layout(royal_cassino_info(), view::layouts::cassino));
+    r.add(with_layout(russian_bank_info(), view::layouts::building));
+    r.add(with_layout(rabouge_info(), view::layouts::building));
     return r;
   }();
   return registry;

@@ -23,8 +23,16 @@ Json pile(const std::string& id, std::optional<int> owner, const std::vector<Car
   return out;
 }
 
+Json face_down_pile(const std::string& id, std::optional<int> owner, std::size_t count) {
+  return {{"id", id}, {"owner", owner ? Json(*owner) : Json()}, {"count", count}, {"top", nullptr}};
+}
+
 Json meld(int id, std::optional<int> owner, const std::vector<std::string>& cards) {
   return {{"id", id}, {"owner", owner ? Json(*owner) : Json()}, {"cards", cards}};
+}
+
+Json trick(Json plays, std::optional<Suit> trump) {
+  return {{"plays", std::move(plays)}, {"trump", trump ? Json(std::string(1, suit_letter(*trump))) : Json()}};
 }
 
 Json turn(const std::vector<int>& seats, const std::string& stage) { return {{"seats", seats}, {"stage", stage}}; }

@@ -14,9 +14,14 @@
 //             card of it may be seen); `owner` is a seat or null (shared)
 //   "melds"   [{"id","owner","cards"}]: cards on the table in sets and sequences
 //   "trick"   {"plays":[{"seat","card"}],"trump"}: the trick being played
+//             (`trump` a suit letter, or null)
 //   "pools"   {"pot": N, ...}: the table's pools by name, in chips
 //   "scores"  one running score per seat, where the game keeps one
 //   "turn"    {"seats":[...], "stage": "..."}: who is to act and at what step
+//
+// A seat's own entry of "seats" is the only part of a view that differs from
+// what a spectator sees (tests/rules/test_view_schema.cpp checks this for every
+// game), so another seat's hand is "??" unless the rules lay it face up.
 //
 // Hidden information is never put in a view: a builder below that is given a
 // hidden card writes "??" (or only a count), never the card.
@@ -30,6 +35,15 @@
 #include "rules/game.h"
 
 namespace parlour::rules::view {
+
+// The client layouts (the catalogue's `layout` and every view's "layout").
+namespace layouts {
+inline constexpr const char* betting = "betting";
+inline constexpr const char* tricks = "tricks";
+inline constexpr const char* rummy = "rummy";
+inline constexpr const char* building = "building";
+inline constexpr const char* cassino = "cassino";
+}  // namespace layouts
 
 // "??" for each of `count` cards.
 Json hidden(std::size_t count);
@@ -50,8 +64,14 @@ enum class Shown {
 // One entry of "piles". `cards` is bottom first; the top is the last card.
 Json pile(const std::string& id, std::optional<int> owner, const std::vector<Card>& cards, Shown shown);
 
+// A face-down pile (a stock, a widow): its size only, never its cards.
+Json face_down_pile(const std::string& id, std::optional<int> owner, std::size_t count);
+
 // One entry of "melds".
 Json meld(int id, std::optional<int> owner, const std::vector<std::string>& cards);
+
+// The "trick" part: `plays` is [{"seat","card"}] in play order; `trump` a suit, or none.
+Json trick(Json plays, std::optional<Suit> trump);
 
 // The "turn" part: who may act and at which step of the turn.
 Json turn(const std::vector<int>& seats, const std::string& stage);

@@ -111,7 +111,7 @@ class CassinoGame final : public GameState {
   }
 
   Json view(std::optional<int> viewer) const override {
-    Json out = view::base("cassino", step_name(step_), deals_, deals_ > 0 ? std::optional<int>(dealer_) : std::nullopt);
+    Json out = view::base(view::layouts::cassino, step_name(step_), deals_, deals_ > 0 ? std::optional<int>(dealer_) : std::nullopt);
     Json seats = Json::array();
     for (int seat = 0; seat < players_; ++seat) {
       Json entry = view::seat(seat, hands_[seat], viewer == seat, seat_status(seat), left_[seat]);
@@ -122,8 +122,8 @@ class CassinoGame final : public GameState {
       seats.push_back(entry);
     }
     out["seats"] = seats;
-    Json stock_pile = view::pile("stock", std::nullopt, std::vector<Card>(stock_.size()), view::Shown::count);
-    Json piles = Json::array({stock_pile, view::pile("table", std::nullopt, table_.loose, view::Shown::all)});
+    Json piles = Json::array({view::face_down_pile("stock", std::nullopt, stock_.size()),
+                              view::pile("table", std::nullopt, table_.loose, view::Shown::all)});
     for (int side = 0; side < side_count(); ++side)
       piles.push_back(view::pile("captured-" + std::to_string(side), side_seats(side).front(), side_cards(side),
                                  view::Shown::count));

@@ -138,7 +138,7 @@ class JavaRummy final : public GoDownFamily {
   Json extra_view() const override {
     std::vector<bool> out(players());
     for (int s = 0; s < players(); ++s) out[s] = eliminated(s);
-    return {{"pool", pool_}, {"eliminated", out}, {"target", kTarget}};
+    return {{"pools", {{"pool", pool_}}}, {"eliminated", out}, {"target", kTarget}};
   }
 
   std::int64_t pool_ = 0;

@@ -771,7 +771,7 @@ class Rabouge final : public GameState {
 };
 
 Json Rabouge::view(std::optional<int> viewer) const {
-  Json out = view::base("building", phase_name(), deals_, std::nullopt);
+  Json out = view::base(view::layouts::building, phase_name(), deals_, std::nullopt);
   out["viewer"] = viewer ? Json(*viewer) : Json();
   Json seats = Json::array();
   Json scores = Json::array();

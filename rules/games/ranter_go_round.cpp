@@ -6,6 +6,7 @@
 #include "rules/action.h"
 #include "rules/pools.h"
 #include "rules/shoe.h"
+#include "rules/view.h"
 
 namespace parlour::rules {
 
@@ -168,33 +169,30 @@ class RanterGoRound final : public GameState {
     return fx;
   }
 
+  // Each player's one card is face down, seen by its owner, until a king is
+  // turned up (it stays up) or the cards are shown at the end of the deal.
   Json view(std::optional<int> viewer) const override {
+    Json out = view::base(view::layouts::betting, phase_name(), deals_, dealer_);
     Json seats = Json::array();
     for (int seat = 0; seat < players(); ++seat) {
       const auto& s = seats_[seat];
-      Json card;
-      if (s.in_deal && s.card) {
-        if (shown_ || viewer == seat || (is_king(*s.card) && exposed_[seat]))
-          card = to_string(*s.card);
-        else
-          card = "??";
-      }
-      seats.push_back({{"seat", seat},
-                       {"standing", standing_name(s.standing)},
-                       {"counters", s.counters},
-                       {"in_deal", s.in_deal},
-                       {"card", card},
-                       {"king", s.in_deal && exposed_[seat]},
-                       {"done", s.done.empty() ? Json() : Json(s.done)}});
+      const bool holds = s.in_deal && s.card.has_value();
+      const bool face_up = holds && (shown_ || viewer == seat || (is_king(*s.card) && exposed_[seat]));
+      Json line = view::seat(seat, holds ? std::vector<Card>{*s.card} : std::vector<Card>{}, face_up,
+                             standing_name(s.standing), s.standing == Standing::left);
+      line["counters"] = s.counters;
+      line["in_deal"] = s.in_deal;
+      line["king"] = s.in_deal && exposed_[seat];
+      line["done"] = s.done.empty() ? Json() : Json(s.done);
+      seats.push_back(line);
     }
-    return {{"deal", deals_},
-            {"dealer", dealer_},
-            {"pool", pool_},
-            {"stake", stake_},
-            {"phase", phase_name()},
-            {"stock", stock_.size() + returned_.size()},
-            {"winner", winner_ ? Json(*winner_) : Json()},
-            {"seats", seats}};
+    out["seats"] = seats;
+    out["piles"] = Json::array({view::face_down_pile("stock", std::nullopt, stock_.size() + returned_.size())});
+    out["pools"] = {{pool_name, pool_}};
+    out["turn"] = view::turn(to_act(), phase_ == Phase::playing ? "exchange" : phase_name());
+    out["stake"] = stake_;
+    out["winner"] = winner_ ? Json(*winner_) : Json();
+    return out;
   }
 
   Json result() const override { return result_; }

@@ -6,6 +6,7 @@
 #include "rules/action.h"
 #include "rules/pools.h"
 #include "rules/shoe.h"
+#include "rules/view.h"
 
 namespace parlour::rules {
 
@@ -165,25 +166,25 @@ class RedAndBlack final : public GameState {
     return {};
   }
 
+  // The five cards are dealt face up once a bet is made, so every viewer sees
+  // the same table. The dealer banks with his own chips: there is no pool.
   Json view(std::optional<int>) const override {
+    Json out = view::base(view::layouts::betting, phase_name(), deals_, dealer_);
     Json seats = Json::array();
     for (int seat = 0; seat < players(); ++seat) {
       const auto& s = seats_[seat];
-      Json line = {{"seat", seat},
-                   {"status", status_name(s.status)},
-                   {"colour", s.red ? Json(colour_name(*s.red)) : Json()},
-                   {"bet", s.bet ? Json(*s.bet) : Json()},
-                   {"cards", to_strings(s.cards)},
-                   {"named", s.red && !s.cards.empty() ? Json(named_count(s)) : Json()}};
+      Json line = view::seat(seat, s.cards, true, status_name(s.status), s.left);
+      line["colour"] = s.red ? Json(colour_name(*s.red)) : Json();
+      line["bet"] = s.bet ? Json(*s.bet) : Json();
+      line["named"] = s.red && !s.cards.empty() ? Json(named_count(s)) : Json();
       seats.push_back(line);
     }
-    return {{"deal", deals_},
-            {"dealer", dealer_},
-            {"limit", limit_},
-            {"sequential", sequential_},
-            {"phase", phase_name()},
-            {"stock", stock_.size()},
-            {"seats", seats}};
+    out["seats"] = seats;
+    out["piles"] = Json::array({view::face_down_pile("stock", std::nullopt, stock_.size())});
+    out["turn"] = view::turn(to_act(), phase_ == Phase::playing ? "bet" : phase_name());
+    out["limit"] = limit_;
+    out["sequential"] = sequential_;
+    return out;
   }
 
   Json result() const override { return result_; }

@@ -6,6 +6,7 @@
 #include "rules/action.h"
 #include "rules/pools.h"
 #include "rules/shoe.h"
+#include "rules/view.h"
 
 namespace parlour::rules {
 
@@ -130,17 +131,17 @@ class RedDog final : public GameState {
   }
 
   Json view(std::optional<int> viewer) const override {
-    Json hands = Json::array();
-    for (int seat = 0; seat < players(); ++seat) hands.push_back(seat_view(seat, viewer));
-    return {{"deal", deals_},
-            {"dealer", dealer_},
-            {"pot", pot_},
-            {"ante", ante_},
-            {"hand_size", hand_size_},
-            {"phase", phase_name()},
-            {"stock", stock_.size()},
-            {"turned", to_strings(turned_)},
-            {"hands", hands}};
+    Json out = view::base(view::layouts::betting, phase_name(), deals_, dealer_);
+    Json seats = Json::array();
+    for (int seat = 0; seat < players(); ++seat) seats.push_back(seat_view(seat, viewer));
+    out["seats"] = seats;
+    out["piles"] = Json::array({view::face_down_pile("stock", std::nullopt, stock_.size()),
+                                view::pile("turned", std::nullopt, turned_, view::Shown::all)});
+    out["pools"] = {{pot_pool, pot_}};
+    out["turn"] = view::turn(to_act(), phase_ == Phase::playing ? "bet" : phase_name());
+    out["ante"] = ante_;
+    out["hand_size"] = hand_size_;
+    return out;
   }
 
   Json result() const override { return result_; }
@@ -337,20 +338,17 @@ class RedDog final : public GameState {
     if (limit_reached) fx.say("The last of " + std::to_string(deal_limit_) + " deals is played.");
   }
 
+  // A hand is in play until its bet is settled; then only its owner still sees
+  // it (a winner's beating card is in `shown`, a loser's hand is never shown).
   Json seat_view(int seat, std::optional<int> viewer) const {
     const auto& s = seats_[seat];
-    Json cards = Json::array();
-    if (viewer == seat) {
-      cards = to_strings(s.hand);
-    } else if (s.status == Status::waiting) {
-      for (std::size_t i = 0; i < s.hand.size(); ++i) cards.push_back("??");
-    }
-    return {{"seat", seat},
-            {"cards", cards},
-            {"status", status_name(s.status)},
-            {"bet", s.bet ? Json(*s.bet) : Json()},
-            {"target", s.target ? Json(to_string(*s.target)) : Json()},
-            {"shown", s.shown ? Json(to_string(*s.shown)) : Json()}};
+    const bool own = viewer == seat;
+    const bool in_play = own || s.status == Status::waiting;
+    Json out = view::seat(seat, in_play ? s.hand : std::vector<Card>{}, own, status_name(s.status), s.left);
+    out["bet"] = s.bet ? Json(*s.bet) : Json();
+    out["target"] = s.target ? Json(to_string(*s.target)) : Json();
+    out["shown"] = s.shown ? Json(to_string(*s.shown)) : Json();
+    return out;
   }
 
   const int hand_size_;

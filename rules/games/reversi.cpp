@@ -4,6 +4,7 @@
 
 #include "rules/action.h"
 #include "rules/pools.h"
+#include "rules/view.h"
 #include "rules/tricks/tricks.h"
 
 namespace parlour::rules {
@@ -149,27 +150,25 @@ class Reversi final : public GameState {
   }
 
   Json view(std::optional<int> viewer) const override {
-    Json hands = Json::array();
+    const char* phase = phase_ == Phase::playing ? "playing" : phase_ == Phase::deal_over ? "deal_over" : "game_over";
+    Json out = view::base(view::layouts::tricks, phase, deals_, dealer_);
+    Json seats = Json::array();
     for (int seat = 0; seat < players(); ++seat) {
       const auto& s = seats_[seat];
-      Json cards = Json::array();
-      if (viewer == seat) {
-        cards = to_strings(s.hand);
-      } else {
-        for (std::size_t i = 0; i < s.hand.size(); ++i) cards.push_back("??");
-      }
-      hands.push_back({{"seat", seat}, {"cards", cards}, {"tricks", s.tricks}, {"in_deal", s.in_deal}, {"left", s.left}});
+      const char* status = s.left ? "left" : s.in_deal ? "playing" : "out";
+      Json line = view::seat(seat, s.hand, viewer == seat, status, s.left);
+      line["tricks"] = s.tricks;
+      line["in_deal"] = s.in_deal;
+      seats.push_back(line);
     }
-    return {{"deal", deals_},
-            {"dealer", dealer_},
-            {"phase", phase_ == Phase::playing ? "playing" : phase_ == Phase::deal_over ? "deal_over" : "game_over"},
-            {"turn", phase_ == Phase::playing ? Json(turn_) : Json()},
-            {"pool", pool_},
-            {"stake", stake_},
-            {"tricks_per_deal", tricks_per_deal_},
-            {"trick", trick_json(trick_)},
-            {"last_trick", trick_json(last_trick_)},
-            {"hands", hands}};
+    out["seats"] = seats;
+    out["trick"] = view::trick(trick_json(trick_), std::nullopt);  // Reversi has no trump
+    out["pools"] = {{pool_name, pool_}};
+    out["turn"] = view::turn(to_act(), phase_ == Phase::playing ? "play" : phase);
+    out["stake"] = stake_;
+    out["tricks_per_deal"] = tricks_per_deal_;
+    out["last_trick"] = trick_json(last_trick_);
+    return out;
   }
 
   Json result() const override { return result_; }

@@ -922,7 +922,7 @@ class RussianBank final : public GameState {
 };
 
 Json RussianBank::view(std::optional<int> viewer) const {
-  Json out = view::base("building", phase_name(), deals_, std::nullopt);
+  Json out = view::base(view::layouts::building, phase_name(), deals_, std::nullopt);
   out["viewer"] = viewer ? Json(*viewer) : Json();
   Json seats = Json::array();
   for (int seat = 0; seat < players; ++seat) seats.push_back(seat_view(seat));

@@ -261,8 +261,6 @@ void RummyBase::cycle_view(Json& view) const {
     if (withdrawn_[s]) out.push_back(s);
   view["withdrawn"] = out;
   if (final_round_) view["final_round"] = {{"turns_left", final_turns_left_}};
-  view.erase("upcard");
-  view.erase("pile_size");
 }
 
 }  // namespace parlour::rules::rummy

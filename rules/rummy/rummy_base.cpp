@@ -5,6 +5,7 @@
 
 #include "rules/action.h"
 #include "rules/pools.h"
+#include "rules/view.h"
 
 namespace parlour::rules::rummy {
 
@@ -1281,16 +1282,19 @@ void RummyBase::list_shift_lay_offs(const std::vector<Card>& singles, Json& lega
 
 // ------------------------------------------------------------------ view
 
+// The view (docs/protocol.md "View schema", "Rummy family"): hands are seen by
+// their owners only; the stock shows its size, the discard pile its top card
+// (the Michigan family's spread pile every card); melds are face up.
 Json RummyBase::seat_view(int seat, std::optional<int> viewer) const {
-  Json cards = Json::array();
-  if (viewer == seat) cards = card_list(hands_[seat]);
-  else
-    for (std::size_t i = 0; i < hands_[seat].size(); ++i) cards.push_back("??");
-  return {{"seat", seat}, {"cards", cards}, {"count", hands_[seat].size()}, {"melded", melded_this_deal_[seat]},
-          {"left", left_[seat]}};
+  const auto acting = to_act();
+  const bool to_play = std::find(acting.begin(), acting.end(), seat) != acting.end();
+  const char* status = left_[seat] ? "left" : to_play ? "to_play" : "waiting";
+  Json out = view::seat(seat, hands_[seat], viewer == seat, status, left_[seat]);
+  out["melded"] = melded_this_deal_[seat];
+  return out;
 }
 
-// The melds on the table, every card face up: [{"meld","owner","cards"}].
+// The melds on the table, every card face up: [{"meld","owner","cards"}] (the result's shape).
 Json RummyBase::table_view() const {
   Json table = Json::array();
   for (std::size_t i = 0; i < table_.size(); ++i)
@@ -1299,31 +1303,34 @@ Json RummyBase::table_view() const {
 }
 
 Json RummyBase::view(std::optional<int> viewer) const {
-  Json table = table_view();
-  Json hands = Json::array();
-  for (int s = 0; s < players(); ++s) hands.push_back(seat_view(s, viewer));
-  Json view = {{"deal", deals_},
-               {"dealer", dealer_},
-               {"phase", step_name(static_cast<int>(step_))},
-               {"turn", turn_},
-               {"stock", stock_.size()},
-               {"table", table},
-               {"hands", hands}};
-  if (config_.running_scores) view["scores"] = scores_;
-  if (config_.spread_pile) view["pile"] = card_list(pile_);
-  else {
-    view["upcard"] = pile_.empty() ? Json() : Json(to_string(pile_.back()));
-    view["pile_size"] = pile_.size();
+  const auto phase = step_name(static_cast<int>(step_));
+  Json out = view::base(view::layouts::rummy, phase, deals_, dealer_);
+  Json seats = Json::array();
+  for (int s = 0; s < players(); ++s) seats.push_back(seat_view(s, viewer));
+  out["seats"] = seats;
+  Json piles = Json::array({view::face_down_pile("stock", std::nullopt, stock_.size())});
+  // Carousel has no discard pile; the Michigan family spreads it.
+  if (!config_.draw_meld_cycle)
+    piles.push_back(view::pile("discard", std::nullopt, pile_, config_.spread_pile ? view::Shown::all : view::Shown::top));
+  out["piles"] = piles;
+  // Carousel's melds belong to the table: anyone may rearrange them.
+  Json melds = Json::array();
+  for (std::size_t i = 0; i < table_.size(); ++i) {
+    const auto owner = config_.draw_meld_cycle ? std::nullopt : std::optional<int>(table_[i].meld.owner);
+    melds.push_back(view::meld(static_cast<int>(i), owner, meld_strings(table_[i].meld)));
   }
-  if (must_use_) view["must_use"] = to_string(*must_use_);
-  if (config_.upcard_then_one_more && step_ == Step::draw && drawn_this_turn_ == 1) view["one_more_draw"] = true;
-  if (stock_gone_) view["stock_gone"] = true;
-  if (step_ == Step::call_window) view["call"] = {{"discarder", discarder_}, {"card", to_string(pile_.back())}};
-  if (in_break_) view["break"] = {{"breaker", breaker_}, {"turns_left", break_turns_left_}};
-  if (config_.draw_meld_cycle) cycle_view(view);
+  out["melds"] = melds;
+  if (config_.running_scores) out["scores"] = scores_;
+  out["turn"] = view::turn(to_act(), phase);
+  if (must_use_) out["must_use"] = to_string(*must_use_);
+  if (config_.upcard_then_one_more && step_ == Step::draw && drawn_this_turn_ == 1) out["one_more_draw"] = true;
+  if (stock_gone_) out["stock_gone"] = true;
+  if (step_ == Step::call_window) out["call"] = {{"discarder", discarder_}, {"card", to_string(pile_.back())}};
+  if (in_break_) out["break"] = {{"breaker", breaker_}, {"turns_left", break_turns_left_}};
+  if (config_.draw_meld_cycle) cycle_view(out);
   const Json extra = extra_view();
-  for (const auto& [key, value] : extra.items()) view[key] = value;
-  return view;
+  for (const auto& [key, value] : extra.items()) out[key] = value;
+  return out;
 }
 
 // ------------------------------------------------------------------ options

@@ -4,6 +4,7 @@
 
 #include "rules/action.h"
 #include "rules/pools.h"
+#include "rules/view.h"
 
 namespace parlour::rules::tricks {
 
@@ -157,48 +158,25 @@ class PoolTrick final : public GameState {
   }
 
   Json view(std::optional<int> viewer) const override {
-    Json hands = Json::array();
-    for (int seat = 0; seat < players(); ++seat) {
-      const auto& s = seats_[seat];
-      Json cards = Json::array();
-      const bool live = s.status != Status::out && s.status != Status::passed;
-      if (viewer == seat) {
-        cards = to_strings(s.hand);
-      } else if (live) {
-        for (std::size_t i = 0; i < s.hand.size(); ++i) cards.push_back("??");
-      }
-      hands.push_back({{"seat", seat},
-                       {"cards", cards},
-                       {"held", s.hand.size()},
-                       {"status", status_name(s.status)},
-                       {"took_widow", s.took_widow},
-                       {"tricks", s.tricks},
-                       {"dead", s.dead},
-                       {"left", s.left}});
-    }
-    Json trick = Json::array();
-    for (const auto& p : trick_) trick.push_back({{"seat", p.seat}, {"card", to_string(p.card)}});
-    Json last = Json::array();
-    for (const auto& p : last_trick_) last.push_back({{"seat", p.seat}, {"card", to_string(p.card)}});
-    return {{"deal", deals_},
-            {"dealer", dealer_},
-            {"phase", phase_ == Phase::playing ? stage_name(stage_)
-                                               : phase_ == Phase::deal_over ? "deal_over" : "game_over"},
-            {"to_act", phase_ == Phase::playing ? Json(actor()) : Json()},
-            {"forced", forced_to_play() ? Json(*forced_to_play()) : Json()},
-            {"pool", pool_},
-            {"pool_at_play", pool_at_play_},
-            {"trump", deals_ > 0 ? Json(std::string(1, suit_letter(turned_.suit))) : Json()},
-            {"turned", deals_ > 0 ? Json(to_string(turned_)) : Json()},
-            {"turned_taken", turned_taken_},
-            {"widow", widow_.size()},
-            {"widow_taken", widow_taken_},
-            {"general", general_ >= 0 ? Json(general_) : Json()},
-            {"could_not_deal", could_not_deal_},
-            {"leader", first_player_ >= 0 ? Json(first_player_) : Json()},
-            {"trick", trick},
-            {"last_trick", last},
-            {"hands", hands}};
+    const bool dealt = deals_ > 0;
+    Json out = view::base(view::layouts::tricks, phase_name(), deals_, dealer_);
+    Json seats = Json::array();
+    for (int seat = 0; seat < players(); ++seat) seats.push_back(seat_view(seat, viewer));
+    out["seats"] = seats;
+    out["piles"] = Json::array({view::face_down_pile("widow", std::nullopt, widow_.size())});
+    out["trick"] = view::trick(plays_json(trick_), dealt ? std::optional<Suit>(turned_.suit) : std::nullopt);
+    out["pools"] = {{pool_name, pool_}};
+    out["turn"] = view::turn(to_act(), phase_ == Phase::playing ? stage_name(stage_) : phase_name());
+    out["forced"] = forced_to_play() ? Json(*forced_to_play()) : Json();
+    out["pool_at_play"] = pool_at_play_;
+    out["turned"] = dealt ? Json(to_string(turned_)) : Json();
+    out["turned_taken"] = turned_taken_;
+    out["widow_taken"] = widow_taken_;
+    out["general"] = general_ >= 0 ? Json(general_) : Json();
+    out["could_not_deal"] = could_not_deal_;
+    out["leader"] = first_player_ >= 0 ? Json(first_player_) : Json();
+    out["last_trick"] = plays_json(last_trick_);
+    return out;
   }
 
   Json result() const override { return result_; }
@@ -206,6 +184,30 @@ class PoolTrick final : public GameState {
 
  private:
   int players() const { return static_cast<int>(seats_.size()); }
+
+  const char* phase_name() const {
+    if (phase_ == Phase::playing) return stage_name(stage_);
+    return phase_ == Phase::deal_over ? "deal_over" : "game_over";
+  }
+
+  // A hand is in play while its player is in the deal; a hand thrown in by a
+  // pass (or never dealt) is shown to its owner only.
+  Json seat_view(int seat, std::optional<int> viewer) const {
+    const auto& s = seats_[seat];
+    const bool own = viewer == seat;
+    const bool live = s.status != Status::out && s.status != Status::passed;
+    Json out = view::seat(seat, own || live ? s.hand : std::vector<Card>{}, own, status_name(s.status), s.left);
+    out["took_widow"] = s.took_widow;
+    out["tricks"] = s.tricks;
+    out["dead"] = s.dead;
+    return out;
+  }
+
+  static Json plays_json(const Trick& trick) {
+    Json out = Json::array();
+    for (const auto& play : trick) out.push_back({{"seat", play.seat}, {"card", to_string(play.card)}});
+    return out;
+  }
   int present_count() const {
     return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const SeatState& s) { return !s.left; }));
   }

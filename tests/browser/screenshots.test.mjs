@@ -19,7 +19,7 @@ async function serverGames(page) {
       else if (message.type === 'games') {
         clearTimeout(timer);
         socket.close();
-        resolve(message.games.map((game) => ({ id: game.id, min: game.min_players })));
+        resolve(message.games.map((game) => ({ id: game.id, min: game.min_players, layout: game.layout })));
       } else if (message.type === 'error') reject(new Error(JSON.stringify(message)));
     };
     socket.onerror = () => reject(new Error('websocket error'));
@@ -49,6 +49,8 @@ test('a screenshot of every game\'s table', { timeout: 150_000 }, async () => {
       await root.and(page.locator('[data-your-turn="true"]'))
         .or(page.locator('[data-zone="result"] [data-chips-delta]').first())
         .first().waitFor();
+      // The catalogue's layout draws it (a layout that throws falls back to the generic one).
+      assert.equal(await page.locator('[data-family]').getAttribute('data-family'), game.layout, `${game.id}: drawn by its layout`);
       const cards = await page.locator('[data-card]').count();
       assert.ok(cards > 0, `${game.id}: cards are drawn on the table`);
       await host.screenshot(`table-${game.id}.png`);

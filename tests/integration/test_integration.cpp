@@ -81,9 +81,9 @@ TEST_CASE("three players play a stacked Red Dog deal; hidden cards stay hidden; 
   REQUIRE(alice.request({{"type", "start"}, {"table", table}})["type"] == "ok");
   auto bob_view = state_at(bob, 1);
   CHECK(bob_view["status"] == "playing");
-  CHECK(bob_view["view"]["pot"] == 15);
-  CHECK(bob_view["view"]["hands"][1]["cards"] == bob_hand);
-  CHECK(bob_view["view"]["hands"][2]["cards"] == Json::array({"??", "??", "??", "??", "??"}));
+  CHECK(bob_view["view"]["pools"]["pot"] == 15);
+  CHECK(bob_view["view"]["seats"][1]["cards"] == bob_hand);
+  CHECK(bob_view["view"]["seats"][2]["cards"] == Json::array({"??", "??", "??", "??", "??"}));
   CHECK(bob_view["to_act"] == Json::array({1}));
   CHECK(bob_view["legal"] == Json::array({{{"type", "bet"}, {"amount", {{"min", 1}, {"max", 15}}}}}));
   CHECK(state_at(carol, 1)["legal"].empty());
@@ -92,8 +92,8 @@ TEST_CASE("three players play a stacked Red Dog deal; hidden cards stay hidden; 
   CHECK(act(bob, table, 16)["code"] == "illegal_action");
   CHECK(act(bob, table, 5)["seq"] == 2);  // 7H: bob's 9H wins
   auto after_bob = state_at(carol, 2);
-  CHECK(after_bob["view"]["hands"][1]["shown"] == "9H");
-  CHECK(after_bob["view"]["pot"] == 10);
+  CHECK(after_bob["view"]["seats"][1]["shown"] == "9H");
+  CHECK(after_bob["view"]["pools"]["pot"] == 10);
   CHECK(act(carol, table, 4)["seq"] == 3);  // KH: carol holds no heart
   CHECK(act(alice, table, 2)["seq"] == 4);  // 3D: alice's 4D wins
   auto settled = state_at(dave, 4);
@@ -110,7 +110,7 @@ TEST_CASE("three players play a stacked Red Dog deal; hidden cards stay hidden; 
   auto deal_two = state_at(carol, 5);
   CHECK(deal_two["view"]["deal"] == 2);
   CHECK(deal_two["view"]["dealer"] == 1);
-  CHECK(deal_two["view"]["pot"] == 12);
+  CHECK(deal_two["view"]["pools"]["pot"] == 12);
   CHECK(deal_two["to_act"] == Json::array({2}));
 
   // No frame about deal 1 ever showed a player another's unshown cards.
@@ -164,7 +164,7 @@ TEST_CASE("three players play a stacked Red Dog deal; hidden cards stay hidden; 
   CHECK(bob_again.request({{"type", "join"}, {"table", table}})["seat"] == 1);
   CHECK(act(bob_again, table, 1)["seq"] == 8);
   auto finished = bob_again.state_where([](const Json& s) { return s["status"] == "finished"; });
-  CHECK(finished["view"]["pot"] == 0);
+  CHECK(finished["view"]["pools"]["pot"] == 0);
   std::int64_t total = 0;
   for (auto chips : chips_of(finished)) total += chips;
   CHECK(total == 3000);
@@ -266,7 +266,7 @@ TEST_CASE("the browser client is served at / and bots play Red Dog to the end") 
   std::int64_t total = 0;
   for (const auto& p : final_state["players"]) total += p["chips"].get<std::int64_t>();
   CHECK(total == 3 * 1000);  // the pot was shared out: no chip lost or made
-  CHECK(final_state["view"]["pot"] == 0);
+  CHECK(final_state["view"]["pools"]["pot"] == 0);
 }
 
 TEST_CASE("bots play two deals of Rummy over WebSockets; chips are conserved and hands stay hidden") {
@@ -284,8 +284,8 @@ TEST_CASE("bots play two deals of Rummy over WebSockets; chips are conserved and
       [&](const Json& s) {
         ++states;
         // A spectator sees no card of any hand while a deal is on.
-        if (s["status"] == "playing" && s["view"].contains("hands"))
-          for (const auto& hand : s["view"]["hands"])
+        if (s["status"] == "playing" && s["view"].contains("seats"))
+          for (const auto& hand : s["view"]["seats"])
             for (const auto& card : hand["cards"]) CHECK(card == "??");
         return s["status"] == "finished";
       },

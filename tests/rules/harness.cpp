@@ -12,6 +12,15 @@ std::vector<rules::Card> cards(const std::vector<std::string>& names) {
   return out;
 }
 
+const Json& view_pile(const Json& view, const std::string& id) {
+  static const Json none;
+  if (view.contains("piles"))
+    for (const auto& pile : view["piles"])
+      if (pile.value("id", "") == id) return pile;
+  FAIL("the view has no pile '" << id << "': " << view.dump());
+  return none;
+}
+
 Harness::Harness(const std::string& game, Json options, std::vector<std::int64_t> chips, std::uint64_t seed,
                  std::optional<std::vector<rules::Card>> deck, std::optional<int> first_dealer)
     : chips_(std::move(chips)) {

@@ -20,6 +20,10 @@ std::vector<rules::Card> cards(const std::vector<std::string>& names);
 // Harness's first_dealer for a dealer drawn from the seed, as a table draws it.
 inline constexpr std::optional<int> drawn_dealer = std::nullopt;
 
+// The view's pile with this id (rules/view.h "piles"); fails the test when there is none.
+// A reference into `view`: keep the view alive while it is used.
+const Json& view_pile(const Json& view, const std::string& id);
+
 class Harness {
  public:
   // Creates the game and starts play (the first start_next_deal), as a table does.

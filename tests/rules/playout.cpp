@@ -18,10 +18,10 @@ void replay_step(Harness& h, const Step& step) {
 }
 
 std::size_t cards_in_play(const Json& view) {
-  std::size_t count = view["stock"].get<std::size_t>();
-  count += view.contains("pile") ? view["pile"].size() : view.value("pile_size", std::size_t{0});  // Carousel: no pile
-  for (const auto& hand : view["hands"]) count += hand["count"].get<std::size_t>();
-  for (const auto& meld : view["table"]) count += meld["cards"].size();
+  std::size_t count = 0;
+  for (const auto& pile : view["piles"]) count += pile["count"].get<std::size_t>();  // the stock and the discards
+  for (const auto& seat : view["seats"]) count += seat["count"].get<std::size_t>();
+  for (const auto& meld : view["melds"]) count += meld["cards"].size();
   return count;
 }
 

@@ -113,7 +113,7 @@ Json options(std::initializer_list<std::pair<const char*, Json>> set) {
   return o;
 }
 
-std::string last_card(Harness& h, int seat) { return h.game().view(seat)["hands"][seat]["cards"].back(); }
+std::string last_card(Harness& h, int seat) { return h.game().view(seat)["seats"][seat]["cards"].back(); }
 
 void play_to_break(Harness& h) {
   while (h.game().phase() == rules::Phase::playing && !h.game().view(std::nullopt).contains("break")) {

@@ -13,6 +13,7 @@ using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
 using parlour::test::Harness;
+using parlour::test::view_pile;
 using namespace parlour::test::rummy_kit;
 
 namespace {
@@ -34,8 +35,8 @@ TEST_CASE("block: 7 cards (6 as an option), no upcard, rummy only") {
   for (auto [players, size] : std::vector<std::pair<int, int>>{{2, 7}, {5, 7}, {6, 6}}) {
     Harness h("block_rummy", options({{"hand_size", size}}), std::vector<std::int64_t>(players, 100));
     auto view = h.game().view(1);
-    CHECK(view["hands"][1]["cards"].size() == static_cast<std::size_t>(size));
-    CHECK(view["upcard"].is_null());
+    CHECK(view["seats"][1]["cards"].size() == static_cast<std::size_t>(size));
+    CHECK(view_pile(view, "discard")["top"].is_null());
     CHECK(h.legal(1) == Json::array({draw()}));
   }
   const auto* info = parlour::rules::Registry::builtin().find("block_rummy");
@@ -88,7 +89,7 @@ TEST_CASE("block: the stock is drawn to the end (no break); then only the upcard
   auto h = stock_gone_table({"7S", "7H", "7D", "7C", "AC", "5H", "4S"}, {"KS", "QH", "JD", "9C", "8S", "6H", "6D"},
                             {"2S", "2H", "2C", "2D", "3S", "3D", "9D"});
   auto view = h.game().view(2);
-  CHECK(view["stock"] == 0);
+  CHECK(view_pile(view, "stock")["count"] == 0);
   CHECK(!view.contains("break"));
   CHECK(h.game().to_act() == std::vector<int>{2});
   CHECK(h.legal(2) == Json::array({draw("discard"), {{"type", "decline"}}}));
@@ -113,7 +114,7 @@ TEST_CASE("block: tied low counts share the winnings, the odd chip clockwise fro
 TEST_CASE("block: after the stock a player who takes the upcard must discard another card; play goes on") {
   auto h = stock_gone_table({"7S", "7H", "7D", "7C", "AC", "5H", "4S"}, {"KS", "QH", "JD", "9C", "8S", "6H", "6D"},
                             {"2S", "2H", "2C", "2D", "3S", "3D", "9D"});
-  const std::string upcard = h.game().view(2)["upcard"];
+  const std::string upcard = view_pile(h.game().view(2), "discard")["top"];
   h.act(2, draw("discard"));
   CHECK(h.refusal(2, discard(upcard)) == "illegal_action");
   h.act(2, discard("KS"));
@@ -131,7 +132,7 @@ TEST_CASE("block: play after the stock is capped at twice the players' turns (R-
     const int seat = h.game().to_act().front();
     h.act(seat, draw("discard"));
     // Discard the first card that is not the one just taken.
-    const Json hand = h.game().view(seat)["hands"][seat]["cards"];
+    const Json hand = h.game().view(seat)["seats"][seat]["cards"];
     h.act(seat, discard(hand[0]));
     ++turns;
   }

@@ -13,6 +13,7 @@
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::Harness;
+using parlour::test::view_pile;
 using namespace parlour::test::rummy_kit;
 
 namespace {
@@ -25,7 +26,7 @@ const Json finish = {{"type", "finish"}};
 const Json withdraw = {{"type", "withdraw"}};
 
 Json view(Harness& h, std::optional<int> seat = std::nullopt) { return h.game().view(seat); }
-std::size_t hand_size(Harness& h, int seat) { return view(h)["hands"][seat]["count"].get<std::size_t>(); }
+std::size_t hand_size(Harness& h, int seat) { return view(h)["seats"][seat]["count"].get<std::size_t>(); }
 
 // The message an illegal action is refused with (after checking, through the
 // harness, that it is illegal_action and changes nothing).
@@ -59,7 +60,7 @@ void x_and_y_lay_out(Harness& h, const Cards& x_meld, const std::vector<Cards>& 
   h.act(1, layout({x_meld}));
   h.act(1, finish);
   h.act(2, draw());
-  auto table = view(h)["table"];
+  auto table = view(h)["melds"];
   std::vector<Cards> melds;
   for (const auto& m : table) melds.push_back(m["cards"].get<Cards>());
   melds.insert(melds.end(), y_melds.begin(), y_melds.end());
@@ -68,7 +69,7 @@ void x_and_y_lay_out(Harness& h, const Cards& x_meld, const std::vector<Cards>& 
 }
 
 std::vector<Cards> table_with(Harness& h, const std::vector<Cards>& more) {
-  const auto table = view(h)["table"];  // a copy: the view is a temporary
+  const auto table = view(h)["melds"];  // a copy: the view is a temporary
   std::vector<Cards> melds;
   for (const auto& m : table) melds.push_back(m["cards"].get<Cards>());
   melds.insert(melds.end(), more.begin(), more.end());
@@ -84,10 +85,9 @@ TEST_CASE("carousel deal: ten cards each; one pack and a joker for two, two pack
     Harness h("carousel", options(), std::vector<std::int64_t>(players, 100));
     const auto v = view(h);
     for (int s = 0; s < players; ++s) CHECK(hand_size(h, s) == 10);
-    CHECK(v["stock"] == (players == 2 ? 53 : 106) - 10 * players);
-    CHECK(!v.contains("upcard"));  // no discard pile at all
-    CHECK(!v.contains("pile_size"));
-    CHECK(v["table"].empty());
+    CHECK(view_pile(v, "stock")["count"] == (players == 2 ? 53 : 106) - 10 * players);
+    CHECK(v["piles"].size() == 1);  // the stock: no discard pile at all
+    CHECK(v["melds"].empty());
     CHECK(v["drawn"] == 0);
     CHECK(v["target"] == 150);
     CHECK(h.game().to_act() == std::vector<int>{1});
@@ -158,7 +158,7 @@ TEST_CASE("carousel turn: a player may draw again although able to meld; once he
   h.act(1, finish);
   CHECK(h.game().to_act() == std::vector<int>{2});
   CHECK(hand_size(h, 1) == 7);
-  CHECK(view(h)["table"][0]["cards"] == Json::array({"6H", "7H", "8H", "9H", "TH"}));
+  CHECK(view(h)["melds"][0]["cards"] == Json::array({"6H", "7H", "8H", "9H", "TH"}));
 }
 
 // ------------------------------------------------------------------ melds and layouts
@@ -172,13 +172,13 @@ TEST_CASE("carousel melds: groups of at most four with no suit twice; runs ace l
   CHECK(contains(why(h, 1, layout({{"QS", "KS", "AS"}})), "ace_high_not_allowed"));
   CHECK(contains(why(h, 1, layout({{"5C", "7S", "9D"}})), "mixed_ranks"));
   h.act(1, layout({{"7S", "7H", "7D", "7C"}}));
-  CHECK(view(h)["table"][0]["cards"] == Json::array({"7S", "7H", "7D", "7C"}));
+  CHECK(view(h)["melds"][0]["cards"] == Json::array({"7S", "7H", "7D", "7C"}));
 
   Harness high = three(x, y_20, k_with("4H"), {"8D"}, options({{"ace_high_runs", true}}));
   high.act(1, draw());
   CHECK(has_action(high.legal(1), layout({{"QS", "KS", "AS"}})));
   high.act(1, layout({{"QS", "KS", "AS"}}));
-  CHECK(view(high)["table"][0]["cards"] == Json::array({"QS", "KS", "AS"}));
+  CHECK(view(high)["melds"][0]["cards"] == Json::array({"QS", "KS", "AS"}));
 }
 
 TEST_CASE("carousel layouts: lay off the fourth seven, then borrow a seven for a run; split a run to meld a jack") {
@@ -195,8 +195,8 @@ TEST_CASE("carousel layouts: lay off the fourth seven, then borrow a seven for a
   const auto refused = why(h, 2, layout({{"7S", "7H", "7C", "7D"}, {"9C", "TC", "JC", "QC"}}));
   CHECK(contains(refused, "card_left_table"));  // KC may not leave the table
   h.act(2, layout({{"7H", "7C", "7D"}, {"5S", "6S", "7S"}, {"9C", "TC", "JC"}, {"JC", "QC", "KC"}}));
-  CHECK(view(h)["table"].size() == 4);
-  CHECK(view(h)["table"][1]["cards"] == Json::array({"5S", "6S", "7S"}));
+  CHECK(view(h)["melds"].size() == 4);
+  CHECK(view(h)["melds"][1]["cards"] == Json::array({"5S", "6S", "7S"}));
   CHECK(hand_size(h, 2) == 7);
   CHECK(contains(why(h, 2, layout(table_with(h, {}))), "no_card_from_hand"));
   CHECK(contains(why(h, 2, layout(table_with(h, {{"AH", "2H", "3H"}}))), "card_not_available"));
@@ -210,7 +210,7 @@ TEST_CASE("carousel jokers: declared and bound; exchanged for the natural card; 
   // R-CA7: a joker may stand for a card already on the table (7D here).
   h.act(1, layout({{"JH", "QH", "JK=KH"}, {"7D", "8D", "9D"}, {"7S", "7H", "JK=7D"}}));
   h.act(1, finish);
-  CHECK(view(h)["table"][0]["cards"] == Json::array({"JH", "QH", "JK=KH"}));
+  CHECK(view(h)["melds"][0]["cards"] == Json::array({"JH", "QH", "JK=KH"}));
   h.act(2, draw());  // TH
   // The joker is bound: it may not move to the other end as 10H to take the 9H.
   CHECK(contains(why(h, 2, layout({{"9H", "JK=TH", "JH", "QH"}, {"7D", "8D", "9D"}, {"7S", "7H", "JK=7D"}})),
@@ -221,7 +221,7 @@ TEST_CASE("carousel jokers: declared and bound; exchanged for the natural card; 
   // The natural KH takes the joker's place; the joker, named anew, joins 4D 4C.
   const auto exchange = layout({{"JH", "QH", "KH"}, {"7D", "8D", "9D"}, {"7S", "7H", "JK=7D"}, {"4D", "4C", "JK=4S"}});
   h.act(2, exchange);
-  CHECK(view(h)["table"][3]["cards"] == Json::array({"4D", "4C", "JK=4S"}));
+  CHECK(view(h)["melds"][3]["cards"] == Json::array({"4D", "4C", "JK=4S"}));
   CHECK(hand_size(h, 2) == 8);
 }
 
@@ -238,8 +238,8 @@ TEST_CASE("carousel: a joker is captured in exchange for a card already on the t
                  "identity_lost"));
   // The natural 8C leaves the run (5C 6C 7C stays a run) for the joker's place; the joker joins 2H 3H as 4H.
   h.act(2, layout({{"5C", "6C", "7C"}, {"8D", "8H", "8C"}, {"2H", "3H", "JK=4H"}}));
-  CHECK(view(h)["table"][1]["cards"] == Json::array({"8D", "8H", "8C"}));
-  CHECK(view(h)["table"][2]["cards"] == Json::array({"2H", "3H", "JK=4H"}));
+  CHECK(view(h)["melds"][1]["cards"] == Json::array({"8D", "8H", "8C"}));
+  CHECK(view(h)["melds"][2]["cards"] == Json::array({"2H", "3H", "JK=4H"}));
   CHECK(hand_size(h, 2) == 9);
 }
 
@@ -419,7 +419,7 @@ TEST_CASE("carousel stock exhausted: a final meld round from the last drawer's l
   Harness h("carousel", options(), {100, 100}, 1, exhausted_deck());
   draw_out_the_stock(h);
   auto v = view(h);
-  CHECK(v["stock"] == 0);
+  CHECK(view_pile(v, "stock")["count"] == 0);
   CHECK(v["final_round"]["turns_left"] == 2);
   CHECK(h.game().to_act() == std::vector<int>{0});  // left of seat 1, who drew the last card
   CHECK(hand_size(h, 0) == 25);
@@ -488,11 +488,11 @@ TEST_CASE("carousel stock exhausted on a second draw: the drawer's turn goes on 
     const int seat = h.game().to_act().front();
     for (int c = 0; c < 3; ++c) h.act(seat, draw());
   }
-  CHECK(view(h)["stock"] == 2);
+  CHECK(view_pile(view(h), "stock")["count"] == 2);
   CHECK(h.game().to_act() == std::vector<int>{0});
   h.act(0, draw());
   h.act(0, draw());
-  CHECK(view(h)["stock"] == 0);
+  CHECK(view_pile(view(h), "stock")["count"] == 0);
   CHECK(h.game().to_act() == std::vector<int>{0});  // his turn goes on
   CHECK(!view(h).contains("final_round"));
   CHECK(!has_action(h.legal(0), draw()));
@@ -681,9 +681,9 @@ TEST_CASE("carousel hidden information: other hands are counts only, the stock a
     CHECK(!contains(mine, stock_card));
     CHECK(!contains(none, stock_card));
   }
-  CHECK(view(h, 0)["hands"][1]["count"] == 10);
-  CHECK(view(h, 0)["hands"][1]["cards"][0] == "??");
-  CHECK(view(h)["stock"] == 33);
+  CHECK(view(h, 0)["seats"][1]["count"] == 10);
+  CHECK(view(h, 0)["seats"][1]["cards"][0] == "??");
+  CHECK(view_pile(view(h), "stock")["count"] == 33);
   h.act(1, draw());
   CHECK(!contains(view(h, 0).dump(), "\"JS\""));
   CHECK(view(h, 0)["drawn"] == 1);

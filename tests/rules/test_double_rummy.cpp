@@ -17,6 +17,7 @@ using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
 using parlour::test::Harness;
+using parlour::test::view_pile;
 using namespace parlour::test::rummy_kit;
 
 namespace {
@@ -56,7 +57,7 @@ Json shift(int meld_index, const std::string& natural, const std::string& joker_
   return {{"type", "lay_off"}, {"meld", meld_index}, {"cards", {natural}}, {"shift", joker_to}};
 }
 
-Json table_cards(Harness& h, int meld_index) { return h.game().view(std::nullopt)["table"][meld_index]["cards"]; }
+Json table_cards(Harness& h, int meld_index) { return h.game().view(std::nullopt)["melds"][meld_index]["cards"]; }
 
 // Two players at the break: B (seat 1, the leader) breaks, then A (seat 0, the dealer).
 // B melds 7H 9H JK as a run (the joker declared 8H), twos and kings, and keeps 4D.
@@ -86,10 +87,10 @@ TEST_CASE("deal: two packs and two jokers, ten cards each, two to six players; n
   for (int players = 2; players <= 6; ++players) {
     Harness h("double_rummy", options(), std::vector<std::int64_t>(players, 100), static_cast<std::uint64_t>(players));
     auto view = h.game().view(1);
-    CHECK(view["hands"][1]["cards"].size() == 10);
-    CHECK(view["hands"][0]["cards"][0] == "??");
-    CHECK(view["upcard"].is_null());
-    CHECK(view["stock"] == pack_size - 10 * players);
+    CHECK(view["seats"][1]["cards"].size() == 10);
+    CHECK(view["seats"][0]["cards"][0] == "??");
+    CHECK(view_pile(view, "discard")["top"].is_null());
+    CHECK(view_pile(view, "stock")["count"] == pack_size - 10 * players);
     CHECK(h.game().to_act() == std::vector<int>{1});
     CHECK(h.legal(1) == Json::array({draw()}));
   }
@@ -182,7 +183,7 @@ TEST_CASE("going rummy with a joker: declared as JK=8S, or left to the server; t
     const std::string joker = declared ? "JK=8S" : "JK";
     h.act(1, go_rummy({{"5S", "6S", "7S", joker}, {"QH", "QH", "QD"}, {"AD", "2D", "3D"}}, "KC"));
     CHECK(h.game().result()["winner"] == 1);
-    auto table = h.game().view(std::nullopt)["table"];
+    auto table = h.game().view(std::nullopt)["melds"];
     CHECK(table[0]["cards"] == Json::array({"5S", "6S", "7S", "JK=8S"}));
   }
 }
@@ -198,7 +199,7 @@ TEST_CASE("E19: the joker makes way for the natural 8H and moves to either end, 
     CHECK(!has_action(h.legal(0), lay_off(0, {"8H"})));
     h.act(0, shift(0, "8H", to));
     CHECK(table_cards(h, 0) == run);
-    CHECK(h.game().view(0)["hands"][0]["count"] == 4);  // JK AC KH 9C: the joker stays on the table
+    CHECK(h.game().view(0)["seats"][0]["count"] == 4);  // JK AC KH 9C: the joker stays on the table
   }
 }
 
@@ -399,23 +400,23 @@ TEST_CASE("hidden information: hands and the stock order are private, counts pub
   Harness h("double_rummy", options(), {100, 100, 100, 100}, 11);
   const auto spectator = h.game().view(std::nullopt);
   for (int s = 0; s < 4; ++s) {
-    CHECK(spectator["hands"][s]["count"] == 10);
-    for (const auto& c : spectator["hands"][s]["cards"]) CHECK(c == "??");
+    CHECK(spectator["seats"][s]["count"] == 10);
+    for (const auto& c : spectator["seats"][s]["cards"]) CHECK(c == "??");
     const auto own = h.game().view(s);
     for (int other = 0; other < 4; ++other)
       if (other != s)
-        for (const auto& c : own["hands"][other]["cards"]) CHECK(c == "??");
+        for (const auto& c : own["seats"][other]["cards"]) CHECK(c == "??");
   }
-  CHECK(spectator["stock"] == pack_size - 40);
-  CHECK(spectator["stock"].is_number());
+  CHECK(view_pile(spectator, "stock")["count"] == pack_size - 40);
+  CHECK(view_pile(spectator, "stock")["count"].is_number());
   CHECK(!spectator.contains("stock_cards"));
 }
 
 TEST_CASE("hidden information in the break: unmatched cards stay hidden until the showdown") {
   auto h = at_break();
-  CHECK(h.game().view(0)["hands"][1]["cards"] == Json::array({"??"}));
-  CHECK(h.game().view(1)["hands"][1]["cards"] == Json::array({"4D"}));
-  CHECK(h.game().view(1)["hands"][0]["cards"] == Json::array({"??", "??", "??", "??", "??"}));
+  CHECK(h.game().view(0)["seats"][1]["cards"] == Json::array({"??"}));
+  CHECK(h.game().view(1)["seats"][1]["cards"] == Json::array({"4D"}));
+  CHECK(h.game().view(1)["seats"][0]["cards"] == Json::array({"??", "??", "??", "??", "??"}));
   h.act(0, shift(0, "8H", "TH"));
   h.act(0, discard("KH"));
   auto hands = h.game().result()["hands"];
@@ -470,10 +471,10 @@ TEST_CASE("random breaks that take every listed shift: cards conserved, jokers o
       h.act(seat, chosen);
       if (chosen.contains("shift")) ++shifts;
       const auto view = h.game().view(std::nullopt);
-      std::size_t cards = view["stock"].get<std::size_t>() + view["pile_size"].get<std::size_t>();
+      std::size_t cards = view_pile(view, "stock")["count"].get<std::size_t>() + view_pile(view, "discard")["count"].get<std::size_t>();
       int jokers = 0;
-      for (const auto& hand : view["hands"]) cards += hand["count"].get<std::size_t>();
-      for (const auto& meld : view["table"])
+      for (const auto& hand : view["seats"]) cards += hand["count"].get<std::size_t>();
+      for (const auto& meld : view["melds"])
         for (const auto& c : meld["cards"]) {
           ++cards;
           if (c.get<std::string>().rfind("JK", 0) == 0) ++jokers;

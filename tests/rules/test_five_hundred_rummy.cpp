@@ -11,6 +11,7 @@ using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
 using parlour::test::Harness;
+using parlour::test::view_pile;
 using namespace parlour::test::rummy_kit;
 
 namespace {
@@ -28,7 +29,7 @@ int draw_and_discard_to_the_end(Harness& h) {
     if (view["phase"] == "draw") {
       for (const auto& line : h.act(seat, draw()).log) turned += line.find("turned over") != std::string::npos;
     } else {
-      h.act(seat, discard(view["hands"][seat]["cards"].back().get<std::string>().c_str()));
+      h.act(seat, discard(view["seats"][seat]["cards"].back().get<std::string>().c_str()));
     }
   }
   return turned;
@@ -104,9 +105,9 @@ TEST_CASE("five hundred deal: 13 cards each for two, else 7; two packs from five
            {2, 13, 52}, {4, 7, 52}, {5, 7, 104}, {8, 7, 104}}) {
     Harness h("five_hundred_rummy", options(), std::vector<std::int64_t>(players, 100));
     auto view = h.game().view(0);
-    CHECK(view["hands"][0]["cards"].size() == size);
-    CHECK(view["pile"].size() == 1);
-    CHECK(view["stock"] == pack - players * static_cast<int>(size) - 1);
+    CHECK(view["seats"][0]["cards"].size() == size);
+    CHECK(view_pile(view, "discard")["cards"].size() == 1);
+    CHECK(view_pile(view, "stock")["count"] == pack - players * static_cast<int>(size) - 1);
     CHECK(view["target"] == 500);
   }
   for (const char* alias : {"Pinochle Rummy", "500 Rum"}) {
@@ -196,8 +197,8 @@ TEST_CASE("a lay-off on another player's meld scores for the player who lays it 
   h.act(2, lay_off(0, {"8C"}));
   auto view = h.game().view(2);
   CHECK(view["melded"] == Json::array({0, 18, 8}));
-  CHECK(view["table"][0]["owner"] == 1);
-  CHECK(view["table"][0]["cards"] == Json::array({"5C", "6C", "7C", "8C"}));
+  CHECK(view["melds"][0]["owner"] == 1);
+  CHECK(view["melds"][0]["cards"] == Json::array({"5C", "6C", "7C", "8C"}));
   h.act(2, meld({"KS", "KH", "KC"}));
   h.act(2, meld({"2S", "3S", "4S"}));
   h.act(2, discard("9D"));  // out
@@ -231,12 +232,12 @@ TEST_CASE("hidden information: other hands are ?? to players and spectators; the
   h.act(1, meld({"6C", "7C", "8C"}));
   auto partner = h.game().view(3);
   for (int s : {0, 1, 2})
-    for (const auto& c : partner["hands"][s]["cards"]) CHECK(c == "??");
+    for (const auto& c : partner["seats"][s]["cards"]) CHECK(c == "??");
   auto spectator = h.game().view(std::nullopt);
   for (int s = 0; s < 4; ++s)
-    for (const auto& c : spectator["hands"][s]["cards"]) CHECK(c == "??");
-  CHECK(spectator["pile"] == Json::array({"4C"}));
-  CHECK(spectator["table"][0]["cards"] == Json::array({"6C", "7C", "8C"}));
+    for (const auto& c : spectator["seats"][s]["cards"]) CHECK(c == "??");
+  CHECK(view_pile(spectator, "discard")["cards"] == Json::array({"4C"}));
+  CHECK(spectator["melds"][0]["cards"] == Json::array({"6C", "7C", "8C"}));
   CHECK(spectator["melded"] == Json::array({0, 21, 0, 0}));
 }
 

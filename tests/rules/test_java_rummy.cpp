@@ -16,6 +16,7 @@ using parlour::rules::SetupError;
 using parlour::test::Harness;
 using parlour::test::Playout;
 using parlour::test::random_playouts;
+using parlour::test::view_pile;
 using namespace parlour::test::rummy_kit;
 
 namespace {
@@ -41,14 +42,14 @@ TEST_CASE("java: seven cards each, no upcard; the leader draws the stock top or 
   for (int players : {2, 4, 6}) {
     Harness h("java_rummy", options(), std::vector<std::int64_t>(players, 100));
     auto view = h.game().view(1);
-    CHECK(view["hands"][1]["cards"].size() == 7);
-    CHECK(view["upcard"].is_null());
-    CHECK(view["stock"] == 52 - 7 * players);
-    CHECK(view["pool"] == 0);
+    CHECK(view["seats"][1]["cards"].size() == 7);
+    CHECK(view_pile(view, "discard")["top"].is_null());
+    CHECK(view_pile(view, "stock")["count"] == 52 - 7 * players);
+    CHECK(view["pools"]["pool"] == 0);
     CHECK(view["target"] == 100);
   }
   Harness jokers("java_rummy", options({{"jokers", 2}}), {100, 100, 100});
-  CHECK(jokers.game().view(std::nullopt)["stock"] == 54 - 21);
+  CHECK(view_pile(jokers.game().view(std::nullopt), "stock")["count"] == 54 - 21);
   Harness h("java_rummy", options(), {100, 100, 100}, 1, e20_deck());
   CHECK(has_action(h.legal(1), draw()));
   CHECK(!has_action(h.legal(1), draw("discard")));
@@ -75,7 +76,7 @@ TEST_CASE("E20: A goes down before drawing with six cards, showing 4D: A 30 → 
   CHECK(h.chips() == std::vector<std::int64_t>{100, 100, 99});
   CHECK(h.pool("pool") == 1);
   CHECK(h.game().view(std::nullopt)["eliminated"] == Json::array({false, false, true}));
-  CHECK(h.game().view(std::nullopt)["table"].size() == 2);
+  CHECK(h.game().view(std::nullopt)["melds"].size() == 2);
 }
 
 TEST_CASE("E20: next deal C goes down with all seven cards: 22 − 25 = −3 (a wild declared)") {
@@ -89,7 +90,7 @@ TEST_CASE("E20: next deal C goes down with all seven cards: 22 − 25 = −3 (a 
   CHECK(deal_points(r)[1] == -25);
   CHECK(deal_points(r)[0] == 1 + 3 + 5 + 7 + 9 + 10 + 10);
   CHECK(r["scores"] == Json::array({34 + 45, -3}));
-  CHECK(h.game().view(std::nullopt)["table"][1]["cards"] == Json::array({"JS", "JD", "2C=JC"}));
+  CHECK(h.game().view(std::nullopt)["melds"][1]["cards"] == Json::array({"JS", "JD", "2C=JC"}));
   CHECK(h.chips() == std::vector<std::int64_t>{100, 100});
 }
 
@@ -165,7 +166,7 @@ TEST_CASE("java: deuces and jokers are wild, standing for declared cards; a wild
                     "the card you keep back must count 5 or less; 2C counts 25");
   CHECK(h.refusal(1, go_down({{"5H", "6H", "2C"}, {"8D", "8S", "8C"}}, "JK")) == "illegal_action");
   h.act(1, go_down({{"5H", "6H", "2C=7H", "JK=8H"}, {"8D", "8S", "8C"}}));
-  CHECK(h.game().view(std::nullopt)["table"][0]["cards"] == Json::array({"5H", "6H", "2C=7H", "JK=8H"}));
+  CHECK(h.game().view(std::nullopt)["melds"][0]["cards"] == Json::array({"5H", "6H", "2C=7H", "JK=8H"}));
   CHECK(deal_points(h.game().result())[1] == -25);
   CHECK(h.game().result()["counts"][0] == 10 + 3 + 5 + 7 + 9 + 10 + 10);
 }
@@ -189,7 +190,7 @@ TEST_CASE("R-J1 the break: when the stock falls to the number of players the dea
   CHECK(r["scores"] == Json::array({45, 24}));
   CHECK(r["eliminated"].empty());
   CHECK(h.chips() == std::vector<std::int64_t>{100, 100});
-  CHECK(h.game().view(std::nullopt)["stock"] == 2);
+  CHECK(view_pile(h.game().view(std::nullopt), "stock")["count"] == 2);
 }
 
 TEST_CASE("elimination: the last player left in takes the pool") {
@@ -252,8 +253,8 @@ TEST_CASE("elimination: the eliminated player is not dealt in and is skipped; th
   h.next_deal();  // seat 1 deals; seat 2 is out, so seat 0 leads
   auto view = h.game().view(std::nullopt);
   CHECK(view["dealer"] == 1);
-  CHECK(view["hands"][2]["count"] == 0);
-  CHECK(view["stock"] == 52 - 14);
+  CHECK(view["seats"][2]["count"] == 0);
+  CHECK(view_pile(view, "stock")["count"] == 52 - 14);
   CHECK(h.game().to_act() == std::vector<int>{0});
   CHECK(h.refusal(2, draw()) == "not_your_turn");
   h.act(0, draw());
@@ -263,12 +264,12 @@ TEST_CASE("elimination: the eliminated player is not dealt in and is skipped; th
   h.act(1, discard(last_card(h, 1)));
   CHECK(h.game().to_act() == std::vector<int>{0});
   play_to_break(h);  // the deal ends when the stock falls to the two players still in
-  CHECK(h.game().view(std::nullopt)["stock"] == 2);
+  CHECK(view_pile(h.game().view(std::nullopt), "stock")["count"] == 2);
   REQUIRE(h.game().phase() == Phase::deal_over);
   h.next_deal();  // the deal passes from seat 1 past seat 2 to seat 0
   CHECK(h.game().view(std::nullopt)["dealer"] == 0);
   CHECK(h.game().to_act() == std::vector<int>{1});
-  CHECK(h.game().view(std::nullopt)["hands"][2]["count"] == 0);
+  CHECK(h.game().view(std::nullopt)["seats"][2]["count"] == 0);
 }
 
 TEST_CASE("option deals: after the last deal the lowest total still in takes the pool") {
@@ -318,12 +319,12 @@ TEST_CASE("java: hidden information: hands and the stock order are private") {
   const auto mine = h.game().view(1);
   const auto theirs = h.game().view(2);
   const auto none = h.game().view(std::nullopt);
-  CHECK(mine["hands"][1]["cards"] == Json::array({"5S", "6S", "7S", "9H", "9C", "9D", "4D"}));
-  for (const auto& c : theirs["hands"][1]["cards"]) CHECK(c == "??");
+  CHECK(mine["seats"][1]["cards"] == Json::array({"5S", "6S", "7S", "9H", "9C", "9D", "4D"}));
+  for (const auto& c : theirs["seats"][1]["cards"]) CHECK(c == "??");
   for (int s = 0; s < 3; ++s)
-    for (const auto& c : none["hands"][s]["cards"]) CHECK(c == "??");
-  CHECK(theirs["hands"][1]["count"] == 7);
-  CHECK(none["stock"].is_number());
+    for (const auto& c : none["seats"][s]["cards"]) CHECK(c == "??");
+  CHECK(theirs["seats"][1]["count"] == 7);
+  CHECK(view_pile(none, "stock")["count"].is_number());
   CHECK(none.dump().find("4D") == std::string::npos);
   CHECK(theirs.dump().find("9H") == std::string::npos);
 }

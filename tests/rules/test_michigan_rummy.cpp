@@ -14,6 +14,7 @@ using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
 using parlour::test::Harness;
+using parlour::test::view_pile;
 using namespace parlour::test::rummy_kit;
 
 namespace {
@@ -84,9 +85,9 @@ TEST_CASE("michigan deal: 13 cards each for two, 7 for three to eight; two packs
            {2, 13, 52}, {3, 7, 52}, {4, 7, 52}, {5, 7, 104}, {8, 7, 104}}) {
     Harness h("michigan_rummy", options(), std::vector<std::int64_t>(players, 100));
     auto view = h.game().view(1);
-    CHECK(view["hands"][1]["cards"].size() == size);
-    CHECK(view["pile"].size() == 1);
-    CHECK(view["stock"] == pack - players * static_cast<int>(size) - 1);
+    CHECK(view["seats"][1]["cards"].size() == size);
+    CHECK(view_pile(view, "discard")["cards"].size() == 1);
+    CHECK(view_pile(view, "stock")["count"] == pack - players * static_cast<int>(size) - 1);
     CHECK(view["target"] == 500);
     CHECK(h.game().to_act() == std::vector<int>{1});
   }
@@ -158,8 +159,8 @@ TEST_CASE("E10: take a card from the spread pile with all above it, and meld it 
   Harness h("michigan_rummy", options(), {100, 100, 100, 100}, 1, e10_deck(nines));
   build_e10_pile(h);
   // The pile is public: every seat and a spectator see it spread.
-  CHECK(h.game().view(std::nullopt)["pile"] == Json::array({"4H", "9C", "KD", "2S"}));
-  CHECK(h.game().view(2)["pile"] == Json::array({"4H", "9C", "KD", "2S"}));
+  CHECK(view_pile(h.game().view(std::nullopt), "discard")["cards"] == Json::array({"4H", "9C", "KD", "2S"}));
+  CHECK(view_pile(h.game().view(2), "discard")["cards"] == Json::array({"4H", "9C", "KD", "2S"}));
   // Only 9C is usable; the other depths are neither listed nor accepted.
   auto legal = h.legal(0);
   CHECK(listed(legal, {{"type", "take"}, {"depth", 2}, {"card", "9C"}}));
@@ -171,10 +172,10 @@ TEST_CASE("E10: take a card from the spread pile with all above it, and meld it 
   CHECK(h.refusal(0, take(3)) == "illegal_action");
   h.act(0, take(2));
   auto view = h.game().view(0);
-  CHECK(view["pile"] == Json::array({"4H"}));
-  CHECK(view["hands"][0]["count"] == 10);
+  CHECK(view_pile(view, "discard")["cards"] == Json::array({"4H"}));
+  CHECK(view["seats"][0]["count"] == 10);
   CHECK(view["must_use"] == "9C");
-  for (const char* c : {"9C", "KD", "2S"}) CHECK(view["hands"][0]["cards"].dump().find(c) != std::string::npos);
+  for (const char* c : {"9C", "KD", "2S"}) CHECK(view["seats"][0]["cards"].dump().find(c) != std::string::npos);
   // 9C comes first: no discard, no other meld before it.
   CHECK(h.refusal(0, discard("2S")) == "illegal_action");
   CHECK(h.refusal(0, meld({"5S", "6S", "7S"})) == "illegal_action");
@@ -242,11 +243,11 @@ TEST_CASE("R-M5 polish: the whole discard pile may be taken, with no duty to mel
   CHECK(listed(h.legal(0), {{"type", "take_all"}}));
   h.act(0, {{"type", "take_all"}});
   auto view = h.game().view(0);
-  CHECK(view["pile"].empty());
-  CHECK(view["hands"][0]["count"] == 11);
+  CHECK(view_pile(view, "discard")["cards"].empty());
+  CHECK(view["seats"][0]["count"] == 11);
   CHECK_FALSE(view.contains("must_use"));
   h.act(0, discard("4H"));  // no meld needed
-  CHECK(h.game().view(0)["pile"] == Json::array({"4H"}));
+  CHECK(view_pile(h.game().view(0), "discard")["cards"] == Json::array({"4H"}));
   // The normal Michigan take keeps its duty: seat 1 cannot use 4H, so may only take it all.
   CHECK(h.refusal(1, take(0)) == "illegal_action");
   CHECK(listed(h.legal(1), {{"type", "take_all"}}));
@@ -290,7 +291,7 @@ int draw_and_discard_to_the_end(Harness& h, int& turned) {
       for (const auto& line : h.act(seat, draw()).log) turned += line.find("turned over") != std::string::npos;
       ++draws;
     } else {
-      h.act(seat, discard(view["hands"][seat]["cards"].back().get<std::string>().c_str()));
+      h.act(seat, discard(view["seats"][seat]["cards"].back().get<std::string>().c_str()));
     }
   }
   return draws;
@@ -351,7 +352,7 @@ TEST_CASE("a player who leaves: the deal is abandoned and scores nothing; he is 
   CHECK(h.game().phase() == Phase::deal_over);
   CHECK(scores(h) == std::vector<int>{0, 0, 0});
   h.next_deal();
-  CHECK(h.game().view(0)["hands"][2]["count"] == 0);
+  CHECK(h.game().view(0)["seats"][2]["count"] == 0);
   int turned = 0;
   draw_and_discard_to_the_end(h, turned);
   CHECK(h.game().phase() == Phase::game_over);
@@ -373,15 +374,15 @@ TEST_CASE("hidden information: other hands are ?? to players and spectators; the
   Harness h("michigan_rummy", options(), {100, 100, 100}, 3);
   h.act(1, draw());
   auto mine = h.game().view(1);
-  for (const auto& c : mine["hands"][1]["cards"]) CHECK(c != "??");
+  for (const auto& c : mine["seats"][1]["cards"]) CHECK(c != "??");
   for (int s : {0, 2})
-    for (const auto& c : mine["hands"][s]["cards"]) CHECK(c == "??");
+    for (const auto& c : mine["seats"][s]["cards"]) CHECK(c == "??");
   auto spectator = h.game().view(std::nullopt);
   for (int s = 0; s < 3; ++s)
-    for (const auto& c : spectator["hands"][s]["cards"]) CHECK(c == "??");
-  CHECK(spectator["pile"] == mine["pile"]);
-  CHECK(spectator["pile"].size() == 1);
-  CHECK(spectator["stock"].is_number());
+    for (const auto& c : spectator["seats"][s]["cards"]) CHECK(c == "??");
+  CHECK(view_pile(spectator, "discard")["cards"] == view_pile(mine, "discard")["cards"]);
+  CHECK(view_pile(spectator, "discard")["cards"].size() == 1);
+  CHECK(view_pile(spectator, "stock")["count"].is_number());
 }
 
 namespace {

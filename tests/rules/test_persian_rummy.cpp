@@ -13,6 +13,7 @@ using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
 using parlour::test::Harness;
+using parlour::test::view_pile;
 using namespace parlour::test::rummy_kit;
 
 namespace {
@@ -65,9 +66,9 @@ void play_e12(Harness& h) {
 TEST_CASE("persian deal: four players only, 56 cards with four jokers, 7 each, an upcard on a spread pile") {
   Harness h("persian_rummy", options(), chips100);
   auto view = h.game().view(1);
-  CHECK(view["hands"][1]["cards"].size() == 7);
-  CHECK(view["stock"] == 56 - 28 - 1);
-  CHECK(view["pile"].size() == 1);
+  CHECK(view["seats"][1]["cards"].size() == 7);
+  CHECK(view_pile(view, "stock")["count"] == 56 - 28 - 1);
+  CHECK(view_pile(view, "discard")["cards"].size() == 1);
   CHECK(view["deals_to_play"] == 2);
   CHECK(view["teams"][1]["seats"] == Json::array({1, 3}));
   const auto* info = parlour::rules::Registry::builtin().find("persian_rummy");
@@ -115,7 +116,7 @@ TEST_CASE("E12: a set of three completed by a lay-off is not doubled: 24 + 8 = 3
   h.act(1, draw());  // 8C
   h.act(1, lay_off(0, {"8C"}));
   CHECK(h.game().view(1)["melded"][1] == 32);
-  CHECK(h.game().view(1)["table"][0]["cards"].size() == 4);
+  CHECK(h.game().view(1)["melds"][0]["cards"].size() == 4);
 }
 
 TEST_CASE("after the last deal the losing side pays its margin, each loser to the winner at his left") {
@@ -128,7 +129,7 @@ TEST_CASE("after the last deal the losing side pays its margin, each loser to th
     const int seat = h.game().to_act()[0];
     auto view = h.game().view(seat);
     if (view["phase"] == "draw") h.act(seat, draw());
-    else h.act(seat, discard(view["hands"][seat]["cards"].back().get<std::string>().c_str()));
+    else h.act(seat, discard(view["seats"][seat]["cards"].back().get<std::string>().c_str()));
   }
   CHECK(h.game().phase() == Phase::game_over);
   auto result = h.game().result();
@@ -157,12 +158,12 @@ TEST_CASE("the deals option plays three deals; a player who leaves ends the part
 TEST_CASE("hidden information: partners do not see each other's hands; the pile is public") {
   Harness h("persian_rummy", options(), chips100, 1, e12_deck());
   auto view = h.game().view(0);
-  for (const auto& c : view["hands"][2]["cards"]) CHECK(c == "??");
-  for (const auto& c : view["hands"][0]["cards"]) CHECK(c != "??");
+  for (const auto& c : view["seats"][2]["cards"]) CHECK(c == "??");
+  for (const auto& c : view["seats"][0]["cards"]) CHECK(c != "??");
   auto spectator = h.game().view(std::nullopt);
   for (int s = 0; s < 4; ++s)
-    for (const auto& c : spectator["hands"][s]["cards"]) CHECK(c == "??");
-  CHECK(spectator["pile"] == Json::array({"7S"}));
+    for (const auto& c : spectator["seats"][s]["cards"]) CHECK(c == "??");
+  CHECK(view_pile(spectator, "discard")["cards"] == Json::array({"7S"}));
 }
 
 namespace {

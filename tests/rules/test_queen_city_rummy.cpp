@@ -15,6 +15,7 @@ using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
 using parlour::test::Harness;
+using parlour::test::view_pile;
 using namespace parlour::test::rummy_kit;
 
 
@@ -22,10 +23,10 @@ TEST_CASE("queen city: seven cards each, six players allowed, no upcard, the lea
   for (int players : {2, 5, 6}) {
     Harness h("queen_city_rummy", options(), std::vector<std::int64_t>(players, 100));
     auto view = h.game().view(1);
-    CHECK(view["hands"][1]["cards"].size() == 7);
-    CHECK(view["hands"][0]["cards"][0] == "??");
-    CHECK(view["upcard"].is_null());
-    CHECK(view["stock"] == 52 - 7 * players);
+    CHECK(view["seats"][1]["cards"].size() == 7);
+    CHECK(view["seats"][0]["cards"][0] == "??");
+    CHECK(view_pile(view, "discard")["top"].is_null());
+    CHECK(view_pile(view, "stock")["count"] == 52 - 7 * players);
     CHECK(h.legal(1) == Json::array({draw()}));
   }
 }

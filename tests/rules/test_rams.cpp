@@ -63,11 +63,11 @@ TEST_CASE("the dealer puts five chips in the pool, five cards each, a widow of f
   CHECK(h.pool("pool") == 5);
   CHECK(h.chips(0) == 95);
   auto view = h.game().view(1);
-  CHECK(view["hands"][1]["cards"] == Json(e1_s1));
-  CHECK(view["hands"][2]["cards"] == Json(std::vector<std::string>(5, "??")));
-  CHECK(view["widow"] == 5);
+  CHECK(view["seats"][1]["cards"] == Json(e1_s1));
+  CHECK(view["seats"][2]["cards"] == Json(std::vector<std::string>(5, "??")));
+  CHECK(parlour::test::view_pile(view, "widow")["count"] == 5);
   CHECK(view["turned"] == "JH");
-  CHECK(view["trump"] == "H");
+  CHECK(view["trick"]["trump"] == "H");
   for (const auto& c : e1_widow) {
     CHECK(h.game().view(1).dump().find('"' + c + '"') == std::string::npos);
     CHECK(h.game().view(std::nullopt).dump().find('"' + c + '"') == std::string::npos);
@@ -80,9 +80,9 @@ TEST_CASE("the dealer puts five chips in the pool, five cards each, a widow of f
 TEST_CASE("option packets 3-2 deals three cards first") {
   auto stacked = deck({e1_s1, e1_s2, e1_s3, e1_s0}, e1_widow, "JH", 3);
   Harness h("rams", {{"packets", "3-2"}}, {100, 100, 100, 100}, 1, stacked);
-  CHECK(h.game().view(3)["hands"][3]["cards"] == Json(e1_s3));
+  CHECK(h.game().view(3)["seats"][3]["cards"] == Json(e1_s3));
   Harness wrong("rams", {}, {100, 100, 100, 100}, 1, stacked);
-  CHECK(wrong.game().view(3)["hands"][3]["cards"] != Json(e1_s3));
+  CHECK(wrong.game().view(3)["seats"][3]["cards"] != Json(e1_s3));
 }
 
 TEST_CASE("E1: each trick takes a fifth of the pool; an active player without a trick pays five to the next pool") {
@@ -124,7 +124,7 @@ TEST_CASE("E1: each trick takes a fifth of the pool; an active player without a 
   play_first_legal(h);
   result = h.game().result();
   for (int seat : {2, 0, 1}) {
-    const int tricks = h.game().view(0)["hands"][seat]["tricks"];
+    const int tricks = h.game().view(0)["seats"][seat]["tricks"];
     CHECK(h.chips(seat) - before[seat] == 2 * tricks - (tricks == 0 ? 5 : 0));
   }
   CHECK(h.chips(3) == before[3]);
@@ -199,7 +199,7 @@ TEST_CASE("E3: against a lone player the dealer must play, and may exchange a ca
   CHECK(legal[0] == act("keep"));
   CHECK(h.refusal(0, {{"type", "exchange"}, {"card", "AS"}}) == "illegal_action");
   h.act(0, {{"type", "exchange"}, {"card", "8S"}});
-  auto hand = h.game().view(0)["hands"][0]["cards"];
+  auto hand = h.game().view(0)["seats"][0]["cards"];
   CHECK(hand == Json::array({"8C", "9S", "9C", "TS", "JH"}));
   CHECK(h.game().view(1)["turned_taken"] == true);
   CHECK(h.game().to_act() == std::vector<int>{1});
@@ -218,8 +218,8 @@ TEST_CASE("with two players in, the dealer may pass") {
 TEST_CASE("taking the widow: the hand is laid aside, and nobody may take it again") {
   auto h = e1_table();
   h.act(1, act("take_widow"));
-  CHECK(h.game().view(1)["hands"][1]["cards"] == Json(e1_widow));
-  CHECK(h.game().view(1)["widow"] == 0);
+  CHECK(h.game().view(1)["seats"][1]["cards"] == Json(e1_widow));
+  CHECK(parlour::test::view_pile(h.game().view(1), "widow")["count"] == 0);
   CHECK(h.legal(2) == Json::array({act("pass"), act("play"), general(false)}));
   CHECK(h.refusal(2, act("take_widow")) == "illegal_action");
   CHECK(h.refusal(2, general(true)) == "illegal_action");
@@ -268,7 +268,7 @@ TEST_CASE("E5 (first-deal pool of 5): General Rams lost at trick 3 pays five to 
   for (auto [s, c] : std::vector<std::pair<int, std::string>>{
            {2, "AS"}, {3, "7S"}, {0, "8S"}, {1, "QS"}, {2, "AC"}, {3, "7C"}, {0, "8C"}, {1, "QC"}})
     h.act(s, card(c));
-  CHECK(h.game().view(0)["hands"][2]["tricks"] == 2);
+  CHECK(h.game().view(0)["seats"][2]["tricks"] == 2);
   h.act(2, card("7D"));
   CHECK(h.legal(3) == Json::array({card("AD"), card("KD"), card("QD")}));
   h.act(3, card("AD"));
@@ -320,10 +320,10 @@ TEST_CASE("General Rams with the widow: once it is taken the others simply pick 
   auto h = e1_table();
   h.act(1, act("pass"));
   h.act(2, general(true));
-  CHECK(h.game().view(2)["hands"][2]["cards"] == Json(e1_widow));
+  CHECK(h.game().view(2)["seats"][2]["cards"] == Json(e1_widow));
   CHECK(h.game().to_act() == std::vector<int>{0});  // straight to the dealer's exchange
-  CHECK(h.game().view(0)["hands"][1]["status"] == "active");
-  CHECK(h.game().view(0)["hands"][3]["status"] == "active");
+  CHECK(h.game().view(0)["seats"][1]["status"] == "active");
+  CHECK(h.game().view(0)["seats"][3]["status"] == "active");
 }
 
 TEST_CASE("option old_ranking: the king beats the ace") {
@@ -338,8 +338,8 @@ TEST_CASE("option old_ranking: the king beats the ace") {
     h.act(0, act("pass"));
     h.act(1, card("AS"));
     h.act(3, card("KS"));
-    CHECK(h.game().view(0)["hands"][3]["tricks"] == (old ? 1 : 0));
-    CHECK(h.game().view(0)["hands"][1]["tricks"] == (old ? 0 : 1));
+    CHECK(h.game().view(0)["seats"][3]["tricks"] == (old ? 1 : 0));
+    CHECK(h.game().view(0)["seats"][1]["tricks"] == (old ? 0 : 1));
   }
 }
 

@@ -27,8 +27,8 @@ Harness table(int players, const std::vector<std::string>& cards_in_play_order, 
 }
 
 std::string card_seen(Harness& h, int seat, std::optional<int> viewer) {
-  const auto card = h.game().view(viewer)["seats"][seat]["card"];
-  return card.is_null() ? "" : card.get<std::string>();
+  const auto cards = h.game().view(viewer)["seats"][seat]["cards"];
+  return cards.empty() ? "" : cards[0].get<std::string>();
 }
 
 int counters(Harness& h, int seat) { return h.game().view(std::nullopt)["seats"][seat]["counters"].get<int>(); }
@@ -39,8 +39,8 @@ TEST_CASE("each player has three counters and is dealt one card face down") {
   auto h = table(3, {"7C", "8C", "9C"});
   auto view = h.game().view(1);
   CHECK(view["dealer"] == 0);
-  CHECK(view["pool"] == 0);
-  CHECK(view["stock"] == 52 - 3);
+  CHECK(view["pools"]["pool"] == 0);
+  CHECK(parlour::test::view_pile(view, "stock")["count"] == 52 - 3);
   for (int seat = 0; seat < 3; ++seat) CHECK(counters(h, seat) == 3);
   CHECK(card_seen(h, 1, 1) == "7C");
   CHECK(card_seen(h, 2, 1) == "??");
@@ -87,7 +87,7 @@ TEST_CASE("the dealer may put his card under the pack and draw the top card inst
   h.act(1, stand);
   h.act(0, draw);
   CHECK(card_seen(h, 0, std::nullopt) == "9H");  // shown at the showdown
-  CHECK(h.game().view(0)["stock"] == 52 - 2);     // the ace went under the stock
+  CHECK(parlour::test::view_pile(h.game().view(0), "stock")["count"] == 52 - 2);     // the ace went under the stock
   CHECK(h.game().result()["seats"][1]["outcome"] == "lost_counter");
   CHECK(h.game().result()["seats"][0]["outcome"] == "safe");
   CHECK(h.pool("pool") == 1);
@@ -186,7 +186,7 @@ TEST_CASE("E12: two players tied for low on their last counter are out, and the 
     CHECK(result["seats"][0]["chips"] == 4);
     CHECK(result["seats"][1]["outcome"] == "out");
     CHECK(result["seats"][2]["outcome"] == "out");
-    CHECK(h.game().view(std::nullopt)["seats"][1]["standing"] == "out");
+    CHECK(h.game().view(std::nullopt)["seats"][1]["status"] == "out");
   }
   CHECK(found);
 }
@@ -197,13 +197,13 @@ TEST_CASE("a player with no counters drops out and the deal passes to the next p
   h.act(2, stand);
   h.act(0, stand);
   CHECK(h.game().phase() == Phase::deal_over);
-  CHECK(h.game().view(0)["seats"][1]["standing"] == "out");
+  CHECK(h.game().view(0)["seats"][1]["status"] == "out");
   h.next_deal();
   CHECK(h.game().view(0)["dealer"] == 2);
   CHECK(h.game().to_act() == std::vector<int>{0});
   CHECK(h.game().view(0)["seats"][1]["in_deal"] == false);
-  CHECK(h.game().view(0)["seats"][1]["card"].is_null());
-  CHECK(h.game().view(0)["stock"] == 50);
+  CHECK(h.game().view(0)["seats"][1]["cards"].empty());
+  CHECK(parlour::test::view_pile(h.game().view(0), "stock")["count"] == 50);
 }
 
 TEST_CASE("when everyone holds a king nobody loses a counter") {
@@ -239,7 +239,7 @@ TEST_CASE("option stake: a counter lost moves that many chips into the pool") {
 TEST_CASE("a player whose chips cannot back all his counters sits out the game") {
   Harness h("ranter_go_round", {{"stake", 5}}, {15, 15, 14}, 1, cards({"7C", "8C"}));
   auto view = h.game().view(std::nullopt);
-  CHECK(view["seats"][2]["standing"] == "sitting_out");
+  CHECK(view["seats"][2]["status"] == "sitting_out");
   CHECK(view["seats"][2]["counters"] == 0);
   CHECK(view["seats"][2]["in_deal"] == false);
   CHECK(h.game().to_act() == std::vector<int>{1});
@@ -381,16 +381,16 @@ TEST_CASE("random games: chips conserved, hidden cards hidden, every legal actio
           const auto view = h.game().view(s);
           for (int other = 0; other < players; ++other) {
             const auto& seat = view["seats"][other];
-            if (seat["card"].is_null()) continue;
+            if (seat["cards"].empty()) continue;
             if (other == s) {
               in_deal += 1;
-              CHECK(seen.insert(seat["card"].get<std::string>()).second);
+              CHECK(seen.insert(seat["cards"][0].get<std::string>()).second);
             } else if (!seat["king"].get<bool>()) {
-              CHECK(seat["card"] == "??");
+              CHECK(seat["cards"][0] == "??");
             }
           }
         }
-        CHECK(in_deal + h.game().view(std::nullopt)["stock"].get<std::size_t>() == 52);
+        CHECK(in_deal + parlour::test::view_pile(h.game().view(std::nullopt), "stock")["count"].get<std::size_t>() == 52);
       }
     }
     CHECK(h.game().phase() == Phase::game_over);

@@ -43,9 +43,9 @@ TEST_CASE("every player antes into the pot and is dealt five cards face down") {
   CHECK(h.pool("pot") == 6);
   CHECK(h.chips() == std::vector<std::int64_t>{48, 48, 48});
   auto view = h.game().view(0);
-  CHECK(view["hands"][0]["cards"].size() == 5);
-  CHECK(view["hands"][1]["cards"] == Json::array({"??", "??", "??", "??", "??"}));
-  CHECK(view["stock"] == 52 - 15);
+  CHECK(view["seats"][0]["cards"].size() == 5);
+  CHECK(view["seats"][1]["cards"] == Json::array({"??", "??", "??", "??", "??"}));
+  CHECK(parlour::test::view_pile(view, "stock")["count"] == 52 - 15);
 }
 
 TEST_CASE("the player on the dealer's left bets first and the dealer bets last") {
@@ -65,7 +65,7 @@ TEST_CASE("E14: K,5,10,9,4 wins against the 7 of hearts and shows only the 9") {
   h.act(1, bet(5));
   CHECK(h.chips(1) == 90 + 5);
   CHECK(h.pool("pot") == 15);
-  auto seen_by_dealer = h.game().view(0)["hands"][1];
+  auto seen_by_dealer = h.game().view(0)["seats"][1];
   CHECK(seen_by_dealer["status"] == "won");
   CHECK(seen_by_dealer["shown"] == "9H");
   CHECK(seen_by_dealer["cards"].empty());
@@ -78,7 +78,7 @@ TEST_CASE("E14: the same hand loses against the jack of hearts and is thrown in 
   h.act(1, bet(5));
   CHECK(h.chips(1) == 90 - 5);
   CHECK(h.pool("pot") == 25);
-  auto seen_by_dealer = h.game().view(0)["hands"][1];
+  auto seen_by_dealer = h.game().view(0)["seats"][1];
   CHECK(seen_by_dealer["status"] == "lost");
   CHECK(seen_by_dealer["shown"].is_null());
   CHECK(seen_by_dealer["target"] == "JH");
@@ -194,7 +194,7 @@ TEST_CASE("the result gives each seat's chips won or lost in the deal, antes inc
 TEST_CASE("options hand_size 4 and 3 deal fewer cards") {
   for (int size : {4, 3}) {
     Harness h("red_dog", {{"hand_size", size}}, {10, 10, 10});
-    CHECK(h.game().view(1)["hands"][1]["cards"].size() == static_cast<std::size_t>(size));
+    CHECK(h.game().view(1)["seats"][1]["cards"].size() == static_cast<std::size_t>(size));
   }
 }
 
@@ -216,8 +216,8 @@ TEST_CASE("a player who cannot pay the ante sits out, dealt no cards") {
   CHECK(h.pool("pot") == 10);
   CHECK(h.chips(2) == 3);
   auto view = h.game().view(2);
-  CHECK(view["hands"][2]["status"] == "sitting_out");
-  CHECK(view["hands"][2]["cards"].empty());
+  CHECK(view["seats"][2]["status"] == "sitting_out");
+  CHECK(view["seats"][2]["cards"].empty());
   h.act(1, bet(1));
   CHECK(h.game().to_act() == std::vector<int>{0});
 }
@@ -227,7 +227,7 @@ TEST_CASE("a player with no chips left after the ante is skipped") {
   CHECK(h.chips(2) == 0);
   h.act(1, bet(1));
   CHECK(h.game().to_act() == std::vector<int>{0});
-  CHECK(h.game().view(0)["hands"][2]["status"] == "skipped");
+  CHECK(h.game().view(0)["seats"][2]["status"] == "skipped");
 }
 
 TEST_CASE("with fewer than two players able to ante, the game is over") {
@@ -292,14 +292,14 @@ TEST_CASE("random games: chips and cards conserved, hidden cards hidden, every l
       std::multiset<std::string> seen;
       for (int s = 0; s < players; ++s) {
         const auto own = h.game().view(s);
-        for (const auto& card : own["hands"][s]["cards"]) seen.insert(card.get<std::string>());
+        for (const auto& card : own["seats"][s]["cards"]) seen.insert(card.get<std::string>());
       }
       auto view = h.game().view(std::nullopt);
-      for (const auto& card : view["turned"]) seen.insert(card.get<std::string>());
-      CHECK(seen.size() + view["stock"].get<std::size_t>() == 52);
+      for (const auto& card : parlour::test::view_pile(view, "turned")["cards"]) seen.insert(card.get<std::string>());
+      CHECK(seen.size() + parlour::test::view_pile(view, "stock")["count"].get<std::size_t>() == 52);
       CHECK(std::set<std::string>(seen.begin(), seen.end()).size() == seen.size());
       // A spectator sees no card but the turned and shown ones.
-      for (const auto& hand_view : view["hands"])
+      for (const auto& hand_view : view["seats"])
         for (const auto& card : hand_view["cards"]) CHECK(card == "??");
     }
     CHECK(h.game().phase() == Phase::game_over);
@@ -339,7 +339,7 @@ TEST_CASE("the bettor who spent his chips at another table is offered only to sk
   CHECK(h.refusal(1, bet(1)) == "insufficient_chips");
   CHECK(h.refusal(2, {{"type", "skip"}}) == "not_your_turn");
   h.act(1, {{"type", "skip"}});
-  CHECK(h.game().view(0)["hands"][1]["status"] == "skipped");
+  CHECK(h.game().view(0)["seats"][1]["status"] == "skipped");
   CHECK(h.game().to_act() == std::vector<int>{2});
   CHECK(h.refusal(2, {{"type", "skip"}}) == "illegal_action");  // he can still bet
 }

@@ -74,10 +74,10 @@ TEST_CASE("four players get thirteen cards each; the dealer's left leads; hands 
   Harness h("reversi", {}, {50, 50, 50, 50});
   CHECK(h.game().to_act() == std::vector<int>{1});
   auto view = h.game().view(1);
-  CHECK(view["hands"][1]["cards"].size() == 13);
-  CHECK(view["hands"][2]["cards"] == Json(std::vector<std::string>(13, "??")));
+  CHECK(view["seats"][1]["cards"].size() == 13);
+  CHECK(view["seats"][2]["cards"] == Json(std::vector<std::string>(13, "??")));
   auto spectator = h.game().view(std::nullopt);
-  for (int s = 0; s < 4; ++s) CHECK(spectator["hands"][s]["cards"] == Json(std::vector<std::string>(13, "??")));
+  for (int s = 0; s < 4; ++s) CHECK(spectator["seats"][s]["cards"] == Json(std::vector<std::string>(13, "??")));
   CHECK(h.legal(1).size() == 13);
   CHECK(h.legal(2).empty());
 }
@@ -87,7 +87,7 @@ TEST_CASE("cards removed: 2S for three, 2S and 2C for five, all 2s for six") {
   for (auto [players, count] : each) {
     Harness h("reversi", {}, std::vector<std::int64_t>(players, 50), 7);
     for (int s = 0; s < players; ++s) {
-      auto hand = h.game().view(s)["hands"][s]["cards"];
+      auto hand = h.game().view(s)["seats"][s]["cards"];
       CHECK(hand.size() == static_cast<std::size_t>(count));
       for (const auto& c : hand) {
         CHECK(c != "2S");
@@ -120,7 +120,7 @@ TEST_CASE("the highest card of the suit led wins the trick and the winner leads"
   h.act(2, card("AH"));
   h.act(3, card("3D"));
   h.act(0, card("3C"));
-  CHECK(h.game().view(0)["hands"][2]["tricks"] == 1);
+  CHECK(h.game().view(0)["seats"][2]["tricks"] == 1);
   CHECK(h.game().to_act() == std::vector<int>{2});
   CHECK(h.game().view(0)["last_trick"].size() == 4);
   h.act(2, card("2D"));
@@ -200,7 +200,7 @@ TEST_CASE("a player leaving mid-deal voids it; below three players the game is o
   CHECK(h.game().result()["void"] == true);
   h.next_deal();
   CHECK(h.game().phase() == Phase::playing);
-  CHECK(h.game().view(0)["hands"][0]["cards"].size() == 17);
+  CHECK(h.game().view(0)["seats"][0]["cards"].size() == 17);
   h.leave(3);
   CHECK(h.game().phase() == Phase::game_over);
   h.close();

@@ -59,10 +59,10 @@ TEST_CASE("52 cards: five each, a widow of six, the trump turned; no general cal
   auto h = table({"KS", "4D", "AS", "3C", "9H"});
   CHECK(h.pool("pool") == 5);
   auto view = h.game().view(1);
-  CHECK(view["widow"] == 6);
-  CHECK(view["trump"] == "D");
-  CHECK(view["hands"][1]["cards"] == Json::array({"KS", "4D", "AS", "3C", "9H"}));
-  CHECK(view["hands"][0]["cards"] == Json(std::vector<std::string>(5, "??")));
+  CHECK(parlour::test::view_pile(view, "widow")["count"] == 6);
+  CHECK(view["trick"]["trump"] == "D");
+  CHECK(view["seats"][1]["cards"] == Json::array({"KS", "4D", "AS", "3C", "9H"}));
+  CHECK(view["seats"][0]["cards"] == Json(std::vector<std::string>(5, "??")));
   CHECK(h.legal(1) == Json::array({act("pass"), act("play"), act("take_widow")}));
   CHECK(h.refusal(1, {{"type", "general"}, {"widow", false}}) == "illegal_action");
 }
@@ -70,22 +70,22 @@ TEST_CASE("52 cards: five each, a widow of six, the trump turned; no general cal
 TEST_CASE("nine players: 45 cards dealt, six in the widow, one turned") {
   Harness h("rounce", {}, std::vector<std::int64_t>(9, 50));
   auto view = h.game().view(4);
-  for (int s = 0; s < 9; ++s) CHECK(view["hands"][s]["held"] == 5);
-  CHECK(view["widow"] == 6);
+  for (int s = 0; s < 9; ++s) CHECK(view["seats"][s]["count"] == 5);
+  CHECK(parlour::test::view_pile(view, "widow")["count"] == 6);
 }
 
 TEST_CASE("E9: whoever takes the widow discards exactly one; then nobody may take it") {
   auto h = table({"KS", "4D", "AS", "3C", "9H"});
   h.act(1, act("pass"));
   h.act(2, act("take_widow"));
-  CHECK(h.game().view(2)["hands"][2]["cards"] == Json(widow));
+  CHECK(h.game().view(2)["seats"][2]["cards"] == Json(widow));
   CHECK(h.game().to_act() == std::vector<int>{2});
   CHECK(h.legal(2).size() == 6);
   CHECK(h.refusal(2, act("play")) == "illegal_action");
   CHECK(h.refusal(2, discard("AH")) == "illegal_action");  // a card of the laid-aside hand
   CHECK(h.refusal(3, act("pass")) == "not_your_turn");
   h.act(2, discard("8S"));
-  CHECK(h.game().view(2)["hands"][2]["cards"] == Json::array({"3S", "4S", "5S", "6S", "7S"}));
+  CHECK(h.game().view(2)["seats"][2]["cards"] == Json::array({"3S", "4S", "5S", "6S", "7S"}));
   CHECK(h.game().to_act() == std::vector<int>{3});
   CHECK(h.legal(3) == Json::array({act("pass"), act("play")}));
   CHECK(h.refusal(3, act("take_widow")) == "illegal_action");
@@ -99,7 +99,7 @@ TEST_CASE("E7: follow suit, but no duty to head the trick or to trump") {
   CHECK(h.legal(2) == card_list({"2S", "QS"}));
   CHECK(h.refusal(2, card("AH")) == "illegal_action");
   h.act(2, card("2S"));
-  CHECK(h.game().view(0)["hands"][1]["tricks"] == 1);
+  CHECK(h.game().view(0)["seats"][1]["tricks"] == 1);
 }
 
 TEST_CASE("E8: the winner of the first trick must lead a trump if he holds one") {
@@ -148,7 +148,7 @@ TEST_CASE("forced player and lone player as in Rams") {
   h.act(0, discard("8S"));
   CHECK(h.game().to_act() == std::vector<int>{0});  // then the exchange for the turned trump
   h.act(0, {{"type", "exchange"}, {"card", "3S"}});
-  CHECK(h.game().view(0)["hands"][0]["cards"] == Json::array({"4S", "5S", "6S", "7S", "AD"}));
+  CHECK(h.game().view(0)["seats"][0]["cards"] == Json::array({"4S", "5S", "6S", "7S", "AD"}));
   CHECK(h.game().to_act() == std::vector<int>{3});
 }
 
@@ -177,7 +177,7 @@ TEST_CASE("randomized: 1000 deals conserve chips, every listed action applies, e
         h.act(seat, parlour::rules::random_legal_action(legal, rng));
         CHECK(h.total() == total);
         if (h.game().phase() == Phase::playing)
-          CHECK(h.game().view(seat)["hands"][seat]["held"].get<int>() <= 6);
+          CHECK(h.game().view(seat)["seats"][seat]["count"].get<int>() <= 6);
       }
       const auto result = h.game().result();
       ++outcomes[result["outcome"].get<std::string>()];

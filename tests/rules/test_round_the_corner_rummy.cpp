@@ -14,6 +14,7 @@ using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
 using parlour::test::Harness;
+using parlour::test::view_pile;
 
 namespace {
 
@@ -51,15 +52,15 @@ Json options(std::initializer_list<std::pair<const char*, Json>> set = {}) {
   for (const auto& [k, v] : set) o[k] = v;
   return o;
 }
-std::string last_card(Harness& h, int seat) { return h.game().view(seat)["hands"][seat]["cards"].back(); }
+std::string last_card(Harness& h, int seat) { return h.game().view(seat)["seats"][seat]["cards"].back(); }
 bool has_action(const Json& legal, const Json& action) {
   return std::find(legal.begin(), legal.end(), action) != legal.end();
 }
-std::size_t hand_size(Harness& h, int seat) { return h.game().view(std::nullopt)["hands"][seat]["count"].get<std::size_t>(); }
+std::size_t hand_size(Harness& h, int seat) { return h.game().view(std::nullopt)["seats"][seat]["count"].get<std::size_t>(); }
 std::size_t cards_in_play(Harness& h) {
   const auto v = h.game().view(std::nullopt);
-  std::size_t n = v["stock"].get<std::size_t>() + v["pile_size"].get<std::size_t>();
-  for (const auto& hand : v["hands"]) n += hand["count"].get<std::size_t>();
+  std::size_t n = view_pile(v, "stock")["count"].get<std::size_t>() + view_pile(v, "discard")["count"].get<std::size_t>();
+  for (const auto& hand : v["seats"]) n += hand["count"].get<std::size_t>();
   return n;
 }
 
@@ -75,9 +76,9 @@ TEST_CASE("round the corner: 9 - players cards each, an upcard, the dealer's lef
     Harness h("round_the_corner_rummy", options(), std::vector<std::int64_t>(players, 100));
     const auto v = h.game().view(std::nullopt);
     for (int s = 0; s < players; ++s) CHECK(hand_size(h, s) == static_cast<std::size_t>(9 - players));
-    CHECK(v["pile_size"] == 1);
-    CHECK(v["upcard"].is_string());
-    CHECK(v["stock"] == 52 - players * (9 - players) - 1);
+    CHECK(view_pile(v, "discard")["count"] == 1);
+    CHECK(view_pile(v, "discard")["top"].is_string());
+    CHECK(view_pile(v, "stock")["count"] == 52 - players * (9 - players) - 1);
     CHECK(h.game().to_act() == std::vector<int>{1});
   }
   CHECK(parlour::rules::Registry::builtin().find("Dizzy Rummy") != nullptr);
@@ -90,10 +91,10 @@ TEST_CASE("round the corner: one card at a time from the dealer's left, then the
                                                        {"AH", "2H", "3H", "4H", "5H", "6H"},
                                                        {"AC", "2C", "3C", "4C", "5C", "6C"}};
   Harness h("round_the_corner_rummy", options(), {100, 100, 100}, 1, stack(hands, "KD", {"QD"}));
-  CHECK(h.game().view(1)["hands"][1]["cards"] == Json(hands[0]));
-  CHECK(h.game().view(2)["hands"][2]["cards"] == Json(hands[1]));
-  CHECK(h.game().view(0)["hands"][0]["cards"] == Json(hands[2]));
-  CHECK(h.game().view(std::nullopt)["upcard"] == "KD");
+  CHECK(h.game().view(1)["seats"][1]["cards"] == Json(hands[0]));
+  CHECK(h.game().view(2)["seats"][2]["cards"] == Json(hands[1]));
+  CHECK(h.game().view(0)["seats"][0]["cards"] == Json(hands[2]));
+  CHECK(view_pile(h.game().view(std::nullopt), "discard")["top"] == "KD");
   h.act(1, draw());
   CHECK(last_card(h, 1) == "QD");
 }
@@ -120,7 +121,7 @@ TEST_CASE("round the corner: A-K-Q and A-2-3 runs, going rummy with a final disc
   CHECK(h.refusal(1, go_rummy({{"AS", "KS", "QS"}, {"AH", "2H", "3H"}, {"9D"}})) == "illegal_action");
   h.act(1, go_rummy({{"AS", "KS", "QS"}, {"AH", "2H", "3H"}}, "9D"));
   CHECK(h.chips() == std::vector<std::int64_t>{9, 13, 9, 9});
-  CHECK(h.game().view(std::nullopt)["upcard"] == "9D");
+  CHECK(view_pile(h.game().view(std::nullopt), "discard")["top"] == "9D");
 }
 
 TEST_CASE("E15: after the stock top no discard may be taken; after the upcard one more card must be drawn") {
@@ -142,7 +143,7 @@ TEST_CASE("E15: after the stock top no discard may be taken; after the upcard on
   CHECK(h.legal(2) == Json::array({draw(), draw("discard")}));
   h.act(2, draw("discard"));  // the new upcard 9C: the two top discards
   CHECK(hand_size(h, 2) == 7);
-  CHECK(h.game().view(std::nullopt)["pile_size"] == 0);
+  CHECK(view_pile(h.game().view(std::nullopt), "discard")["count"] == 0);
   CHECK(!h.game().view(2).contains("one_more_draw"));
   h.act(2, discard("7H"));  // R-G1 does not apply: two cards were taken
   CHECK(hand_size(h, 2) == 6);  // the hand grows by one
@@ -184,14 +185,14 @@ TEST_CASE("round the corner: hidden information") {
   const auto mine = h.game().view(1);
   const auto theirs = h.game().view(2);
   const auto none = h.game().view(std::nullopt);
-  for (const auto& c : mine["hands"][1]["cards"]) CHECK(c != "??");
-  for (const auto& c : theirs["hands"][1]["cards"]) CHECK(c == "??");
-  for (const auto& c : none["hands"][1]["cards"]) CHECK(c == "??");
-  CHECK(theirs["hands"][1]["count"] == 6);
+  for (const auto& c : mine["seats"][1]["cards"]) CHECK(c != "??");
+  for (const auto& c : theirs["seats"][1]["cards"]) CHECK(c == "??");
+  for (const auto& c : none["seats"][1]["cards"]) CHECK(c == "??");
+  CHECK(theirs["seats"][1]["count"] == 6);
   CHECK(!none.contains("stock_cards"));
-  CHECK(none["stock"].is_number());
-  CHECK(!none.contains("pile"));
-  CHECK(mine["hands"][2]["cards"][0] == "??");
+  CHECK(view_pile(none, "stock")["count"].is_number());
+  CHECK(!view_pile(none, "discard").contains("cards"));  // squared: its top card only
+  CHECK(mine["seats"][2]["cards"][0] == "??");
 }
 
 TEST_CASE("round the corner: the empty stock is restocked at once from the pile but its top card") {
@@ -203,15 +204,15 @@ TEST_CASE("round the corner: the empty stock is restocked at once from the pile 
     h.act(seat, discard(last_card(h, seat)));
   }
   auto v = h.game().view(std::nullopt);
-  CHECK(v["stock"] == 1);
-  CHECK(v["pile_size"] == 31);
-  const auto top = v["upcard"];
+  CHECK(view_pile(v, "stock")["count"] == 1);
+  CHECK(view_pile(v, "discard")["count"] == 31);
+  const auto top = view_pile(v, "discard")["top"];
   const int seat = h.game().to_act().front();
   h.act(seat, draw());  // the last stock card: the reshuffle happens now
   v = h.game().view(std::nullopt);
-  CHECK(v["stock"] == 30);
-  CHECK(v["pile_size"] == 1);
-  CHECK(v["upcard"] == top);
+  CHECK(view_pile(v, "stock")["count"] == 30);
+  CHECK(view_pile(v, "discard")["count"] == 1);
+  CHECK(view_pile(v, "discard")["top"] == top);
   CHECK(cards_in_play(h) == 52);
   h.act(seat, discard(last_card(h, seat)));
   CHECK(h.game().phase() == Phase::playing);

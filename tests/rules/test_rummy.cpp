@@ -12,6 +12,7 @@ using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
 using parlour::test::Harness;
+using parlour::test::view_pile;
 using namespace parlour::test::rummy_kit;
 
 namespace {
@@ -26,10 +27,10 @@ TEST_CASE("deal: 10 cards each for two, 7 for three or four, 6 for five or six; 
   for (auto [players, size] : std::vector<std::pair<int, std::size_t>>{{2, 10}, {3, 7}, {4, 7}, {5, 6}, {6, 6}}) {
     Harness h("rummy", options(), std::vector<std::int64_t>(players, 100));
     auto view = h.game().view(0);
-    CHECK(view["hands"][0]["cards"].size() == size);
-    CHECK(view["upcard"].is_string());
-    CHECK(view["stock"] == 52 - players * static_cast<int>(size) - 1);
-    CHECK(view["hands"][1]["cards"][0] == "??");
+    CHECK(view["seats"][0]["cards"].size() == size);
+    CHECK(view_pile(view, "discard")["top"].is_string());
+    CHECK(view_pile(view, "stock")["count"] == 52 - players * static_cast<int>(size) - 1);
+    CHECK(view["seats"][1]["cards"][0] == "??");
     CHECK(h.game().to_act() == std::vector<int>{1});
   }
 }
@@ -94,13 +95,13 @@ TEST_CASE("E3: lay-offs on another player's meld, at either end, several cards a
   CHECK(h.refusal(2, lay_off(0, {"9S"})) == "illegal_action");
   h.act(2, lay_off(0, {"9S", "8S"}));
   h.act(2, lay_off(0, {"4S", "3S"}));
-  CHECK(h.game().view(2)["table"][0]["cards"] == Json::array({"3S", "4S", "5S", "6S", "7S", "8S", "9S"}));
+  CHECK(h.game().view(2)["melds"][0]["cards"] == Json::array({"3S", "4S", "5S", "6S", "7S", "8S", "9S"}));
 }
 
 TEST_CASE("a turn is draw, then melds and lay-offs, then one discard; out-of-turn and misplaced actions are refused") {
   Harness h("rummy", options(), {100, 100, 100}, 7);
   CHECK(h.refusal(2, draw()) == "not_your_turn");
-  auto hand = h.game().view(1)["hands"][1]["cards"];
+  auto hand = h.game().view(1)["seats"][1]["cards"];
   CHECK(h.refusal(1, discard(hand[0].get<std::string>().c_str())) == "illegal_action");
   CHECK(h.refusal(1, draw("pile")) == "illegal_action");
   h.act(1, draw());
@@ -122,11 +123,11 @@ TEST_CASE("hidden information: a player sees his own hand only; the stock is a c
   Harness h("rummy", options(), {100, 100, 100}, 3);
   auto view = h.game().view(1);
   for (int s : {0, 2})
-    for (const auto& c : view["hands"][s]["cards"]) CHECK(c == "??");
-  CHECK(view["stock"].is_number());
+    for (const auto& c : view["seats"][s]["cards"]) CHECK(c == "??");
+  CHECK(view_pile(view, "stock")["count"].is_number());
   auto spectator = h.game().view(std::nullopt);
   for (int s = 0; s < 3; ++s)
-    for (const auto& c : spectator["hands"][s]["cards"]) CHECK(c == "??");
+    for (const auto& c : spectator["seats"][s]["cards"]) CHECK(c == "??");
 }
 
 TEST_CASE("E4: high_low melds A-K-Q and 3-2-A, never K-A-2, and an ace left in hand costs 11") {
@@ -146,7 +147,7 @@ TEST_CASE("E4: high_low melds A-K-Q and 3-2-A, never K-A-2, and an ace left in h
   h.act(1, draw());  // 9H
   CHECK(h.game().phase() == Phase::playing);
   // Seat 0 keeps AC 5D TH JH: 11 + 5 + 10 + 10.
-  CHECK(h.game().view(0)["hands"][0]["count"] == 4);
+  CHECK(h.game().view(0)["seats"][0]["count"] == 4);
 }
 
 TEST_CASE("E4: without an option Q-K-A is refused with ace_high_not_allowed") {
@@ -229,10 +230,10 @@ TEST_CASE("E8: call: a discard that lays off may be called; the caller nearest t
   CHECK(h.game().to_act() == std::vector<int>{2, 0});  // seat 2 is nearer and may still call
   h.act(2, {{"type", "call"}, {"meld", 0}});
   CHECK(h.game().to_act() == std::vector<int>{2});
-  CHECK(h.game().view(2)["table"][0]["cards"].size() == 4);
-  const auto before = h.game().view(2)["hands"][2]["count"].get<int>();
+  CHECK(h.game().view(2)["melds"][0]["cards"].size() == 4);
+  const auto before = h.game().view(2)["seats"][2]["count"].get<int>();
   h.act(2, discard("TC"));
-  CHECK(h.game().view(2)["hands"][2]["count"] == before - 1);
+  CHECK(h.game().view(2)["seats"][2]["count"] == before - 1);
   // Play resumes in order: the discarder's left, seat 2, takes his normal turn.
   CHECK(h.game().to_act() == std::vector<int>{2});
   CHECK(h.game().view(2)["phase"] == "draw");
@@ -252,7 +253,7 @@ TEST_CASE("call: the view names whose discard the call window is about") {
 TEST_CASE("R-BH3 boathouse: with the stock gone the upcard may still be taken: the rest of the pile is turned and "
           "its top card drawn with it") {
   Harness h("rummy", options({{"boathouse", true}}), {100, 100}, 4);
-  while (h.game().view(std::nullopt)["stock"] > 0) {
+  while (view_pile(h.game().view(std::nullopt), "stock")["count"] > 0) {
     REQUIRE(h.game().phase() == Phase::playing);
     const int seat = h.game().to_act().front();
     h.act(seat, draw());
@@ -263,10 +264,10 @@ TEST_CASE("R-BH3 boathouse: with the stock gone the upcard may still be taken: t
   CHECK(has_action(h.legal(seat), draw("discard")));
   h.act(seat, draw("discard"));
   const auto after = h.game().view(seat);
-  CHECK(after["hands"][seat]["count"] == 12);
-  CHECK(after["hands"][seat]["cards"][10] == before["upcard"]);
-  CHECK(after["stock"] == before["pile_size"].get<int>() - 2);
-  CHECK(after["pile_size"] == 0);
+  CHECK(after["seats"][seat]["count"] == 12);
+  CHECK(after["seats"][seat]["cards"][10] == view_pile(before, "discard")["top"]);
+  CHECK(view_pile(after, "stock")["count"] == view_pile(before, "discard")["count"].get<int>() - 2);
+  CHECK(view_pile(after, "discard")["count"] == 0);
 }
 
 TEST_CASE("R-G3: the discard pile is turned over once; when the stock runs out again the deal ends with no winner") {

@@ -281,9 +281,9 @@ TEST_CASE("the engine's layout action replaces the whole table in one validated 
   CHECK_THROWS_AS(game.apply(0, {{"type", "layout"}, {"melds", {{"7H", "8H", "9H", "JK=8H"}}}}, chips), RulesError);
   game.apply(0, {{"type", "layout"}, {"melds", {{"7H", "8H", "9H", "JK=TH"}}}}, chips);
   auto view = game.view(0);
-  CHECK(view["table"].size() == 1);
-  CHECK(view["table"][0]["cards"] == Json::array({"7H", "8H", "9H", "JK=TH"}));
-  CHECK(view["hands"][0]["count"] == 7);
+  CHECK(view["melds"].size() == 1);
+  CHECK(view["melds"][0]["cards"] == Json::array({"7H", "8H", "9H", "JK=TH"}));
+  CHECK(view["seats"][0]["count"] == 7);
 }
 
 namespace {

@@ -16,6 +16,7 @@ using parlour::rules::SetupError;
 using parlour::test::Harness;
 using parlour::test::Playout;
 using parlour::test::random_playouts;
+using parlour::test::view_pile;
 using namespace parlour::test::rummy_kit;
 
 namespace {
@@ -41,9 +42,9 @@ TEST_CASE("rummy poker: two packs and four jokers, ten cards each, no upcard") {
   for (int players : {2, 4, 6}) {
     Harness h("rummy_poker", options(), std::vector<std::int64_t>(players, 100));
     auto view = h.game().view(1);
-    CHECK(view["hands"][1]["cards"].size() == 10);
-    CHECK(view["upcard"].is_null());
-    CHECK(view["stock"] == 108 - 10 * players);
+    CHECK(view["seats"][1]["cards"].size() == 10);
+    CHECK(view_pile(view, "discard")["top"].is_null());
+    CHECK(view_pile(view, "stock")["count"] == 108 - 10 * players);
     CHECK(view["target"] == 100);
     CHECK(view["scoring"] == "positive");
   }
@@ -118,7 +119,7 @@ TEST_CASE("R-RP2 bonuses: no bonus for sets and mixed suits; the wild counts as 
   h.act(1, go_down({{"7C", "7C", "7H"}, {"8D", "8D", "8C"}, {"4C", "5C", "2H=6C"}}, "3H"));
   CHECK(h.game().result()["bonus"] == 0);
   CHECK(deal_points(h.game().result())[1] == 54 - 3);
-  CHECK(h.game().view(std::nullopt)["table"][2]["cards"] == Json::array({"4C", "5C", "2H=6C"}));
+  CHECK(h.game().view(std::nullopt)["melds"][2]["cards"] == Json::array({"4C", "5C", "2H=6C"}));
 }
 
 TEST_CASE("R-RP1 positive scoring, three players: the winner scores both counts; first to 100 collects the "
@@ -141,7 +142,7 @@ TEST_CASE("R-RP1 positive scoring: the break scores nothing") {
   CHECK(h.game().phase() == Phase::deal_over);
   CHECK(h.game().result()["end"] == "stock_ran_down");
   CHECK(h.game().result()["scores"] == Json::array({0, 0}));
-  CHECK(h.game().view(std::nullopt)["stock"] == 2);
+  CHECK(view_pile(h.game().view(std::nullopt), "stock")["count"] == 2);
 }
 
 TEST_CASE("scoring=penalty: Java's scoring with the bonus subtracted; at 100 the lowest total collects the "
@@ -191,16 +192,16 @@ TEST_CASE("rummy poker: close settles nothing; a player leaving abandons the dea
   CHECK(l.game().phase() == Phase::deal_over);
   CHECK(l.game().result()["end"] == "abandoned");
   l.next_deal();
-  CHECK(l.game().view(std::nullopt)["hands"][2]["count"] == 0);
+  CHECK(l.game().view(std::nullopt)["seats"][2]["count"] == 0);
 }
 
 TEST_CASE("rummy poker: hidden information") {
   Harness h("rummy_poker", options(), {1000, 1000}, 1, two_hands(straight_nine("3C")));
   const auto theirs = h.game().view(0);
   const auto none = h.game().view(std::nullopt);
-  CHECK(h.game().view(1)["hands"][1]["cards"].size() == 10);
-  for (const auto& c : theirs["hands"][1]["cards"]) CHECK(c == "??");
-  for (const auto& c : none["hands"][0]["cards"]) CHECK(c == "??");
+  CHECK(h.game().view(1)["seats"][1]["cards"].size() == 10);
+  for (const auto& c : theirs["seats"][1]["cards"]) CHECK(c == "??");
+  for (const auto& c : none["seats"][0]["cards"]) CHECK(c == "??");
   CHECK(theirs.dump().find("TD") == std::string::npos);
   CHECK(none.dump().find("QC") == std::string::npos);
   CHECK(h.refusal(0, draw()) == "not_your_turn");

@@ -13,6 +13,7 @@ using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
 using parlour::test::Harness;
+using parlour::test::view_pile;
 using namespace parlour::test::rummy_kit;
 
 
@@ -20,10 +21,10 @@ TEST_CASE("skip: five cards each, no upcard, the leader draws the stock top firs
   for (int players : {2, 4, 6}) {
     Harness h("skip_rummy", options(), std::vector<std::int64_t>(players, 100));
     auto view = h.game().view(1);
-    CHECK(view["hands"][1]["cards"].size() == 5);
-    CHECK(view["hands"][0]["cards"][0] == "??");
-    CHECK(view["upcard"].is_null());
-    CHECK(view["stock"] == 52 - 5 * players);
+    CHECK(view["seats"][1]["cards"].size() == 5);
+    CHECK(view["seats"][0]["cards"][0] == "??");
+    CHECK(view_pile(view, "discard")["top"].is_null());
+    CHECK(view_pile(view, "stock")["count"] == 52 - 5 * players);
     CHECK(h.legal(1) == Json::array({draw()}));
   }
 }
@@ -45,7 +46,7 @@ TEST_CASE("E14: no meld of four; one meld or one lay-off a turn, never both") {
   h.act(1, lay_off(0, {"7S"}));
   CHECK(h.refusal(1, meld({"TD", "2D", "7S"})) == "illegal_action");
   h.act(1, discard("TD"));
-  CHECK(h.game().view(0)["hands"][1]["count"] == 1);
+  CHECK(h.game().view(0)["seats"][1]["count"] == 1);
 }
 
 TEST_CASE("skip: a lay-off is one card; two melds in a turn are refused") {
@@ -64,7 +65,7 @@ TEST_CASE("skip: a lay-off is one card; two melds in a turn are refused") {
   h.act(1, discard("9H"));
   h.act(0, draw());  // 4S: anyone lays off on any meld
   h.act(0, lay_off(0, {"4S"}));
-  CHECK(h.game().view(0)["table"][0]["cards"].size() == 5);
+  CHECK(h.game().view(0)["melds"][0]["cards"].size() == 5);
 }
 
 TEST_CASE("E14: a player holding two cards draws, melds all three and goes out without discarding: two units each") {

@@ -15,6 +15,7 @@ using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
 using parlour::test::Harness;
+using parlour::test::view_pile;
 using namespace parlour::test::rummy_kit;
 
 namespace {
@@ -33,10 +34,10 @@ TEST_CASE("deal: 7 cards by default, 6 as an option; no upcard; the leader draws
   for (auto [players, size] : std::vector<std::pair<int, int>>{{2, 7}, {5, 7}, {4, 6}, {6, 6}}) {
     Harness h("straight_rummy", options({{"hand_size", size}}), std::vector<std::int64_t>(players, 100));
     auto view = h.game().view(1);
-    CHECK(view["hands"][1]["cards"].size() == static_cast<std::size_t>(size));
-    CHECK(view["hands"][0]["cards"][0] == "??");
-    CHECK(view["upcard"].is_null());
-    CHECK(view["stock"] == 52 - players * size);
+    CHECK(view["seats"][1]["cards"].size() == static_cast<std::size_t>(size));
+    CHECK(view["seats"][0]["cards"][0] == "??");
+    CHECK(view_pile(view, "discard")["top"].is_null());
+    CHECK(view_pile(view, "stock")["count"] == 52 - players * size);
     CHECK(h.game().to_act() == std::vector<int>{1});
     CHECK(h.legal(1) == Json::array({draw()}));
     CHECK(h.refusal(1, draw("discard")) == "illegal_action");
@@ -50,8 +51,8 @@ TEST_CASE("deal: 7 cards by default, 6 as an option; no upcard; the leader draws
 TEST_CASE("deal: cards go one at a time from the dealer's left, the dealer last") {
   auto deck = deal_no_upcard({{"AS", "2S", "3S", "4S", "5S", "6S", "7S"}, {"AH", "2H", "3H", "4H", "5H", "6H", "7H"}}, {"KC"});
   Harness h("straight_rummy", options(), {100, 100}, 1, deck);
-  CHECK(h.game().view(1)["hands"][1]["cards"] == Json::array({"AS", "2S", "3S", "4S", "5S", "6S", "7S"}));
-  CHECK(h.game().view(0)["hands"][0]["cards"] == Json::array({"AH", "2H", "3H", "4H", "5H", "6H", "7H"}));
+  CHECK(h.game().view(1)["seats"][1]["cards"] == Json::array({"AS", "2S", "3S", "4S", "5S", "6S", "7S"}));
+  CHECK(h.game().view(0)["seats"][0]["cards"] == Json::array({"AH", "2H", "3H", "4H", "5H", "6H", "7H"}));
   h.act(1, draw());
   CHECK(last_card(h, 1) == "KC");
 }
@@ -59,8 +60,8 @@ TEST_CASE("deal: cards go one at a time from the dealer's left, the dealer last"
 TEST_CASE("option initial_upcard turns an upcard, which the leader may take") {
   auto deck = deal_no_upcard({hand_c, hand_d}, {"8H", "KC"});
   Harness h("straight_rummy", options({{"initial_upcard", true}}), {100, 100}, 1, deck);
-  CHECK(h.game().view(1)["upcard"] == "8H");
-  CHECK(h.game().view(1)["stock"] == 52 - 14 - 1);
+  CHECK(view_pile(h.game().view(1), "discard")["top"] == "8H");
+  CHECK(view_pile(h.game().view(1), "stock")["count"] == 52 - 14 - 1);
   h.act(1, draw("discard"));
   CHECK(h.refusal(1, discard("8H")) == "illegal_action");  // R-G1
 }
@@ -200,7 +201,7 @@ TEST_CASE("the break begins when the stock falls to the number of players; the n
                {"4S", "QH", "8S", "4H"}};
   auto h = break_table(t);
   auto view = h.game().view(1);
-  CHECK(view["stock"] == 4);
+  CHECK(view_pile(view, "stock")["count"] == 4);
   CHECK(view["break"]["breaker"] == 1);
   CHECK(h.game().to_act() == std::vector<int>{1});
 }
@@ -214,8 +215,8 @@ TEST_CASE("E13: at the showdown the breaker wins a tie: B 3, D 3, A 9, C 14 -> B
   auto h = break_table(t, options({{"stake", 3}}));
   break_turn(h, 1, {{"7S", "7H", "7D"}, {"KS", "KH", "KD"}});
   // Unmatched cards stay hidden from the others during the break.
-  CHECK(h.game().view(2)["hands"][1]["cards"] == Json::array({"??"}));
-  CHECK(h.game().view(1)["hands"][1]["cards"] == Json::array({"3C"}));
+  CHECK(h.game().view(2)["seats"][1]["cards"] == Json::array({"??"}));
+  CHECK(h.game().view(1)["seats"][1]["cards"] == Json::array({"3C"}));
   break_turn(h, 2, {{"6S", "6H", "6C", "6D"}});
   break_turn(h, 3, {{"2S", "2H", "2D"}, {"5S", "5H", "5D"}});
   CHECK(h.game().phase() == Phase::playing);
@@ -315,7 +316,7 @@ TEST_CASE("the break: an upcard that melds may be taken, and must be used before
   CHECK(h.refusal(2, discard("9H")) == "illegal_action");
   h.act(2, meld({"4D", "5D", "6D"}));
   h.act(2, discard("9H"));
-  CHECK(h.game().view(3)["stock"] == 3);  // C took the upcard: the stock top stays
+  CHECK(view_pile(h.game().view(3), "stock")["count"] == 3);  // C took the upcard: the stock top stays
 }
 
 TEST_CASE("the break: a player who melds his whole hand does not end the break (R-S6)") {
@@ -343,12 +344,12 @@ TEST_CASE("hidden information: hands and the stock are private; counts are publi
   Harness h("straight_rummy", options(), {100, 100, 100}, 7);
   auto spectator = h.game().view(std::nullopt);
   for (int s = 0; s < 3; ++s) {
-    CHECK(spectator["hands"][s]["count"] == 7);
-    for (const auto& c : spectator["hands"][s]["cards"]) CHECK(c == "??");
+    CHECK(spectator["seats"][s]["count"] == 7);
+    for (const auto& c : spectator["seats"][s]["cards"]) CHECK(c == "??");
   }
-  CHECK(h.game().view(2)["hands"][2]["cards"][0] != "??");
+  CHECK(h.game().view(2)["seats"][2]["cards"][0] != "??");
   CHECK(!spectator.dump().empty());
-  CHECK(spectator["stock"] == 52 - 21);
+  CHECK(view_pile(spectator, "stock")["count"] == 52 - 21);
 }
 
 TEST_CASE("refusals change nothing: out of turn, bad cards, unknown actions") {

@@ -28,9 +28,23 @@ function isRange(value) {
   return isPlainObject(value) && Number.isFinite(value.min) && Number.isFinite(value.max);
 }
 
+// A building game's pile id ("layout:4", "discard:1:2"; docs/protocol.md "Building games") in words.
+const PILE_ID = /^(stock|hand|supply|turned|discard|centre|layout):(\d+)(?::(\d+))?$/;
+const PILE_WORDS = { stock: 'stock', hand: 'hand', supply: 'supply', turned: 'turned card', discard: 'discard pile', centre: 'centre pile', layout: 'layout pile' };
+
+function pileWords(id, ctx) {
+  const [, kind, first, second] = PILE_ID.exec(id);
+  if (kind === 'centre' || kind === 'layout') return `${PILE_WORDS[kind]} ${Number(first) + 1}`;
+  const seat = Number(first);
+  const owner = ctx && seat === ctx.mySeat ? 'your' : ctx ? `${seatName(ctx, seat)}'s` : `seat ${seat}'s`;
+  return `${owner} ${PILE_WORDS[kind]}${second !== undefined ? ` ${Number(second) + 1}` : ''}`;
+}
+
 /** Short label fragments for one non-range field of an action. */
 function labelPart(key, value, ctx) {
   if (value === null || value === undefined) return null;
+  if ((key === 'from' || key === 'to') && typeof value === 'string' && PILE_ID.test(value)) return `${key} ${pileWords(value, ctx)}`;
+  if (Array.isArray(value) && value.length === 0) return null; // e.g. a capture that takes no build
   if (isCard(value)) return cardText(value);
   if (isCardList(value)) return el('span', { class: 'card-text-list' }, value.map(cardText));
   if (Array.isArray(value) && value.length > 0 && value.every((g) => Array.isArray(g) && g.every(isCardish))) {
@@ -59,7 +73,7 @@ const VERBS = { card: 'Play', play_card: 'Play', lay_off: 'Lay off', go_rummy: '
 
 /** A whole-table layout said as what it changes: "Meld 7♥ 8♥ 9♥", "Lay off 9♠ on meld 2". */
 function layoutLabel(entry, ctx) {
-  const diff = layoutDiff(entry, ctx?.view?.table);
+  const diff = layoutDiff(entry, ctx?.view?.melds);
   const label = el('span', { class: 'action-label' });
   const parts = [];
   for (const cards of diff.newMelds) parts.push(['Meld ', el('span', { class: 'card-text-list' }, cards.map(cardText))]);

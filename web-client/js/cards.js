@@ -6,7 +6,8 @@
 
 import { el } from './dom.js';
 
-const CARD_PATTERN = /^([A2-9TJQK][SHDC]|JK|\?\?)$/;
+// E and W are the eleven- and twelve-spot cards of Royal Cassino's special pack.
+const CARD_PATTERN = /^([A2-9TJQKEW][SHDC]|JK|\?\?)$/;
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 export const SUITS = {
@@ -18,7 +19,7 @@ export const SUITS = {
 
 const RANK_NAMES = {
   A: 'ace', 2: 'two', 3: 'three', 4: 'four', 5: 'five', 6: 'six', 7: 'seven',
-  8: 'eight', 9: 'nine', T: 'ten', J: 'jack', Q: 'queen', K: 'king',
+  8: 'eight', 9: 'nine', T: 'ten', J: 'jack', Q: 'queen', K: 'king', E: 'eleven', W: 'twelve',
 };
 
 // Pip positions on a 60×84 face (x, y, upside-down?) for the number cards.
@@ -46,7 +47,12 @@ export function isCardList(value) {
 
 /** "T" is shown as "10": that is how the rank is printed on real cards. */
 export function rankLabel(rank) {
-  return rank === 'T' ? '10' : rank;
+  return { T: '10', E: '11', W: '12' }[rank] ?? rank;
+}
+
+/** A face-up card (not "??"). */
+export function isFace(value) {
+  return isCard(value) && value !== '??';
 }
 
 /** "queen of hearts", "joker", "face-down card". */
@@ -113,7 +119,7 @@ function face(card) {
     // Court cards: a framed panel with the letter and the suit.
     root.append(
       svg('rect', { x: 13, y: 13, width: 34, height: 58, rx: 2, class: 'card-court-frame' }),
-      svg('text', { x: 30, y: 42, class: 'card-court', 'text-anchor': 'middle' }, rank),
+      svg('text', { x: 30, y: 42, class: 'card-court', 'text-anchor': 'middle' }, rankLabel(rank)),
       svg('text', { x: 30, y: 62, class: 'card-court-suit', 'text-anchor': 'middle' }, suit.symbol));
   }
   return root;

@@ -158,7 +158,8 @@ export function createLedgerPage(ctx, { player, table }) {
         el('td', { class: 'num', text: formatChips(r.balance) }))));
       // Chips still in the table's pot or pool are shared out when the table ends.
       const view = ctx.states.get(String(settleTable))?.view;
-      const held = view && (typeof view.pot === 'number' ? ['pot', view.pot] : typeof view.pool === 'number' ? ['pool', view.pool] : null);
+      const pools = view && view.pools && typeof view.pools === 'object' ? Object.entries(view.pools) : [];
+      const held = pools.find(([, amount]) => typeof amount === 'number') || null;
       note.textContent = `Table ${settleTable}: ${rows.length} player${rows.length === 1 ? '' : 's'}.` +
         (held ? ` The ${held[0]} holds ${formatChips(held[1])} chips, shared out when the table ends.` : '');
     }

@@ -7,7 +7,7 @@
 
 import { el, isPlainObject, replaceChildren, sameName } from './dom.js';
 import { makeContext, seatName } from './render.js';
-import { createLayout } from './layouts/index.js';
+import { createLayout, layoutNameOf } from './layouts/index.js';
 import { waitingTable } from './layouts/common.js';
 import { logLine } from './log.js';
 import { renderActions } from './actions.js';
@@ -31,6 +31,7 @@ export function createTablePage(ctx, params) {
   let actionsUi = null;
   let layout = null;
   let selection = null; // the layout's UI memory (selected cards) across pushes
+  let botLevel = '1';
   // An act whose reply was lost with the connection: resent once, with the same
   // action_id, when we are back; the server answers it without applying it twice.
   let unanswered = null;
@@ -212,9 +213,12 @@ export function createTablePage(ctx, params) {
     element.dataset.game = String(state.game ?? '');
     element.dataset.phase = String(view.phase ?? state.status ?? '');
     element.dataset.yourTurn = String(legal.length > 0);
+    element.dataset.seq = String(state.seq ?? '');
     element.dataset.status = String(state.status ?? '');
-    if (!layout || layout.game !== state.game) {
-      layout = createLayout(state.game);
+    const layoutName = layoutNameOf(state, ctx.games);
+    if (!layout || layout.name !== layoutName || layout.game !== state.game) {
+      layout = createLayout(layoutName);
+      layout.name = layoutName;
       layout.game = state.game;
       selection = null;
     }
@@ -232,7 +236,9 @@ export function createTablePage(ctx, params) {
     } catch (error) {
       // A layout bug must never hide the table: fall back to the generic drawing.
       console.warn('layout failed; drawing generically', error);
-      layout = createLayout('');
+      // It stays for this table: the failing layout is not tried again on every push.
+      layout = createLayout('generic');
+      layout.name = layoutName;
       layout.game = state.game;
       replaceChildren(felt, layout.render(state, rctx, { act, legal, busy, selection, rerender: () => render(), me }));
     }
@@ -258,7 +264,12 @@ export function createTablePage(ctx, params) {
       buttons.push(button('Start', 'btn-primary', () => command('start', { table: tableId }), 'start'));
     }
     if (isHost && status === 'waiting') {
-      buttons.push(button('Seat a bot', '', () => command('bot', { table: tableId }), 'add-bot'));
+      // A careful bot (level 1) plays the game's own strategy where it has one, else at random.
+      const level = el('select', { class: 'bot-level', 'data-testid': 'bot-level', 'aria-label': 'Bot strength' },
+        el('option', { value: '1', text: 'careful' }), el('option', { value: '0', text: 'random' }));
+      level.value = botLevel;
+      level.addEventListener('change', () => { botLevel = level.value; });
+      buttons.push(level, button('Seat a bot', '', () => command('bot', { table: tableId, level: Number(botLevel) }), 'add-bot'));
     }
     if (isHost && status !== 'finished') {
       buttons.push(button('End table', 'btn-danger', () => {

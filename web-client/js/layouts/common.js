@@ -1,23 +1,13 @@
-// Building blocks shared by every table layout: seats around the table, the
-// viewer's fanned hand, piles with counts, pools with chip stacks, the trick,
-// melds grouped by owner. Each block carries its `data-zone` (see README.md).
+// Building blocks shared by every table layout, drawn from the common view
+// schema (schema.js, docs/protocol.md "View schema"): seats around the table,
+// the viewer's fanned hand, piles with counts, pools with chip stacks, the
+// trick, melds grouped by owner, scores. Each block carries its `data-zone`
+// (see README.md); a layout adds only its game family's specifics.
 
-import { el, formatChips, isPlainObject, sameName } from '../dom.js';
-import { cardElement, describeCard, isCard } from '../cards.js';
+import { el, formatChips, humanise, isPlainObject, sameName } from '../dom.js';
+import { cardElement, describeCard, isCard, isFace } from '../cards.js';
 import { seatName } from '../render.js';
-
-/** The viewer's entry of a per-seat list (hands, seats), or null. */
-export function mine(list, rctx) {
-  if (!Array.isArray(list) || rctx.mySeat === null) return null;
-  return list.find((item) => isPlainObject(item) && item.seat === rctx.mySeat) || null;
-}
-
-/** Per-seat objects of a view list, by seat number. */
-export function bySeat(list) {
-  const map = new Map();
-  if (Array.isArray(list)) for (const item of list) if (isPlainObject(item) && Number.isInteger(item.seat)) map.set(item.seat, item);
-  return map;
-}
+import { faceUpCards } from './schema.js';
 
 /** Seats in table order starting after the viewer (the viewer last), or from 0 for a spectator. */
 export function seatOrder(rctx) {
@@ -127,13 +117,13 @@ export function dropTarget(node, onDrop) {
   return node;
 }
 
-/** The stock: a back with its count, optionally clickable (draw). */
-export function stockZone(count, onClick, label = 'Stock') {
+/** The stock (or any face-down pile): a back with its count, optionally clickable (draw). */
+export function stockZone(count, onClick, label = 'Stock', attrs = {}) {
   const body = Number.isInteger(count) && count > 0 ? cardElement('??') : el('span', { class: 'card card-empty', text: 'empty' });
   const wrap = onClick
     ? el('button', { type: 'button', class: 'pile-button', onclick: onClick, 'aria-label': `Draw from the ${label.toLowerCase()} (${count} cards)` }, body)
     : body;
-  return el('div', { class: `pile-zone${onClick ? ' is-clickable' : ''}`, 'data-zone': 'stock', 'data-count': String(count ?? 0) },
+  return el('div', { class: `pile-zone${onClick ? ' is-clickable' : ''}`, 'data-zone': 'stock', 'data-count': String(count ?? 0), ...attrs },
     wrap,
     el('span', { class: 'pile-label' }, `${label} `, el('strong', { text: String(count ?? 0) })));
 }
@@ -159,12 +149,12 @@ export function discardZone(cards, size, options = {}) {
     const top = list[list.length - 1];
     const node = cardElement(top, { className: options.arrive ? 'card-arrive' : '' });
     body = options.onClick
-      ? el('button', { type: 'button', class: 'pile-button', onclick: options.onClick, 'aria-label': `Take ${describeCard(top)} from the discard pile` }, node)
+      ? el('button', { type: 'button', class: 'pile-button', onclick: options.onClick, 'aria-label': options.clickLabel || `Take ${describeCard(top)} from the discard pile` }, node)
       : node;
   } else {
     body = el('span', { class: 'card card-empty', text: 'empty' });
   }
-  return el('div', { class: `pile-zone${options.spread ? ' pile-spread' : ''}${options.onClick ? ' is-clickable' : ''}`, 'data-zone': 'discard', 'data-count': String(count) },
+  return el('div', { class: `pile-zone${options.spread ? ' pile-spread' : ''}${options.onClick ? ' is-clickable' : ''}`, 'data-zone': 'discard', 'data-count': String(count), ...(options.attrs || {}) },
     body,
     el('span', { class: 'pile-label' }, `${options.label || 'Discard'} `, el('strong', { text: String(count) })));
 }
@@ -206,7 +196,8 @@ export function trickZone(plays, rctx, options = {}) {
 
 /**
  * Melds on the table grouped by owner (or one common group).
- * melds: [{meld, owner, cards}]; options.onMeld(meldIndex) makes each meld a button.
+ * melds: the schema's [{id, owner, cards}]; options.onMeld(meld) makes a meld a button,
+ * options.describe(meld) adds words after its cards (a build's value).
  */
 export function meldsZone(melds, rctx, options = {}) {
   const list = Array.isArray(melds) ? melds.filter((m) => isPlainObject(m) && Array.isArray(m.cards)) : [];
@@ -220,19 +211,22 @@ export function meldsZone(melds, rctx, options = {}) {
   return el('div', { class: 'melds-zone', 'data-zone': 'melds', 'data-count': String(list.length) },
     el('span', { class: 'zone-title', text: options.title || 'Melds on the table' }),
     list.length ? ordered.map(([owner, group]) => el('div', { class: 'meld-group', 'data-owner': String(owner) },
-      el('span', { class: 'meld-owner', text: owner === 'common' ? 'Common' : `${seatName(rctx, owner)}${owner === rctx.mySeat ? ' (you)' : ''}` }),
+      el('span', { class: 'meld-owner', text: owner === 'common' ? (options.commonLabel || 'Common') : `${seatName(rctx, owner)}${owner === rctx.mySeat ? ' (you)' : ''}` }),
       el('div', { class: 'meld-list' }, group.map((meld) => {
         const handler = options.onMeld?.(meld);
         const cards = meld.cards.map((card) => cardElement(card, { size: 'sm' }));
+        const words = options.describe?.(meld) || null;
         const attrs = {
-          class: `meld${handler ? ' is-target' : ''}`, 'data-meld': String(meld.meld ?? ''),
-          'aria-label': `meld ${meld.meld ?? ''}: ${meld.cards.map(describeCard).join(', ')}${handler ? ' — lay off the selected cards here' : ''}`,
+          class: `meld${handler ? ' is-target' : ''}${options.isSelected?.(meld) ? ' is-selected' : ''}`, 'data-meld': String(meld.id ?? ''),
+          'aria-label': `${words ? `${words}: ` : ''}${meld.cards.map(describeCard).join(', ')}${handler ? ` — ${options.targetLabel || 'lay off the selected cards here'}` : ''}`,
+          'aria-pressed': options.isSelected ? String(Boolean(options.isSelected(meld))) : null,
         };
-        if (!handler) return el('div', attrs, cards);
-        const node = el('button', { ...attrs, type: 'button', onclick: handler }, cards);
+        const body = [cards, words ? el('span', { class: 'meld-words', text: words }) : null];
+        if (!handler) return el('div', attrs, body);
+        const node = el('button', { ...attrs, type: 'button', onclick: handler }, body);
         if (options.onDropMeld) dropTarget(node, (drag) => options.onDropMeld(meld, drag));
         return node;
-      })))) : el('span', { class: 'muted small', text: 'No melds yet.' }));
+      })))) : el('span', { class: 'muted small', text: options.empty || 'No melds yet.' }));
 }
 
 /** A little labelled fact ("Trump ♦", "Deal 3"). */
@@ -279,5 +273,103 @@ export function waitingTable(state, rctx, gameName) {
       seats > taken ? el('div', { class: 'open-seats', 'aria-hidden': 'true' },
         Array.from({ length: Math.min(seats - taken, 12) }, () => el('span', { class: 'open-seat', text: 'open seat' }))) : null,
       options.length ? el('p', { class: 'waiting-options', text: options.map(([k, v]) => `${k.replace(/_/g, ' ')}: ${typeof v === 'boolean' ? (v ? 'yes' : 'no') : typeof v === 'object' ? JSON.stringify(v) : v}`).join(' · ') }) : null)],
+  });
+}
+
+// -- the common schema's blocks ------------------------------------------------
+
+// Seat statuses in a player's words; any other status is shown with its
+// underscores as spaces. An empty string means "nothing worth saying".
+const STATUS_WORDS = {
+  waiting: '', to_play: '', moving: '', watching: '', playing: '',
+  won: 'won', lost: 'lost', skipped: 'skipped', sitting_out: 'sitting out', left: 'left',
+  dealer: 'bank', bet: 'has bet', won_double: 'won double', lost_double: 'lost double',
+  in: 'in', out: 'out', undeclared: 'to declare', passed: 'passed', active: 'playing',
+};
+
+export function statusWords(status) {
+  if (typeof status !== 'string') return null;
+  const words = STATUS_WORDS[status] ?? status.replace(/_/g, ' ');
+  return words || null;
+}
+
+/** A short row of small face-up cards. */
+export function smallCards(cards) {
+  return el('span', { class: 'card-row card-row-tight' }, cards.filter(isCard).map((c) => cardElement(c, { size: 'sm' })));
+}
+
+/** A seat's facts read from the schema: card count, dealer, status, score and any face-up hand cards. */
+export function schemaSeatInfo(schema, seat, rctx) {
+  const entry = schema.seats.get(seat);
+  if (!entry) return { dealer: schema.dealer === seat, extras: [] };
+  const extras = [];
+  const score = schema.scores ? schema.scores[seat] : undefined;
+  if (typeof score === 'number') extras.push(fact('Score', String(score), { 'data-score': String(score) }));
+  const faces = seat === rctx.mySeat ? [] : faceUpCards(entry);
+  if (faces.length) extras.push(smallCards(faces));
+  return {
+    count: Number.isInteger(entry.count) ? entry.count : undefined,
+    faceUp: faces.length > 0 && faces.length === entry.count,
+    dealer: schema.dealer === seat,
+    out: entry.left === true,
+    status: entry.left ? 'left' : statusWords(entry.status),
+    extras,
+  };
+}
+
+/** "Deal 3 · Dealer bob": the facts every dealt game has. */
+export function dealFacts(schema, rctx) {
+  return [fact('Deal', schema.deal), schema.dealer !== null ? fact('Dealer', seatName(rctx, schema.dealer)) : null];
+}
+
+/** The zone name a pile is drawn in: the stock and the discard pile keep their contract names. */
+function pileZoneName(pile) {
+  if (pile.id === 'stock' || pile.id === 'discard') return pile.id;
+  return 'pile';
+}
+
+/**
+ * One pile of the schema: a face-down pile as a back with its count, a squared
+ * pile as its top card, a spread pile as every card. options: {label, zone
+ * (data-zone), onClick (the whole pile), onSpreadCard(card, depth), arrive,
+ * spread: false to square a spread pile}.
+ */
+export function pileZone(pile, options = {}) {
+  const label = options.label || humanise(pile.id);
+  const attrs = { 'data-pile': pile.id, 'data-zone': options.zone || pileZoneName(pile) };
+  const count = Number.isInteger(pile.count) ? pile.count : 0;
+  const faceDown = !Array.isArray(pile.cards) && !isFace(pile.top);
+  if (faceDown) return stockZone(count, options.onClick || null, label, attrs);
+  const spread = Array.isArray(pile.cards) && options.spread !== false;
+  const cards = spread ? pile.cards.filter(isFace) : isFace(pile.top) ? [pile.top] : [];
+  return discardZone(cards, count, { ...options, spread, label, attrs });
+}
+
+/** The pools of the schema (pot, pool, …) with their chip stacks. */
+export function poolsZone(schema) {
+  return poolZone(schema.pools.map((p) => ({ label: humanise(p.name), amount: p.amount })));
+}
+
+/** The trick being played (or, when given, the last one), from the schema. */
+export function trickBlock(schema, rctx, options = {}) {
+  const plays = schema.trick ? schema.trick.plays : [];
+  const last = Array.isArray(options.last) ? options.last.filter((p) => isPlainObject(p) && isFace(p.card)) : [];
+  const showing = plays.length ? plays : last;
+  return trickZone(showing, rctx, { ...options, label: plays.length ? 'Trick' : last.length ? 'Last trick' : 'Trick' });
+}
+
+/**
+ * The felt drawn from the schema: every seat's facts come from `seats` (and
+ * `scores`); parts.seatInfo(seat, entry, base) adds the layout's own (its
+ * `extras` are appended). parts: {seatInfo?, center, hand, below}.
+ */
+export function schemaTable(state, rctx, schema, parts) {
+  return tableFrame(state, rctx, {
+    ...parts,
+    seatInfo: (seat) => {
+      const base = schemaSeatInfo(schema, seat, rctx);
+      const more = parts.seatInfo?.(seat, schema.seats.get(seat), base) || {};
+      return { ...base, ...more, extras: [...(base.extras || []), ...(more.extras || [])] };
+    },
   });
 }

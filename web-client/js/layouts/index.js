@@ -1,28 +1,34 @@
-// Which table layout draws which game. Unknown games get the generic layout,
-// which still shows every field of the view.
+// Which layout draws a table: the view's `layout` (every game's view names it,
+// docs/protocol.md "View schema"), else the catalogue entry's `layout`, else the
+// generic layout, which draws any view. Never the game id.
 
+import { isPlainObject } from '../dom.js';
+import { createBettingLayout } from './betting.js';
+import { createBuildingLayout } from './building.js';
+import { createCassinoLayout } from './cassino.js';
+import { createGenericLayout } from './generic.js';
 import { createRummyLayout } from './rummy.js';
 import { createTricksLayout } from './tricks.js';
-import { createBettingLayout } from './betting.js';
-import { createGenericLayout } from './generic.js';
 
-const TRICKS = new Set(['rams', 'rounce', 'reversi']);
-const BETTING = new Set(['red_dog', 'red_and_black', 'ranter_go_round']);
+const LAYOUTS = {
+  betting: createBettingLayout,
+  building: createBuildingLayout,
+  cassino: createCassinoLayout,
+  generic: createGenericLayout,
+  rummy: createRummyLayout,
+  tricks: createTricksLayout,
+};
 
-export function familyOf(game) {
-  const id = String(game ?? '');
-  if (/rummy/.test(id) || id === 'carousel') return 'rummy';
-  if (TRICKS.has(id)) return 'tricks';
-  if (BETTING.has(id)) return 'betting';
+/** The layout name for a state: its view's, or its game's catalogue entry's (`catalogue` may be null). */
+export function layoutNameOf(state, catalogue) {
+  const fromView = isPlainObject(state?.view) ? state.view.layout : null;
+  if (typeof fromView === 'string' && LAYOUTS[fromView]) return fromView;
+  const entry = Array.isArray(catalogue) ? catalogue.find((g) => isPlainObject(g) && g.id === state?.game) : null;
+  if (typeof entry?.layout === 'string' && LAYOUTS[entry.layout]) return entry.layout;
   return 'generic';
 }
 
-/** A layout object {family, render(state, rctx, ui) → Node}. */
-export function createLayout(game) {
-  switch (familyOf(game)) {
-    case 'rummy': return createRummyLayout(game);
-    case 'tricks': return createTricksLayout(game);
-    case 'betting': return createBettingLayout(game);
-    default: return createGenericLayout(game);
-  }
+/** A layout object {family, render(state, rctx, ui) → Node}; an unknown name draws generically. */
+export function createLayout(name) {
+  return (LAYOUTS[name] || createGenericLayout)();
 }

@@ -1,7 +1,7 @@
-// The Rummy family table (rummy, michigan_rummy, five_hundred_rummy, persian_rummy,
-// straight_rummy …, carousel): opponents with card counts, stock and upcard (or
-// Michigan's spread pile), the table's melds grouped by owner (common for
-// Carousel), and the viewer's hand.
+// Layout `rummy` (every Rummy game and Carousel): the common blocks (seats with
+// card counts and scores, the stock, the discard pile — squared, or spread in
+// the Michigan family — the melds grouped by owner, or common when they have
+// none, as in Carousel) and the viewer's hand.
 //
 // Acting: click the stock or the upcard to draw; click a spread-pile card to take
 // down to it; select cards in the hand, then "Meld", or click a meld to lay them
@@ -10,12 +10,11 @@
 // table still list every legal entry.
 
 import { el, isPlainObject } from '../dom.js';
-import { cardText, isCard } from '../cards.js';
+import { cardText, isCard, isFace } from '../cards.js';
 import { seatName } from '../render.js';
 import { layoutDiff, plainCard } from './tablediff.js';
-import { bySeat, discardZone, dropTarget, fact, handZone, meldsZone, mine, poolZone, stockZone, tableFrame } from './common.js';
-
-const COMMON_TABLE = new Set(['carousel']);
+import { dropTarget, fact, handZone, meldsZone, pileZone, poolsZone, schemaTable } from './common.js';
+import { ownHand, readSchema } from './schema.js';
 
 function sameCards(a, b) {
   if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
@@ -28,19 +27,19 @@ function cardsList(cards) {
   return el('span', { class: 'card-text-list' }, cards.map(cardText));
 }
 
-export function createRummyLayout(game) {
+export function createRummyLayout() {
   let lastTop = null;
 
   return {
     family: 'rummy',
     render(state, rctx, ui) {
-      const view = isPlainObject(state.view) ? state.view : {};
+      const schema = readSchema(state.view);
+      const view = schema.view;
       const legal = ui.legal;
       const sel = ui.selection;
       sel.cards = Array.isArray(sel.cards) ? sel.cards : [];
-      const hands = bySeat(view.hands);
-      const myHand = mine(view.hands, rctx);
-      const cards = myHand && Array.isArray(myHand.cards) ? myHand.cards.filter(isCard) : [];
+      const myHand = ownHand(schema, rctx);
+      const cards = myHand || [];
       const selected = sel.cards.filter((i) => i < cards.length);
       const selectedCards = selected.map((i) => cards[i]);
       const find = (pred) => legal.find((a) => isPlainObject(a) && pred(a)) || null;
@@ -61,7 +60,7 @@ export function createRummyLayout(game) {
       const melds = legal.filter((a) => a.type === 'meld' && Array.isArray(a.cards));
       const composite = legal.filter((a) => ['go_rummy', 'go_down'].includes(a.type));
       // Carousel: every change is a whole new table; each listed one is read as a meld or a lay-off.
-      const layouts = legal.filter((a) => a.type === 'layout' && Array.isArray(a.melds)).map((a) => ({ action: a, diff: layoutDiff(a, view.table) }));
+      const layouts = legal.filter((a) => a.type === 'layout' && Array.isArray(a.melds)).map((a) => ({ action: a, diff: layoutDiff(a, schema.melds) }));
       const selecting = melds.length > 0 || layOffs.length > 0 || layouts.length > 0;
 
       // Hand: click selects when melding or laying off is possible, else discards at once.
@@ -80,29 +79,29 @@ export function createRummyLayout(game) {
         onCard, selectable: selecting, selected, playable, draggable: discards.length > 0,
       }) : null;
 
-      // Piles.
-      const center = [facts(view, rctx, game)];
-      center.push(stockZone(Number.isInteger(view.stock) ? view.stock : 0, drawStock ? () => send(drawStock) : null));
+      // Piles: the stock, and the discard pile unless the game has none (Carousel).
+      const center = [facts(schema, rctx)];
+      const stock = schema.pile('stock') || { id: 'stock', count: 0, top: null };
+      center.push(pileZone(stock, { label: 'Stock', onClick: drawStock ? () => send(drawStock) : null }));
+      const discard = schema.pile('discard');
       let pile = null;
-      const hasPile = Array.isArray(view.pile) || 'upcard' in view || 'pile_size' in view;
-      if (!hasPile) {
-        // Carousel has no discard pile.
-      } else if (Array.isArray(view.pile)) {
+      if (discard && Array.isArray(discard.cards)) {
+        const spread = discard.cards.filter(isFace);
         const takes = legal.filter((a) => a.type === 'take' && Number.isInteger(a.depth));
-        pile = discardZone(view.pile, view.pile.length, {
-          spread: true, label: 'Spread pile',
+        pile = pileZone(discard, {
+          label: 'Spread pile',
           onSpreadCard: (card, depth) => {
             const take = takes.find((a) => a.depth === depth && (a.card === undefined || a.card === card));
             if (take) return () => send(take);
             if (depth === 0 && drawUp) return () => send(drawUp);
             return null;
           },
-          arrive: view.pile[view.pile.length - 1] !== lastTop && lastTop !== null,
+          arrive: spread[spread.length - 1] !== lastTop && lastTop !== null,
         });
-        lastTop = view.pile[view.pile.length - 1] ?? null;
-      } else {
-        const top = isCard(view.upcard) ? view.upcard : null;
-        pile = discardZone(top ? [top] : [], Number.isInteger(view.pile_size) ? view.pile_size : top ? 1 : 0, {
+        lastTop = spread[spread.length - 1] ?? null;
+      } else if (discard) {
+        const top = isFace(discard.top) ? discard.top : null;
+        pile = pileZone(discard, {
           label: 'Discard',
           onClick: drawUp ? () => send(drawUp) : selectedCards.length === 1 && discardOf(selectedCards[0]) ? () => send(discardOf(selectedCards[0])) : null,
           arrive: top !== lastTop && lastTop !== null && top !== null,
@@ -111,30 +110,27 @@ export function createRummyLayout(game) {
       }
       if (pile && discards.length) dropTarget(pile, (drag) => { const a = discardOf(drag.card); if (a) send(a); });
       if (pile) center.push(pile);
-      const pools = [];
-      if (typeof view.pot === 'number') pools.push({ label: 'Pot', amount: view.pot });
-      if (typeof view.pool === 'number') pools.push({ label: 'Pool', amount: view.pool });
-      center.push(poolZone(pools));
+      center.push(poolsZone(schema));
 
       // Melds: a meld is a target when every selected card may be laid off on it.
       const targetFor = (meld) => {
         if (!selectedCards.length) return null;
         const viaLayout = layouts.find(({ diff }) => !diff.rearranged && !diff.newMelds.length && diff.layoffs.length === 1 &&
-          diff.layoffs[0].meld === meld.meld && sameCards(diff.layoffs[0].cards, selectedCards.map(plainCard)));
+          diff.layoffs[0].meld === meld.id && sameCards(diff.layoffs[0].cards, selectedCards.map(plainCard)));
         if (viaLayout) return () => send(viaLayout.action);
-        const onMeld = layOffs.filter((a) => a.meld === meld.meld);
+        const onMeld = layOffs.filter((a) => a.meld === meld.id);
         if (!onMeld.length) return null;
         const exact = onMeld.find((a) => sameCards(a.cards, selectedCards));
         if (exact) return () => send(exact);
         const listed = new Set(onMeld.flatMap((a) => a.cards || []));
-        if (selectedCards.every((c) => listed.has(c))) return () => send({ type: 'lay_off', meld: meld.meld, cards: selectedCards });
+        if (selectedCards.every((c) => listed.has(c))) return () => send({ type: 'lay_off', meld: meld.id, cards: selectedCards });
         return null;
       };
-      center.push(meldsZone(view.table, rctx, {
-        common: COMMON_TABLE.has(game),
+      center.push(meldsZone(schema.melds, rctx, {
+        commonLabel: 'The table',
         onMeld: targetFor,
         onDropMeld: (meld, drag) => {
-          const a = layOffs.find((x) => x.meld === meld.meld && sameCards(x.cards, [drag.card]));
+          const a = layOffs.find((x) => x.meld === meld.id && sameCards(x.cards, [drag.card]));
           if (a) send(a);
         },
       }));
@@ -165,23 +161,15 @@ export function createRummyLayout(game) {
           groups.length ? [' ', el('span', { class: 'card-text-list' }, groups.map((g) => el('span', { class: 'card-text-group' }, g.map(cardText))))] : null,
           isCard(action.discard) ? [' · discard ', cardText(action.discard)] : null));
       }
-      const hint = hintText(view, legal, rctx, { selecting, selected: selectedCards.length, discards: discards.length, layOffs: layOffs.length });
+      const hint = hintText(schema, legal, { selecting, selected: selectedCards.length, discards: discards.length, layOffs: layOffs.length });
       const below = [];
       if (hint) below.push(el('p', { class: 'hint-strip', text: hint }));
       if (tools.length) below.push(el('div', { class: 'hand-tools' }, tools));
 
-      return tableFrame(state, rctx, {
-        seatInfo: (seat) => {
-          const h = hands.get(seat);
-          const score = Array.isArray(view.scores) ? view.scores[seat] : undefined;
-          const extras = [];
-          if (typeof score === 'number') extras.push(fact('Score', String(score)));
-          if (h?.melded) extras.push(el('span', { class: 'seat-status', text: 'melded' }));
-          return {
-            count: Number.isInteger(h?.count) ? h.count : Array.isArray(h?.cards) ? h.cards.length : undefined,
-            dealer: view.dealer === seat, out: h?.left === true, status: h?.left ? 'left' : null, extras,
-          };
-        },
+      return schemaTable(state, rctx, schema, {
+        seatInfo: (seat, s) => ({
+          extras: s?.melded ? [el('span', { class: 'seat-status', text: 'melded' })] : [],
+        }),
         center,
         hand,
         below,
@@ -190,30 +178,31 @@ export function createRummyLayout(game) {
   };
 }
 
-function facts(view, rctx, game) {
+function facts(schema, rctx) {
+  const view = schema.view;
   const items = [
-    fact('Deal', view.deal),
-    Number.isInteger(view.dealer) ? fact('Dealer', seatName(rctx, view.dealer)) : null,
+    fact('Deal', schema.deal),
+    schema.dealer !== null ? fact('Dealer', seatName(rctx, schema.dealer)) : null,
     fact('Target', view.target),
     isCard(view.must_use) ? fact('Must use', cardText(view.must_use)) : null,
     view.stock_gone ? fact('Stock', 'gone') : null,
     isPlainObject(view.break) ? fact('Break', `${seatName(rctx, view.break.breaker)} broke · ${view.break.turns_left ?? '?'} turns left`) : null,
-    game === 'carousel' ? fact('Table', 'common melds') : null,
     Number.isInteger(view.knocker) ? fact('Knocked', seatName(rctx, view.knocker)) : null,
     Number.isInteger(view.knock_max) ? fact('Knock at', `${view.knock_max} or less`) : null,
-    Number.isInteger(view.draws_per_turn) ? fact('Draws this turn', `${Array.isArray(view.drawn) ? view.drawn.length : 0} of ${view.draws_per_turn}`) : null,
+    Number.isInteger(view.draws_per_turn) ? fact('Draws this turn', `${Number.isInteger(view.drawn) ? view.drawn : 0} of ${view.draws_per_turn}`) : null,
     isPlainObject(view.final_round) ? fact('Final meld round', `${view.final_round.turns_left ?? '?'} turns left`) : null,
   ];
   return el('div', { class: 'facts' }, items);
 }
 
-function hintText(view, legal, rctx, info) {
+function hintText(schema, legal, info) {
   if (!legal.length) return null;
   const has = (type) => legal.some((a) => a.type === type);
   const onlyDrawing = legal.every((a) => a.type === 'draw' || a.type === 'take' || a.type === 'take_all');
-  if (view.phase === 'draw' || onlyDrawing) {
-    if (Array.isArray(view.pile)) return 'Draw: click the stock, or a card of the spread pile to take it and every card above it.';
-    return 'upcard' in view || 'pile_size' in view ? 'Draw: click the stock or the discard pile.' : 'Draw: click the stock.';
+  if (schema.phase === 'draw' || onlyDrawing) {
+    const discard = schema.pile('discard');
+    if (Array.isArray(discard?.cards)) return 'Draw: click the stock, or a card of the spread pile to take it and every card above it.';
+    return discard ? 'Draw: click the stock or the discard pile.' : 'Draw: click the stock.';
   }
   if (has('call')) return 'A discard could be laid off: call it or pass.';
   const extra = [has('knock') ? 'Knock when your count is low enough.' : '', has('draw') ? 'You may draw again from the stock.' : ''].filter(Boolean).join(' ');

@@ -30,12 +30,12 @@ export function sameSet(a, b) {
 }
 
 /**
- * entry: {"type":"layout","melds":[[…],…]}; table: view.table [{meld, owner, cards}].
+ * entry: {"type":"layout","melds":[[…],…]}; table: the view's melds [{id, owner, cards}].
  * → {added: cards from the hand, newMelds: [[cards]], layoffs: [{meld, cards}], rearranged: bool}
  */
 export function layoutDiff(entry, table) {
   const oldMelds = (Array.isArray(table) ? table : []).filter(isPlainObject)
-    .map((m) => ({ meld: m.meld, cards: (m.cards || []).map(plainCard), used: false }));
+    .map((m) => ({ meld: m.id, cards: (m.cards || []).map(plainCard), used: false }));
   const newMelds = (Array.isArray(entry?.melds) ? entry.melds : []).filter(Array.isArray).map((m) => m.map(plainCard));
   const result = { added: [], newMelds: [], layoffs: [], rearranged: false };
   const pending = [];

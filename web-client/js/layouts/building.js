@@ -1,0 +1,208 @@
+// Layout `building` (Russian Bank, Rabouge): races to get rid of one's cards
+// onto shared piles. Drawn from the schema's piles alone: the shared ones (the
+// centre, Russian Bank's layout) in the middle, each player's own (stock, hand
+// or supply, turned card, discards) in a row of their own — the viewer's at the
+// bottom. Every card lies face up for everyone or face down for everyone.
+//
+// Acting: click a card that `legal` lets move (the top of its pile), then one
+// of the highlighted piles it may go to; or drag it there. Only the targets of
+// listed moves are offered. The face-down stock, hand and supply turn or draw
+// when clicked; `stop` is a big button while it can be called; the rest
+// (ending a turn, passing, demands) are buttons too.
+
+import { el } from '../dom.js';
+import { cardElement, describeCard, isFace } from '../cards.js';
+import { seatName } from '../render.js';
+import { fact, schemaTable } from './common.js';
+import { readSchema } from './schema.js';
+
+// Single actions made by clicking one of the viewer's own face-down piles.
+const PILE_ACTIONS = { stock: 'turn_stock', hand: 'turn_hand', supply: 'draw' };
+const TOOL_WORDS = { turn_stock: 'Turn the stock card', turn_hand: 'Turn the hand', draw: 'Draw', end_turn: 'End the turn', pass: 'Pass' };
+const KIND_WORDS = { stock: 'Stock', hand: 'Hand', supply: 'Supply', turned: 'Turned', discard: 'Discard', centre: 'Centre', layout: 'Layout' };
+
+function kindOf(id) {
+  return id.split(':')[0];
+}
+
+/** "Discard 2" for Rabouge's second discard pile, "Stock" for a stock, "Layout 3" for a layout pile. */
+function pileLabel(pile) {
+  const [kind, first, second] = pile.id.split(':');
+  const word = KIND_WORDS[kind] || kind;
+  if (second !== undefined) return `${word} ${Number(second) + 1}`;
+  if (kind === 'layout' || kind === 'centre') return `${word} ${Number(first) + 1}`;
+  return word;
+}
+
+export function createBuildingLayout() {
+  return {
+    family: 'building',
+    render(state, rctx, ui) {
+      const schema = readSchema(state.view);
+      const view = schema.view;
+      const sel = ui.selection;
+      const moves = ui.legal.filter((a) => a.type === 'move' && typeof a.from === 'string' && typeof a.to === 'string');
+      const sources = new Set(moves.map((m) => m.from));
+      if (sel.from && !sources.has(sel.from)) sel.from = null;
+      const moveTo = (from, to) => moves.find((m) => m.from === from && m.to === to) || null;
+      const single = (type) => ui.legal.find((a) => a.type === type && Object.keys(a).length === 1) || null;
+      const select = (from) => { sel.from = sel.from === from ? null : from; ui.rerender(); };
+
+      const draw = (pile) => drawPile(pile, {
+        selected: sel.from === pile.id,
+        source: sources.has(pile.id),
+        target: sel.from ? moveTo(sel.from, pile.id) : null,
+        onSelect: () => select(pile.id),
+        onPile: pile.owner === rctx.mySeat ? single(PILE_ACTIONS[kindOf(pile.id)]) : null,
+        act: ui.act,
+        moveTo,
+      });
+
+      const shared = schema.piles.filter((p) => p.owner === null);
+      const centre = shared.filter((p) => kindOf(p.id) === 'centre');
+      const layout = shared.filter((p) => kindOf(p.id) === 'layout');
+      const others = shared.filter((p) => !['centre', 'layout'].includes(kindOf(p.id)));
+      const reserve = (seat) => reserveRow(seat, schema.piles.filter((p) => p.owner === seat).map(draw), rctx);
+
+      const center = [facts(schema, rctx)];
+      const stop = ui.legal.find((a) => a.type === 'stop');
+      if (stop) {
+        center.push(el('button', {
+          type: 'button', class: 'btn btn-stop', 'data-tool': 'stop', onclick: () => ui.act(stop),
+          title: typeof view.infraction === 'string' ? view.infraction : '',
+        }, 'Stop!', typeof view.infraction === 'string' ? el('span', { class: 'stop-why', text: view.infraction }) : null));
+      }
+      for (const seat of [...schema.seats.keys()].filter((s) => s !== rctx.mySeat)) center.push(reserve(seat));
+      center.push(row('Centre', 'centre', centre.map(draw), centre.length ? null : 'No centre piles yet.'));
+      if (layout.length) center.push(row('Layout', 'layout', layout.map(draw)));
+      if (others.length) center.push(row('Table', 'table', others.map(draw)));
+
+      const tools = [];
+      for (const type of ['turn_stock', 'turn_hand', 'draw', 'end_turn', 'pass']) {
+        const action = single(type);
+        if (action) tools.push(el('button', { type: 'button', class: 'btn', 'data-tool': type, onclick: () => ui.act(action), text: TOOL_WORDS[type] }));
+      }
+      if (sel.from) tools.push(el('button', { type: 'button', class: 'btn btn-ghost', 'data-tool': 'clear', text: 'Put the card back', onclick: () => select(sel.from) }));
+      const below = [];
+      const hint = hintText(ui.legal, moves, sel.from);
+      if (hint) below.push(el('p', { class: 'hint-strip', text: hint }));
+      if (tools.length) below.push(el('div', { class: 'hand-tools' }, tools));
+
+      const node = schemaTable(state, rctx, schema, {
+        seatInfo: (seat, s) => ({
+          extras: [
+            typeof s?.role === 'string' ? fact('Plays', s.role === 'X' ? 'first' : 'second') : null,
+            Number.isInteger(s?.cards_left) ? fact('Cards left', String(s.cards_left), { 'data-cards-left': String(s.cards_left) }) : null,
+            Number.isInteger(s?.rabouges) && s.rabouges > 0 ? fact('Rabouges', String(s.rabouges)) : null,
+          ].filter(Boolean),
+        }),
+        center,
+        hand: rctx.mySeat !== null ? reserve(rctx.mySeat) : null,
+        below,
+      });
+      node.classList.add('building-table');
+      return node;
+    },
+  };
+}
+
+/**
+ * One pile: its label and count, its cards (a layout pile fanned, any other
+ * pile its top card or a back). A movable top card is a button that selects
+ * it; with a card selected, a pile it may go to is a button that sends the
+ * move; a pile also takes a dragged card it may receive.
+ */
+function drawPile(pile, o) {
+  const kind = kindOf(pile.id);
+  const count = Number.isInteger(pile.count) ? pile.count : 0;
+  const fanned = kind === 'layout' && Array.isArray(pile.cards);
+  const shown = fanned ? pile.cards.filter(isFace) : isFace(pile.top) ? [pile.top] : [];
+  const label = pileLabel(pile);
+  const cards = shown.map((card, index) => {
+    const isTop = index === shown.length - 1;
+    if (isTop && o.source && !o.target) {
+      const node = cardElement(card, {
+        tag: 'button', type: 'button', className: `pile-card is-movable${o.selected ? ' is-selected' : ''}`,
+        'aria-pressed': String(o.selected), 'aria-label': `${describeCard(card)} on ${label}${o.selected ? ', picked up' : ''}`,
+        draggable: 'true', onclick: o.onSelect,
+      });
+      node.addEventListener('dragstart', (event) => {
+        event.dataTransfer.setData('text/plain', JSON.stringify({ from: pile.id, card }));
+        event.dataTransfer.effectAllowed = 'move';
+        // Offer the piles this card may go to, without redrawing under the drag.
+        for (const target of node.closest('.felt-table')?.querySelectorAll('[data-zone="pile"][data-pile]') || []) {
+          if (o.moveTo(pile.id, target.dataset.pile)) target.classList.add('is-drag-target');
+        }
+      });
+      node.addEventListener('dragend', () => {
+        for (const target of document.querySelectorAll('.is-drag-target')) target.classList.remove('is-drag-target');
+      });
+      return node;
+    }
+    return cardElement(card, { className: 'pile-card' });
+  });
+  let body;
+  if (cards.length) body = el('div', { class: fanned ? 'pile-fan' : 'pile-top' }, cards);
+  else if (count > 0) {
+    body = o.onPile && !o.target
+      ? el('button', { type: 'button', class: 'pile-button', 'data-tool': o.onPile.type, onclick: () => o.act(o.onPile), 'aria-label': `${label}: ${count} cards face down — click to ${o.onPile.type.replace(/_/g, ' ')}` }, cardElement('??'))
+      : cardElement('??');
+  } else body = el('span', { class: 'card card-empty', text: 'empty' });
+
+  const attrs = {
+    class: `bpile bpile-${kind}${o.target ? ' is-target' : ''}${o.source ? ' is-source' : ''}`,
+    'data-zone': 'pile', 'data-pile': pile.id, 'data-count': String(count),
+    'data-target': o.target ? 'true' : null,
+  };
+  const parts = [body, el('span', { class: 'pile-label' }, `${label} `, el('strong', { text: String(count) }),
+    typeof pile.next === 'string' ? el('span', { class: 'pile-next', text: ` next ${pile.next}` }) : null)];
+  const node = o.target
+    ? el('button', { ...attrs, type: 'button', onclick: () => o.act(o.target), 'aria-label': `Move it to ${label}` }, parts)
+    : el('div', attrs, parts);
+  node.addEventListener('dragover', (event) => { event.preventDefault(); });
+  node.addEventListener('drop', (event) => {
+    event.preventDefault();
+    let drag = null;
+    try {
+      drag = JSON.parse(event.dataTransfer.getData('text/plain'));
+    } catch {
+      return; // not one of our cards
+    }
+    const move = drag && o.moveTo(drag.from, pile.id);
+    if (move) o.act(move);
+  });
+  return node;
+}
+
+function row(title, name, piles, empty = null) {
+  return el('div', { class: 'building-row', 'data-row': name },
+    el('span', { class: 'zone-title', text: title }),
+    el('div', { class: 'building-piles' }, piles.length ? piles : el('span', { class: 'muted small', text: empty || '' })));
+}
+
+function reserveRow(seat, piles, rctx) {
+  const mine = seat === rctx.mySeat;
+  return el('div', { class: `building-row reserve${mine ? ' is-mine' : ''}`, 'data-row': 'reserve', 'data-seat': String(seat) },
+    el('span', { class: 'zone-title', text: mine ? 'Your cards' : `${seatName(rctx, seat)}'s cards` }),
+    el('div', { class: 'building-piles' }, piles));
+}
+
+function facts(schema, rctx) {
+  const view = schema.view;
+  return el('div', { class: 'facts' },
+    Number.isInteger(view.mover) ? fact('To move', seatName(rctx, view.mover)) : null,
+    Number.isInteger(view.turn_number) ? fact('Turn', Number.isInteger(view.max_turns) ? `${view.turn_number} of ${view.max_turns}` : view.turn_number) : null,
+    typeof view.starter_rank === 'string' ? fact('Centre piles start at', view.starter_rank === 'T' ? '10' : view.starter_rank) : null,
+    Number.isInteger(view.draws_left) && view.draws_left > 0 ? fact('Opening draws left', view.draws_left) : null,
+    typeof view.stop_rule === 'string' ? fact('Stop rule', view.stop_rule === 'call' ? 'opponent may call stop' : 'out-of-order moves refused') : null,
+    view.demanded_space ? fact('Owed', 'a space filled from your stock') : null);
+}
+
+function hintText(legal, moves, selected) {
+  if (!legal.length) return null;
+  if (selected) return 'Now click a highlighted pile to move the card there (or click it again to put it back).';
+  if (legal.some((a) => a.type === 'stop')) return 'Your opponent broke the order of play: call Stop!';
+  if (moves.length) return 'Click a card you may move, then the pile it goes to — or drag it there.';
+  if (legal.some((a) => a.type === 'draw')) return 'Click your supply to draw its top card.';
+  return null;
+}

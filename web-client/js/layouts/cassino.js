@@ -1,0 +1,155 @@
+// Layout `cassino` (Royal Cassino): the table's loose cards (the `table` pile)
+// and its builds (the schema's melds, each with its value and owner), the stock,
+// each side's captured cards and sweeps, and the viewer's hand.
+//
+// Acting: click a card of your hand, then the loose cards and builds it takes
+// (only those some listed capture or build of that card uses are offered), then
+// "Take" — or "Build N" to build with them (a build is raised by picking the
+// build alone). "Trail" lays the picked card on the table. Every move is also a
+// button in the action bar.
+
+import { el } from '../dom.js';
+import { cardElement, cardText, describeCard, isFace } from '../cards.js';
+import { seatName } from '../render.js';
+import { dealFacts, fact, handZone, meldsZone, pileZone, schemaTable } from './common.js';
+import { ownHand, readSchema } from './schema.js';
+
+/** Same multiset of strings (or numbers). */
+function sameItems(a, b) {
+  if (a.length !== b.length) return false;
+  const x = a.map(String).sort();
+  const y = b.map(String).sort();
+  return x.every((item, i) => item === y[i]);
+}
+
+function listOf(value) {
+  return Array.isArray(value) ? value : [];
+}
+
+export function createCassinoLayout() {
+  return {
+    family: 'cassino',
+    render(state, rctx, ui) {
+      const schema = readSchema(state.view);
+      const sel = ui.selection;
+      const cards = ownHand(schema, rctx);
+      const plays = ui.legal.filter((a) => ['capture', 'build', 'trail'].includes(a.type) && isFace(a.card));
+      if (sel.card && !plays.some((a) => a.card === sel.card)) sel.card = null;
+      sel.loose = sel.card ? listOf(sel.loose) : [];
+      sel.builds = sel.card ? listOf(sel.builds) : [];
+      const ofCard = plays.filter((a) => a.card === sel.card);
+      const looseOf = (a) => listOf(a.type === 'capture' ? a.take : a.with);
+      const offeredLoose = new Set(ofCard.flatMap(looseOf));
+      const offeredBuilds = new Set(ofCard.flatMap((a) => listOf(a.builds)));
+      const matches = (a) => sameItems(looseOf(a), sel.loose) && sameItems(listOf(a.builds), sel.builds);
+      const toggle = (list, item) => (list.includes(item) ? list.filter((x) => x !== item) : [...list, item]);
+      const pickCard = (card) => {
+        if (sel.card === card) sel.card = null;
+        else Object.assign(sel, { card, loose: [], builds: [] });
+        ui.rerender();
+      };
+
+      const hand = cards ? handZone(cards, {
+        playable: new Set(plays.map((a) => a.card)),
+        selectable: plays.length > 0,
+        selected: sel.card ? [cards.indexOf(sel.card)] : [],
+        onCard: plays.length ? (card) => pickCard(card) : null,
+      }) : null;
+
+      const center = [facts(schema, rctx)];
+      const stock = schema.pile('stock');
+      const captured = schema.piles.filter((p) => p.id.startsWith('captured-'));
+      center.push(el('div', { class: 'cassino-sides' },
+        stock ? pileZone(stock, { label: 'Stock' }) : null,
+        captured.map((pile) => pileZone(pile, { label: `Captured by ${sideName(schema, pile, rctx)}` }))));
+
+      const table = schema.pile('table');
+      const loose = table ? listOf(table.cards).filter(isFace) : [];
+      center.push(el('div', { class: 'pile-zone cassino-table-cards', 'data-zone': 'pile', 'data-pile': 'table', 'data-count': String(loose.length) },
+        el('span', { class: 'zone-title', text: 'Loose cards on the table' }),
+        el('div', { class: 'cassino-loose' }, loose.length ? loose.map((card) => {
+          const offered = offeredLoose.has(card);
+          const picked = sel.loose.includes(card);
+          if (!offered) return cardElement(card, { className: 'table-card' });
+          return el('button', {
+            type: 'button', class: `table-card${picked ? ' is-selected' : ''}`,
+            'aria-pressed': String(picked), 'aria-label': `${describeCard(card)}${picked ? ', picked' : ''}`,
+            onclick: () => { sel.loose = toggle(sel.loose, card); ui.rerender(); },
+          }, cardElement(card));
+        }) : el('span', { class: 'muted small', text: 'No loose cards.' }))));
+
+      center.push(meldsZone(schema.melds, rctx, {
+        title: 'Builds', empty: 'No builds.',
+        describe: (build) => `${build.multiple ? 'building' : 'build of'} ${build.value}${build.multiple ? '’s' : ''}`,
+        isSelected: (build) => sel.builds.includes(build.id),
+        targetLabel: 'pick this build',
+        onMeld: (build) => (offeredBuilds.has(build.id) ? () => { sel.builds = toggle(sel.builds, build.id); ui.rerender(); } : null),
+      }));
+
+      const tools = [];
+      if (sel.card) {
+        const picked = sel.loose.length + sel.builds.length > 0;
+        const capture = picked ? ofCard.find((a) => a.type === 'capture' && matches(a)) : null;
+        tools.push(el('button', {
+          type: 'button', class: 'btn btn-primary', 'data-tool': 'capture', disabled: !capture,
+          onclick: () => capture && ui.act(capture),
+        }, capture ? ['Take with ', cardText(sel.card)] : 'Take (pick the cards it takes)'));
+        for (const build of picked ? ofCard.filter((a) => a.type === 'build' && matches(a)) : []) {
+          tools.push(el('button', { type: 'button', class: 'btn btn-primary', 'data-tool': 'build', 'data-value': String(build.value), onclick: () => ui.act(build) },
+            `Build ${build.value}`));
+        }
+        const trail = ofCard.find((a) => a.type === 'trail');
+        if (trail) tools.push(el('button', { type: 'button', class: 'btn', 'data-tool': 'trail', onclick: () => ui.act(trail) }, 'Trail ', cardText(sel.card)));
+        tools.push(el('button', { type: 'button', class: 'btn btn-ghost', 'data-tool': 'clear', text: 'Clear', onclick: () => pickCard(sel.card) }));
+      }
+      const below = [];
+      const hint = hintText(plays, sel);
+      if (hint) below.push(el('p', { class: 'hint-strip', text: hint }));
+      if (tools.length) below.push(el('div', { class: 'hand-tools' }, tools));
+
+      const node = schemaTable(state, rctx, schema, {
+        seatInfo: (seat, s) => ({
+          extras: [
+            Number.isInteger(s?.captured) ? fact('Captured', String(s.captured), { 'data-captured': String(s.captured) }) : null,
+            Number.isInteger(s?.sweeps) && s.sweeps > 0 ? fact('Sweeps', String(s.sweeps), { 'data-sweeps': String(s.sweeps) }) : null,
+            listOf(s?.owns).length ? fact('Owns', listOf(s.owns).map((id) => buildValue(schema, id)).join(', ')) : null,
+          ].filter(Boolean),
+        }),
+        center,
+        hand,
+        below,
+      });
+      node.classList.add('cassino-table');
+      return node;
+    },
+  };
+}
+
+function buildValue(schema, id) {
+  const build = schema.melds.find((m) => m.id === id);
+  return build ? `build of ${build.value}` : 'a build';
+}
+
+function sideName(schema, pile, rctx) {
+  const side = schema.view.sides?.find?.((s) => `captured-${s.side}` === pile.id);
+  const seats = Array.isArray(side?.seats) ? side.seats : Number.isInteger(pile.owner) ? [pile.owner] : [];
+  return seats.map((seat) => seatName(rctx, seat)).join(' & ') || 'nobody';
+}
+
+function facts(schema, rctx) {
+  const view = schema.view;
+  return el('div', { class: 'facts' },
+    dealFacts(schema, rctx),
+    Number.isInteger(view.round) ? fact('Round', Number.isInteger(view.rounds) ? `${view.round} of ${view.rounds}` : view.round) : null,
+    view.last ? fact('Last', 'the final round') : null,
+    Number.isInteger(view.target) ? fact('Game', `${view.target} points`) : null,
+    Number.isInteger(view.max_build) ? fact('Largest build', view.max_build) : null,
+    Number.isInteger(view.last_capture) ? fact('Last capture', seatName(rctx, view.last_capture)) : null);
+}
+
+function hintText(plays, sel) {
+  if (!plays.length) return null;
+  if (!sel.card) return 'Click a card of your hand to play it.';
+  if (!sel.loose.length && !sel.builds.length) return 'Click the table cards and builds it takes (or builds with), then Take or Build — or Trail it.';
+  return 'Pick more cards, or press Take or a Build button.';
+}
