@@ -29,8 +29,18 @@ namespace {
 class Session;
 
 struct Room {
+  explicit Room(int size) : size(size) {}
+  int size;
+  int handshakes = 0;  // members whose WebSocket handshake is done
   std::vector<std::weak_ptr<Session>> members;
   int turn = 0;
+
+  void broadcast(const std::shared_ptr<const std::string>& frame);
+  std::shared_ptr<const std::string> state_frame(std::size_t payload) const {
+    auto state = std::make_shared<std::string>("T" + std::to_string(turn) + " ");
+    state->resize(std::max(payload, state->size()), 'x');
+    return state;
+  }
 };
 
 class Session : public std::enable_shared_from_this<Session> {
@@ -38,9 +48,14 @@ class Session : public std::enable_shared_from_this<Session> {
   Session(tcp::socket socket, std::shared_ptr<Room> room, int index, std::size_t payload)
       : ws_(std::move(socket)), room_(std::move(room)), index_(index), payload_(payload) {}
 
+  // A room starts (its first member's turn) once every member's handshake is
+  // done: nothing may be written to a socket before its handshake reply.
   void run() {
     ws_.async_accept([self = shared_from_this()](beast::error_code ec) {
-      if (!ec) self->read();
+      if (ec) return;
+      self->read();
+      auto& room = *self->room_;
+      if (++room.handshakes == room.size) room.broadcast(room.state_frame(self->payload_));
     });
   }
 
@@ -64,11 +79,7 @@ class Session : public std::enable_shared_from_this<Session> {
     send(ok);
     auto& room = *room_;
     room.turn = (room.turn + 1) % static_cast<int>(room.members.size());
-    auto state = std::make_shared<std::string>("T" + std::to_string(room.turn) + " ");
-    state->resize(std::max(payload_, state->size()), 'x');
-    std::shared_ptr<const std::string> frame = std::move(state);
-    for (auto& member : room.members)
-      if (auto session = member.lock()) session->send(frame);
+    room.broadcast(room.state_frame(payload_));
   }
 
   void write() {
@@ -88,6 +99,11 @@ class Session : public std::enable_shared_from_this<Session> {
   std::deque<std::shared_ptr<const std::string>> queue_;
 };
 
+void Room::broadcast(const std::shared_ptr<const std::string>& frame) {
+  for (auto& member : members)
+    if (auto session = member.lock()) session->send(frame);
+}
+
 class Listener {
  public:
   Listener(asio::io_context& io, unsigned short port, int room_size, std::size_t payload)
@@ -98,19 +114,11 @@ class Listener {
     acceptor_.async_accept([this](beast::error_code ec, tcp::socket socket) {
       if (!ec) {
         socket.set_option(tcp::no_delay(true));
-        if (!room_ || static_cast<int>(room_->members.size()) == room_size_) room_ = std::make_shared<Room>();
+        if (!room_ || static_cast<int>(room_->members.size()) == room_size_) room_ = std::make_shared<Room>(room_size_);
         auto session = std::make_shared<Session>(std::move(socket), room_, static_cast<int>(room_->members.size()),
                                                  payload_);
         room_->members.push_back(session);
         session->run();
-        // A full room starts: its first member's turn.
-        if (static_cast<int>(room_->members.size()) == room_size_) {
-          auto first = std::make_shared<std::string>("T0 ");
-          first->resize(std::max(payload_, first->size()), 'x');
-          std::shared_ptr<const std::string> frame = std::move(first);
-          for (auto& member : room_->members)
-            if (auto s = member.lock()) s->send(frame);
-        }
       }
       accept();
     });

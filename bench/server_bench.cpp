@@ -268,6 +268,7 @@ void print_run(const char* what, const Run& run) {
               run.server_rss_kib);
   std::fflush(stdout);
   for (const auto& [code, count] : run.play.errors) std::printf("         refused or failed: %s × %lld\n", code.c_str(), static_cast<long long>(count));
+  if (!run.play.first_refusal.empty()) std::printf("         first refusal: %s\n", run.play.first_refusal.c_str());
 }
 
 }  // namespace

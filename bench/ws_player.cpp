@@ -44,6 +44,7 @@ void PlayStats::add(const PlayStats& other) {
   act_to_ok_ms.insert(act_to_ok_ms.end(), other.act_to_ok_ms.begin(), other.act_to_ok_ms.end());
   act_to_state_ms.insert(act_to_state_ms.end(), other.act_to_state_ms.begin(), other.act_to_state_ms.end());
   for (const auto& [code, count] : other.errors) errors[code] += count;
+  if (first_refusal.empty()) first_refusal = other.first_refusal;
 }
 
 WsPlayer::WsPlayer(asio::io_context& io, unsigned short port, Protocol protocol, Role role, std::uint64_t seed)
@@ -113,9 +114,17 @@ void WsPlayer::on_parlour_frame(std::string_view text) {
     } else {
       const auto code = top_level_field(text, "code");
       ++stats_.errors[code ? std::string(*code) : "error"];
+      if (stats_.first_refusal.empty())
+        stats_.first_refusal = std::string(text.substr(0, 300)) + " for " + last_sent_.substr(0, 300) + " at seq " +
+                               std::to_string(acted_at_seq_) + " from " + last_legal_.substr(0, 600);
     }
     pending_id_ = 0;
     --window_->in_flight;
+    const bool refused = !(type && *type == "\"ok\"");
+    // A state may have come while the act was in flight (another seat's move at a
+    // table where two may act): act on it now. A refusal at the latest state
+    // changes nothing, so no state follows: pick again, a few times.
+    if (latest_legal_seq_ > acted_at_seq_ || (refused && ++retries_ <= 3)) act_on_latest(now);
     return;
   }
   const auto seq = top_level_int(text, "seq");
@@ -132,9 +141,18 @@ void WsPlayer::on_parlour_frame(std::string_view text) {
   }
   // Players act from the start (the warm-up included) until the window closes;
   // only what happens inside the window is counted.
-  if (role_ == Role::player && pending_id_ == 0 && now < window_->end && !stopping_) {
-    if (const auto legal = top_level_field(text, "legal"); legal && *legal != "[]") maybe_act_parlour(*legal);
+  if (const auto legal = top_level_field(text, "legal")) {
+    last_legal_ = *legal;
+    latest_legal_seq_ = *seq;
+    retries_ = 0;
   }
+  if (pending_id_ == 0) act_on_latest(now);
+}
+
+void WsPlayer::act_on_latest(Clock::time_point now) {
+  if (role_ != Role::player || now >= window_->end || stopping_) return;
+  if (last_legal_.empty() || last_legal_ == "[]") return;
+  maybe_act_parlour(std::string(last_legal_));
 }
 
 void WsPlayer::maybe_act_parlour(std::string_view legal_text) {
@@ -152,8 +170,9 @@ void WsPlayer::maybe_act_parlour(std::string_view legal_text) {
                                                           value["max"].get<std::int64_t>())(rng_);
   }
   pending_id_ = next_id_++;
-  acted_at_seq_ = latest_seq_;
-  send(Json({{"type", "act"}, {"id", pending_id_}, {"table", table_}, {"action", std::move(action)}}).dump());
+  acted_at_seq_ = latest_legal_seq_;
+  last_sent_ = Json({{"type", "act"}, {"id", pending_id_}, {"table", table_}, {"action", std::move(action)}}).dump();
+  send(last_sent_);
   acted(Clock::now());
 }
 

@@ -43,6 +43,7 @@ struct PlayStats {
   std::vector<double> act_to_ok_ms;
   std::vector<double> act_to_state_ms;  // act sent → the sender's next state
   std::map<std::string, std::int64_t> errors;
+  std::string first_refusal;  // the first error frame, as it came (a refused listed action is a bug)
 
   void add(const PlayStats& other);
 };
@@ -71,6 +72,7 @@ class WsPlayer : public std::enable_shared_from_this<WsPlayer> {
   void on_parlour_frame(std::string_view text);
   void on_echo_frame(std::string_view text);
   void maybe_act_parlour(std::string_view legal);
+  void act_on_latest(Clock::time_point now);
   void send(std::string text);
   void write_next();
   void acted(Clock::time_point now);
@@ -92,6 +94,10 @@ class WsPlayer : public std::enable_shared_from_this<WsPlayer> {
   std::int64_t acted_at_seq_ = -1;     // the state the act was chosen at
   bool awaiting_state_ = false;        // act sent, own next state not seen yet
   Clock::time_point sent_at_;
+  std::string last_legal_;          // the latest state's legal list, to pick again after a refusal
+  std::string last_sent_;           // the last act, for the refusal report
+  std::int64_t latest_legal_seq_ = -1;  // the seq last_legal_ came with
+  int retries_ = 0;                  // refusals since that state
   std::deque<std::string> outbox_;
   PlayStats stats_;
 };
