@@ -798,6 +798,14 @@ Json TableCore::players_json(const rules::Balances& chips) const {
   return players;
 }
 
+void TableCore::refresh_result() {
+  const auto result = game_->result();
+  auto text = result.is_null() ? std::string() : result.dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (text == result_text_) return;
+  result_text_ = std::move(text);
+  ++result_version_;
+}
+
 void TableCore::refresh_players(const rules::Balances& chips) {
   auto text = players_json(chips).dump();
   if (text == players_text_) return;
@@ -805,7 +813,7 @@ void TableCore::refresh_players(const rules::Balances& chips) {
   ++players_version_;
 }
 
-TableCore::SharedParts TableCore::shared_parts() const {
+TableCore::SharedParts TableCore::shared_parts() {
   SharedParts parts;
   auto& head = parts.head;
   head.reserve(256);
@@ -825,11 +833,8 @@ TableCore::SharedParts TableCore::shared_parts() const {
   } else {
     tail += R"(,"to_act":)";
     tail += Json(game_->to_act()).dump();
-    const auto result = game_->result();
-    if (!result.is_null()) {
-      tail += R"(,"result":)";
-      tail += result.dump(-1, ' ', false, Json::error_handler_t::replace);
-    }
+    refresh_result();
+    parts.result_always = game_->phase() != rules::Phase::playing;
   }
   if (turn_ && timer_token_[static_cast<std::size_t>(TimerKind::turn)] != 0)
     tail += R"(,"timer":)" +
@@ -864,6 +869,13 @@ std::string TableCore::state_text(Member& member, SharedParts& parts, const rule
   // The invite is for those who may bring friends: the host and the seated.
   if (seat || same_name(record_.host, member.player)) text += R"(,"invite":)" + Json(record_.invite).dump();
   text += parts.tail;
+  // While a deal is played, the last deal's result goes once to each member: it
+  // stays until the next deal settles (docs/protocol.md).
+  if (game_ && !failed() && !result_text_.empty() && (parts.result_always || member.result_sent != result_version_)) {
+    text += R"(,"result":)";
+    text += result_text_;
+    member.result_sent = result_version_;
+  }
   text += R"(,"view":)";
   text += view;
   text += R"(,"legal":)";

@@ -149,11 +149,13 @@ class TableCore {
     std::string player;
     std::int64_t log_sent = -1;      // absolute number of log lines this member has had; -1: none yet
     std::uint64_t players_sent = 0;  // the players list version this member has had; 0: none yet
+    std::uint64_t result_sent = 0;   // the result version this member has had; 0: none yet
   };
   // The parts of a state push that are the same for everyone, serialized once a broadcast.
   struct SharedParts {
     std::string head;  // {"type":"state",...,"host":".." (no closing brace)
-    std::string tail;  // ,"to_act":[..],"result":{..},"timer":{..},"failure":".."
+    std::string tail;  // ,"to_act":[..],"timer":{..},"failure":".."
+    bool result_always = false;  // the deal is over (or the table is): every push carries the result
     std::map<std::optional<int>, std::string> views;  // by seat (nullopt: a spectator), filled as needed
   };
   // A step whose write is in flight, and what to send once it is durable.
@@ -215,11 +217,12 @@ class TableCore {
   // ---- frames
   void remember(const Caller& who);
   void broadcast(Outbox& out);
-  SharedParts shared_parts() const;
+  SharedParts shared_parts();
   std::string state_text(Member& member, SharedParts& parts, const rules::Balances& chips);
   const std::string& view_text(SharedParts& parts, std::optional<int> seat) const;
   void log_delta(Member& member, std::string& out) const;
   void refresh_players(const rules::Balances& chips);
+  void refresh_result();
   Json players_json(const rules::Balances& chips) const;
   Json legal_for(int seat, const rules::Balances& chips) const;
   Frame reply(const Caller& who, Json message) const;
@@ -239,6 +242,8 @@ class TableCore {
   std::int64_t log_total_ = 0;   // lines ever added: log_.back() is line log_total_ - 1
   std::string players_text_;     // the players list as last serialized
   std::uint64_t players_version_ = 0;
+  std::string result_text_;      // the latest result as last serialized ("" if none)
+  std::uint64_t result_version_ = 0;
   std::uint64_t summary_version_ = 1;  // bumped whenever the lobby's line may have changed
   std::vector<Member> audience_;
   std::optional<Pending> pending_;

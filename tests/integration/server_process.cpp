@@ -68,6 +68,8 @@ void WsClient::complete_state(Json& state) {
   }
   if (state.contains("players")) kept.players = state["players"];
   else if (!kept.players.is_null()) state["players"] = kept.players;
+  if (state.contains("result")) kept.result = state["result"];
+  else if (!kept.result.is_null() && state.value("status", "") == "playing") state["result"] = kept.result;
 }
 
 Json WsClient::request(Json message) {

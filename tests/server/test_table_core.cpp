@@ -473,3 +473,34 @@ TEST_CASE("the log kept for new members is the last 50 lines, numbered for the l
   CHECK(state["log"].back() == "tap 60");
   CHECK(state["log_from"].get<std::int64_t>() > 0);
 }
+
+TEST_CASE("while the next deal is played, the last deal's result goes once to each member; a deal over carries it always") {
+  Bench bench(*rules::Registry::builtin().find("red_dog"));
+  bench.seat_and_start();
+  bench.run(bench.core->watch(bench.cat()));
+  const auto play_one_step = [&] {
+    const auto state = bench.last_state(1)["to_act"].empty() ? bench.last_state(2) : bench.last_state(1);
+    const int seat = state["to_act"].empty() ? 0 : state["to_act"][0].get<int>();
+    const auto& mover = seat == 0 ? bench.ann() : bench.bob();
+    const auto legal = bench.last_state(seat == 0 ? 1 : 2)["legal"];
+    REQUIRE_FALSE(legal.empty());
+    Json action = legal[0];
+    for (auto& [key, value] : action.items())
+      if (value.is_object() && value.contains("min")) value = value["min"];
+    bench.run(bench.core->act(mover, action, std::nullopt));
+  };
+  while (bench.last_state(3)["view"]["phase"] != "deal_over") play_one_step();
+  const auto settled = bench.last_state(3);
+  REQUIRE(settled.contains("result"));
+  bench.run(bench.core->act(bench.ann(), {{"type", "continue"}}, std::nullopt));
+  CHECK(bench.last_state(3).contains("result"));  // the deal is still over
+  bench.run(bench.core->act(bench.bob(), {{"type", "continue"}}, std::nullopt));
+  REQUIRE(bench.last_state(3)["view"]["phase"] == "betting");
+  // The first push of the new deal came after the result was sent: left out.
+  CHECK_FALSE(bench.last_state(3).contains("result"));
+  bench.run(bench.core->leave(bench.cat()));
+  bench.run(bench.core->watch(bench.cat()));
+  CHECK(bench.last_state(3)["result"] == settled["result"]);  // a new member has it once
+  play_one_step();
+  if (bench.last_state(3)["view"]["phase"] == "betting") CHECK_FALSE(bench.last_state(3).contains("result"));
+}

@@ -32,7 +32,7 @@ export class Connection {
     this.pingTimer = null;
     this.status = 'connecting';
     this.retryAt = 0;
-    this.tables = new Map(); // table id → {log, logEnd, players}: what state pushes leave out
+    this.tables = new Map(); // table id → {log, logEnd, players, result}: what state pushes leave out
   }
 
   /** Listen for pushed messages of a type ('state', 'error', …) or for
@@ -158,7 +158,8 @@ export class Connection {
   /**
    * A state push carries only the log lines this connection has not had
    * (`log_from` numbers the first) and the players list only when it changed
-   * (docs/protocol.md): fill both in, so that every listener sees a whole state.
+   * (docs/protocol.md), and the last deal's result only once while the next
+   * deal is played: fill them in, so that every listener sees a whole state.
    */
   completeState(state) {
     const key = String(state.table);
@@ -172,6 +173,8 @@ export class Connection {
     }
     if (Array.isArray(state.players)) kept.players = state.players;
     else if (kept.players) state.players = kept.players;
+    if (state.result && typeof state.result === 'object') kept.result = state.result;
+    else if (kept.result && state.status === 'playing') state.result = kept.result;
     this.tables.set(key, kept);
   }
 
