@@ -427,7 +427,8 @@ GameLog log_from(const std::string& name, const Json& file) {
 }
 
 // For the deeper check: PARLOUR_GOLDEN_SEEDS=N plays N logs per spec (seeds
-// spec.seed + 1000·k) and PARLOUR_GOLDEN_LONGER=F makes each F times as long.
+// spec.seed + 1000·k, every other one with a seat leaving two thirds of the way)
+// and PARLOUR_GOLDEN_LONGER=F makes each F times as long.
 // The repository's logs are the N = 1, F = 1 set.
 std::vector<LogSpec> specs_to_run() {
   const int seeds = std::max(1, std::stoi(env("PARLOUR_GOLDEN_SEEDS", "1")));
@@ -440,6 +441,7 @@ std::vector<LogSpec> specs_to_run() {
       if (k > 0) {
         variant.name += "-" + std::to_string(k);
         variant.seed += 1000 * static_cast<std::uint64_t>(k);
+        if (k % 2 == 1) variant.leave_at = static_cast<int>(variant.max_steps * 2 / 3);  // half of them see a seat leave
       }
       out.push_back(variant);
     }
