@@ -19,8 +19,6 @@ namespace parlour::rules::rummy {
 
 namespace {
 
-bool holds(const std::vector<Card>& cards, Card card) { return std::find(cards.begin(), cards.end(), card) != cards.end(); }
-
 std::vector<Card> distinct_cards(const std::vector<Card>& cards) {
   std::vector<Card> out;
   for (auto c : cards)

@@ -28,12 +28,10 @@ std::vector<Card> read_cards(const Json& list, const char* field) {
   return out;
 }
 
-bool contains(const std::vector<Card>& cards, Card card) { return std::find(cards.begin(), cards.end(), card) != cards.end(); }
-
 std::vector<Card> distinct(const std::vector<Card>& cards) {
   std::vector<Card> out;
   for (auto c : cards)
-    if (!contains(out, c)) out.push_back(c);
+    if (!holds(out, c)) out.push_back(c);
   return out;
 }
 
@@ -421,7 +419,7 @@ bool RummyBase::usable_take(int seat, std::size_t depth, bool must_use) const {
     for (const auto& tm : table_)
       if (!shift_choices(tm.meld, card, config_.melds).empty()) return true;
   for (const auto& meld : candidate_melds(cards, config_.melds))
-    if (contains(meld, card)) return true;
+    if (holds(meld, card)) return true;
   return false;
 }
 
@@ -482,7 +480,7 @@ std::string RummyBase::why_not_keep(int seat, const std::vector<Card>& remaining
     return "you may not go out this turn: keep two cards so that one stays after your discard";
   // Equal cards are interchangeable: once a copy of the taken upcard is played,
   // what stays in the hand is the player's own.
-  const bool upcard_played = taken_upcard_ && contains(played, *taken_upcard_);
+  const bool upcard_played = taken_upcard_ && holds(played, *taken_upcard_);
   for (auto c : remaining)
     if (upcard_played || !(config_.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == c &&
                            std::count(remaining.begin(), remaining.end(), c) == 1))
@@ -501,12 +499,12 @@ void RummyBase::check_may_keep(int seat, const std::vector<Card>& cards) const {
 }
 
 void RummyBase::check_must_use(const std::vector<Card>& used) const {
-  if (must_use_ && !contains(used, *must_use_))
+  if (must_use_ && !holds(used, *must_use_))
     throw illegal_action("first meld or lay off " + to_string(*must_use_) + ", the card you took");
 }
 
 void RummyBase::forget_upcard_if_played(const std::vector<Card>& played) {
-  if (taken_upcard_ && contains(played, *taken_upcard_)) taken_upcard_.reset();
+  if (taken_upcard_ && holds(played, *taken_upcard_)) taken_upcard_.reset();
 }
 
 void RummyBase::remove_from_hand(int seat, const std::vector<Card>& cards) {
@@ -662,7 +660,7 @@ void RummyBase::after_hand_change(int seat, Balances& chips, Effects& fx) {
 void RummyBase::apply_discard(int seat, const Json& action, Balances& chips, Effects& fx) {
   expect_only_fields(action, {"card"});
   const Card card = card_field(action, "card");
-  if (!contains(hands_[seat], card)) throw illegal_action(to_string(card) + " is not in your hand");
+  if (!holds(hands_[seat], card)) throw illegal_action(to_string(card) + " is not in your hand");
   const bool after_call = step_ == Step::call_discard;
   if (!after_call) {
     if (must_use_) throw illegal_action("first meld or lay off " + to_string(*must_use_) + ", the card you took");
@@ -1131,7 +1129,7 @@ void RummyBase::list_plays(int seat, Json& legal) const {
     if (!config_.go_down) list_go_rummy(seat, legal);
   } else if (may_play) {
     for (const auto& meld : candidate_melds(hand, config_.melds)) {
-      if (must_use_ && !contains(meld, *must_use_)) continue;
+      if (must_use_ && !holds(meld, *must_use_)) continue;
       if (config_.meld_cards_exact > 0 && static_cast<int>(meld.size()) != config_.meld_cards_exact) continue;
       if (!may_leave(meld)) continue;
       legal.push_back({{"type", "meld"}, {"cards", card_list(meld)}});
