@@ -45,25 +45,25 @@ constexpr int kGoingOut = 25;
 
 RummyConfig carousel_config(const GameSetup& setup) {
   RummyConfig c;
-  c.pack.decks = setup.players == 2 ? 1 : 2;
-  c.pack.jokers = setup.players == 2 ? 1 : 2;
+  c.deal.pack.decks = setup.players == 2 ? 1 : 2;
+  c.deal.pack.jokers = setup.players == 2 ? 1 : 2;
   c.melds.set_max = 4;
   c.melds.set_distinct_suits = true;
   c.melds.jokers_wild = true;
   c.melds.ace = setup.options.at("ace_high_runs").get<bool>() ? AceMode::low_or_high : AceMode::low;
   c.values = CardValues{1, 1, 10, 25, 2};
-  c.hand_size = 10;
-  c.upcard = false;
-  c.rearrange = true;
-  c.no_discard_taken_upcard = false;
-  c.draw_meld_cycle = true;
-  c.draws_per_turn = 3;
-  c.knock_max = 5;
-  c.withdraw_allowed = setup.options.at("turn_time_limit_s").get<int>() > 0;
-  c.stock_end = StockEnd::final_meld_round;
-  c.stake = setup.options.at("stake").get<std::int64_t>();
-  c.running_scores = true;
-  c.deals = kMaxDeals;
+  c.deal.hand_size = 10;
+  c.deal.upcard = false;
+  c.melding.rearrange = true;
+  c.discard.no_discard_taken_upcard = false;
+  c.cycle.on = true;
+  c.cycle.draws_per_turn = 3;
+  c.cycle.knock_max = 5;
+  c.cycle.withdraw_allowed = setup.options.at("turn_time_limit_s").get<int>() > 0;
+  c.stock.end = StockEnd::final_meld_round;
+  c.scoring.stake = setup.options.at("stake").get<std::int64_t>();
+  c.scoring.running_scores = true;
+  c.scoring.deals = kMaxDeals;
   return c;
 }
 
@@ -195,7 +195,7 @@ class Carousel final : public RummyBase {
     const auto finals = carousel::final_scores(scores_, deals_won_, winner);
     Json lines = Json::array();
     for (const auto& line : carousel::settlement(finals, scores_, winner, in)) {
-      const std::int64_t owed = line.points * config().stake;
+      const std::int64_t owed = line.points * config().scoring.stake;
       lines.push_back({{"from", line.from}, {"to", line.to}, {"points", line.points}, {"chips", owed},
                        {"double", line.doubled}});
       pay(line.from, line.to, owed, line.doubled ? "game: double the difference (no points scored)" : "game: difference",

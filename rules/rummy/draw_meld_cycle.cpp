@@ -77,7 +77,7 @@ void RummyBase::cycle_draw(int seat, const Json& action, Balances& chips, Effect
   ++drawn_this_turn_;
   fx.say(seat_tag(seat) + " draws card " + std::to_string(drawn_this_turn_) + " from the stock.");
   if (stock_.empty()) fx.say(seat_tag(seat) + " has drawn the last card of the stock.");
-  if (drawn_this_turn_ >= config_.draws_per_turn) {
+  if (drawn_this_turn_ >= config_.cycle.draws_per_turn) {
     fx.say("That was " + seat_tag(seat) + "'s last draw: the turn ends.");
     return cycle_end_turn(chips, fx);
   }
@@ -87,8 +87,8 @@ void RummyBase::cycle_draw(int seat, const Json& action, Balances& chips, Effect
 void RummyBase::cycle_knock(int seat, Balances& chips, Effects& fx) {
   if (final_round_) throw illegal_action("no knocking in the final meld round");
   const int count = hand_count(seat);
-  if (count > config_.knock_max)
-    throw illegal_action("you may knock only with a count of " + std::to_string(config_.knock_max) +
+  if (count > config_.cycle.knock_max)
+    throw illegal_action("you may knock only with a count of " + std::to_string(config_.cycle.knock_max) +
                          " or less; yours is " + std::to_string(count));
   knocker_ = seat;
   fx.say(seat_tag(seat) + " knocks with " + std::to_string(count) + ".");
@@ -106,7 +106,7 @@ void RummyBase::cycle_finish(int seat, Balances& chips, Effects& fx) {
 }
 
 void RummyBase::cycle_withdraw(int seat, Balances& chips, Effects& fx) {
-  if (!config_.withdraw_allowed) throw illegal_action("there is no turn time limit at this table");
+  if (!config_.cycle.withdraw_allowed) throw illegal_action("there is no turn time limit at this table");
   if (step_ != Step::draw && step_ != Step::play) throw illegal_action("nothing to withdraw from");
   withdrawn_[seat] = true;
   fx.say(seat_tag(seat) + " ran out of time and withdraws from this deal; his hand still counts.");
@@ -165,7 +165,7 @@ void RummyBase::list_draw_meld_cycle(int seat, Json& legal) const {
   }
   if (step_ != Step::play) return;
   if (!final_round_ && plays_this_turn_ == 0 && !stock_.empty()) legal.push_back({{"type", "draw"}, {"from", "stock"}});
-  if (!final_round_ && hand_count(seat) <= config_.knock_max) legal.push_back({{"type", "knock"}});
+  if (!final_round_ && hand_count(seat) <= config_.cycle.knock_max) legal.push_back({{"type", "knock"}});
   if (final_round_ || plays_this_turn_ > 0 || stock_.empty()) legal.push_back({{"type", "finish"}});
   list_layouts(seat, legal);
 }
@@ -250,9 +250,9 @@ void RummyBase::list_layouts(int seat, Json& legal) const {
 
 void RummyBase::cycle_view(Json& view) const {
   view["drawn"] = drawn_this_turn_;
-  view["draws_per_turn"] = config_.draws_per_turn;
+  view["draws_per_turn"] = config_.cycle.draws_per_turn;
   view["melded_this_turn"] = plays_this_turn_ > 0;
-  view["knock_max"] = config_.knock_max;
+  view["knock_max"] = config_.cycle.knock_max;
   view["knocker"] = knocker_ >= 0 ? Json(knocker_) : Json();
   std::vector<int> out;
   for (int s = 0; s < players(); ++s)

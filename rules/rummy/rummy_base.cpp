@@ -80,7 +80,7 @@ MeldSpec read_meld_spec(const Json& list, const MeldRules& rules, const std::str
 RummyBase::RummyBase(const GameSetup& setup, RummyConfig config)
     : scores_(setup.players, 0),
       config_(std::move(config)),
-      shoe_(config_.pack, setup.seed, setup.stacked_deck),
+      shoe_(config_.deal.pack, setup.seed, setup.stacked_deck),
       reshuffle_rng_(setup.seed ^ 0x9e3779b97f4a7c15ULL),
       hands_(setup.players),
       melded_this_deal_(setup.players, false),
@@ -90,8 +90,8 @@ RummyBase::RummyBase(const GameSetup& setup, RummyConfig config)
       turns_taken_(setup.players, 0),
       withdrawn_(setup.players, false) {
   dealer_ = setup.starting_dealer();
-  if (config_.deals == 0) config_.deals = setup.players;
-  if (config_.after_stock_turns == 0) config_.after_stock_turns = 2 * setup.players;
+  if (config_.scoring.deals == 0) config_.scoring.deals = setup.players;
+  if (config_.stock.after_stock_turns == 0) config_.stock.after_stock_turns = 2 * setup.players;
 }
 
 // ------------------------------------------------------------------ state
@@ -158,17 +158,17 @@ void RummyBase::deal(Effects& fx) {
     const int seat = (dealer_ + i) % players();
     if (in_play(seat)) order.push_back(seat);
   }
-  for (int round = 0; round < config_.hand_size; ++round)
+  for (int round = 0; round < config_.deal.hand_size; ++round)
     for (int seat : order) {
       hands_[seat].push_back(stock_.back());
       stock_.pop_back();
     }
-  if (config_.upcard) {
+  if (config_.deal.upcard) {
     pile_.push_back(stock_.back());
     stock_.pop_back();
   }
-  fx.say("Deal " + std::to_string(deals_) + ": " + seat_tag(dealer_) + " deals " + std::to_string(config_.hand_size) +
-         " cards each" + (config_.upcard ? "; the upcard is " + to_string(pile_.back()) : std::string()) + ".");
+  fx.say("Deal " + std::to_string(deals_) + ": " + seat_tag(dealer_) + " deals " + std::to_string(config_.deal.hand_size) +
+         " cards each" + (config_.deal.upcard ? "; the upcard is " + to_string(pile_.back()) : std::string()) + ".");
   begin_turn(order.front(), fx);
 }
 
@@ -182,7 +182,7 @@ void RummyBase::begin_turn(int seat, Effects&) {
   ++turns_taken_[seat];
   ++turns_begun_;
   melded_before_this_turn_[seat] = melded_this_deal_[seat];
-  if (stock_.empty() && config_.stock_end == StockEnd::discard_only) {
+  if (stock_.empty() && config_.stock.end == StockEnd::discard_only) {
     stock_gone_ = true;
     ++turns_after_stock_;
   }
@@ -195,10 +195,10 @@ void RummyBase::next_turn(Effects& fx) {
 
 bool RummyBase::stock_is_dead() const {
   if (!stock_.empty()) return false;
-  switch (config_.stock_end) {
-    case StockEnd::turn_over: return restocks_ >= config_.max_restocks || pile_.empty();
+  switch (config_.stock.end) {
+    case StockEnd::turn_over: return restocks_ >= config_.stock.max_restocks || pile_.empty();
     case StockEnd::end_deal: return true;
-    case StockEnd::discard_only: return pile_.empty() || turns_after_stock_ > config_.after_stock_turns;
+    case StockEnd::discard_only: return pile_.empty() || turns_after_stock_ > config_.stock.after_stock_turns;
     case StockEnd::break_at_players:
     case StockEnd::end_at_players: return true;
     case StockEnd::reshuffle_except_top: return true;
@@ -253,7 +253,7 @@ Effects RummyBase::apply(int seat, const Json& action, const Balances& balances)
   if (bare.count(type)) expect_only_fields(action, {});
   Effects fx;
   Balances chips = balances;
-  if (config_.draw_meld_cycle) {
+  if (config_.cycle.on) {
     apply_draw_meld_cycle(seat, type, action, chips, fx);
     return fx;
   }
@@ -309,16 +309,16 @@ void RummyBase::apply_draw(int seat, const Json& action, Effects& fx) {
   const auto from = action.value("from", Json()).is_string() ? action["from"].get<std::string>() : std::string();
   if (from != "stock" && from != "discard" && from != "two_discards")
     throw illegal_action("draw from \"stock\" or \"discard\", got " + action.value("from", Json()).dump());
-  if (config_.spread_pile && from != "stock") throw illegal_action("take from the spread pile with a take action");
+  if (config_.draw.spread_pile && from != "stock") throw illegal_action("take from the spread pile with a take action");
   if (in_break_ && from == "discard" && !usable_take(seat, 0, true))
     throw illegal_action("in the break, take the upcard only to meld it or lay it off at once");
   if (stock_gone_) {
     if (from != "discard") throw illegal_action("the stock is gone: take the upcard or decline");
     if (pile_.empty()) throw illegal_action("there is no upcard to take");
   }
-  if (config_.upcard_then_one_more) return draw_upcard_then_one_more(seat, from, fx);
+  if (config_.draw.upcard_then_one_more) return draw_upcard_then_one_more(seat, from, fx);
   if (from == "stock") {
-    if (stock_.empty() && (config_.stock_end != StockEnd::turn_over || pile_.empty()))
+    if (stock_.empty() && (config_.stock.end != StockEnd::turn_over || pile_.empty()))
       throw illegal_action("the stock is empty");
     if (stock_.empty()) restock_for_draw(false, fx);
     hands_[seat].push_back(stock_.back());
@@ -326,11 +326,11 @@ void RummyBase::apply_draw(int seat, const Json& action, Effects& fx) {
     fx.say(seat_tag(seat) + " draws from the stock.");
   } else if (from == "discard") {
     if (pile_.empty()) throw illegal_action("the discard pile is empty");
-    const bool pair_with_stock = config_.boathouse && !stock_gone_;
+    const bool pair_with_stock = config_.draw.boathouse && !stock_gone_;
     if (pair_with_stock && stock_.empty() && !upcard_restocks_pair())
       throw illegal_action("the upcard comes with the stock top, and the stock is empty");
     const Card upcard = pile_.back();
-    if (stock_.empty() && !stock_gone_ && config_.stock_end == StockEnd::turn_over) {
+    if (stock_.empty() && !stock_gone_ && config_.stock.end == StockEnd::turn_over) {
       restock_for_draw(true, fx);
     } else {
       pile_.pop_back();
@@ -345,7 +345,7 @@ void RummyBase::apply_draw(int seat, const Json& action, Effects& fx) {
       fx.say(seat_tag(seat) + " also draws from the stock.");
     }
   } else {
-    if (!config_.boathouse_two_discards) throw illegal_action("taking two discards is not allowed in this game");
+    if (!config_.draw.boathouse_two_discards) throw illegal_action("taking two discards is not allowed in this game");
     if (pile_.size() < 2) throw illegal_action("the discard pile holds fewer than two cards");
     for (int i = 0; i < 2; ++i) {
       hands_[seat].push_back(pile_.back());
@@ -376,7 +376,7 @@ void RummyBase::draw_upcard_then_one_more(int seat, const std::string& from, Eff
     if (!second) taken_upcard_ = upcard;
     fx.say(seat_tag(seat) + " takes the upcard " + to_string(upcard) + ".");
   }
-  if (stock_.empty() && config_.stock_end == StockEnd::reshuffle_except_top) reshuffle_except_top(fx);
+  if (stock_.empty() && config_.stock.end == StockEnd::reshuffle_except_top) reshuffle_except_top(fx);
   if (from == "discard" && !second) {
     drawn_this_turn_ = 1;  // one more card to draw before playing
     return;
@@ -388,7 +388,7 @@ void RummyBase::draw_upcard_then_one_more(int seat, const std::string& from, Eff
 // The discard pile but its top card, shuffled into a new stock; false when the
 // cap is reached or there is nothing under the top card.
 bool RummyBase::reshuffle_except_top(Effects& fx) {
-  if (restocks_ >= config_.max_restocks || pile_.size() < 2) return false;
+  if (restocks_ >= config_.stock.max_restocks || pile_.size() < 2) return false;
   const Card top = pile_.back();
   pile_.pop_back();
   reshuffle_rng_.shuffle(pile_);
@@ -403,7 +403,7 @@ bool RummyBase::reshuffle_except_top(Effects& fx) {
 // pile turned over as the new stock, and its top card drawn as the upcard's pair;
 // possible while the pile holds a card under the upcard.
 bool RummyBase::upcard_restocks_pair() const {
-  return stock_.empty() && config_.stock_end == StockEnd::turn_over && pile_.size() >= 2;
+  return stock_.empty() && config_.stock.end == StockEnd::turn_over && pile_.size() >= 2;
 }
 
 bool RummyBase::usable_take(int seat, std::size_t depth, bool must_use) const {
@@ -415,7 +415,7 @@ bool RummyBase::usable_take(int seat, std::size_t depth, bool must_use) const {
   // Usable: it lays off on a table meld, or some meld of the new hand holds it.
   for (const auto& tm : table_)
     if (extend_meld(tm.meld, {card}, config_.melds)) return true;
-  if (config_.shift_on_natural)
+  if (config_.melding.shift_on_natural)
     for (const auto& tm : table_)
       if (!shift_choices(tm.meld, card, config_.melds).empty()) return true;
   for (const auto& meld : candidate_melds(cards, config_.melds))
@@ -424,7 +424,7 @@ bool RummyBase::usable_take(int seat, std::size_t depth, bool must_use) const {
 }
 
 void RummyBase::apply_take(int seat, const Json& action, Effects& fx) {
-  if (!config_.spread_pile) throw illegal_action("this game has no spread pile; draw from the stock or the discard");
+  if (!config_.draw.spread_pile) throw illegal_action("this game has no spread pile; draw from the stock or the discard");
   expect_only_fields(action, {"depth", "card"});
   const auto depth = int_field(action, "depth");
   if (depth < 0 || depth >= static_cast<std::int64_t>(pile_.size()))
@@ -432,19 +432,19 @@ void RummyBase::apply_take(int seat, const Json& action, Effects& fx) {
   const Card card = pile_[pile_.size() - 1 - depth];
   if (action.contains("card") && card_field(action, "card") != card)
     throw illegal_action("the card at depth " + std::to_string(depth) + " is " + to_string(card));
-  if (!usable_take(seat, static_cast<std::size_t>(depth), config_.must_use_taken && !(depth == 0 && config_.top_card_free)))
+  if (!usable_take(seat, static_cast<std::size_t>(depth), config_.draw.must_use_taken && !(depth == 0 && config_.draw.top_card_free)))
     throw illegal_action("you may take " + to_string(card) + " only if you can meld it or lay it off at once");
   std::vector<Card> taken(pile_.end() - 1 - depth, pile_.end());
   pile_.erase(pile_.end() - 1 - depth, pile_.end());
   hands_[seat].insert(hands_[seat].end(), taken.begin(), taken.end());
-  if (config_.must_use_taken && !(depth == 0 && config_.top_card_free)) must_use_ = card;
+  if (config_.draw.must_use_taken && !(depth == 0 && config_.draw.top_card_free)) must_use_ = card;
   if (depth == 0) taken_upcard_ = card;
   fx.say(seat_tag(seat) + " takes " + to_string(card) + (depth > 0 ? " and the " + std::to_string(depth) + " cards above it" : "") + ".");
   step_ = Step::play;
 }
 
 void RummyBase::apply_take_all(int seat, Effects& fx) {
-  if (!config_.take_whole_pile) throw illegal_action("taking the whole pile is the Polish rule, not in play here");
+  if (!config_.draw.take_whole_pile) throw illegal_action("taking the whole pile is the Polish rule, not in play here");
   if (pile_.empty()) throw illegal_action("the discard pile is empty");
   if (whole_pile_takes_ >= whole_pile_takes_max())
     throw illegal_action("the whole pile has been taken " + std::to_string(whole_pile_takes_) +
@@ -470,9 +470,9 @@ std::vector<Card> RummyBase::cards_from_hand(int seat, const Json& list, const c
 // A meld or lay-off must leave a hand the turn can still end with: empty (going
 // out, where allowed), or holding a card the player may discard.
 std::string RummyBase::why_not_keep(int seat, const std::vector<Card>& remaining, const std::vector<Card>& played) const {
-  const bool may_go_out = !config_.needs_earlier_meld || melded_before_this_turn_[seat];
+  const bool may_go_out = !config_.discard.needs_earlier_meld || melded_before_this_turn_[seat];
   if (remaining.empty()) {
-    if (config_.final_discard_required) return "you must go out with a discard: keep a card to discard";
+    if (config_.discard.final_discard_required) return "you must go out with a discard: keep a card to discard";
     if (!may_go_out) return "you may not go out this turn: you have not melded on an earlier turn";
     return "";
   }
@@ -482,7 +482,7 @@ std::string RummyBase::why_not_keep(int seat, const std::vector<Card>& remaining
   // what stays in the hand is the player's own.
   const bool upcard_played = taken_upcard_ && holds(played, *taken_upcard_);
   for (auto c : remaining)
-    if (upcard_played || !(config_.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == c &&
+    if (upcard_played || !(config_.discard.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == c &&
                            std::count(remaining.begin(), remaining.end(), c) == 1))
       return "";
   return "that would leave only the upcard you took, which you may not discard this turn";
@@ -513,14 +513,14 @@ void RummyBase::remove_from_hand(int seat, const std::vector<Card>& cards) {
 }
 
 void RummyBase::apply_meld(int seat, const Json& action, Balances& chips, Effects& fx) {
-  if (config_.rummy_only && !in_break_)
+  if (config_.melding.rummy_only && !in_break_)
     throw illegal_action("no meld until a player goes rummy with his whole hand (go_rummy)");
-  if (config_.max_plays_per_turn > 0 && plays_this_turn_ >= config_.max_plays_per_turn)
+  if (config_.melding.max_plays_per_turn > 0 && plays_this_turn_ >= config_.melding.max_plays_per_turn)
     throw illegal_action("only one meld or one lay-off a turn");
   expect_only_fields(action, {"cards", "wilds"});
   const auto cards = cards_from_hand(seat, action.value("cards", Json()), "cards");
-  if (config_.meld_cards_exact > 0 && static_cast<int>(cards.size()) != config_.meld_cards_exact)
-    throw illegal_action("a meld here is exactly " + std::to_string(config_.meld_cards_exact) + " cards");
+  if (config_.melding.meld_cards_exact > 0 && static_cast<int>(cards.size()) != config_.melding.meld_cards_exact)
+    throw illegal_action("a meld here is exactly " + std::to_string(config_.melding.meld_cards_exact) + " cards");
   std::vector<Card> declared;
   if (action.contains("wilds")) declared = read_cards(action["wilds"], "wilds");
   auto check = validate_meld(cards, config_.melds, declared);
@@ -543,17 +543,17 @@ void RummyBase::apply_meld(int seat, const Json& action, Balances& chips, Effect
 }
 
 void RummyBase::apply_lay_off(int seat, const Json& action, Balances& chips, Effects& fx) {
-  if (config_.rummy_only && !in_break_) throw illegal_action("no lay-off in this game: meld only by going rummy");
-  if (config_.max_plays_per_turn > 0 && plays_this_turn_ >= config_.max_plays_per_turn)
+  if (config_.melding.rummy_only && !in_break_) throw illegal_action("no lay-off in this game: meld only by going rummy");
+  if (config_.melding.max_plays_per_turn > 0 && plays_this_turn_ >= config_.melding.max_plays_per_turn)
     throw illegal_action("only one meld or one lay-off a turn");
-  if (config_.shift_on_natural && action.contains("shift")) return apply_shift_lay_off(seat, action, chips, fx);
+  if (config_.melding.shift_on_natural && action.contains("shift")) return apply_shift_lay_off(seat, action, chips, fx);
   expect_only_fields(action, {"meld", "cards", "wilds"});
   const auto index = int_field(action, "meld");
   if (index < 0 || index >= static_cast<std::int64_t>(table_.size()))
     throw illegal_action("no meld " + std::to_string(index) + " on the table");
   const auto cards = cards_from_hand(seat, action.value("cards", Json()), "cards");
-  if (config_.lay_off_cards_max > 0 && static_cast<int>(cards.size()) > config_.lay_off_cards_max)
-    throw illegal_action("lay off at most " + std::to_string(config_.lay_off_cards_max) + " card a turn");
+  if (config_.melding.lay_off_cards_max > 0 && static_cast<int>(cards.size()) > config_.melding.lay_off_cards_max)
+    throw illegal_action("lay off at most " + std::to_string(config_.melding.lay_off_cards_max) + " card a turn");
   auto& target = table_[index];
   std::vector<Card> declared;
   if (action.contains("wilds")) declared = read_cards(action["wilds"], "wilds");
@@ -646,7 +646,7 @@ void RummyBase::apply_shift_lay_off(int seat, const Json& action, Balances& chip
 
 void RummyBase::after_hand_change(int seat, Balances& chips, Effects& fx) {
   if (!hands_[seat].empty()) return;
-  if (config_.draw_meld_cycle) return cycle_hand_emptied(seat, chips, fx);
+  if (config_.cycle.on) return cycle_hand_emptied(seat, chips, fx);
   if (in_break_) {  // R-S6: the break goes on; an empty hand has nothing to discard
     fx.say(seat_tag(seat) + " has melded his whole hand.");
     resume_from_ = seat;
@@ -664,10 +664,10 @@ void RummyBase::apply_discard(int seat, const Json& action, Balances& chips, Eff
   const bool after_call = step_ == Step::call_discard;
   if (!after_call) {
     if (must_use_) throw illegal_action("first meld or lay off " + to_string(*must_use_) + ", the card you took");
-    if (config_.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == card &&
+    if (config_.discard.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == card &&
         std::count(hands_[seat].begin(), hands_[seat].end(), card) == 1)
       throw illegal_action("you may not discard the upcard you just took");
-    if (hands_[seat].size() == 1 && config_.needs_earlier_meld && !melded_before_this_turn_[seat])
+    if (hands_[seat].size() == 1 && config_.discard.needs_earlier_meld && !melded_before_this_turn_[seat])
       throw illegal_action("you may not go out this turn: you have not melded on an earlier turn");
     check_break_discard(seat);
   }
@@ -681,7 +681,7 @@ void RummyBase::apply_discard(int seat, const Json& action, Balances& chips, Eff
   }
   if (!after_call) resume_from_ = seat;
   caller_ = -1;
-  if (config_.call) {
+  if (config_.discard.call) {
     open_call_window(seat, fx);
     if (step_ == Step::call_window) return;
   }
@@ -691,7 +691,7 @@ void RummyBase::apply_discard(int seat, const Json& action, Balances& chips, Eff
 // Play goes on from the left of the player whose turn it was, unless the stock
 // rule ends the deal first.
 void RummyBase::finish_turn(Balances& chips, Effects& fx) {
-  if (config_.stock_end == StockEnd::end_deal && stock_.empty()) {
+  if (config_.stock.end == StockEnd::end_deal && stock_.empty()) {
     fx.say("The stock is exhausted; the deal ends.");
     return end_deal({DealEnd::Kind::stock_exhausted, -1, false}, chips, fx);
   }
@@ -704,13 +704,13 @@ void RummyBase::finish_turn(Balances& chips, Effects& fx) {
     return next_turn(fx);
   }
   const bool at_players = static_cast<int>(stock_.size()) <= active_players();
-  if (at_players && (config_.stock_end == StockEnd::break_at_players || config_.stock_end == StockEnd::end_at_players)) {
+  if (at_players && (config_.stock.end == StockEnd::break_at_players || config_.stock.end == StockEnd::end_at_players)) {
     turn_ = resume_from_;
     int next = turn_;
     do next = left_of(next);
     while (!in_play(next));
     breaker_ = next;
-    if (config_.stock_end == StockEnd::end_at_players) {
+    if (config_.stock.end == StockEnd::end_at_players) {
       fx.say("The stock is down to the number of players; the deal ends.");
       return end_deal({DealEnd::Kind::showdown, -1, false}, chips, fx);
     }
@@ -719,14 +719,14 @@ void RummyBase::finish_turn(Balances& chips, Effects& fx) {
     fx.say("The break: " + seat_tag(breaker_) + " is the breaker.");
     return next_turn(fx);
   }
-  if (config_.stock_end == StockEnd::reshuffle_except_top && stock_.empty() && !reshuffle_except_top(fx)) {
+  if (config_.stock.end == StockEnd::reshuffle_except_top && stock_.empty() && !reshuffle_except_top(fx)) {
     fx.say("The stock is exhausted and may not be restocked; the deal is void.");
     return end_deal({DealEnd::Kind::no_winner, -1, false}, chips, fx);
   }
   turn_ = resume_from_;
   next_turn(fx);
   if (!stock_is_dead()) return;
-  if (config_.stock_end == StockEnd::discard_only) return end_deal({DealEnd::Kind::block_showdown, -1, false}, chips, fx);
+  if (config_.stock.end == StockEnd::discard_only) return end_deal({DealEnd::Kind::block_showdown, -1, false}, chips, fx);
   fx.say("The stock is exhausted and may not be turned again; the deal ends with no winner.");
   end_deal({DealEnd::Kind::no_winner, -1, false}, chips, fx);
 }
@@ -764,7 +764,7 @@ void RummyBase::put_down(int seat, std::vector<Meld> made) {
 }
 
 void RummyBase::apply_go_rummy(int seat, const Json& action, Balances& chips, Effects& fx) {
-  if (config_.go_down) throw illegal_action("here you meld only by going down (go_down) before you draw");
+  if (config_.melding.go_down) throw illegal_action("here you meld only by going down (go_down) before you draw");
   if (in_break_) throw illegal_action("in the break, meld and lay off one meld at a time");
   expect_only_fields(action, {"melds", "discard"});
   auto hand = hands_[seat];
@@ -778,9 +778,9 @@ void RummyBase::apply_go_rummy(int seat, const Json& action, Balances& chips, Ef
   }
   if (!hand.empty()) throw illegal_action("going rummy melds the whole hand (a discard at most): " +
                                           std::to_string(hand.size()) + " cards are left over");
-  if (config_.final_discard_required && !discard) throw illegal_action("going rummy ends with a discard here");
+  if (config_.discard.final_discard_required && !discard) throw illegal_action("going rummy ends with a discard here");
   if (must_use_) check_must_use(hands_[seat]);
-  if (discard && config_.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == *discard &&
+  if (discard && config_.discard.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == *discard &&
       std::count(hands_[seat].begin(), hands_[seat].end(), *discard) == 1)
     throw illegal_action("you may not discard the upcard you just took");
   hands_[seat].clear();
@@ -797,7 +797,7 @@ void RummyBase::apply_go_rummy(int seat, const Json& action, Balances& chips, Ef
 // less. The shown card stays in the hand (the game scores it); the deal ends with
 // no draw and no discard.
 void RummyBase::apply_go_down(int seat, const Json& action, Balances& chips, Effects& fx) {
-  if (!config_.go_down) throw illegal_action("there is no going down in this game");
+  if (!config_.melding.go_down) throw illegal_action("there is no going down in this game");
   if (step_ != Step::draw || drawn_this_turn_ > 0)
     throw illegal_action("go down only at the start of your turn, before you draw");
   expect_only_fields(action, {"melds", "shown"});
@@ -805,19 +805,19 @@ void RummyBase::apply_go_down(int seat, const Json& action, Balances& chips, Eff
   auto made = melds_from_hand(action, "go_down", hand);
   std::optional<Card> shown;
   if (action.contains("shown")) {
-    if (config_.go_down_shown_max < 0) throw illegal_action("go down with your whole hand: no card may be kept back");
+    if (config_.melding.go_down_shown_max < 0) throw illegal_action("go down with your whole hand: no card may be kept back");
     shown = card_field(action, "shown");
     auto it = std::find(hand.begin(), hand.end(), *shown);
     if (it == hand.end()) throw illegal_action(to_string(*shown) + " is not left in your hand to show");
     const int value = config_.values.in_hand(*shown);
-    if (value > config_.go_down_shown_max)
-      throw illegal_action("the card you keep back must count " + std::to_string(config_.go_down_shown_max) +
+    if (value > config_.melding.go_down_shown_max)
+      throw illegal_action("the card you keep back must count " + std::to_string(config_.melding.go_down_shown_max) +
                            " or less; " + to_string(*shown) + " counts " + std::to_string(value));
     hand.erase(it);
   }
   if (!hand.empty())
     throw illegal_action("going down melds the whole hand" +
-                         std::string(config_.go_down_shown_max >= 0 ? ", or all but one card shown (\"shown\")" : "") +
+                         std::string(config_.melding.go_down_shown_max >= 0 ? ", or all but one card shown (\"shown\")" : "") +
                          ": " + std::to_string(hand.size()) + " cards are left over");
   hands_[seat].clear();
   if (shown) hands_[seat].push_back(*shown);
@@ -831,7 +831,7 @@ void RummyBase::apply_go_down(int seat, const Json& action, Balances& chips, Eff
 // A whole new table in one action; each entry of "melds" is a list of cards, a
 // wild written as "JK=8H" to say what it stands for.
 void RummyBase::apply_layout(int seat, const Json& action, Balances& chips, Effects& fx) {
-  if (!config_.rearrange) throw illegal_action("this game does not let players rearrange the table");
+  if (!config_.melding.rearrange) throw illegal_action("this game does not let players rearrange the table");
   expect_only_fields(action, {"melds"});
   const auto& melds = action.value("melds", Json());
   if (!melds.is_array() || melds.empty()) throw illegal_action("layout needs \"melds\": the whole new table");
@@ -974,7 +974,7 @@ void RummyBase::end_deal(const DealEnd& given, Balances& chips, Effects& fx) {
                     : end.kind == DealEnd::Kind::block_showdown ? "showdown"
                     : end.kind == DealEnd::Kind::stock_exhausted ? "stock_exhausted"
                     : end.kind == DealEnd::Kind::showdown
-                        ? (config_.stock_end == StockEnd::end_at_players ? "stock_ran_down" : "break")
+                        ? (config_.stock.end == StockEnd::end_at_players ? "stock_ran_down" : "break")
                     : end.kind == DealEnd::Kind::knock           ? "knock"
                                                                : "no_winner";
   result_ = {{"deal", deals_}, {"dealer", dealer_}, {"end", how}, {"hands", hands}, {"melds", table_view()},
@@ -987,12 +987,12 @@ void RummyBase::end_deal(const DealEnd& given, Balances& chips, Effects& fx) {
   if (end.knocker >= 0) result_["knocker"] = end.knocker;
   for (auto& [key, value] : summary.items())
     if (key != "chips" && key != "points" && key != "deal_points") result_[key] = value;
-  if (config_.running_scores) result_["scores"] = scores_;
+  if (config_.scoring.running_scores) result_["scores"] = scores_;
   step_ = game_finished() ? Step::game_over : Step::deal_over;
   fx.say("Deal " + std::to_string(deals_) + " is over.");
 }
 
-bool RummyBase::game_finished() const { return deals_ >= config_.deals; }
+bool RummyBase::game_finished() const { return deals_ >= config_.scoring.deals; }
 
 void RummyBase::on_meld_made(int, const TableMeld&, const std::vector<std::size_t>&, bool) {}
 
@@ -1066,14 +1066,14 @@ Json RummyBase::legal_actions(int seat, const Balances&) const {
   Json legal = Json::array();
   const auto acting = to_act();
   if (std::find(acting.begin(), acting.end(), seat) == acting.end()) return legal;
-  if (config_.draw_meld_cycle) {
+  if (config_.cycle.on) {
     list_draw_meld_cycle(seat, legal);
     return legal;
   }
   switch (step_) {
     case Step::draw:
       list_draws(seat, legal);
-      if (config_.go_down) list_go_down(seat, legal);
+      if (config_.melding.go_down) list_go_down(seat, legal);
       break;
     case Step::play: list_plays(seat, legal); break;
     case Step::call_window: {
@@ -1096,41 +1096,41 @@ void RummyBase::list_draws(int seat, Json& legal) const {
     legal.push_back({{"type", "decline"}});
     return;
   }
-  if (config_.upcard_then_one_more) {
+  if (config_.draw.upcard_then_one_more) {
     if (!stock_.empty()) legal.push_back({{"type", "draw"}, {"from", "stock"}});
     if (!pile_.empty() && (drawn_this_turn_ > 0 || !stock_.empty() || pile_.size() >= 2))
       legal.push_back({{"type", "draw"}, {"from", "discard"}});
     return;
   }
-  const bool can_restock = config_.stock_end == StockEnd::turn_over && !pile_.empty();
+  const bool can_restock = config_.stock.end == StockEnd::turn_over && !pile_.empty();
   if (!stock_.empty() || can_restock) legal.push_back({{"type", "draw"}, {"from", "stock"}});
-  if (config_.spread_pile) {
+  if (config_.draw.spread_pile) {
     for (std::size_t depth = 0; depth < pile_.size(); ++depth)
-      if (usable_take(seat, depth, config_.must_use_taken && !(depth == 0 && config_.top_card_free)))
+      if (usable_take(seat, depth, config_.draw.must_use_taken && !(depth == 0 && config_.draw.top_card_free)))
         legal.push_back({{"type", "take"}, {"depth", depth}, {"card", to_string(pile_[pile_.size() - 1 - depth])}});
-    if (config_.take_whole_pile && !pile_.empty() && whole_pile_takes_ < whole_pile_takes_max())
+    if (config_.draw.take_whole_pile && !pile_.empty() && whole_pile_takes_ < whole_pile_takes_max())
       legal.push_back({{"type", "take_all"}});
     return;
   }
-  const bool upcard_ok = !pile_.empty() && (!config_.boathouse || !stock_.empty() || upcard_restocks_pair()) &&
+  const bool upcard_ok = !pile_.empty() && (!config_.draw.boathouse || !stock_.empty() || upcard_restocks_pair()) &&
                         (!in_break_ || usable_take(seat, 0, true));
   if (upcard_ok) legal.push_back({{"type", "draw"}, {"from", "discard"}});
-  if (config_.boathouse_two_discards && pile_.size() >= 2) legal.push_back({{"type", "draw"}, {"from", "two_discards"}});
+  if (config_.draw.boathouse_two_discards && pile_.size() >= 2) legal.push_back({{"type", "draw"}, {"from", "two_discards"}});
 }
 
 void RummyBase::list_plays(int seat, Json& legal) const {
   const auto& hand = hands_[seat];
-  const bool may_go_out = !config_.needs_earlier_meld || melded_before_this_turn_[seat];
+  const bool may_go_out = !config_.discard.needs_earlier_meld || melded_before_this_turn_[seat];
   auto may_leave = [&](const std::vector<Card>& played) {
     return why_not_keep(seat, hand_without(seat, played), played).empty();
   };
-  const bool may_play = config_.max_plays_per_turn == 0 || plays_this_turn_ < config_.max_plays_per_turn;
-  if (config_.rummy_only && !in_break_) {
-    if (!config_.go_down) list_go_rummy(seat, legal);
+  const bool may_play = config_.melding.max_plays_per_turn == 0 || plays_this_turn_ < config_.melding.max_plays_per_turn;
+  if (config_.melding.rummy_only && !in_break_) {
+    if (!config_.melding.go_down) list_go_rummy(seat, legal);
   } else if (may_play) {
     for (const auto& meld : candidate_melds(hand, config_.melds)) {
       if (must_use_ && !holds(meld, *must_use_)) continue;
-      if (config_.meld_cards_exact > 0 && static_cast<int>(meld.size()) != config_.meld_cards_exact) continue;
+      if (config_.melding.meld_cards_exact > 0 && static_cast<int>(meld.size()) != config_.melding.meld_cards_exact) continue;
       if (!may_leave(meld)) continue;
       legal.push_back({{"type", "meld"}, {"cards", card_list(meld)}});
     }
@@ -1139,12 +1139,12 @@ void RummyBase::list_plays(int seat, Json& legal) const {
     for (auto c : distinct(hand))
       if ((!must_use_ || c == *must_use_) && may_leave({c})) singles.push_back(c);
     list_lay_offs(singles, legal);
-    if (config_.shift_on_natural) list_shift_lay_offs(singles, legal);
+    if (config_.melding.shift_on_natural) list_shift_lay_offs(singles, legal);
   }
   if (must_use_) return;
   if (in_break_ && !candidate_melds(hand, config_.melds).empty()) return;  // R-S2: meld first
   for (auto c : distinct(hand)) {
-    if (config_.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == c &&
+    if (config_.discard.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == c &&
         std::count(hand.begin(), hand.end(), c) == 1)
       continue;
     if (hand.size() == 1 && !may_go_out) continue;
@@ -1181,9 +1181,9 @@ void RummyBase::list_go_down(int seat, Json& legal) const {
   const CardValues ones{1, 1, 1, 1, 1};
   const auto unmatched = best_arrangement(hand, config_.melds, ones).deadwood.size();
   if (unmatched == 0) listing(hand, std::nullopt);
-  if (config_.go_down_shown_max < 0 || unmatched > 1) return;
+  if (config_.melding.go_down_shown_max < 0 || unmatched > 1) return;
   for (auto c : distinct(hand)) {
-    if (config_.values.in_hand(c) > config_.go_down_shown_max) continue;
+    if (config_.values.in_hand(c) > config_.melding.go_down_shown_max) continue;
     auto rest = hand;
     rest.erase(std::find(rest.begin(), rest.end(), c));
     if (!rest.empty()) listing(rest, c);
@@ -1214,9 +1214,9 @@ void RummyBase::list_go_rummy(int seat, Json& legal) const {
     }
   };
   if (cards_in_no_meld(hand, config_.melds) > 1) return;  // quick exit: no arrangement can leave only one out
-  if (!config_.final_discard_required) listing(hand, std::nullopt);
+  if (!config_.discard.final_discard_required) listing(hand, std::nullopt);
   for (auto c : distinct(hand)) {
-    if (config_.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == c &&
+    if (config_.discard.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == c &&
         std::count(hand.begin(), hand.end(), c) == 1)
       continue;
     auto rest = hand;
@@ -1307,18 +1307,18 @@ Json RummyBase::view(std::optional<int> viewer) const {
                {"stock", stock_.size()},
                {"table", table},
                {"hands", hands}};
-  if (config_.running_scores) view["scores"] = scores_;
-  if (config_.spread_pile) view["pile"] = card_list(pile_);
+  if (config_.scoring.running_scores) view["scores"] = scores_;
+  if (config_.draw.spread_pile) view["pile"] = card_list(pile_);
   else {
     view["upcard"] = pile_.empty() ? Json() : Json(to_string(pile_.back()));
     view["pile_size"] = pile_.size();
   }
   if (must_use_) view["must_use"] = to_string(*must_use_);
-  if (config_.upcard_then_one_more && step_ == Step::draw && drawn_this_turn_ == 1) view["one_more_draw"] = true;
+  if (config_.draw.upcard_then_one_more && step_ == Step::draw && drawn_this_turn_ == 1) view["one_more_draw"] = true;
   if (stock_gone_) view["stock_gone"] = true;
   if (step_ == Step::call_window) view["call"] = {{"discarder", discarder_}, {"card", to_string(pile_.back())}};
   if (in_break_) view["break"] = {{"breaker", breaker_}, {"turns_left", break_turns_left_}};
-  if (config_.draw_meld_cycle) cycle_view(view);
+  if (config_.cycle.on) cycle_view(view);
   const Json extra = extra_view();
   for (const auto& [key, value] : extra.items()) view[key] = value;
   return view;

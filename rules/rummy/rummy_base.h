@@ -1,8 +1,8 @@
 // The turn engine shared by every Rummy game (rules/rummy.md §1.6–1.9): dealing,
 // drawing from the stock, the upcard or a spread pile, melding and laying off,
 // discarding, going out and going rummy, a stock that runs out, call windows,
-// and the hidden-information views. A game is a RummyConfig plus the scoring
-// and settlement hooks it overrides.
+// and the hidden-information views. A game is a RummyConfig (rules/rummy/config.h)
+// plus the scoring and settlement hooks it overrides.
 //
 // Actions (PROTOCOL.md `act`):
 //   {"type":"draw","from":"stock"|"discard"}     the stock top, or the upcard
@@ -34,88 +34,12 @@
 #include "rules/game.h"
 #include "rules/registry.h"
 #include "rules/rummy/arrangement.h"
+#include "rules/rummy/config.h"
 #include "rules/rummy/meld.h"
 #include "rules/rummy/values.h"
 #include "rules/shoe.h"
 
 namespace parlour::rules::rummy {
-
-enum class StockEnd {
-  turn_over,     // 000 Rummy: take the upcard and turn the rest, or turn the whole pile and draw
-  end_deal,      // Five Hundred, Persian: the deal ends once the last stock card is drawn
-  discard_only,  // Block: draw only the upcard until someone declines
-  // 002 Straight family: once a turn ends with no more stock cards than players,
-  // the break: the next player (the breaker) and each other in turn play one last
-  // turn (stock top, or the upcard only to meld it at once; put down every meld,
-  // lay off on any meld, discard), then the showdown of unmatched counts.
-  break_at_players,
-  end_at_players,  // Skip: once a turn ends with no more stock cards than players, the deal ends
-  // Round-the-Corner: as soon as the stock is empty, the discard pile but its top
-  // card is shuffled (seeded) into a new stock, at most `max_restocks` times; when
-  // that cap is reached, or the pile holds too few cards to restock, the deal is
-  // void (DealEnd::Kind::no_winner) at the end of the turn.
-  reshuffle_except_top,
-  // Carousel (R-CA3): once the last stock card is drawn and its drawer ends his
-  // turn without knocking, each player in turn (from the drawer's left, the
-  // drawer last) has one more chance to lay out, with no drawing and no knocking.
-  final_meld_round,
-};
-
-struct RummyConfig {
-  MeldRules melds;
-  CardValues values;
-  PackSpec pack;
-  int hand_size = 7;
-  bool upcard = true;             // turn the top of the stock to start the discard pile
-  bool spread_pile = false;       // Michigan family: any card with all above it
-  bool must_use_taken = false;    // Michigan family: the deepest card taken is melded at once
-  bool top_card_free = false;     // Michigan option: the top card alone carries no duty
-  bool take_whole_pile = false;   // Polish Rummy
-  bool rummy_only = false;        // no meld before going rummy with the whole hand
-  bool final_discard_required = false;  // Block: going out ends with a discard
-  bool no_discard_taken_upcard = true;  // R-G1
-  bool needs_earlier_meld = false;      // Two-Meld: no going out without an earlier turn's meld
-  bool call = false;              // another player may call "Rummy!" on a discard that lays off
-  bool boathouse = false;         // the upcard only with the stock top
-  bool boathouse_two_discards = false;
-  // Round-the-Corner: the draw is the stock top alone, or the upcard and then one
-  // more card (the stock top or the new upcard) before the player may play; no
-  // discard may be taken after the stock top.
-  bool upcard_then_one_more = false;
-  bool rearrange = false;         // Carousel: one action lays out the whole table anew
-  // Wild policy shift_on_natural (Double Rummy, rules/rummy.md §1.3): a natural card
-  // equal to what a run's wild stands for is laid off in its place, and the wild
-  // moves to an end of the run that can extend, re-declared by the player
-  // (`lay_off` with "shift"); a wild never returns to a hand.
-  bool shift_on_natural = false;
-  // Carousel's turn: draw one stock card, then lay out, knock, finish (after a
-  // layout) or draw again (before any layout); the third draw ends the turn. No
-  // discards. A hand emptied by a layout knocks at once.
-  bool draw_meld_cycle = false;
-  int draws_per_turn = 3;         // draw_meld_cycle: the draw that ends the turn
-  int knock_max = 0;              // draw_meld_cycle: knock with a count of at most this
-  bool withdraw_allowed = false;  // draw_meld_cycle: the player to act may be withdrawn from the deal
-  // Skip: at most this many melds/lay-offs a turn (0: any), a meld of exactly
-  // this many cards (0: any), a lay-off of at most this many cards (0: any).
-  int max_plays_per_turn = 0;
-  int meld_cards_exact = 0;
-  int lay_off_cards_max = 0;
-  // Java, Rummy Poker: melds are made only by going down (`go_down`) at the start
-  // of a turn before drawing: the whole hand, or all but one card shown that
-  // counts at most `go_down_shown_max` (-1: never); it ends the deal with no draw
-  // and no discard. Otherwise the turn is a draw then a discard (set rummy_only too).
-  bool go_down = false;
-  int go_down_shown_max = -1;
-  StockEnd stock_end = StockEnd::turn_over;
-  int max_restocks = 1;           // R-G3
-  int after_stock_turns = 0;      // Block, R-B1 (0: 2 × players)
-  std::int64_t stake = 1;
-  int deals = 0;                  // 0: each player deals once
-  // The game keeps a running score per seat (Michigan family, Java, Rummy Poker,
-  // Carousel): shown as `scores` in the view and the results. Games that settle
-  // every deal in chips keep none and show none.
-  bool running_scores = false;
-};
 
 // How a deal ended, for the game's scoring.
 struct DealEnd {
