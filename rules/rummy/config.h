@@ -102,16 +102,6 @@ struct ScoringRules {
   bool running_scores = false;
 };
 
-// Carousel's turn: draw one stock card, then lay out, knock, finish (after a
-// layout) or draw again (before any layout); the last draw ends the turn. No
-// discards. A hand emptied by a layout knocks at once.
-struct DrawMeldCycleRules {
-  bool on = false;
-  int draws_per_turn = 3;         // the draw that ends the turn
-  int knock_max = 0;              // knock with a count of at most this
-  bool withdraw_allowed = false;  // the player to act may be withdrawn from the deal
-};
-
 struct RummyConfig {
   DealRules deal;
   MeldRules melds;    // what a meld is (rules/rummy/meld.h)
@@ -121,7 +111,6 @@ struct RummyConfig {
   DiscardRules discard;
   StockRules stock;
   ScoringRules scoring;
-  DrawMeldCycleRules cycle;
 };
 
 }  // namespace parlour::rules::rummy
