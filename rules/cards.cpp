@@ -1,11 +1,17 @@
 #include "rules/cards.h"
 
+#include <algorithm>
+
 namespace parlour::rules {
 
 namespace {
 constexpr std::string_view rank_letters = "?A23456789TJQKEW";
 constexpr std::string_view suit_letters = "SHDC";
 }  // namespace
+
+bool holds(const std::vector<Card>& cards, Card card) {
+  return std::find(cards.begin(), cards.end(), card) != cards.end();
+}
 
 char suit_letter(Suit suit) { return suit_letters[static_cast<int>(suit)]; }
 

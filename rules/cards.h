@@ -47,6 +47,9 @@ enum class Ranks { standard, with_eleven_twelve };
 std::optional<Card> parse_card(std::string_view text, Ranks ranks = Ranks::standard);
 std::vector<std::string> to_strings(const std::vector<Card>& cards);
 
+// Whether `cards` hold `card` (any copy of it).
+bool holds(const std::vector<Card>& cards, Card card);
+
 // Ace-high order value: 2..14. Jokers are 0.
 int ace_high_value(Card card);
 

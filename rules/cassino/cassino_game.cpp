@@ -28,8 +28,6 @@ const char* step_name(Step step) {
   return "play";
 }
 
-bool holds(const std::vector<Card>& hand, Card card) { return std::find(hand.begin(), hand.end(), card) != hand.end(); }
-
 std::vector<Card> without(std::vector<Card> hand, Card card) {
   hand.erase(std::find(hand.begin(), hand.end(), card));
   return hand;

@@ -10,8 +10,8 @@ using namespace rummy;
 
 RummyConfig block_config(const Json& options) {
   auto c = straight_base_config(options);
-  c.final_discard_required = true;
-  c.stock_end = StockEnd::discard_only;
+  c.discard.final_discard_required = true;
+  c.stock.end = StockEnd::discard_only;
   return c;
 }
 

@@ -6,11 +6,11 @@
 // left; the rest is the stock. No upcard and no discard pile at all. Values: ace
 // 1, pips, faces 10, joker 25; a player's count is every card in his hand.
 //
-// The turn (the engine's draw_meld_cycle): draw the stock top (mandatory), then
-// lay out, knock (count ≤ 5), finish (only after a layout this turn) or draw
-// again (only before any layout this turn); the same after the second draw; the
-// third draw ends the turn at once (no melding, no knocking after it). A player
-// may draw again although able to meld.
+// The turn (carousel/turn.cpp, in place of the engine's draw and play stages):
+// draw the stock top (mandatory), then lay out, knock (count ≤ 5), finish (only
+// after a layout this turn) or draw again (only before any layout this turn); the
+// same after the second draw; the third draw ends the turn at once (no melding,
+// no knocking after it). A player may draw again although able to meld.
 // Melds: runs of 3+ in one suit, ace low (option ace_high_runs, R-CA1: Q-K-A too,
 // never K-A-2); groups of 3–4 of one rank with no suit twice. All table melds are
 // common property: a `layout` states the complete new table (every table card

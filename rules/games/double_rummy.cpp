@@ -10,15 +10,15 @@ using namespace rummy;
 
 RummyConfig double_rummy_config(const Json& options) {
   RummyConfig c = straight_base_config(options);
-  c.pack = PackSpec{false, 2, 2};  // two packs, two jokers
-  c.hand_size = 10;
+  c.deal.pack = PackSpec{false, 2, 2};  // two packs, two jokers
+  c.deal.hand_size = 10;
   c.melds.ace = AceMode::low_or_high;
   c.melds.set_duplicates = true;
   c.melds.set_max = 10;  // no maximum: eight of a rank in two packs, and the two jokers
   c.melds.jokers_wild = true;
   c.values = CardValues::ace11();
   c.values.joker = 15;  // a joker left in the hand
-  c.shift_on_natural = true;
+  c.melding.shift_on_natural = true;
   return c;
 }
 

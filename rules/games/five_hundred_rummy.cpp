@@ -84,7 +84,7 @@ class FiveHundredFamily final : public RummyBase {
       summary["team_deal_points"] = team_deal;
       summary["team_scores"] = team_scores_;
     }
-    Settlement pay_out{*this, chips, fx, summary, config().stake};
+    Settlement pay_out{*this, chips, fx, summary, config().scoring.stake};
     const int played = deals_played();
     const bool capped = rules_.target == 0 ? played >= rules_.deals
                                            : (rules_.deals > 0 && played >= rules_.deals) || played >= kMaxDeals;
@@ -186,7 +186,7 @@ bool opt(const Json& options, const char* name) { return options.at(name).get<bo
 RummyConfig config_for(const Json& options, int players) {
   RummyConfig c = michigan_family_config(options, players);
   const bool turn_over = options.at("after_stock").get<std::string>() == "turn_over";
-  c.stock_end = turn_over ? StockEnd::turn_over : StockEnd::end_deal;
+  c.stock.end = turn_over ? StockEnd::turn_over : StockEnd::end_deal;
   return c;
 }
 

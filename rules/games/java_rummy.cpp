@@ -14,14 +14,14 @@ RummyConfig java_config(const Json& options) {
   c.values = CardValues::wild25();
   c.melds.deuces_wild = true;
   c.melds.jokers_wild = true;
-  c.pack.jokers = options.contains("jokers") ? options.at("jokers").get<int>() : 0;
-  c.hand_size = 7;
-  c.upcard = false;
-  c.rummy_only = true;
-  c.go_down = true;
-  c.go_down_shown_max = 5;
-  c.stock_end = StockEnd::end_at_players;
-  c.running_scores = true;
+  c.deal.pack.jokers = options.contains("jokers") ? options.at("jokers").get<int>() : 0;
+  c.deal.hand_size = 7;
+  c.deal.upcard = false;
+  c.melding.rummy_only = true;
+  c.melding.go_down = true;
+  c.melding.go_down_shown_max = 5;
+  c.stock.end = StockEnd::end_at_players;
+  c.scoring.running_scores = true;
   return c;
 }
 
@@ -116,7 +116,7 @@ class JavaRummy final : public GoDownFamily {
       eliminate(s);
       out.push_back(s);
       fx.say(seat_tag(s) + " has " + std::to_string(scores_[s]) + " points and is eliminated.");
-      pool_ += pay_into_pool(s, pool_name, config().stake, "eliminated: a chip into the pool", chips, fx, summary);
+      pool_ += pay_into_pool(s, pool_name, config().scoring.stake, "eliminated: a chip into the pool", chips, fx, summary);
     }
     summary["eliminated"] = out;
     if (!pool_winners.empty()) {

@@ -18,7 +18,7 @@ bool opt(const Json& options, const char* name) { return options.at(name).get<bo
 
 RummyConfig config_for(const Json& options, int players) {
   RummyConfig c = michigan_family_config(options, players);
-  c.take_whole_pile = opt(options, "polish");
+  c.draw.take_whole_pile = opt(options, "polish");
   return c;
 }
 
@@ -80,7 +80,7 @@ class MichiganRummy final : public RummyBase {
     }
     banked_ = scores_;
     summary["deal_points"] = deal_points_;
-    Settlement pay_out{*this, chips, fx, summary, config().stake};
+    Settlement pay_out{*this, chips, fx, summary, config().scoring.stake};
 
     if (settle_each_deal_) {
       if (end.kind == DealEnd::Kind::went_out) {

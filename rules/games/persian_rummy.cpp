@@ -12,11 +12,11 @@ using namespace rummy;
 
 RummyConfig config_for(const Json& options) {
   RummyConfig c = michigan_family_config(options, 4);
-  c.pack.jokers = 4;
+  c.deal.pack.jokers = 4;
   c.melds.ace = AceMode::high;
   c.melds.jokers_own_rank = true;
   c.values = CardValues{15, 15, 10, 20, 2};  // the ace is 15 wherever it lies
-  c.stock_end = StockEnd::end_deal;
+  c.stock.end = StockEnd::end_deal;
   return c;
 }
 

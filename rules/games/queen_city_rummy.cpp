@@ -10,7 +10,7 @@ using namespace rummy;
 
 RummyConfig queen_city_config(const Json& options) {
   auto c = straight_base_config(options);
-  c.hand_size = 7;
+  c.deal.hand_size = 7;
   return c;
 }
 

@@ -62,8 +62,8 @@ class Reversi final : public GameState {
     expect_only_fields(action, {"card"});
     const Card card = card_field(action, "card");
     auto& hand = seats_[seat].hand;
-    if (!tricks::holds(hand, card)) throw illegal_action("you do not hold " + to_string(card));
-    if (!tricks::holds(tricks::legal_cards(hand, trick_, rules_), card))
+    if (!holds(hand, card)) throw illegal_action("you do not hold " + to_string(card));
+    if (!holds(tricks::legal_cards(hand, trick_, rules_), card))
       throw illegal_action("you must follow suit: " + to_string(trick_.front().card) + " was led");
     Effects fx;
     book_.sync(balances);

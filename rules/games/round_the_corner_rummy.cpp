@@ -13,16 +13,16 @@ RummyConfig round_the_corner_config(const GameSetup& setup) {
   RummyConfig c;
   c.values = CardValues::basic();
   c.melds.ace = AceMode::around;
-  c.hand_size = 9 - setup.players;
-  c.upcard = true;
-  c.rummy_only = true;
-  c.final_discard_required = false;
-  c.no_discard_taken_upcard = false;
-  c.upcard_then_one_more = true;
-  c.stock_end = StockEnd::reshuffle_except_top;
-  c.max_restocks = setup.options.at("max_reshuffles").get<int>();
-  c.stake = setup.options.at("stake").get<std::int64_t>();
-  c.deals = setup.options.at("deals").get<int>();
+  c.deal.hand_size = 9 - setup.players;
+  c.deal.upcard = true;
+  c.melding.rummy_only = true;
+  c.discard.final_discard_required = false;
+  c.discard.no_discard_taken_upcard = false;
+  c.draw.upcard_then_one_more = true;
+  c.stock.end = StockEnd::reshuffle_except_top;
+  c.stock.max_restocks = setup.options.at("max_reshuffles").get<int>();
+  c.scoring.stake = setup.options.at("stake").get<std::int64_t>();
+  c.scoring.deals = setup.options.at("deals").get<int>();
   return c;
 }
 
@@ -32,7 +32,7 @@ class RoundTheCornerRummy final : public RummyBase {
 
  private:
   void settle_deal(const DealEnd& end, Balances& chips, Effects& fx, Json& summary) override {
-    Settlement pay_out(*this, chips, fx, summary, config().stake);
+    Settlement pay_out(*this, chips, fx, summary, config().scoring.stake);
     if (end.kind != DealEnd::Kind::went_out || end.winner < 0) {
       summary["void"] = true;
       return;

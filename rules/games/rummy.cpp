@@ -15,7 +15,7 @@ bool opt(const Json& options, const char* name) { return options.at(name).get<bo
 
 RummyConfig config_for(const Json& options, int players) {
   RummyConfig c;
-  c.hand_size = hand_size_for(players);
+  c.deal.hand_size = hand_size_for(players);
   c.values = CardValues::basic();
   if (opt(options, "round_the_corner")) {
     c.melds.ace = AceMode::around;
@@ -28,23 +28,23 @@ RummyConfig config_for(const Json& options, int players) {
     const int jokers = options.at("jokers").get<int>();
     c.melds.deuces_wild = true;
     c.melds.jokers_wild = jokers > 0;
-    c.pack.jokers = jokers;
+    c.deal.pack.jokers = jokers;
     c.values.wild_deuce = 25;
     c.values.joker = 25;
   }
-  c.rummy_only = opt(options, "one_meld") || opt(options, "wild_card") || opt(options, "boathouse");
-  c.boathouse = opt(options, "boathouse");
-  c.boathouse_two_discards = opt(options, "boathouse_two_discards");
+  c.melding.rummy_only = opt(options, "one_meld") || opt(options, "wild_card") || opt(options, "boathouse");
+  c.draw.boathouse = opt(options, "boathouse");
+  c.draw.boathouse_two_discards = opt(options, "boathouse_two_discards");
   if (opt(options, "block")) {
-    c.final_discard_required = true;
-    c.stock_end = StockEnd::discard_only;
+    c.discard.final_discard_required = true;
+    c.stock.end = StockEnd::discard_only;
   }
-  c.needs_earlier_meld = opt(options, "two_meld");
-  c.call = opt(options, "call");
-  c.no_discard_taken_upcard = opt(options, "no_discard_taken_upcard");
-  c.max_restocks = options.at("max_restocks").get<int>();
-  c.stake = options.at("stake").get<std::int64_t>();
-  c.deals = options.at("deals").get<int>();
+  c.discard.needs_earlier_meld = opt(options, "two_meld");
+  c.discard.call = opt(options, "call");
+  c.discard.no_discard_taken_upcard = opt(options, "no_discard_taken_upcard");
+  c.stock.max_restocks = options.at("max_restocks").get<int>();
+  c.scoring.stake = options.at("stake").get<std::int64_t>();
+  c.scoring.deals = options.at("deals").get<int>();
   return c;
 }
 
@@ -54,7 +54,7 @@ class Rummy final : public RummyBase {
 
  private:
   void settle_deal(const DealEnd& end, Balances& chips, Effects& fx, Json& summary) override {
-    Settlement pay_out{*this, chips, fx, summary, config().stake};
+    Settlement pay_out{*this, chips, fx, summary, config().scoring.stake};
     if (end.kind == DealEnd::Kind::block_showdown) return settle_lowest_count(pay_out);
     if (end.kind != DealEnd::Kind::went_out) return;
     const int winner = end.winner;

@@ -15,13 +15,13 @@ constexpr int kTarget = 100;
 
 RummyConfig poker_config(const Json& options) {
   auto c = java_config(options);
-  c.pack.decks = 2;
-  c.pack.jokers = 4;
+  c.deal.pack.decks = 2;
+  c.deal.pack.jokers = 4;
   c.melds.set_duplicates = true;
   c.melds.set_max = 8;
   c.values = CardValues::poker10();
-  c.hand_size = 10;
-  c.go_down_shown_max = 3;
+  c.deal.hand_size = 10;
+  c.melding.go_down_shown_max = 3;
   return c;
 }
 
@@ -90,7 +90,7 @@ class RummyPoker final : public GoDownFamily {
     // The winner: the first to 100 (positive), the lowest total (penalty).
     const auto winners = best_of(seats, penalty_);
     summary["game_winners"] = winners;
-    Settlement pay_out{*this, chips, fx, summary, config().stake};
+    Settlement pay_out{*this, chips, fx, summary, config().scoring.stake};
     for (int s : seats) {
       if (std::find(winners.begin(), winners.end(), s) != winners.end()) continue;
       const int diff = std::abs(scores_[s] - scores_[winners.front()]);

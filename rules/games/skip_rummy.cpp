@@ -10,13 +10,13 @@ using namespace rummy;
 
 RummyConfig skip_config(const Json& options) {
   auto c = straight_base_config(options);
-  c.hand_size = 5;
-  c.upcard = false;
-  c.rummy_only = false;
-  c.max_plays_per_turn = 1;
-  c.meld_cards_exact = 3;
-  c.lay_off_cards_max = 1;
-  c.stock_end = StockEnd::end_at_players;
+  c.deal.hand_size = 5;
+  c.deal.upcard = false;
+  c.melding.rummy_only = false;
+  c.melding.max_plays_per_turn = 1;
+  c.melding.meld_cards_exact = 3;
+  c.melding.lay_off_cards_max = 1;
+  c.stock.end = StockEnd::end_at_players;
   return c;
 }
 

@@ -10,12 +10,12 @@ RummyConfig straight_base_config(const Json& options) {
   RummyConfig c;
   c.values = CardValues::basic();
   c.melds.ace = AceMode::low;
-  c.hand_size = options.contains("hand_size") ? options.at("hand_size").get<int>() : 7;
-  c.upcard = options.contains("initial_upcard") && options.at("initial_upcard").get<bool>();
-  c.rummy_only = true;
-  c.stock_end = StockEnd::break_at_players;
-  c.stake = options.at("stake").get<std::int64_t>();
-  c.deals = options.at("deals").get<int>();
+  c.deal.hand_size = options.contains("hand_size") ? options.at("hand_size").get<int>() : 7;
+  c.deal.upcard = options.contains("initial_upcard") && options.at("initial_upcard").get<bool>();
+  c.melding.rummy_only = true;
+  c.stock.end = StockEnd::break_at_players;
+  c.scoring.stake = options.at("stake").get<std::int64_t>();
+  c.scoring.deals = options.at("deals").get<int>();
   return c;
 }
 
@@ -44,7 +44,7 @@ std::vector<int> StraightFamily::unmatched_counts() const {
 }
 
 void StraightFamily::settle_deal(const DealEnd& end, Balances& chips, Effects& fx, Json& summary) {
-  Settlement pay_out{*this, chips, fx, summary, config().stake};
+  Settlement pay_out{*this, chips, fx, summary, config().scoring.stake};
   switch (end.kind) {
     case DealEnd::Kind::went_out: return settle_rummy(end, pay_out);
     case DealEnd::Kind::showdown: return settle_showdown(end, pay_out);

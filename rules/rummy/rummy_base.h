@@ -1,8 +1,18 @@
-// The turn engine shared by every Rummy game (rules/rummy.md §1.6–1.9): dealing,
-// drawing from the stock, the upcard or a spread pile, melding and laying off,
-// discarding, going out and going rummy, a stock that runs out, call windows,
-// and the hidden-information views. A game is a RummyConfig plus the scoring
-// and settlement hooks it overrides.
+// The turn engine shared by every Rummy game (rules/rummy.md §1.6–1.9). A game is
+// a RummyConfig (rules/rummy/config.h) plus the scoring and settlement hooks it
+// overrides; a game with a turn of its own (Carousel) overrides the draw and play
+// stages' Legal/Apply pairs. The engine is cut by rule, one file each:
+//   turn.cpp         the stages of a deal, who acts, their dispatch; dealing; a turn's start;
+//                    the play stage; leaving
+//   draws.cpp        the draw stage: the stock top, the upcard, a spread pile
+//   melding.cpp      melds, lay-offs, the wild that moves
+//   layout.cpp       the whole table laid out anew (Carousel's `layout`)
+//   going_out.cpp    discarding, going rummy, going down, a hand emptied
+//   call_window.cpp  the other players' call on a discard that lays off
+//   stock_end.cpp    every rule for a stock that runs out, and so a turn's end
+//   deal_end.cpp     the end of a deal and its result
+//   settlement.cpp   paying a deal's points in chips (rules/rummy/settlement.h)
+//   view.cpp         what each seat sees
 //
 // Actions (PROTOCOL.md `act`):
 //   {"type":"draw","from":"stock"|"discard"}     the stock top, or the upcard
@@ -23,8 +33,7 @@
 //   {"type":"go_down","melds":[["9H","2C=TH","JH"],…],"shown"?:C}  Java, Rummy Poker: at the start of a
 //                                                turn, before drawing, the whole hand melded, or all but the
 //                                                shown card (worth go_down_shown_max or less); ends the deal
-//   {"type":"knock"} / {"type":"finish"}         draw_meld_cycle (Carousel): end play with a low count / end the turn
-//   {"type":"withdraw"}                          draw_meld_cycle with withdraw_allowed: the server's turn timer ran out
+// Carousel adds its own (rules/games/carousel/turn.cpp): knock, finish, withdraw.
 #pragma once
 
 #include <optional>
@@ -34,93 +43,17 @@
 #include "rules/game.h"
 #include "rules/registry.h"
 #include "rules/rummy/arrangement.h"
+#include "rules/rummy/config.h"
 #include "rules/rummy/meld.h"
 #include "rules/rummy/values.h"
 #include "rules/shoe.h"
 
 namespace parlour::rules::rummy {
 
-enum class StockEnd {
-  turn_over,     // 000 Rummy: take the upcard and turn the rest, or turn the whole pile and draw
-  end_deal,      // Five Hundred, Persian: the deal ends once the last stock card is drawn
-  discard_only,  // Block: draw only the upcard until someone declines
-  // 002 Straight family: once a turn ends with no more stock cards than players,
-  // the break: the next player (the breaker) and each other in turn play one last
-  // turn (stock top, or the upcard only to meld it at once; put down every meld,
-  // lay off on any meld, discard), then the showdown of unmatched counts.
-  break_at_players,
-  end_at_players,  // Skip: once a turn ends with no more stock cards than players, the deal ends
-  // Round-the-Corner: as soon as the stock is empty, the discard pile but its top
-  // card is shuffled (seeded) into a new stock, at most `max_restocks` times; when
-  // that cap is reached, or the pile holds too few cards to restock, the deal is
-  // void (DealEnd::Kind::no_winner) at the end of the turn.
-  reshuffle_except_top,
-  // Carousel (R-CA3): once the last stock card is drawn and its drawer ends his
-  // turn without knocking, each player in turn (from the drawer's left, the
-  // drawer last) has one more chance to lay out, with no drawing and no knocking.
-  final_meld_round,
-};
-
-struct RummyConfig {
-  MeldRules melds;
-  CardValues values;
-  PackSpec pack;
-  int hand_size = 7;
-  bool upcard = true;             // turn the top of the stock to start the discard pile
-  bool spread_pile = false;       // Michigan family: any card with all above it
-  bool must_use_taken = false;    // Michigan family: the deepest card taken is melded at once
-  bool top_card_free = false;     // Michigan option: the top card alone carries no duty
-  bool take_whole_pile = false;   // Polish Rummy
-  bool rummy_only = false;        // no meld before going rummy with the whole hand
-  bool final_discard_required = false;  // Block: going out ends with a discard
-  bool no_discard_taken_upcard = true;  // R-G1
-  bool needs_earlier_meld = false;      // Two-Meld: no going out without an earlier turn's meld
-  bool call = false;              // another player may call "Rummy!" on a discard that lays off
-  bool boathouse = false;         // the upcard only with the stock top
-  bool boathouse_two_discards = false;
-  // Round-the-Corner: the draw is the stock top alone, or the upcard and then one
-  // more card (the stock top or the new upcard) before the player may play; no
-  // discard may be taken after the stock top.
-  bool upcard_then_one_more = false;
-  bool rearrange = false;         // Carousel: one action lays out the whole table anew
-  // Wild policy shift_on_natural (Double Rummy, rules/rummy.md §1.3): a natural card
-  // equal to what a run's wild stands for is laid off in its place, and the wild
-  // moves to an end of the run that can extend, re-declared by the player
-  // (`lay_off` with "shift"); a wild never returns to a hand.
-  bool shift_on_natural = false;
-  // Carousel's turn: draw one stock card, then lay out, knock, finish (after a
-  // layout) or draw again (before any layout); the third draw ends the turn. No
-  // discards. A hand emptied by a layout knocks at once.
-  bool draw_meld_cycle = false;
-  int draws_per_turn = 3;         // draw_meld_cycle: the draw that ends the turn
-  int knock_max = 0;              // draw_meld_cycle: knock with a count of at most this
-  bool withdraw_allowed = false;  // draw_meld_cycle: the player to act may be withdrawn from the deal
-  // Skip: at most this many melds/lay-offs a turn (0: any), a meld of exactly
-  // this many cards (0: any), a lay-off of at most this many cards (0: any).
-  int max_plays_per_turn = 0;
-  int meld_cards_exact = 0;
-  int lay_off_cards_max = 0;
-  // Java, Rummy Poker: melds are made only by going down (`go_down`) at the start
-  // of a turn before drawing: the whole hand, or all but one card shown that
-  // counts at most `go_down_shown_max` (-1: never); it ends the deal with no draw
-  // and no discard. Otherwise the turn is a draw then a discard (set rummy_only too).
-  bool go_down = false;
-  int go_down_shown_max = -1;
-  StockEnd stock_end = StockEnd::turn_over;
-  int max_restocks = 1;           // R-G3
-  int after_stock_turns = 0;      // Block, R-B1 (0: 2 × players)
-  std::int64_t stake = 1;
-  int deals = 0;                  // 0: each player deals once
-  // The game keeps a running score per seat (Michigan family, Java, Rummy Poker,
-  // Carousel): shown as `scores` in the view and the results. Games that settle
-  // every deal in chips keep none and show none.
-  bool running_scores = false;
-};
-
 // How a deal ended, for the game's scoring.
 struct DealEnd {
   // showdown: the break's showdown, or Skip's end when the stock falls to the players
-  // knock: draw_meld_cycle's knock (an empty hand knocks by itself)
+  // knock: Carousel's knock (an empty hand knocks by itself)
   enum class Kind { went_out, no_winner, block_showdown, stock_exhausted, showdown, knock } kind = Kind::no_winner;
   int winner = -1;
   bool rummy = false;  // went out in one turn with no earlier meld or lay-off
@@ -168,7 +101,21 @@ class RummyBase : public GameState {
   std::vector<int> seats_in_play() const;
 
  protected:
-  enum class Step { draw, play, call_window, call_discard, deal_over, game_over };
+  // The stages of a deal, each with one Legal/Apply pair (as OpenSpiel's
+  // gin_rummy): draw (a turn's start), play (after the draw), call_window (the
+  // others may call the discard), call_discard (the caller discards); then the
+  // table's own stages between deals.
+  enum class Stage { draw, play, call_window, call_discard, deal_over, game_over };
+
+  // ---- the turn's two stages (draws.cpp; turn.cpp for play); a game with a turn
+  // of its own (Carousel, rules/games/carousel/turn.cpp) overrides both pairs
+  virtual void draw_legal_actions(int seat, Json& legal) const;
+  virtual void apply_draw_action(int seat, const std::string& type, const Json& action, Balances& chips, Effects& fx);
+  virtual void play_legal_actions(int seat, Json& legal) const;
+  virtual void apply_play_action(int seat, const std::string& type, const Json& action, Balances& chips, Effects& fx);
+  // A meld, lay-off or layout has emptied the seat's hand (going_out.cpp): he
+  // goes out, or in the break his turn ends.
+  virtual void on_hand_emptied(int seat, Balances& chips, Effects& fx);
 
   // ---- hooks a game overrides
   // Settles a finished deal: scores, chips (through pay()), and the result's summary.
@@ -180,6 +127,7 @@ class RummyBase : public GameState {
   virtual bool game_finished() const;
   // Points a meld or lay-off scores when made (Michigan family); 0 elsewhere.
   virtual void on_meld_made(int seat, const TableMeld& meld, const std::vector<std::size_t>& new_cards, bool new_meld);
+  // Keys the game adds to every view, beside the engine's (view.cpp).
   virtual Json extra_view() const { return Json::object(); }
   // What the wild declarations of a whole-hand arrangement (go_rummy, go_down)
   // are worth to the player in the game's scoring (a bonus, a payoff): `legal`
@@ -208,82 +156,109 @@ class RummyBase : public GameState {
   // As pay(), into one of the table's pools; returns what was paid.
   std::int64_t pay_into_pool(int from, const std::string& pool, std::int64_t amount, const std::string& memo,
                              Balances& chips, Effects& fx, Json& summary);
-  // draw_meld_cycle: the player was withdrawn from this deal (no more turns, cannot win).
-  bool withdrawn(int seat) const { return withdrawn_[seat]; }
+
+  // ---- for a game that runs its own turn (Carousel): the pieces its stages are built of
+  // Moves the turn on to a stage: to play once the draw is done, as draws.cpp does for
+  // the base's own draws (Carousel's final meld round starts each turn there too).
+  void set_stage(Stage stage) { stage_ = stage; }
+  int turn() const { return turn_; }  // whose turn it is
+  bool stock_empty() const { return stock_.empty(); }
+  // Moves the stock's top card into the seat's hand, counted as drawn this turn.
+  void draw_from_stock(int seat);
+  int drawn_this_turn() const { return drawn_this_turn_; }
+  // Melds, lay-offs and layouts made this turn.
+  int plays_this_turn() const { return plays_this_turn_; }
+  // The seat's turn begins at the draw stage, with this turn's counts cleared (turn.cpp).
+  void begin_turn(int seat, Effects& fx);
+  // The deal is over: the game settles it and the engine writes the result (deal_end.cpp).
+  void end_deal(const DealEnd& end, Balances& chips, Effects& fx);
+  // The `layout` action (melding.rearrange) and a useful subset of layouts to list (layout.cpp).
+  void apply_layout(int seat, const Json& action, Balances& chips, Effects& fx);
+  void list_layouts(int seat, Json& legal) const;
+  // StockEnd::final_meld_round (stock_end.cpp), asked as each turn ends: the first
+  // begins the round once the stock is out, with `turns` turns to play; the second
+  // counts a turn of the round as played and says whether it was the last.
+  void begin_final_meld_round_once_stock_is_out(int turns, Effects& fx);
+  bool final_meld_round_over(Effects& fx);
+  bool in_final_meld_round() const { return final_round_; }
+  int final_meld_turns_left() const { return final_turns_left_; }
 
   std::vector<int> scores_;  // running points, where a game keeps them
 
  private:
-  // phases
+  // turn.cpp
   void deal(Effects& fx);
-  void begin_turn(int seat, Effects& fx);
-  void end_deal(const DealEnd& end, Balances& chips, Effects& fx);
+  void next_turn(Effects& fx);  // the turn passes left of turn_
+  int active_players() const;
 
-  // actions
+  // draws.cpp
   void apply_draw(int seat, const Json& action, Effects& fx);
   void draw_upcard_then_one_more(int seat, const std::string& from, Effects& fx);
-  bool reshuffle_except_top(Effects& fx);
   void apply_take(int seat, const Json& action, Effects& fx);
   void apply_take_all(int seat, Effects& fx);
+  void apply_decline(int seat, Balances& chips, Effects& fx);
+  bool usable_take(int seat, std::size_t depth, bool must_use) const;
+  // Polish: the whole pile recycles into a hand with no stock drawn, so a deal of
+  // nothing but whole-pile takes would never end (R-G3): at most 2 × players a deal.
+  int whole_pile_takes_max() const { return 2 * players(); }
+  void take_stock_top(int seat);
+  void list_draws(int seat, Json& legal) const;
+
+  // melding.cpp (layout.cpp shares its checks)
   void apply_meld(int seat, const Json& action, Balances& chips, Effects& fx);
   void apply_lay_off(int seat, const Json& action, Balances& chips, Effects& fx);
   void apply_shift_lay_off(int seat, const Json& action, Balances& chips, Effects& fx);
-  void apply_discard(int seat, const Json& action, Balances& chips, Effects& fx);
-  void apply_go_rummy(int seat, const Json& action, Balances& chips, Effects& fx);
-  std::vector<Meld> melds_from_hand(const Json& action, const std::string& what, std::vector<Card>& hand) const;
-  void put_down(int seat, std::vector<Meld> made);
-  void apply_call(int seat, const Json& action, Balances& chips, Effects& fx);
-  void apply_pass(int seat, Balances& chips, Effects& fx);
-  void apply_decline(int seat, Balances& chips, Effects& fx);
-  void apply_layout(int seat, const Json& action, Balances& chips, Effects& fx);
-  void apply_go_down(int seat, const Json& action, Balances& chips, Effects& fx);
-
-  // draw_meld_cycle (Carousel's turn)
-  void apply_draw_meld_cycle(int seat, const std::string& type, const Json& action, Balances& chips, Effects& fx);
-  void cycle_draw(int seat, const Json& action, Balances& chips, Effects& fx);
-  void cycle_knock(int seat, Balances& chips, Effects& fx);
-  void cycle_finish(int seat, Balances& chips, Effects& fx);
-  void cycle_withdraw(int seat, Balances& chips, Effects& fx);
-  void cycle_end_turn(Balances& chips, Effects& fx);
-  void cycle_hand_emptied(int seat, Balances& chips, Effects& fx);
-  int cycle_next_seat(int from) const;  // -1 when every player is withdrawn or gone
-  void list_draw_meld_cycle(int seat, Json& legal) const;
-  void list_layouts(int seat, Json& legal) const;
-  void cycle_view(Json& view) const;
-
-  // checks
   std::vector<Card> cards_from_hand(int seat, const Json& list, const char* field) const;
   std::string why_not_keep(int seat, const std::vector<Card>& remaining, const std::vector<Card>& played) const;
   void forget_upcard_if_played(const std::vector<Card>& played);
   std::vector<Card> hand_without(int seat, const std::vector<Card>& cards) const;
   void check_may_keep(int seat, const std::vector<Card>& cards) const;
   void check_must_use(const std::vector<Card>& used) const;
-  bool usable_take(int seat, std::size_t depth, bool must_use) const;
-  bool upcard_restocks_pair() const;
-  // Polish: the whole pile recycles into a hand with no stock drawn, so a deal of
-  // nothing but whole-pile takes would never end (R-G3): at most 2 × players a deal.
-  int whole_pile_takes_max() const { return 2 * players(); }
-  int active_players() const;
-  void check_break_discard(int seat) const;
-  bool stock_is_dead() const;
-  void restock_for_draw(bool take_upcard, Effects& fx);
   void remove_from_hand(int seat, const std::vector<Card>& cards);
-  void after_hand_change(int seat, Balances& chips, Effects& fx);
-  void open_call_window(int discarder, Effects& fx);
-  void finish_turn(Balances& chips, Effects& fx);
-  void resolve_call_window(Balances& chips, Effects& fx);
-  void next_turn(Effects& fx);  // the turn passes left of turn_
+  void list_melds_and_lay_offs(int seat, Json& legal) const;
+  void list_lay_offs(const std::vector<Card>& singles, Json& legal) const;
+  void list_shift_lay_offs(const std::vector<Card>& singles, Json& legal) const;
 
-  // legal listing
-  void list_draws(int seat, Json& legal) const;
-  void list_plays(int seat, Json& legal) const;
+  // going_out.cpp
+  void apply_discard(int seat, const Json& action, Balances& chips, Effects& fx);
+  void apply_go_rummy(int seat, const Json& action, Balances& chips, Effects& fx);
+  void apply_go_down(int seat, const Json& action, Balances& chips, Effects& fx);
+  std::vector<Meld> melds_from_hand(const Json& action, const std::string& what, std::vector<Card>& hand) const;
+  void put_down(int seat, std::vector<Meld> made);
+  void after_hand_change(int seat, Balances& chips, Effects& fx);
+  void check_break_discard(int seat) const;
+  void list_discards(int seat, Json& legal) const;
   void list_go_rummy(int seat, Json& legal) const;
   void list_go_down(int seat, Json& legal) const;
-  void list_shift_lay_offs(const std::vector<Card>& singles, Json& legal) const;
-  void list_lay_offs(const std::vector<Card>& singles, Json& legal) const;
   // The arrangement, then one more for each other worth its wilds' declarations may have.
   std::vector<std::vector<Meld>> arrangements_by_worth(const std::vector<Meld>& melds) const;
 
+  // call_window.cpp
+  void open_call_window(int discarder, Effects& fx);
+  void call_window_legal_actions(int seat, Json& legal) const;
+  void apply_call_window_action(int seat, const std::string& type, const Json& action, Balances& chips, Effects& fx);
+  void call_discard_legal_actions(int seat, Json& legal) const;
+  void apply_call_discard_action(int seat, const std::string& type, const Json& action, Balances& chips, Effects& fx);
+  void apply_call(int seat, const Json& action, Balances& chips, Effects& fx);
+  void apply_pass(int seat, Balances& chips, Effects& fx);
+  void resolve_call_window(Balances& chips, Effects& fx);
+
+  // stock_end.cpp
+  void note_turn_begun_for_stock();
+  bool can_draw_from_stock() const;
+  void prepare_stock_draw(Effects& fx);
+  bool take_upcard_restocking(Effects& fx);
+  bool upcard_restocks_pair() const;
+  void after_draw_for_stock(Effects& fx);
+  void finish_turn(Balances& chips, Effects& fx);
+  void stock_down_to_players(Balances& chips, Effects& fx);
+  void count_down_break(Balances& chips, Effects& fx);
+  bool stock_is_dead() const;
+  const char* showdown_end_name() const;
+  void restock_for_draw(bool take_upcard, Effects& fx);
+  bool reshuffle_except_top(Effects& fx);
+
+  // view.cpp
   Json seat_view(int seat, std::optional<int> viewer) const;
   Json table_view() const;
 
@@ -301,24 +276,22 @@ class RummyBase : public GameState {
   int dealer_ = 0;
   int deals_ = 0;
   int turn_ = 0;
-  Step step_ = Step::deal_over;
+  Stage stage_ = Stage::deal_over;
   int restocks_ = 0;
   int whole_pile_takes_ = 0;  // Polish take_all this deal
   bool stock_gone_ = false;     // Block/end_deal: the stock has run out this deal
   int turns_after_stock_ = 0;
   std::optional<Card> taken_upcard_;     // the single upcard taken this turn (R-G1)
   std::optional<Card> must_use_;         // Michigan: the card that must be melded now
-  int drawn_this_turn_ = 0;              // upcard_then_one_more: cards drawn so far this turn
-  int plays_this_turn_ = 0;              // melds and lay-offs this turn (Skip)
+  int drawn_this_turn_ = 0;              // cards drawn so far this turn (upcard_then_one_more, Carousel)
+  int plays_this_turn_ = 0;              // melds, lay-offs and layouts this turn (Skip, Carousel)
   std::vector<int> turns_taken_;         // per seat, this deal
   std::int64_t turns_begun_ = 0;         // every turn of every deal
   bool in_break_ = false;                // Straight family: the break has begun
   int breaker_ = -1;
   int break_turns_left_ = 0;
-  std::vector<bool> withdrawn_;          // draw_meld_cycle: out of this deal
   bool final_round_ = false;             // StockEnd::final_meld_round has begun
   int final_turns_left_ = 0;
-  int knocker_ = -1;                     // draw_meld_cycle: who knocked this deal
   std::vector<int> call_order_;          // call window: seats from the discarder's left
   std::vector<int> call_answer_;         // 0 waiting, 1 call, -1 pass, per entry of call_order_
   std::vector<int> call_meld_;

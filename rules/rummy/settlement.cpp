@@ -34,4 +34,41 @@ std::vector<int> Settlement::lowest_count_wins(const std::vector<int>& counts, c
   return winners;
 }
 
+void RummyBase::pay(int from, int to, std::int64_t amount, const std::string& memo, Balances& chips, Effects& fx,
+                    Json& summary) {
+  if (amount <= 0 || from == to) return;
+  const std::int64_t paid = std::min(amount, std::max<std::int64_t>(chips[from], 0));
+  if (paid > 0) {
+    fx.move(Account::of_seat(from), Account::of_seat(to), paid, memo);
+    chips[from] -= paid;
+    chips[to] += paid;
+    summary["chips"][from] = summary["chips"][from].get<std::int64_t>() - paid;
+    summary["chips"][to] = summary["chips"][to].get<std::int64_t>() + paid;
+    fx.say(seat_tag(from) + " pays " + seat_tag(to) + " " + std::to_string(paid) + ".");
+  }
+  if (paid < amount) {
+    if (!summary.contains("unpaid")) summary["unpaid"] = Json::array();
+    summary["unpaid"].push_back({{"from", from}, {"to", to}, {"amount", amount - paid}});
+    fx.say(seat_tag(from) + " cannot cover " + std::to_string(amount - paid) + " of it.");
+  }
+}
+
+std::int64_t RummyBase::pay_into_pool(int from, const std::string& pool, std::int64_t amount, const std::string& memo,
+                                      Balances& chips, Effects& fx, Json& summary) {
+  if (amount <= 0) return 0;
+  const std::int64_t paid = std::min(amount, std::max<std::int64_t>(chips[from], 0));
+  if (paid > 0) {
+    fx.move(Account::of_seat(from), Account::of_pool(pool), paid, memo);
+    chips[from] -= paid;
+    summary["chips"][from] = summary["chips"][from].get<std::int64_t>() - paid;
+    fx.say(seat_tag(from) + " puts " + std::to_string(paid) + " into the " + pool + ".");
+  }
+  if (paid < amount) {
+    if (!summary.contains("unpaid")) summary["unpaid"] = Json::array();
+    summary["unpaid"].push_back({{"from", from}, {"to", pool}, {"amount", amount - paid}});
+    fx.say(seat_tag(from) + " cannot cover " + std::to_string(amount - paid) + " of it.");
+  }
+  return paid;
+}
+
 }  // namespace parlour::rules::rummy

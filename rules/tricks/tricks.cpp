@@ -71,10 +71,6 @@ std::vector<std::vector<Card>> deal_in_packets(Stock& stock, const std::vector<s
   return hands;
 }
 
-bool holds(const std::vector<Card>& hand, Card card) {
-  return std::find(hand.begin(), hand.end(), card) != hand.end();
-}
-
 void remove_card(std::vector<Card>& hand, Card card) {
   auto it = std::find(hand.begin(), hand.end(), card);
   if (it == hand.end()) throw std::logic_error("tricks: removing a card not held");

@@ -52,7 +52,6 @@ std::vector<Card> legal_cards(const std::vector<Card>& hand, const Trick& trick,
 // receives sizes[round][hand] cards from the top of the stock.
 std::vector<std::vector<Card>> deal_in_packets(Stock& stock, const std::vector<std::vector<int>>& sizes);
 
-bool holds(const std::vector<Card>& hand, Card card);
 void remove_card(std::vector<Card>& hand, Card card);  // the card must be held
 bool holds_suit(const std::vector<Card>& hand, Suit suit);
 

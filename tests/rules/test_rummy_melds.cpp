@@ -249,9 +249,9 @@ class RearrangingGame final : public RummyBase {
   static RummyConfig rules_config() {
     RummyConfig c;
     c.melds = carousel_rules();
-    c.hand_size = 7;
-    c.rearrange = true;
-    c.pack.jokers = 2;
+    c.deal.hand_size = 7;
+    c.melding.rearrange = true;
+    c.deal.pack.jokers = 2;
     return c;
   }
   void settle_deal(const DealEnd&, Balances&, Effects&, Json&) override {}
@@ -294,10 +294,10 @@ class TwoPackSpreadGame final : public RummyBase {
   static RummyConfig rules_config() {
     RummyConfig c;
     c.melds.set_duplicates = true;
-    c.pack.decks = 2;
-    c.hand_size = 7;
-    c.spread_pile = true;
-    c.must_use_taken = true;
+    c.deal.pack.decks = 2;
+    c.deal.hand_size = 7;
+    c.draw.spread_pile = true;
+    c.draw.must_use_taken = true;
     return c;
   }
   void settle_deal(const DealEnd&, Balances&, Effects&, Json&) override {}

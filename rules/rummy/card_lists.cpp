@@ -1,0 +1,67 @@
+#include "rules/rummy/card_lists.h"
+
+namespace parlour::rules::rummy {
+
+std::vector<Card> read_cards(const Json& list, const char* field) {
+  if (!list.is_array() || list.empty())
+    throw illegal_action(std::string("field '") + field + "' must be a non-empty array of cards, got " + list.dump());
+  std::vector<Card> out;
+  for (const auto& item : list) {
+    if (!item.is_string()) throw illegal_action(std::string("field '") + field + "' holds a non-card: " + item.dump());
+    auto card = parse_card(item.get<std::string>());
+    if (!card) throw illegal_action(std::string("field '") + field + "' holds a non-card: " + item.dump());
+    out.push_back(*card);
+  }
+  return out;
+}
+
+std::vector<Card> distinct(const std::vector<Card>& cards) {
+  std::vector<Card> out;
+  for (auto c : cards)
+    if (!holds(out, c)) out.push_back(c);
+  return out;
+}
+
+std::string melds_text(const std::vector<Meld>& melds) {
+  std::string text;
+  for (const auto& meld : melds) {
+    if (!text.empty()) text += "; ";
+    std::string cards;
+    for (const auto& c : meld_strings(meld)) cards += (cards.empty() ? "" : " ") + c;
+    text += cards;
+  }
+  return text;
+}
+
+MeldSpec read_meld_spec(const Json& list, const MeldRules& rules, const std::string& what) {
+  if (!list.is_array() || list.empty())
+    throw illegal_action("each meld of a " + what + " is a non-empty list of cards, got " + list.dump());
+  MeldSpec spec;
+  bool undeclared_wild = false;
+  for (const auto& item : list) {
+    const std::string text = item.is_string() ? item.get<std::string>() : std::string();
+    const auto eq = text.find('=');
+    auto card = parse_card(text.substr(0, eq));
+    if (!card) throw illegal_action("not a card in a " + what + ": " + item.dump());
+    spec.cards.push_back(*card);
+    if (eq == std::string::npos) {
+      undeclared_wild = undeclared_wild || is_wild(*card, rules);
+      continue;
+    }
+    if (!is_wild(*card, rules)) throw illegal_action(to_string(*card) + " is not wild: it stands only for itself");
+    auto as = parse_card(text.substr(eq + 1));
+    if (!as) throw illegal_action("a wild must stand for a card, as in \"JK=8H\": got " + item.dump());
+    spec.declared.push_back(*as);
+  }
+  if (undeclared_wild && !spec.declared.empty()) throw illegal_action("declare every wild card of a meld, or none");
+  return spec;
+}
+
+Json meld_json(const Meld& meld) {
+  Json out = Json::array();
+  out.get_ref<Json::array_t&>().reserve(meld.cards.size());
+  for (const auto& mc : meld.cards) out.push_back(mc.wild ? to_string(mc.card) + "=" + to_string(mc.as) : to_string(mc.card));
+  return out;
+}
+
+}  // namespace parlour::rules::rummy
