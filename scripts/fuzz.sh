@@ -3,7 +3,7 @@
 # each one. A crash, a leak or a sanitizer report fails the run (exit 1) and
 # leaves the input that caused it in build-fuzz/artifacts/.
 #
-#   scripts/fuzz.sh smoke        a minute of each target (what CI runs)
+#   scripts/fuzz.sh smoke        30 seconds of each target (what CI runs)
 #   scripts/fuzz.sh runs N       N executions of each target
 #   scripts/fuzz.sh seconds N    N seconds of each target
 set -euo pipefail
@@ -12,7 +12,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 mode=${1:-smoke}
 count=${2:-}
 case "$mode" in
-  smoke) limit=(-max_total_time=60) ;;
+  smoke) limit=(-max_total_time=30) ;;
   runs) limit=(-runs="${count:?runs needs a number}") ;;
   seconds) limit=(-max_total_time="${count:?seconds needs a number}") ;;
   *) echo "usage: $0 smoke | runs N | seconds N" >&2; exit 2 ;;

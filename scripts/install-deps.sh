@@ -5,10 +5,11 @@
 # command to run and exits 1.
 #
 #   install-deps.sh          the build packages (what `make run` needs)
-#   install-deps.sh --test   also what `make test` needs for the browser tests:
-#                            Debian's chromium, and nodejs + npm when the `node`
-#                            or `npm` command is missing (a newer Node.js
-#                            installed another way is used as it is)
+#   install-deps.sh --test   also what `make test` needs: clang with its sanitizer
+#                            and libFuzzer runtimes (the fuzz targets), Debian's
+#                            chromium for the browser tests, and nodejs + npm when
+#                            the `node` or `npm` command is missing (a newer
+#                            Node.js installed another way is used as it is)
 set -euo pipefail
 
 mode=build
@@ -27,7 +28,7 @@ packages=(
 )
 
 if [ "$mode" = test ]; then
-  packages+=(chromium fonts-dejavu-core)
+  packages+=(chromium fonts-dejavu-core clang libclang-rt-14-dev)
   if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     packages+=(nodejs npm)
   fi
