@@ -509,6 +509,7 @@ void TableCore::rebuild_from_database() {
   seq_ = 0;
   log_.clear();
   log_total_ = 0;
+  result_read_ = false;
   for (auto& member : audience_) member.log_sent = -1;
   action_ids_.clear();
   replay(stored->second);
@@ -786,6 +787,16 @@ void TableCore::broadcast(Outbox& out) {
     out.frames.push_back({member.client, std::make_shared<const std::string>(state_text(member, parts, chips))});
 }
 
+std::vector<TableCore::PlayerKey> TableCore::players_key(const rules::Balances& chips) const {
+  std::vector<PlayerKey> key;
+  key.reserve(seats_.size());
+  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat) {
+    const auto& s = seats_[seat];
+    key.push_back({s.player, chips[seat], s.bot, s.bot ? !s.left : human_connected(seat)});
+  }
+  return key;
+}
+
 Json TableCore::players_json(const rules::Balances& chips) const {
   Json players = Json::array();
   for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat) {
@@ -799,6 +810,10 @@ Json TableCore::players_json(const rules::Balances& chips) const {
 }
 
 void TableCore::refresh_result() {
+  // A result is the last settled deal's: it changes only when a deal settles,
+  // never while one is played (after a restart it is read once).
+  if (game_->phase() == rules::Phase::playing && result_read_) return;
+  result_read_ = true;
   const auto result = game_->result();
   auto text = result.is_null() ? std::string() : result.dump(-1, ' ', false, Json::error_handler_t::replace);
   if (text == result_text_) return;
@@ -807,6 +822,10 @@ void TableCore::refresh_result() {
 }
 
 void TableCore::refresh_players(const rules::Balances& chips) {
+  // Most steps change no one's chips, seat or presence: compare those first.
+  auto key = players_key(chips);
+  if (key == players_key_ && players_version_ != 0) return;
+  players_key_ = std::move(key);
   auto text = players_json(chips).dump();
   if (text == players_text_) return;
   players_text_ = std::move(text);

@@ -223,6 +223,15 @@ class TableCore {
   void log_delta(Member& member, std::string& out) const;
   void refresh_players(const rules::Balances& chips);
   void refresh_result();
+  // What the players list is made of, to tell cheaply whether it changed.
+  struct PlayerKey {
+    std::string player;
+    std::int64_t chips = 0;
+    bool bot = false;
+    bool connected = false;
+    bool operator==(const PlayerKey&) const = default;
+  };
+  std::vector<PlayerKey> players_key(const rules::Balances& chips) const;
   Json players_json(const rules::Balances& chips) const;
   Json legal_for(int seat, const rules::Balances& chips) const;
   Frame reply(const Caller& who, Json message) const;
@@ -241,9 +250,11 @@ class TableCore {
   std::deque<std::string> log_;  // the last lines, JSON-quoted
   std::int64_t log_total_ = 0;   // lines ever added: log_.back() is line log_total_ - 1
   std::string players_text_;     // the players list as last serialized
+  std::vector<PlayerKey> players_key_;  // what it was made of
   std::uint64_t players_version_ = 0;
   std::string result_text_;      // the latest result as last serialized ("" if none)
   std::uint64_t result_version_ = 0;
+  bool result_read_ = false;     // result_text_ holds the game's result since the last settlement
   std::uint64_t summary_version_ = 1;  // bumped whenever the lobby's line may have changed
   std::vector<Member> audience_;
   std::optional<Pending> pending_;

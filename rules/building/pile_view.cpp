@@ -11,7 +11,7 @@ Json pile_view(const std::string& id, std::optional<int> owner, const Pile& pile
   if (shown == view::Shown::all) {
     Json owners = Json::array();
     for (const auto& owned : pile) owners.push_back(owned.owner);
-    out["owners"] = owners;
+    out["owners"] = std::move(owners);
   }
   return out;
 }

@@ -119,19 +119,19 @@ class CassinoGame final : public GameState {
       entry["owns"] = owned_build_ids(seat);
       seats.push_back(entry);
     }
-    out["seats"] = seats;
+    out["seats"] = std::move(seats);
     Json piles = Json::array({view::face_down_pile("stock", std::nullopt, stock_.size()),
                               view::pile("table", std::nullopt, table_.loose, view::Shown::all)});
     for (int side = 0; side < side_count(); ++side)
       piles.push_back(view::pile("captured-" + std::to_string(side), side_seats(side).front(), side_cards(side),
                                  view::Shown::count));
-    out["piles"] = piles;
+    out["piles"] = std::move(piles);
     Json melds = Json::array();
     for (const auto& build : table_.builds) melds.push_back(build_json(build));
-    out["melds"] = melds;
+    out["melds"] = std::move(melds);
     Json scores = Json::array();
     for (int seat = 0; seat < players_; ++seat) scores.push_back(scores_[side_of_[seat]]);
-    out["scores"] = scores;
+    out["scores"] = std::move(scores);
     out["turn"] = view::turn(to_act(), step_ == Step::play ? "play" : step_name(step_));
     out["sides"] = sides_json();
     out["last"] = last_announced_;
@@ -576,12 +576,12 @@ class CassinoGame final : public GameState {
     Json seats = Json::array();
     for (int seat = 0; seat < players_; ++seat)
       seats.push_back({{"seat", seat}, {"points", points[side_of_[seat]]}, {"chips", book.net(seat)}});
-    out["sides"] = sides;
-    out["items"] = item_list;
-    out["seats"] = seats;
+    out["sides"] = std::move(sides);
+    out["items"] = std::move(item_list);
+    out["seats"] = std::move(seats);
     Json scores = Json::array();
     for (int seat = 0; seat < players_; ++seat) scores.push_back(scores_[side_of_[seat]]);
-    out["scores"] = scores;
+    out["scores"] = std::move(scores);
     out["target"] = config_.per_deal_game ? Json() : Json(config_.target);
     out["settlement"] = book.movements();
     if (!book.unpaid_json().empty()) out["unpaid"] = book.unpaid_json();
@@ -594,7 +594,7 @@ class CassinoGame final : public GameState {
     out["multiple"] = build.multiple();
     Json groups = Json::array();
     for (const auto& group : build.groups) groups.push_back(to_strings(group));
-    out["groups"] = groups;
+    out["groups"] = std::move(groups);
     return out;
   }
 

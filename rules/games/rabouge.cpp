@@ -709,7 +709,7 @@ class Rabouge final : public GameState {
     out["turned"] = r.turned ? Json(to_string(r.turned->card)) : Json();
     Json discards = Json::array();
     for (const auto& pile : r.discards) discards.push_back(pile.size());
-    out["discards"] = discards;
+    out["discards"] = std::move(discards);
     out["rabouges"] = p.rabouges;
     out["opened"] = p.opened;
     out["cards_left"] = r.cards_left();
@@ -779,9 +779,9 @@ Json Rabouge::view(std::optional<int> viewer) const {
     seats.push_back(seat_view(seat));
     scores.push_back(players_[seat].rabouges);
   }
-  out["seats"] = seats;
+  out["seats"] = std::move(seats);
   out["piles"] = piles_view();
-  out["scores"] = scores;
+  out["scores"] = std::move(scores);
   out["turn"] = view::turn(to_act(), phase_ != Phase::playing ? "over" : opening() ? "opening" : "play");
   out["mover"] = phase_ == Phase::playing ? Json(mover_) : Json();
   out["starter_rank"] = starter_rank_ ? Json(rank_letter(*starter_rank_)) : Json();

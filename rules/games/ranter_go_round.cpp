@@ -186,7 +186,7 @@ class RanterGoRound final : public GameState {
       line["done"] = s.done.empty() ? Json() : Json(s.done);
       seats.push_back(line);
     }
-    out["seats"] = seats;
+    out["seats"] = std::move(seats);
     out["piles"] = Json::array({view::face_down_pile("stock", std::nullopt, stock_.size() + returned_.size())});
     out["pools"] = {{pool_name, pool_}};
     out["turn"] = view::turn(to_act(), phase_ == Phase::playing ? "exchange" : phase_name());

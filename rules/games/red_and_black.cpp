@@ -179,7 +179,7 @@ class RedAndBlack final : public GameState {
       line["named"] = s.red && !s.cards.empty() ? Json(named_count(s)) : Json();
       seats.push_back(line);
     }
-    out["seats"] = seats;
+    out["seats"] = std::move(seats);
     out["piles"] = Json::array({view::face_down_pile("stock", std::nullopt, stock_.size())});
     out["turn"] = view::turn(to_act(), phase_ == Phase::playing ? "bet" : phase_name());
     out["limit"] = limit_;

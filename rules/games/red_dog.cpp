@@ -134,7 +134,7 @@ class RedDog final : public GameState {
     Json out = view::base(view::layouts::betting, phase_name(), deals_, dealer_);
     Json seats = Json::array();
     for (int seat = 0; seat < players(); ++seat) seats.push_back(seat_view(seat, viewer));
-    out["seats"] = seats;
+    out["seats"] = std::move(seats);
     out["piles"] = Json::array({view::face_down_pile("stock", std::nullopt, stock_.size()),
                                 view::pile("turned", std::nullopt, turned_, view::Shown::all)});
     out["pools"] = {{pot_pool, pot_}};

@@ -161,7 +161,7 @@ class Reversi final : public GameState {
       line["in_deal"] = s.in_deal;
       seats.push_back(line);
     }
-    out["seats"] = seats;
+    out["seats"] = std::move(seats);
     out["trick"] = view::trick(trick_json(trick_), std::nullopt);  // Reversi has no trump
     out["pools"] = {{pool_name, pool_}};
     out["turn"] = view::turn(to_act(), phase_ == Phase::playing ? "play" : phase);

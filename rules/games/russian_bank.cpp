@@ -926,7 +926,7 @@ Json RussianBank::view(std::optional<int> viewer) const {
   out["viewer"] = viewer ? Json(*viewer) : Json();
   Json seats = Json::array();
   for (int seat = 0; seat < players; ++seat) seats.push_back(seat_view(seat));
-  out["seats"] = seats;
+  out["seats"] = std::move(seats);
   out["piles"] = piles_view();
   const auto acting = to_act();
   out["turn"] = view::turn(acting, phase_ != Phase::playing ? "over" : stop_callable() ? "stop_window" : "play");

@@ -43,14 +43,14 @@ Json RummyBase::view(std::optional<int> viewer) const {
   Json out = view::base(view::layouts::rummy, phase, deals_, dealer_);
   Json seats = Json::array();
   for (int s = 0; s < players(); ++s) seats.push_back(seat_view(s, viewer));
-  out["seats"] = seats;
+  out["seats"] = std::move(seats);
   out["piles"] = Json::array({view::face_down_pile("stock", std::nullopt, stock_.size()),
                               view::pile("discard", std::nullopt, pile_,
                                          config_.draw.spread_pile ? view::Shown::all : view::Shown::top)});
   Json melds = Json::array();
   for (std::size_t i = 0; i < table_.size(); ++i)
     melds.push_back(view::meld(static_cast<int>(i), table_[i].meld.owner, meld_strings(table_[i].meld)));
-  out["melds"] = melds;
+  out["melds"] = std::move(melds);
   if (config_.scoring.running_scores) out["scores"] = scores_;
   out["turn"] = view::turn(to_act(), phase);
   if (must_use_) out["must_use"] = to_string(*must_use_);

@@ -162,7 +162,7 @@ class PoolTrick final : public GameState {
     Json out = view::base(view::layouts::tricks, phase_name(), deals_, dealer_);
     Json seats = Json::array();
     for (int seat = 0; seat < players(); ++seat) seats.push_back(seat_view(seat, viewer));
-    out["seats"] = seats;
+    out["seats"] = std::move(seats);
     out["piles"] = Json::array({view::face_down_pile("widow", std::nullopt, widow_.size())});
     out["trick"] = view::trick(plays_json(trick_), dealt ? std::optional<Suit>(turned_.suit) : std::nullopt);
     out["pools"] = {{pool_name, pool_}};
