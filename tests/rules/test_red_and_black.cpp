@@ -270,7 +270,7 @@ TEST_CASE("random games: chips conserved, every legal action applies, no seat ov
     return chips;
   };
   spec.leave_one_in = 150;
-  // One bettor at a time, offered red or black (or only to skip: not with these chips).
+  // One bettor at a time, offered red or black.
   spec.before_step = [](Harness& h, int, const Json& legal) {
     REQUIRE(h.game().to_act().size() == 1);
     REQUIRE(legal.size() == 2);
