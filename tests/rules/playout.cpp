@@ -7,13 +7,14 @@ namespace parlour::test {
 namespace {
 
 struct Step {
-  int seat;  // -1: the next deal; -2: chips spent elsewhere, action {"seat","amount"}
+  int seat;  // -1: the next deal; -2: chips spent elsewhere, action {"seat","amount"}; -3: a player leaves, action {"seat"}
   Json action;
 };
 
 void replay_step(Harness& h, const Step& step) {
   if (step.seat == -1) h.next_deal();
   else if (step.seat == -2) h.spend_elsewhere(step.action["seat"].get<int>(), step.action["amount"].get<std::int64_t>());
+  else if (step.seat == -3) h.leave(step.action["seat"].get<int>());
   else h.act(step.seat, step.action);
 }
 
@@ -51,37 +52,68 @@ void every_listed_action_applies(const std::string& game, const Json& options, c
     }
 }
 
+// The same, each listed action applied to its own copy of the game as it stands.
+void every_listed_action_applies_to_a_copy(const Playout& spec, Harness& h, int seat, const Json& legal) {
+  for (const auto& listed : legal)
+    for (const auto& action : as_sent(listed)) {
+      auto copy = spec.copy_game(h.game());
+      CHECK_NOTHROW(copy->apply(seat, action, h.chips()));
+    }
+}
+
 }  // namespace
 
 int random_playouts(const Playout& spec) {
   int deals = 0;
   int games = 0;
-  for (int g = 1; deals < spec.min_deals; ++g, ++games) {
+  for (int g = 1; games < spec.min_games || deals < spec.min_deals; ++g, ++games) {
+    REQUIRE_MESSAGE(games < spec.max_games, games << " games played only " << deals << " deals");
     rules::Rng rng(static_cast<std::uint64_t>(g) * 7919 + spec.seed_base);
-    const int players = static_cast<int>(rng.between(spec.players_lo, spec.players_hi));
+    const Json options = spec.options_for ? spec.options_for(rng) : spec.options;
+    const int players = spec.players_for ? spec.players_for(options, rng)
+                                         : static_cast<int>(rng.between(spec.players_lo, spec.players_hi));
+    const auto chips = spec.chips_for ? spec.chips_for(players, rng) : std::vector<std::int64_t>(players, 1000);
     const auto seed = static_cast<std::uint64_t>(g) + spec.seed_base;
-    Harness h(spec.game, spec.options, std::vector<std::int64_t>(players, 1000), seed, std::nullopt, drawn_dealer);
+    CAPTURE(g);
+    CAPTURE(options);
+    CAPTURE(players);
+    Harness h(spec.game, options, chips, seed, std::nullopt, drawn_dealer);
     const auto total = h.total();
-    const auto pack = spec.pack_size(players);
     std::vector<Step> history;
-    for (int steps = 0; h.game().phase() != rules::Phase::game_over && steps < 100000; ++steps) {
+    const auto check_cards = [&] {
+      if (spec.cards_conserved) spec.cards_conserved(h);
+      else REQUIRE(cards_in_play(h.game().view(std::nullopt)) == spec.pack_size(players));
+    };
+    if (spec.deal_starts && h.game().phase() == rules::Phase::playing) spec.deal_starts(h);
+    for (int steps = 0; h.game().phase() != rules::Phase::game_over && steps < spec.max_steps; ++steps) {
       if (h.game().phase() == rules::Phase::deal_over) {
         h.next_deal();
         history.push_back({-1, {}});
+        if (spec.deal_starts && h.game().phase() == rules::Phase::playing) spec.deal_starts(h);
         continue;
       }
       const auto acting = h.game().to_act();
+      REQUIRE_MESSAGE(!acting.empty(), "nobody to act: " << h.game().view(std::nullopt).dump());
       const int seat = acting[rng.below(acting.size())];
       const auto legal = h.legal(seat);
       REQUIRE_MESSAGE(!legal.empty(), "no legal action for seat " << seat << ": " << h.game().view(seat).dump());
+      if (spec.before_step) spec.before_step(h, seat, legal);
       if (g <= spec.replays && history.size() < 300 && rng.below(50) == 0)
-        every_listed_action_applies(spec.game, spec.options, std::vector<std::int64_t>(players, 1000), seed, history,
-                                    seat, legal);
-      const auto action = rules::random_legal_action(legal, rng);
+        every_listed_action_applies(spec.game, options, chips, seed, history, seat, legal);
+      if (spec.copy_game && rng.below(static_cast<std::uint64_t>(spec.copy_one_in)) == 0)
+        every_listed_action_applies_to_a_copy(spec, h, seat, legal);
+      const auto action = spec.choose ? spec.choose(legal, rng) : rules::random_legal_action(legal, rng);
       REQUIRE_NOTHROW(h.act(seat, action));
       history.push_back({seat, action});
-      REQUIRE(cards_in_play(h.game().view(std::nullopt)) == pack);
+      if (spec.leave_one_in > 0 && rng.below(static_cast<std::uint64_t>(spec.leave_one_in)) == 0) {
+        const int leaving = static_cast<int>(rng.below(static_cast<std::uint64_t>(players)));
+        h.leave(leaving);
+        history.push_back({-3, {{"seat", leaving}}});
+      }
+      check_cards();
       REQUIRE(h.total() == total);
+      if (spec.after_step) spec.after_step(h);
+      if (spec.deal_over && h.game().phase() != rules::Phase::playing) spec.deal_over(h);
     }
     REQUIRE(h.game().phase() == rules::Phase::game_over);
     CHECK(h.total() == total);

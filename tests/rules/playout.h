@@ -1,26 +1,61 @@
-// Random playouts for the randomized tests of every Rummy-family game: whole games
-// of random legal actions, checking at every step that chips and cards are
-// conserved and every chosen action is accepted, now and then that every listed
-// action is accepted (by replaying to that point), and that every game ends.
+// Random playouts for the randomized tests of every game: whole games of random
+// legal actions, checking at every step that chips and cards are conserved and
+// every chosen action is accepted, now and then that every listed action is
+// accepted (by replaying to that point, or on a copy of the game), and that
+// every game ends. A game's own checks go in the spec's hooks.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "rules/rng.h"
 #include "tests/rules/harness.h"
 
 namespace parlour::test {
 
 struct Playout {
   std::string game;
+
+  // ---- each game's table, drawn from the game's own rng in this order
   Json options = Json::object();
-  int min_deals = 1000;  // plays games until at least this many deals are done
+  std::function<Json(rules::Rng&)> options_for;  // options drawn per game; default: `options`
   int players_lo = 2;
   int players_hi = 2;
-  int replays = 2;  // games in which listed actions are all tried now and then
+  // Default: between players_lo and players_hi.
+  std::function<int(const Json& options, rules::Rng&)> players_for;
+  // Each seat's chips at the start; default: 1000 each.
+  std::function<std::vector<std::int64_t>(int players, rules::Rng&)> chips_for;
+
+  // ---- how much is played: games until at least min_games games and min_deals deals are done
+  int min_games = 1;
+  int min_deals = 1000;
+  int max_games = 100000;  // fails rather than plays on when games play too few deals
+  int max_steps = 100000;  // every game ends within this many steps (actions and next deals)
   std::uint64_t seed_base = 0;
+
+  // ---- play
+  // The action a seat makes of those listed; default: rules::random_legal_action.
+  std::function<Json(const Json& legal, rules::Rng&)> choose;
+  int leave_one_in = 0;  // after one action in this many, a seat drawn at random leaves (0: none leaves)
+  int replays = 2;       // games in which listed actions are all tried now and then, by replaying
+  // When given, every listed action is also tried on a copy of the game one step
+  // in `copy_one_in`, in every game.
+  std::function<std::unique_ptr<rules::GameState>(const rules::GameState&)> copy_game;
+  int copy_one_in = 80;
+
+  // ---- the game's own checks (chips conserved and every chosen action accepted are always checked)
+  // Cards conserved, after every action. Default: the view's piles, seats' counts
+  // and melds' cards make `pack_size` cards (the Rummy family, Cassino).
+  std::function<void(Harness&)> cards_conserved;
   std::function<std::size_t(int players)> pack_size = [](int) { return std::size_t{52}; };
-  std::function<void(Harness&)> after_game;  // the game's own end-of-game checks
+  std::function<void(Harness&, int seat, const Json& legal)> before_step;  // the seat to act and what it is offered
+  std::function<void(Harness&)> after_step;  // after every action (and any player leaving after it)
+  std::function<void(Harness&)> deal_starts;  // when a deal's play begins (the first deal and each next deal)
+  std::function<void(Harness&)> deal_over;    // after the step that ended a deal (the phase is no longer playing)
+  std::function<void(Harness&)> after_game;   // the game's own end-of-game checks (the harness is not closed)
 };
 
 // Returns the number of games played.

@@ -6,9 +6,13 @@
 
 #include "rules/random_play.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/playout.h"
 
 using parlour::test::cards;
 using parlour::test::Harness;
+using parlour::test::Playout;
+using parlour::test::random_playouts;
+using parlour::rules::Rng;
 using parlour::rules::Json;
 using parlour::rules::Phase;
 
@@ -389,50 +393,49 @@ TEST_CASE("leaving mid-deal voids it; the pool carries over and close shares it"
 }
 
 TEST_CASE("randomized: 1000 deals conserve chips, every listed action applies, every game ends") {
-  parlour::rules::Rng rng(7);
+  Playout spec;
+  spec.game = "rams";
+  spec.min_deals = 1000;
+  spec.players_lo = 3;
+  spec.players_hi = 5;
+  spec.options_for = [](Rng& rng) { return Json{{"deals", 10}, {"old_ranking", rng.below(2) == 1}}; };
+  spec.chips_for = [](int players, Rng& rng) {
+    return std::vector<std::int64_t>(players, rng.below(4) == 0 ? 12 : 150);
+  };
+  spec.choose = [](const Json& legal, Rng& rng) {
+    auto choice = parlour::rules::random_legal_action(legal, rng);
+    if (choice["type"] == "general" && rng.below(8) != 0)  // announce a General now and then only
+      choice = parlour::rules::random_legal_action(legal, rng);
+    return choice;
+  };
+  // A passed hand is hidden from the others, its count too: chips only.
+  spec.cards_conserved = [](Harness&) {};
+  std::vector<std::int64_t> before;  // each seat's chips before the deal
+  std::int64_t pool_before = 0;
+  spec.deal_starts = [&](Harness& h) {  // the dealer's 5 chips went in the pool as the deal started
+    before = h.chips();
+    before[h.game().view(0)["dealer"].get<int>()] += 5;
+    pool_before = h.pool("pool") - 5;
+  };
   std::map<std::string, int> outcomes;
-  int deals = 0;
-  for (std::uint64_t game = 0; deals < 1000; ++game) {
-    const int players = 3 + static_cast<int>(game % 3);
-    std::vector<std::int64_t> chips(players, game % 4 == 0 ? 12 : 150);
-    Harness h("rams", {{"deals", 10}, {"old_ranking", game % 2 == 1}}, chips, 300 + game);
-    const auto total = h.total();
-    bool first = true;
-    while (h.game().phase() != Phase::game_over) {
-      auto before = h.chips();
-      auto pool_before = h.pool("pool");
-      if (first) {  // the first deal's ante was paid when the harness started play
-        before[h.game().view(0)["dealer"].get<int>()] += 5;
-        pool_before -= 5;
-        first = false;
-      }
-      if (h.game().phase() == Phase::deal_over) h.next_deal();
-      if (h.game().phase() != Phase::playing) continue;
-      while (h.game().phase() == Phase::playing) {
-        const int seat = h.game().to_act()[0];
-        auto legal = h.legal(seat);
-        REQUIRE(!legal.empty());
-        auto choice = parlour::rules::random_legal_action(legal, rng);
-        if (choice["type"] == "general" && rng.below(8) != 0)  // announce a General now and then only
-          choice = parlour::rules::random_legal_action(legal, rng);
-        h.act(seat, choice);
-        CHECK(h.total() == total);
-      }
-      ++deals;
-      ++outcomes[h.game().result()["outcome"].get<std::string>()];
-      const auto result = h.game().result();
-      std::int64_t sum = 0;
-      for (int s = 0; s < players; ++s) {
-        CHECK(h.chips(s) - before[s] == net(result, s));
-        sum += net(result, s);
-      }
-      CHECK(sum + (h.pool("pool") - pool_before) == 0);
-      CHECK(result["pool"] == h.pool("pool"));
+  spec.deal_over = [&](Harness& h) {
+    const auto result = h.game().result();
+    ++outcomes[result["outcome"].get<std::string>()];
+    std::int64_t sum = 0;
+    for (int s = 0; s < static_cast<int>(before.size()); ++s) {
+      CHECK(h.chips(s) - before[s] == net(result, s));
+      sum += net(result, s);
     }
+    CHECK(sum + (h.pool("pool") - pool_before) == 0);
+    CHECK(result["pool"] == h.pool("pool"));
+  };
+  spec.after_game = [](Harness& h) {
     CHECK(h.game().deals_played() <= 10);
+    const auto total = h.total();
     h.close();
     CHECK(h.total() == total);
-  }
+  };
+  random_playouts(spec);
   for (const char* outcome : {"played", "paid_dealer", "general_won", "general_lost"}) CHECK(outcomes[outcome] > 0);
 }
 

@@ -6,9 +6,13 @@
 
 #include "rules/random_play.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/playout.h"
 
 using parlour::test::cards;
 using parlour::test::Harness;
+using parlour::test::Playout;
+using parlour::test::random_playouts;
+using parlour::rules::Rng;
 using parlour::rules::Json;
 using parlour::rules::Phase;
 
@@ -346,58 +350,55 @@ TEST_CASE("player limits: 2 to 30") {
 }
 
 TEST_CASE("random games: chips conserved, hidden cards hidden, every legal action applies, every game ends") {
-  int deals = 0;
-  for (std::uint64_t seed = 1; seed <= 250; ++seed) {
-    parlour::rules::Rng rng(seed);
-    const int players = static_cast<int>(rng.between(2, seed % 10 == 0 ? 30 : 8));
-    const std::int64_t stake = rng.between(1, 3);
-    const int counters = static_cast<int>(rng.between(1, 3));
+  Playout spec;
+  spec.game = "ranter_go_round";
+  spec.min_games = 250;
+  spec.min_deals = 1000;
+  spec.max_steps = 5000;
+  spec.options_for = [](Rng& rng) {
+    return Json{{"stake", rng.between(1, 3)},
+                {"counters", rng.between(1, 3)},
+                {"king_skip", rng.below(2) == 1},
+                {"deals", 60}};
+  };
+  // Up to eight players, and one game in ten up to thirty.
+  spec.players_for = [](const Json&, Rng& rng) {
+    return static_cast<int>(rng.between(2, rng.below(10) == 0 ? 30 : 8));
+  };
+  spec.chips_for = [](int players, Rng& rng) {
     std::vector<std::int64_t> chips;
     for (int i = 0; i < players; ++i) chips.push_back(rng.between(0, 12));
-    Harness h("ranter_go_round",
-              {{"stake", stake}, {"counters", counters}, {"king_skip", rng.below(2) == 1}, {"deals", 60}}, chips,
-              seed);
-    const auto total = h.total();
-    int steps = 0;
-    while (h.game().phase() != Phase::game_over && steps++ < 5000) {
-      if (h.game().phase() == Phase::deal_over) {
-        h.next_deal();
-        continue;
-      }
-      const auto acting = h.game().to_act();
-      REQUIRE(acting.size() == 1);
-      auto legal = h.legal(acting[0]);
-      REQUIRE(!legal.empty());
-      auto action = parlour::rules::random_legal_action(legal, rng);
-      REQUIRE_NOTHROW(h.act(acting[0], action));
-      if (rng.below(300) == 0) h.leave(static_cast<int>(rng.below(players)));
-      CHECK(h.total() == total);
-
-      if (h.game().phase() == Phase::playing) {
-        // Each seat sees its own card and the kings turned up; the cards are all different.
-        std::set<std::string> seen;
-        std::size_t in_deal = 0;
-        for (int s = 0; s < players; ++s) {
-          const auto view = h.game().view(s);
-          for (int other = 0; other < players; ++other) {
-            const auto& seat = view["seats"][other];
-            if (seat["cards"].empty()) continue;
-            if (other == s) {
-              in_deal += 1;
-              CHECK(seen.insert(seat["cards"][0].get<std::string>()).second);
-            } else if (!seat["king"].get<bool>()) {
-              CHECK(seat["cards"][0] == "??");
-            }
-          }
+    return chips;
+  };
+  spec.leave_one_in = 300;
+  spec.before_step = [](Harness& h, int, const Json&) { REQUIRE(h.game().to_act().size() == 1); };
+  // Cards, in a deal: each seat sees its own card and the kings turned up, no
+  // other; the cards held are all different and with the stock make one pack.
+  spec.cards_conserved = [](Harness& h) {
+    if (h.game().phase() != Phase::playing) return;
+    const int players = static_cast<int>(h.chips().size());
+    std::set<std::string> seen;
+    std::size_t in_deal = 0;
+    for (int s = 0; s < players; ++s) {
+      const auto view = h.game().view(s);
+      for (int other = 0; other < players; ++other) {
+        const auto& seat = view["seats"][other];
+        if (seat["cards"].empty()) continue;
+        if (other == s) {
+          in_deal += 1;
+          CHECK(seen.insert(seat["cards"][0].get<std::string>()).second);
+        } else if (!seat["king"].get<bool>()) {
+          CHECK(seat["cards"][0] == "??");
         }
-        CHECK(in_deal + parlour::test::view_pile(h.game().view(std::nullopt), "stock")["count"].get<std::size_t>() == 52);
       }
     }
-    CHECK(h.game().phase() == Phase::game_over);
-    deals += h.game().deals_played();
+    CHECK(in_deal + parlour::test::view_pile(h.game().view(std::nullopt), "stock")["count"].get<std::size_t>() == 52);
+  };
+  spec.after_game = [](Harness& h) {
+    const auto total = h.total();
     h.close();
     CHECK(h.total() == total);
     CHECK(h.pool("pool") == 0);
-  }
-  CHECK(deals >= 1000);
+  };
+  random_playouts(spec);
 }

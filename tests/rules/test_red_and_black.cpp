@@ -6,9 +6,13 @@
 
 #include "rules/random_play.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/playout.h"
 
 using parlour::test::cards;
 using parlour::test::Harness;
+using parlour::test::Playout;
+using parlour::test::random_playouts;
+using parlour::rules::Rng;
 using parlour::test::view_pile;
 using parlour::rules::Json;
 using parlour::rules::Phase;
@@ -246,59 +250,60 @@ TEST_CASE("player limits: 2 to 10") {
 }
 
 TEST_CASE("random games: chips conserved, every legal action applies, no seat overdrawn, every game ends") {
-  int deals = 0;
-  for (std::uint64_t seed = 1; seed <= 150; ++seed) {
-    parlour::rules::Rng rng(seed);
-    const int players = static_cast<int>(rng.between(2, 10));
+  Playout spec;
+  spec.game = "red_and_black";
+  spec.min_games = 150;
+  spec.min_deals = 1000;
+  spec.max_steps = 1000;
+  spec.options_for = [](Rng& rng) {
+    return Json{{"deals", 12},
+                {"limit", rng.below(2) == 0 ? 0 : rng.between(1, 20)},
+                {"sequential", rng.below(2) == 1},
+                {"bank_passes", rng.below(4) != 0},
+                {"cover_double", rng.below(3) == 0}};
+  };
+  spec.players_lo = 2;
+  spec.players_hi = 10;
+  spec.chips_for = [](int players, Rng& rng) {
     std::vector<std::int64_t> chips;
     for (int i = 0; i < players; ++i) chips.push_back(rng.between(0, 60));
-    Harness h("red_and_black",
-              {{"deals", 12},
-               {"limit", rng.below(2) == 0 ? 0 : rng.between(1, 20)},
-               {"sequential", rng.below(2) == 1},
-               {"bank_passes", rng.below(4) != 0},
-               {"cover_double", rng.below(3) == 0}},
-              chips, seed);
+    return chips;
+  };
+  spec.leave_one_in = 150;
+  // One bettor at a time, offered red or black.
+  spec.before_step = [](Harness& h, int, const Json& legal) {
+    REQUIRE(h.game().to_act().size() == 1);
+    REQUIRE(legal.size() == 2);
+  };
+  // Cards: the dealt cards are shown to all, and no card is dealt twice. (A
+  // player who leaves takes his cards off the table: there is no count to keep.)
+  spec.cards_conserved = [](Harness& h) {
+    std::set<std::string> dealt;
+    std::size_t count = 0;
+    for (const auto& seat : h.game().view(std::nullopt)["seats"])
+      for (const auto& card : seat["cards"]) {
+        dealt.insert(card.get<std::string>());
+        ++count;
+      }
+    CHECK(dealt.size() == count);
+  };
+  spec.after_step = [](Harness& h) {
+    for (auto c : h.chips()) CHECK(c >= 0);
+  };
+  // The result accounts for every chip that moved.
+  spec.deal_over = [](Harness& h) {
+    std::int64_t net = 0;
+    const auto result = h.game().result();
+    REQUIRE(result["seats"].is_array());
+    for (const auto& seat : result["seats"]) net += seat["chips"].get<std::int64_t>();
+    CHECK(net == 0);
+  };
+  spec.after_game = [](Harness& h) {
     const auto total = h.total();
-    int steps = 0;
-    while (h.game().phase() != Phase::game_over && steps++ < 1000) {
-      if (h.game().phase() == Phase::deal_over) {
-        h.next_deal();
-        continue;
-      }
-      const auto acting = h.game().to_act();
-      REQUIRE(acting.size() == 1);
-      auto legal = h.legal(acting[0]);
-      REQUIRE(legal.size() == 2);
-      auto action = parlour::rules::random_legal_action(legal, rng);
-      REQUIRE_NOTHROW(h.act(acting[0], action));
-      if (rng.below(150) == 0) h.leave(static_cast<int>(rng.below(players)));
-      CHECK(h.total() == total);
-      for (auto c : h.chips()) CHECK(c >= 0);
-      if (h.game().phase() != Phase::playing) {
-        // The result accounts for every chip that moved.
-        std::int64_t net = 0;
-        const auto result = h.game().result();
-        REQUIRE(result["seats"].is_array());
-        for (const auto& seat : result["seats"]) net += seat["chips"].get<std::int64_t>();
-        CHECK(net == 0);
-        std::set<std::string> dealt;
-        std::size_t count = 0;
-        const auto view = h.game().view(std::nullopt);
-        for (const auto& seat : view["seats"])
-          for (const auto& card : seat["cards"]) {
-            dealt.insert(card.get<std::string>());
-            ++count;
-          }
-        CHECK(dealt.size() == count);
-      }
-    }
-    CHECK(h.game().phase() == Phase::game_over);
-    deals += h.game().deals_played();
     h.close();
     CHECK(h.total() == total);
-  }
-  CHECK(deals >= 1000);
+  };
+  random_playouts(spec);
 }
 
 TEST_CASE("a bettor whose chips went at another table is offered only to skip, and skipping passes the turn") {

@@ -5,9 +5,13 @@
 
 #include "rules/random_play.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/playout.h"
 
 using parlour::test::cards;
 using parlour::test::Harness;
+using parlour::test::Playout;
+using parlour::test::random_playouts;
+using parlour::rules::Rng;
 using parlour::rules::Json;
 using parlour::rules::Phase;
 
@@ -265,48 +269,54 @@ TEST_CASE("a player who leaves is passed over; with one player left the game is 
 }
 
 TEST_CASE("random games: chips and cards conserved, hidden cards hidden, every legal action applies") {
-  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
-    parlour::rules::Rng rng(seed);
-    const int hand = std::vector<int>{5, 4, 3}[rng.below(3)];
-    const int players = static_cast<int>(rng.between(2, hand == 5 ? 8 : 10));
+  Playout spec;
+  spec.game = "red_dog";
+  spec.min_games = 300;
+  spec.min_deals = 3000;
+  spec.max_steps = 1000;
+  spec.options_for = [](Rng& rng) {
+    return Json{{"hand_size", std::vector<int>{5, 4, 3}[rng.below(3)]}, {"ante", rng.between(1, 3)}, {"deals", 12}};
+  };
+  // Eight players at most with five cards each, ten with fewer.
+  spec.players_for = [](const Json& options, Rng& rng) {
+    return static_cast<int>(rng.between(2, options["hand_size"] == 5 ? 8 : 10));
+  };
+  spec.chips_for = [](int players, Rng& rng) {
     std::vector<std::int64_t> chips;
     for (int i = 0; i < players; ++i) chips.push_back(rng.between(0, 40));
-    Harness h("red_dog", {{"hand_size", hand}, {"ante", rng.between(1, 3)}, {"deals", 12}}, chips, seed);
-    const auto total = h.total();
-    int steps = 0;
-    while (h.game().phase() != Phase::game_over && steps++ < 1000) {
-      if (h.game().phase() == Phase::deal_over) {
-        h.next_deal();
-        continue;
-      }
-      const auto acting = h.game().to_act();
-      REQUIRE(acting.size() == 1);
-      auto legal = h.legal(acting[0]);
-      REQUIRE(legal.size() == 1);
-      auto action = parlour::rules::random_legal_action(legal, rng);
-      REQUIRE_NOTHROW(h.act(acting[0], action));
-      if (rng.below(200) == 0) h.leave(static_cast<int>(rng.below(players)));
-      CHECK(h.total() == total);
-
-      // Cards: each seat's own hand, the turned cards and the stock make one pack.
-      std::multiset<std::string> seen;
-      for (int s = 0; s < players; ++s) {
-        const auto own = h.game().view(s);
-        for (const auto& card : own["seats"][s]["cards"]) seen.insert(card.get<std::string>());
-      }
-      auto view = h.game().view(std::nullopt);
-      for (const auto& card : parlour::test::view_pile(view, "turned")["cards"]) seen.insert(card.get<std::string>());
-      CHECK(seen.size() + parlour::test::view_pile(view, "stock")["count"].get<std::size_t>() == 52);
-      CHECK(std::set<std::string>(seen.begin(), seen.end()).size() == seen.size());
-      // A spectator sees no card but the turned and shown ones.
-      for (const auto& hand_view : view["seats"])
-        for (const auto& card : hand_view["cards"]) CHECK(card == "??");
+    return chips;
+  };
+  spec.leave_one_in = 200;
+  // One bettor at a time, offered one bet (of a range).
+  spec.before_step = [](Harness& h, int, const Json& legal) {
+    REQUIRE(h.game().to_act().size() == 1);
+    REQUIRE(legal.size() == 1);
+  };
+  // Cards: each seat's own hand, the turned cards and the stock make one pack.
+  spec.cards_conserved = [](Harness& h) {
+    std::multiset<std::string> seen;
+    const int players = static_cast<int>(h.chips().size());
+    for (int s = 0; s < players; ++s) {
+      const auto own = h.game().view(s);
+      for (const auto& card : own["seats"][s]["cards"]) seen.insert(card.get<std::string>());
     }
-    CHECK(h.game().phase() == Phase::game_over);
+    const auto view = h.game().view(std::nullopt);
+    for (const auto& card : parlour::test::view_pile(view, "turned")["cards"]) seen.insert(card.get<std::string>());
+    CHECK(seen.size() + parlour::test::view_pile(view, "stock")["count"].get<std::size_t>() == 52);
+    CHECK(std::set<std::string>(seen.begin(), seen.end()).size() == seen.size());
+  };
+  // A spectator sees no card but the turned and shown ones.
+  spec.after_step = [](Harness& h) {
+    for (const auto& hand_view : h.game().view(std::nullopt)["seats"])
+      for (const auto& card : hand_view["cards"]) CHECK(card == "??");
+  };
+  spec.after_game = [](Harness& h) {
+    const auto total = h.total();
     h.close();
     CHECK(h.total() == total);
     CHECK(h.pool("pot") == 0);
-  }
+  };
+  random_playouts(spec);
 }
 
 TEST_CASE("a player with no chips cannot take part: a deal nobody can bet in ends the game and the pot is shared") {

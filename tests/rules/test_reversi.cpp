@@ -5,9 +5,13 @@
 
 #include "rules/random_play.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/playout.h"
 
 using parlour::test::cards;
 using parlour::test::Harness;
+using parlour::test::Playout;
+using parlour::test::random_playouts;
+using parlour::rules::Rng;
 using parlour::rules::Json;
 using parlour::rules::Phase;
 
@@ -209,46 +213,46 @@ TEST_CASE("a player leaving mid-deal voids it; below three players the game is o
 }
 
 TEST_CASE("randomized: 1000 deals conserve chips, settle as the rules say, and every listed action applies") {
-  parlour::rules::Rng rng(42);
-  int deals = 0;
-  for (std::uint64_t game = 0; deals < 1000; ++game) {
-    const int players = 3 + static_cast<int>(game % 4);
-    std::vector<std::int64_t> chips(players, game % 5 == 0 ? 6 : 200);
-    Harness h("reversi", {{"deals", 10}, {"stake", 1 + static_cast<int>(game % 2)}}, chips, 100 + game);
-    const auto total = h.total();
-    while (h.game().phase() != Phase::game_over) {
-      if (h.game().phase() == Phase::deal_over) h.next_deal();
-      if (h.game().phase() != Phase::playing) continue;
-      const auto pool_before = h.pool("pool");
-      const auto chips_before = h.chips();
-      while (h.game().phase() == Phase::playing) {
-        const int seat = h.game().to_act()[0];
-        auto legal = h.legal(seat);
-        REQUIRE(!legal.empty());
-        h.act(seat, parlour::rules::random_legal_action(legal, rng));
-        CHECK(h.total() == total);
-      }
-      ++deals;
-      const auto result = h.game().result();
-      std::int64_t paid = 0;
-      for (const auto& line : result["seats"]) {
-        const int s = line["seat"];
-        CHECK(h.chips(s) - chips_before[s] == line["chips"].get<std::int64_t>());
-        if (result["reversis"].is_null()) paid += -std::min<std::int64_t>(0, line["chips"].get<std::int64_t>());
-      }
-      if (result["reversis"].is_null() && result["jack"] == false) {
-        std::int64_t clean = 0, gained = 0;
-        for (const auto& line : result["seats"])
-          if (line["tricks"] == 0) ++clean, gained += line["chips"].get<std::int64_t>();
-        CHECK(gained == (pool_before + paid) / clean * clean);
-      }
-      if (result["jack"] == true) CHECK(h.pool("pool") == pool_before + paid);
+  Playout spec;
+  spec.game = "reversi";
+  spec.min_deals = 1000;
+  spec.players_lo = 3;
+  spec.players_hi = 6;
+  spec.options_for = [](Rng& rng) { return Json{{"deals", 10}, {"stake", 1 + static_cast<int>(rng.below(2))}}; };
+  spec.chips_for = [](int players, Rng& rng) {
+    return std::vector<std::int64_t>(players, rng.below(5) == 0 ? 6 : 200);
+  };
+  spec.cards_conserved = [](Harness&) {};  // chips only
+  std::int64_t pool_before = 0;
+  std::vector<std::int64_t> chips_before;
+  spec.deal_starts = [&](Harness& h) {
+    pool_before = h.pool("pool");
+    chips_before = h.chips();
+  };
+  spec.deal_over = [&](Harness& h) {
+    const auto result = h.game().result();
+    std::int64_t paid = 0;
+    for (const auto& line : result["seats"]) {
+      const int s = line["seat"];
+      CHECK(h.chips(s) - chips_before[s] == line["chips"].get<std::int64_t>());
+      if (result["reversis"].is_null()) paid += -std::min<std::int64_t>(0, line["chips"].get<std::int64_t>());
     }
+    if (result["reversis"].is_null() && result["jack"] == false) {
+      std::int64_t clean = 0, gained = 0;
+      for (const auto& line : result["seats"])
+        if (line["tricks"] == 0) ++clean, gained += line["chips"].get<std::int64_t>();
+      CHECK(gained == (pool_before + paid) / clean * clean);
+    }
+    if (result["jack"] == true) CHECK(h.pool("pool") == pool_before + paid);
+  };
+  spec.after_game = [](Harness& h) {
     CHECK(h.game().deals_played() == 10);
+    const auto total = h.total();
     h.close();
     CHECK(h.pool("pool") == 0);
     CHECK(h.total() == total);
-  }
+  };
+  random_playouts(spec);
 }
 
 TEST_CASE("the registry lists Reversi for 3 to 6 players with stake and deals") {

@@ -5,9 +5,13 @@
 
 #include "rules/random_play.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/playout.h"
 
 using parlour::test::cards;
 using parlour::test::Harness;
+using parlour::test::Playout;
+using parlour::test::random_playouts;
+using parlour::rules::Rng;
 using parlour::rules::Json;
 using parlour::rules::Phase;
 
@@ -153,44 +157,42 @@ TEST_CASE("forced player and lone player as in Rams") {
 }
 
 TEST_CASE("randomized: 1000 deals conserve chips, every listed action applies, every game ends") {
-  parlour::rules::Rng rng(11);
+  Playout spec;
+  spec.game = "rounce";
+  spec.min_deals = 1000;
+  spec.players_lo = 3;
+  spec.players_hi = 9;
+  spec.options_for = [](Rng& rng) { return Json{{"deals", 10}, {"packets", rng.below(2) ? "3-2" : "2-3"}}; };
+  spec.chips_for = [](int players, Rng& rng) {
+    return std::vector<std::int64_t>(players, rng.below(4) == 0 ? 12 : 150);
+  };
+  // A passed hand is hidden from the others, its count too: of cards, only
+  // that no hand in play grows past six.
+  spec.cards_conserved = [](Harness& h) {
+    if (h.game().phase() != Phase::playing) return;
+    for (const auto& seat : h.game().view(std::nullopt)["seats"]) CHECK(seat["count"].get<int>() <= 6);
+  };
+  std::vector<std::int64_t> before;  // each seat's chips before the deal
+  spec.deal_starts = [&](Harness& h) {  // the dealer's 5 chips went in the pool as the deal started
+    before = h.chips();
+    before[h.game().view(0)["dealer"].get<int>()] += 5;
+  };
   std::map<std::string, int> outcomes;
-  int deals = 0;
-  for (std::uint64_t game = 0; deals < 1000; ++game) {
-    const int players = 3 + static_cast<int>(game % 7);
-    std::vector<std::int64_t> chips(players, game % 4 == 0 ? 12 : 150);
-    Harness h("rounce", {{"deals", 10}, {"packets", game % 2 ? "3-2" : "2-3"}}, chips, 500 + game);
-    const auto total = h.total();
-    bool first = true;
-    while (h.game().phase() != Phase::game_over) {
-      auto before = h.chips();
-      if (first) {  // the first deal's ante was paid when the harness started play
-        before[h.game().view(0)["dealer"].get<int>()] += 5;
-        first = false;
-      }
-      if (h.game().phase() == Phase::deal_over) h.next_deal();
-      if (h.game().phase() != Phase::playing) continue;
-      while (h.game().phase() == Phase::playing) {
-        const int seat = h.game().to_act()[0];
-        auto legal = h.legal(seat);
-        REQUIRE(!legal.empty());
-        h.act(seat, parlour::rules::random_legal_action(legal, rng));
-        CHECK(h.total() == total);
-        if (h.game().phase() == Phase::playing)
-          CHECK(h.game().view(seat)["seats"][seat]["count"].get<int>() <= 6);
-      }
-      const auto result = h.game().result();
-      ++outcomes[result["outcome"].get<std::string>()];
-      for (const auto& line : result["seats"]) {
-        const int s = line["seat"];
-        CHECK(h.chips(s) - before[s] == line["chips"].get<std::int64_t>());
-      }
+  spec.deal_over = [&](Harness& h) {
+    const auto result = h.game().result();
+    ++outcomes[result["outcome"].get<std::string>()];
+    for (const auto& line : result["seats"]) {
+      const int s = line["seat"];
+      CHECK(h.chips(s) - before[s] == line["chips"].get<std::int64_t>());
     }
-    deals += h.game().deals_played();
+  };
+  spec.after_game = [](Harness& h) {
     CHECK(h.game().deals_played() <= 10);
+    const auto total = h.total();
     h.close();
     CHECK(h.total() == total);
-  }
+  };
+  random_playouts(spec);
   CHECK(outcomes["played"] > 0);
   CHECK(outcomes["paid_dealer"] > 0);
 }

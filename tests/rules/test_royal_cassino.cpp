@@ -9,6 +9,7 @@
 #include "rules/cassino/cassino_game.h"
 #include "rules/registry.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/playout.h"
 
 using parlour::test::Harness;
 using parlour::rules::Card;
@@ -538,32 +539,19 @@ namespace {
 // Random games of one option set: cards and chips conserved after every play,
 // every game ends, and now and then every listed action is applied to a copy.
 void random_games(const Json& options, int games, int players_lo, int players_hi, std::size_t pack) {
-  for (int g = 1; g <= games; ++g) {
-    parlour::rules::Rng rng(static_cast<std::uint64_t>(g) * 7919);
-    const int players = static_cast<int>(rng.between(players_lo, players_hi));
-    Harness h("royal_cassino", options, std::vector<std::int64_t>(players, 300), static_cast<std::uint64_t>(g));
-    const auto total = h.total();
-    for (int steps = 0; h.game().phase() != Phase::game_over; ++steps) {
-      REQUIRE(steps < 20000);
-      if (h.game().phase() == Phase::deal_over) {
-        h.next_deal();
-        continue;
-      }
-      const int seat = h.game().to_act().front();
-      const auto legal = h.legal(seat);
-      REQUIRE(!legal.empty());
-      if (rng.below(80) == 0) {
-        for (const auto& action : legal) {
-          auto copy = parlour::rules::cassino::copy_cassino(h.game());
-          CHECK_NOTHROW(copy->apply(seat, action, h.chips()));
-        }
-      }
-      h.act(seat, legal[rng.below(legal.size())]);
-      REQUIRE(cards_counted(h.game().view(std::nullopt)) == pack);
-      REQUIRE(h.total() == total);
-    }
-    CHECK(h.total() == total);
-  }
+  parlour::test::Playout spec;
+  spec.game = "royal_cassino";
+  spec.options = options;
+  spec.min_games = games;
+  spec.min_deals = 0;
+  spec.max_steps = 20000;
+  spec.players_lo = players_lo;
+  spec.players_hi = players_hi;
+  spec.chips_for = [](int players, parlour::rules::Rng&) { return std::vector<std::int64_t>(players, 300); };
+  spec.pack_size = [pack](int) { return pack; };
+  spec.copy_game = parlour::rules::cassino::copy_cassino;
+  spec.copy_one_in = 80;
+  parlour::test::random_playouts(spec);
 }
 
 }  // namespace
