@@ -230,6 +230,7 @@ Body build_create(const Fields& fields) {
   if (const Json* seed = fields.find("seed")) create.seed = as_seed(*seed);
   if (const Json* deck = fields.find("deck")) create.deck = as_deck(*deck);
   create.is_private = fields.optional("private", as_bool).value_or(false);
+  if (const Json* clock = fields.find("clock")) create.clock = clock_from_json(*clock);
   return create;
 }
 
@@ -297,7 +298,7 @@ const std::array<MessageSpec, std::variant_size_v<Body>>& message_specs() {
       {"hello", {"name", "token"}, build_hello},
       {"games", {}, build_empty<Games>},
       {"tables", {}, build_empty<Tables>},
-      {"create", {"game", "options", "seats", "seed", "deck", "private"}, build_create},
+      {"create", {"game", "options", "seats", "seed", "deck", "private", "clock"}, build_create},
       {"join", {"table", "invite", "seat"}, build_join},
       {"watch", {"table", "invite"}, build_watch},
       {"leave", {"table"}, build_table_only<Leave>},
@@ -307,6 +308,7 @@ const std::array<MessageSpec, std::variant_size_v<Body>>& message_specs() {
       {"act", {"table", "action", "action_id"}, build_act},
       {"ledger", {"player", "limit", "before"}, build_ledger},
       {"ping", {}, build_empty<Ping>},
+      {"back", {"table"}, build_table_only<Back>},
   }};
   return specs;
 }
@@ -333,6 +335,33 @@ std::string read_type(const Json& message) {
 }
 
 }  // namespace
+
+Json clock_to_json(const Clock& clock) {
+  return {{"seconds", clock.seconds}, {"bank", clock.bank}, {"away_after", clock.away_after}};
+}
+
+Clock clock_from_json(const Json& value) {
+  if (!value.is_object()) fail("field 'clock' must be an object like {\"seconds\":90,\"bank\":0,\"away_after\":2}, got " + shown(value));
+  Clock clock;
+  for (const auto& [name, field] : value.items()) {
+    if (field.is_null()) continue;
+    if (name == "seconds") {
+      const bool representable = field.is_number_integer() && !(field.is_number_unsigned() && field.get<std::uint64_t>() > 3600);
+      const auto seconds = representable ? field.get<std::int64_t>() : -1;
+      if (seconds != 0 && (seconds < Clock::min_seconds || seconds > Clock::max_seconds))
+        fail("field 'clock.seconds' must be 0 (no clock) or an integer from " + std::to_string(Clock::min_seconds) +
+             " to " + std::to_string(Clock::max_seconds) + ", got " + shown(field));
+      clock.seconds = static_cast<int>(seconds);
+    } else if (name == "bank") {
+      clock.bank = static_cast<int>(as_integer(field, "clock.bank", 0, Clock::max_bank));
+    } else if (name == "away_after") {
+      clock.away_after = static_cast<int>(as_integer(field, "clock.away_after", 1, Clock::max_away_after));
+    } else {
+      fail("unknown field " + named("clock." + name) + " in 'create'; a clock has seconds, bank and away_after");
+    }
+  }
+  return clock;
+}
 
 Request parse_request(std::string_view text, std::optional<std::int64_t>* id_out) {
   const Json message = parse_json(text);

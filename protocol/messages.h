@@ -47,6 +47,23 @@ class ProtocolError : public std::runtime_error {
   std::string code_;
 };
 
+// A table's turn clock, chosen at create (docs/protocol.md "Turn clock and away").
+struct Clock {
+  static constexpr int min_seconds = 5;  // besides 0, which turns the clock off
+  static constexpr int max_seconds = 3600;
+  static constexpr int max_bank = 36000;
+  static constexpr int max_away_after = 20;
+
+  int seconds = 90;    // per move; 0: no clock
+  int bank = 0;        // seconds a seat may use beyond `seconds`, over the whole table
+  int away_after = 2;  // expiries in a row after which the seat is away
+  friend bool operator==(const Clock&, const Clock&) = default;
+};
+Json clock_to_json(const Clock& clock);
+// Reads `create`'s "clock" object (absent fields keep their defaults). Throws
+// ProtocolError(bad_request) naming the field and its range.
+Clock clock_from_json(const Json& value);
+
 struct Hello { std::string name; std::optional<std::string> token; };
 struct Games {};
 struct Tables {};
@@ -57,6 +74,7 @@ struct Create {
   std::optional<std::uint64_t> seed;
   std::optional<std::vector<rules::Card>> deck;
   bool is_private = false;
+  Clock clock;
 };
 struct Join { std::optional<std::string> table; std::optional<std::string> invite; std::optional<int> seat; };
 struct Watch { std::optional<std::string> table; std::optional<std::string> invite; };
@@ -68,8 +86,11 @@ struct End { std::string table; };
 struct Act { std::string table; Json action; std::optional<std::string> action_id; };
 struct LedgerQuery { std::optional<std::string> player; std::optional<int> limit; std::optional<std::int64_t> before; };
 struct Ping {};
+// The seat's player is back at the table: a seat marked away is his again.
+struct Back { std::string table; };
 
-using Body = std::variant<Hello, Games, Tables, Create, Join, Watch, Leave, Bot, Start, End, Act, LedgerQuery, Ping>;
+using Body =
+    std::variant<Hello, Games, Tables, Create, Join, Watch, Leave, Bot, Start, End, Act, LedgerQuery, Ping, Back>;
 
 struct Request {
   std::optional<std::int64_t> id;

@@ -74,6 +74,7 @@ void check_option_value(const OptionSpec& spec, const Json& value) {
 
 GameInfo with_layout(GameInfo info, const char* layout) {
   info.layout = layout;
+  if (!info.default_action) info.default_action = default_action_for_layout(layout);
   return info;
 }
 

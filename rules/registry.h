@@ -10,6 +10,7 @@
 
 #include "rules/bot.h"
 #include "rules/cards.h"
+#include "rules/default_action.h"
 #include "rules/game.h"
 
 namespace parlour::rules {
@@ -69,6 +70,14 @@ struct GameInfo {
   // The game's level-1 bot (a careful player); empty: bots of every level play
   // at random.
   BotPolicy bot;
+  // What the table plays for a seat whose turn clock runs out (rules/default_action.h);
+  // the builtin registry gives each family's default to games without their own.
+  DefaultAction default_action;
+
+  // The default action for the seat that sees `view` and may take `legal` (non-empty).
+  Json default_for(const Json& view, const Json& legal) const {
+    return default_action ? default_action(view, legal) : generic_default(view, legal);
+  }
 
   int max_players_with(const Json& options) const {
     return max_players_for ? max_players_for(options) : max_players;

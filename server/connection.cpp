@@ -162,6 +162,8 @@ void Connection::handle(const std::shared_ptr<Client>& self, const protocol::Req
           table(body.table)->start(self, re);
         } else if constexpr (std::is_same_v<T, protocol::End>) {
           table(body.table)->end(self, re);
+        } else if constexpr (std::is_same_v<T, protocol::Back>) {
+          table(body.table)->back(self, re);
         } else if constexpr (std::is_same_v<T, protocol::Act>) {
           table(body.table)->act(self, re, body.action, body.action_id);
         } else if constexpr (std::is_same_v<T, protocol::LedgerQuery>) {

@@ -199,6 +199,7 @@ void Lobby::create(const std::string& host, const protocol::Create& request,
   record.status = "waiting";
   record.is_private = request.is_private;
   record.invite = random_id(12);
+  record.clock_json = protocol::clock_to_json(request.clock).dump();
   // A stacked deck is checked against the seats actually taken, at `start`.
   if (request.deck) record.deck_json = Json(rules::to_strings(*request.deck)).dump();
   for (int seat = 0; seat < seats; ++seat) record.seats.push_back({seat, "", false, 0});

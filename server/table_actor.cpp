@@ -46,6 +46,10 @@ void TableActor::leave(std::shared_ptr<Client> client, std::optional<std::int64_
   submit(client, re, [who = caller(client, re)](TableCore& core) { return core.leave(who); });
 }
 
+void TableActor::back(std::shared_ptr<Client> client, std::optional<std::int64_t> re) {
+  submit(client, re, [who = caller(client, re)](TableCore& core) { return core.back(who); });
+}
+
 void TableActor::add_bot(std::shared_ptr<Client> client, std::optional<std::int64_t> re, std::optional<int> seat,
                          int level) {
   submit(client, re,

@@ -33,6 +33,28 @@ std::string shorten(std::string text) {
   return text;
 }
 
+// The table's clock as stored: "" (a table made before clocks were kept) is the default.
+protocol::Clock stored_clock(const std::string& table, const std::string& text) {
+  if (text.empty()) return {};
+  try {
+    return protocol::clock_from_json(Json::parse(text));
+  } catch (const std::exception& e) {
+    spdlog::error("table {}: its stored clock {} cannot be read ({}); the default clock runs", table, text, e.what());
+    return {};
+  }
+}
+
+// An action in a log line: its type and its plain values, e.g. "discard 9D", "bet 1".
+std::string describe(const Json& action) {
+  std::string text = action.value("type", "?");
+  for (const auto& [key, value] : action.items()) {
+    if (key == "type") continue;
+    if (value.is_string()) text += " " + value.get<std::string>();
+    else if (value.is_number() || value.is_boolean()) text += " " + value.dump();
+  }
+  return text;
+}
+
 }  // namespace
 
 void Outbox::add(Outbox&& later) {
@@ -50,6 +72,7 @@ TableCore::TableCore(CoreServices services, storage::TableRecord record, const r
       record_(std::move(record)),
       info_(game),
       options_(Json::parse(record_.options_json)),
+      clock_(stored_clock(record_.id, record_.clock_json)),
       bot_rng_(record_.seed ^ 0x5bd1e995b0757ULL) {
   for (const auto& seat : record_.seats) seats_.push_back({seat.player, seat.bot, seat.bot_level, false});
   try {
@@ -264,6 +287,8 @@ Outbox TableCore::act(const Caller& who, const Json& action, const std::optional
     return out;
   }
   deals_without_action_ = 0;
+  stop_clock(*seat);
+  mark_present(*seat);
   if (action_id) remember_action(*seat, *action_id, seq_ + 1);
   Json fields = {{"seq", seq_ + 1}};
   if (action_id) fields["action_id"] = *action_id;
@@ -274,9 +299,30 @@ Outbox TableCore::act(const Caller& who, const Json& action, const std::optional
                      {reply(who, protocol::reply("ok", who.re, std::move(fields)))}, who);
 }
 
+Outbox TableCore::back(const Caller& who) {
+  Outbox out;
+  const auto seat = seat_of(who.player);
+  if (!seat) {
+    out.frames.push_back(error(who, code::forbidden, "you hold no seat at table " + id()));
+    return out;
+  }
+  if (seats_[*seat].left) {
+    out.frames.push_back(error(who, code::conflict, "you have left this table"));
+    return out;
+  }
+  remember(who);
+  mark_present(*seat);
+  out.frames.push_back(reply(who, protocol::reply("back", who.re, {{"table", id()}})));
+  // His own clock starts (in full) where the bot's turn was waiting.
+  schedule(out);
+  broadcast(out);
+  return out;
+}
+
 Outbox TableCore::continue_to_next_deal(const Caller& who, int seat) {
   Outbox out;
   continued_.insert(seat);
+  mark_present(seat);
   out.frames.push_back(reply(who, protocol::reply("ok", who.re, {{"seq", seq_}, {"continued", true}})));
   const auto awaited = humans_awaited_at_deal_end();
   if (awaited.empty() && !ending_) {
@@ -478,6 +524,10 @@ std::vector<storage::Posting> TableCore::apply_event(Json& event, bool replaying
     unsaved_postings_.insert(unsaved_postings_.end(), postings.begin(), postings.end());
   }
   lock.unlock();
+  // An action the table played when the seat's clock ran out says so, also when replayed.
+  if (kind == "act" && event.value("by", "") == "clock")
+    add_log({rules::seat_tag(event.at("seat").get<int>()) + "'s time ran out: the table plays " +
+             describe(event.at("action")) + "."});
   add_log(effects.log);
   return postings;
 }
@@ -512,6 +562,8 @@ void TableCore::rebuild_from_database() {
   result_read_ = false;
   for (auto& member : audience_) member.log_sent = -1;
   action_ids_.clear();
+  clocks_.clear();
+  clock_armed_.reset();
   replay(stored->second);
 }
 
@@ -527,6 +579,7 @@ Outbox TableCore::act_for(int seat, const Json& action, const char* why) {
                            " was refused: " + e.what());
   }
   deals_without_action_ = 0;
+  stop_clock(seat);
   if (spdlog::should_log(spdlog::level::debug))
     spdlog::debug("table {}: #{} {} plays {} for seat {}", id(), seq_ + 1, why, action.dump(), seat);
   return commit_step(event, std::move(postings), {.result = game_->phase() != rules::Phase::playing}, {},
@@ -555,6 +608,9 @@ void TableCore::schedule(Outbox& out) {
     for (auto kind : {TimerKind::bot, TimerKind::turn, TimerKind::next_deal})
       if (timer_token_[static_cast<std::size_t>(kind)] != 0) out.timers.push_back(cancel(kind));
     turn_.reset();
+    clock_armed_.reset();
+    // While a write is in flight the clocks keep their deadlines; the timer is re-armed after it.
+    if (!pending_) clocks_.clear();
     return;
   }
   schedule_bot(out);
@@ -566,26 +622,167 @@ void TableCore::schedule_bot(Outbox& out) {
   if (timer_token_[static_cast<std::size_t>(TimerKind::bot)] != 0) return;
   if (game_->phase() != rules::Phase::playing) return;
   for (int seat : game_->to_act()) {
-    if (!seats_[seat].bot) continue;
+    if (!seats_[seat].bot && !seats_[seat].away) continue;
     out.timers.push_back(arm(TimerKind::bot, std::chrono::milliseconds(services_.config.bot_delay_ms)));
     return;
   }
 }
 
-// A new turn gets a new deadline; a step within the same turn keeps it. A
-// restart arms it in full: the log records steps, not clocks.
+// A game's own turn limit (Carousel's) wins: a new turn gets a new deadline, a
+// step within the same turn keeps it. Otherwise the table's clock runs for each
+// human seat to act (update_clocks), and the one timer is armed for the
+// earliest deadline. A restart arms every clock in full: the log records
+// steps, not clocks.
 void TableCore::schedule_turn_timer(Outbox& out) {
   const auto timer = game_->phase() == rules::Phase::playing ? game_->turn_timer() : std::nullopt;
   const bool armed = timer_token_[static_cast<std::size_t>(TimerKind::turn)] != 0;
-  if (timer && armed && turn_ && timer->seat == turn_->seat && timer->turn == turn_->turn) return;
-  turn_ = timer;
-  if (!timer) {
-    if (armed) out.timers.push_back(cancel(TimerKind::turn));
+  if (timer) {
+    for (auto it = clocks_.begin(); it != clocks_.end();) stop_clock((it++)->first);
+    clock_armed_.reset();
+    if (armed && turn_ && timer->seat == turn_->seat && timer->turn == turn_->turn) return;
+    turn_ = timer;
+    const auto limit = std::chrono::seconds(timer->seconds);
+    turn_deadline_ms_ = services_.now_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(limit).count();
+    out.timers.push_back(arm(TimerKind::turn, limit));
     return;
   }
-  const auto limit = std::chrono::seconds(timer->seconds);
-  turn_deadline_ms_ = services_.now_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(limit).count();
-  out.timers.push_back(arm(TimerKind::turn, limit));
+  const bool game_timer_was_armed = turn_.has_value();
+  turn_.reset();
+  update_clocks();
+  const auto earliest = earliest_clock();
+  if (!earliest) {
+    if (armed) out.timers.push_back(cancel(TimerKind::turn));
+    clock_armed_.reset();
+    return;
+  }
+  const std::pair<int, std::int64_t> due{earliest->first, earliest->second.ends_ms};
+  if (armed && !game_timer_was_armed && clock_armed_ == due) return;
+  clock_armed_ = due;
+  const auto after = std::max<std::int64_t>(0, due.second - services_.now_ms());
+  out.timers.push_back(arm(TimerKind::turn, std::chrono::milliseconds(after)));
+}
+
+// The human seats the table's clock runs for: to act, with something to do,
+// present (an away seat is the bot's), at a table whose clock is on.
+std::set<int> TableCore::seats_on_the_clock() const {
+  std::set<int> seats;
+  if (clock_.seconds <= 0 || !game_ || game_->phase() != rules::Phase::playing) return seats;
+  const auto chips = balances_now();
+  for (int seat : game_->to_act()) {
+    const auto& s = seats_[seat];
+    if (s.player.empty() || s.bot || s.left || s.away) continue;
+    if (!game_->legal_actions(seat, chips).empty()) seats.insert(seat);
+  }
+  return seats;
+}
+
+// Seats no longer on the clock stop theirs; seats newly on it start one: the
+// move's seconds plus what is left of their bank. A seat that moved had its
+// clock stopped by that move, so its next move starts a new one.
+void TableCore::update_clocks() {
+  const auto due = seats_on_the_clock();
+  for (auto it = clocks_.begin(); it != clocks_.end();) {
+    const int seat = (it++)->first;
+    if (!due.count(seat)) stop_clock(seat);
+  }
+  const auto now = services_.now_ms();
+  for (int seat : due)
+    if (!clocks_.count(seat))
+      clocks_[seat] = SeatClock{now, now + std::int64_t{clock_.seconds} * 1000 + bank_left_ms(seat)};
+}
+
+// Time beyond the move's seconds comes out of the seat's bank.
+void TableCore::stop_clock(int seat) {
+  const auto it = clocks_.find(seat);
+  if (it == clocks_.end()) return;
+  const auto beyond = services_.now_ms() - it->second.started_ms - std::int64_t{clock_.seconds} * 1000;
+  if (beyond > 0) seats_[seat].bank_used_ms += std::min(beyond, bank_left_ms(seat));
+  clocks_.erase(it);
+}
+
+std::int64_t TableCore::bank_left_ms(int seat) const {
+  return std::max<std::int64_t>(0, std::int64_t{clock_.bank} * 1000 - seats_[seat].bank_used_ms);
+}
+
+std::optional<std::pair<int, TableCore::SeatClock>> TableCore::earliest_clock() const {
+  std::optional<std::pair<int, SeatClock>> earliest;
+  for (const auto& [seat, clock] : clocks_)
+    if (!earliest || clock.ends_ms < earliest->second.ends_ms) earliest = std::make_pair(seat, clock);
+  return earliest;
+}
+
+Json TableCore::clock_json(int seat, const SeatClock& clock) const {
+  const auto allowance = clock.ends_ms - clock.started_ms;
+  const auto bank = std::max<std::int64_t>(0, allowance - std::int64_t{clock_.seconds} * 1000);
+  return {{"seat", seat}, {"seconds", allowance / 1000}, {"ends_at", clock.ends_ms}, {"bank", bank / 1000}};
+}
+
+// The seat's clock ran out: the table plays the game's safe default for it
+// (an event like any act, marked "by":"clock"). After `away_after` of these in
+// a row the seat is away and a bot plays it. A default the game refuses is a
+// fault of the rules: the seat is marked away at once, so the bot plays
+// instead of the table waiting on the clock again.
+Outbox TableCore::clock_ran_out() {
+  clock_armed_.reset();
+  if (game_->phase() != rules::Phase::playing) return resume();
+  const auto earliest = earliest_clock();
+  if (!earliest || !seats_on_the_clock().count(earliest->first)) return resume();
+  const int seat = earliest->first;
+  clocks_.erase(seat);
+  // The deadline held all of the bank that was left: it is spent.
+  seats_[seat].bank_used_ms = std::int64_t{clock_.bank} * 1000;
+  ++seats_[seat].missed;
+  const auto legal = game_->legal_actions(seat, balances_now());
+  Json event = {{"kind", "act"}, {"seat", seat}, {"by", "clock"}};
+  std::vector<storage::Posting> postings;
+  std::optional<std::string> refused;
+  try {
+    event["action"] = info_.default_for(game_->view(seat), legal);
+  } catch (const std::exception& e) {
+    refused = e.what();
+  }
+  if (!refused) {
+    try {
+      postings = apply_event(event, false);
+    } catch (const rules::RulesError& e) {
+      refused = e.what();
+    }
+  }
+  if (refused) {
+    spdlog::error("table {}: the default action {} for seat {} was refused ({}); the seat is marked away", id(),
+                  event.value("action", Json()).dump(), seat, *refused);
+    mark_away(seat);
+    Outbox out;
+    schedule(out);
+    broadcast(out);
+    return out;
+  }
+  deals_without_action_ = 0;
+  spdlog::info("table {}: seat {}'s clock ran out ({} in a row); the table plays {}", id(), seat,
+               seats_[seat].missed, event["action"].dump());
+  if (seats_[seat].missed >= clock_.away_after) mark_away(seat);
+  return commit_step(event, std::move(postings), {.result = game_->phase() != rules::Phase::playing}, {},
+                     std::nullopt);
+}
+
+void TableCore::mark_away(int seat) {
+  auto& s = seats_[seat];
+  if (s.away) return;
+  s.away = true;
+  ++summary_version_;
+  stop_clock(seat);
+  spdlog::info("table {}: {} is away; a bot plays seat {}", id(), s.player, seat);
+  add_log({rules::seat_tag(seat) + " is away: a bot plays for them until they are back."});
+}
+
+void TableCore::mark_present(int seat) {
+  auto& s = seats_[seat];
+  s.missed = 0;
+  if (!s.away) return;
+  s.away = false;
+  ++summary_version_;
+  spdlog::info("table {}: {} is back at seat {}", id(), s.player, seat);
+  add_log({rules::seat_tag(seat) + " is back."});
 }
 
 // After a deal, its result stays on every screen until each human still here
@@ -606,7 +803,7 @@ Outbox TableCore::timer_fired(TimerKind kind, std::uint64_t token) {
   if (!game_ || record_.status != "playing") return out;
   switch (kind) {
     case TimerKind::bot: return bot_move();
-    case TimerKind::turn: return turn_timed_out();
+    case TimerKind::turn: return turn_ ? turn_timed_out() : clock_ran_out();
     case TimerKind::next_deal:
       if (game_->phase() != rules::Phase::deal_over) return resume();
       if (ending_) return finish_table("the host ended the table");
@@ -619,13 +816,15 @@ Outbox TableCore::bot_move() {
   if (game_->phase() != rules::Phase::playing) return resume();
   const auto chips = balances_now();
   for (int seat : game_->to_act()) {
-    if (!seats_[seat].bot) continue;
+    // An away seat is played carefully (the game's bot, where it has one) until its player is back.
+    const bool away = !seats_[seat].bot && seats_[seat].away && !seats_[seat].left;
+    if (!seats_[seat].bot && !away) continue;
     const Json legal = game_->legal_actions(seat, chips);
     if (legal.empty()) continue;
-    const bool careful = seats_[seat].bot_level >= 1 && info_.bot;
+    const bool careful = (away || seats_[seat].bot_level >= 1) && info_.bot;
     const Json action =
         careful ? info_.bot(game_->view(seat), legal, bot_rng_) : rules::random_legal_action(legal, bot_rng_);
-    return act_for(seat, action, careful ? "bot" : "random bot");
+    return act_for(seat, action, away ? "away bot" : careful ? "bot" : "random bot");
   }
   return resume();
 }
@@ -746,7 +945,7 @@ bool TableCore::human_connected(int seat) const {
 std::vector<int> TableCore::humans_awaited_at_deal_end() const {
   std::vector<int> out;
   for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat)
-    if (human_connected(seat) && !continued_.count(seat)) out.push_back(seat);
+    if (human_connected(seat) && !seats_[seat].away && !continued_.count(seat)) out.push_back(seat);
   return out;
 }
 
@@ -792,7 +991,7 @@ std::vector<TableCore::PlayerKey> TableCore::players_key(const rules::Balances& 
   key.reserve(seats_.size());
   for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat) {
     const auto& s = seats_[seat];
-    key.push_back({s.player, chips[seat], s.bot, s.bot ? !s.left : human_connected(seat)});
+    key.push_back({s.player, chips[seat], s.bot, s.bot ? !s.left : human_connected(seat), s.away});
   }
   return key;
 }
@@ -803,8 +1002,12 @@ Json TableCore::players_json(const rules::Balances& chips) const {
     const auto& s = seats_[seat];
     if (s.player.empty()) continue;
     const bool connected = s.bot ? !s.left : human_connected(seat);
-    players.push_back(
-        {{"seat", seat}, {"player", s.player}, {"chips", chips[seat]}, {"connected", connected}, {"bot", s.bot}});
+    players.push_back({{"seat", seat},
+                       {"player", s.player},
+                       {"chips", chips[seat]},
+                       {"connected", connected},
+                       {"away", s.away},
+                       {"bot", s.bot}});
   }
   return players;
 }
@@ -855,9 +1058,20 @@ TableCore::SharedParts TableCore::shared_parts() {
     refresh_result();
     parts.result_always = game_->phase() != rules::Phase::playing;
   }
-  if (turn_ && timer_token_[static_cast<std::size_t>(TimerKind::turn)] != 0)
+  tail += R"(,"clock":)" + protocol::clock_to_json(clock_).dump();
+  if (turn_ && timer_token_[static_cast<std::size_t>(TimerKind::turn)] != 0) {
     tail += R"(,"timer":)" +
             Json({{"seat", turn_->seat}, {"seconds", turn_->seconds}, {"ends_at", turn_deadline_ms_}}).dump();
+  } else if (!clocks_.empty() && timer_token_[static_cast<std::size_t>(TimerKind::turn)] != 0) {
+    // The earliest deadline; "timers" lists every seat's where several are to act at once.
+    const auto earliest = earliest_clock();
+    tail += R"(,"timer":)" + clock_json(earliest->first, earliest->second).dump();
+    if (clocks_.size() > 1) {
+      Json all = Json::array();
+      for (const auto& [seat, clock] : clocks_) all.push_back(clock_json(seat, clock));
+      tail += R"(,"timers":)" + all.dump();
+    }
+  }
   if (failed()) tail += R"(,"failure":)" + Json(record_.failure).dump(-1, ' ', false, Json::error_handler_t::replace);
   return parts;
 }
@@ -968,10 +1182,12 @@ Json TableCore::summary() const {
     seats.push_back({{"seat", seat},
                      {"player", s.player.empty() ? Json() : Json(s.player)},
                      {"bot", s.bot},
-                     {"connected", s.bot ? !s.left : human_connected(seat)}});
+                     {"connected", s.bot ? !s.left : human_connected(seat)},
+                     {"away", s.away}});
   }
-  return {{"table", id()},     {"game", info_.id},          {"options", options_}, {"host", record_.host},
-          {"status", record_.status}, {"seats", seats}, {"spectators", spectators}};
+  return {{"table", id()},          {"game", info_.id},        {"options", options_},
+          {"clock", protocol::clock_to_json(clock_)}, {"host", record_.host}, {"status", record_.status},
+          {"seats", seats},         {"spectators", spectators}};
 }
 
 }  // namespace parlour::server

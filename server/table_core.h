@@ -98,6 +98,7 @@ class TableCore {
   const std::string& invite() const { return record_.invite; }
   const std::string& status() const { return record_.status; }
   bool is_private() const { return record_.is_private; }
+  const protocol::Clock& clock() const { return clock_; }
   bool finished() const { return record_.status == "finished"; }
   bool failed() const { return !record_.failure.empty(); }
   std::int64_t seq() const { return seq_; }
@@ -122,6 +123,8 @@ class TableCore {
   Outbox start(const Caller& who);
   Outbox end(const Caller& who);
   Outbox act(const Caller& who, const Json& action, const std::optional<std::string>& action_id);
+  // The seat's player is back: a seat marked away is his again (docs/protocol.md "Turn clock and away").
+  Outbox back(const Caller& who);
   Outbox disconnected(ClientId client);
   // A table still waiting for players that nobody used for long: it ends.
   Outbox expire();
@@ -143,6 +146,15 @@ class TableCore {
     bool bot = false;
     int bot_level = 0;
     bool left = false;  // left during play; the seat stays in the game
+    // Table memory, not stored: a restart finds every seat present with its bank full.
+    bool away = false;              // missed `away_after` turns in a row: a bot plays the seat
+    int missed = 0;                 // turns in a row the clock ran out on
+    std::int64_t bank_used_ms = 0;  // of the clock's time bank
+  };
+  // A human seat's running turn clock.
+  struct SeatClock {
+    std::int64_t started_ms = 0;
+    std::int64_t ends_ms = 0;  // the move's seconds and what is left of the bank
   };
   struct Member {
     ClientId client = 0;
@@ -195,6 +207,17 @@ class TableCore {
   bool current(TimerKind kind, std::uint64_t token) const;
   Outbox bot_move();
   Outbox turn_timed_out();
+  // The table's own clock (not a game's turn_timer): which seats it runs for now,
+  // starting and stopping their clocks; the seat whose clock ran out.
+  std::set<int> seats_on_the_clock() const;
+  void update_clocks();
+  void stop_clock(int seat);
+  std::optional<std::pair<int, SeatClock>> earliest_clock() const;
+  std::int64_t bank_left_ms(int seat) const;
+  Json clock_json(int seat, const SeatClock& clock) const;
+  Outbox clock_ran_out();
+  void mark_away(int seat);
+  void mark_present(int seat);
 
   // ---- seats and chips
   std::string account_of(int seat) const;
@@ -229,6 +252,7 @@ class TableCore {
     std::int64_t chips = 0;
     bool bot = false;
     bool connected = false;
+    bool away = false;
     bool operator==(const PlayerKey&) const = default;
   };
   std::vector<PlayerKey> players_key(const rules::Balances& chips) const;
@@ -262,8 +286,11 @@ class TableCore {
 
   std::array<std::uint64_t, timer_kind_count> timer_token_{};  // the armed timer of each kind, 0 if none
   std::uint64_t last_token_ = 0;
-  std::optional<rules::TurnTimer> turn_;  // the turn clock running now
+  std::optional<rules::TurnTimer> turn_;  // the game's own turn clock running now
   std::int64_t turn_deadline_ms_ = 0;
+  protocol::Clock clock_;                 // the table's clock, chosen at create
+  std::map<int, SeatClock> clocks_;       // the table's clock, by seat, while the game has none of its own
+  std::optional<std::pair<int, std::int64_t>> clock_armed_;  // the seat and deadline the turn timer is armed for
   std::set<int> continued_;  // seats that asked for the next deal
   rules::Rng bot_rng_;
   int deals_without_action_ = 0;

@@ -133,6 +133,9 @@ CREATE INDEX players_by_token_hash ON players(token_hash);
     {4, "a failed table keeps the reason it failed", R"sql(
 ALTER TABLE tables ADD COLUMN failure TEXT;  -- NULL unless the table failed (its status is then finished)
 )sql"},
+    {5, "a table keeps the turn clock chosen at create", R"sql(
+ALTER TABLE tables ADD COLUMN clock_json TEXT;  -- NULL: the default clock (docs/protocol.md "Turn clock and away")
+)sql"},
 };
 
 // Versions must be 1, 2, 3... so that the latest is the count and "apply the
@@ -199,12 +202,14 @@ LIMIT ?3)sql";
 constexpr const char* kInsertTable = R"sql(
 INSERT INTO tables(id, game, options_json, seed, host, status, is_private, invite, deck_json, created_at)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10))sql";
+// Apart from the insert, which so works on a file of any schema version.
+constexpr const char* kSetClock = "UPDATE tables SET clock_json = ?2 WHERE id = ?1";
 constexpr const char* kFindTable =
-    "SELECT id, game, options_json, seed, host, status, is_private, invite, deck_json, failure, created_at "
+    "SELECT id, game, options_json, seed, host, status, is_private, invite, deck_json, failure, created_at, clock_json "
     "FROM tables WHERE id = ?1";
 // rowid order is creation order.
 constexpr const char* kTablesWithStatus =
-    "SELECT id, game, options_json, seed, host, status, is_private, invite, deck_json, failure, created_at "
+    "SELECT id, game, options_json, seed, host, status, is_private, invite, deck_json, failure, created_at, clock_json "
     "FROM tables WHERE status = ?1 ORDER BY rowid";
 constexpr const char* kSetStatus = "UPDATE tables SET status = ?2 WHERE id = ?1";
 constexpr const char* kSetFailure = "UPDATE tables SET status = 'finished', failure = ?2 WHERE id = ?1";
@@ -524,6 +529,7 @@ struct Database::Impl {
       table.deck_json = text_or_empty(query.getColumn(8));
       table.failure = text_or_empty(query.getColumn(9));
       table.created_at = query.getColumn(10).getString();
+      table.clock_json = text_or_empty(query.getColumn(11));
       tables.push_back(std::move(table));
     }
     // Seats are read after the loop so that only one statement is stepping at a time.
@@ -791,6 +797,12 @@ void Database::create_table(const TableRecord& table) {
       bind_text_or_null(*insert, 9, table.deck_json);
       insert->bind(10, utc_now_iso8601());
       insert->exec();
+    }
+    if (!table.clock_json.empty()) {
+      Borrowed set_clock(impl_->cached(kSetClock));
+      set_clock->bind(1, table.id);
+      set_clock->bind(2, table.clock_json);
+      set_clock->exec();
     }
     impl_->insert_seats(table.id, table.seats);
     transaction.commit();

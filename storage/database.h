@@ -70,6 +70,7 @@ struct TableRecord {
   std::vector<Seat> seats;
   std::string failure;     // why the table failed ("" unless it did); its status is then finished
   std::string created_at;  // ISO 8601 UTC, set by the database
+  std::string clock_json;  // the turn clock chosen at create; "" for the default (tables made before it was kept)
 };
 
 struct Event {

@@ -133,3 +133,44 @@ TEST_CASE("a stacked deck is checked against the seats taken, at start: two pack
   REQUIRE(ann.request({{"type", "watch"}, {"table", small}})["type"] == "watching");
   CHECK(ann.state_where([&](const Json& s) { return s["table"] == small; })["status"] == "waiting");
 }
+
+TEST_CASE("a turn clock over WebSockets: the server plays for a silent player, marks him away, and back returns him") {
+  ServerProcess server(ServerProcess::fresh_db("tables-clock"), {"--deal-pause-ms", "0"});
+  WsClient ann(server.port());
+  ann.hello("ann");
+  const auto refused = ann.request({{"type", "create"}, {"game", "red_dog"}, {"clock", {{"seconds", 4}}}});
+  CHECK(refused["code"] == "bad_request");
+  CHECK(refused["message"].get<std::string>().find("'clock.seconds'") != std::string::npos);
+  const Json clock = {{"seconds", 5}, {"bank", 0}, {"away_after", 1}};
+  const auto created = ann.request(
+      {{"type", "create"}, {"game", "red_dog"}, {"seats", 2}, {"seed", 3}, {"clock", {{"seconds", 5}, {"away_after", 1}}}});
+  const std::string table = created["table"];
+  const auto listed = ann.request({{"type", "tables"}})["tables"];
+  const auto line = std::find_if(listed.begin(), listed.end(), [&](const Json& t) { return t["table"] == table; });
+  REQUIRE(line != listed.end());
+  CHECK((*line)["clock"] == clock);
+  REQUIRE(ann.request({{"type", "join"}, {"table", table}})["type"] == "joined");
+  REQUIRE(ann.request({{"type", "bot"}, {"table", table}})["type"] == "ok");
+  REQUIRE(ann.request({{"type", "start"}, {"table", table}})["type"] == "ok");
+  const auto anns = [](const Json& s) {
+    for (const auto& player : s["players"])
+      if (player["player"] == "ann") return player;
+    return Json();
+  };
+  // Ann's turn comes with her clock; she says nothing.
+  const auto timed = ann.state_where([&](const Json& s) {
+    return s["table"] == table && s.contains("timer") && s["timer"]["seat"] == s["seat"];
+  });
+  CHECK(timed["timer"]["seconds"] == 5);
+  CHECK(timed["clock"] == clock);
+  CHECK(anns(timed)["away"] == false);
+  const auto away = ann.state_where([&](const Json& s) { return s["table"] == table && anns(s)["away"] == true; }, 15000);
+  const auto& log = away["log"];
+  CHECK(std::any_of(log.begin(), log.end(),
+                    [](const Json& line) { return line.get<std::string>().find("ann's time ran out") != std::string::npos; }));
+  CHECK(std::any_of(log.begin(), log.end(),
+                    [](const Json& line) { return line.get<std::string>().find("ann is away") != std::string::npos; }));
+  // Back: the seat is hers again.
+  CHECK(ann.request({{"type", "back"}, {"table", table}})["type"] == "back");
+  ann.state_where([&](const Json& s) { return s["table"] == table && anns(s)["away"] == false; });
+}

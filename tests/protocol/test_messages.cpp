@@ -88,6 +88,31 @@ TEST_CASE("create with only a game takes the defaults") {
   CHECK_FALSE(create.is_private);
 }
 
+TEST_CASE("create's clock: defaults 90 s, no bank, away after 2; each field checked with its range") {
+  CHECK(parse_as<Create>(R"({"type":"create","game":"g"})").clock == Clock{90, 0, 2});
+  CHECK(parse_as<Create>(R"({"type":"create","game":"g","clock":{"seconds":30}})").clock == Clock{30, 0, 2});
+  CHECK(parse_as<Create>(R"({"type":"create","game":"g","clock":{"seconds":0,"bank":600,"away_after":5}})").clock ==
+        Clock{0, 600, 5});
+  CHECK(parse_as<Create>(R"({"type":"create","game":"g","clock":{"seconds":3600,"bank":36000,"away_after":20}})")
+            .clock == Clock{3600, 36000, 20});
+  check_rejected(R"({"type":"create","game":"g","clock":{"seconds":4}})",
+                 "field 'clock.seconds' must be 0 (no clock) or an integer from 5 to 3600, got 4");
+  check_rejected(R"({"type":"create","game":"g","clock":{"seconds":3601}})", "'clock.seconds'");
+  check_rejected(R"({"type":"create","game":"g","clock":{"seconds":-1}})", "'clock.seconds'");
+  check_rejected(R"({"type":"create","game":"g","clock":{"seconds":"90"}})", "'clock.seconds'");
+  check_rejected(R"({"type":"create","game":"g","clock":{"bank":36001}})",
+                 "field 'clock.bank' must be an integer from 0 to 36000");
+  check_rejected(R"({"type":"create","game":"g","clock":{"away_after":0}})",
+                 "field 'clock.away_after' must be an integer from 1 to 20");
+  check_rejected(R"({"type":"create","game":"g","clock":{"minutes":1}})", "unknown field 'clock.minutes'");
+  check_rejected(R"({"type":"create","game":"g","clock":90})", "field 'clock' must be an object");
+}
+
+TEST_CASE("back names its table") {
+  CHECK(parse_as<Back>(R"({"type":"back","table":"t1"})").table == "t1");
+  check_rejected(R"({"type":"back"})", "missing field 'table'");
+}
+
 TEST_CASE("create accepts the largest 64-bit seed") {
   const auto create = parse_as<Create>(R"({"type":"create","game":"g","seed":18446744073709551615})");
   CHECK(create.seed == std::numeric_limits<std::uint64_t>::max());
@@ -171,6 +196,7 @@ TEST_CASE("type_name gives the wire name of every message type") {
       R"({"type":"start","table":"t"})",      R"({"type":"end","table":"t"})",
       R"({"type":"act","table":"t","action":{"type":"x"}})",
       R"({"type":"ledger"})",                 R"({"type":"ping"})",
+      R"({"type":"back","table":"t"})",
   };
   REQUIRE(requests.size() == std::variant_size_v<Body>);
   for (const auto& text : requests) {

@@ -105,6 +105,7 @@ struct Bench {
   std::map<TimerKind, TimerOrder> timers;
   std::unique_ptr<TableCore> core;
   bool fail_next_commit = false;
+  std::int64_t now = 1'000'000;  // the wall clock the core reads, in Unix ms
 
   explicit Bench(rules::GameInfo game, Json options = Json::object(), int seats = 2)
       : balances({{"player:ann", 100}, {"player:bob", 100}, {"player:cat", 100}, {"bank", -300}}),
@@ -125,7 +126,7 @@ struct Bench {
   }
 
   std::unique_ptr<TableCore> make(const storage::TableRecord& stored, const std::vector<storage::Event>& log) {
-    CoreServices services{balances, config, [] { return std::int64_t{1'000'000}; },
+    CoreServices services{balances, config, [this] { return now; },
                           [this](const std::string&) {
                             return std::make_optional(std::make_pair(stored_record(), events));
                           }};
@@ -195,6 +196,31 @@ struct Bench {
   }
   void tap(const Caller& who, std::optional<std::string> id = std::nullopt) {
     run(core->act(who, {{"type", "tap"}}, id));
+  }
+  // The table as made by a `create` with this clock (before anyone sits).
+  void use_clock(const Json& clock) {
+    record.clock_json = clock.dump();
+    core = make(record, {});
+  }
+  std::int64_t turn_after_ms() const {
+    REQUIRE(timers.count(TimerKind::turn));
+    return timers.at(TimerKind::turn).after->count();
+  }
+  Json last_event() const { return Json::parse(events.back().json); }
+  bool log_has(ClientId client, const std::string& text) const {
+    for (const auto& frame : frames.at(client))
+      if (frame["type"] == "state")
+        for (const auto& line : frame["log"])
+          if (line.get<std::string>().find(text) != std::string::npos) return true;
+    return false;
+  }
+  Json player(ClientId client, int seat) const {
+    Json players;
+    for (const auto& frame : frames.at(client))
+      if (frame["type"] == "state" && frame.contains("players")) players = frame["players"];
+    for (const auto& p : players)
+      if (p["seat"] == seat) return p;
+    return Json();
   }
 };
 
@@ -503,4 +529,245 @@ TEST_CASE("while the next deal is played, the last deal's result goes once to ea
   CHECK(bench.last_state(3)["result"] == settled["result"]);  // a new member has it once
   play_one_step();
   if (bench.last_state(3)["view"]["phase"] == "betting") CHECK_FALSE(bench.last_state(3).contains("result"));
+}
+
+// ---------------------------------------------------------------- the turn clock and away seats
+
+TEST_CASE("the clock: when a seat's time runs out the table plays the game's default, logged as an event that replays") {
+  Bench bench(scripted_info());
+  bench.use_clock({{"seconds", 30}});
+  bench.seat_and_start();
+  CHECK(bench.turn_after_ms() == 30'000);
+  auto state = bench.last_state(1);
+  CHECK(state["clock"] == Json{{"seconds", 30}, {"bank", 0}, {"away_after", 2}});
+  CHECK(state["timer"] == Json{{"seat", 0}, {"seconds", 30}, {"ends_at", 1'030'000}, {"bank", 0}});
+  CHECK(bench.core->summary()["clock"] == state["clock"]);
+  const auto seq = bench.core->seq();
+  bench.fire(TimerKind::turn);
+  CHECK(bench.core->seq() == seq + 1);
+  const auto event = bench.last_event();
+  CHECK(event["seat"] == 0);
+  CHECK(event["action"] == Json{{"type", "tap"}});
+  CHECK(event["by"] == "clock");
+  CHECK(bench.log_has(2, "ann's time ran out: the table plays tap."));
+  CHECK(bench.chips("player:ann") == 99);
+  // Bob's turn now, with a clock of his own.
+  CHECK(bench.last_state(2)["timer"]["seat"] == 1);
+  CHECK(bench.turn_after_ms() == 30'000);
+  CHECK_FALSE(bench.player(2, 0)["away"]);
+  // The event replays, with its log line.
+  bench.restart();
+  bench.run(bench.core->watch(bench.cat()));
+  CHECK(bench.log_has(3, "ann's time ran out: the table plays tap."));
+  CHECK(bench.last_state(3)["seq"] == seq + 1);
+}
+
+TEST_CASE("the clock is on by default (90 s) and off with seconds 0") {
+  SUBCASE("default") {
+    Bench bench(scripted_info());
+    bench.seat_and_start();
+    CHECK(bench.turn_after_ms() == 90'000);
+    CHECK(bench.last_state(1)["clock"] == Json{{"seconds", 90}, {"bank", 0}, {"away_after", 2}});
+  }
+  SUBCASE("off") {
+    Bench bench(scripted_info());
+    bench.use_clock({{"seconds", 0}});
+    bench.seat_and_start();
+    CHECK_FALSE(bench.timers.count(TimerKind::turn));
+    CHECK_FALSE(bench.last_state(1).contains("timer"));
+  }
+}
+
+TEST_CASE("the clock's deadline is kept within a turn and restarts with the seat's next move") {
+  Bench bench(scripted_info());
+  bench.use_clock({{"seconds", 30}});
+  bench.seat_and_start();
+  const auto token = bench.timers.at(TimerKind::turn).token;
+  bench.now += 10'000;
+  // Steps that are not ann's move keep her deadline.
+  bench.run(bench.core->watch(bench.cat()));
+  bench.run(bench.core->join(bench.bob(), std::nullopt));
+  CHECK(bench.timers.at(TimerKind::turn).token == token);
+  CHECK(bench.last_state(3)["timer"]["ends_at"] == 1'030'000);
+  bench.tap(bench.ann());
+  CHECK(bench.last_state(3)["timer"] == Json{{"seat", 1}, {"seconds", 30}, {"ends_at", 1'040'000}, {"bank", 0}});
+  CHECK(bench.turn_after_ms() == 30'000);
+}
+
+TEST_CASE("the clock restarts when the same seat moves again (Rummy: draw, then discard)") {
+  const auto* rummy = rules::Registry::builtin().find("rummy");
+  REQUIRE(rummy);
+  Bench bench(*rummy);
+  bench.use_clock({{"seconds", 20}});
+  bench.seat_and_start();
+  const int seat = bench.last_state(1)["to_act"][0].get<int>();
+  const Caller who = seat == 0 ? bench.ann() : bench.bob();
+  const ClientId client = seat == 0 ? 1 : 2;
+  CHECK(bench.last_state(client)["timer"]["ends_at"] == 1'020'000);
+  bench.now += 15'000;
+  bench.run(bench.core->act(who, {{"type", "draw"}, {"from", "stock"}}, std::nullopt));
+  REQUIRE(bench.last(client)["type"] == "state");
+  CHECK(bench.last_state(client)["to_act"] == Json::array({seat}));
+  CHECK(bench.last_state(client)["timer"] == Json{{"seat", seat}, {"seconds", 20}, {"ends_at", 1'035'000}, {"bank", 0}});
+  CHECK(bench.turn_after_ms() == 20'000);
+  // Run out: Rummy's default discards the card just drawn.
+  const auto hand = bench.last_state(client)["view"]["seats"][seat]["cards"];
+  bench.fire(TimerKind::turn);
+  CHECK(bench.last_event()["by"] == "clock");
+  CHECK(bench.last_event()["action"] == Json{{"type", "discard"}, {"card", hand.back()}});
+}
+
+TEST_CASE("the time bank: seconds beyond the move's come out of it, and it is never refilled") {
+  Bench bench(scripted_info());
+  bench.use_clock({{"seconds", 10}, {"bank", 30}});
+  bench.seat_and_start();
+  CHECK(bench.turn_after_ms() == 40'000);
+  CHECK(bench.last_state(1)["timer"] == Json{{"seat", 0}, {"seconds", 40}, {"ends_at", 1'040'000}, {"bank", 30}});
+  bench.now += 25'000;  // 15 s of the bank
+  bench.tap(bench.ann());
+  CHECK(bench.turn_after_ms() == 40'000);  // bob's bank is his own
+  bench.tap(bench.bob());                  // the deal settles
+  bench.fire(TimerKind::next_deal);
+  CHECK(bench.turn_after_ms() == 25'000);  // ann: 10 s and the 15 s left
+  CHECK(bench.last_state(1)["timer"]["bank"] == 15);
+  bench.fire(TimerKind::turn);  // she lets it run out: the bank is spent
+  bench.tap(bench.bob());
+  bench.fire(TimerKind::next_deal);
+  CHECK(bench.turn_after_ms() == 10'000);
+  CHECK(bench.last_state(1)["timer"]["bank"] == 0);
+}
+
+TEST_CASE("after away_after expiries in a row the seat is away, shown to all, and a bot plays it") {
+  Bench bench(scripted_info());
+  bench.use_clock({{"seconds", 10}, {"away_after", 2}});
+  bench.seat_and_start();
+  bench.fire(TimerKind::turn);  // ann's first miss
+  CHECK_FALSE(bench.player(2, 0)["away"]);
+  bench.tap(bench.bob());
+  bench.fire(TimerKind::next_deal);
+  bench.fire(TimerKind::turn);  // the second in a row
+  CHECK(bench.player(2, 0)["away"] == true);
+  CHECK(bench.player(1, 0)["away"] == true);
+  CHECK(bench.player(2, 0)["connected"] == true);  // connected stays as it was
+  CHECK(bench.player(2, 1)["away"] == false);
+  CHECK(bench.log_has(2, "ann is away: a bot plays for them until they are back."));
+  CHECK(bench.core->summary()["seats"][0]["away"] == true);
+  bench.tap(bench.bob());
+  // The next deal does not wait for ann, and her turn is the bot's: no clock for her.
+  bench.fire(TimerKind::next_deal);
+  CHECK(bench.last_state(2)["to_act"] == Json::array({0}));
+  CHECK_FALSE(bench.timers.count(TimerKind::turn));
+  REQUIRE(bench.timers.count(TimerKind::bot));
+  const auto seq = bench.core->seq();
+  bench.fire(TimerKind::bot);
+  CHECK(bench.core->seq() == seq + 1);
+  CHECK(bench.last_event()["seat"] == 0);
+  CHECK_FALSE(bench.last_event().contains("by"));
+  CHECK(bench.player(2, 0)["away"] == true);  // still away until she is back
+}
+
+TEST_CASE("an away player's own act is applied and makes him present again") {
+  Bench bench(scripted_info());
+  bench.use_clock({{"seconds", 10}, {"away_after", 1}});
+  bench.seat_and_start();
+  bench.fire(TimerKind::turn);
+  CHECK(bench.player(1, 0)["away"] == true);
+  bench.tap(bench.bob());
+  bench.fire(TimerKind::next_deal);
+  REQUIRE(bench.last_state(1)["to_act"] == Json::array({0}));
+  CHECK(bench.last_state(1)["legal"] == Json::array({{{"type", "tap"}}}));  // he may still act himself
+  const auto seq = bench.core->seq();
+  bench.tap(bench.ann());
+  CHECK(bench.core->seq() == seq + 1);
+  CHECK(bench.player(2, 0)["away"] == false);
+  CHECK(bench.log_has(2, "ann is back."));
+}
+
+TEST_CASE("back makes an away seat present again, his clock running in full") {
+  Bench bench(scripted_info());
+  bench.use_clock({{"seconds", 10}, {"away_after", 1}});
+  bench.seat_and_start();
+  bench.fire(TimerKind::turn);
+  bench.tap(bench.bob());
+  bench.fire(TimerKind::next_deal);
+  REQUIRE(bench.player(1, 0)["away"] == true);
+  CHECK_FALSE(bench.timers.count(TimerKind::turn));
+  bench.run(bench.core->back(bench.ann(5)));
+  CHECK(bench.frames.at(1)[bench.frames.at(1).size() - 2] == Json{{"type", "back"}, {"table", "t1"}, {"re", 5}});
+  CHECK(bench.player(2, 0)["away"] == false);
+  CHECK(bench.log_has(2, "ann is back."));
+  CHECK(bench.turn_after_ms() == 10'000);
+  CHECK(bench.last_state(1)["timer"]["seat"] == 0);
+  // The bot's timer may still fire: it plays no longer for her.
+  if (bench.timers.count(TimerKind::bot)) {
+    const auto seq = bench.core->seq();
+    bench.fire(TimerKind::bot);
+    CHECK(bench.core->seq() == seq);
+  }
+  // Sent by someone without a seat, or when present, back is harmless.
+  bench.run(bench.core->back(bench.cat()));
+  CHECK(bench.last(3)["code"] == "forbidden");
+  bench.run(bench.core->back(bench.ann()));
+  CHECK(bench.player(2, 0)["away"] == false);
+}
+
+TEST_CASE("a default the game refuses marks the seat away at once and the bot plays it: no loop") {
+  auto info = scripted_info();
+  info.default_action = [](const Json&, const Json&) { return Json{{"type", "dance"}}; };
+  Bench bench(info);
+  bench.use_clock({{"seconds", 10}, {"away_after", 5}});
+  bench.seat_and_start();
+  const auto seq = bench.core->seq();
+  bench.fire(TimerKind::turn);
+  CHECK(bench.core->seq() == seq);  // nothing applied
+  CHECK(bench.player(2, 0)["away"] == true);
+  CHECK_FALSE(bench.timers.count(TimerKind::turn));
+  bench.fire(TimerKind::bot);
+  CHECK(bench.core->seq() == seq + 1);
+  CHECK(bench.last_event()["seat"] == 0);
+}
+
+TEST_CASE("Carousel's own turn limit wins over the table's clock") {
+  const auto* carousel = rules::Registry::builtin().find("carousel");
+  REQUIRE(carousel);
+  Bench bench(*carousel, {{"turn_time_limit_s", 20}});
+  bench.use_clock({{"seconds", 90}});
+  bench.seat_and_start();
+  CHECK(bench.turn_after_ms() == 20'000);
+  const auto state = bench.last_state(1);
+  CHECK(state["timer"]["seconds"] == 20);
+  CHECK_FALSE(state["timer"].contains("bank"));
+  bench.fire(TimerKind::turn);
+  CHECK(bench.last_event()["action"] == Json{{"type", "withdraw"}});
+  CHECK_FALSE(bench.last_event().contains("by"));
+}
+
+TEST_CASE("Carousel without a limit of its own runs the table's clock, whose default draws") {
+  const auto* carousel = rules::Registry::builtin().find("carousel");
+  REQUIRE(carousel);
+  Bench bench(*carousel);
+  bench.use_clock({{"seconds", 15}});
+  bench.seat_and_start();
+  CHECK(bench.turn_after_ms() == 15'000);
+  bench.fire(TimerKind::turn);
+  CHECK(bench.last_event()["by"] == "clock");
+  CHECK(bench.last_event()["action"]["type"] == "draw");
+}
+
+TEST_CASE("a restart re-arms the clock in full and finds every seat present") {
+  Bench bench(scripted_info());
+  bench.use_clock({{"seconds", 10}, {"bank", 20}, {"away_after", 1}});
+  bench.seat_and_start();
+  bench.now += 25'000;  // ann uses 15 s of her bank
+  bench.tap(bench.ann());
+  bench.fire(TimerKind::turn);  // bob misses: away
+  bench.fire(TimerKind::next_deal);
+  REQUIRE(bench.player(1, 1)["away"] == true);
+  bench.now += 5'000;
+  bench.restart();
+  CHECK(bench.core->clock() == parlour::protocol::Clock{10, 20, 1});
+  CHECK(bench.turn_after_ms() == 30'000);  // ann's turn, her bank whole again
+  bench.run(bench.core->watch(bench.cat()));
+  CHECK(bench.player(3, 1)["away"] == false);
+  CHECK(bench.last_state(3)["timer"] == Json{{"seat", 0}, {"seconds", 30}, {"ends_at", bench.now + 30'000}, {"bank", 20}});
 }

@@ -396,6 +396,7 @@ TEST_CASE("tables round-trip with their seats, status, events and results") {
   stacked.seed = 0xFEDCBA9876543210ULL;  // high bit set: stored through an int64 bit-cast
   stacked.is_private = true;
   stacked.deck_json = R"(["AS","KH"])";
+  stacked.clock_json = R"({"away_after":3,"bank":60,"seconds":20})";
   stacked.seats = {Seat{2, "robo", true, 3}, Seat{0, "ann", false, 0}, Seat{1, "", false, 0}};
   db.create_table(stacked);
   db.create_table(make_table("t2"));
@@ -412,10 +413,12 @@ TEST_CASE("tables round-trip with their seats, status, events and results") {
   CHECK(found->is_private);
   CHECK(found->invite == "INVITE1");
   CHECK(found->deck_json == R"(["AS","KH"])");
+  CHECK(found->clock_json == R"({"away_after":3,"bank":60,"seconds":20})");
   check_same_seats(found->seats, {Seat{0, "ann", false, 0}, Seat{1, "", false, 0}, Seat{2, "robo", true, 3}});
 
   CHECK(db.find_table("t2")->invite.empty());
   CHECK(db.find_table("t2")->deck_json.empty());
+  CHECK(db.find_table("t2")->clock_json.empty());
   CHECK_FALSE(db.find_table("nope"));
   CHECK_THROWS_AS(db.create_table(make_table("t1")), StorageError);
   CHECK_THROWS_WITH(db.create_table(make_table("t4", "INVITE1")), doctest::Contains("while creating table t4"));

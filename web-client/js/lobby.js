@@ -191,9 +191,10 @@ function seatChip(seat) {
     return el('span', { class: 'seat-chip seat-chip-empty', text: `seat ${seat.seat ?? '?'}: open` });
   }
   return el('span', { class: 'seat-chip', title: `seat ${seat.seat ?? '?'}` },
-    el('span', { class: `dot ${seat.connected ? 'dot-on' : 'dot-off'}`, title: seat.connected ? 'connected' : 'away' }),
+    el('span', { class: `dot ${seat.connected ? 'dot-on' : 'dot-off'}`, title: seat.connected ? 'connected' : 'disconnected' }),
     String(seat.player),
-    seat.bot ? el('span', { class: 'badge badge-bot', text: 'bot' }) : null);
+    seat.bot ? el('span', { class: 'badge badge-bot', text: 'bot' }) : null,
+    seat.away === true ? el('span', { class: 'badge badge-away', text: 'away' }) : null);
 }
 
 function playersRange(game) {

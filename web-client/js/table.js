@@ -39,7 +39,10 @@ export function createTablePage(ctx, params) {
   const head = el('div', { class: 'table-head panel' });
   const turnText = el('span', { class: 'turn-text', text: '' });
   const turnTimer = el('span', { class: 'turn-timer', hidden: true });
-  const turnZone = el('div', { class: 'turn-banner', 'data-zone': 'turn', role: 'status', 'aria-live': 'polite' }, turnText, turnTimer);
+  // Shown while the server plays my seat because my clock ran out (docs/protocol.md "Turn clock and away").
+  const backButton = el('button', { type: 'button', class: 'btn btn-small btn-back', 'data-action': 'back', hidden: true, text: "I'm back" });
+  backButton.addEventListener('click', () => command('back', { table: tableId }));
+  const turnZone = el('div', { class: 'turn-banner', 'data-zone': 'turn', role: 'status', 'aria-live': 'polite' }, turnText, turnTimer, backButton);
   const felt = el('div', { class: 'felt' });
   const actionsPanel = el('div', { class: 'actions-panel panel', 'data-zone': 'actions' });
   const resultPanel = el('div', { class: 'result-panel panel', hidden: true });
@@ -325,6 +328,10 @@ export function createTablePage(ctx, params) {
     else if (view.phase === 'deal_over') text = 'The deal is over — the next one starts shortly.';
     else if (view.phase === 'game_over') text = 'Game over.';
     else text = 'Waiting…';
+    const myEntry = rctx.mySeat === null ? null : rctx.players.find((p) => p.seat === rctx.mySeat);
+    const away = myEntry?.away === true && state.status === 'playing';
+    backButton.hidden = !away;
+    if (away) text = `You are away: a bot plays for you. ${text}`;
     turnText.textContent = text;
     turnZone.classList.toggle('is-mine', mine);
     turnZone.dataset.seats = rctx.toAct.join(',');
