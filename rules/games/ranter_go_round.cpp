@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "rules/action.h"
+#include "rules/chip_book.h"
 #include "rules/pools.h"
 #include "rules/shoe.h"
 #include "rules/view.h"
@@ -289,16 +290,14 @@ class RanterGoRound final : public GameState {
     auto& s = seats_[seat];
     s.lost = true;
     --s.counters;
-    const std::int64_t paid = std::min(stake_, std::max<std::int64_t>(chips[seat], 0));
-    fx.move(Account::of_seat(seat), Account::of_pool(pool_name), paid, "counter lost");
-    chips[seat] -= paid;
-    pool_ += paid;
-    s.deal_net -= paid;
-    std::string line = seat_tag(seat) + " holds the lowest card and puts a counter (" + std::to_string(paid) +
+    const auto payment = pay_what_you_have(seat, Account::of_pool(pool_name), stake_, "counter lost", chips, fx);
+    pool_ += payment.paid;
+    s.deal_net -= payment.paid;
+    std::string line = seat_tag(seat) + " holds the lowest card and puts a counter (" + std::to_string(payment.paid) +
                        " chips) into the pool";
-    if (paid < stake_) {
-      unpaid.push_back({{"from", seat}, {"to", pool_name}, {"amount", stake_ - paid}});
-      line += "; " + std::to_string(stake_ - paid) + " of it is unpaid";
+    if (payment.unpaid > 0) {
+      unpaid.push_back(unpaid_entry(seat, Account::of_pool(pool_name), payment.unpaid));
+      line += "; " + std::to_string(payment.unpaid) + " of it is unpaid";
     }
     if (s.counters == 0) {
       s.standing = Standing::out;

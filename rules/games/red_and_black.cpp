@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "rules/action.h"
+#include "rules/chip_book.h"
 #include "rules/pools.h"
 #include "rules/shoe.h"
 #include "rules/view.h"
@@ -319,17 +320,10 @@ class RedAndBlack final : public GameState {
 
   // Moves up to `amount` from one seat to another; what cannot be paid is named.
   void pay(int from, int to, std::int64_t amount, const std::string& memo, Balances& chips, Effects& fx) {
-    const std::int64_t paid = std::min(amount, std::max<std::int64_t>(chips[from], 0));
-    fx.move(Account::of_seat(from), Account::of_seat(to), paid, memo);
-    chips[from] -= paid;
-    chips[to] += paid;
-    seats_[from].deal_net -= paid;
-    seats_[to].deal_net += paid;
-    fx.say(seat_tag(from) + " pays " + seat_tag(to) + " " + std::to_string(paid) + ".");
-    if (paid < amount) {
-      unpaid_.push_back({{"from", from}, {"to", to}, {"amount", amount - paid}});
-      fx.say(seat_tag(from) + " cannot cover " + std::to_string(amount - paid) + " of it.");
-    }
+    const auto payment = pay_and_announce(from, Account::of_seat(to), amount, memo, chips, fx, true);
+    seats_[from].deal_net -= payment.paid;
+    seats_[to].deal_net += payment.paid;
+    if (payment.unpaid > 0) unpaid_.push_back(unpaid_entry(from, Account::of_seat(to), payment.unpaid));
   }
 
   void settle_bettor(int seat, Balances& chips, Effects& fx) {

@@ -186,6 +186,10 @@ class RummyBase : public GameState {
   std::vector<int> scores_;  // running points, where a game keeps them
 
  private:
+  // What pay() and pay_into_pool() both do, through rules::pay_and_announce.
+  std::int64_t pay_from_seat(int from, const Account& to, std::int64_t amount, const std::string& memo,
+                             Balances& chips, Effects& fx, Json& summary);
+
   // turn.cpp
   void deal(Effects& fx);
   void next_turn(Effects& fx);  // the turn passes left of turn_

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "rules/chip_book.h"
+
 namespace parlour::rules::rummy {
 
 void Settlement::points(int from, int to, std::int64_t owed, const std::string& memo) {
@@ -36,39 +38,26 @@ std::vector<int> Settlement::lowest_count_wins(const std::vector<int>& counts, c
 
 void RummyBase::pay(int from, int to, std::int64_t amount, const std::string& memo, Balances& chips, Effects& fx,
                     Json& summary) {
-  if (amount <= 0 || from == to) return;
-  const std::int64_t paid = std::min(amount, std::max<std::int64_t>(chips[from], 0));
-  if (paid > 0) {
-    fx.move(Account::of_seat(from), Account::of_seat(to), paid, memo);
-    chips[from] -= paid;
-    chips[to] += paid;
-    summary["chips"][from] = summary["chips"][from].get<std::int64_t>() - paid;
-    summary["chips"][to] = summary["chips"][to].get<std::int64_t>() + paid;
-    fx.say(seat_tag(from) + " pays " + seat_tag(to) + " " + std::to_string(paid) + ".");
-  }
-  if (paid < amount) {
-    if (!summary.contains("unpaid")) summary["unpaid"] = Json::array();
-    summary["unpaid"].push_back({{"from", from}, {"to", to}, {"amount", amount - paid}});
-    fx.say(seat_tag(from) + " cannot cover " + std::to_string(amount - paid) + " of it.");
-  }
+  if (from == to) return;
+  pay_from_seat(from, Account::of_seat(to), amount, memo, chips, fx, summary);
 }
 
 std::int64_t RummyBase::pay_into_pool(int from, const std::string& pool, std::int64_t amount, const std::string& memo,
                                       Balances& chips, Effects& fx, Json& summary) {
+  return pay_from_seat(from, Account::of_pool(pool), amount, memo, chips, fx, summary);
+}
+
+// The summary's "chips" are the deal's nets; its "unpaid" list appears with the first rest.
+std::int64_t RummyBase::pay_from_seat(int from, const Account& to, std::int64_t amount, const std::string& memo,
+                                      Balances& chips, Effects& fx, Json& summary) {
   if (amount <= 0) return 0;
-  const std::int64_t paid = std::min(amount, std::max<std::int64_t>(chips[from], 0));
-  if (paid > 0) {
-    fx.move(Account::of_seat(from), Account::of_pool(pool), paid, memo);
-    chips[from] -= paid;
-    summary["chips"][from] = summary["chips"][from].get<std::int64_t>() - paid;
-    fx.say(seat_tag(from) + " puts " + std::to_string(paid) + " into the " + pool + ".");
+  const auto payment = pay_and_announce(from, to, amount, memo, chips, fx, false);
+  if (payment.paid > 0) {
+    summary["chips"][from] = summary["chips"][from].get<std::int64_t>() - payment.paid;
+    if (to.is_seat()) summary["chips"][to.seat] = summary["chips"][to.seat].get<std::int64_t>() + payment.paid;
   }
-  if (paid < amount) {
-    if (!summary.contains("unpaid")) summary["unpaid"] = Json::array();
-    summary["unpaid"].push_back({{"from", from}, {"to", pool}, {"amount", amount - paid}});
-    fx.say(seat_tag(from) + " cannot cover " + std::to_string(amount - paid) + " of it.");
-  }
-  return paid;
+  if (payment.unpaid > 0) summary["unpaid"].push_back(unpaid_entry(from, to, payment.unpaid));
+  return payment.paid;
 }
 
 }  // namespace parlour::rules::rummy
