@@ -220,11 +220,7 @@ class RanterGoRound final : public GameState {
   }
 
   int next_remaining(int from) const {
-    for (int i = 1; i <= players(); ++i) {
-      int seat = (from + i) % players();
-      if (seats_[seat].standing == Standing::in) return seat;
-    }
-    return from;
+    return next_seat(from, players(), [&](int s) { return seats_[s].standing == Standing::in; });
   }
 
   bool present_in_deal(int seat) const { return seats_[seat].in_deal && seats_[seat].standing != Standing::left; }

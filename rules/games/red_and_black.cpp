@@ -155,7 +155,7 @@ class RedAndBlack final : public GameState {
         if (was_to_act) advance_turn(turn_ + 1, chips, fx);
       }
     }
-    if (phase_ != Phase::game_over && seated_count() < 2) {
+    if (phase_ != Phase::game_over && seated_count(seats_) < 2) {
       phase_ = Phase::game_over;
       fx.say("Too few players remain; the game is over.");
     }
@@ -193,10 +193,6 @@ class RedAndBlack final : public GameState {
 
  private:
   int players() const { return static_cast<int>(seats_.size()); }
-
-  int seated_count() const {
-    return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const SeatState& s) { return !s.left; }));
-  }
 
   const char* phase_name() const {
     switch (phase_) {
@@ -266,7 +262,7 @@ class RedAndBlack final : public GameState {
   }
 
   void begin_deal(Balances& chips, Effects& fx) {
-    const auto dealer = seated_count() >= 2 ? choose_dealer(chips) : std::nullopt;
+    const auto dealer = seated_count(seats_) >= 2 ? choose_dealer(chips) : std::nullopt;
     bool someone_can_bet = false;
     if (dealer) {
       for (int seat = 0; seat < players(); ++seat)

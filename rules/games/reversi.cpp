@@ -87,16 +87,16 @@ class Reversi final : public GameState {
   Effects start_next_deal(const Balances& balances) override {
     if (phase_ != Phase::deal_over) throw std::logic_error("reversi: next deal while a deal is on");
     Effects fx;
-    if (present_count() < 3) {
+    if (seated_count(seats_) < 3) {
       phase_ = Phase::game_over;
       fx.say("Fewer than three players remain; the game is over.");
       return fx;
     }
-    if (deals_ > 0 || seats_[dealer_].left) dealer_ = next_present(dealer_);
+    if (deals_ > 0 || seats_[dealer_].left) dealer_ = next_seated(dealer_, seats_);
     ++deals_;
     book_ = ChipBook(players(), pool_name);
     book_.sync(balances);
-    order_ = seats_from((dealer_ + 1) % players(), players(), [&](int s) { return !seats_[s].left; });
+    order_ = seated_from_dealers_left(dealer_, seats_);
     for (auto& s : seats_) {
       s.hand.clear();
       s.tricks = 0;
@@ -136,7 +136,7 @@ class Reversi final : public GameState {
       trick_.clear();
       phase_ = Phase::deal_over;
     }
-    if (present_count() < 3 && phase_ != Phase::game_over) {
+    if (seated_count(seats_) < 3 && phase_ != Phase::game_over) {
       phase_ = Phase::game_over;
       fx.say("Fewer than three players remain; the game is over.");
     }
@@ -144,7 +144,7 @@ class Reversi final : public GameState {
   }
 
   Effects close(const Balances&) override {
-    Effects fx = close_pool(pool_name, pool_, dealer_, players(), [&](int s) { return !seats_[s].left; });
+    Effects fx = close_pool(pool_name, pool_, dealer_, players(), still_seated(seats_));
     phase_ = Phase::game_over;
     return fx;
   }
@@ -176,12 +176,6 @@ class Reversi final : public GameState {
 
  private:
   int players() const { return static_cast<int>(seats_.size()); }
-  int present_count() const {
-    return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const SeatState& s) { return !s.left; }));
-  }
-  int next_present(int from) const {
-    return next_seat(from, players(), [&](int s) { return !seats_[s].left; });
-  }
   int next_in_deal(int seat) const {
     auto it = std::find(order_.begin(), order_.end(), seat);
     ++it;
