@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "rules/action.h"
+#include "rules/deal_phases.h"
 #include "rules/chip_book.h"
 #include "rules/pools.h"
 #include "rules/shoe.h"
@@ -202,14 +203,7 @@ class RanterGoRound final : public GameState {
  private:
   int players() const { return static_cast<int>(seats_.size()); }
 
-  const char* phase_name() const {
-    switch (phase_) {
-      case Phase::playing: return "exchanging";
-      case Phase::deal_over: return "deal_over";
-      case Phase::game_over: return "game_over";
-    }
-    return "exchanging";
-  }
+  const char* phase_name() const { return phase_label(phase_, "exchanging"); }
 
   // Seats still in the game (with counters, seated), from seat 0.
   std::vector<int> remaining() const {
@@ -340,9 +334,7 @@ class RanterGoRound final : public GameState {
     }
     write_result(unpaid);
     fx.say("Deal " + std::to_string(deals_) + " is settled; the pool holds " + std::to_string(pool_) + ".");
-    const bool limit_reached = deal_limit_ > 0 && deals_ >= deal_limit_;
-    phase_ = limit_reached ? Phase::game_over : Phase::deal_over;
-    if (limit_reached) fx.say("The last of " + std::to_string(deal_limit_) + " deals is played.");
+    phase_ = phase_after_deal(deals_, deal_limit_, fx);
   }
 
   // The deal stops without a showdown (everyone else has left): nobody loses.

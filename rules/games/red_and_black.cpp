@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "rules/action.h"
+#include "rules/deal_phases.h"
 #include "rules/chip_book.h"
 #include "rules/pools.h"
 #include "rules/shoe.h"
@@ -194,14 +195,7 @@ class RedAndBlack final : public GameState {
  private:
   int players() const { return static_cast<int>(seats_.size()); }
 
-  const char* phase_name() const {
-    switch (phase_) {
-      case Phase::playing: return "betting";
-      case Phase::deal_over: return "deal_over";
-      case Phase::game_over: return "game_over";
-    }
-    return "betting";
-  }
+  const char* phase_name() const { return phase_label(phase_, "betting"); }
 
   static int named_count(const SeatState& s) {
     return static_cast<int>(
@@ -354,9 +348,7 @@ class RedAndBlack final : public GameState {
     result_ = {{"deal", deals_}, {"dealer", dealer_}, {"unpaid", unpaid_}, {"seats", seats}};
     unpaid_ = Json::array();
     fx.say("Deal " + std::to_string(deals_) + " is settled.");
-    const bool limit_reached = deal_limit_ > 0 && deals_ >= deal_limit_;
-    phase_ = limit_reached ? Phase::game_over : Phase::deal_over;
-    if (limit_reached) fx.say("The last of " + std::to_string(deal_limit_) + " deals is played.");
+    phase_ = phase_after_deal(deals_, deal_limit_, fx);
   }
 
   const std::int64_t limit_;

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "rules/action.h"
+#include "rules/deal_phases.h"
 #include "rules/pools.h"
 #include "rules/shoe.h"
 #include "rules/view.h"
@@ -150,14 +151,7 @@ class RedDog final : public GameState {
  private:
   int players() const { return static_cast<int>(seats_.size()); }
 
-  const char* phase_name() const {
-    switch (phase_) {
-      case Phase::playing: return "betting";
-      case Phase::deal_over: return "deal_over";
-      case Phase::game_over: return "game_over";
-    }
-    return "betting";
-  }
+  const char* phase_name() const { return phase_label(phase_, "betting"); }
 
   // Moves chips between a seat and the pot, keeping the pot, the bettor's
   // running balance and the deal's tally in step with the transfer.
@@ -323,9 +317,7 @@ class RedDog final : public GameState {
     }
     result_ = {{"deal", deals_}, {"dealer", dealer_}, {"pot", pot_}, {"seats", seats}};
     fx.say("Deal " + std::to_string(deals_) + " is settled; the pot holds " + std::to_string(pot_) + ".");
-    const bool limit_reached = deal_limit_ > 0 && deals_ >= deal_limit_;
-    phase_ = limit_reached ? Phase::game_over : Phase::deal_over;
-    if (limit_reached) fx.say("The last of " + std::to_string(deal_limit_) + " deals is played.");
+    phase_ = phase_after_deal(deals_, deal_limit_, fx);
   }
 
   // A hand is in play until its bet is settled; then only its owner still sees

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rules/action.h"
+#include "rules/deal_phases.h"
 #include "rules/pools.h"
 #include "rules/view.h"
 #include "rules/tricks/tricks.h"
@@ -150,7 +151,7 @@ class Reversi final : public GameState {
   }
 
   Json view(std::optional<int> viewer) const override {
-    const char* phase = phase_ == Phase::playing ? "playing" : phase_ == Phase::deal_over ? "deal_over" : "game_over";
+    const char* phase = phase_label(phase_, "playing");
     Json out = view::base(view::layouts::tricks, phase, deals_, dealer_);
     Json seats = Json::array();
     for (int seat = 0; seat < players(); ++seat) {
@@ -233,10 +234,8 @@ class Reversi final : public GameState {
                {"movements", book_.movements()},
                {"unpaid", book_.unpaid_json()},
                {"seats", seats}};
-    const bool limit_reached = deal_limit_ > 0 && deals_ >= deal_limit_;
-    phase_ = limit_reached ? Phase::game_over : Phase::deal_over;
     fx.say("Deal " + std::to_string(deals_) + " is settled; the pool holds " + std::to_string(pool_) + ".");
-    if (limit_reached) fx.say("The last of " + std::to_string(deal_limit_) + " deals is played.");
+    phase_ = phase_after_deal(deals_, deal_limit_, fx);
   }
 
   const std::int64_t stake_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rules/action.h"
+#include "rules/deal_phases.h"
 #include "rules/pools.h"
 #include "rules/view.h"
 
@@ -573,10 +574,8 @@ class PoolTrick final : public GameState {
       s.hand.clear();
     }
     trick_.clear();
-    const bool limit_reached = config_.deal_limit > 0 && deals_ >= config_.deal_limit;
-    phase_ = limit_reached ? Phase::game_over : Phase::deal_over;
     fx.say("Deal " + std::to_string(deals_) + " is over; the pool holds " + std::to_string(pool_) + ".");
-    if (limit_reached) fx.say("The last of " + std::to_string(config_.deal_limit) + " deals is played.");
+    phase_ = phase_after_deal(deals_, config_.deal_limit, fx);
   }
 
   Effects end_game(Effects& fx, const std::string& why) {
