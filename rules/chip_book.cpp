@@ -75,6 +75,16 @@ void ChipBook::pool_to_seat(int to, std::int64_t amount, std::int64_t& pool, con
   pool -= amount;
 }
 
+Json ChipBook::seat_result(int seat, Json facts) const {
+  facts.update({{"seat", seat}, {"chips", net(seat)}, {"unpaid", unpaid(seat)}});
+  return facts;
+}
+
+Json ChipBook::deal_result(Json facts) const {
+  facts.update({{"movements", movements_}, {"unpaid", unpaid_}});
+  return facts;
+}
+
 std::int64_t ChipBook::unpaid(int seat) const {
   std::int64_t sum = 0;
   for (const auto& line : unpaid_)

@@ -56,6 +56,12 @@ class ChipBook {
   Json movements() const { return movements_; }
   Json unpaid_json() const { return unpaid_; }
 
+  // The games on a chip book report a deal the same way: each seat's line has its
+  // net "chips" and its "unpaid" sum, the result the "movements" and "unpaid"
+  // lists; `facts` are the game's own keys beside them.
+  Json seat_result(int seat, Json facts) const;
+  Json deal_result(Json facts) const;
+
  private:
   static Json account_json(const Account& account);
   std::int64_t from_seat(int from, const Account& to, std::int64_t amount, const std::string& memo, Effects& fx);

@@ -219,21 +219,15 @@ class Reversi final : public GameState {
       const auto& s = seats_[seat];
       if (!s.in_deal) continue;
       std::string outcome = slam == seat ? "reversis" : s.tricks == 0 && slam < 0 ? "clean" : "paid";
-      seats.push_back({{"seat", seat},
-                       {"tricks", s.tricks},
-                       {"chips", book_.net(seat)},
-                       {"unpaid", book_.unpaid(seat)},
-                       {"outcome", outcome}});
+      seats.push_back(book_.seat_result(seat, {{"tricks", s.tricks}, {"outcome", outcome}}));
     }
-    result_ = {{"deal", deals_},
-               {"dealer", dealer_},
-               {"void", false},
-               {"reversis", slam >= 0 ? Json(slam) : Json()},
-               {"jack", slam < 0 && clean.empty()},
-               {"pool", pool_},
-               {"movements", book_.movements()},
-               {"unpaid", book_.unpaid_json()},
-               {"seats", seats}};
+    result_ = book_.deal_result({{"deal", deals_},
+                                 {"dealer", dealer_},
+                                 {"void", false},
+                                 {"reversis", slam >= 0 ? Json(slam) : Json()},
+                                 {"jack", slam < 0 && clean.empty()},
+                                 {"pool", pool_},
+                                 {"seats", seats}});
     fx.say("Deal " + std::to_string(deals_) + " is settled; the pool holds " + std::to_string(pool_) + ".");
     phase_ = phase_after_deal(deals_, deal_limit_, fx);
   }

@@ -552,23 +552,17 @@ class PoolTrick final : public GameState {
       std::string how = status_name(s.status);
       if (s.status == Status::active) how = s.tricks > 0 ? "took_tricks" : "no_trick";
       if (seat == general_) how = outcome == "general_won" ? "general_won" : outcome == "general_lost" ? "general_lost" : how;
-      seats.push_back({{"seat", seat},
-                       {"tricks", s.tricks},
-                       {"chips", book_.net(seat)},
-                       {"unpaid", book_.unpaid(seat)},
-                       {"took_widow", s.took_widow},
-                       {"outcome", how}});
+      seats.push_back(
+          book_.seat_result(seat, {{"tricks", s.tricks}, {"took_widow", s.took_widow}, {"outcome", how}}));
     }
-    result_ = {{"deal", deals_},
-               {"dealer", dealer_},
-               {"outcome", outcome},
-               {"trump", to_string(turned_)},
-               {"general", general_ >= 0 ? Json(general_) : Json()},
-               {"pool_at_play", pool_at_play_},
-               {"pool", pool_},
-               {"movements", book_.movements()},
-               {"unpaid", book_.unpaid_json()},
-               {"seats", seats}};
+    result_ = book_.deal_result({{"deal", deals_},
+                                 {"dealer", dealer_},
+                                 {"outcome", outcome},
+                                 {"trump", to_string(turned_)},
+                                 {"general", general_ >= 0 ? Json(general_) : Json()},
+                                 {"pool_at_play", pool_at_play_},
+                                 {"pool", pool_},
+                                 {"seats", seats}});
     for (auto& s : seats_) {
       s.dead += s.hand.size();
       s.hand.clear();
