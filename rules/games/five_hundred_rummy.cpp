@@ -117,18 +117,8 @@ class FiveHundredFamily final : public RummyBase {
   }
 
   void settle_players(bool capped, Settlement& pay_out, Effects& fx) {
-    std::vector<int> leaders;
-    int best = 0;
-    for (int i = 1; i <= players(); ++i) {
-      const int s = (dealer() + i) % players();
-      if (!in_play(s)) continue;
-      if (leaders.empty() || scores_[s] > best) {
-        leaders = {s};
-        best = scores_[s];
-      } else if (scores_[s] == best) {
-        leaders.push_back(s);
-      }
-    }
+    const std::vector<int> leaders = top_scorers();
+    const int best = leaders.empty() ? 0 : scores_[leaders.front()];
     const bool reached = !leaders.empty() && rules_.target > 0 && best >= rules_.target;
     if (reached && leaders.size() > 1 && !capped) {
       fx.say("Two or more players are tied for the highest score: another deal.");
@@ -216,8 +206,7 @@ GameInfo five_hundred_rummy_info() {
        "When the stock runs out: end the deal, or turn the discard pile over as a new stock."},
       {"max_restocks", OptionSpec::Type::integer, 1, {}, 0, 10,
        "after_stock turn_over: times the pile may be turned over before the deal ends."},
-      {"top_card_free", OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt,
-       "The top card of the pile may be taken without having to meld it at once."},
+      top_card_free_option(),
   };
   info.max_players_for = [](const Json& options) { return opt(options, "partnership") ? 4 : 8; };
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {

@@ -117,23 +117,6 @@ class MichiganRummy final : public RummyBase {
                                : "The game ends with the highest score tied at " + std::to_string(top) + ".");
   }
 
-  // Seats still at the table with the highest score, clockwise from the dealer's left.
-  std::vector<int> top_scorers() const {
-    std::vector<int> out;
-    int best = 0;
-    for (int i = 1; i <= players(); ++i) {
-      const int s = (dealer() + i) % players();
-      if (!in_play(s)) continue;
-      if (out.empty() || scores_[s] > best) {
-        out = {s};
-        best = scores_[s];
-      } else if (scores_[s] == best) {
-        out.push_back(s);
-      }
-    }
-    return out;
-  }
-
   bool game_finished() const override { return over_; }
 
   Json extra_view() const override {
@@ -178,7 +161,7 @@ GameInfo michigan_rummy_info() {
       flag("settle_each_deal", "Settle after every deal (the winner collects the difference of deal points) instead "
                                "of playing to the target."),
       flag("polish", "Polish Rummy: the whole discard pile may be taken, with no duty to meld."),
-      flag("top_card_free", "The top card of the pile may be taken without having to meld it at once."),
+      top_card_free_option(),
       {"max_restocks", OptionSpec::Type::integer, 1, {}, 0, 10,
        "Times the discard pile may be turned over as a new stock before the deal ends with no winner."},
   };

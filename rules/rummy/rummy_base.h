@@ -153,6 +153,9 @@ class RummyBase : public GameState {
   void eliminate(int seat) { out_[seat] = true; }
   bool eliminated(int seat) const { return out_[seat]; }
   bool has_left(int seat) const { return left_[seat]; }
+  // The seats in play with the highest running score (scores_), clockwise from the
+  // dealer's left: the game's leaders when a game to a target ends.
+  std::vector<int> top_scorers() const;
   // As pay(), into one of the table's pools; returns what was paid.
   std::int64_t pay_into_pool(int from, const std::string& pool, std::int64_t amount, const std::string& memo,
                              Balances& chips, Effects& fx, Json& summary);

@@ -36,6 +36,22 @@ std::vector<int> Settlement::lowest_count_wins(const std::vector<int>& counts, c
   return winners;
 }
 
+std::vector<int> RummyBase::top_scorers() const {
+  std::vector<int> out;
+  int best = 0;
+  for (int i = 1; i <= players(); ++i) {
+    const int s = (dealer() + i) % players();
+    if (!in_play(s)) continue;
+    if (out.empty() || scores_[s] > best) {
+      out = {s};
+      best = scores_[s];
+    } else if (scores_[s] == best) {
+      out.push_back(s);
+    }
+  }
+  return out;
+}
+
 void RummyBase::pay(int from, int to, std::int64_t amount, const std::string& memo, Balances& chips, Effects& fx,
                     Json& summary) {
   if (from == to) return;
