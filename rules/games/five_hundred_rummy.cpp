@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 
 #include "rules/rummy/michigan_family.h"
 #include "rules/rummy/rummy_base.h"
@@ -117,23 +118,9 @@ class FiveHundredFamily final : public RummyBase {
   }
 
   void settle_players(bool capped, Settlement& pay_out, Effects& fx) {
-    const std::vector<int> leaders = top_scorers();
-    const int best = leaders.empty() ? 0 : scores_[leaders.front()];
-    const bool reached = !leaders.empty() && rules_.target > 0 && best >= rules_.target;
-    if (reached && leaders.size() > 1 && !capped) {
-      fx.say("Two or more players are tied for the highest score: another deal.");
-      return;
-    }
-    if (!reached && !capped) return;
-    over_ = true;
-    if (leaders.empty()) return;
-    pay_out.summary["game_winners"] = leaders;
-    for (int s = 0; s < players(); ++s) {
-      if (!in_play(s) || std::find(leaders.begin(), leaders.end(), s) != leaders.end()) continue;
-      pay_out.split(s, leaders, best - scores_[s], "game: difference of scores");
-    }
-    fx.say(leaders.size() == 1 ? seat_tag(leaders.front()) + " wins the game with " + std::to_string(best) + "."
-                               : "The game ends with the highest score tied at " + std::to_string(best) + ".");
+    // A target of 0 is a game of a fixed number of deals: no score ends it early.
+    const int target = rules_.target > 0 ? rules_.target : std::numeric_limits<int>::max();
+    if (settle_game_to_target(target, capped, pay_out, fx)) over_ = true;
   }
 
   bool game_finished() const override { return over_; }

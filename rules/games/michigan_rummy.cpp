@@ -97,24 +97,8 @@ class MichiganRummy final : public RummyBase {
     }
 
     // Playing to the target.
-    std::vector<int> leaders = top_scorers();
-    const bool reached = !leaders.empty() && scores_[leaders.front()] >= target_;
     const bool capped = (deal_limit_ > 0 && deals_played() >= deal_limit_) || deals_played() >= kMaxDeals;
-    if (reached && leaders.size() > 1 && !capped) {
-      fx.say("Two or more players are tied for the highest score: another deal.");
-      return;
-    }
-    if (!reached && !capped) return;
-    over_ = true;
-    if (leaders.empty()) return;
-    const int top = scores_[leaders.front()];
-    summary["game_winners"] = leaders;
-    for (int s = 0; s < players(); ++s) {
-      if (!in_play(s) || std::find(leaders.begin(), leaders.end(), s) != leaders.end()) continue;
-      pay_out.split(s, leaders, top - scores_[s], "game: difference of scores");
-    }
-    fx.say(leaders.size() == 1 ? seat_tag(leaders.front()) + " wins the game with " + std::to_string(top) + "."
-                               : "The game ends with the highest score tied at " + std::to_string(top) + ".");
+    if (settle_game_to_target(target_, capped, pay_out, fx)) over_ = true;
   }
 
   bool game_finished() const override { return over_; }

@@ -50,6 +50,8 @@
 
 namespace parlour::rules::rummy {
 
+class Settlement;
+
 // How a deal ended, for the game's scoring.
 struct DealEnd {
   // showdown: the break's showdown, or Skip's end when the stock falls to the players
@@ -156,6 +158,11 @@ class RummyBase : public GameState {
   // The seats in play with the highest running score (scores_), clockwise from the
   // dealer's left: the game's leaders when a game to a target ends.
   std::vector<int> top_scorers() const;
+  // A game played to `target` points (Michigan, Five Hundred): once a leader has it,
+  // or the deals are `capped`, the leaders collect the difference of scores from
+  // every other seat in play; leaders tied at the target play another deal.
+  // Returns whether the game is over.
+  bool settle_game_to_target(int target, bool capped, Settlement& pay_out, Effects& fx);
   // As pay(), into one of the table's pools; returns what was paid.
   std::int64_t pay_into_pool(int from, const std::string& pool, std::int64_t amount, const std::string& memo,
                              Balances& chips, Effects& fx, Json& summary);

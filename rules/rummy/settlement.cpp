@@ -52,6 +52,26 @@ std::vector<int> RummyBase::top_scorers() const {
   return out;
 }
 
+bool RummyBase::settle_game_to_target(int target, bool capped, Settlement& pay_out, Effects& fx) {
+  const std::vector<int> leaders = top_scorers();
+  const bool reached = !leaders.empty() && scores_[leaders.front()] >= target;
+  if (reached && leaders.size() > 1 && !capped) {
+    fx.say("Two or more players are tied for the highest score: another deal.");
+    return false;
+  }
+  if (!reached && !capped) return false;
+  if (leaders.empty()) return true;
+  const int top = scores_[leaders.front()];
+  pay_out.summary["game_winners"] = leaders;
+  for (int s = 0; s < players(); ++s) {
+    if (!in_play(s) || std::find(leaders.begin(), leaders.end(), s) != leaders.end()) continue;
+    pay_out.split(s, leaders, top - scores_[s], "game: difference of scores");
+  }
+  fx.say(leaders.size() == 1 ? seat_tag(leaders.front()) + " wins the game with " + std::to_string(top) + "."
+                             : "The game ends with the highest score tied at " + std::to_string(top) + ".");
+  return true;
+}
+
 void RummyBase::pay(int from, int to, std::int64_t amount, const std::string& memo, Balances& chips, Effects& fx,
                     Json& summary) {
   if (from == to) return;
