@@ -229,6 +229,9 @@ class RummyBase : public GameState {
   void check_may_keep(int seat, const std::vector<Card>& cards) const;
   void check_must_use(const std::vector<Card>& used) const;
   void remove_from_hand(int seat, const std::vector<Card>& cards);
+  // Every meld, lay-off and layout takes its cards from the hand this way: the
+  // checks above (refusing the play), then out of the hand.
+  void play_from_hand(int seat, const std::vector<Card>& cards);
   void list_melds_and_lay_offs(int seat, Json& legal) const;
   void list_lay_offs(const std::vector<Card>& singles, Json& legal) const;
   void list_shift_lay_offs(const std::vector<Card>& singles, Json& legal) const;
