@@ -5,24 +5,41 @@
 
 namespace parlour::rules {
 
+Payment pay_what_you_have(int from, const Account& to, std::int64_t amount, const std::string& memo,
+                          Balances& chips, Effects& fx) {
+  const auto paid = std::max<std::int64_t>(0, std::min(amount, chips[from]));
+  fx.move(Account::of_seat(from), to, paid, memo);
+  chips[from] -= paid;
+  if (to.is_seat()) chips[to.seat] += paid;
+  return {paid, amount - paid};
+}
+
+Payment pay_and_announce(int from, const Account& to, std::int64_t amount, const std::string& memo,
+                         Balances& chips, Effects& fx, bool say_nothing_paid) {
+  const auto payment = pay_what_you_have(from, to, amount, memo, chips, fx);
+  if (payment.paid > 0 || say_nothing_paid) {
+    const auto paid = std::to_string(payment.paid);
+    fx.say(seat_tag(from) + (to.is_seat() ? " pays " + seat_tag(to.seat) + " " + paid
+                                          : " puts " + paid + " into the " + to.pool) + ".");
+  }
+  if (payment.unpaid > 0) fx.say(seat_tag(from) + " cannot cover " + std::to_string(payment.unpaid) + " of it.");
+  return payment;
+}
+
+Json unpaid_entry(int from, const Account& to, std::int64_t amount) {
+  return {{"from", from}, {"to", to.is_seat() ? Json(to.seat) : Json(to.pool)}, {"amount", amount}};
+}
+
 Json ChipBook::account_json(const Account& account) {
   if (account.is_seat()) return {{"seat", account.seat}};
   return {{"pool", account.pool}};
 }
 
-void ChipBook::record(const Account& from, const Account& to, std::int64_t amount, const std::string& memo,
-                      Effects& fx) {
+void ChipBook::note(const Account& from, const Account& to, std::int64_t amount, const std::string& memo) {
   if (amount <= 0) return;
-  fx.move(from, to, amount, memo);
   movements_.push_back({{"from", account_json(from)}, {"to", account_json(to)}, {"amount", amount}, {"memo", memo}});
-  if (from.is_seat()) {
-    chips_[from.seat] -= amount;
-    net_[from.seat] -= amount;
-  }
-  if (to.is_seat()) {
-    chips_[to.seat] += amount;
-    net_[to.seat] += amount;
-  }
+  if (from.is_seat()) net_[from.seat] -= amount;
+  if (to.is_seat()) net_[to.seat] += amount;
 }
 
 void ChipBook::shortfall(int seat, const Account& to, std::int64_t amount, const std::string& memo) {
@@ -30,26 +47,42 @@ void ChipBook::shortfall(int seat, const Account& to, std::int64_t amount, const
   unpaid_.push_back({{"seat", seat}, {"to", account_json(to)}, {"amount", amount}, {"memo", memo}});
 }
 
+std::int64_t ChipBook::from_seat(int from, const Account& to, std::int64_t amount, const std::string& memo,
+                                 Effects& fx) {
+  const auto payment = pay_what_you_have(from, to, amount, memo, chips_, fx);
+  note(Account::of_seat(from), to, payment.paid, memo);
+  shortfall(from, to, payment.unpaid, memo);
+  return payment.paid;
+}
+
 std::int64_t ChipBook::seat_to_seat(int from, int to, std::int64_t amount, const std::string& memo, Effects& fx) {
-  const auto paid = std::max<std::int64_t>(0, std::min(amount, chips_[from]));
-  record(Account::of_seat(from), Account::of_seat(to), paid, memo, fx);
-  shortfall(from, Account::of_seat(to), amount - paid, memo);
-  return paid;
+  return from_seat(from, Account::of_seat(to), amount, memo, fx);
 }
 
 std::int64_t ChipBook::seat_to_pool(int from, std::int64_t amount, std::int64_t& pool, const std::string& memo,
                                     Effects& fx) {
-  const auto paid = std::max<std::int64_t>(0, std::min(amount, chips_[from]));
-  record(Account::of_seat(from), Account::of_pool(pool_name_), paid, memo, fx);
-  shortfall(from, Account::of_pool(pool_name_), amount - paid, memo);
+  const auto paid = from_seat(from, Account::of_pool(pool_name_), amount, memo, fx);
   pool += paid;
   return paid;
 }
 
 void ChipBook::pool_to_seat(int to, std::int64_t amount, std::int64_t& pool, const std::string& memo, Effects& fx) {
   if (amount > pool) throw std::logic_error("chip book: paying out more than the pool holds");
-  record(Account::of_pool(pool_name_), Account::of_seat(to), amount, memo, fx);
+  const auto from = Account::of_pool(pool_name_);
+  fx.move(from, Account::of_seat(to), amount, memo);
+  if (amount > 0) chips_[to] += amount;
+  note(from, Account::of_seat(to), amount, memo);
   pool -= amount;
+}
+
+Json ChipBook::seat_result(int seat, Json facts) const {
+  facts.update({{"seat", seat}, {"chips", net(seat)}, {"unpaid", unpaid(seat)}});
+  return facts;
+}
+
+Json ChipBook::deal_result(Json facts) const {
+  facts.update({{"movements", movements_}, {"unpaid", unpaid_}});
+  return facts;
 }
 
 std::int64_t ChipBook::unpaid(int seat) const {

@@ -10,6 +10,33 @@
 
 namespace parlour::rules {
 
+// One payment owed by a seat, as it came out: what the seat had of it is
+// `paid`, the rest `unpaid` (GAMES.md: never invented, never charged later).
+struct Payment {
+  std::int64_t paid = 0;
+  std::int64_t unpaid = 0;
+};
+
+// The one place a seat pays what it has: up to `amount`, never more than
+// `chips[from]`. The move goes into `fx` and into `chips` (the creditor's too
+// when `to` is a seat); the caller keeps its own nets and names the rest.
+Payment pay_what_you_have(int from, const Account& to, std::int64_t amount, const std::string& memo,
+                          Balances& chips, Effects& fx);
+
+// As pay_what_you_have, and says so in the log: "A pays B n." (or "A puts n into
+// the pool.") and "A cannot cover r of it." for a rest. Rummy says nothing when
+// nothing was paid, Red and Black does: `say_nothing_paid` keeps both logs as
+// they were recorded.
+Payment pay_and_announce(int from, const Account& to, std::int64_t amount, const std::string& memo,
+                         Balances& chips, Effects& fx, bool say_nothing_paid);
+
+// An entry of a result's "unpaid" for the games that name a rest as
+// {"from": seat, "to": seat or pool name, "amount"} (Rummy, Red and Black,
+// Ranter-Go-Round). The games on ChipBook name it with the account and memo
+// instead (ChipBook::unpaid_json); both shapes are in recorded replays and
+// clients' results, so neither can change without re-recording them.
+Json unpaid_entry(int from, const Account& to, std::int64_t amount);
+
 class ChipBook {
  public:
   ChipBook() = default;
@@ -29,9 +56,17 @@ class ChipBook {
   Json movements() const { return movements_; }
   Json unpaid_json() const { return unpaid_; }
 
+  // The games on a chip book report a deal the same way: each seat's line has its
+  // net "chips" and its "unpaid" sum, the result the "movements" and "unpaid"
+  // lists; `facts` are the game's own keys beside them.
+  Json seat_result(int seat, Json facts) const;
+  Json deal_result(Json facts) const;
+
  private:
   static Json account_json(const Account& account);
-  void record(const Account& from, const Account& to, std::int64_t amount, const std::string& memo, Effects& fx);
+  std::int64_t from_seat(int from, const Account& to, std::int64_t amount, const std::string& memo, Effects& fx);
+  // Keeps a move already made in the movements and the nets.
+  void note(const Account& from, const Account& to, std::int64_t amount, const std::string& memo);
   void shortfall(int seat, const Account& to, std::int64_t amount, const std::string& memo);
 
   std::string pool_name_;

@@ -33,12 +33,9 @@ GameInfo block_rummy_info() {
                  "takes the discard, and the lowest count wins the differences. Scarne rules, source 002.";
   info.source = "002";
   info.options = straight_family_options(true);
-  info.options.push_back({"hand_size", OptionSpec::Type::integer, 7, {6, 7}, 6, 7,
-                          "Cards dealt to each player: 7 (two to five players) or 6 (up to six)."});
-  info.options.push_back({"one_suit_rule", OptionSpec::Type::enumeration, "single_run", {"single_run", "all_runs_one_suit"},
-                          std::nullopt, std::nullopt,
-                          "The 4-unit rummy \"in a sequence of the same suit\": one unbroken run, or only runs of one suit."});
-  info.max_players_for = [](const Json& options) { return options.at("hand_size").get<int>() == 7 ? 5 : 6; };
+  info.options.push_back(six_or_seven_card_hand_option());
+  info.options.push_back(one_suit_rule_option());
+  info.max_players_for = players_for_six_or_seven_cards;
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> { return std::make_unique<BlockRummy>(setup); };
   return info;
 }

@@ -41,9 +41,7 @@ GameInfo double_rummy_info() {
                  "2-6 players, best with 4-6. Scarne rules, source 002.";
   info.source = "002";
   info.options = straight_family_options(true);
-  info.options.push_back({"one_suit_rule", OptionSpec::Type::enumeration, "single_run", {"single_run", "all_runs_one_suit"},
-                          std::nullopt, std::nullopt,
-                          "The 4-unit rummy \"in a sequence of the same suit\": one unbroken run, or only runs of one suit."});
+  info.options.push_back(one_suit_rule_option());
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> { return std::make_unique<DoubleRummy>(setup); };
   return info;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 
 #include "rules/rummy/michigan_family.h"
 #include "rules/rummy/rummy_base.h"
@@ -117,33 +118,9 @@ class FiveHundredFamily final : public RummyBase {
   }
 
   void settle_players(bool capped, Settlement& pay_out, Effects& fx) {
-    std::vector<int> leaders;
-    int best = 0;
-    for (int i = 1; i <= players(); ++i) {
-      const int s = (dealer() + i) % players();
-      if (!in_play(s)) continue;
-      if (leaders.empty() || scores_[s] > best) {
-        leaders = {s};
-        best = scores_[s];
-      } else if (scores_[s] == best) {
-        leaders.push_back(s);
-      }
-    }
-    const bool reached = !leaders.empty() && rules_.target > 0 && best >= rules_.target;
-    if (reached && leaders.size() > 1 && !capped) {
-      fx.say("Two or more players are tied for the highest score: another deal.");
-      return;
-    }
-    if (!reached && !capped) return;
-    over_ = true;
-    if (leaders.empty()) return;
-    pay_out.summary["game_winners"] = leaders;
-    for (int s = 0; s < players(); ++s) {
-      if (!in_play(s) || std::find(leaders.begin(), leaders.end(), s) != leaders.end()) continue;
-      pay_out.split(s, leaders, best - scores_[s], "game: difference of scores");
-    }
-    fx.say(leaders.size() == 1 ? seat_tag(leaders.front()) + " wins the game with " + std::to_string(best) + "."
-                               : "The game ends with the highest score tied at " + std::to_string(best) + ".");
+    // A target of 0 is a game of a fixed number of deals: no score ends it early.
+    const int target = rules_.target > 0 ? rules_.target : std::numeric_limits<int>::max();
+    if (settle_game_to_target(target, capped, pay_out, fx)) over_ = true;
   }
 
   bool game_finished() const override { return over_; }
@@ -216,8 +193,7 @@ GameInfo five_hundred_rummy_info() {
        "When the stock runs out: end the deal, or turn the discard pile over as a new stock."},
       {"max_restocks", OptionSpec::Type::integer, 1, {}, 0, 10,
        "after_stock turn_over: times the pile may be turned over before the deal ends."},
-      {"top_card_free", OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt,
-       "The top card of the pile may be taken without having to meld it at once."},
+      top_card_free_option(),
   };
   info.max_players_for = [](const Json& options) { return opt(options, "partnership") ? 4 : 8; };
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {

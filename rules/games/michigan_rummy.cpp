@@ -97,41 +97,8 @@ class MichiganRummy final : public RummyBase {
     }
 
     // Playing to the target.
-    std::vector<int> leaders = top_scorers();
-    const bool reached = !leaders.empty() && scores_[leaders.front()] >= target_;
     const bool capped = (deal_limit_ > 0 && deals_played() >= deal_limit_) || deals_played() >= kMaxDeals;
-    if (reached && leaders.size() > 1 && !capped) {
-      fx.say("Two or more players are tied for the highest score: another deal.");
-      return;
-    }
-    if (!reached && !capped) return;
-    over_ = true;
-    if (leaders.empty()) return;
-    const int top = scores_[leaders.front()];
-    summary["game_winners"] = leaders;
-    for (int s = 0; s < players(); ++s) {
-      if (!in_play(s) || std::find(leaders.begin(), leaders.end(), s) != leaders.end()) continue;
-      pay_out.split(s, leaders, top - scores_[s], "game: difference of scores");
-    }
-    fx.say(leaders.size() == 1 ? seat_tag(leaders.front()) + " wins the game with " + std::to_string(top) + "."
-                               : "The game ends with the highest score tied at " + std::to_string(top) + ".");
-  }
-
-  // Seats still at the table with the highest score, clockwise from the dealer's left.
-  std::vector<int> top_scorers() const {
-    std::vector<int> out;
-    int best = 0;
-    for (int i = 1; i <= players(); ++i) {
-      const int s = (dealer() + i) % players();
-      if (!in_play(s)) continue;
-      if (out.empty() || scores_[s] > best) {
-        out = {s};
-        best = scores_[s];
-      } else if (scores_[s] == best) {
-        out.push_back(s);
-      }
-    }
-    return out;
+    if (settle_game_to_target(target_, capped, pay_out, fx)) over_ = true;
   }
 
   bool game_finished() const override { return over_; }
@@ -178,7 +145,7 @@ GameInfo michigan_rummy_info() {
       flag("settle_each_deal", "Settle after every deal (the winner collects the difference of deal points) instead "
                                "of playing to the target."),
       flag("polish", "Polish Rummy: the whole discard pile may be taken, with no duty to meld."),
-      flag("top_card_free", "The top card of the pile may be taken without having to meld it at once."),
+      top_card_free_option(),
       {"max_restocks", OptionSpec::Type::integer, 1, {}, 0, 10,
        "Times the discard pile may be turned over as a new stock before the deal ends with no winner."},
   };

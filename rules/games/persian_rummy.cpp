@@ -37,8 +37,7 @@ GameInfo persian_rummy_info() {
   info.options = {
       {"stake", OptionSpec::Type::integer, 1, {}, 1, 1000, "Chips per point."},
       {"deals", OptionSpec::Type::integer, 2, {2, 3}, 2, 3, "Deals in the game: two or three."},
-      {"top_card_free", OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt,
-       "The top card of the pile may be taken without having to meld it at once."},
+      top_card_free_option(),
   };
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {
     FiveHundredRules rules;

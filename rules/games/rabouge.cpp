@@ -667,22 +667,17 @@ class Rabouge final : public GameState {
                       {"discards", discards},
                       {"turned", p.cards.turned ? 1 : 0}});
       const bool won = std::find(winners.begin(), winners.end(), seat) != winners.end();
-      seats.push_back({{"seat", seat},
-                       {"points", p.rabouges},
-                       {"chips", book_.net(seat)},
-                       {"unpaid", book_.unpaid(seat)},
-                       {"outcome", !scored ? end : won ? "won" : p.left ? "left" : "lost"}});
+      const std::string outcome = !scored ? end : won ? "won" : p.left ? "left" : "lost";
+      seats.push_back(book_.seat_result(seat, {{"points", p.rabouges}, {"outcome", outcome}}));
       rabouges.push_back(p.rabouges);
     }
-    result_ = {{"deal", deals_},
-               {"end", end},
-               {"winners", winners},
-               {"rabouges", rabouges},
-               {"starter_rank", starter_rank_ ? Json(rank_letter(*starter_rank_)) : Json()},
-               {"left", left},
-               {"seats", seats},
-               {"movements", book_.movements()},
-               {"unpaid", book_.unpaid_json()}};
+    result_ = book_.deal_result({{"deal", deals_},
+                                 {"end", end},
+                                 {"winners", winners},
+                                 {"rabouges", rabouges},
+                                 {"starter_rank", starter_rank_ ? Json(rank_letter(*starter_rank_)) : Json()},
+                                 {"left", left},
+                                 {"seats", seats}});
   }
 
   // ------------------------------------------------------------ view

@@ -4,6 +4,8 @@
 #include <optional>
 
 #include "rules/action.h"
+#include "rules/deal_phases.h"
+#include "rules/chip_book.h"
 #include "rules/pools.h"
 #include "rules/shoe.h"
 #include "rules/view.h"
@@ -201,14 +203,7 @@ class RanterGoRound final : public GameState {
  private:
   int players() const { return static_cast<int>(seats_.size()); }
 
-  const char* phase_name() const {
-    switch (phase_) {
-      case Phase::playing: return "exchanging";
-      case Phase::deal_over: return "deal_over";
-      case Phase::game_over: return "game_over";
-    }
-    return "exchanging";
-  }
+  const char* phase_name() const { return phase_label(phase_, "exchanging"); }
 
   // Seats still in the game (with counters, seated), from seat 0.
   std::vector<int> remaining() const {
@@ -219,11 +214,7 @@ class RanterGoRound final : public GameState {
   }
 
   int next_remaining(int from) const {
-    for (int i = 1; i <= players(); ++i) {
-      int seat = (from + i) % players();
-      if (seats_[seat].standing == Standing::in) return seat;
-    }
-    return from;
+    return next_seat(from, players(), [&](int s) { return seats_[s].standing == Standing::in; });
   }
 
   bool present_in_deal(int seat) const { return seats_[seat].in_deal && seats_[seat].standing != Standing::left; }
@@ -289,16 +280,14 @@ class RanterGoRound final : public GameState {
     auto& s = seats_[seat];
     s.lost = true;
     --s.counters;
-    const std::int64_t paid = std::min(stake_, std::max<std::int64_t>(chips[seat], 0));
-    fx.move(Account::of_seat(seat), Account::of_pool(pool_name), paid, "counter lost");
-    chips[seat] -= paid;
-    pool_ += paid;
-    s.deal_net -= paid;
-    std::string line = seat_tag(seat) + " holds the lowest card and puts a counter (" + std::to_string(paid) +
+    const auto payment = pay_what_you_have(seat, Account::of_pool(pool_name), stake_, "counter lost", chips, fx);
+    pool_ += payment.paid;
+    s.deal_net -= payment.paid;
+    std::string line = seat_tag(seat) + " holds the lowest card and puts a counter (" + std::to_string(payment.paid) +
                        " chips) into the pool";
-    if (paid < stake_) {
-      unpaid.push_back({{"from", seat}, {"to", pool_name}, {"amount", stake_ - paid}});
-      line += "; " + std::to_string(stake_ - paid) + " of it is unpaid";
+    if (payment.unpaid > 0) {
+      unpaid.push_back(unpaid_entry(seat, Account::of_pool(pool_name), payment.unpaid));
+      line += "; " + std::to_string(payment.unpaid) + " of it is unpaid";
     }
     if (s.counters == 0) {
       s.standing = Standing::out;
@@ -345,9 +334,7 @@ class RanterGoRound final : public GameState {
     }
     write_result(unpaid);
     fx.say("Deal " + std::to_string(deals_) + " is settled; the pool holds " + std::to_string(pool_) + ".");
-    const bool limit_reached = deal_limit_ > 0 && deals_ >= deal_limit_;
-    phase_ = limit_reached ? Phase::game_over : Phase::deal_over;
-    if (limit_reached) fx.say("The last of " + std::to_string(deal_limit_) + " deals is played.");
+    phase_ = phase_after_deal(deals_, deal_limit_, fx);
   }
 
   // The deal stops without a showdown (everyone else has left): nobody loses.

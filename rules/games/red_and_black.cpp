@@ -4,6 +4,8 @@
 #include <optional>
 
 #include "rules/action.h"
+#include "rules/deal_phases.h"
+#include "rules/chip_book.h"
 #include "rules/pools.h"
 #include "rules/shoe.h"
 #include "rules/view.h"
@@ -154,7 +156,7 @@ class RedAndBlack final : public GameState {
         if (was_to_act) advance_turn(turn_ + 1, chips, fx);
       }
     }
-    if (phase_ != Phase::game_over && seated_count() < 2) {
+    if (phase_ != Phase::game_over && seated_count(seats_) < 2) {
       phase_ = Phase::game_over;
       fx.say("Too few players remain; the game is over.");
     }
@@ -193,18 +195,7 @@ class RedAndBlack final : public GameState {
  private:
   int players() const { return static_cast<int>(seats_.size()); }
 
-  int seated_count() const {
-    return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const SeatState& s) { return !s.left; }));
-  }
-
-  const char* phase_name() const {
-    switch (phase_) {
-      case Phase::playing: return "betting";
-      case Phase::deal_over: return "deal_over";
-      case Phase::game_over: return "game_over";
-    }
-    return "betting";
-  }
+  const char* phase_name() const { return phase_label(phase_, "betting"); }
 
   static int named_count(const SeatState& s) {
     return static_cast<int>(
@@ -265,7 +256,7 @@ class RedAndBlack final : public GameState {
   }
 
   void begin_deal(Balances& chips, Effects& fx) {
-    const auto dealer = seated_count() >= 2 ? choose_dealer(chips) : std::nullopt;
+    const auto dealer = seated_count(seats_) >= 2 ? choose_dealer(chips) : std::nullopt;
     bool someone_can_bet = false;
     if (dealer) {
       for (int seat = 0; seat < players(); ++seat)
@@ -319,17 +310,10 @@ class RedAndBlack final : public GameState {
 
   // Moves up to `amount` from one seat to another; what cannot be paid is named.
   void pay(int from, int to, std::int64_t amount, const std::string& memo, Balances& chips, Effects& fx) {
-    const std::int64_t paid = std::min(amount, std::max<std::int64_t>(chips[from], 0));
-    fx.move(Account::of_seat(from), Account::of_seat(to), paid, memo);
-    chips[from] -= paid;
-    chips[to] += paid;
-    seats_[from].deal_net -= paid;
-    seats_[to].deal_net += paid;
-    fx.say(seat_tag(from) + " pays " + seat_tag(to) + " " + std::to_string(paid) + ".");
-    if (paid < amount) {
-      unpaid_.push_back({{"from", from}, {"to", to}, {"amount", amount - paid}});
-      fx.say(seat_tag(from) + " cannot cover " + std::to_string(amount - paid) + " of it.");
-    }
+    const auto payment = pay_and_announce(from, Account::of_seat(to), amount, memo, chips, fx, true);
+    seats_[from].deal_net -= payment.paid;
+    seats_[to].deal_net += payment.paid;
+    if (payment.unpaid > 0) unpaid_.push_back(unpaid_entry(from, Account::of_seat(to), payment.unpaid));
   }
 
   void settle_bettor(int seat, Balances& chips, Effects& fx) {
@@ -364,9 +348,7 @@ class RedAndBlack final : public GameState {
     result_ = {{"deal", deals_}, {"dealer", dealer_}, {"unpaid", unpaid_}, {"seats", seats}};
     unpaid_ = Json::array();
     fx.say("Deal " + std::to_string(deals_) + " is settled.");
-    const bool limit_reached = deal_limit_ > 0 && deals_ >= deal_limit_;
-    phase_ = limit_reached ? Phase::game_over : Phase::deal_over;
-    if (limit_reached) fx.say("The last of " + std::to_string(deal_limit_) + " deals is played.");
+    phase_ = phase_after_deal(deals_, deal_limit_, fx);
   }
 
   const std::int64_t limit_;

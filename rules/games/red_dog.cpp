@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "rules/action.h"
+#include "rules/deal_phases.h"
 #include "rules/pools.h"
 #include "rules/shoe.h"
 #include "rules/view.h"
@@ -100,7 +101,7 @@ class RedDog final : public GameState {
   Effects start_next_deal(const Balances& balances) override {
     if (phase_ != Phase::deal_over) throw std::logic_error("red dog: next deal while a deal is on");
     Balances chips = balances;
-    if (deals_ > 0) dealer_ = next_present_seat(dealer_);
+    if (deals_ > 0) dealer_ = next_seated(dealer_, seats_);
     return begin_deal(chips);
   }
 
@@ -112,7 +113,7 @@ class RedDog final : public GameState {
     fx.say(seat_tag(seat) + " leaves the table.");
     const bool was_to_act = phase_ == Phase::playing && order_[turn_] == seat;
     if (s.status == Status::waiting) s.status = Status::left;
-    if (present_count() < 2) {
+    if (seated_count(seats_) < 2) {
       phase_ = Phase::game_over;
       fx.say("Too few players remain; the game is over.");
       return fx;
@@ -125,7 +126,7 @@ class RedDog final : public GameState {
   }
 
   Effects close(const Balances&) override {
-    Effects fx = close_pool(pot_pool, pot_, dealer_, players(), [&](int s) { return !seats_[s].left; });
+    Effects fx = close_pool(pot_pool, pot_, dealer_, players(), still_seated(seats_));
     phase_ = Phase::game_over;
     return fx;
   }
@@ -150,22 +151,7 @@ class RedDog final : public GameState {
  private:
   int players() const { return static_cast<int>(seats_.size()); }
 
-  int present_count() const {
-    return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const SeatState& s) { return !s.left; }));
-  }
-
-  int next_present_seat(int from) const {
-    return next_seat(from, players(), [&](int s) { return !seats_[s].left; });
-  }
-
-  const char* phase_name() const {
-    switch (phase_) {
-      case Phase::playing: return "betting";
-      case Phase::deal_over: return "deal_over";
-      case Phase::game_over: return "game_over";
-    }
-    return "betting";
-  }
+  const char* phase_name() const { return phase_label(phase_, "betting"); }
 
   // Moves chips between a seat and the pot, keeping the pot, the bettor's
   // running balance and the deal's tally in step with the transfer.
@@ -182,9 +168,7 @@ class RedDog final : public GameState {
     seats_[seat].deal_net += amount;
   }
 
-  std::vector<int> seats_in_play_order() const {
-    return seats_from((dealer_ + 1) % players(), players(), [&](int s) { return !seats_[s].left; });
-  }
+  std::vector<int> seats_in_play_order() const { return seated_from_dealers_left(dealer_, seats_); }
 
   // Everyone still seated antes into a new pot; whoever cannot pay sits out.
   void form_new_pot(Balances& chips, Effects& fx) {
@@ -333,9 +317,7 @@ class RedDog final : public GameState {
     }
     result_ = {{"deal", deals_}, {"dealer", dealer_}, {"pot", pot_}, {"seats", seats}};
     fx.say("Deal " + std::to_string(deals_) + " is settled; the pot holds " + std::to_string(pot_) + ".");
-    const bool limit_reached = deal_limit_ > 0 && deals_ >= deal_limit_;
-    phase_ = limit_reached ? Phase::game_over : Phase::deal_over;
-    if (limit_reached) fx.say("The last of " + std::to_string(deal_limit_) + " deals is played.");
+    phase_ = phase_after_deal(deals_, deal_limit_, fx);
   }
 
   // A hand is in play until its bet is settled; then only its owner still sees

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rules/action.h"
+#include "rules/deal_phases.h"
 #include "rules/pools.h"
 #include "rules/view.h"
 #include "rules/tricks/tricks.h"
@@ -87,16 +88,16 @@ class Reversi final : public GameState {
   Effects start_next_deal(const Balances& balances) override {
     if (phase_ != Phase::deal_over) throw std::logic_error("reversi: next deal while a deal is on");
     Effects fx;
-    if (present_count() < 3) {
+    if (seated_count(seats_) < 3) {
       phase_ = Phase::game_over;
       fx.say("Fewer than three players remain; the game is over.");
       return fx;
     }
-    if (deals_ > 0 || seats_[dealer_].left) dealer_ = next_present(dealer_);
+    if (deals_ > 0 || seats_[dealer_].left) dealer_ = next_seated(dealer_, seats_);
     ++deals_;
     book_ = ChipBook(players(), pool_name);
     book_.sync(balances);
-    order_ = seats_from((dealer_ + 1) % players(), players(), [&](int s) { return !seats_[s].left; });
+    order_ = seated_from_dealers_left(dealer_, seats_);
     for (auto& s : seats_) {
       s.hand.clear();
       s.tricks = 0;
@@ -136,7 +137,7 @@ class Reversi final : public GameState {
       trick_.clear();
       phase_ = Phase::deal_over;
     }
-    if (present_count() < 3 && phase_ != Phase::game_over) {
+    if (seated_count(seats_) < 3 && phase_ != Phase::game_over) {
       phase_ = Phase::game_over;
       fx.say("Fewer than three players remain; the game is over.");
     }
@@ -144,13 +145,13 @@ class Reversi final : public GameState {
   }
 
   Effects close(const Balances&) override {
-    Effects fx = close_pool(pool_name, pool_, dealer_, players(), [&](int s) { return !seats_[s].left; });
+    Effects fx = close_pool(pool_name, pool_, dealer_, players(), still_seated(seats_));
     phase_ = Phase::game_over;
     return fx;
   }
 
   Json view(std::optional<int> viewer) const override {
-    const char* phase = phase_ == Phase::playing ? "playing" : phase_ == Phase::deal_over ? "deal_over" : "game_over";
+    const char* phase = phase_label(phase_, "playing");
     Json out = view::base(view::layouts::tricks, phase, deals_, dealer_);
     Json seats = Json::array();
     for (int seat = 0; seat < players(); ++seat) {
@@ -176,12 +177,6 @@ class Reversi final : public GameState {
 
  private:
   int players() const { return static_cast<int>(seats_.size()); }
-  int present_count() const {
-    return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const SeatState& s) { return !s.left; }));
-  }
-  int next_present(int from) const {
-    return next_seat(from, players(), [&](int s) { return !seats_[s].left; });
-  }
   int next_in_deal(int seat) const {
     auto it = std::find(order_.begin(), order_.end(), seat);
     ++it;
@@ -224,25 +219,17 @@ class Reversi final : public GameState {
       const auto& s = seats_[seat];
       if (!s.in_deal) continue;
       std::string outcome = slam == seat ? "reversis" : s.tricks == 0 && slam < 0 ? "clean" : "paid";
-      seats.push_back({{"seat", seat},
-                       {"tricks", s.tricks},
-                       {"chips", book_.net(seat)},
-                       {"unpaid", book_.unpaid(seat)},
-                       {"outcome", outcome}});
+      seats.push_back(book_.seat_result(seat, {{"tricks", s.tricks}, {"outcome", outcome}}));
     }
-    result_ = {{"deal", deals_},
-               {"dealer", dealer_},
-               {"void", false},
-               {"reversis", slam >= 0 ? Json(slam) : Json()},
-               {"jack", slam < 0 && clean.empty()},
-               {"pool", pool_},
-               {"movements", book_.movements()},
-               {"unpaid", book_.unpaid_json()},
-               {"seats", seats}};
-    const bool limit_reached = deal_limit_ > 0 && deals_ >= deal_limit_;
-    phase_ = limit_reached ? Phase::game_over : Phase::deal_over;
+    result_ = book_.deal_result({{"deal", deals_},
+                                 {"dealer", dealer_},
+                                 {"void", false},
+                                 {"reversis", slam >= 0 ? Json(slam) : Json()},
+                                 {"jack", slam < 0 && clean.empty()},
+                                 {"pool", pool_},
+                                 {"seats", seats}});
     fx.say("Deal " + std::to_string(deals_) + " is settled; the pool holds " + std::to_string(pool_) + ".");
-    if (limit_reached) fx.say("The last of " + std::to_string(deal_limit_) + " deals is played.");
+    phase_ = phase_after_deal(deals_, deal_limit_, fx);
   }
 
   const std::int64_t stake_;

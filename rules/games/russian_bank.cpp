@@ -820,22 +820,16 @@ class RussianBank final : public GameState {
                       {"turned", side.turned ? 1 : 0}});
       const std::string outcome = !winner ? end : *winner == seat ? "won" : "lost";
       const int signed_points = !winner ? 0 : *winner == seat ? points : -points;
-      seats.push_back({{"seat", seat},
-                       {"points", signed_points},
-                       {"chips", book_.net(seat)},
-                       {"unpaid", book_.unpaid(seat)},
-                       {"outcome", outcome}});
+      seats.push_back(book_.seat_result(seat, {{"points", signed_points}, {"outcome", outcome}}));
     }
-    result_ = {{"deal", deals_},
-               {"end", end},
-               {"winner", winner ? Json(*winner) : Json()},
-               {"points", points},
-               {"draw_reason", draw_reason},
-               {"turns", turn_number_},
-               {"left", left},
-               {"seats", seats},
-               {"movements", book_.movements()},
-               {"unpaid", book_.unpaid_json()}};
+    result_ = book_.deal_result({{"deal", deals_},
+                                 {"end", end},
+                                 {"winner", winner ? Json(*winner) : Json()},
+                                 {"points", points},
+                                 {"draw_reason", draw_reason},
+                                 {"turns", turn_number_},
+                                 {"left", left},
+                                 {"seats", seats}});
   }
 
   // ------------------------------------------------------------ view

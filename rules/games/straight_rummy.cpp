@@ -31,6 +31,19 @@ std::vector<OptionSpec> straight_family_options(bool with_upcard_option) {
   return options;
 }
 
+OptionSpec one_suit_rule_option() {
+  return {"one_suit_rule", OptionSpec::Type::enumeration, "single_run", {"single_run", "all_runs_one_suit"},
+          std::nullopt, std::nullopt,
+          "The 4-unit rummy \"in a sequence of the same suit\": one unbroken run, or only runs of one suit."};
+}
+
+OptionSpec six_or_seven_card_hand_option() {
+  return {"hand_size", OptionSpec::Type::integer, 7, {6, 7}, 6, 7,
+          "Cards dealt to each player: 7 (two to five players) or 6 (up to six)."};
+}
+
+int players_for_six_or_seven_cards(const Json& options) { return options.at("hand_size").get<int>() == 7 ? 5 : 6; }
+
 StraightFamily::StraightFamily(const GameSetup& setup, RummyConfig config)
     : RummyBase(setup, std::move(config)),
       points_mode_(setup.options.contains("payoff") && setup.options.at("payoff") == "points"),
@@ -147,12 +160,9 @@ GameInfo straight_rummy_info() {
                  "source 002.";
   info.source = "002";
   info.options = straight_family_options(true);
-  info.options.push_back({"hand_size", OptionSpec::Type::integer, 7, {6, 7}, 6, 7,
-                          "Cards dealt to each player: 7 (two to five players) or 6 (up to six)."});
-  info.options.push_back({"one_suit_rule", OptionSpec::Type::enumeration, "single_run", {"single_run", "all_runs_one_suit"},
-                          std::nullopt, std::nullopt,
-                          "The 4-unit rummy \"in a sequence of the same suit\": one unbroken run, or only runs of one suit."});
-  info.max_players_for = [](const Json& options) { return options.at("hand_size").get<int>() == 7 ? 5 : 6; };
+  info.options.push_back(six_or_seven_card_hand_option());
+  info.options.push_back(one_suit_rule_option());
+  info.max_players_for = players_for_six_or_seven_cards;
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {
     return std::make_unique<StraightRummy>(setup);
   };

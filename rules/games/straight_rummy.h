@@ -62,6 +62,11 @@ RummyConfig straight_base_config(const Json& options);
 
 // The options the Straight family shares: stake, deals, payoff, initial_upcard.
 std::vector<OptionSpec> straight_family_options(bool with_upcard_option);
+// R-S4's choice for the games that pay four units for a rummy in one suit.
+OptionSpec one_suit_rule_option();
+// Straight and Block Rummy deal 7 cards to at most five players, or 6 to six.
+OptionSpec six_or_seven_card_hand_option();
+int players_for_six_or_seven_cards(const Json& options);
 
 // The 002 games: Straight Rummy's payoffs and showdown; games override pieces.
 class StraightFamily : public RummyBase {

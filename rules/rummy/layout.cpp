@@ -38,8 +38,7 @@ void RummyBase::apply_layout(int seat, const Json& action, Balances& chips, Effe
   for (const auto& tm : table_) old_table.push_back(tm.meld);
   auto check = validate_layout(old_table, specs, hands_[seat], config_.melds);
   if (!check) throw illegal_action(check.message + " (" + check.reason + ")");
-  check_must_use(check.from_hand);
-  check_may_keep(seat, check.from_hand);
+  play_from_hand(seat, check.from_hand);
   // Cards that were on the table keep who placed them; the rest are this seat's.
   std::vector<std::pair<MeldCard, int>> placed;
   for (const auto& tm : table_)
@@ -59,8 +58,6 @@ void RummyBase::apply_layout(int seat, const Json& action, Balances& chips, Effe
     tm.meld.owner = seat;
     table.push_back(std::move(tm));
   }
-  remove_from_hand(seat, check.from_hand);
-  forget_upcard_if_played(check.from_hand);
   table_ = std::move(table);
   melded_this_deal_[seat] = true;
   ++plays_this_turn_;

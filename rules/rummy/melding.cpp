@@ -69,6 +69,13 @@ void RummyBase::remove_from_hand(int seat, const std::vector<Card>& cards) {
   for (auto c : cards) hand.erase(std::find(hand.begin(), hand.end(), c));
 }
 
+void RummyBase::play_from_hand(int seat, const std::vector<Card>& cards) {
+  check_must_use(cards);
+  check_may_keep(seat, cards);
+  remove_from_hand(seat, cards);
+  forget_upcard_if_played(cards);
+}
+
 // ------------------------------------------------------------------ apply
 
 void RummyBase::apply_meld(int seat, const Json& action, Balances& chips, Effects& fx) {
@@ -84,10 +91,7 @@ void RummyBase::apply_meld(int seat, const Json& action, Balances& chips, Effect
   if (action.contains("wilds")) declared = read_cards(action["wilds"], "wilds");
   auto check = validate_meld(cards, config_.melds, declared);
   if (!check) throw illegal_action(check.message + " (" + check.reason + ")");
-  check_must_use(cards);
-  check_may_keep(seat, cards);
-  remove_from_hand(seat, cards);
-  forget_upcard_if_played(cards);
+  play_from_hand(seat, cards);
   TableMeld placed{*check.meld, std::vector<int>(cards.size(), seat), true};
   placed.meld.owner = seat;
   table_.push_back(placed);
@@ -118,10 +122,7 @@ void RummyBase::apply_lay_off(int seat, const Json& action, Balances& chips, Eff
   if (action.contains("wilds")) declared = read_cards(action["wilds"], "wilds");
   auto check = extend_meld(target.meld, cards, config_.melds, declared);
   if (!check) throw illegal_action(check.message + " (" + check.reason + ")");
-  check_must_use(cards);
-  check_may_keep(seat, cards);
-  remove_from_hand(seat, cards);
-  forget_upcard_if_played(cards);
+  play_from_hand(seat, cards);
   // Cards already on the meld keep who placed them; the new ones are this seat's.
   std::vector<int> placed_by;
   std::vector<bool> used(target.meld.cards.size(), false);
@@ -167,10 +168,7 @@ void RummyBase::apply_shift_lay_off(int seat, const Json& action, Balances& chip
   auto& target = table_[index];
   auto check = shift_wild(target.meld, cards.front(), moved_to, config_.melds);
   if (!check) throw illegal_action(check.message + " (" + check.reason + ")");
-  check_must_use(cards);
-  check_may_keep(seat, cards);
-  remove_from_hand(seat, cards);
-  forget_upcard_if_played(cards);
+  play_from_hand(seat, cards);
   // Cards already on the run keep who placed them (the wild too); the natural is this seat's.
   std::vector<int> placed_by;
   std::vector<std::size_t> new_cards;

@@ -2,6 +2,11 @@
 
 namespace parlour::rules::rummy {
 
+OptionSpec top_card_free_option() {
+  return {"top_card_free", OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt,
+          "The top card of the pile may be taken without having to meld it at once."};
+}
+
 RummyConfig michigan_family_config(const Json& options, int players) {
   RummyConfig c;
   c.deal.pack.decks = players >= 5 ? 2 : 1;

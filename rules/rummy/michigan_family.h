@@ -11,4 +11,7 @@ namespace parlour::rules::rummy {
 // Reads `top_card_free`, `stake`, `deals` and (if present) `max_restocks` from the options.
 RummyConfig michigan_family_config(const Json& options, int players);
 
+// The `top_card_free` option all three games offer.
+OptionSpec top_card_free_option();
+
 }  // namespace parlour::rules::rummy

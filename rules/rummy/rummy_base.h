@@ -50,6 +50,8 @@
 
 namespace parlour::rules::rummy {
 
+class Settlement;
+
 // How a deal ended, for the game's scoring.
 struct DealEnd {
   // showdown: the break's showdown, or Skip's end when the stock falls to the players
@@ -153,6 +155,14 @@ class RummyBase : public GameState {
   void eliminate(int seat) { out_[seat] = true; }
   bool eliminated(int seat) const { return out_[seat]; }
   bool has_left(int seat) const { return left_[seat]; }
+  // The seats in play with the highest running score (scores_), clockwise from the
+  // dealer's left: the game's leaders when a game to a target ends.
+  std::vector<int> top_scorers() const;
+  // A game played to `target` points (Michigan, Five Hundred): once a leader has it,
+  // or the deals are `capped`, the leaders collect the difference of scores from
+  // every other seat in play; leaders tied at the target play another deal.
+  // Returns whether the game is over.
+  bool settle_game_to_target(int target, bool capped, Settlement& pay_out, Effects& fx);
   // As pay(), into one of the table's pools; returns what was paid.
   std::int64_t pay_into_pool(int from, const std::string& pool, std::int64_t amount, const std::string& memo,
                              Balances& chips, Effects& fx, Json& summary);
@@ -186,6 +196,10 @@ class RummyBase : public GameState {
   std::vector<int> scores_;  // running points, where a game keeps them
 
  private:
+  // What pay() and pay_into_pool() both do, through rules::pay_and_announce.
+  std::int64_t pay_from_seat(int from, const Account& to, std::int64_t amount, const std::string& memo,
+                             Balances& chips, Effects& fx, Json& summary);
+
   // turn.cpp
   void deal(Effects& fx);
   void next_turn(Effects& fx);  // the turn passes left of turn_
@@ -215,6 +229,9 @@ class RummyBase : public GameState {
   void check_may_keep(int seat, const std::vector<Card>& cards) const;
   void check_must_use(const std::vector<Card>& used) const;
   void remove_from_hand(int seat, const std::vector<Card>& cards);
+  // Every meld, lay-off and layout takes its cards from the hand this way: the
+  // checks above (refusing the play), then out of the hand.
+  void play_from_hand(int seat, const std::vector<Card>& cards);
   void list_melds_and_lay_offs(int seat, Json& legal) const;
   void list_lay_offs(const std::vector<Card>& singles, Json& legal) const;
   void list_shift_lay_offs(const std::vector<Card>& singles, Json& legal) const;

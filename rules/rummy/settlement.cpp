@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "rules/chip_book.h"
+
 namespace parlour::rules::rummy {
 
 void Settlement::points(int from, int to, std::int64_t owed, const std::string& memo) {
@@ -34,41 +36,64 @@ std::vector<int> Settlement::lowest_count_wins(const std::vector<int>& counts, c
   return winners;
 }
 
+std::vector<int> RummyBase::top_scorers() const {
+  std::vector<int> out;
+  int best = 0;
+  for (int i = 1; i <= players(); ++i) {
+    const int s = (dealer() + i) % players();
+    if (!in_play(s)) continue;
+    if (out.empty() || scores_[s] > best) {
+      out = {s};
+      best = scores_[s];
+    } else if (scores_[s] == best) {
+      out.push_back(s);
+    }
+  }
+  return out;
+}
+
+bool RummyBase::settle_game_to_target(int target, bool capped, Settlement& pay_out, Effects& fx) {
+  const std::vector<int> leaders = top_scorers();
+  const bool reached = !leaders.empty() && scores_[leaders.front()] >= target;
+  if (reached && leaders.size() > 1 && !capped) {
+    fx.say("Two or more players are tied for the highest score: another deal.");
+    return false;
+  }
+  if (!reached && !capped) return false;
+  if (leaders.empty()) return true;
+  const int top = scores_[leaders.front()];
+  pay_out.summary["game_winners"] = leaders;
+  for (int s = 0; s < players(); ++s) {
+    if (!in_play(s) || std::find(leaders.begin(), leaders.end(), s) != leaders.end()) continue;
+    pay_out.split(s, leaders, top - scores_[s], "game: difference of scores");
+  }
+  fx.say(leaders.size() == 1 ? seat_tag(leaders.front()) + " wins the game with " + std::to_string(top) + "."
+                             : "The game ends with the highest score tied at " + std::to_string(top) + ".");
+  return true;
+}
+
 void RummyBase::pay(int from, int to, std::int64_t amount, const std::string& memo, Balances& chips, Effects& fx,
                     Json& summary) {
-  if (amount <= 0 || from == to) return;
-  const std::int64_t paid = std::min(amount, std::max<std::int64_t>(chips[from], 0));
-  if (paid > 0) {
-    fx.move(Account::of_seat(from), Account::of_seat(to), paid, memo);
-    chips[from] -= paid;
-    chips[to] += paid;
-    summary["chips"][from] = summary["chips"][from].get<std::int64_t>() - paid;
-    summary["chips"][to] = summary["chips"][to].get<std::int64_t>() + paid;
-    fx.say(seat_tag(from) + " pays " + seat_tag(to) + " " + std::to_string(paid) + ".");
-  }
-  if (paid < amount) {
-    if (!summary.contains("unpaid")) summary["unpaid"] = Json::array();
-    summary["unpaid"].push_back({{"from", from}, {"to", to}, {"amount", amount - paid}});
-    fx.say(seat_tag(from) + " cannot cover " + std::to_string(amount - paid) + " of it.");
-  }
+  if (from == to) return;
+  pay_from_seat(from, Account::of_seat(to), amount, memo, chips, fx, summary);
 }
 
 std::int64_t RummyBase::pay_into_pool(int from, const std::string& pool, std::int64_t amount, const std::string& memo,
                                       Balances& chips, Effects& fx, Json& summary) {
+  return pay_from_seat(from, Account::of_pool(pool), amount, memo, chips, fx, summary);
+}
+
+// The summary's "chips" are the deal's nets; its "unpaid" list appears with the first rest.
+std::int64_t RummyBase::pay_from_seat(int from, const Account& to, std::int64_t amount, const std::string& memo,
+                                      Balances& chips, Effects& fx, Json& summary) {
   if (amount <= 0) return 0;
-  const std::int64_t paid = std::min(amount, std::max<std::int64_t>(chips[from], 0));
-  if (paid > 0) {
-    fx.move(Account::of_seat(from), Account::of_pool(pool), paid, memo);
-    chips[from] -= paid;
-    summary["chips"][from] = summary["chips"][from].get<std::int64_t>() - paid;
-    fx.say(seat_tag(from) + " puts " + std::to_string(paid) + " into the " + pool + ".");
+  const auto payment = pay_and_announce(from, to, amount, memo, chips, fx, false);
+  if (payment.paid > 0) {
+    summary["chips"][from] = summary["chips"][from].get<std::int64_t>() - payment.paid;
+    if (to.is_seat()) summary["chips"][to.seat] = summary["chips"][to.seat].get<std::int64_t>() + payment.paid;
   }
-  if (paid < amount) {
-    if (!summary.contains("unpaid")) summary["unpaid"] = Json::array();
-    summary["unpaid"].push_back({{"from", from}, {"to", pool}, {"amount", amount - paid}});
-    fx.say(seat_tag(from) + " cannot cover " + std::to_string(amount - paid) + " of it.");
-  }
-  return paid;
+  if (payment.unpaid > 0) summary["unpaid"].push_back(unpaid_entry(from, to, payment.unpaid));
+  return payment.paid;
 }
 
 }  // namespace parlour::rules::rummy

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rules/action.h"
+#include "rules/deal_phases.h"
 #include "rules/pools.h"
 #include "rules/view.h"
 
@@ -113,15 +114,15 @@ class PoolTrick final : public GameState {
   Effects start_next_deal(const Balances& balances) override {
     if (phase_ != Phase::deal_over) throw std::logic_error(config_.name + ": next deal while a deal is on");
     Effects fx;
-    if (present_count() < config_.min_players) return end_game(fx, "Too few players remain; the game is over.");
-    int dealer = deals_ > 0 || seats_[dealer_].left ? next_present(dealer_) : dealer_;
+    if (seated_count(seats_) < config_.min_players) return end_game(fx, "Too few players remain; the game is over.");
+    int dealer = deals_ > 0 || seats_[dealer_].left ? next_seated(dealer_, seats_) : dealer_;
     // The dealer antes; one who cannot sits out the deal and the deal passes on.
     could_not_deal_ = Json::array();
     for (int tries = 0; tries < players() && balances[dealer] < config_.unit; ++tries) {
       could_not_deal_.push_back(dealer);
       fx.say(seat_tag(dealer) + " cannot pay the dealer's " + std::to_string(config_.unit) +
              " chips and passes the deal.");
-      dealer = next_present(dealer);
+      dealer = next_seated(dealer, seats_);
     }
     if (balances[dealer] < config_.unit) return end_game(fx, "Nobody can pay the dealer's chips; the game is over.");
     dealer_ = dealer;
@@ -146,13 +147,13 @@ class PoolTrick final : public GameState {
       fx.say("The deal is void: the cards are thrown in; the pool carries over.");
       finish_deal(fx, "void");
     }
-    if (present_count() < config_.min_players && phase_ != Phase::game_over)
+    if (seated_count(seats_) < config_.min_players && phase_ != Phase::game_over)
       end_game(fx, "Too few players remain; the game is over.");
     return fx;
   }
 
   Effects close(const Balances&) override {
-    Effects fx = close_pool(pool_name, pool_, dealer_, players(), [&](int s) { return !seats_[s].left; });
+    Effects fx = close_pool(pool_name, pool_, dealer_, players(), still_seated(seats_));
     phase_ = Phase::game_over;
     return fx;
   }
@@ -208,12 +209,6 @@ class PoolTrick final : public GameState {
     for (const auto& play : trick) out.push_back({{"seat", play.seat}, {"card", to_string(play.card)}});
     return out;
   }
-  int present_count() const {
-    return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const SeatState& s) { return !s.left; }));
-  }
-  int next_present(int from) const {
-    return next_seat(from, players(), [&](int s) { return !seats_[s].left; });
-  }
 
   int actor() const {
     switch (stage_) {
@@ -257,7 +252,7 @@ class PoolTrick final : public GameState {
 
   void deal_cards() {
     Stock stock = shoe_.next_deal();
-    order_ = seats_from((dealer_ + 1) % players(), players(), [&](int s) { return !seats_[s].left; });
+    order_ = seated_from_dealers_left(dealer_, seats_);
     for (auto& s : seats_) s = SeatState{{}, s.left ? Status::out : Status::out, s.left, false, 0, 0};
     const int first = config_.packets_two_first ? 2 : 3;
     const int second = 5 - first;
@@ -557,32 +552,24 @@ class PoolTrick final : public GameState {
       std::string how = status_name(s.status);
       if (s.status == Status::active) how = s.tricks > 0 ? "took_tricks" : "no_trick";
       if (seat == general_) how = outcome == "general_won" ? "general_won" : outcome == "general_lost" ? "general_lost" : how;
-      seats.push_back({{"seat", seat},
-                       {"tricks", s.tricks},
-                       {"chips", book_.net(seat)},
-                       {"unpaid", book_.unpaid(seat)},
-                       {"took_widow", s.took_widow},
-                       {"outcome", how}});
+      seats.push_back(
+          book_.seat_result(seat, {{"tricks", s.tricks}, {"took_widow", s.took_widow}, {"outcome", how}}));
     }
-    result_ = {{"deal", deals_},
-               {"dealer", dealer_},
-               {"outcome", outcome},
-               {"trump", to_string(turned_)},
-               {"general", general_ >= 0 ? Json(general_) : Json()},
-               {"pool_at_play", pool_at_play_},
-               {"pool", pool_},
-               {"movements", book_.movements()},
-               {"unpaid", book_.unpaid_json()},
-               {"seats", seats}};
+    result_ = book_.deal_result({{"deal", deals_},
+                                 {"dealer", dealer_},
+                                 {"outcome", outcome},
+                                 {"trump", to_string(turned_)},
+                                 {"general", general_ >= 0 ? Json(general_) : Json()},
+                                 {"pool_at_play", pool_at_play_},
+                                 {"pool", pool_},
+                                 {"seats", seats}});
     for (auto& s : seats_) {
       s.dead += s.hand.size();
       s.hand.clear();
     }
     trick_.clear();
-    const bool limit_reached = config_.deal_limit > 0 && deals_ >= config_.deal_limit;
-    phase_ = limit_reached ? Phase::game_over : Phase::deal_over;
     fx.say("Deal " + std::to_string(deals_) + " is over; the pool holds " + std::to_string(pool_) + ".");
-    if (limit_reached) fx.say("The last of " + std::to_string(config_.deal_limit) + " deals is played.");
+    phase_ = phase_after_deal(deals_, config_.deal_limit, fx);
   }
 
   Effects end_game(Effects& fx, const std::string& why) {
