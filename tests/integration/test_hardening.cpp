@@ -99,6 +99,9 @@ TEST_CASE("an act resent with its action_id after a crash is answered with the f
     CHECK(first["action_id"] == "ann-bet-1");
   }
   const auto chips_after_bet = Json::parse(server.get("/api/players/ann/ledger", ann_token).second)["balance"];
+  // After the restart the bot waits: the deal must not settle and the next one
+  // ante before ann is back, or her balance would change for another reason.
+  server.add_args({"--bot-delay-ms", "60000"});
   server.kill_hard();
   server.start();
   WsClient ann(server.port());

@@ -29,6 +29,8 @@ class ServerProcess {
   static std::string fresh_db(const std::string& name);
 
   void start();
+  // Flags added to the next start's command line (after those given at construction).
+  void add_args(const std::vector<std::string>& args) { extra_.insert(extra_.end(), args.begin(), args.end()); }
   void kill_hard();  // SIGKILL: no goodbye, no flush
   void stop();       // SIGTERM and wait (SIGKILL after 10 s)
   unsigned short port() const { return port_; }
