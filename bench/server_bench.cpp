@@ -189,16 +189,7 @@ class EchoProcess {
     waitpid(pid_, nullptr, 0);
   }
   unsigned short port() const { return port_; }
-  double cpu_seconds() const {
-    std::ifstream in("/proc/" + std::to_string(pid_) + "/stat");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::istringstream fields(text.substr(text.rfind(')') + 2));
-    std::string field;
-    double ticks = 0;
-    for (int i = 3; i <= 15 && fields >> field; ++i)
-      if (i >= 14) ticks += std::stod(field);
-    return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
-  }
+  double cpu_seconds() const { return support::process_cpu_seconds(pid_); }
 
  private:
   unsigned short port_ = 0;

@@ -154,8 +154,8 @@ std::uint64_t ServerProcess::metric(const std::string& name) const {
   throw std::runtime_error("/metrics has no " + name);
 }
 
-double ServerProcess::cpu_seconds() const {
-  std::ifstream in("/proc/" + std::to_string(pid_) + "/stat");
+double process_cpu_seconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   // Fields after the command name (in parentheses); utime and stime are the 14th and 15th.
   std::istringstream fields(text.substr(text.rfind(')') + 2));
@@ -165,6 +165,8 @@ double ServerProcess::cpu_seconds() const {
     if (i >= 14) ticks += std::stod(field);
   return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
+
+double ServerProcess::cpu_seconds() const { return process_cpu_seconds(pid_); }
 
 long ServerProcess::rss_kib() const {
   std::ifstream in("/proc/" + std::to_string(pid_) + "/status");

@@ -16,6 +16,9 @@
 
 namespace parlour::support {
 
+// CPU seconds (user and system) a process has used, from /proc.
+double process_cpu_seconds(pid_t pid);
+
 class ServerProcess {
  public:
   // Starts the server on `db` (a file path) and waits for /healthz.
