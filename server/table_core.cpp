@@ -1057,6 +1057,7 @@ TableCore::SharedParts TableCore::shared_parts() {
     tail += Json(game_->to_act()).dump();
     refresh_result();
     parts.result_always = game_->phase() != rules::Phase::playing;
+    parts.players_always = parts.result_always || record_.status != "playing";
   }
   tail += R"(,"clock":)" + protocol::clock_to_json(clock_).dump();
   if (turn_ && timer_token_[static_cast<std::size_t>(TimerKind::turn)] != 0) {
@@ -1092,7 +1093,9 @@ std::string TableCore::state_text(Member& member, SharedParts& parts, const rule
   std::string text;
   text.reserve(parts.head.size() + parts.tail.size() + view.size() + 512);
   text += parts.head;
-  if (member.players_sent != players_version_) {
+  // Mid-deal pushes leave out an unchanged players list; a deal's end, a table
+  // not in play and its end carry it whole, as chips are read there.
+  if (parts.players_always || member.players_sent != players_version_) {
     text += R"(,"players":)";
     text += players_text_;
     member.players_sent = players_version_;

@@ -168,6 +168,7 @@ class TableCore {
     std::string head;  // {"type":"state",...,"host":".." (no closing brace)
     std::string tail;  // ,"to_act":[..],"timer":{..},"failure":".."
     bool result_always = false;  // the deal is over (or the table is): every push carries the result
+    bool players_always = true;  // not in the middle of a deal: every push carries the players list
     std::map<std::optional<int>, std::string> views;  // by seat (nullopt: a spectator), filled as needed
   };
   // A step whose write is in flight, and what to send once it is durable.

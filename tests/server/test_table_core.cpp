@@ -476,12 +476,17 @@ TEST_CASE("a state push carries only the log lines the member has not had, and t
   CHECK(again.contains("players"));
   // A push in which nobody's chips, seat or presence changed leaves the list out.
   bench.tap(bench.bob());
+  CHECK(bench.last_state(3).contains("players"));  // a deal's end carries the list whole
   const auto before = bench.frames[3].size();
   bench.run(bench.core->act(bench.ann(), {{"type", "continue"}}, std::nullopt));
   bench.run(bench.core->act(bench.bob(), {{"type", "continue"}}, std::nullopt));
   REQUIRE(bench.frames[3].size() > before);
   CHECK_FALSE(bench.last_state(3).contains("players"));
   CHECK(bench.last_state(3)["log"] == Json::array());
+  bench.run(bench.core->end(bench.ann()));
+  bench.run(bench.core->end(bench.ann()));
+  REQUIRE(bench.last_state(3)["status"] == "finished");
+  CHECK(bench.last_state(3).contains("players"));  // so does the table's end
 }
 
 TEST_CASE("the log kept for new members is the last 50 lines, numbered for the life of the table") {
