@@ -433,9 +433,11 @@ TEST_CASE("Red Dog: a player whose chips went elsewhere is skipped by the table,
   const auto event = Json::parse(bench.events.back().json);
   CHECK(event["action"]["type"] == "skip");
   CHECK(event["seat"] == to_act);
-  for (ClientId client : {ClientId{1}, ClientId{2}})
-    for (const auto& action : bench.last_state(client)["legal"])
+  for (ClientId client : {ClientId{1}, ClientId{2}}) {
+    const auto state = bench.last_state(client);  // held: a range-for over a temporary's member would dangle
+    for (const auto& action : state["legal"])
       if (action.contains("amount")) CHECK(action["amount"]["min"] <= action["amount"]["max"]);
+  }
 }
 
 TEST_CASE("the first dealer drawn from the seed is kept in the start event; an older log without it replays with seat 0") {
