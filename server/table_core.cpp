@@ -73,6 +73,7 @@ TableCore::TableCore(CoreServices services, storage::TableRecord record, const r
       info_(game),
       options_(Json::parse(record_.options_json)),
       clock_(stored_clock(record_.id, record_.clock_json)),
+      clock_text_(protocol::clock_to_json(clock_).dump()),
       bot_rng_(record_.seed ^ 0x5bd1e995b0757ULL) {
   for (const auto& seat : record_.seats) seats_.push_back({seat.player, seat.bot, seat.bot_level, false});
   try {
@@ -1059,7 +1060,8 @@ TableCore::SharedParts TableCore::shared_parts() {
     parts.result_always = game_->phase() != rules::Phase::playing;
     parts.players_always = parts.result_always || record_.status != "playing";
   }
-  tail += R"(,"clock":)" + protocol::clock_to_json(clock_).dump();
+  tail += R"(,"clock":)";
+  tail += clock_text_;
   if (turn_ && timer_token_[static_cast<std::size_t>(TimerKind::turn)] != 0) {
     tail += R"(,"timer":)" +
             Json({{"seat", turn_->seat}, {"seconds", turn_->seconds}, {"ends_at", turn_deadline_ms_}}).dump();

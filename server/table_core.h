@@ -290,6 +290,7 @@ class TableCore {
   std::optional<rules::TurnTimer> turn_;  // the game's own turn clock running now
   std::int64_t turn_deadline_ms_ = 0;
   protocol::Clock clock_;                 // the table's clock, chosen at create
+  std::string clock_text_;                // clock_ as JSON, for every state push (it never changes)
   std::map<int, SeatClock> clocks_;       // the table's clock, by seat, while the game has none of its own
   std::optional<std::pair<int, std::int64_t>> clock_armed_;  // the seat and deadline the turn timer is armed for
   std::set<int> continued_;  // seats that asked for the next deal
