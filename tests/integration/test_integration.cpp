@@ -313,7 +313,9 @@ Json short_game_options(const Json& game) {
 }  // namespace
 
 TEST_CASE("every game in the catalogue is played to the end by bots over WebSockets, chips conserved") {
-  ServerProcess server(ServerProcess::fresh_db("it-catalogue"), {"--bot-delay-ms", "0"});
+  // One connection sends ~6 messages per game for 20+ games, many of which end
+  // in well under a second: the default rate limit would (rightly) refuse it.
+  ServerProcess server(ServerProcess::fresh_db("it-catalogue"), {"--bot-delay-ms", "0", "--rate-limit", "1000"});
   WsClient host(server.port());
   host.hello("host");
   const auto games = host.request({{"type", "games"}})["games"];
@@ -328,9 +330,13 @@ TEST_CASE("every game in the catalogue is played to the end by bots over WebSock
         {{"type", "create"}, {"game", id}, {"options", short_game_options(game)}, {"seats", players}});
     REQUIRE_MESSAGE(created["type"] == "created", created.dump());
     const std::string table = created["table"];
-    for (int i = 0; i < players; ++i) REQUIRE(host.request({{"type", "bot"}, {"table", table}})["type"] == "ok");
+    for (int i = 0; i < players; ++i) {
+      const auto seated = host.request({{"type", "bot"}, {"table", table}});
+      REQUIRE_MESSAGE(seated["type"] == "ok", seated.dump());
+    }
     REQUIRE(host.request({{"type", "watch"}, {"table", table}})["type"] == "watching");
-    REQUIRE(host.request({{"type", "start"}, {"table", table}})["type"] == "ok");
+    const auto started = host.request({{"type", "start"}, {"table", table}});
+    REQUIRE_MESSAGE(started["type"] == "ok", started.dump());
     auto final_state = host.state_where(
         [&](const Json& s) { return s["table"] == table && s["status"] == "finished"; }, 60000);
     std::int64_t total = 0;
