@@ -262,6 +262,15 @@ Body build_bot(const Fields& fields) {
   };
 }
 
+Body build_unseat(const Fields& fields) {
+  const auto seat = fields.seat();
+  if (!seat) fail("field 'seat' is required in 'unseat': the seat to free");
+  const std::string replace = fields.optional("replace", as_string).value_or("open");
+  if (replace != "open" && replace != "bot")
+    fail("field 'replace' must be \"open\" (a new player takes the seat) or \"bot\", got " + shown(Json(replace)));
+  return Unseat{.table = fields.table(), .seat = *seat, .replace = replace};
+}
+
 Body build_act(const Fields& fields) {
   return Act{.table = fields.table(),
              .action = as_action(fields.required("action")),
@@ -309,6 +318,7 @@ const std::array<MessageSpec, std::variant_size_v<Body>>& message_specs() {
       {"ledger", {"player", "limit", "before"}, build_ledger},
       {"ping", {}, build_empty<Ping>},
       {"back", {"table"}, build_table_only<Back>},
+      {"unseat", {"table", "seat", "replace"}, build_unseat},
   }};
   return specs;
 }

@@ -89,8 +89,16 @@ struct Ping {};
 // The seat's player is back at the table: a seat marked away is his again.
 struct Back { std::string table; };
 
-using Body =
-    std::variant<Hello, Games, Tables, Create, Join, Watch, Leave, Bot, Start, End, Act, LedgerQuery, Ping, Back>;
+// The host frees a seat (docs/protocol.md "Late joiners and open seats"): it goes
+// to a new player ("open") or to a bot ("bot").
+struct Unseat {
+  std::string table;
+  int seat = 0;
+  std::string replace;  // "open" or "bot"
+};
+
+using Body = std::variant<Hello, Games, Tables, Create, Join, Watch, Leave, Bot, Start, End, Act, LedgerQuery, Ping,
+                          Back, Unseat>;
 
 struct Request {
   std::optional<std::int64_t> id;

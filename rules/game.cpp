@@ -1,10 +1,16 @@
 #include "rules/game.h"
 
+#include <stdexcept>
+
 namespace parlour::rules {
 
 void Effects::append(Effects&& other) {
   for (auto& t : other.transfers) transfers.push_back(std::move(t));
   for (auto& line : other.log) log.push_back(std::move(line));
+}
+
+Effects GameState::seat_taken(int, const Balances&) {
+  throw std::logic_error("this game is played to its end by the players who started it: no seat can be taken");
 }
 
 RulesError not_your_turn(const std::string& message) { return RulesError("not_your_turn", message); }

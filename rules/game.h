@@ -106,6 +106,11 @@ class GameState {
   virtual Effects start_next_deal(const Balances& balances) = 0;
   // The seat's player has left the table for good.
   virtual Effects seat_left(int seat, const Balances& balances) = 0;
+  // A new player takes a seat (empty, or changing hands), to be dealt in from the
+  // next deal: only where the game's GameInfo says seats_change_between_deals,
+  // and only between deals. The seat starts afresh (no cards, owes what a
+  // newcomer owes).
+  virtual Effects seat_taken(int seat, const Balances& balances);
   // The table is closing: settles whatever the game still holds (pools, pots).
   virtual Effects close(const Balances& balances) = 0;
 

@@ -102,6 +102,7 @@ Json info_to_json(const GameInfo& info) {
           {"summary", info.summary},
           {"source", info.source},
           {"layout", info.layout},
+          {"seats_change_between_deals", info.seats_change_between_deals},
           {"options", options}};
 }
 

@@ -67,6 +67,9 @@ struct GameInfo {
   // Refuses option combinations that contradict each other (throws SetupError).
   std::function<void(const Json& options)> check_options;
   std::function<std::unique_ptr<GameState>(const GameSetup&)> create;
+  // A game without a natural end whose every deal settles its own chips (GAMES.md):
+  // a seat left empty may be taken by a new player between deals (GameState::seat_taken).
+  bool seats_change_between_deals = false;
   // The game's level-1 bot (a careful player); empty: bots of every level play
   // at random.
   BotPolicy bot;

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace parlour::rules {
@@ -51,6 +53,17 @@ template <typename SeatStates>
 std::vector<int> seated_from_dealers_left(int dealer, const SeatStates& seats) {
   const int players = static_cast<int>(seats.size());
   return seats_from((dealer + 1) % players, players, still_seated(seats));
+}
+
+// GameState::seat_taken for games whose per-seat state starts afresh
+// default-constructed: between deals only, the seat (empty, or changing hands)
+// gets a clean state, as a newcomer's.
+template <typename SeatStates>
+void seat_afresh(SeatStates& seats, int seat, bool between_deals, const std::string& game) {
+  if (!between_deals) throw std::logic_error(game + ": a seat changes hands only between deals");
+  if (seat < 0 || seat >= static_cast<int>(seats.size()))
+    throw std::logic_error(game + ": there is no seat " + std::to_string(seat));
+  seats[seat] = {};
 }
 
 }  // namespace parlour::rules

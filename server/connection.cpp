@@ -164,6 +164,8 @@ void Connection::handle(const std::shared_ptr<Client>& self, const protocol::Req
           table(body.table)->end(self, re);
         } else if constexpr (std::is_same_v<T, protocol::Back>) {
           table(body.table)->back(self, re);
+        } else if constexpr (std::is_same_v<T, protocol::Unseat>) {
+          table(body.table)->unseat(self, re, body.seat, body.replace);
         } else if constexpr (std::is_same_v<T, protocol::Act>) {
           table(body.table)->act(self, re, body.action, body.action_id);
         } else if constexpr (std::is_same_v<T, protocol::LedgerQuery>) {

@@ -50,6 +50,12 @@ void TableActor::back(std::shared_ptr<Client> client, std::optional<std::int64_t
   submit(client, re, [who = caller(client, re)](TableCore& core) { return core.back(who); });
 }
 
+void TableActor::unseat(std::shared_ptr<Client> client, std::optional<std::int64_t> re, int seat,
+                        const std::string& replace) {
+  submit(client, re,
+         [who = caller(client, re), seat, replace](TableCore& core) { return core.unseat(who, seat, replace); });
+}
+
 void TableActor::add_bot(std::shared_ptr<Client> client, std::optional<std::int64_t> re, std::optional<int> seat,
                          int level) {
   submit(client, re,

@@ -63,6 +63,7 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
   void act(std::shared_ptr<Client> client, std::optional<std::int64_t> re, Json action,
            std::optional<std::string> action_id);
   void back(std::shared_ptr<Client> client, std::optional<std::int64_t> re);
+  void unseat(std::shared_ptr<Client> client, std::optional<std::int64_t> re, int seat, const std::string& replace);
   void disconnected(ClientId client);
 
   // Commands held while a write is in flight; beyond this, a request is refused.

@@ -103,10 +103,7 @@ Outbox TableCore::join(const Caller& who, std::optional<int> wanted) {
     out.add(resume());
     return out;
   }
-  if (record_.status != "waiting") {
-    out.frames.push_back(error(who, code::conflict, "the game at table " + id() + " has started; you can watch it"));
-    return out;
-  }
+  if (record_.status != "waiting") return join_started(who);
   const auto seat = free_seat(wanted, who, out);
   if (!seat) return out;
   seats_[*seat] = SeatInfo{who.player, false, 0, false};
@@ -128,6 +125,7 @@ Outbox TableCore::watch(const Caller& who) {
 Outbox TableCore::leave(const Caller& who) {
   Outbox out;
   std::erase_if(audience_, [&](const Member& m) { return m.client == who.client; });
+  std::erase_if(waiting_, [&](const std::string& p) { return same_name(p, who.player); });
   ++summary_version_;
   const auto seat = seat_of(who.player);
   const auto left = reply(who, protocol::reply("left", who.re, {{"table", id()}}));
@@ -201,8 +199,16 @@ Outbox TableCore::start(const Caller& who) {
   // Play uses the occupied seats only, renumbered in order. The old seats are
   // kept until the game is created, so a refused start changes nothing.
   auto seats_before = seats_;
-  std::erase_if(seats_, [](const SeatInfo& s) { return s.player.empty(); });
   Json event = {{"kind", "start"}};
+  if (takes_late_joiners()) {
+    // The empty seats stay in the game, out of play, for friends who come late.
+    Json open = Json::array();
+    for (int s = 0; s < static_cast<int>(seats_.size()); ++s)
+      if (seats_[s].player.empty()) open.push_back(s);
+    if (!open.empty()) event["open"] = std::move(open);
+  } else {
+    std::erase_if(seats_, [](const SeatInfo& s) { return s.player.empty(); });
+  }
   std::vector<storage::Posting> postings;
   try {
     postings = apply_event(event, false);
@@ -320,6 +326,171 @@ Outbox TableCore::back(const Caller& who) {
   return out;
 }
 
+Outbox TableCore::unseat(const Caller& who, int seat, const std::string& replace) {
+  Outbox out;
+  auto refuse = [&](const std::string& error_code, const std::string& message) {
+    out.frames.push_back(error(who, error_code, message));
+    return std::move(out);
+  };
+  if (!is_host(who)) return refuse(code::forbidden, "only the host, " + record_.host + ", can free a seat");
+  if (finished()) return refuse(code::conflict, "the table has ended");
+  if (seat < 0 || seat >= static_cast<int>(seats_.size()))
+    return refuse(code::bad_request, "seat " + std::to_string(seat) + " does not exist; seats are 0 to " +
+                                         std::to_string(seats_.size() - 1));
+  auto& s = seats_[seat];
+  if (s.player.empty()) return refuse(code::conflict, "seat " + std::to_string(seat) + " is already empty");
+  if (!s.bot && same_name(s.player, record_.host))
+    return refuse(code::conflict, "that is your own seat: send leave to give it up");
+  if (record_.status == "waiting") {
+    // Before play a seat is simply emptied; "bot" would seat the bot that is there, or one more.
+    if (replace == "bot") return refuse(code::bad_request, "before play, free the seat and seat a bot with 'bot'");
+    spdlog::info("table {}: the host frees seat {} ({}) before play", id(), seat, s.player);
+    s = SeatInfo{};
+    return commit_step(std::nullopt, {}, {.seats = true},
+                       {reply(who, protocol::reply("ok", who.re, {{"seq", seq_}}))}, who);
+  }
+  if (s.left || !s.leaving.empty())
+    return refuse(code::conflict, s.player + " is already leaving seat " + std::to_string(seat));
+  if (!s.bot && human_connected(seat) && !s.away)
+    return refuse(code::conflict, s.player + " is at the table and playing; only an absent player (disconnected or "
+                                             "away) can be moved out of his seat");
+  if (!takes_late_joiners()) {
+    if (replace == "bot")
+      return refuse(code::conflict, info_.name + " is played to its end by the players who started it, so a seat "
+                                                 "cannot change hands; free it with replace \"open\" and the game "
+                                                 "goes on without it, as when a player leaves");
+    spdlog::info("table {}: the host takes seat {} ({}) out of the game", id(), seat, s.player);
+    s.left = true;
+    continued_.erase(seat);
+    Json event = {{"kind", "leave"}, {"seat", seat}, {"by", "host"}};
+    auto postings = apply_event(event, false);
+    return commit_step(event, std::move(postings),
+                       {.seats = true, .result = game_->phase() != rules::Phase::playing},
+                       {reply(who, protocol::reply("ok", who.re, {{"seq", seq_ + 1}}))}, who);
+  }
+  if (replace == "bot" && s.bot) return refuse(code::conflict, "seat " + std::to_string(seat) + " has a bot already");
+  spdlog::info("table {}: the host frees seat {} ({}) for {} from the next deal", id(), seat, s.player,
+               replace == "bot" ? "a bot" : "a new player");
+  Json event = {{"kind", "unseat"}, {"seat", seat}, {"replace", replace}};
+  auto postings = apply_event(event, false);
+  return commit_step(event, std::move(postings), {.seats = true},
+                     {reply(who, protocol::reply("ok", who.re, {{"seq", seq_ + 1}}))}, who);
+}
+
+// ---------------------------------------------------------------- late joiners
+
+Outbox TableCore::join_started(const Caller& who) {
+  Outbox out;
+  remember(who);
+  std::string message;
+  std::optional<int> place;
+  const bool game_on = game_ && game_->phase() != rules::Phase::game_over && !ending_ && !finished();
+  if (finished()) {
+    message = "This table has finished: you are watching its final state.";
+  } else if (!takes_late_joiners() || !game_on) {
+    message = info_.name + " is played to its end by the players who started it: you are watching.";
+  } else {
+    if (!waiting_position(who.player)) {
+      waiting_.push_back(who.player);
+      ++summary_version_;
+      spdlog::info("table {}: {} waits for a seat ({} in line)", id(), who.player, waiting_.size());
+    }
+    place = waiting_position(who.player);
+    message = *place <= seats_opening()
+                  ? "The game is under way: you take a seat when the next deal starts."
+                  : "The game is under way and every seat is taken: you are watching, number " +
+                        std::to_string(*place) + " in line for the first seat that frees up.";
+  }
+  Json fields = {{"table", id()}, {"message", message}};
+  if (place) fields["waiting"] = *place;
+  out.frames.push_back(reply(who, protocol::reply("watching", who.re, std::move(fields))));
+  broadcast(out);
+  out.add(resume());
+  return out;
+}
+
+std::optional<int> TableCore::waiting_position(const std::string& player) const {
+  for (std::size_t i = 0; i < waiting_.size(); ++i)
+    if (same_name(waiting_[i], player)) return static_cast<int>(i) + 1;
+  return std::nullopt;
+}
+
+// Seats a new player can take at the next deal: empty ones, and those whose
+// player has left or is being moved out for a new player.
+int TableCore::seats_opening() const {
+  return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const SeatInfo& s) {
+    return s.player.empty() || s.leaving == "open" || (s.left && s.leaving.empty());
+  }));
+}
+
+// At a deal's start, in seat order: a seat freed for a bot gets one; a seat
+// that is empty or whose player has gone goes to the first person in line who
+// is here; a seat whose player has gone and nobody takes is emptied.
+Json TableCore::seat_changes_due() const {
+  Json changes = Json::array();
+  if (!takes_late_joiners()) return changes;
+  std::vector<std::string> line;
+  for (const auto& person : waiting_) {
+    const bool here = std::any_of(audience_.begin(), audience_.end(),
+                                  [&](const Member& m) { return same_name(m.player, person); });
+    if (here && !seat_of(person)) line.push_back(person);
+  }
+  std::size_t next = 0;
+  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat) {
+    const auto& s = seats_[seat];
+    if (s.leaving == "bot") {
+      changes.push_back({{"seat", seat}, {"player", bot_name(seat)}, {"bot", true}, {"level", 1}});
+      continue;
+    }
+    const bool gone = !s.player.empty() && (s.left || s.leaving == "open");
+    if (!gone && !s.player.empty()) continue;
+    if (next < line.size()) changes.push_back({{"seat", seat}, {"player", line[next++]}, {"bot", false}});
+    else if (gone) changes.push_back({{"seat", seat}, {"player", nullptr}});
+  }
+  return changes;
+}
+
+// A bot that comes to a seat with no chips gets the starting chips, as one seated before play does.
+std::vector<storage::Posting> TableCore::fund_new_bots(const Json& changes) {
+  std::vector<storage::Posting> postings;
+  if (services_.config.starting_chips <= 0) return postings;
+  auto lock = services_.balances.lock();
+  for (const auto& change : changes) {
+    if (!change.value("bot", false)) continue;
+    const auto account = storage::player_account(change.at("player").get<std::string>());
+    if (services_.balances.balance(account, lock) != 0) continue;
+    postings.push_back({storage::bank_account(), account, services_.config.starting_chips, "starting chips (bot)",
+                        id(), info_.id});
+  }
+  services_.balances.apply(postings, lock);
+  unsaved_postings_.insert(unsaved_postings_.end(), postings.begin(), postings.end());
+  return postings;
+}
+
+// A deal event's seat changes, live and when replayed. A seat that changes hands
+// starts afresh in the game; one left empty is out of play until taken.
+void TableCore::change_seats(const Json& changes, const rules::Balances& chips, rules::Effects& effects) {
+  for (const auto& change : changes) {
+    const int seat = change.at("seat").get<int>();
+    auto& s = seats_.at(seat);
+    const std::string before = s.player;
+    if (change.at("player").is_null()) {
+      if (!s.left) game_->seat_left(seat, chips);
+      s = SeatInfo{};
+      s.left = true;
+      effects.say(before.empty() ? "Seat " + std::to_string(seat) + " is open."
+                                 : before + " has gone; seat " + std::to_string(seat) + " is open.");
+      continue;
+    }
+    effects.append(game_->seat_taken(seat, chips));
+    s = SeatInfo{change.at("player").get<std::string>(), change.value("bot", false), change.value("level", 0), false};
+    std::erase_if(waiting_, [&](const std::string& p) { return same_name(p, s.player); });
+    ++summary_version_;
+    spdlog::info("table {}: {} takes seat {}{}", id(), s.player, seat, before.empty() ? "" : " from " + before);
+    effects.say(s.player + " takes seat " + std::to_string(seat) + " and is dealt in.");
+  }
+}
+
 Outbox TableCore::continue_to_next_deal(const Caller& who, int seat) {
   Outbox out;
   continued_.insert(seat);
@@ -425,8 +596,16 @@ Outbox TableCore::next_deal() {
   }
   continued_.clear();
   Json event = {{"kind", "deal"}};
-  auto postings = apply_event(event, false);
-  return commit_step(event, std::move(postings), {.result = game_->phase() == rules::Phase::game_over}, {},
+  auto changes = seat_changes_due();
+  std::vector<storage::Posting> postings;
+  if (!changes.empty()) {
+    postings = fund_new_bots(changes);
+    event["seats"] = std::move(changes);
+  }
+  auto dealt = apply_event(event, false);
+  postings.insert(postings.end(), dealt.begin(), dealt.end());
+  return commit_step(event, std::move(postings),
+                     {.seats = event.contains("seats"), .result = game_->phase() == rules::Phase::game_over}, {},
                      std::nullopt);
 }
 
@@ -485,12 +664,16 @@ std::vector<storage::Posting> TableCore::apply_event(Json& event, bool replaying
   rules::Effects effects;
   if (kind == "start") {
     rules::GameSetup setup{options_, static_cast<int>(seats_.size()), record_.seed, std::nullopt, chips};
-    // The first dealer is drawn from the seed and kept in the event; logs written
-    // before it was drawn had seat 0 deal first.
+    const auto open = event.value("open", std::vector<int>{});
+    std::vector<int> occupied;
+    for (int s = 0; s < static_cast<int>(seats_.size()); ++s)
+      if (std::find(open.begin(), open.end(), s) == open.end()) occupied.push_back(s);
+    // The first dealer is drawn from the seed, among the seats taken, and kept in
+    // the event; logs written before it was drawn had seat 0 deal first.
     if (replaying) {
       setup.first_dealer = event.value("first_dealer", 0);
     } else {
-      setup.first_dealer = rules::draw_first_dealer(record_.seed, static_cast<int>(seats_.size()));
+      setup.first_dealer = occupied.at(rules::draw_first_dealer(record_.seed, static_cast<int>(occupied.size())));
       event["first_dealer"] = *setup.first_dealer;
     }
     if (!record_.deck_json.empty()) {
@@ -499,25 +682,44 @@ std::vector<storage::Posting> TableCore::apply_event(Json& event, bool replaying
       setup.stacked_deck = std::move(deck);
     }
     auto game = rules::Registry::create(info_, std::move(setup));
+    for (int s : open) {
+      // Out of play until someone takes it; what the game says of a seat leaving is not news here.
+      seats_.at(s) = SeatInfo{};
+      seats_.at(s).left = true;
+      game->seat_left(s, chips);
+    }
     effects = game->start_next_deal(chips);
     game_ = std::move(game);
   } else if (!game_) {
     throw std::runtime_error("event '" + kind + "' before the game started");
   } else if (kind == "deal") {
-    effects = game_->start_next_deal(chips);
+    if (const auto changes = event.find("seats"); changes != event.end()) {
+      change_seats(*changes, chips, effects);
+      // The deal is dealt to the seats' new players, from their own chips.
+      if (!replaying) chips = balances(lock);
+    }
+    if (game_->phase() == rules::Phase::deal_over) effects.append(game_->start_next_deal(chips));
   } else if (kind == "act") {
     effects = game_->apply(event.at("seat").get<int>(), event.at("action"), chips);
   } else if (kind == "leave") {
     const int seat = event.at("seat").get<int>();
     if (replaying) seats_.at(seat).left = true;
     effects = game_->seat_left(seat, chips);
+  } else if (kind == "unseat") {
+    // The seat changes hands at the next deal; until then a bot plays it.
+    const int seat = event.at("seat").get<int>();
+    seats_.at(seat).leaving = event.at("replace").get<std::string>();
+    if (!seats_[seat].bot) mark_away(seat);
+    effects.say("The host frees " + rules::seat_tag(seat) + "'s seat: from the next deal it goes to " +
+                (seats_[seat].leaving == "bot" ? "a bot." : "a new player (or stays empty)."));
   } else if (kind == "close") {
     effects = game_->close(chips);
   } else {
     throw std::runtime_error("unknown event kind '" + kind + "'");
   }
   if (!replaying) event["balances"] = chips;
-  auto postings = to_postings(effects.transfers);
+  // Replayed steps' chips are in the ledger already; their seats may have changed hands since.
+  auto postings = replaying ? std::vector<storage::Posting>{} : to_postings(effects.transfers);
   if (!replaying) {
     if (!services_.balances.affordable(postings, lock))
       throw std::logic_error("the rules moved more chips than a player has: " + event.dump());
@@ -992,7 +1194,7 @@ std::vector<TableCore::PlayerKey> TableCore::players_key(const rules::Balances& 
   key.reserve(seats_.size());
   for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat) {
     const auto& s = seats_[seat];
-    key.push_back({s.player, chips[seat], s.bot, s.bot ? !s.left : human_connected(seat), s.away});
+    key.push_back({s.player, chips[seat], s.bot, s.bot ? !s.left : human_connected(seat), s.away, s.leaving});
   }
   return key;
 }
@@ -1009,6 +1211,7 @@ Json TableCore::players_json(const rules::Balances& chips) const {
                        {"connected", connected},
                        {"away", s.away},
                        {"bot", s.bot}});
+    if (!s.leaving.empty()) players.back()["leaving"] = s.leaving;
   }
   return players;
 }
@@ -1104,6 +1307,9 @@ std::string TableCore::state_text(Member& member, SharedParts& parts, const rule
   }
   text += R"(,"seat":)";
   text += seat ? std::to_string(*seat) : "null";
+  if (!seat) {
+    if (const auto place = waiting_position(member.player)) text += R"(,"waiting":)" + std::to_string(*place);
+  }
   // The invite is for those who may bring friends: the host and the seated.
   if (seat || same_name(record_.host, member.player)) text += R"(,"invite":)" + Json(record_.invite).dump();
   text += parts.tail;
@@ -1190,9 +1396,12 @@ Json TableCore::summary() const {
                      {"connected", s.bot ? !s.left : human_connected(seat)},
                      {"away", s.away}});
   }
+  const bool late_join = record_.status == "playing" && takes_late_joiners() && game_ &&
+                         game_->phase() != rules::Phase::game_over && !ending_;
   return {{"table", id()},          {"game", info_.id},        {"options", options_},
           {"clock", protocol::clock_to_json(clock_)}, {"host", record_.host}, {"status", record_.status},
-          {"seats", seats},         {"spectators", spectators}};
+          {"seats", seats},         {"spectators", spectators}, {"late_join", late_join},
+          {"waiting", waiting_.size()}};
 }
 
 }  // namespace parlour::server

@@ -125,6 +125,11 @@ class TableCore {
   Outbox act(const Caller& who, const Json& action, const std::optional<std::string>& action_id);
   // The seat's player is back: a seat marked away is his again (docs/protocol.md "Turn clock and away").
   Outbox back(const Caller& who);
+  // The host frees a seat: in a game that takes players between deals it goes,
+  // at the next deal, to a new player waiting ("open") or to a bot ("bot"); in
+  // other games the seat's player is out of the game, as if he had left ("open").
+  // A person can be moved out only while absent (disconnected or away).
+  Outbox unseat(const Caller& who, int seat, const std::string& replace);
   Outbox disconnected(ClientId client);
   // A table still waiting for players that nobody used for long: it ends.
   Outbox expire();
@@ -150,6 +155,8 @@ class TableCore {
     bool away = false;              // missed `away_after` turns in a row: a bot plays the seat
     int missed = 0;                 // turns in a row the clock ran out on
     std::int64_t bank_used_ms = 0;  // of the clock's time bank
+    // "open" or "bot": the host freed the seat, which changes hands at the next deal.
+    std::string leaving;
   };
   // A human seat's running turn clock.
   struct SeatClock {
@@ -196,6 +203,16 @@ class TableCore {
   Outbox act_for(int seat, const Json& action, const char* why);
   Outbox continue_to_next_deal(const Caller& who, int seat);
   bool nobody_can_act() const;
+
+  // ---- late joiners and open seats (games that take players between deals)
+  bool takes_late_joiners() const { return info_.seats_change_between_deals; }
+  Outbox join_started(const Caller& who);
+  Json seat_changes_due() const;
+  std::vector<storage::Posting> fund_new_bots(const Json& changes);
+  void change_seats(const Json& changes, const rules::Balances& chips, rules::Effects& effects);
+  int seats_opening() const;
+  std::optional<int> waiting_position(const std::string& player) const;
+  std::string bot_name(int seat) const { return "bot-" + id() + "-" + std::to_string(seat); }
   std::optional<int> seat_that_must_skip() const;
 
   // ---- timers
@@ -254,6 +271,7 @@ class TableCore {
     bool bot = false;
     bool connected = false;
     bool away = false;
+    std::string leaving;
     bool operator==(const PlayerKey&) const = default;
   };
   std::vector<PlayerKey> players_key(const rules::Balances& chips) const;
@@ -294,6 +312,9 @@ class TableCore {
   std::map<int, SeatClock> clocks_;       // the table's clock, by seat, while the game has none of its own
   std::optional<std::pair<int, std::int64_t>> clock_armed_;  // the seat and deadline the turn timer is armed for
   std::set<int> continued_;  // seats that asked for the next deal
+  // People who asked for a seat at a table in play, first come first seated at a
+  // deal's start (table memory: after a restart they ask again by joining).
+  std::vector<std::string> waiting_;
   rules::Rng bot_rng_;
   int deals_without_action_ = 0;
   std::map<int, std::deque<std::pair<std::string, std::int64_t>>> action_ids_;  // per seat, oldest first

@@ -11,6 +11,7 @@ GameInfo rams_info() {
   info.aliases = {"General Rams"};
   info.min_players = 3;
   info.max_players = 5;
+  info.seats_change_between_deals = true;
   info.summary =
       "Pass, play or take the widow; each of five tricks takes a fifth of the pool, and a player who takes none "
       "pays into the next. Announce General Rams to take all five.";

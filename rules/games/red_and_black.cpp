@@ -126,6 +126,11 @@ class RedAndBlack final : public GameState {
     return fx;
   }
 
+  Effects seat_taken(int seat, const Balances&) override {
+    seat_afresh(seats_, seat, phase_ == Phase::deal_over, "red and black");
+    return {};
+  }
+
   Effects seat_left(int seat, const Balances& balances) override {
     Effects fx;
     auto& s = seats_[seat];
@@ -377,6 +382,7 @@ GameInfo red_and_black_info() {
   info.aliases = {};
   info.min_players = 2;
   info.max_players = 10;
+  info.seats_change_between_deals = true;
   info.summary =
       "Name red or black and bet; five cards face up: the dealer pays if most are your colour and collects if "
       "not, double when all five are one colour.";

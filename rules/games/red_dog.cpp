@@ -105,6 +105,11 @@ class RedDog final : public GameState {
     return begin_deal(chips);
   }
 
+  Effects seat_taken(int seat, const Balances&) override {
+    seat_afresh(seats_, seat, phase_ == Phase::deal_over, "red dog");
+    return {};
+  }
+
   Effects seat_left(int seat, const Balances& balances) override {
     Effects fx;
     auto& s = seats_[seat];
@@ -359,6 +364,7 @@ GameInfo red_dog_info() {
   info.aliases = {"High-Card Pool"};
   info.min_players = 2;
   info.max_players = 10;
+  info.seats_change_between_deals = true;
   info.summary =
       "Bet from one chip up to the whole pot that your hand holds a higher card of the same suit as the next "
       "card turned.";

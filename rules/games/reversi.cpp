@@ -123,6 +123,11 @@ class Reversi final : public GameState {
     return fx;
   }
 
+  Effects seat_taken(int seat, const Balances&) override {
+    seat_afresh(seats_, seat, phase_ == Phase::deal_over, "reversi");
+    return {};
+  }
+
   Effects seat_left(int seat, const Balances&) override {
     Effects fx;
     auto& s = seats_[seat];
@@ -259,6 +264,7 @@ GameInfo reversi_info() {
   info.aliases = {"Forerunner of Hearts"};
   info.min_players = 3;
   info.max_players = 6;
+  info.seats_change_between_deals = true;
   info.summary =
       "Avoid taking tricks: each trick taken costs a chip into the pool, which the players who took none share; "
       "or take every trick and collect from everyone.";

@@ -11,6 +11,7 @@ GameInfo rounce_info() {
   info.aliases = {};
   info.min_players = 3;
   info.max_players = 9;
+  info.seats_change_between_deals = true;
   info.summary =
       "Rams with 52 cards and up to nine players: a widow of six, no duty to head or trump, and the first "
       "trick's winner must lead a trump.";

@@ -137,6 +137,11 @@ class PoolTrick final : public GameState {
     return fx;
   }
 
+  Effects seat_taken(int seat, const Balances&) override {
+    seat_afresh(seats_, seat, phase_ == Phase::deal_over, config_.name);
+    return {};
+  }
+
   Effects seat_left(int seat, const Balances&) override {
     Effects fx;
     auto& s = seats_[seat];

@@ -778,3 +778,258 @@ TEST_CASE("a restart re-arms the clock in full and finds every seat present") {
   CHECK(bench.player(3, 1)["away"] == false);
   CHECK(bench.last_state(3)["timer"] == Json{{"seat", 0}, {"seconds", 30}, {"ends_at", bench.now + 30'000}, {"bank", 20}});
 }
+
+// ---------------------------------------------------------------- late joiners and open seats
+
+namespace {
+
+const rules::GameInfo& red_dog() { return *rules::Registry::builtin().find("red_dog"); }
+
+// A fourth person, with chips of her own.
+Caller dan() { return {4, "dan", 1}; }
+void give_dan_chips(Bench& bench) {
+  auto lock = bench.balances.lock();
+  bench.balances.apply({{"bank", "player:dan", 100, "grant", "", ""}}, lock);
+}
+
+// Plays the deal in progress to its end, each seat taking its first legal action
+// (a bet at its least) and bots moving when their timer fires. `zed` (client 9)
+// watches, so that every step's state is seen.
+void play_out_deal(Bench& bench) {
+  const std::map<std::string, Caller> people = {
+      {"ann", bench.ann()}, {"bob", bench.bob()}, {"cat", bench.cat()}, {"dan", dan()}};
+  for (int step = 0; step < 100; ++step) {
+    const auto watched = bench.last_state(9);
+    if (watched["to_act"].empty()) return;
+    const int seat = watched["to_act"][0];
+    const auto player = bench.player(9, seat);
+    const std::string name = player["player"];
+    if (player["away"] == true || player["bot"] == true || !people.count(name)) {
+      bench.fire(TimerKind::bot);
+      continue;
+    }
+    const auto& who = people.at(name);
+    auto action = bench.last_state(who.client)["legal"].at(0);
+    if (action.contains("amount")) action["amount"] = action["amount"]["min"];
+    bench.run(bench.core->act(who, action, std::nullopt));
+  }
+  FAIL("the deal did not end in 100 steps");
+}
+
+// The last answer (not a state push) the client had.
+Json answer(const Bench& bench, ClientId client) {
+  const auto& list = bench.frames.at(client);
+  for (auto it = list.rbegin(); it != list.rend(); ++it)
+    if ((*it)["type"] != "state") return *it;
+  return Json();
+}
+
+// The last event without the balances every event records.
+Json last_event_bare(const Bench& bench) {
+  auto event = bench.last_event();
+  event.erase("balances");
+  return event;
+}
+
+Json seat_of_player(const Json& state, const std::string& name) {
+  for (const auto& p : state["players"])
+    if (p["player"] == name) return p["seat"];
+  return Json();
+}
+
+}  // namespace
+
+TEST_CASE("late join: a friend who joins a Red Dog table in play waits, is told so, and is dealt in at the next deal") {
+  Bench bench(red_dog(), Json::object(), 3);
+  bench.seat_and_start();
+  const Caller zed{9, "zed", 1};
+  bench.run(bench.core->watch(zed));
+  auto start = Json::parse(bench.events.front().json);
+  CHECK(start["open"] == Json::array({2}));  // the empty seat stays in the game, out of play
+  CHECK(bench.core->summary()["late_join"] == true);
+
+  bench.run(bench.core->join(bench.cat(), std::nullopt));
+  const auto answer = bench.frames.at(3).front();
+  CHECK(answer["type"] == "watching");
+  CHECK(answer["waiting"] == 1);
+  CHECK(answer["message"] == "The game is under way: you take a seat when the next deal starts.");
+  CHECK(bench.last_state(3)["seat"].is_null());
+  CHECK(bench.last_state(3)["waiting"] == 1);
+  CHECK(bench.core->summary()["waiting"] == 1);
+
+  play_out_deal(bench);
+  bench.fire(TimerKind::next_deal);
+  const auto deal = bench.last_event();
+  REQUIRE(deal["kind"] == "deal");
+  CHECK(deal["seats"] == Json::parse(R"([{"seat":2,"player":"cat","bot":false}])"));
+  const auto state = bench.last_state(3);
+  CHECK(state["seat"] == 2);
+  CHECK_FALSE(state.contains("waiting"));
+  CHECK(bench.log_has(9, "cat takes seat 2 and is dealt in."));
+  // A newcomer antes like anyone joining a pot and holds cards.
+  CHECK(state["view"]["seats"][2]["cards"].size() == state["view"]["hand_size"]);
+  CHECK(bench.chips("player:cat") < 100);
+  CHECK(bench.core->summary()["seats"][2]["player"] == "cat");
+  CHECK(bench.writes.back().seats);
+
+  // The log replays to the same seats and view.
+  const auto before = bench.last_state(3);
+  bench.restart();
+  bench.run(bench.core->watch(bench.cat()));
+  const auto after = bench.last_state(3);
+  CHECK(after["seat"] == 2);
+  CHECK(after["view"] == before["view"]);
+}
+
+TEST_CASE("late join: a game played to its end by those who started it answers watching with the reason, no seat") {
+  Bench bench(*rules::Registry::builtin().find("rummy"), Json::object(), 3);
+  bench.seat_and_start();
+  CHECK(bench.core->summary()["late_join"] == false);
+  const auto seq = bench.core->seq();
+  bench.run(bench.core->join(bench.cat(), std::nullopt));
+  const auto answer = bench.frames.at(3).front();
+  CHECK(answer["type"] == "watching");
+  CHECK_FALSE(answer.contains("waiting"));
+  CHECK(answer["message"] == "Rummy is played to its end by the players who started it: you are watching.");
+  CHECK(bench.core->seq() == seq);
+  CHECK(bench.last_state(3)["seat"].is_null());
+}
+
+TEST_CASE("late join: with every seat taken the newcomer is told his place in line and takes the first seat freed") {
+  Bench bench(red_dog(), Json::object(), 3);
+  give_dan_chips(bench);
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->join(bench.bob(), 1));
+  bench.run(bench.core->join(bench.cat(), 2));
+  bench.run(bench.core->start(bench.ann()));
+  bench.run(bench.core->watch({9, "zed", 1}));
+  bench.run(bench.core->join(dan(), std::nullopt));
+  CHECK(bench.frames.at(4).front()["message"] ==
+        "The game is under way and every seat is taken: you are watching, number 1 in line for the first seat that "
+        "frees up.");
+  // Bob goes for good; his seat passes to dan at the next deal.
+  bench.run(bench.core->leave(bench.bob()));
+  play_out_deal(bench);
+  bench.fire(TimerKind::next_deal);
+  CHECK(bench.last_event()["seats"] == Json::parse(R"([{"seat":1,"player":"dan","bot":false}])"));
+  CHECK(bench.last_state(4)["seat"] == 1);
+  CHECK(bench.player(9, 1)["player"] == "dan");
+}
+
+TEST_CASE("late join: a seat left by a player nobody takes is emptied at the next deal, his chips his") {
+  Bench bench(red_dog(), Json::object(), 3);
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->join(bench.bob(), 1));
+  bench.run(bench.core->join(bench.cat(), 2));
+  bench.run(bench.core->start(bench.ann()));
+  bench.run(bench.core->watch({9, "zed", 1}));
+  bench.run(bench.core->leave(bench.bob()));
+  play_out_deal(bench);
+  const auto bobs = bench.chips("player:bob");
+  bench.fire(TimerKind::next_deal);
+  CHECK(bench.last_event()["seats"] == Json::parse(R"([{"seat":1,"player":null}])"));
+  CHECK(bench.log_has(9, "bob has gone; seat 1 is open."));
+  CHECK(bench.player(9, 1).is_null());
+  CHECK(bench.chips("player:bob") == bobs);
+  CHECK(bench.core->summary()["seats"][1]["player"].is_null());
+}
+
+TEST_CASE("open seats: the host moves a bot out for a person, who takes its seat at the next deal") {
+  Bench bench(red_dog(), Json::object(), 2);
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->add_bot(bench.ann(), 1, 0));
+  bench.run(bench.core->start(bench.ann()));
+  bench.run(bench.core->watch({9, "zed", 1}));
+  bench.run(bench.core->join(bench.cat(), std::nullopt));
+  bench.run(bench.core->unseat(bench.ann(2), 1, "open"));
+  CHECK(answer(bench, 1)["type"] == "ok");
+  CHECK(last_event_bare(bench) == Json::parse(R"({"kind":"unseat","seat":1,"replace":"open"})"));
+  CHECK(bench.player(9, 1)["leaving"] == "open");
+  play_out_deal(bench);
+  bench.fire(TimerKind::next_deal);
+  CHECK(bench.last_state(3)["seat"] == 1);
+  CHECK(seat_of_player(bench.last_state(9), "bot-t1-1").is_null());
+}
+
+TEST_CASE("open seats: an absent player removed by the host is played by a bot to the deal's end, then a bot takes "
+          "his seat; his chips stay his") {
+  Bench bench(red_dog(), Json::object(), 2);
+  bench.seat_and_start();
+  bench.run(bench.core->watch({9, "zed", 1}));
+  // Bob is present: he cannot be moved out.
+  const auto seq = bench.core->seq();
+  bench.run(bench.core->unseat(bench.ann(), 1, "bot"));
+  CHECK(answer(bench, 1)["code"] == "conflict");
+  CHECK(bench.core->seq() == seq);
+  bench.run(bench.core->disconnected(2));
+  bench.run(bench.core->unseat(bench.ann(), 1, "bot"));
+  REQUIRE(answer(bench, 1)["type"] == "ok");
+  CHECK(bench.player(9, 1)["leaving"] == "bot");
+  CHECK(bench.player(9, 1)["away"] == true);
+  play_out_deal(bench);
+  const auto bobs_chips = bench.chips("player:bob");
+  bench.fire(TimerKind::next_deal);
+  const auto deal = bench.last_event();
+  CHECK(deal["seats"] == Json::parse(R"([{"seat":1,"player":"bot-t1-1","bot":true,"level":1}])"));
+  CHECK(bench.player(9, 1)["player"] == "bot-t1-1");
+  CHECK(bench.chips("player:bob") == bobs_chips);
+  CHECK(bench.chips("player:bot-t1-1") > 0);  // its starting chips, less what it put in this deal
+  CHECK(bench.writes.back().postings.front().memo == "starting chips (bot)");
+}
+
+TEST_CASE("open seats: a pending move out survives a restart and happens at the next deal") {
+  Bench bench(red_dog(), Json::object(), 2);
+  bench.seat_and_start();
+  bench.run(bench.core->disconnected(2));
+  bench.run(bench.core->unseat(bench.ann(), 1, "bot"));
+  bench.restart();
+  bench.run(bench.core->join(bench.ann(), std::nullopt));
+  bench.run(bench.core->watch({9, "zed", 1}));
+  CHECK(bench.player(9, 1)["leaving"] == "bot");
+  CHECK(bench.player(9, 1)["away"] == true);
+  play_out_deal(bench);
+  bench.fire(TimerKind::next_deal);
+  CHECK(bench.player(9, 1)["player"] == "bot-t1-1");
+}
+
+TEST_CASE("open seats: only the host frees seats, never his own, and only a seat that exists and is taken") {
+  Bench bench(red_dog(), Json::object(), 3);
+  bench.seat_and_start();
+  const auto seq = bench.core->seq();
+  bench.run(bench.core->unseat(bench.bob(), 0, "open"));
+  CHECK(answer(bench, 2)["code"] == "forbidden");
+  bench.run(bench.core->unseat(bench.ann(), 0, "open"));
+  CHECK(answer(bench, 1)["code"] == "conflict");
+  CHECK(answer(bench, 1)["message"] == "that is your own seat: send leave to give it up");
+  bench.run(bench.core->unseat(bench.ann(), 7, "open"));
+  CHECK(answer(bench, 1)["code"] == "bad_request");
+  bench.run(bench.core->unseat(bench.ann(), 2, "open"));
+  CHECK(answer(bench, 1)["code"] == "conflict");
+  CHECK(answer(bench, 1)["message"] == "seat 2 is already empty");
+  CHECK(bench.core->seq() == seq);
+}
+
+TEST_CASE("open seats: in a game played to its end, an absent player can only be taken out, as if he had left") {
+  Bench bench(*rules::Registry::builtin().find("rummy"), Json::object(), 3);
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->join(bench.bob(), 1));
+  bench.run(bench.core->join(bench.cat(), 2));
+  bench.run(bench.core->start(bench.ann()));
+  bench.run(bench.core->disconnected(3));
+  const auto seq = bench.core->seq();
+  bench.run(bench.core->unseat(bench.ann(), 2, "bot"));
+  CHECK(answer(bench, 1)["code"] == "conflict");
+  CHECK(bench.core->seq() == seq);
+  bench.run(bench.core->unseat(bench.ann(), 2, "open"));
+  CHECK(answer(bench, 1)["type"] == "ok");
+  CHECK(last_event_bare(bench) == Json::parse(R"({"kind":"leave","seat":2,"by":"host"})"));
+}
+
+TEST_CASE("open seats: before play the host empties a seat at once") {
+  Bench bench(red_dog(), Json::object(), 3);
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->add_bot(bench.ann(), 1, 0));
+  bench.run(bench.core->unseat(bench.ann(), 1, "open"));
+  CHECK(answer(bench, 1)["type"] == "ok");
+  CHECK(bench.core->summary()["seats"][1]["player"].is_null());
+}

@@ -98,8 +98,8 @@ export function createLobbyPage(ctx, params = {}) {
         el('span', { class: 'muted small', text: `${Number(table.spectators) || 0} watching` }),
         el('span', { class: 'spacer' }),
         el('button', {
-          type: 'button', class: 'btn btn-primary btn-small', disabled: !(open && (mine || hasRoom)), 'data-testid': 'join',
-          text: mine ? 'Back to my seat' : 'Join',
+          type: 'button', class: 'btn btn-primary btn-small', disabled: !(open && (mine || (table.status === 'playing' ? table.late_join === true : hasRoom))), 'data-testid': 'join',
+          text: mine ? 'Back to my seat' : table.status === 'playing' ? 'Join at the next deal' : 'Join',
           onclick: () => {
             // The table page sends the `join`; marking the intent here makes it join rather than watch.
             markSeated(ctx.me.name, id, true);

@@ -83,9 +83,9 @@ export function createTablePage(ctx, params) {
     renderCached();
     if (wantSeat) {
       try {
-        await ctx.conn.request('join', { table: tableId });
-        markSeated(ctx.me.name, tableId, true);
-        return;
+        const reply = await ctx.conn.request('join', { table: tableId });
+        seatedBy(reply);
+        return; // seated, or watching with our place in line
       } catch (error) {
         if (NETWORK_CODES.has(error.code)) return;
         markSeated(ctx.me.name, tableId, false);
@@ -103,7 +103,7 @@ export function createTablePage(ctx, params) {
       tableId = String(joined.table);
       element.dataset.table = tableId;
       rememberInvite(tableId, inviteCode);
-      markSeated(ctx.me.name, tableId, true);
+      seatedBy(joined);
       // Show the table's own address without re-running the route (and re-joining).
       ctx.replaceRoute(href.table(tableId));
       renderCached();
@@ -111,6 +111,22 @@ export function createTablePage(ctx, params) {
       if (NETWORK_CODES.has(error.code)) return;
       showMessage(error.code === 'not_found' ? 'This invite link is not valid (any more).' : 'Could not join with this invite.', error);
     }
+  }
+
+  /**
+   * A `join` answers `joined` with a seat, or, at a table in play, `watching`
+   * with the reason (and our place in line where the game takes players between
+   * deals: the seat comes with the next deal). True when we hold a seat.
+   */
+  function seatedBy(reply) {
+    if (reply?.type === 'watching') {
+      markSeated(ctx.me.name, tableId, Number.isInteger(reply.waiting));
+      watching = true;
+      if (typeof reply.message === 'string') ctx.banner.notice(reply.message);
+      return false;
+    }
+    markSeated(ctx.me.name, tableId, true);
+    return true;
   }
 
   async function watch() {
@@ -183,7 +199,8 @@ export function createTablePage(ctx, params) {
         .then(() => markSeated(me, tableId, true))
         .catch((error) => { if (!NETWORK_CODES.has(error.code)) ctx.banner.error(error); });
     } else if (!listed) {
-      markSeated(me, tableId, false);
+      // In line for a seat: after a reconnect or a restart we ask again.
+      markSeated(me, tableId, Number.isInteger(state.waiting));
     }
     if (typeof state.invite === 'string') rememberInvite(tableId, state.invite);
     render();
@@ -256,13 +273,44 @@ export function createTablePage(ctx, params) {
     setBusy(busy); // freshly built buttons inherit a request still in flight
   }
 
+  function takesLateJoiners() {
+    const info = (ctx.games || []).find((g) => g.id === state.game);
+    return info?.seats_change_between_deals === true;
+  }
+
+  /**
+   * The host's "free a seat": a bot's seat, or an absent player's (disconnected
+   * or away), goes to a new player or a bot — at the next deal in games that
+   * take players between deals; in others the player is out of the game.
+   */
+  function freeSeatControls(status) {
+    const players = Array.isArray(state.players) ? state.players.filter(isPlainObject) : [];
+    const candidates = players.filter((p) => !sameName(p.player, state.host) && !p.leaving &&
+      (status === 'waiting' || p.bot || p.connected === false || p.away === true));
+    if (!candidates.length) return [];
+    const seatSelect = el('select', { class: 'free-seat', 'data-testid': 'free-seat', 'aria-label': 'Seat to free' },
+      candidates.map((p) => el('option', { value: String(p.seat), text: `${p.player} (seat ${p.seat})` })));
+    const late = takesLateJoiners();
+    const replaceSelect = el('select', { class: 'free-seat-for', 'data-testid': 'free-seat-for', 'aria-label': 'Who takes it' },
+      el('option', { value: 'open', text: status === 'waiting' || late ? 'for a new player' : 'out of the game' }),
+      status !== 'waiting' && late ? el('option', { value: 'bot', text: 'for a bot' }) : null);
+    const free = button('Free seat', '', () => command('unseat', {
+      table: tableId, seat: Number(seatSelect.value), replace: replaceSelect.value,
+    }, () => ctx.banner.notice(status === 'playing' && late ? 'The seat changes hands when the next deal starts.' : 'The seat is free.')), 'free-seat-go');
+    return [seatSelect, replaceSelect, free];
+  }
+
   function renderHead(game, mySeat) {
     const isHost = sameName(state.host, ctx.me?.name);
     const status = String(state.status ?? 'unknown');
     const buttons = [];
     if (mySeat === null && status === 'waiting') {
-      buttons.push(button('Take a seat', 'btn-primary', () => command('join', { table: tableId }, () => markSeated(ctx.me.name, tableId, true))));
+      buttons.push(button('Take a seat', 'btn-primary', () => command('join', { table: tableId }, seatedBy)));
     }
+    if (mySeat === null && status === 'playing' && takesLateJoiners() && !Number.isInteger(state.waiting)) {
+      buttons.push(button('Ask for a seat', 'btn-primary', () => command('join', { table: tableId }, seatedBy), 'ask-seat'));
+    }
+    if (isHost && (status === 'playing' || status === 'waiting')) buttons.push(...freeSeatControls(status));
     if (isHost && status === 'waiting') {
       buttons.push(button('Start', 'btn-primary', () => command('start', { table: tableId }), 'start'));
     }
@@ -358,6 +406,10 @@ export function createTablePage(ctx, params) {
       return isHost ? 'Seat players or bots, then press Start.' : 'Waiting for the host to start the game.';
     }
     const waitingFor = rctx.toAct.map((seat) => rctx.players.find((p) => p.seat === seat)?.player ?? `seat ${seat}`);
+    if (rctx.mySeat === null && Number.isInteger(state.waiting)) {
+      return state.waiting === 1 ? 'You are next in line for a seat: you are dealt in when one is free at the start of a deal.'
+        : `You are number ${state.waiting} in line for a seat; you are dealt in when one frees up.`;
+    }
     if (rctx.mySeat === null) return waitingFor.length ? `You are watching. Waiting for ${waitingFor.join(', ')}.` : 'You are watching.';
     return waitingFor.length ? `Waiting for ${waitingFor.join(', ')}.` : 'Nothing to do right now.';
   }

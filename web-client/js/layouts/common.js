@@ -46,6 +46,7 @@ export function seatZone(player, rctx, state, info = {}) {
     empty ? null : el('span', { class: `dot ${player.connected ? 'dot-on' : 'dot-off'}`, title: player.connected ? 'connected' : 'disconnected', 'aria-label': player.connected ? 'connected' : 'disconnected' }),
     el('span', { class: 'seat-name', text: name, title: name }),
     player.away === true ? el('span', { class: 'badge badge-away', title: 'away: a bot plays this seat until the player is back', text: 'away' }) : null,
+    typeof player.leaving === 'string' ? el('span', { class: 'badge badge-away', title: player.leaving === 'bot' ? 'a bot takes this seat at the next deal' : 'this seat is free for a new player from the next deal', text: 'leaving' }) : null,
     info.dealer ? el('span', { class: 'badge badge-dealer', title: 'dealer', text: 'D' }) : null,
     player.bot ? el('span', { class: 'badge badge-bot', text: 'bot' }) : null,
     isMe ? el('span', { class: 'badge badge-you', text: 'you' }) : null,
