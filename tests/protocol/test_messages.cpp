@@ -197,6 +197,7 @@ TEST_CASE("type_name gives the wire name of every message type") {
       R"({"type":"act","table":"t","action":{"type":"x"}})",
       R"({"type":"ledger"})",                 R"({"type":"ping"})",
       R"({"type":"back","table":"t"})",
+      R"({"type":"unseat","table":"t","seat":1})",
   };
   REQUIRE(requests.size() == std::variant_size_v<Body>);
   for (const auto& text : requests) {
@@ -508,4 +509,17 @@ TEST_CASE("an invite longer than 64 characters is refused, and quoted back only 
   } catch (const ProtocolError& e) {
     CHECK(std::string(e.what()).size() < 200);
   }
+}
+
+TEST_CASE("unseat: a seat is required, replace is open (the default) or bot, nothing else") {
+  const auto unseat = std::get<Unseat>(parse_request(R"({"type":"unseat","table":"t","seat":2})").body);
+  CHECK(unseat.seat == 2);
+  CHECK(unseat.replace == "open");
+  CHECK(std::get<Unseat>(parse_request(R"({"type":"unseat","table":"t","seat":0,"replace":"bot"})").body).replace == "bot");
+  CHECK_THROWS_WITH(parse_request(R"({"type":"unseat","table":"t"})"),
+                    "field 'seat' is required in 'unseat': the seat to free");
+  CHECK_THROWS_WITH(parse_request(R"({"type":"unseat","table":"t","seat":1,"replace":"human"})"),
+                    "field 'replace' must be \"open\" (a new player takes the seat) or \"bot\", got \"human\"");
+  CHECK_THROWS_AS(parse_request(R"({"type":"unseat","table":"t","seat":-1})"), ProtocolError);
+  CHECK_THROWS_AS(parse_request(R"({"type":"unseat","table":"t","seat":1,"who":"x"})"), ProtocolError);
 }
