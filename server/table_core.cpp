@@ -501,6 +501,7 @@ std::vector<storage::Posting> TableCore::apply_event(Json& event, bool replaying
     auto game = rules::Registry::create(info_, std::move(setup));
     effects = game->start_next_deal(chips);
     game_ = std::move(game);
+    standings_.start(static_cast<int>(seats_.size()));
   } else if (!game_) {
     throw std::runtime_error("event '" + kind + "' before the game started");
   } else if (kind == "deal") {
@@ -525,6 +526,8 @@ std::vector<storage::Posting> TableCore::apply_event(Json& event, bool replaying
     unsaved_postings_.insert(unsaved_postings_.end(), postings.begin(), postings.end());
   }
   lock.unlock();
+  standings_.add_transfers(effects.transfers);
+  note_deal_settled(kind);
   // An action the table played when the seat's clock ran out says so, also when replayed.
   if (kind == "act" && event.value("by", "") == "clock")
     add_log({rules::seat_tag(event.at("seat").get<int>()) + "'s time ran out: the table plays " +
@@ -533,9 +536,21 @@ std::vector<storage::Posting> TableCore::apply_event(Json& event, bool replaying
   return postings;
 }
 
+// A deal that settled (by an action, a deal that could not be played, a player
+// leaving) counts in the standings; the table's close is no deal of its own.
+void TableCore::note_deal_settled(const std::string& kind) {
+  if (kind == "close" || !game_ || game_->phase() == rules::Phase::playing) return;
+  standings_.add_settled_deal(game_->result());
+}
+
 void TableCore::replay(const std::vector<storage::Event>& events) {
   for (const auto& event : events) {
     auto parsed = Json::parse(event.json);
+    if (is_talk(parsed.at("kind").get<std::string>())) {
+      apply_talk(parsed);
+      seq_ = event.seq;
+      continue;
+    }
     apply_event(parsed, true);
     seq_ = event.seq;
     if (parsed.at("kind") == "act") {
@@ -561,7 +576,15 @@ void TableCore::rebuild_from_database() {
   log_.clear();
   log_total_ = 0;
   result_read_ = false;
-  for (auto& member : audience_) member.log_sent = -1;
+  for (auto& member : audience_) member.log_sent = member.chat_sent = -1;
+  chat_.clear();
+  chat_total_ = 0;
+  chatters_.clear();
+  muted_.clear();
+  standings_ = Standings{};
+  rematch_.reset();
+  rematch_of_.reset();
+  rematch_in_progress_ = false;
   action_ids_.clear();
   clocks_.clear();
   clock_armed_.reset();
@@ -1076,6 +1099,7 @@ TableCore::SharedParts TableCore::shared_parts() {
     }
   }
   if (failed()) tail += R"(,"failure":)" + Json(record_.failure).dump(-1, ' ', false, Json::error_handler_t::replace);
+  tail += talk_tail();
   return parts;
 }
 
@@ -1119,6 +1143,7 @@ std::string TableCore::state_text(Member& member, SharedParts& parts, const rule
   text += R"(,"legal":)";
   text += seat && game_ && !failed() ? legal_for(*seat, chips).dump() : "[]";
   log_delta(member, text);
+  chat_delta(member, text);
   text += '}';
   return text;
 }
