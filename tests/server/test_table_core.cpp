@@ -1160,3 +1160,19 @@ TEST_CASE("a same-seed rematch shows its standings side by side with the table i
   CHECK(standings["compare"] == compare);
   CHECK(standings["players"][1]["chips"] == 1);
 }
+
+TEST_CASE("chat before play starts is kept too: the log replays a chat line ahead of the start") {
+  Bench bench(scripted_info());
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->chat(bench.ann(80), say("waiting for bob")));
+  CHECK(reply_to(bench, 1, 80)["seq"] == 1);
+  bench.run(bench.core->join(bench.bob(), 1));
+  bench.run(bench.core->start(bench.ann()));
+  REQUIRE(bench.core->status() == "playing");
+  CHECK(bench.core->seq() == 2);
+  bench.restart();
+  bench.frames.clear();
+  bench.run(bench.core->watch(bench.cat()));
+  CHECK(chat_seen(bench, 3).size() == 1);
+  CHECK(bench.last_state(3)["to_act"] == Json::array({0}));
+}
