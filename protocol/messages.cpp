@@ -285,6 +285,69 @@ Body build_ledger(const Fields& fields) {
   };
 }
 
+Body build_chat(const Fields& fields) {
+  Chat chat{.table = fields.table(), .text = std::nullopt, .reaction = std::nullopt};
+  if (const Json* text = fields.find("text")) chat.text = chat_text(*text);
+  if (const Json* reaction = fields.find("reaction")) {
+    const auto& known = chat_reactions();
+    if (!reaction->is_string() || std::find(known.begin(), known.end(), reaction->get<std::string>()) == known.end()) {
+      std::string names;
+      for (const auto& name : known) names += (names.empty() ? "" : ", ") + name;
+      fail("field 'reaction' must be one of " + names + "; got " + shown(*reaction));
+    }
+    chat.reaction = reaction->get<std::string>();
+  }
+  if (chat.text.has_value() == chat.reaction.has_value())
+    fail(std::string("'chat' needs exactly one of 'text' or 'reaction', got ") + (chat.text ? "both" : "neither"));
+  return chat;
+}
+
+Body build_mute(const Fields& fields) {
+  return Mute{.table = fields.table(),
+              .player = as_player_name(fields.required("player"), "player"),
+              .muted = as_bool(fields.required("muted"), "muted")};
+}
+
+Body build_rematch(const Fields& fields) {
+  return Rematch{.table = fields.table(), .same_seed = fields.optional("same_seed", as_bool).value_or(false)};
+}
+
+// Decodes one UTF-8 character at `at` (the parser has checked the encoding; a
+// broken byte counts as a control character and is refused).
+char32_t next_code_point(const std::string& text, std::size_t& at) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(at);
+  const int length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
+  if (length == 0 || at + length > text.size()) {
+    ++at;
+    return 0;
+  }
+  char32_t code = length == 1 ? lead : lead & (0x7F >> length);
+  for (int i = 1; i < length; ++i) {
+    if ((byte(at + i) & 0xC0) != 0x80) {
+      ++at;
+      return 0;
+    }
+    code = (code << 6) | (byte(at + i) & 0x3F);
+  }
+  at += length;
+  return code;
+}
+
+// C0 and C1 controls, DEL, the line and paragraph separators, and the bidi
+// controls that could make a chat line read as something else.
+bool is_control(char32_t c) {
+  return c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x2028 || c == 0x2029 || (c >= 0x202A && c <= 0x202E) ||
+         (c >= 0x2066 && c <= 0x2069);
+}
+
+std::string hex_code_point(char32_t c) {
+  static const char* digits = "0123456789ABCDEF";
+  std::string out = "U+";
+  for (int shift = c > 0xFFFF ? 20 : 12; shift >= 0; shift -= 4) out += digits[(c >> shift) & 0xF];
+  return out;
+}
+
 template <class Message>
 Body build_empty(const Fields&) {
   return Message{};
@@ -319,6 +382,9 @@ const std::array<MessageSpec, std::variant_size_v<Body>>& message_specs() {
       {"ping", {}, build_empty<Ping>},
       {"back", {"table"}, build_table_only<Back>},
       {"unseat", {"table", "seat", "replace"}, build_unseat},
+      {"chat", {"table", "text", "reaction"}, build_chat},
+      {"mute", {"table", "player", "muted"}, build_mute},
+      {"rematch", {"table", "same_seed"}, build_rematch},
   }};
   return specs;
 }
@@ -388,6 +454,33 @@ Request parse_request(std::string_view text, std::optional<std::int64_t>* id_out
   reject_unknown_fields(message, spec);
   request.body = spec.build(Fields(message, spec.type));
   return request;
+}
+
+const std::vector<std::string>& chat_reactions() {
+  static const std::vector<std::string> reactions{"gg", "nice", "oops", "thanks", "hurry", "wow", "sorry", "thumbs_up"};
+  return reactions;
+}
+
+std::string chat_text(const Json& value) {
+  if (!value.is_string()) fail("field 'text' must be a string, got " + shown(value));
+  const auto& raw = value.get_ref<const std::string&>();
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
+  std::size_t begin = 0, end = raw.size();
+  while (begin < end && blank(raw[begin])) ++begin;
+  while (end > begin && blank(raw[end - 1])) --end;
+  std::string text = raw.substr(begin, end - begin);
+  std::size_t characters = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    const char32_t c = next_code_point(text, at);
+    ++characters;
+    if (is_control(c))
+      fail("chat text may not hold control characters; character " + std::to_string(characters) + " is " +
+           hex_code_point(c));
+  }
+  if (characters == 0 || characters > max_chat_chars)
+    fail("chat text must be 1–" + std::to_string(max_chat_chars) + " characters once trimmed, got " +
+         std::to_string(characters));
+  return text;
 }
 
 bool valid_player_name(std::string_view name) {

@@ -88,6 +88,13 @@ struct LedgerQuery { std::optional<std::string> player; std::optional<int> limit
 struct Ping {};
 // The seat's player is back at the table: a seat marked away is his again.
 struct Back { std::string table; };
+// A line of table chat: exactly one of `text` (already trimmed and checked, see
+// chat_text) and `reaction` (one of chat_reactions()).
+struct Chat { std::string table; std::optional<std::string> text; std::optional<std::string> reaction; };
+// The host mutes (or unmutes) a person's chat at the table.
+struct Mute { std::string table; std::string player; bool muted = true; };
+// The host opens a new table like this finished one (docs/protocol.md "End of a table").
+struct Rematch { std::string table; bool same_seed = false; };
 
 // The host frees a seat (docs/protocol.md "Late joiners and open seats"): it goes
 // to a new player ("open") or to a bot ("bot").
@@ -98,7 +105,16 @@ struct Unseat {
 };
 
 using Body = std::variant<Hello, Games, Tables, Create, Join, Watch, Leave, Bot, Start, End, Act, LedgerQuery, Ping,
-                          Back, Unseat>;
+                          Back, Unseat, Chat, Mute, Rematch>;
+
+// Table chat (docs/protocol.md "Table chat").
+inline constexpr std::size_t max_chat_chars = 200;
+// The quick reactions, by wire name.
+const std::vector<std::string>& chat_reactions();
+// A chat text as kept: surrounding white space trimmed, 1–max_chat_chars Unicode
+// characters, no control characters (nor the invisible ones that reorder text).
+// Throws ProtocolError(bad_request) saying what is wrong.
+std::string chat_text(const Json& value);
 
 struct Request {
   std::optional<std::int64_t> id;

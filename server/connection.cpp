@@ -129,6 +129,19 @@ void Connection::watch(const std::shared_ptr<Client>& self, std::optional<std::i
   });
 }
 
+// A finished table may have left memory: it is read back, like for `watch`.
+void Connection::rematch(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
+                         const protocol::Rematch& body) {
+  lobby_.find(body.table, [this, self, re, body](std::shared_ptr<TableActor> target) {
+    if (!target) return send(self, protocol::error_message(re, code::not_found, "no table " + quoted(body.table)));
+    touch(target);
+    // The lobby outlives every connection and table.
+    target->rematch(self, re, body.same_seed, [lobby = &lobby_](RematchPlan plan, TableActor::RematchDone done) {
+      lobby->create_rematch(std::move(plan), std::move(done));
+    });
+  });
+}
+
 void Connection::handle(const std::shared_ptr<Client>& self, const protocol::Request& request) {
   const auto re = request.id;
   if (const auto* body = std::get_if<protocol::Hello>(&request.body)) return hello(self, re, *body);
@@ -166,6 +179,12 @@ void Connection::handle(const std::shared_ptr<Client>& self, const protocol::Req
           table(body.table)->back(self, re);
         } else if constexpr (std::is_same_v<T, protocol::Unseat>) {
           table(body.table)->unseat(self, re, body.seat, body.replace);
+        } else if constexpr (std::is_same_v<T, protocol::Chat>) {
+          table(body.table)->chat(self, re, body);
+        } else if constexpr (std::is_same_v<T, protocol::Mute>) {
+          table(body.table)->mute(self, re, body.player, body.muted);
+        } else if constexpr (std::is_same_v<T, protocol::Rematch>) {
+          rematch(self, re, body);
         } else if constexpr (std::is_same_v<T, protocol::Act>) {
           table(body.table)->act(self, re, body.action, body.action_id);
         } else if constexpr (std::is_same_v<T, protocol::LedgerQuery>) {

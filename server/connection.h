@@ -49,6 +49,7 @@ class Connection {
   void handle(const std::shared_ptr<Client>& self, const protocol::Request& request);
   void hello(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re, const protocol::Hello& hello);
   void watch(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re, const protocol::Watch& watch);
+  void rematch(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re, const protocol::Rematch& body);
   // The table, or a not_found error to `self`; remembered so that it hears of the close.
   std::shared_ptr<TableActor> table(const std::string& id);
   void touch(const std::shared_ptr<TableActor>& table);

@@ -111,8 +111,8 @@ void Lobby::start_housekeeping() {
   });
 }
 
-// Finished tables leave memory after a while (they are read back from the
-// database if someone asks for them); waiting tables nobody started expire.
+// Finished tables leave memory after a while unused (they are read back from
+// the database if someone asks for them); waiting tables nobody started expire.
 void Lobby::housekeeping() {
   const auto now = std::chrono::steady_clock::now();
   std::vector<std::shared_ptr<TableActor>> to_expire;
@@ -121,7 +121,8 @@ void Lobby::housekeeping() {
     const auto snapshot = it->second->snapshot();
     if (snapshot.status == "finished") {
       auto [seen, fresh] = finished_seen_.try_emplace(it->first, now);
-      if (!fresh && now - seen->second > finished_kept_in_memory) {
+      // A finished table people still chat at (or open the rematch of) stays.
+      if (!fresh && now - seen->second > finished_kept_in_memory && it->second->idle_for() > finished_kept_in_memory) {
         invites_.erase(snapshot.invite);
         finished_seen_.erase(seen);
         it = tables_.erase(it);
@@ -224,6 +225,71 @@ void Lobby::create(const std::string& host, const protocol::Create& request,
                              record.is_private ? " (private)" : "");
                 done({{"table", record.id}, {"invite", record.invite}}, std::nullopt);
               });
+}
+
+void Lobby::create_rematch(RematchPlan plan, std::function<void(Json, std::optional<ProtocolError>)> done) {
+  const auto* info = rules::Registry::builtin().find(plan.game);
+  if (!info) return done({}, ProtocolError(code::not_found, "the game '" + plan.game + "' is no longer served"));
+  {
+    std::lock_guard lock(mutex_);
+    if (open_tables_of(plan.host) >= config_.max_open_tables)
+      return done({}, ProtocolError(code::conflict, "you already host " + std::to_string(config_.max_open_tables) +
+                                                        " open tables; end one before opening a rematch"));
+  }
+  storage::TableRecord record;
+  record.id = "t" + random_id(8);
+  record.game = info->id;
+  record.options_json = plan.options_json;
+  record.seed = plan.same_seed ? plan.seed : random_seed();
+  record.host = plan.host;
+  record.status = "waiting";
+  record.is_private = plan.is_private;
+  record.invite = random_id(12);
+  record.clock_json = plan.clock_json;
+  record.deck_json = plan.same_seed ? plan.deck_json : "";
+  // The first step: the event naming the old table (with its standings, for the
+  // comparison) and the starting chips of each bot, a new name at a new table.
+  storage::TableWrite first;
+  first.table = record.id;
+  first.event = storage::Event{1, Json({{"kind", "rematch_of"},
+                                        {"table", plan.from_table},
+                                        {"same_seed", plan.same_seed},
+                                        {"standings", plan.standings}})
+                                      .dump(-1, ' ', false, Json::error_handler_t::replace)};
+  for (auto seat : plan.seats) {
+    if (seat.bot) {
+      seat.player = "bot-" + record.id + "-" + std::to_string(seat.seat);
+      if (config_.starting_chips > 0)
+        first.postings.push_back({storage::bank_account(), storage::player_account(seat.player), config_.starting_chips,
+                                  "starting chips (bot)", record.id, info->id});
+    }
+    record.seats.push_back(std::move(seat));
+  }
+  writer_.run(
+      [this, record, first](storage::Database& db) {
+        db.create_table(record, first);
+        auto lock = balances_.lock();
+        balances_.apply(first.postings, lock);
+      },
+      [this, record, first, info, from = plan.from_table, done](std::exception_ptr error) {
+        if (error) {
+          try {
+            std::rethrow_exception(error);
+          } catch (const std::exception& e) {
+            spdlog::error("the rematch of table {} could not be created: {}", from, e.what());
+          }
+          return done({}, ProtocolError(code::internal, "could not create the rematch"));
+        }
+        try {
+          auto table = make_table(record, *info, {*first.event});
+          add_table(table, record.invite);
+        } catch (const std::exception& e) {
+          spdlog::error("table {}: the rematch of {} could not be set up: {}", record.id, from, e.what());
+          return done({}, ProtocolError(code::internal, "could not set up the rematch"));
+        }
+        spdlog::info("table {}: {} created by {} as the rematch of {}", record.id, record.game, record.host, from);
+        done({{"table", record.id}, {"invite", record.invite}}, std::nullopt);
+      });
 }
 
 std::shared_ptr<TableActor> Lobby::find_loaded(const std::string& table) const {

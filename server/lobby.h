@@ -60,6 +60,10 @@ class Lobby {
   Json tables() const;
   void create(const std::string& host, const protocol::Create& create,
               std::function<void(Json reply, std::optional<ProtocolError>)> done);
+  // The new table of a rematch (docs/protocol.md "End of a table"): the same
+  // game, options, clock and people, its bots seated anew; its first event
+  // names the table it is the rematch of. `done` gets {"table","invite"}.
+  void create_rematch(RematchPlan plan, std::function<void(Json reply, std::optional<ProtocolError>)> done);
   // The table, loading a finished one from the database if it is not in memory;
   // `done` gets nullptr when there is no such table.
   void find(const std::string& table, std::function<void(std::shared_ptr<TableActor>)> done);

@@ -56,6 +56,45 @@ void TableActor::unseat(std::shared_ptr<Client> client, std::optional<std::int64
          [who = caller(client, re), seat, replace](TableCore& core) { return core.unseat(who, seat, replace); });
 }
 
+void TableActor::chat(std::shared_ptr<Client> client, std::optional<std::int64_t> re, protocol::Chat message) {
+  submit(client, re, [who = caller(client, re), message = std::move(message)](TableCore& core) {
+    return core.chat(who, message);
+  });
+}
+
+void TableActor::mute(std::shared_ptr<Client> client, std::optional<std::int64_t> re, std::string player, bool muted) {
+  submit(client, re, [who = caller(client, re), player = std::move(player), muted](TableCore& core) {
+    return core.mute(who, player, muted);
+  });
+}
+
+// The old table checks and remembers that a rematch is being made; the lobby
+// creates the new table off the strand; the old table then records it (or
+// forgets it, if the lobby refused). A fault of the lobby's is answered as
+// such and never fails this table.
+void TableActor::rematch(std::shared_ptr<Client> client, std::optional<std::int64_t> re, bool same_seed,
+                         RematchMaker make) {
+  submit(client, re, [self = shared_from_this(), who = caller(client, re), same_seed,
+                      make = std::move(make)](TableCore& core) {
+    Outbox out;
+    auto plan = core.plan_rematch(who, same_seed, out);
+    if (!plan) return out;
+    auto done = [self, who](Json created, std::optional<protocol::ProtocolError> error) {
+      self->submit(nullptr, std::nullopt, [who, created = std::move(created), error](TableCore& core) {
+        if (error) return core.rematch_failed(who, error->code(), error->what());
+        return core.rematch_made(who, created.value("table", ""), created.value("invite", ""));
+      });
+    };
+    try {
+      make(std::move(*plan), std::move(done));
+    } catch (const std::exception& e) {
+      spdlog::error("table {}: its rematch could not be made: {}", core.id(), e.what());
+      out.add(core.rematch_failed(who, protocol::code::internal, "the rematch could not be made"));
+    }
+    return out;
+  });
+}
+
 void TableActor::add_bot(std::shared_ptr<Client> client, std::optional<std::int64_t> re, std::optional<int> seat,
                          int level) {
   submit(client, re,

@@ -64,6 +64,13 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
            std::optional<std::string> action_id);
   void back(std::shared_ptr<Client> client, std::optional<std::int64_t> re);
   void unseat(std::shared_ptr<Client> client, std::optional<std::int64_t> re, int seat, const std::string& replace);
+  void chat(std::shared_ptr<Client> client, std::optional<std::int64_t> re, protocol::Chat message);
+  void mute(std::shared_ptr<Client> client, std::optional<std::int64_t> re, std::string player, bool muted);
+  // Makes the new table of a rematch (the lobby's job), then `done` with its
+  // `table` and `invite`, or the error that refused it.
+  using RematchDone = std::function<void(Json created, std::optional<protocol::ProtocolError> error)>;
+  using RematchMaker = std::function<void(RematchPlan plan, RematchDone done)>;
+  void rematch(std::shared_ptr<Client> client, std::optional<std::int64_t> re, bool same_seed, RematchMaker make);
   void disconnected(ClientId client);
 
   // Commands held while a write is in flight; beyond this, a request is refused.

@@ -203,9 +203,14 @@ Outbox TableCore::start(const Caller& who) {
   if (takes_late_joiners()) {
     // The empty seats stay in the game, out of play, for friends who come late.
     Json open = Json::array();
-    for (int s = 0; s < static_cast<int>(seats_.size()); ++s)
+    Json seated = Json::array();
+    for (int s = 0; s < static_cast<int>(seats_.size()); ++s) {
       if (seats_[s].player.empty()) open.push_back(s);
+      seated.push_back({{"player", seats_[s].player}, {"bot", seats_[s].bot}, {"level", seats_[s].bot_level}});
+    }
     if (!open.empty()) event["open"] = std::move(open);
+    // The seats change hands later: a replay starts from these, not today's.
+    event["seated"] = std::move(seated);
   } else {
     std::erase_if(seats_, [](const SeatInfo& s) { return s.player.empty(); });
   }
@@ -476,6 +481,7 @@ void TableCore::change_seats(const Json& changes, const rules::Balances& chips, 
     const std::string before = s.player;
     if (change.at("player").is_null()) {
       if (!s.left) game_->seat_left(seat, chips);
+      standings_.seat_changes_hands(seat, before, s.bot);
       s = SeatInfo{};
       s.left = true;
       effects.say(before.empty() ? "Seat " + std::to_string(seat) + " is open."
@@ -483,6 +489,7 @@ void TableCore::change_seats(const Json& changes, const rules::Balances& chips, 
       continue;
     }
     effects.append(game_->seat_taken(seat, chips));
+    standings_.seat_changes_hands(seat, before, s.bot);
     s = SeatInfo{change.at("player").get<std::string>(), change.value("bot", false), change.value("level", 0), false};
     std::erase_if(waiting_, [&](const std::string& p) { return same_name(p, s.player); });
     ++summary_version_;
@@ -663,6 +670,12 @@ std::vector<storage::Posting> TableCore::apply_event(Json& event, bool replaying
   const std::string kind = event.at("kind");
   rules::Effects effects;
   if (kind == "start") {
+    if (const auto seated = event.find("seated"); replaying && seated != event.end()) {
+      for (std::size_t s = 0; s < seated->size() && s < seats_.size(); ++s) {
+        const auto& at = (*seated)[s];
+        seats_[s] = SeatInfo{at.value("player", ""), at.value("bot", false), at.value("level", 0), false};
+      }
+    }
     rules::GameSetup setup{options_, static_cast<int>(seats_.size()), record_.seed, std::nullopt, chips};
     const auto open = event.value("open", std::vector<int>{});
     std::vector<int> occupied;
@@ -690,6 +703,7 @@ std::vector<storage::Posting> TableCore::apply_event(Json& event, bool replaying
     }
     effects = game->start_next_deal(chips);
     game_ = std::move(game);
+    standings_.start(static_cast<int>(seats_.size()));
   } else if (!game_) {
     throw std::runtime_error("event '" + kind + "' before the game started");
   } else if (kind == "deal") {
@@ -727,6 +741,8 @@ std::vector<storage::Posting> TableCore::apply_event(Json& event, bool replaying
     unsaved_postings_.insert(unsaved_postings_.end(), postings.begin(), postings.end());
   }
   lock.unlock();
+  standings_.add_transfers(effects.transfers);
+  note_deal_settled(kind);
   // An action the table played when the seat's clock ran out says so, also when replayed.
   if (kind == "act" && event.value("by", "") == "clock")
     add_log({rules::seat_tag(event.at("seat").get<int>()) + "'s time ran out: the table plays " +
@@ -735,9 +751,21 @@ std::vector<storage::Posting> TableCore::apply_event(Json& event, bool replaying
   return postings;
 }
 
+// A deal that settled (by an action, a deal that could not be played, a player
+// leaving) counts in the standings; the table's close is no deal of its own.
+void TableCore::note_deal_settled(const std::string& kind) {
+  if (kind == "close" || !game_ || game_->phase() == rules::Phase::playing) return;
+  standings_.add_settled_deal(game_->result());
+}
+
 void TableCore::replay(const std::vector<storage::Event>& events) {
   for (const auto& event : events) {
     auto parsed = Json::parse(event.json);
+    if (is_talk(parsed.at("kind").get<std::string>())) {
+      apply_talk(parsed);
+      seq_ = event.seq;
+      continue;
+    }
     apply_event(parsed, true);
     seq_ = event.seq;
     if (parsed.at("kind") == "act") {
@@ -763,7 +791,15 @@ void TableCore::rebuild_from_database() {
   log_.clear();
   log_total_ = 0;
   result_read_ = false;
-  for (auto& member : audience_) member.log_sent = -1;
+  for (auto& member : audience_) member.log_sent = member.chat_sent = -1;
+  chat_.clear();
+  chat_total_ = 0;
+  chatters_.clear();
+  muted_.clear();
+  standings_ = Standings{};
+  rematch_.reset();
+  rematch_of_.reset();
+  rematch_in_progress_ = false;
   action_ids_.clear();
   clocks_.clear();
   clock_armed_.reset();
@@ -1279,6 +1315,7 @@ TableCore::SharedParts TableCore::shared_parts() {
     }
   }
   if (failed()) tail += R"(,"failure":)" + Json(record_.failure).dump(-1, ' ', false, Json::error_handler_t::replace);
+  tail += talk_tail();
   return parts;
 }
 
@@ -1325,6 +1362,7 @@ std::string TableCore::state_text(Member& member, SharedParts& parts, const rule
   text += R"(,"legal":)";
   text += seat && game_ && !failed() ? legal_for(*seat, chips).dump() : "[]";
   log_delta(member, text);
+  chat_delta(member, text);
   text += '}';
   return text;
 }

@@ -29,6 +29,7 @@
 #include "server/client.h"
 #include "server/config.h"
 #include "server/live_balances.h"
+#include "server/standings.h"
 #include "storage/database.h"
 
 namespace parlour::server {
@@ -66,6 +67,22 @@ struct Outbox {
   std::vector<TimerOrder> timers;
 
   void add(Outbox&& later);
+};
+
+// What a rematch of a finished table is made of (docs/protocol.md "End of a
+// table"): the lobby creates it, seating the same people and bots again.
+struct RematchPlan {
+  std::string from_table;
+  bool same_seed = false;
+  std::string game;
+  std::string options_json;
+  std::string clock_json;
+  std::uint64_t seed = 0;
+  std::string deck_json;  // kept only for a same-seed rematch
+  bool is_private = false;
+  std::string host;
+  std::vector<storage::Seat> seats;  // bots by their old names: the lobby names them anew
+  Json standings;                    // the finished table's, for the comparison (null if none)
 };
 
 // The database's record and log of a table, after a failed commit.
@@ -130,6 +147,19 @@ class TableCore {
   // other games the seat's player is out of the game, as if he had left ("open").
   // A person can be moved out only while absent (disconnected or away).
   Outbox unseat(const Caller& who, int seat, const std::string& replace);
+  // Table chat: a line of text or a quick reaction, from anyone at the table
+  // (docs/protocol.md "Table chat").
+  Outbox chat(const Caller& who, const protocol::Chat& message);
+  // The host mutes or unmutes a person's chat.
+  Outbox mute(const Caller& who, const std::string& player, bool muted);
+  // A rematch in two halves around the lobby's creating the new table: the
+  // checks (a refusal goes into `out`; nullopt then), and the record of it.
+  std::optional<RematchPlan> plan_rematch(const Caller& who, bool same_seed, Outbox& out);
+  Outbox rematch_made(const Caller& who, const std::string& table, const std::string& invite);
+  Outbox rematch_failed(const Caller& who, const std::string& error_code, const std::string& message);
+  // The table's standings, once play has started (null before, and for a table
+  // stopped by a fault: its log is not replayed).
+  Json standings() const;
   Outbox disconnected(ClientId client);
   // A table still waiting for players that nobody used for long: it ends.
   Outbox expire();
@@ -144,6 +174,11 @@ class TableCore {
 
   // Action ids remembered per seat for answering a resent `act`.
   static constexpr std::size_t max_action_ids_per_seat = 256;
+  // Chat: at most this many lines per person in any window of this length;
+  // the last lines kept for a newcomer's first state.
+  static constexpr std::size_t chat_lines_per_window = 5;
+  static constexpr std::int64_t chat_window_ms = 10'000;
+  static constexpr std::size_t chat_lines_kept = 50;
 
  private:
   struct SeatInfo {
@@ -169,6 +204,7 @@ class TableCore {
     std::int64_t log_sent = -1;      // absolute number of log lines this member has had; -1: none yet
     std::uint64_t players_sent = 0;  // the players list version this member has had; 0: none yet
     std::uint64_t result_sent = 0;   // the result version this member has had; 0: none yet
+    std::int64_t chat_sent = -1;     // absolute number of chat lines this member has had; -1: none yet
   };
   // The parts of a state push that are the same for everyone, serialized once a broadcast.
   struct SharedParts {
@@ -196,6 +232,10 @@ class TableCore {
                      std::vector<Frame> replies, std::optional<Caller> caller);
   std::vector<storage::Posting> apply_event(Json& event, bool replaying);
   void replay(const std::vector<storage::Event>& events);
+  // Chat, mute and rematch events: the table's talk, which the game never sees.
+  static bool is_talk(const std::string& kind);
+  void apply_talk(const Json& event);
+  void note_deal_settled(const std::string& kind);
   void rebuild_from_database();
   Outbox automatic_step();
   Outbox next_deal();
@@ -262,6 +302,10 @@ class TableCore {
   std::string state_text(Member& member, SharedParts& parts, const rules::Balances& chips);
   const std::string& view_text(SharedParts& parts, std::optional<int> seat) const;
   void log_delta(Member& member, std::string& out) const;
+  void chat_delta(Member& member, std::string& out) const;
+  std::string talk_tail() const;
+  bool is_muted(const std::string& player) const;
+  std::optional<std::string> person_at_table(const std::string& player) const;
   void refresh_players(const rules::Balances& chips);
   void refresh_result();
   // What the players list is made of, to tell cheaply whether it changed.
@@ -318,6 +362,18 @@ class TableCore {
   rules::Rng bot_rng_;
   int deals_without_action_ = 0;
   std::map<int, std::deque<std::pair<std::string, std::int64_t>>> action_ids_;  // per seat, oldest first
+
+  // ---- the table's talk and its end (rebuilt from the log)
+  std::deque<std::string> chat_;  // the last chat lines, as JSON
+  std::int64_t chat_total_ = 0;   // chat lines ever: chat_.back() is line chat_total_ - 1
+  std::map<std::string, std::string> chatters_;  // by lower-case name: everyone who has chatted here
+  std::map<std::string, std::string> muted_;     // by lower-case name: the name as written
+  std::map<std::string, std::deque<std::int64_t>> chat_times_;  // by lower-case name, table memory: the rate limit
+  Standings standings_;
+  std::optional<Json> rematch_;     // {"table","same_seed"}: the rematch opened from this table
+  std::optional<Json> rematch_of_;  // {"table","same_seed","standings"}: the table this one is the rematch of
+  bool rematch_in_progress_ = false;  // the lobby is making it (same_seed as asked)
+  bool rematch_same_seed_ = false;
 };
 
 }  // namespace parlour::server

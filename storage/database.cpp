@@ -781,7 +781,9 @@ std::int64_t Database::total_of_all_accounts() {
   }
 }
 
-void Database::create_table(const TableRecord& table) {
+void Database::create_table(const TableRecord& table) { create_table(table, TableWrite{}); }
+
+void Database::create_table(const TableRecord& table, const TableWrite& first_step) {
   try {
     WriteTransaction transaction = impl_->begin_write();
     {
@@ -805,6 +807,7 @@ void Database::create_table(const TableRecord& table) {
       set_clock->exec();
     }
     impl_->insert_seats(table.id, table.seats);
+    if (first_step.event || !first_step.postings.empty()) impl_->apply_write(first_step, utc_now_iso8601());
     transaction.commit();
   } catch (const SQLite::Exception& e) {
     throw StorageError("while creating table " + table.id + ": " + e.what());

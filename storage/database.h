@@ -134,6 +134,9 @@ class Database {
 
   // Tables
   void create_table(const TableRecord& table);
+  // Creates the table and commits its first step (its first event, chips granted
+  // to its bots) in the same transaction: a rematch is made whole or not at all.
+  void create_table(const TableRecord& table, const TableWrite& first_step);
   std::optional<TableRecord> find_table(const std::string& id);
   std::vector<TableRecord> tables_with_status(const std::string& status);
   std::vector<Event> events(const std::string& table);

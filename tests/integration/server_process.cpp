@@ -66,6 +66,13 @@ void WsClient::complete_state(Json& state) {
     while (kept.log.size() > 50) kept.log.erase(kept.log.begin());
     state["log"] = kept.log;
   }
+  if (state.contains("chat_from")) {
+    const std::int64_t from = state["chat_from"];
+    if (from != kept.chat_end) kept.chat = Json::array();
+    for (const auto& line : state["chat"]) kept.chat.push_back(line);
+    kept.chat_end = from + static_cast<std::int64_t>(state["chat"].size());
+  }
+  state["chat"] = kept.chat;
   if (state.contains("players")) kept.players = state["players"];
   else if (!kept.players.is_null()) state["players"] = kept.players;
   if (state.contains("result")) kept.result = state["result"];

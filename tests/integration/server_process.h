@@ -55,13 +55,15 @@ class WsClient {
  private:
   boost::asio::io_context io_;
   boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
-  // A state push leaves out the log lines, the players list and (during play)
-  // the result this client has had already (docs/protocol.md); these fill them in.
+  // A state push leaves out the log and chat lines, the players list and (during
+  // play) the result this client has had already (docs/protocol.md); these fill them in.
   struct TableMemory {
     Json log = Json::array();
     std::int64_t log_end = 0;
     Json players;
     Json result;
+    Json chat = Json::array();
+    std::int64_t chat_end = 0;
   };
   void complete_state(Json& state);
   std::map<std::string, TableMemory> tables_;

@@ -198,6 +198,9 @@ TEST_CASE("type_name gives the wire name of every message type") {
       R"({"type":"ledger"})",                 R"({"type":"ping"})",
       R"({"type":"back","table":"t"})",
       R"({"type":"unseat","table":"t","seat":1})",
+      R"({"type":"chat","table":"t","text":"hi"})",
+      R"({"type":"mute","table":"t","player":"p","muted":true})",
+      R"({"type":"rematch","table":"t"})",
   };
   REQUIRE(requests.size() == std::variant_size_v<Body>);
   for (const auto& text : requests) {
@@ -522,4 +525,56 @@ TEST_CASE("unseat: a seat is required, replace is open (the default) or bot, not
                     "field 'replace' must be \"open\" (a new player takes the seat) or \"bot\", got \"human\"");
   CHECK_THROWS_AS(parse_request(R"({"type":"unseat","table":"t","seat":-1})"), ProtocolError);
   CHECK_THROWS_AS(parse_request(R"({"type":"unseat","table":"t","seat":1,"who":"x"})"), ProtocolError);
+}
+
+// ----- Table chat, mute and rematch (docs/protocol.md "Table chat", "End of a table").
+
+TEST_CASE("chat carries a text, trimmed, or one of the quick reactions") {
+  auto chat = parse_as<Chat>(R"({"type":"chat","table":"t","text":"  good luck\n"})");
+  CHECK(chat.table == "t");
+  CHECK(chat.text == "good luck");
+  CHECK_FALSE(chat.reaction);
+  chat = parse_as<Chat>(R"({"type":"chat","table":"t","reaction":"gg"})");
+  CHECK(chat.reaction == "gg");
+  CHECK_FALSE(chat.text);
+  CHECK(chat_reactions() == std::vector<std::string>{"gg", "nice", "oops", "thanks", "hurry", "wow", "sorry", "thumbs_up"});
+}
+
+TEST_CASE("chat text is 1 to 200 characters once trimmed, counted as Unicode characters, not bytes") {
+  std::string accents;
+  for (int i = 0; i < 200; ++i) accents += "\u00e9";  // é, two bytes each in UTF-8
+  CHECK(parse_as<Chat>(R"({"type":"chat","table":"t","text":")" + accents + R"("})").text->size() == 400);
+  check_rejected(R"({"type":"chat","table":"t","text":")" + accents + R"(e"})",
+                 "chat text must be 1–200 characters once trimmed, got 201");
+  check_rejected(R"({"type":"chat","table":"t","text":" \t "})", "chat text must be 1–200 characters once trimmed, got 0");
+  check_rejected(R"({"type":"chat","table":"t","text":""})", "got 0");
+}
+
+TEST_CASE("chat text with a control character inside is refused, naming it") {
+  check_rejected(R"({"type":"chat","table":"t","text":"two\nlines"})",
+                 "chat text may not hold control characters; character 4 is U+000A");
+  check_rejected(R"({"type":"chat","table":"t","text":"bell\u0007"})", "character 5 is U+0007");
+  check_rejected(R"({"type":"chat","table":"t","text":"a\u0085b"})", "character 2 is U+0085");
+  // Text that reads right to left when the server shows it left to right is refused too.
+  check_rejected(R"({"type":"chat","table":"t","text":"x\u202Ey"})", "character 2 is U+202E");
+}
+
+TEST_CASE("chat needs exactly one of text and reaction, and a known reaction") {
+  check_rejected(R"({"type":"chat","table":"t"})", "'chat' needs exactly one of 'text' or 'reaction', got neither");
+  check_rejected(R"({"type":"chat","table":"t","text":"hi","reaction":"gg"})", "got both");
+  check_rejected(R"({"type":"chat","table":"t","reaction":"boo"})",
+                 "field 'reaction' must be one of gg, nice, oops, thanks, hurry, wow, sorry, thumbs_up; got \"boo\"");
+  check_rejected(R"({"type":"chat","table":"t","text":5})", "field 'text' must be a string, got 5");
+  check_rejected(R"({"type":"chat","table":"t","text":"hi","colour":"red"})", "unknown field 'colour' in 'chat'");
+}
+
+TEST_CASE("mute names a player and says muted or not; rematch may ask for the same seed") {
+  const auto mute = parse_as<Mute>(R"({"type":"mute","table":"t","player":"bob","muted":false})");
+  CHECK(mute.player == "bob");
+  CHECK_FALSE(mute.muted);
+  check_rejected(R"({"type":"mute","table":"t","player":"bob"})", "missing field 'muted' in 'mute'");
+  check_rejected(R"({"type":"mute","table":"t","player":"no one","muted":true})", "player must be 1–24 characters");
+  CHECK_FALSE(parse_as<Rematch>(R"({"type":"rematch","table":"t"})").same_seed);
+  CHECK(parse_as<Rematch>(R"({"type":"rematch","table":"t","same_seed":true})").same_seed);
+  check_rejected(R"({"type":"rematch","table":"t","same_seed":1})", "field 'same_seed' must be true or false, got 1");
 }

@@ -18,7 +18,9 @@ namespace {
 
 // Options: "throw_at_act" (throw a std::runtime_error on that many-th act),
 // "nobody_acts" (to_act names a seat with nothing to do), "empty_deals" (every
-// deal ends at once). Each act moves 1 chip from the actor to the pool "pot".
+// deal ends at once), "scored" (the seat whose tap ends a deal takes the pot and
+// 5 points; the result then has seats' chips and points, and running scores).
+// Each act moves 1 chip from the actor to the pool "pot".
 class ScriptedGame final : public rules::GameState {
  public:
   explicit ScriptedGame(const rules::GameSetup& setup) : options_(setup.options), players_(setup.players) {}
@@ -39,12 +41,25 @@ class ScriptedGame final : public rules::GameState {
     fx.move(rules::Account::of_seat(seat), rules::Account::of_pool("pot"), 1, "tap");
     fx.say("tap " + std::to_string(acts_));
     pot_ += 1;
+    deal_chips_[seat] -= 1;
     turn_ = (turn_ + 1) % players_;
-    if (acts_ % 2 == 0) settle();
+    if (acts_ % 2 == 0) {
+      settle();
+      if (options_.value("scored", false)) {
+        fx.move(rules::Account::of_pool("pot"), rules::Account::of_seat(seat), pot_, "the last tap takes the pot");
+        deal_chips_[seat] += pot_;
+        pot_ = 0;
+        winner_ = seat;
+        scores_[seat] += 5;
+      }
+    }
     return fx;
   }
   rules::Effects start_next_deal(const rules::Balances&) override {
     ++deals_;
+    deal_chips_.assign(players_, 0);
+    if (scores_.size() != static_cast<std::size_t>(players_)) scores_.assign(players_, 0);
+    winner_ = -1;
     phase_ = rules::Phase::playing;
     if (options_.value("empty_deals", false)) settle();
     return {};
@@ -60,7 +75,14 @@ class ScriptedGame final : public rules::GameState {
     return fx;
   }
   Json view(std::optional<int>) const override { return {{"deal", deals_}, {"pot", pot_}}; }
-  Json result() const override { return deals_ > 0 && phase_ != rules::Phase::playing ? Json{{"deal", deals_}} : Json(); }
+  Json result() const override {
+    if (deals_ == 0 || phase_ == rules::Phase::playing) return Json();
+    if (!options_.value("scored", false)) return Json{{"deal", deals_}};
+    Json seats = Json::array();
+    for (int seat = 0; seat < players_; ++seat)
+      seats.push_back({{"seat", seat}, {"chips", deal_chips_[seat]}, {"points", seat == winner_ ? 5 : 0}});
+    return {{"deal", deals_}, {"seats", seats}, {"scores", scores_}};
+  }
   int deals_played() const override { return deals_; }
 
  private:
@@ -73,6 +95,9 @@ class ScriptedGame final : public rules::GameState {
   int acts_ = 0;
   int deals_ = 0;
   std::int64_t pot_ = 0;
+  std::vector<std::int64_t> deal_chips_ = std::vector<std::int64_t>(4, 0);
+  std::vector<int> scores_ = std::vector<int>(4, 0);
+  int winner_ = -1;
 };
 
 rules::GameInfo scripted_info() {
@@ -85,6 +110,7 @@ rules::GameInfo scripted_info() {
       {"throw_at_act", rules::OptionSpec::Type::integer, 0, {}, 0, 100, ""},
       {"nobody_acts", rules::OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt, ""},
       {"empty_deals", rules::OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt, ""},
+      {"scored", rules::OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt, ""},
   };
   info.create = [](const rules::GameSetup& setup) -> std::unique_ptr<rules::GameState> {
     return std::make_unique<ScriptedGame>(setup);
@@ -779,6 +805,378 @@ TEST_CASE("a restart re-arms the clock in full and finds every seat present") {
   CHECK(bench.last_state(3)["timer"] == Json{{"seat", 0}, {"seconds", 30}, {"ends_at", bench.now + 30'000}, {"bank", 20}});
 }
 
+// ---------------------------------------------------------------- table chat
+
+namespace {
+
+// Every chat line a client was sent, in order (the pushes carry only new ones).
+Json chat_seen(const Bench& bench, ClientId client) {
+  Json lines = Json::array();
+  for (const auto& frame : bench.frames.at(client)) {
+    if (frame["type"] != "state" || !frame.contains("chat")) continue;
+    if (frame["chat_from"].get<std::size_t>() != lines.size()) lines = Json::array();
+    for (const auto& line : frame["chat"]) lines.push_back(line);
+  }
+  return lines;
+}
+
+parlour::protocol::Chat say(const std::string& text) { return {"t1", text, std::nullopt}; }
+parlour::protocol::Chat react(const std::string& reaction) { return {"t1", std::nullopt, reaction}; }
+
+Json reply_to(const Bench& bench, ClientId client, std::int64_t re) {
+  for (const auto& frame : bench.frames.at(client))
+    if (frame.value("re", std::int64_t{-1}) == re) return frame;
+  return Json();
+}
+
+}  // namespace
+
+TEST_CASE("chat: a seated player's line and a watcher's reaction reach everyone at the table, kept in the log") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  bench.run(bench.core->watch(bench.cat()));
+  const auto seq = bench.core->seq();
+  bench.run(bench.core->chat(bench.ann(21), say("good luck all")));
+  bench.now += 1500;
+  bench.run(bench.core->chat(bench.cat(22), react("thumbs_up")));
+  CHECK(reply_to(bench, 1, 21) == Json{{"type", "ok"}, {"re", 21}, {"table", "t1"}, {"seq", seq + 1}});
+  CHECK(reply_to(bench, 3, 22)["seq"] == seq + 2);
+  const Json expected = Json::array(
+      {{{"player", "ann"}, {"text", "good luck all"}, {"time", 1'000'000}, {"log_at", 0}},
+       {{"player", "cat"}, {"reaction", "thumbs_up"}, {"time", 1'001'500}, {"log_at", 0}}});
+  CHECK(chat_seen(bench, 2) == expected);
+  CHECK(chat_seen(bench, 3) == expected);
+  CHECK(bench.last_event() ==
+        Json{{"kind", "chat"}, {"player", "cat"}, {"reaction", "thumbs_up"}, {"time", 1'001'500}});
+  // Chips and the game are untouched; a restart shows the same lines to a newcomer.
+  CHECK(bench.chips("player:ann") == 100);
+  bench.restart();
+  bench.frames.clear();
+  bench.run(bench.core->watch(bench.cat()));
+  CHECK(chat_seen(bench, 3) == expected);
+  CHECK(bench.last_state(3)["seq"] == seq + 2);
+}
+
+TEST_CASE("chat: someone who neither sits nor watches at the table is refused, and nothing is written") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  const auto writes = bench.writes.size();
+  bench.run(bench.core->chat(bench.cat(5), say("hi")));
+  CHECK(reply_to(bench, 3, 5)["code"] == "forbidden");
+  CHECK(bench.writes.size() == writes);
+}
+
+TEST_CASE("chat: the sixth line within ten seconds is rate_limited with when to retry; the window slides") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  for (int i = 0; i < 5; ++i) {
+    bench.run(bench.core->chat(bench.ann(100 + i), say("line " + std::to_string(i))));
+    CHECK(reply_to(bench, 1, 100 + i)["type"] == "ok");
+    bench.now += 1000;
+  }
+  const auto writes = bench.writes.size();
+  bench.run(bench.core->chat(bench.ann(200), say("one too many")));
+  auto refused = reply_to(bench, 1, 200);
+  CHECK(refused["code"] == "rate_limited");
+  CHECK(refused["retry_after_ms"] == 5000);  // the first line leaves the window 10 s after it was sent
+  CHECK(refused["message"] == "you may send 5 chat lines in 10 s; try again in 5 s");
+  CHECK(bench.writes.size() == writes);
+  // Bob's own allowance is his.
+  bench.run(bench.core->chat(bench.bob(201), say("me too")));
+  CHECK(reply_to(bench, 2, 201)["type"] == "ok");
+  bench.now += 4999;
+  bench.run(bench.core->chat(bench.ann(202), say("still too soon")));
+  CHECK(reply_to(bench, 1, 202)["retry_after_ms"] == 1);
+  bench.now += 1;
+  bench.run(bench.core->chat(bench.ann(203), say("now")));
+  CHECK(reply_to(bench, 1, 203)["type"] == "ok");
+}
+
+TEST_CASE("chat: only the host mutes; a muted person's chat is refused until unmuted, also after a restart") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  bench.run(bench.core->watch(bench.cat()));
+  const auto writes = bench.writes.size();
+  bench.run(bench.core->mute(bench.bob(30), "cat", true));
+  CHECK(reply_to(bench, 2, 30)["code"] == "forbidden");
+  CHECK(bench.writes.size() == writes);
+
+  bench.run(bench.core->mute(bench.ann(31), "CAT", true));
+  CHECK(reply_to(bench, 1, 31) ==
+        Json{{"type", "ok"}, {"re", 31}, {"table", "t1"}, {"player", "cat"}, {"muted", true}, {"seq", 2}});
+  CHECK(bench.last_state(2)["muted"] == Json::array({"cat"}));
+  CHECK(bench.log_has(2, "The host muted cat at this table."));
+  bench.run(bench.core->chat(bench.cat(32), say("let me speak")));
+  CHECK(reply_to(bench, 3, 32)["code"] == "forbidden");
+  CHECK(reply_to(bench, 3, 32)["message"] == "the host, ann, has muted you at this table");
+  CHECK(bench.writes.size() == writes + 1);
+
+  bench.restart();
+  bench.run(bench.core->watch(bench.cat()));
+  bench.run(bench.core->chat(bench.cat(33), say("still?")));
+  CHECK(reply_to(bench, 3, 33)["code"] == "forbidden");
+  bench.run(bench.core->mute(bench.ann(34), "cat", false));
+  CHECK(reply_to(bench, 1, 34)["muted"] == false);
+  CHECK_FALSE(bench.last_state(3).contains("muted"));
+  bench.run(bench.core->chat(bench.cat(35), say("thank you")));
+  CHECK(reply_to(bench, 3, 35)["type"] == "ok");
+}
+
+TEST_CASE("mute: nobody at the table is not_found, a bot or the host himself is bad_request, muting twice writes once") {
+  Bench bench(scripted_info(), Json::object(), 3);
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->join(bench.bob(), 1));
+  bench.run(bench.core->add_bot(bench.ann(), 2, 0));
+  const auto writes = bench.writes.size();
+  bench.run(bench.core->mute(bench.ann(40), "zed", true));
+  CHECK(reply_to(bench, 1, 40)["code"] == "not_found");
+  bench.run(bench.core->mute(bench.ann(41), "bot-t1-2", true));
+  CHECK(reply_to(bench, 1, 41)["code"] == "bad_request");
+  bench.run(bench.core->mute(bench.ann(42), "Ann", true));
+  CHECK(reply_to(bench, 1, 42)["code"] == "bad_request");
+  CHECK(bench.writes.size() == writes);
+  bench.run(bench.core->mute(bench.ann(43), "bob", true));
+  bench.run(bench.core->mute(bench.ann(44), "bob", true));
+  CHECK(reply_to(bench, 1, 44)["type"] == "ok");
+  CHECK(bench.writes.size() == writes + 1);
+}
+
+TEST_CASE("chat does not move the game: the turn clock keeps its deadline and idle deals still end the table") {
+  SUBCASE("the clock") {
+    Bench bench(scripted_info());
+    bench.use_clock({{"seconds", 30}});
+    bench.seat_and_start();
+    const auto token = bench.timers.at(TimerKind::turn).token;
+    bench.now += 10'000;
+    bench.run(bench.core->chat(bench.ann(), say("thinking…")));
+    bench.run(bench.core->chat(bench.bob(), react("hurry")));
+    CHECK(bench.timers.at(TimerKind::turn).token == token);
+    CHECK(bench.last_state(2)["timer"]["ends_at"] == 1'030'000);
+    CHECK(bench.last_state(1)["legal"] == Json::array({{{"type", "tap"}}}));
+  }
+  SUBCASE("deals without an action") {
+    Bench bench(scripted_info(), {{"empty_deals", true}});
+    bench.seat_and_start();
+    for (int i = 0; i < 10 && bench.timers.count(TimerKind::next_deal); ++i) {
+      bench.run(bench.core->chat(bench.ann(), say("anyone?")));
+      bench.fire(TimerKind::next_deal);
+    }
+    CHECK(bench.core->status() == "finished");
+  }
+}
+
+TEST_CASE("chat goes on at a finished table (gg), but not at one stopped by a fault") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  bench.run(bench.core->end(bench.ann()));
+  bench.run(bench.core->end(bench.ann()));
+  REQUIRE(bench.core->finished());
+  bench.run(bench.core->chat(bench.bob(50), react("gg")));
+  CHECK(reply_to(bench, 2, 50)["type"] == "ok");
+  CHECK(chat_seen(bench, 1).back()["reaction"] == "gg");
+
+  Bench broken(scripted_info());
+  broken.seat_and_start();
+  broken.run(broken.core->fail("a request failed: test"));
+  broken.run(broken.core->chat(broken.bob(51), react("oops")));
+  CHECK(reply_to(broken, 2, 51)["code"] == "conflict");
+}
+
+// ---------------------------------------------------------------- standings
+
+TEST_CASE("standings: chips won or lost at the table, deals won and the game's score, the same after a restart") {
+  Bench bench(scripted_info(), {{"scored", true}}, 3);
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->join(bench.bob(), 1));
+  bench.run(bench.core->join(bench.cat(), 2));
+  bench.run(bench.core->start(bench.ann()));
+  // Deal 1: ann and bob tap a chip each, bob's tap ends it and takes the pot.
+  bench.tap(bench.ann());
+  bench.tap(bench.bob());
+  bench.fire(TimerKind::next_deal);
+  // Deal 2: cat, then ann, who takes it.
+  bench.tap(bench.cat());
+  bench.tap(bench.ann());
+  bench.fire(TimerKind::next_deal);
+  // Deal 3 is stopped by the host after bob's tap: its pot goes back to seat 0 and nobody wins it.
+  bench.tap(bench.bob());
+  bench.run(bench.core->end(bench.ann()));
+  bench.run(bench.core->end(bench.ann()));
+  REQUIRE(bench.core->finished());
+  const Json expected = {
+      {"deals", 2},
+      {"players",
+       Json::array({{{"seat", 0}, {"player", "ann"}, {"bot", false}, {"chips", 1}, {"deals_won", 1}, {"score", 5}},
+                    {{"seat", 1}, {"player", "bob"}, {"bot", false}, {"chips", 0}, {"deals_won", 1}, {"score", 5}},
+                    {{"seat", 2}, {"player", "cat"}, {"bot", false}, {"chips", -1}, {"deals_won", 0}, {"score", 0}}})}};
+  CHECK(bench.last_state(3)["standings"] == expected);
+  // The chips are the ledger's.
+  CHECK(bench.chips("player:ann") == 101);
+  CHECK(bench.chips("player:bob") == 100);
+  CHECK(bench.chips("player:cat") == 99);
+  bench.restart();
+  bench.run(bench.core->watch(bench.cat()));
+  CHECK(bench.last_state(3)["standings"] == expected);
+}
+
+TEST_CASE("standings are only in a finished table's state, and never for a table stopped by a fault") {
+  Bench bench(scripted_info(), {{"scored", true}});
+  bench.seat_and_start();
+  bench.tap(bench.ann());
+  CHECK_FALSE(bench.last_state(1).contains("standings"));
+  bench.run(bench.core->fail("a request failed: test"));
+  CHECK_FALSE(bench.last_state(1).contains("standings"));
+}
+
+TEST_CASE("Standings: a deal is won in chips, else by the highest points above zero; a deal counts once") {
+  Standings standings;
+  standings.start(3);
+  standings.add_transfers({{rules::Account::of_seat(0), rules::Account::of_pool("pot"), 4, ""},
+                           {rules::Account::of_pool("pot"), rules::Account::of_seat(2), 3, ""},
+                           {rules::Account::of_seat(1), rules::Account::of_seat(2), 2, ""}});
+  standings.add_settled_deal({{"deal", 1}, {"seats", {{{"seat", 0}, {"chips", -4}}, {{"seat", 2}, {"chips", 5}}}}});
+  standings.add_settled_deal({{"deal", 1}, {"seats", {{{"seat", 2}, {"chips", 5}}}}});  // the same deal again
+  // No chips moved: the deal's best points win (both, when tied).
+  standings.add_settled_deal({{"deal", 2},
+                              {"seats", {{{"seat", 0}, {"chips", 0}, {"points", 12}},
+                                         {{"seat", 1}, {"chips", 0}, {"points", 12}},
+                                         {{"seat", 2}, {"chips", 0}, {"points", -3}}}}});
+  // Nobody above zero: nobody won.
+  standings.add_settled_deal({{"deal", 3}, {"seats", {{{"seat", 0}, {"chips", 0}, {"points", 0}}}}});
+  CHECK(standings.deals() == 3);
+  CHECK(standings.chips(0) == -4);
+  CHECK(standings.chips(1) == -2);
+  CHECK(standings.chips(2) == 5);
+  CHECK(standings.deals_won(0) == 1);
+  CHECK(standings.deals_won(1) == 1);
+  CHECK(standings.deals_won(2) == 1);
+  // Without running scores the score is the sum of the deals' points.
+  CHECK(standings.score(0) == 12);
+  CHECK(standings.score(2) == -3);
+  // A game's running or final scores win over the sum.
+  standings.add_settled_deal({{"deal", 4}, {"seats", Json::array()}, {"scores", {40, 10, 0}}, {"final_scores", {50, 10, 0}}});
+  CHECK(standings.score(0) == 50);
+  // A game without points has no score.
+  Standings chips_only;
+  chips_only.start(2);
+  chips_only.add_settled_deal({{"deal", 1}, {"seats", {{{"seat", 0}, {"chips", 3}}, {{"seat", 1}, {"chips", -3}}}}});
+  CHECK_FALSE(chips_only.score(0).has_value());
+  CHECK_FALSE(chips_only.to_json({"ann", "bob"}, {false, false})["players"][0].contains("score"));
+}
+
+// ---------------------------------------------------------------- rematch
+
+TEST_CASE("rematch: only the host, only once the table has finished, only once") {
+  Bench bench(scripted_info(), {{"scored", true}}, 3);
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->join(bench.bob(), 1));
+  bench.run(bench.core->add_bot(bench.ann(), 2, 1));
+  bench.run(bench.core->start(bench.ann()));
+  Outbox out;
+  CHECK_FALSE(bench.core->plan_rematch(bench.ann(60), false, out));
+  bench.run(std::move(out));
+  CHECK(reply_to(bench, 1, 60)["code"] == "conflict");
+  bench.run(bench.core->end(bench.ann()));
+  bench.run(bench.core->end(bench.ann()));
+  REQUIRE(bench.core->finished());
+  out = Outbox{};
+  CHECK_FALSE(bench.core->plan_rematch(bench.bob(61), false, out));
+  bench.run(std::move(out));
+  CHECK(reply_to(bench, 2, 61)["code"] == "forbidden");
+
+  out = Outbox{};
+  const auto plan = bench.core->plan_rematch(bench.ann(62), true, out);
+  REQUIRE(plan);
+  CHECK(out.frames.empty());
+  CHECK(plan->from_table == "t1");
+  CHECK(plan->same_seed);
+  CHECK(plan->seed == 7);
+  CHECK(plan->game == "scripted");
+  CHECK(plan->host == "ann");
+  REQUIRE(plan->seats.size() == 3);
+  CHECK(plan->seats[0].player == "ann");
+  CHECK(plan->seats[2].bot);
+  CHECK(plan->seats[2].bot_level == 1);
+  CHECK(plan->standings["players"].size() == 3);
+  // While the lobby makes it, a second one is refused.
+  out = Outbox{};
+  CHECK_FALSE(bench.core->plan_rematch(bench.ann(63), false, out));
+  bench.run(std::move(out));
+  CHECK(reply_to(bench, 1, 63)["code"] == "conflict");
+
+  bench.run(bench.core->rematch_made(bench.ann(62), "t2", "new-invite"));
+  CHECK(reply_to(bench, 1, 62) == Json{{"type", "created"}, {"re", 62}, {"table", "t2"}, {"invite", "new-invite"},
+                                       {"rematch_of", "t1"}, {"same_seed", true}});
+  CHECK(bench.last_state(2)["rematch"] == Json{{"table", "t2"}, {"same_seed", true}});
+  CHECK(bench.log_has(2, "The host opened a rematch with the same deals: table t2."));
+  out = Outbox{};
+  CHECK_FALSE(bench.core->plan_rematch(bench.ann(64), false, out));
+  bench.run(std::move(out));
+  CHECK(reply_to(bench, 1, 64)["message"] == "table t1 already has its rematch, table t2");
+  // Kept in the log: a restart still offers the rematch.
+  bench.restart();
+  bench.run(bench.core->watch(bench.bob()));
+  CHECK(bench.last_state(2)["rematch"] == Json{{"table", "t2"}, {"same_seed", true}});
+}
+
+TEST_CASE("rematch: a refusal by the lobby is passed on and the host may ask again; a player who left leaves his seat open") {
+  Bench bench(scripted_info(), Json::object(), 3);
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->join(bench.bob(), 1));
+  bench.run(bench.core->join(bench.cat(), 2));
+  bench.run(bench.core->start(bench.ann()));
+  bench.run(bench.core->leave(bench.cat()));
+  bench.run(bench.core->end(bench.ann()));
+  bench.run(bench.core->end(bench.ann()));
+  Outbox out;
+  auto plan = bench.core->plan_rematch(bench.ann(70), false, out);
+  REQUIRE(plan);
+  CHECK(plan->seats[2].player.empty());
+  CHECK(plan->deck_json.empty());
+  bench.run(bench.core->rematch_failed(bench.ann(70), "conflict", "you already host 20 open tables"));
+  CHECK(reply_to(bench, 1, 70)["code"] == "conflict");
+  CHECK(bench.core->plan_rematch(bench.ann(71), false, out));
+}
+
+TEST_CASE("a same-seed rematch shows its standings side by side with the table it repeats") {
+  Bench bench(scripted_info(), {{"scored", true}});
+  const Json previous = {
+      {"deals", 1},
+      {"players", Json::array({{{"seat", 0}, {"player", "ann"}, {"bot", false}, {"chips", 1}, {"deals_won", 1}},
+                               {{"seat", 1}, {"player", "bob"}, {"bot", false}, {"chips", -1}, {"deals_won", 0}}})}};
+  const Json first = {{"kind", "rematch_of"}, {"table", "t0"}, {"same_seed", true}, {"standings", previous}};
+  bench.events = {{1, first.dump()}};
+  bench.core = bench.make(bench.record, bench.events);
+  bench.seat_and_start();
+  CHECK(bench.last_state(1)["rematch_of"] == Json{{"table", "t0"}, {"same_seed", true}});
+  bench.tap(bench.ann());
+  bench.tap(bench.bob());
+  bench.run(bench.core->end(bench.ann()));
+  REQUIRE(bench.core->finished());
+  const auto standings = bench.last_state(1)["standings"];
+  CHECK(standings["rematch_of"] == "t0");
+  auto compare = previous;
+  compare["table"] = "t0";
+  CHECK(standings["compare"] == compare);
+  CHECK(standings["players"][1]["chips"] == 1);
+}
+
+TEST_CASE("chat before play starts is kept too: the log replays a chat line ahead of the start") {
+  Bench bench(scripted_info());
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->chat(bench.ann(80), say("waiting for bob")));
+  CHECK(reply_to(bench, 1, 80)["seq"] == 1);
+  bench.run(bench.core->join(bench.bob(), 1));
+  bench.run(bench.core->start(bench.ann()));
+  REQUIRE(bench.core->status() == "playing");
+  CHECK(bench.core->seq() == 2);
+  bench.restart();
+  bench.frames.clear();
+  bench.run(bench.core->watch(bench.cat()));
+  CHECK(chat_seen(bench, 3).size() == 1);
+  CHECK(bench.last_state(3)["to_act"] == Json::array({0}));
+}
+
 // ---------------------------------------------------------------- late joiners and open seats
 
 namespace {
@@ -1032,4 +1430,39 @@ TEST_CASE("open seats: before play the host empties a seat at once") {
   bench.run(bench.core->unseat(bench.ann(), 1, "open"));
   CHECK(answer(bench, 1)["type"] == "ok");
   CHECK(bench.core->summary()["seats"][1]["player"].is_null());
+}
+
+TEST_CASE("late join: the standings keep what a player did at his seat before it changed hands, after a restart too") {
+  Bench bench(red_dog(), Json::object(), 3);
+  give_dan_chips(bench);
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->join(bench.bob(), 1));
+  bench.run(bench.core->join(bench.cat(), 2));
+  bench.run(bench.core->start(bench.ann()));
+  bench.run(bench.core->watch({9, "zed", 1}));
+  bench.run(bench.core->join(dan(), std::nullopt));
+  bench.run(bench.core->leave(bench.bob()));
+  play_out_deal(bench);
+  const auto bobs_net = bench.chips("player:bob") - 100;
+  bench.fire(TimerKind::next_deal);
+  REQUIRE(bench.player(9, 1)["player"] == "dan");
+  play_out_deal(bench);
+  bench.run(bench.core->end(bench.ann()));
+  const auto standings = bench.last_state(9)["standings"];
+  REQUIRE(standings.is_object());
+  Json dan_row, bob_row;
+  for (const auto& row : standings["players"]) {
+    if (row["player"] == "dan") dan_row = row;
+    if (row["player"] == "bob") bob_row = row;
+  }
+  CHECK(dan_row["seat"] == 1);
+  CHECK(dan_row["chips"] == bench.chips("player:dan") - 100);
+  CHECK_FALSE(dan_row.contains("left"));
+  CHECK(bob_row["seat"] == 1);
+  CHECK(bob_row["left"] == true);
+  CHECK(bob_row["chips"] == bobs_net);
+  // The log names each seat's player of the time when it is replayed.
+  bench.restart();
+  bench.run(bench.core->watch({9, "zed", 2}));
+  CHECK(bench.last_state(9)["standings"] == standings);
 }

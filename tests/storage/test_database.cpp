@@ -504,3 +504,18 @@ TEST_CASE("reopening a file is idempotent") {
   }
   CHECK(migrations_recorded(temp.file()) == Database::latest_schema_version());
 }
+
+TEST_CASE("a table created with its first step (a rematch) has its first event and its bots' chips, or nothing") {
+  TempFolder temp;
+  Database db(temp.file());
+  db.create_table(make_table("t1"), step("t1", 1, {transfer(bank_account(), player_account("bot-t1-1"), 1000, "starting chips (bot)")}));
+  REQUIRE(db.find_table("t1"));
+  REQUIRE(db.events("t1").size() == 1);
+  CHECK(db.events("t1")[0].seq == 1);
+  CHECK(db.balance(player_account("bot-t1-1")) == 1000);
+  CHECK(db.total_of_all_accounts() == 0);
+  // A first step that cannot be written (a player paying chips he does not have) leaves no table behind.
+  CHECK_THROWS(db.create_table(make_table("t2", "inv2"), step("t2", 1, {transfer(player_account("nobody"), bank_account(), 5)})));
+  CHECK_FALSE(db.find_table("t2"));
+  CHECK(db.events("t2").empty());
+}

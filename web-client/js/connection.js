@@ -32,7 +32,7 @@ export class Connection {
     this.pingTimer = null;
     this.status = 'connecting';
     this.retryAt = 0;
-    this.tables = new Map(); // table id → {log, logEnd, players, result}: what state pushes leave out
+    this.tables = new Map(); // table id → {log, logEnd, chat, chatEnd, players, result}: what state pushes leave out
   }
 
   /** Listen for pushed messages of a type ('state', 'error', …) or for
@@ -163,7 +163,7 @@ export class Connection {
    */
   completeState(state) {
     const key = String(state.table);
-    const kept = this.tables.get(key) || { log: [], logEnd: 0, players: undefined };
+    const kept = this.tables.get(key) || { log: [], logEnd: 0, chat: [], chatEnd: 0, players: undefined };
     const lines = Array.isArray(state.log) ? state.log : [];
     if (Number.isInteger(state.log_from)) {
       kept.log = state.log_from === kept.logEnd ? kept.log.concat(lines) : lines.slice();
@@ -171,6 +171,14 @@ export class Connection {
       if (kept.log.length > LOG_KEPT) kept.log = kept.log.slice(-LOG_KEPT);
       state.log = kept.log;
     }
+    // Chat lines come the same way (`chat_from`), and only when there are new ones.
+    if (Number.isInteger(state.chat_from)) {
+      const chat = Array.isArray(state.chat) ? state.chat : [];
+      kept.chat = state.chat_from === kept.chatEnd ? (kept.chat || []).concat(chat) : chat.slice();
+      kept.chatEnd = state.chat_from + chat.length;
+      if (kept.chat.length > LOG_KEPT) kept.chat = kept.chat.slice(-LOG_KEPT);
+    }
+    state.chat = kept.chat || [];
     if (Array.isArray(state.players)) kept.players = state.players;
     else if (kept.players) state.players = kept.players;
     if (state.result && typeof state.result === 'object') kept.result = state.result;

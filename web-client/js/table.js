@@ -12,6 +12,8 @@ import { waitingTable } from './layouts/common.js';
 import { logLine } from './log.js';
 import { renderActions } from './actions.js';
 import { renderResult } from './result.js';
+import { createChatPanel } from './chat.js';
+import { renderStandings } from './standings.js';
 import { href, inviteUrl } from './router.js';
 import { inviteFor, isSeated, markSeated, rememberInvite } from './store.js';
 
@@ -52,13 +54,15 @@ export function createTablePage(ctx, params) {
   const logAnnounce = el('div', { class: 'sr-only', 'aria-live': 'polite' });
   let lastLogLine = null;
   const logPanel = el('div', { class: 'log-panel panel', 'data-zone': 'log' }, el('h3', { class: 'panel-title', text: 'Log' }), logList, logAnnounce);
+  const chatPanel = createChatPanel(ctx, () => tableId);
+  const standingsPanel = el('div', { class: 'standings-holder', hidden: true });
 
   const element = el('div', { class: 'table-page', 'data-table': tableId ?? '', 'data-phase': '', 'data-your-turn': 'false' },
     head,
     turnZone,
     el('div', { class: 'table-layout' },
-      el('div', { class: 'table-main' }, felt, actionsPanel, resultPanel),
-      el('aside', { class: 'table-side' }, invitePanel, logPanel)));
+      el('div', { class: 'table-main' }, standingsPanel, felt, actionsPanel, resultPanel),
+      el('aside', { class: 'table-side' }, invitePanel, chatPanel.element, logPanel)));
   let timerTick = null;
 
   showMessage(tableId ? `Opening table ${tableId}…` : 'Joining by invite…');
@@ -266,6 +270,8 @@ export function createTablePage(ctx, params) {
     renderActionsPanel(rctx, myTurn);
     renderInvite();
     renderLog(rctx);
+    chatPanel.update(state);
+    renderEnd(mySeat);
     const result = state.result !== undefined && state.result !== null ? renderResult(state.result, rctx) : null;
     resultPanel.hidden = !result;
     replaceChildren(resultPanel, result);
@@ -412,6 +418,26 @@ export function createTablePage(ctx, params) {
     }
     if (rctx.mySeat === null) return waitingFor.length ? `You are watching. Waiting for ${waitingFor.join(', ')}.` : 'You are watching.';
     return waitingFor.length ? `Waiting for ${waitingFor.join(', ')}.` : 'Nothing to do right now.';
+  }
+
+  /** A finished table: its standings, the host's Rematch and everyone's "Join the rematch". */
+  function renderEnd(mySeat) {
+    const panel = state.status === 'finished' ? renderStandings(state, {
+      me: ctx.me?.name,
+      rematch: (sameSeed) => command('rematch', { table: tableId, same_seed: sameSeed }, (created) => {
+        // The host sits at the rematch where he sat here.
+        if (mySeat !== null) markSeated(ctx.me.name, String(created.table), true);
+        if (typeof created.invite === 'string') rememberInvite(String(created.table), created.invite);
+        ctx.navigate(href.table(String(created.table)));
+      }),
+      joinRematch: (table) => {
+        // Players keep their seats at the rematch (the server holds them); watchers watch.
+        if (mySeat !== null) markSeated(ctx.me.name, table, true);
+        ctx.navigate(href.table(table));
+      },
+    }) : null;
+    standingsPanel.hidden = !panel;
+    replaceChildren(standingsPanel, panel);
   }
 
   function renderInvite() {

@@ -1,0 +1,125 @@
+// The table's chat (docs/protocol.md "Table chat"): the lines and quick
+// reactions of everyone at the table, a box to write in, and for the host a
+// mute switch beside each person. The box is built once, so a state push never
+// eats a half-typed line.
+
+import { el, isPlainObject, replaceChildren, sameName } from './dom.js';
+
+const MAX_CHARS = 200;
+// The server's fixed set of reactions, as shown.
+export const REACTIONS = [
+  ['gg', 'gg'], ['nice', 'nice!'], ['oops', 'oops'], ['thanks', 'thanks'],
+  ['hurry', 'hurry up'], ['wow', 'wow'], ['sorry', 'sorry'], ['thumbs_up', '👍'],
+];
+const REACTION_TEXT = new Map(REACTIONS);
+
+/**
+ * ctx: {conn, banner, me}. Returns {element, update(state)}.
+ * `table()` gives the current table id.
+ */
+export function createChatPanel(ctx, table) {
+  const list = el('ol', { class: 'chat-list', tabindex: '0', 'aria-label': 'Table chat, newest last' });
+  const input = el('input', {
+    type: 'text', class: 'chat-input', maxlength: String(MAX_CHARS), placeholder: 'Say something…',
+    'aria-label': 'Chat message', 'data-testid': 'chat-input', autocomplete: 'off',
+  });
+  const send = el('button', { type: 'submit', class: 'btn btn-small', text: 'Send', 'data-testid': 'chat-send' });
+  const form = el('form', { class: 'chat-form', 'data-testid': 'chat-form' }, input, send);
+  const mutedNote = el('p', { class: 'muted small', 'data-testid': 'chat-muted', hidden: true, text: 'The host has muted you at this table.' });
+  const reactions = el('div', { class: 'chat-reactions', role: 'group', 'aria-label': 'Quick reactions' },
+    REACTIONS.map(([name, shown]) => el('button', {
+      type: 'button', class: 'btn btn-small btn-reaction', text: shown, title: name,
+      'data-testid': 'chat-reaction', 'data-reaction': name, onclick: () => say({ reaction: name }),
+    })));
+  const people = el('div', { class: 'chat-people', 'data-testid': 'chat-people', hidden: true });
+  const element = el('div', { class: 'chat-panel panel', 'data-zone': 'chat' },
+    el('h3', { class: 'panel-title', text: 'Chat' }), list, form, reactions, mutedNote, people);
+  let shownKey = null;
+  let peopleKey = null;
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    say({ text }, () => { input.value = ''; });
+  });
+
+  async function say(fields, after) {
+    try {
+      await ctx.conn.request('chat', { table: table(), ...fields });
+      if (after) after();
+    } catch (error) {
+      ctx.banner.error(error);
+    }
+  }
+
+  async function setMuted(player, muted) {
+    try {
+      await ctx.conn.request('mute', { table: table(), player, muted });
+    } catch (error) {
+      ctx.banner.error(error);
+    }
+  }
+
+  function update(state) {
+    const me = ctx.me?.name;
+    const lines = Array.isArray(state.chat) ? state.chat.filter(isPlainObject) : [];
+    const muted = Array.isArray(state.muted) ? state.muted.filter((name) => typeof name === 'string') : [];
+    const mutedMe = muted.some((name) => sameName(name, me));
+    input.disabled = mutedMe;
+    send.disabled = mutedMe;
+    for (const button of reactions.querySelectorAll('button')) button.disabled = mutedMe;
+    mutedNote.hidden = !mutedMe;
+
+    const key = JSON.stringify(lines);
+    if (key !== shownKey) {
+      shownKey = key;
+      const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+      replaceChildren(list, lines.length ? lines.map((line) => chatLine(line, me))
+        : el('li', { class: 'muted', text: 'No messages yet.' }));
+      if (atBottom) list.scrollTop = list.scrollHeight;
+    }
+    renderPeople(state, lines, muted, me);
+  }
+
+  // The host's mute switches: everyone seated (bots aside) and everyone who has chatted.
+  function renderPeople(state, lines, muted, me) {
+    const isHost = sameName(state.host, me);
+    const names = [];
+    const add = (name) => {
+      if (typeof name === 'string' && name && !sameName(name, state.host) && !names.some((n) => sameName(n, name))) names.push(name);
+    };
+    for (const player of Array.isArray(state.players) ? state.players : []) if (isPlainObject(player) && !player.bot) add(player.player);
+    for (const line of lines) add(line.player);
+    const key = JSON.stringify([isHost, names, muted]);
+    if (key === peopleKey) return;
+    peopleKey = key;
+    people.hidden = !isHost || names.length === 0;
+    if (people.hidden) return replaceChildren(people);
+    replaceChildren(people, el('span', { class: 'muted small', text: 'Mute:' }), names.map((name) => {
+      const isMuted = muted.some((m) => sameName(m, name));
+      return el('button', {
+        type: 'button', class: `btn btn-small btn-mute${isMuted ? ' is-muted' : ''}`,
+        text: isMuted ? `🔇 ${name}` : name, title: isMuted ? `Let ${name} chat again` : `Mute ${name}`,
+        'aria-pressed': String(isMuted), 'data-testid': 'mute', 'data-player': name,
+        onclick: () => setMuted(name, !isMuted),
+      });
+    }));
+  }
+
+  return { element, update };
+}
+
+function chatLine(line, me) {
+  const who = String(line.player ?? '?');
+  const time = typeof line.time === 'number' ? new Date(line.time) : null;
+  const reaction = typeof line.reaction === 'string' ? line.reaction : null;
+  return el('li', {
+    class: `chat-line${sameName(who, me) ? ' is-me' : ''}${reaction ? ' is-reaction' : ''}`,
+    'data-testid': 'chat-line', 'data-player': who, 'data-reaction': reaction,
+    title: time ? time.toLocaleTimeString() : null,
+  },
+  el('span', { class: 'chat-name', text: who }),
+  ' ',
+  el('span', { class: 'chat-text', text: reaction ? (REACTION_TEXT.get(reaction) ?? reaction) : String(line.text ?? '') }));
+}
