@@ -88,9 +88,11 @@ struct LedgerQuery { std::optional<std::string> player; std::optional<int> limit
 struct Ping {};
 // The seat's player is back at the table: a seat marked away is his again.
 struct Back { std::string table; };
+// A table's hand history, a deal at a time (docs/protocol.md "Hand history and replay").
+struct History { std::string table; std::optional<int> deal; std::optional<std::int64_t> from; };
 
-using Body =
-    std::variant<Hello, Games, Tables, Create, Join, Watch, Leave, Bot, Start, End, Act, LedgerQuery, Ping, Back>;
+using Body = std::variant<Hello, Games, Tables, Create, Join, Watch, Leave, Bot, Start, End, Act, LedgerQuery, Ping,
+                          Back, History>;
 
 struct Request {
   std::optional<std::int64_t> id;

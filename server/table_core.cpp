@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <spdlog/spdlog.h>
 
+#include "rules/fair.h"
 #include "rules/random_play.h"
+#include "server/tokens.h"
 
 namespace parlour::server {
 
@@ -501,10 +503,16 @@ std::vector<storage::Posting> TableCore::apply_event(Json& event, bool replaying
     auto game = rules::Registry::create(info_, std::move(setup));
     effects = game->start_next_deal(chips);
     game_ = std::move(game);
+    // The salt joins the seed in every deal's commitment (rules/fair.h); logs
+    // written before it was kept have none.
+    if (!replaying) event["fair_salt"] = random_id(32);
+    fair_salt_ = event.value("fair_salt", "");
+    deal_committed(effects, replaying);
   } else if (!game_) {
     throw std::runtime_error("event '" + kind + "' before the game started");
   } else if (kind == "deal") {
     effects = game_->start_next_deal(chips);
+    deal_committed(effects, replaying);
   } else if (kind == "act") {
     effects = game_->apply(event.at("seat").get<int>(), event.at("action"), chips);
   } else if (kind == "leave") {
@@ -533,11 +541,58 @@ std::vector<storage::Posting> TableCore::apply_event(Json& event, bool replaying
   return postings;
 }
 
-void TableCore::replay(const std::vector<storage::Event>& events) {
+// A deal has started: its commitment is announced with its first cards, in the
+// same push and before them in the log (docs/protocol.md "Provably fair deals").
+void TableCore::deal_committed(rules::Effects& effects, bool replaying) {
+  ++deals_started_;
+  const auto hash = commitment(deals_started_);
+  effects.log.insert(effects.log.begin(),
+                     "Deal " + std::to_string(deals_started_) + " is dealt from a committed deck: sha256 " + hash + ".");
+  if (!replaying) spdlog::info("table {}: deal {} committed: sha256 {}", id(), deals_started_, hash);
+}
+
+std::string TableCore::commitment(int deal) const {
+  return rules::fair::commitment(record_.id, deal, record_.seed, fair_salt_);
+}
+
+Json TableCore::fair_json() const {
+  if (deals_started_ == 0) return Json();
+  Json fair = {{"deal", deals_started_}, {"commitment", commitment(deals_started_)}};
+  if (finished()) {
+    // The table is over: the seed is revealed (as a string: it does not fit a JavaScript number).
+    fair["scheme"] = rules::fair::scheme;
+    fair["seed"] = std::to_string(record_.seed);
+    fair["salt"] = fair_salt_;
+  }
+  return fair;
+}
+
+void TableCore::replay_observed(const std::vector<storage::Event>& events,
+                                const std::function<void(const ReplayedStep&)>& after) {
+  if (game_ || seq_ != 0) throw std::logic_error("table core: replay_observed on a core that has played");
+  try {
+    replay(events, &after);
+  } catch (const std::exception& e) {
+    throw ReplayError("the log of table " + record_.id + " cannot be replayed at seq " + std::to_string(seq_ + 1) +
+                      ": " + e.what());
+  }
+}
+
+void TableCore::replay(const std::vector<storage::Event>& events,
+                       const std::function<void(const ReplayedStep&)>* after) {
   for (const auto& event : events) {
     auto parsed = Json::parse(event.json);
-    apply_event(parsed, true);
+    const auto lines_before = log_total_;
+    const auto postings = apply_event(parsed, true);
     seq_ = event.seq;
+    if (after) {
+      // The lines this event added, still among the kept tail.
+      const auto kept_from = log_total_ - static_cast<std::int64_t>(log_.size());
+      std::vector<std::string> lines;
+      for (auto line = std::max(lines_before, kept_from); line < log_total_; ++line)
+        lines.push_back(Json::parse(log_[static_cast<std::size_t>(line - kept_from)]).get<std::string>());
+      (*after)(ReplayedStep{event.seq, parsed, std::move(lines), postings});
+    }
     if (parsed.at("kind") == "act") {
       deals_without_action_ = 0;
       if (auto id = parsed.find("action_id"); id != parsed.end())
@@ -558,6 +613,8 @@ void TableCore::rebuild_from_database() {
   for (const auto& seat : record_.seats) seats_.push_back({seat.player, seat.bot, seat.bot_level, false});
   game_.reset();
   seq_ = 0;
+  deals_started_ = 0;
+  fair_salt_.clear();
   log_.clear();
   log_total_ = 0;
   result_read_ = false;
@@ -1076,6 +1133,7 @@ TableCore::SharedParts TableCore::shared_parts() {
     }
   }
   if (failed()) tail += R"(,"failure":)" + Json(record_.failure).dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (deals_started_ > 0) tail += R"(,"fair":)" + fair_json().dump();
   return parts;
 }
 
