@@ -102,13 +102,18 @@ Json build_history(const storage::TableRecord& record, const std::vector<storage
                    const HistoryQuery& query) {
   const auto* info = rules::Registry::builtin().find(record.game);
   if (!info) throw ProtocolError(code::internal, "the game '" + record.game + "' is not known to this server");
+  return build_history(record, *info, events, config, query);
+}
+
+Json build_history(const storage::TableRecord& record, const rules::GameInfo& info,
+                   const std::vector<storage::Event>& events, const Config& config, const HistoryQuery& query) {
   const auto audience = audience_of(record, query.viewer);
   const int wanted = query.deal.value_or(1);
 
   // An offline core: its own balances (a replay reads the chips from the log),
   // no clock, no database.
   LiveBalances balances;
-  TableCore core(CoreServices{balances, config, [] { return std::int64_t{0}; }, {}}, record, *info);
+  TableCore core(CoreServices{balances, config, [] { return std::int64_t{0}; }, {}}, record, info);
   Json deals = Json::array();
   Json steps = Json::array();
   Json next_from;

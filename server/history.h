@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rules/registry.h"
 #include "server/config.h"
 #include "storage/database.h"
 
@@ -32,6 +33,9 @@ struct HistoryQuery {
 // viewer holds no seat at, a deal still in play, a private table's stranger;
 // `not_found` for a deal the table has not had; `internal` when the log cannot
 // be replayed.
+nlohmann::json build_history(const storage::TableRecord& record, const rules::GameInfo& game,
+                             const std::vector<storage::Event>& events, const Config& config, const HistoryQuery& query);
+// The same for a table of a game in the server's registry (`internal` for a game it does not know).
 nlohmann::json build_history(const storage::TableRecord& record, const std::vector<storage::Event>& events,
                              const Config& config, const HistoryQuery& query);
 

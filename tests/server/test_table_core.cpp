@@ -7,6 +7,8 @@
 #include <map>
 
 #include "rules/registry.h"
+#include "rules/fair.h"
+#include "server/history.h"
 #include "server/table_core.h"
 
 using namespace parlour::server;
@@ -484,7 +486,9 @@ TEST_CASE("a state push carries only the log lines the member has not had, and t
   bench.run(bench.core->act(bench.bob(), {{"type", "continue"}}, std::nullopt));
   REQUIRE(bench.frames[3].size() > before);
   CHECK_FALSE(bench.last_state(3).contains("players"));
-  CHECK(bench.last_state(3)["log"] == Json::array());
+  // The new deal's one line is its commitment.
+  CHECK(bench.last_state(3)["log"] ==
+        Json::array({"Deal 2 is dealt from a committed deck: sha256 " + bench.core->commitment(2) + "."}));
   bench.run(bench.core->end(bench.ann()));
   bench.run(bench.core->end(bench.ann()));
   REQUIRE(bench.last_state(3)["status"] == "finished");
@@ -503,7 +507,8 @@ TEST_CASE("the log kept for new members is the last 50 lines, numbered for the l
   bench.run(bench.core->watch(bench.cat()));
   const auto state = bench.last_state(3);
   CHECK(state["log"].size() == 50);
-  CHECK(state["log"].back() == "tap 60");
+  CHECK(state["log"][48] == "tap 60");
+  CHECK(state["log"].back() == "Deal 31 is dealt from a committed deck: sha256 " + bench.core->commitment(31) + ".");
   CHECK(state["log_from"].get<std::int64_t>() > 0);
 }
 
@@ -777,4 +782,78 @@ TEST_CASE("a restart re-arms the clock in full and finds every seat present") {
   bench.run(bench.core->watch(bench.cat()));
   CHECK(bench.player(3, 1)["away"] == false);
   CHECK(bench.last_state(3)["timer"] == Json{{"seat", 0}, {"seconds", 30}, {"ends_at", bench.now + 30'000}, {"bank", 20}});
+}
+
+TEST_CASE("fair deals: each deal's push carries its commitment, derived again after a restart; the seed only at the end") {
+  Bench bench(scripted_info());
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->join(bench.bob(), 1));
+  CHECK_FALSE(bench.last_state(1).contains("fair"));  // before play: nothing to commit to
+  bench.run(bench.core->start(bench.ann()));
+  const auto start = bench.last_event();
+  const std::string salt = start.at("fair_salt");
+  CHECK(salt.size() == 32);
+  const auto first = bench.last_state(2);
+  CHECK(first["fair"] == Json({{"deal", 1}, {"commitment", rules::fair::commitment("t1", 1, 7, salt)}}));
+  CHECK(first["log"].back() == "Deal 1 is dealt from a committed deck: sha256 " + rules::fair::commitment("t1", 1, 7, salt) + ".");
+  bench.tap(bench.ann());
+  bench.tap(bench.bob());
+  bench.run(bench.core->act(bench.ann(), {{"type", "continue"}}, std::nullopt));
+  bench.run(bench.core->act(bench.bob(), {{"type", "continue"}}, std::nullopt));
+  CHECK(bench.last_state(1)["fair"]["deal"] == 2);
+  CHECK(bench.last_state(1)["fair"]["commitment"] == rules::fair::commitment("t1", 2, 7, salt));
+  bench.restart();
+  bench.run(bench.core->watch(bench.cat()));
+  CHECK(bench.last_state(3)["fair"] == Json({{"deal", 2}, {"commitment", rules::fair::commitment("t1", 2, 7, salt)}}));
+  for (const auto& [client, frames] : bench.frames)
+    for (const auto& frame : frames) CHECK_FALSE(frame.dump().find(salt) != std::string::npos);
+  bench.run(bench.core->end(bench.ann()));
+  bench.run(bench.core->end(bench.ann()));
+  REQUIRE(bench.last_state(3)["status"] == "finished");
+  CHECK(bench.last_state(3)["fair"] == Json({{"deal", 2},
+                                             {"commitment", rules::fair::commitment("t1", 2, 7, salt)},
+                                             {"scheme", "parlour-fair-1"},
+                                             {"seed", "7"},
+                                             {"salt", salt}}));
+}
+
+TEST_CASE("history: replayed offline, a seated player's finished deals from his own seat; strangers refused until the end") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  bench.tap(bench.ann());
+  bench.tap(bench.bob());  // deal 1 is over
+  bench.run(bench.core->act(bench.ann(), {{"type", "continue"}}, std::nullopt));
+  bench.run(bench.core->act(bench.bob(), {{"type", "continue"}}, std::nullopt));
+  bench.tap(bench.ann());  // deal 2 under way
+  const auto record = bench.stored_record();
+  CHECK_THROWS_WITH_AS(build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"cat", {}, {}}),
+                       "table t1 is still being played; until it ends only the players seated at it may replay its "
+                       "finished deals",
+                       parlour::protocol::ProtocolError);
+  CHECK_THROWS_WITH_AS(build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"ann", 2, {}}),
+                       "deal 2 of table t1 is still being played; it can be replayed once it ends", parlour::protocol::ProtocolError);
+  CHECK_THROWS_WITH_AS(build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"ann", 3, {}}),
+                       "table t1 has had 2 deals; there is no deal 3", parlour::protocol::ProtocolError);
+  const auto seq_before = bench.core->seq();
+  const auto doc = build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"bob", 1, {}});
+  CHECK(bench.core->seq() == seq_before);  // the live table is untouched
+  CHECK(doc["viewer"] == Json({{"player", "bob"}, {"seat", 1}, {"full", false}}));
+  REQUIRE(doc["steps"].size() == 3);  // start, ann's tap, bob's tap
+  CHECK(doc["steps"][0]["event"] == Json({{"kind", "start"}}));
+  CHECK(doc["steps"][1]["event"] == Json({{"kind", "act"}, {"seat", 0}, {"player", "ann"}, {"action", {{"type", "tap"}}}}));
+  CHECK(doc["steps"][1]["log"] == Json::array({"tap 1"}));
+  CHECK(doc["steps"][2]["phase"] == "deal_over");
+  CHECK(doc["steps"][2].contains("result"));
+  CHECK(doc["deals"] == Json::array({{{"deal", 1}, {"from_seq", 1}, {"to_seq", 3}, {"finished", true},
+                                      {"commitment", bench.core->commitment(1)}},
+                                     {{"deal", 2}, {"from_seq", 4}, {"to_seq", 5}, {"finished", false},
+                                      {"commitment", bench.core->commitment(2)}}}));
+  for (const auto& step : doc["steps"]) {
+    CHECK(step.contains("view"));
+    CHECK_FALSE(step.contains("views"));
+  }
+  // Paging: one step a reply would be history_steps_per_reply; `from` starts within the deal.
+  const auto later = build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"bob", 1, 2});
+  CHECK(later["steps"].size() == 2);
+  CHECK(later["steps"][0]["seq"] == 2);
 }
