@@ -442,7 +442,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void history(const std::shared_ptr<Request>& req, const std::string& viewer, const std::string& table,
                const std::string& query) {
     auto params = query_params(query);
-    HistoryQuery wanted{viewer, std::nullopt, std::nullopt};
+    HistoryQuery wanted{viewer, std::nullopt, std::nullopt, false};
     for (const auto& [name, value] : params) {
       if (name != "deal" && name != "from")
         return respond(json(*req, http::status::bad_request,

@@ -826,16 +826,16 @@ TEST_CASE("history: replayed offline, a seated player's finished deals from his 
   bench.run(bench.core->act(bench.bob(), {{"type", "continue"}}, std::nullopt));
   bench.tap(bench.ann());  // deal 2 under way
   const auto record = bench.stored_record();
-  CHECK_THROWS_WITH_AS(build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"cat", {}, {}}),
+  CHECK_THROWS_WITH_AS(build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"cat", {}, {}, false}),
                        "table t1 is still being played; until it ends only the players seated at it may replay its "
                        "finished deals",
                        parlour::protocol::ProtocolError);
-  CHECK_THROWS_WITH_AS(build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"ann", 2, {}}),
+  CHECK_THROWS_WITH_AS(build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"ann", 2, {}, false}),
                        "deal 2 of table t1 is still being played; it can be replayed once it ends", parlour::protocol::ProtocolError);
-  CHECK_THROWS_WITH_AS(build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"ann", 3, {}}),
+  CHECK_THROWS_WITH_AS(build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"ann", 3, {}, false}),
                        "table t1 has had 2 deals; there is no deal 3", parlour::protocol::ProtocolError);
   const auto seq_before = bench.core->seq();
-  const auto doc = build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"bob", 1, {}});
+  const auto doc = build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"bob", 1, {}, false});
   CHECK(bench.core->seq() == seq_before);  // the live table is untouched
   CHECK(doc["viewer"] == Json({{"player", "bob"}, {"seat", 1}, {"full", false}}));
   REQUIRE(doc["steps"].size() == 3);  // start, ann's tap, bob's tap
@@ -852,8 +852,8 @@ TEST_CASE("history: replayed offline, a seated player's finished deals from his 
     CHECK(step.contains("view"));
     CHECK_FALSE(step.contains("views"));
   }
-  // Paging: one step a reply would be history_steps_per_reply; `from` starts within the deal.
-  const auto later = build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"bob", 1, 2});
+  // Paging: `from` (a previous reply's next_from) starts the page at that seq within the deal.
+  const auto later = build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"bob", 1, 2, false});
   CHECK(later["steps"].size() == 2);
   CHECK(later["steps"][0]["seq"] == 2);
 }
