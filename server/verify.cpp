@@ -5,6 +5,8 @@
 #include <map>
 #include <sstream>
 
+#include <spdlog/spdlog.h>
+
 #include "protocol/messages.h"
 #include "rules/fair.h"
 #include "server/config.h"
@@ -174,6 +176,8 @@ Verdict verify_history(const Json& history) {
 }
 
 int verify_main(const std::vector<std::string>& args) {
+  // The replays' own info lines would bury the verdict.
+  spdlog::set_level(spdlog::level::warn);
   const std::string usage =
       "usage: parlour verify --table ID --db PATH\n"
       "       parlour verify --history FILE   (a history downloaded from the browser's replay page)\n";
