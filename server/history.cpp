@@ -136,7 +136,7 @@ Json build_history(const storage::TableRecord& record, const rules::GameInfo& in
       }
       if (!query.whole && core.deals_started() != wanted) return;
       if (step.seq < query.from.value_or(0) || !next_from.is_null()) return;
-      if (!query.whole && static_cast<int>(steps.size()) >= history_steps_per_reply) {
+      if (!query.whole && static_cast<int>(steps.size()) >= query.limit) {
         next_from = step.seq;
         return;
       }

@@ -852,8 +852,13 @@ TEST_CASE("history: replayed offline, a seated player's finished deals from his 
     CHECK(step.contains("view"));
     CHECK_FALSE(step.contains("views"));
   }
-  // Paging: `from` (a previous reply's next_from) starts the page at that seq within the deal.
-  const auto later = build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"bob", 1, 2, false});
-  CHECK(later["steps"].size() == 2);
-  CHECK(later["steps"][0]["seq"] == 2);
+  CHECK(doc["next_from"].is_null());
+  // Paging: a reply holds at most `limit` steps; its next_from, sent as `from`, gives the rest of the deal.
+  const auto page = build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"bob", 1, {}, false, 2});
+  CHECK(page["steps"].size() == 2);
+  CHECK(page["next_from"] == 3);
+  const auto rest = build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"bob", 1, 3, false, 2});
+  REQUIRE(rest["steps"].size() == 1);
+  CHECK(rest["steps"][0] == doc["steps"][2]);
+  CHECK(rest["next_from"].is_null());
 }
