@@ -15,6 +15,7 @@ constexpr std::size_t max_action_id_chars = 64;
 constexpr int max_seats = 64;
 constexpr int max_bot_level = 10;
 constexpr int max_ledger_limit = 500;
+constexpr int max_history_deal = 1'000'000;
 // Eight 52-card decks: the largest pack any game uses.
 constexpr std::size_t max_deck_cards = 416;
 // No message needs deep nesting, and a frame of 64 KiB of '[' would otherwise give
@@ -348,6 +349,14 @@ std::string hex_code_point(char32_t c) {
   return out;
 }
 
+Body build_history(const Fields& fields) {
+  return History{
+      .table = fields.table(),
+      .deal = fields.optional_integer<int>("deal", 1, max_history_deal),
+      .from = fields.optional_integer<std::int64_t>("from", 1, int64_max),
+  };
+}
+
 template <class Message>
 Body build_empty(const Fields&) {
   return Message{};
@@ -385,6 +394,7 @@ const std::array<MessageSpec, std::variant_size_v<Body>>& message_specs() {
       {"chat", {"table", "text", "reaction"}, build_chat},
       {"mute", {"table", "player", "muted"}, build_mute},
       {"rematch", {"table", "same_seed"}, build_rematch},
+      {"history", {"table", "deal", "from"}, build_history},
   }};
   return specs;
 }

@@ -88,6 +88,10 @@ struct LedgerQuery { std::optional<std::string> player; std::optional<int> limit
 struct Ping {};
 // The seat's player is back at the table: a seat marked away is his again.
 struct Back { std::string table; };
+// A table's hand history, a deal at a time (docs/protocol.md "Hand history and replay").
+struct History { std::string table; std::optional<int> deal; std::optional<std::int64_t> from; };
+
+
 // A line of table chat: exactly one of `text` (already trimmed and checked, see
 // chat_text) and `reaction` (one of chat_reactions()).
 struct Chat { std::string table; std::optional<std::string> text; std::optional<std::string> reaction; };
@@ -105,7 +109,7 @@ struct Unseat {
 };
 
 using Body = std::variant<Hello, Games, Tables, Create, Join, Watch, Leave, Bot, Start, End, Act, LedgerQuery, Ping,
-                          Back, Unseat, Chat, Mute, Rematch>;
+                          Back, Unseat, Chat, Mute, Rematch, History>;
 
 // Table chat (docs/protocol.md "Table chat").
 inline constexpr std::size_t max_chat_chars = 200;

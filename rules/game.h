@@ -18,6 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rules/cards.h"
+
 namespace parlour::rules {
 
 using Json = nlohmann::json;
@@ -83,6 +85,15 @@ struct TurnTimer {
   std::int64_t turn = 0;  // any value that changes when a new turn starts
 };
 
+// Where a game's deals come from, for checking them against the table's seed
+// (rules/fair.h): every deal is `pack` shuffled by a Shoe seeded with the table's
+// seed, and `shuffles` deals have been shuffled so far (the deal in play is the
+// `shuffles`-th).
+struct DeckSource {
+  PackSpec pack;
+  int shuffles = 0;
+};
+
 enum class Phase {
   playing,    // someone is to act
   deal_over,  // the deal is settled; the table may start the next one
@@ -121,6 +132,9 @@ class GameState {
   virtual int deals_played() const = 0;
   // The running turn's time limit, for games with one; none by default.
   virtual std::optional<TurnTimer> turn_timer() const { return std::nullopt; }
+  // Where the deals come from, in games that deal each deal from a Shoe; none in
+  // games that lay out their packs in their own way (the building games).
+  virtual std::optional<DeckSource> deck_source() const { return std::nullopt; }
 };
 
 }  // namespace parlour::rules

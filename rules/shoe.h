@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "rules/cards.h"
+#include "rules/game.h"
 #include "rules/rng.h"
 
 namespace parlour::rules {
@@ -20,6 +21,8 @@ class Stock {
   std::size_t size() const { return cards_.size() - top_; }
   Card draw();  // throws std::logic_error when empty: a game that draws blindly is a bug
   std::vector<Card> draw(std::size_t count);
+  // What is left, top first.
+  std::vector<Card> cards_left() const { return {cards_.begin() + static_cast<std::ptrdiff_t>(top_), cards_.end()}; }
 
  private:
   std::vector<Card> cards_;
@@ -34,6 +37,8 @@ class Shoe {
 
   Stock next_deal();
   int deals_dealt() const { return deals_; }
+  // The pack it shuffles and the deals shuffled so far (rules/fair.h re-shuffles them).
+  DeckSource source() const { return DeckSource{spec_, deals_}; }
 
  private:
   PackSpec spec_;

@@ -187,6 +187,12 @@ void Connection::handle(const std::shared_ptr<Client>& self, const protocol::Req
           rematch(self, re, body);
         } else if constexpr (std::is_same_v<T, protocol::Act>) {
           table(body.table)->act(self, re, body.action, body.action_id);
+        } else if constexpr (std::is_same_v<T, protocol::History>) {
+          lobby_.history(body.table, HistoryQuery{player(), body.deal, body.from, false},
+                         [this, self, re](Json doc, std::optional<ProtocolError> error) {
+                           if (error) return send(self, protocol::error_message(re, error->code(), error->what()));
+                           send(self, protocol::reply("history", re, std::move(doc)));
+                         });
         } else if constexpr (std::is_same_v<T, protocol::LedgerQuery>) {
           lobby_.ledger(player(), body.player.value_or(player()), body.limit.value_or(50), body.before,
                         [this, self, re](Json fields, std::optional<ProtocolError> error) {

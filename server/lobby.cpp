@@ -336,6 +336,27 @@ std::shared_ptr<TableActor> Lobby::find_by_invite(const std::string& invite) con
   return table == tables_.end() ? nullptr : table->second;
 }
 
+void Lobby::history(const std::string& table, const HistoryQuery& query,
+                    std::function<void(Json, std::optional<ProtocolError>)> done) {
+  const Config& config = config_;
+  const bool queued = reader_.run([table, query, done, &config](storage::Database& db) {
+    Json doc;
+    try {
+      const auto record = db.find_table(table);
+      if (!record) return done({}, ProtocolError(code::not_found, "no table " + quoted(table)));
+      doc = build_history(*record, db.events(table), config, query);
+    } catch (const ProtocolError& e) {
+      return done({}, e);
+    } catch (const std::exception& e) {
+      spdlog::error("table {}: its history could not be built for {}: {}", table, query.viewer, e.what());
+      return done({}, ProtocolError(code::internal, "could not build the history"));
+    }
+    spdlog::info("table {}: {} reads the history of deal {}", table, query.viewer, doc["deal"].dump());
+    done(std::move(doc), std::nullopt);
+  });
+  if (!queued) done({}, ProtocolError(code::rate_limited, "the server is busy; try again"));
+}
+
 std::size_t Lobby::table_count() const {
   std::lock_guard lock(mutex_);
   return tables_.size();

@@ -18,6 +18,7 @@
 
 #include "protocol/messages.h"
 #include "server/config.h"
+#include "server/history.h"
 #include "server/live_balances.h"
 #include "server/player_directory.h"
 #include "server/reader.h"
@@ -74,6 +75,12 @@ class Lobby {
   // ProtocolError (not_found, internal), on the reader's thread.
   void ledger(const std::string& viewer, const std::string& player, int limit, std::optional<std::int64_t> before,
               std::function<void(Json, std::optional<ProtocolError>)> done);
+
+  // The hand history of `table` for query.viewer (server/history.h), rebuilt on
+  // the reader's thread from the stored log, never from the live table; `done`
+  // gets the document or a ProtocolError (forbidden, not_found, rate_limited, internal).
+  void history(const std::string& table, const HistoryQuery& query,
+               std::function<void(Json, std::optional<ProtocolError>)> done);
 
   std::size_t table_count() const;
 

@@ -16,6 +16,7 @@
 #include "server/lobby.h"
 #include "server/net.h"
 #include "server/reader.h"
+#include "server/verify.h"
 #include "server/writer.h"
 
 using namespace parlour::server;
@@ -51,6 +52,8 @@ void trim_memory_every(boost::asio::steady_timer& timer, std::chrono::seconds pe
 }  // namespace
 
 int main(int argc, char** argv) {
+  // `parlour verify …` checks a finished table's deals against its revealed seed (README "Provably fair deals").
+  if (argc >= 2 && std::string(argv[1]) == "verify") return verify_main(std::vector<std::string>(argv + 2, argv + argc));
   auto parsed = parse_args(std::vector<std::string>(argv + 1, argv + argc));
   if (!parsed.config) {
     (parsed.help ? std::cout : std::cerr) << parsed.message;

@@ -400,6 +400,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     if (!viewer)
       return respond(json(*req, http::status::unauthorized,
                           protocol::error_message(std::nullopt, protocol::code::unauthorized, "unknown token")));
+    if (auto table = api_table_history(path)) return history(req, *viewer, *table, query);
     // /api/players/NAME/ledger
     const std::string prefix = "/api/players/";
     const std::string suffix = "/ledger";
@@ -424,19 +425,53 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
                             protocol::error_message(std::nullopt, protocol::code::bad_request,
                                                     "before must be a positive whole number (an entry number)")));
     }
-    context_.lobby.ledger(*viewer, name, static_cast<int>(*limit), before,
-                          [self = shared_from_this(), req](Json fields, std::optional<ProtocolError> failure) {
-                            asio::post(self->stream_.get_executor(), [self, req, fields = std::move(fields), failure] {
-                              if (!failure) return self->respond(self->json(*req, http::status::ok, fields));
-                              const auto status = failure->code() == protocol::code::not_found
-                                                      ? http::status::not_found
-                                                      : failure->code() == protocol::code::rate_limited
-                                                            ? http::status::service_unavailable
-                                                            : http::status::internal_server_error;
-                              self->respond(self->json(
-                                  *req, status, protocol::error_message(std::nullopt, failure->code(), failure->what())));
-                            });
-                          });
+    context_.lobby.ledger(*viewer, name, static_cast<int>(*limit), before, answer_with(req));
+  }
+
+  // "/api/tables/ID/history" names table ID.
+  static std::optional<std::string> api_table_history(const std::string& path) {
+    const std::string prefix = "/api/tables/";
+    const std::string suffix = "/history";
+    if (path.rfind(prefix, 0) != 0 || path.size() <= prefix.size() + suffix.size() ||
+        path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0)
+      return std::nullopt;
+    return url_decode(path.substr(prefix.size(), path.size() - prefix.size() - suffix.size()));
+  }
+
+  // GET /api/tables/ID/history?deal=&from= (docs/protocol.md "Hand history and replay").
+  void history(const std::shared_ptr<Request>& req, const std::string& viewer, const std::string& table,
+               const std::string& query) {
+    auto params = query_params(query);
+    HistoryQuery wanted{viewer, std::nullopt, std::nullopt, false};
+    for (const auto& [name, value] : params) {
+      if (name != "deal" && name != "from")
+        return respond(json(*req, http::status::bad_request,
+                            protocol::error_message(std::nullopt, protocol::code::bad_request,
+                                                    "unknown parameter '" + name.substr(0, 40) + "'; history takes deal and from")));
+      const auto number = parse_whole_integer(value, 1, name == "deal" ? 1'000'000 : std::numeric_limits<std::int64_t>::max());
+      if (!number)
+        return respond(json(*req, http::status::bad_request,
+                            protocol::error_message(std::nullopt, protocol::code::bad_request,
+                                                    name + " must be a positive whole number")));
+      if (name == "deal") wanted.deal = static_cast<int>(*number);
+      else wanted.from = *number;
+    }
+    context_.lobby.history(table, wanted, answer_with(req));
+  }
+
+  // The completion of a lobby read: the reply as JSON, or its error with the matching status.
+  std::function<void(Json, std::optional<ProtocolError>)> answer_with(const std::shared_ptr<Request>& req) {
+    return [self = shared_from_this(), req](Json fields, std::optional<ProtocolError> failure) {
+      asio::post(self->stream_.get_executor(), [self, req, fields = std::move(fields), failure] {
+        if (!failure) return self->respond(self->json(*req, http::status::ok, fields));
+        const auto& failed = failure->code();
+        const auto status = failed == protocol::code::not_found       ? http::status::not_found
+                            : failed == protocol::code::forbidden     ? http::status::forbidden
+                            : failed == protocol::code::rate_limited  ? http::status::service_unavailable
+                                                                      : http::status::internal_server_error;
+        self->respond(self->json(*req, status, protocol::error_message(std::nullopt, failure->code(), failure->what())));
+      });
+    };
   }
 
   Response file(const Request& req, std::string path) {

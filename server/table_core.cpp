@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <spdlog/spdlog.h>
 
+#include "rules/fair.h"
 #include "rules/random_play.h"
+#include "server/tokens.h"
 
 namespace parlour::server {
 
@@ -75,7 +77,7 @@ TableCore::TableCore(CoreServices services, storage::TableRecord record, const r
       clock_(stored_clock(record_.id, record_.clock_json)),
       clock_text_(protocol::clock_to_json(clock_).dump()),
       bot_rng_(record_.seed ^ 0x5bd1e995b0757ULL) {
-  for (const auto& seat : record_.seats) seats_.push_back({seat.player, seat.bot, seat.bot_level, false});
+  for (const auto& seat : record_.seats) seats_.push_back({seat.player, seat.bot, seat.bot_level, false, false, 0, 0, {}});
   try {
     replay(events);
   } catch (const std::exception& e) {
@@ -106,7 +108,7 @@ Outbox TableCore::join(const Caller& who, std::optional<int> wanted) {
   if (record_.status != "waiting") return join_started(who);
   const auto seat = free_seat(wanted, who, out);
   if (!seat) return out;
-  seats_[*seat] = SeatInfo{who.player, false, 0, false};
+  seats_[*seat] = SeatInfo{who.player, false, 0, false, false, 0, 0, {}};
   remember(who);
   spdlog::info("table {}: {} takes seat {}", id(), who.player, *seat);
   return commit_step(std::nullopt, {}, {.seats = true},
@@ -160,7 +162,7 @@ Outbox TableCore::add_bot(const Caller& who, std::optional<int> wanted, int leve
   const auto seat = free_seat(wanted, who, out);
   if (!seat) return out;
   const std::string name = "bot-" + id() + "-" + std::to_string(*seat);
-  seats_[*seat] = SeatInfo{name, true, level, false};
+  seats_[*seat] = SeatInfo{name, true, level, false, false, 0, 0, {}};
   std::vector<storage::Posting> postings;
   {
     auto lock = services_.balances.lock();
@@ -490,7 +492,7 @@ void TableCore::change_seats(const Json& changes, const rules::Balances& chips, 
     }
     effects.append(game_->seat_taken(seat, chips));
     standings_.seat_changes_hands(seat, before, s.bot);
-    s = SeatInfo{change.at("player").get<std::string>(), change.value("bot", false), change.value("level", 0), false};
+    s = SeatInfo{change.at("player").get<std::string>(), change.value("bot", false), change.value("level", 0), false, false, 0, 0, {}};
     std::erase_if(waiting_, [&](const std::string& p) { return same_name(p, s.player); });
     ++summary_version_;
     spdlog::info("table {}: {} takes seat {}{}", id(), s.player, seat, before.empty() ? "" : " from " + before);
@@ -673,7 +675,7 @@ std::vector<storage::Posting> TableCore::apply_event(Json& event, bool replaying
     if (const auto seated = event.find("seated"); replaying && seated != event.end()) {
       for (std::size_t s = 0; s < seated->size() && s < seats_.size(); ++s) {
         const auto& at = (*seated)[s];
-        seats_[s] = SeatInfo{at.value("player", ""), at.value("bot", false), at.value("level", 0), false};
+        seats_[s] = SeatInfo{at.value("player", ""), at.value("bot", false), at.value("level", 0), false, false, 0, 0, {}};
       }
     }
     rules::GameSetup setup{options_, static_cast<int>(seats_.size()), record_.seed, std::nullopt, chips};
@@ -704,6 +706,11 @@ std::vector<storage::Posting> TableCore::apply_event(Json& event, bool replaying
     effects = game->start_next_deal(chips);
     game_ = std::move(game);
     standings_.start(static_cast<int>(seats_.size()));
+    // The salt joins the seed in every deal's commitment (rules/fair.h); logs
+    // written before it was kept have none.
+    if (!replaying) event["fair_salt"] = random_id(32);
+    fair_salt_ = event.value("fair_salt", "");
+    deal_committed(effects, replaying);
   } else if (!game_) {
     throw std::runtime_error("event '" + kind + "' before the game started");
   } else if (kind == "deal") {
@@ -712,7 +719,10 @@ std::vector<storage::Posting> TableCore::apply_event(Json& event, bool replaying
       // The deal is dealt to the seats' new players, from their own chips.
       if (!replaying) chips = balances(lock);
     }
-    if (game_->phase() == rules::Phase::deal_over) effects.append(game_->start_next_deal(chips));
+    if (game_->phase() == rules::Phase::deal_over) {
+      effects.append(game_->start_next_deal(chips));
+      deal_committed(effects, replaying);
+    }
   } else if (kind == "act") {
     effects = game_->apply(event.at("seat").get<int>(), event.at("action"), chips);
   } else if (kind == "leave") {
@@ -732,8 +742,10 @@ std::vector<storage::Posting> TableCore::apply_event(Json& event, bool replaying
     throw std::runtime_error("unknown event kind '" + kind + "'");
   }
   if (!replaying) event["balances"] = chips;
-  // Replayed steps' chips are in the ledger already; their seats may have changed hands since.
-  auto postings = replaying ? std::vector<storage::Posting>{} : to_postings(effects.transfers);
+  // Replayed steps' chips are in the ledger already: their postings only tell a
+  // history what moved, and one for a seat nobody holds (a log from before the
+  // start event said who sat where) is left out rather than stop the replay.
+  auto postings = to_postings(effects.transfers, replaying);
   if (!replaying) {
     if (!services_.balances.affordable(postings, lock))
       throw std::logic_error("the rules moved more chips than a player has: " + event.dump());
@@ -758,16 +770,66 @@ void TableCore::note_deal_settled(const std::string& kind) {
   standings_.add_settled_deal(game_->result());
 }
 
-void TableCore::replay(const std::vector<storage::Event>& events) {
+// A deal has started: its commitment is announced with its first cards, in the
+// same push and before them in the log (docs/protocol.md "Provably fair deals").
+void TableCore::deal_committed(rules::Effects& effects, bool replaying) {
+  ++deals_started_;
+  const auto hash = commitment(deals_started_);
+  effects.log.insert(effects.log.begin(),
+                     "Deal " + std::to_string(deals_started_) + " is dealt from a committed deck: sha256 " + hash + ".");
+  if (!replaying) spdlog::info("table {}: deal {} committed: sha256 {}", id(), deals_started_, hash);
+}
+
+std::string TableCore::commitment(int deal) const {
+  return rules::fair::commitment(record_.id, deal, record_.seed, fair_salt_);
+}
+
+Json TableCore::fair_json() const {
+  if (deals_started_ == 0) return Json();
+  Json fair = {{"deal", deals_started_}, {"commitment", commitment(deals_started_)}};
+  if (finished()) {
+    // The table is over: the seed is revealed (as a string: it does not fit a JavaScript number).
+    fair["scheme"] = rules::fair::scheme;
+    fair["seed"] = std::to_string(record_.seed);
+    fair["salt"] = fair_salt_;
+  }
+  return fair;
+}
+
+void TableCore::replay_observed(const std::vector<storage::Event>& events,
+                                const std::function<void(const ReplayedStep&)>& after) {
+  if (game_ || seq_ != 0) throw std::logic_error("table core: replay_observed on a core that has played");
+  try {
+    replay(events, &after);
+  } catch (const std::exception& e) {
+    throw ReplayError("the log of table " + record_.id + " cannot be replayed at seq " + std::to_string(seq_ + 1) +
+                      ": " + e.what());
+  }
+}
+
+void TableCore::replay(const std::vector<storage::Event>& events,
+                       const std::function<void(const ReplayedStep&)>* after) {
   for (const auto& event : events) {
     auto parsed = Json::parse(event.json);
     if (is_talk(parsed.at("kind").get<std::string>())) {
+      // The table's talk: never the game's, but a replay shows it.
       apply_talk(parsed);
       seq_ = event.seq;
+      static const std::vector<storage::Posting> no_postings;
+      if (after) (*after)(ReplayedStep{event.seq, parsed, {}, no_postings});
       continue;
     }
-    apply_event(parsed, true);
+    const auto lines_before = log_total_;
+    const auto postings = apply_event(parsed, true);
     seq_ = event.seq;
+    if (after) {
+      // The lines this event added, still among the kept tail.
+      const auto kept_from = log_total_ - static_cast<std::int64_t>(log_.size());
+      std::vector<std::string> lines;
+      for (auto line = std::max(lines_before, kept_from); line < log_total_; ++line)
+        lines.push_back(Json::parse(log_[static_cast<std::size_t>(line - kept_from)]).get<std::string>());
+      (*after)(ReplayedStep{event.seq, parsed, std::move(lines), postings});
+    }
     if (parsed.at("kind") == "act") {
       deals_without_action_ = 0;
       if (auto id = parsed.find("action_id"); id != parsed.end())
@@ -785,9 +847,11 @@ void TableCore::rebuild_from_database() {
   if (!stored) throw std::runtime_error("table " + id() + " is no longer in the database");
   record_ = std::move(stored->first);
   seats_.clear();
-  for (const auto& seat : record_.seats) seats_.push_back({seat.player, seat.bot, seat.bot_level, false});
+  for (const auto& seat : record_.seats) seats_.push_back({seat.player, seat.bot, seat.bot_level, false, false, 0, 0, {}});
   game_.reset();
   seq_ = 0;
+  deals_started_ = 0;
+  fair_salt_.clear();
   log_.clear();
   log_total_ = 0;
   result_read_ = false;
@@ -1137,14 +1201,20 @@ std::vector<storage::Seat> TableCore::stored_seats() const {
   return out;
 }
 
-std::vector<storage::Posting> TableCore::to_postings(const std::vector<rules::Transfer>& transfers) const {
+std::vector<storage::Posting> TableCore::to_postings(const std::vector<rules::Transfer>& transfers,
+                                                    bool skip_unheld_seats) const {
   std::vector<storage::Posting> out;
+  auto held = [&](const rules::Account& a) {
+    return !a.is_seat() || (a.seat >= 0 && a.seat < static_cast<int>(seats_.size()) && !seats_[a.seat].player.empty());
+  };
   auto account = [&](const rules::Account& a) {
-    if (a.is_seat() && (a.seat < 0 || a.seat >= static_cast<int>(seats_.size()) || seats_[a.seat].player.empty()))
-      throw std::logic_error("the rules moved chips for seat " + std::to_string(a.seat) + ", which nobody holds");
+    if (!held(a)) throw std::logic_error("the rules moved chips for seat " + std::to_string(a.seat) + ", which nobody holds");
     return a.is_seat() ? account_of(a.seat) : storage::pool_account(id(), a.pool);
   };
-  for (const auto& t : transfers) out.push_back({account(t.from), account(t.to), t.amount, t.memo, id(), info_.id});
+  for (const auto& t : transfers) {
+    if (skip_unheld_seats && (!held(t.from) || !held(t.to))) continue;
+    out.push_back({account(t.from), account(t.to), t.amount, t.memo, id(), info_.id});
+  }
   return out;
 }
 
@@ -1316,6 +1386,7 @@ TableCore::SharedParts TableCore::shared_parts() {
   }
   if (failed()) tail += R"(,"failure":)" + Json(record_.failure).dump(-1, ' ', false, Json::error_handler_t::replace);
   tail += talk_tail();
+  if (deals_started_ > 0) tail += R"(,"fair":)" + fair_json().dump();
   return parts;
 }
 

@@ -172,6 +172,36 @@ class TableCore {
   // from the game: it does not ask the game anything.
   Outbox fail(const std::string& reason);
 
+  // ---- the hand history (server/history.h) replays a stored table offline
+  // What one replayed event left behind: the event as stored, the log lines it
+  // added (names filled in) and the chips it moved.
+  struct ReplayedStep {
+    std::int64_t seq = 0;
+    const Json& event;
+    std::vector<std::string> lines;
+    const std::vector<storage::Posting>& postings;
+  };
+  // Replays `events` into this core, which must be fresh (made with no events),
+  // calling `after` after each one with the core as it then stands. Throws
+  // ReplayError where the log cannot be replayed.
+  void replay_observed(const std::vector<storage::Event>& events,
+                       const std::function<void(const ReplayedStep&)>& after);
+  const rules::GameState* game() const { return game_.get(); }
+  // The seat's player ("" for an empty seat).
+  const std::string& player_at(int seat) const { return seats_.at(seat).player; }
+  int seat_count() const { return static_cast<int>(seats_.size()); }
+
+  // ---- provably fair deals (rules/fair.h)
+  // Deals started so far: the number of the deal in play (0 before play).
+  int deals_started() const { return deals_started_; }
+  std::string commitment(int deal) const;
+  // The state's "fair": the deal in play and its commitment, and once the table
+  // has finished the revealed seed and salt. Null before the first deal.
+  Json fair_json() const;
+  std::uint64_t seed() const { return record_.seed; }
+  const std::string& fair_salt() const { return fair_salt_; }
+  const std::string& stacked_deck_json() const { return record_.deck_json; }
+
   // Action ids remembered per seat for answering a resent `act`.
   static constexpr std::size_t max_action_ids_per_seat = 256;
   // Chat: at most this many lines per person in any window of this length;
@@ -231,7 +261,9 @@ class TableCore {
   Outbox commit_step(std::optional<Json> event, std::vector<storage::Posting> postings, StepChanges changes,
                      std::vector<Frame> replies, std::optional<Caller> caller);
   std::vector<storage::Posting> apply_event(Json& event, bool replaying);
-  void replay(const std::vector<storage::Event>& events);
+  void replay(const std::vector<storage::Event>& events,
+              const std::function<void(const ReplayedStep&)>* after = nullptr);
+  void deal_committed(rules::Effects& effects, bool replaying);
   // Chat, mute and rematch events: the table's talk, which the game never sees.
   static bool is_talk(const std::string& kind);
   void apply_talk(const Json& event);
@@ -286,7 +318,8 @@ class TableCore {
   int seated_count() const;
   std::optional<int> free_seat(std::optional<int> wanted, const Caller& who, Outbox& out) const;
   std::vector<storage::Seat> stored_seats() const;
-  std::vector<storage::Posting> to_postings(const std::vector<rules::Transfer>& transfers) const;
+  std::vector<storage::Posting> to_postings(const std::vector<rules::Transfer>& transfers,
+                                            bool skip_unheld_seats = false) const;
   std::vector<storage::Posting> share_out_pools();
   bool human_connected(int seat) const;
   std::vector<int> humans_awaited_at_deal_end() const;
@@ -361,6 +394,8 @@ class TableCore {
   std::vector<std::string> waiting_;
   rules::Rng bot_rng_;
   int deals_without_action_ = 0;
+  int deals_started_ = 0;  // start and deal events applied: the number of the deal in play
+  std::string fair_salt_;  // drawn at start, kept in the start event; secret until the table ends
   std::map<int, std::deque<std::pair<std::string, std::int64_t>>> action_ids_;  // per seat, oldest first
 
   // ---- the table's talk and its end (rebuilt from the log)

@@ -152,6 +152,7 @@ class RedDog final : public GameState {
 
   Json result() const override { return result_; }
   int deals_played() const override { return deals_; }
+  std::optional<DeckSource> deck_source() const override { return shoe_.source(); }
 
  private:
   int players() const { return static_cast<int>(seats_.size()); }

@@ -87,6 +87,7 @@ class RummyBase : public GameState {
   Json view(std::optional<int> seat) const override;
   Json result() const override { return result_; }
   int deals_played() const override { return deals_; }
+  std::optional<DeckSource> deck_source() const override { return shoe_.source(); }
   // Running totals carried in from earlier play (a resumed table, lessons, tests).
   void set_scores(std::vector<int> totals) { scores_ = std::move(totals); }
 

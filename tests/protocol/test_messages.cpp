@@ -201,12 +201,28 @@ TEST_CASE("type_name gives the wire name of every message type") {
       R"({"type":"chat","table":"t","text":"hi"})",
       R"({"type":"mute","table":"t","player":"p","muted":true})",
       R"({"type":"rematch","table":"t"})",
+      R"({"type":"history","table":"t"})",
   };
   REQUIRE(requests.size() == std::variant_size_v<Body>);
   for (const auto& text : requests) {
     const Request request = parse_request(text);
     CHECK(type_name(request.body) == request.type);
   }
+}
+
+TEST_CASE("history names a table, and optionally a deal from 1 and a seq to start from") {
+  const auto request = parse_request(R"({"type":"history","table":"t1","deal":2,"from":17})");
+  const auto& history = std::get<History>(request.body);
+  CHECK(history.table == "t1");
+  CHECK(history.deal == 2);
+  CHECK(history.from == 17);
+  const auto bare = std::get<History>(parse_request(R"({"type":"history","table":"t1"})").body);
+  CHECK_FALSE(bare.deal.has_value());
+  CHECK_FALSE(bare.from.has_value());
+  CHECK_THROWS_AS(parse_request(R"({"type":"history","table":"t1","deal":0})"), ProtocolError);
+  CHECK_THROWS_AS(parse_request(R"({"type":"history","table":"t1","from":"x"})"), ProtocolError);
+  CHECK_THROWS_AS(parse_request(R"({"type":"history"})"), ProtocolError);
+  CHECK_THROWS_AS(parse_request(R"({"type":"history","table":"t1","seat":1})"), ProtocolError);
 }
 
 // ----- Malformed input is a bad_request that says what was expected and what came.

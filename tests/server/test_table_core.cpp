@@ -7,6 +7,8 @@
 #include <map>
 
 #include "rules/registry.h"
+#include "rules/fair.h"
+#include "server/history.h"
 #include "server/table_core.h"
 
 using namespace parlour::server;
@@ -510,7 +512,9 @@ TEST_CASE("a state push carries only the log lines the member has not had, and t
   bench.run(bench.core->act(bench.bob(), {{"type", "continue"}}, std::nullopt));
   REQUIRE(bench.frames[3].size() > before);
   CHECK_FALSE(bench.last_state(3).contains("players"));
-  CHECK(bench.last_state(3)["log"] == Json::array());
+  // The new deal's one line is its commitment.
+  CHECK(bench.last_state(3)["log"] ==
+        Json::array({"Deal 2 is dealt from a committed deck: sha256 " + bench.core->commitment(2) + "."}));
   bench.run(bench.core->end(bench.ann()));
   bench.run(bench.core->end(bench.ann()));
   REQUIRE(bench.last_state(3)["status"] == "finished");
@@ -529,7 +533,8 @@ TEST_CASE("the log kept for new members is the last 50 lines, numbered for the l
   bench.run(bench.core->watch(bench.cat()));
   const auto state = bench.last_state(3);
   CHECK(state["log"].size() == 50);
-  CHECK(state["log"].back() == "tap 60");
+  CHECK(state["log"][48] == "tap 60");
+  CHECK(state["log"].back() == "Deal 31 is dealt from a committed deck: sha256 " + bench.core->commitment(31) + ".");
   CHECK(state["log_from"].get<std::int64_t>() > 0);
 }
 
@@ -841,9 +846,10 @@ TEST_CASE("chat: a seated player's line and a watcher's reaction reach everyone 
   bench.run(bench.core->chat(bench.cat(22), react("thumbs_up")));
   CHECK(reply_to(bench, 1, 21) == Json{{"type", "ok"}, {"re", 21}, {"table", "t1"}, {"seq", seq + 1}});
   CHECK(reply_to(bench, 3, 22)["seq"] == seq + 2);
+  // The log has one line so far: the first deal's commitment.
   const Json expected = Json::array(
-      {{{"player", "ann"}, {"text", "good luck all"}, {"time", 1'000'000}, {"log_at", 0}},
-       {{"player", "cat"}, {"reaction", "thumbs_up"}, {"time", 1'001'500}, {"log_at", 0}}});
+      {{{"player", "ann"}, {"text", "good luck all"}, {"time", 1'000'000}, {"log_at", 1}},
+       {{"player", "cat"}, {"reaction", "thumbs_up"}, {"time", 1'001'500}, {"log_at", 1}}});
   CHECK(chat_seen(bench, 2) == expected);
   CHECK(chat_seen(bench, 3) == expected);
   CHECK(bench.last_event() ==
@@ -1465,4 +1471,83 @@ TEST_CASE("late join: the standings keep what a player did at his seat before it
   bench.restart();
   bench.run(bench.core->watch({9, "zed", 2}));
   CHECK(bench.last_state(9)["standings"] == standings);
+}
+
+TEST_CASE("fair deals: each deal's push carries its commitment, derived again after a restart; the seed only at the end") {
+  Bench bench(scripted_info());
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->join(bench.bob(), 1));
+  CHECK_FALSE(bench.last_state(1).contains("fair"));  // before play: nothing to commit to
+  bench.run(bench.core->start(bench.ann()));
+  const auto start = bench.last_event();
+  const std::string salt = start.at("fair_salt");
+  CHECK(salt.size() == 32);
+  const auto first = bench.last_state(2);
+  CHECK(first["fair"] == Json({{"deal", 1}, {"commitment", rules::fair::commitment("t1", 1, 7, salt)}}));
+  CHECK(first["log"].back() == "Deal 1 is dealt from a committed deck: sha256 " + rules::fair::commitment("t1", 1, 7, salt) + ".");
+  bench.tap(bench.ann());
+  bench.tap(bench.bob());
+  bench.run(bench.core->act(bench.ann(), {{"type", "continue"}}, std::nullopt));
+  bench.run(bench.core->act(bench.bob(), {{"type", "continue"}}, std::nullopt));
+  CHECK(bench.last_state(1)["fair"]["deal"] == 2);
+  CHECK(bench.last_state(1)["fair"]["commitment"] == rules::fair::commitment("t1", 2, 7, salt));
+  bench.restart();
+  bench.run(bench.core->watch(bench.cat()));
+  CHECK(bench.last_state(3)["fair"] == Json({{"deal", 2}, {"commitment", rules::fair::commitment("t1", 2, 7, salt)}}));
+  for (const auto& [client, frames] : bench.frames)
+    for (const auto& frame : frames) CHECK_FALSE(frame.dump().find(salt) != std::string::npos);
+  bench.run(bench.core->end(bench.ann()));
+  bench.run(bench.core->end(bench.ann()));
+  REQUIRE(bench.last_state(3)["status"] == "finished");
+  CHECK(bench.last_state(3)["fair"] == Json({{"deal", 2},
+                                             {"commitment", rules::fair::commitment("t1", 2, 7, salt)},
+                                             {"scheme", "parlour-fair-1"},
+                                             {"seed", "7"},
+                                             {"salt", salt}}));
+}
+
+TEST_CASE("history: replayed offline, a seated player's finished deals from his own seat; strangers refused until the end") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  bench.tap(bench.ann());
+  bench.tap(bench.bob());  // deal 1 is over
+  bench.run(bench.core->act(bench.ann(), {{"type", "continue"}}, std::nullopt));
+  bench.run(bench.core->act(bench.bob(), {{"type", "continue"}}, std::nullopt));
+  bench.tap(bench.ann());  // deal 2 under way
+  const auto record = bench.stored_record();
+  CHECK_THROWS_WITH_AS(build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"cat", {}, {}, false}),
+                       "table t1 is still being played; until it ends only the players seated at it may replay its "
+                       "finished deals",
+                       parlour::protocol::ProtocolError);
+  CHECK_THROWS_WITH_AS(build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"ann", 2, {}, false}),
+                       "deal 2 of table t1 is still being played; it can be replayed once it ends", parlour::protocol::ProtocolError);
+  CHECK_THROWS_WITH_AS(build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"ann", 3, {}, false}),
+                       "table t1 has had 2 deals; there is no deal 3", parlour::protocol::ProtocolError);
+  const auto seq_before = bench.core->seq();
+  const auto doc = build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"bob", 1, {}, false});
+  CHECK(bench.core->seq() == seq_before);  // the live table is untouched
+  CHECK(doc["viewer"] == Json({{"player", "bob"}, {"seat", 1}, {"full", false}}));
+  REQUIRE(doc["steps"].size() == 3);  // start, ann's tap, bob's tap
+  CHECK(doc["steps"][0]["event"] == Json({{"kind", "start"}}));
+  CHECK(doc["steps"][1]["event"] == Json({{"kind", "act"}, {"seat", 0}, {"player", "ann"}, {"action", {{"type", "tap"}}}}));
+  CHECK(doc["steps"][1]["log"] == Json::array({"tap 1"}));
+  CHECK(doc["steps"][2]["phase"] == "deal_over");
+  CHECK(doc["steps"][2].contains("result"));
+  CHECK(doc["deals"] == Json::array({{{"deal", 1}, {"from_seq", 1}, {"to_seq", 3}, {"finished", true},
+                                      {"commitment", bench.core->commitment(1)}},
+                                     {{"deal", 2}, {"from_seq", 4}, {"to_seq", 5}, {"finished", false},
+                                      {"commitment", bench.core->commitment(2)}}}));
+  for (const auto& step : doc["steps"]) {
+    CHECK(step.contains("view"));
+    CHECK_FALSE(step.contains("views"));
+  }
+  CHECK(doc["next_from"].is_null());
+  // Paging: a reply holds at most `limit` steps; its next_from, sent as `from`, gives the rest of the deal.
+  const auto page = build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"bob", 1, {}, false, 2});
+  CHECK(page["steps"].size() == 2);
+  CHECK(page["next_from"] == 3);
+  const auto rest = build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"bob", 1, 3, false, 2});
+  REQUIRE(rest["steps"].size() == 1);
+  CHECK(rest["steps"][0] == doc["steps"][2]);
+  CHECK(rest["next_from"].is_null());
 }

@@ -11,6 +11,7 @@ import { createSignInPage } from './signin.js';
 import { createLobbyPage } from './lobby.js';
 import { createTablePage } from './table.js';
 import { createLedgerPage } from './ledger.js';
+import { createReplayPage } from './replay.js';
 
 // Request failures that only mean "the connection dropped"; reconnecting fixes them.
 const NETWORK_CODES = ['disconnected', 'offline', 'timeout'];
@@ -242,6 +243,7 @@ function pageFor(route) {
     case 'table': return createTablePage(ctx, { table: route.table });
     case 'invite': return createTablePage(ctx, { invite: route.code });
     case 'ledger': return createLedgerPage(ctx, { player: route.player, table: route.table });
+    case 'replay': return createReplayPage(ctx, { table: route.table, deal: route.deal, verify: route.verify });
     default: return createLobbyPage(ctx, { game: route.game });
   }
 }

@@ -1,4 +1,5 @@
-// Hash routes: #/ (lobby), #/games/ID (lobby, that game chosen), #/table/ID, #/invite/CODE, #/ledger[/NAME][?table=ID].
+// Hash routes: #/ (lobby), #/games/ID (lobby, that game chosen), #/table/ID, #/invite/CODE, #/ledger[/NAME][?table=ID],
+// #/replay/ID[?deal=N][&verify=1] (a table's hand history).
 // Hash routing needs nothing from the server beyond serving index.html at "/".
 
 function decode(part) {
@@ -17,13 +18,17 @@ export function parseRoute(hash) {
   const params = new URLSearchParams(query);
   if (page === 'table' && arg) return { name: 'table', table: arg };
   if (page === 'invite' && arg) return { name: 'invite', code: arg };
+  if (page === 'replay' && arg) {
+    const deal = Number(params.get('deal'));
+    return { name: 'replay', table: arg, deal: Number.isInteger(deal) && deal > 0 ? deal : null, verify: params.get('verify') === '1' };
+  }
   if (page === 'ledger') return { name: 'ledger', player: arg || null, table: params.get('table') || null };
   return { name: 'lobby', game: page === 'games' && arg ? arg : null };
 }
 
 /** A stable key so that re-entering the same route doesn't rebuild its page. */
 export function routeKey(route) {
-  return [route.name, route.code ?? route.player ?? route.game ?? '', route.table ?? ''].join(':');
+  return [route.name, route.code ?? route.player ?? route.game ?? '', route.table ?? '', route.deal ?? '', route.verify ? 'v' : ''].join(':');
 }
 
 export const href = {
@@ -31,6 +36,8 @@ export const href = {
   game: (id) => `#/games/${encodeURIComponent(id)}`,
   table: (id) => `#/table/${encodeURIComponent(id)}`,
   invite: (code) => `#/invite/${encodeURIComponent(code)}`,
+  replay: (id, deal, verify) => `#/replay/${encodeURIComponent(id)}` +
+    (deal || verify ? `?${[deal ? `deal=${deal}` : '', verify ? 'verify=1' : ''].filter(Boolean).join('&')}` : ''),
   ledger: (name, table) => (name ? `#/ledger/${encodeURIComponent(name)}` : '#/ledger') +
     (table ? `?table=${encodeURIComponent(table)}` : ''),
 };

@@ -16,6 +16,8 @@ import { createChatPanel } from './chat.js';
 import { renderStandings } from './standings.js';
 import { href, inviteUrl } from './router.js';
 import { inviteFor, isSeated, markSeated, rememberInvite } from './store.js';
+import { rememberCommitment, verifyTable } from './fair.js';
+import { showVerdict } from './replay.js';
 
 const LOG_LINES = 50;
 // Errors that mean "the connection went away": the reconnect logic retries on its own.
@@ -49,6 +51,8 @@ export function createTablePage(ctx, params) {
   const actionsPanel = el('div', { class: 'actions-panel panel', 'data-zone': 'actions' });
   const resultPanel = el('div', { class: 'result-panel panel', hidden: true });
   const invitePanel = el('div', { class: 'invite-panel panel', hidden: true });
+  // "Verify deals" on a finished table: the revealed seed checked here (fair.js).
+  const verifyPanel = el('div', { class: 'panel verify-panel', 'data-zone': 'verify', hidden: true });
   const logList = el('ol', { class: 'log-list', tabindex: '0', 'aria-label': 'Table log, newest last' });
   // Screen readers hear each new line once, not the whole list on every redraw.
   const logAnnounce = el('div', { class: 'sr-only', 'aria-live': 'polite' });
@@ -62,7 +66,7 @@ export function createTablePage(ctx, params) {
     turnZone,
     el('div', { class: 'table-layout' },
       el('div', { class: 'table-main' }, standingsPanel, felt, actionsPanel, resultPanel),
-      el('aside', { class: 'table-side' }, invitePanel, chatPanel.element, logPanel)));
+      el('aside', { class: 'table-side' }, invitePanel, verifyPanel, chatPanel.element, logPanel)));
   let timerTick = null;
 
   showMessage(tableId ? `Opening table ${tableId}…` : 'Joining by invite…');
@@ -207,6 +211,8 @@ export function createTablePage(ctx, params) {
       markSeated(me, tableId, Number.isInteger(state.waiting));
     }
     if (typeof state.invite === 'string') rememberInvite(tableId, state.invite);
+    // Kept so that, once the seed is revealed, the check is against what was sent to us.
+    rememberCommitment(state);
     render();
   }
 
@@ -333,6 +339,10 @@ export function createTablePage(ctx, params) {
         if (window.confirm('End this table? Play stops after the current deal is settled (press again to stop at once).')) command('end', { table: tableId });
       }, 'end-table'));
     }
+    if (status === 'finished' && Number.isInteger(state.fair?.deal)) {
+      buttons.push(el('a', { href: href.replay(tableId), class: 'btn', 'data-testid': 'replay', text: 'Replay' }));
+      buttons.push(button('Verify deals', '', () => verifyDeals(), 'verify-deals'));
+    }
     buttons.push(button('Leave', '', () => command('leave', { table: tableId }, () => {
       markSeated(ctx.me.name, tableId, false);
       watching = false;
@@ -349,8 +359,29 @@ export function createTablePage(ctx, params) {
         Number.isInteger(state.view?.deal) ? el('span', { text: `deal ${state.view.deal}` }) : null,
         el('span', { text: `move ${state.seq ?? '—'}` }),
         el('span', { text: `host ${state.host ?? '—'}` }),
-        el('a', { href: href.ledger(ctx.me?.name, tableId), text: 'balances', title: 'Every player\'s balance at this table (settle up)' })),
+        el('a', { href: href.ledger(ctx.me?.name, tableId), text: 'balances', title: 'Every player\'s balance at this table (settle up)' }),
+        replayLink(mySeat)),
       el('div', { class: 'table-buttons' }, buttons));
+  }
+
+  /** While the table runs, a seated player may replay its last finished deal. */
+  function replayLink(mySeat) {
+    const started = state.fair?.deal;
+    if (mySeat === null || state.status !== 'playing' || !Number.isInteger(started)) return null;
+    const over = ['deal_over', 'game_over'].includes(state.view?.phase);
+    const last = over ? started : started - 1;
+    if (last < 1) return null;
+    return el('a', { href: href.replay(tableId, last), 'data-testid': 'replay-deal-link', text: `replay deal ${last}` });
+  }
+
+  async function verifyDeals() {
+    verifyPanel.hidden = false;
+    replaceChildren(verifyPanel, el('p', { class: 'muted', text: 'Re-shuffling every deal…' }));
+    try {
+      showVerdict(verifyPanel, await verifyTable(ctx.conn, tableId));
+    } catch (error) {
+      showVerdict(verifyPanel, { ok: false, lines: [`Could not verify: ${error.message}`] });
+    }
   }
 
   function renderActionsPanel(rctx, myTurn) {

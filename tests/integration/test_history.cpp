@@ -1,0 +1,302 @@
+// Issue 16 items 7 and 8 over real WebSockets (and HTTP): the hand history's
+// visibility rules, replayed views equal to the views pushed live, provably
+// fair deals (a commitment with every deal's first cards, the seed revealed
+// only at the end, every commitment recomputed from it), and `parlour verify`.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "rules/fair.h"
+#include "tests/integration/server_process.h"
+
+using parlour::test::Json;
+using parlour::test::ServerProcess;
+using parlour::test::WsClient;
+
+namespace {
+
+// A listed action made concrete: every {"min","max"} bound at its min.
+Json concrete(Json action) {
+  for (auto& [key, value] : action.items())
+    if (value.is_object() && value.contains("min")) value = value["min"];
+  return action;
+}
+
+struct Table {
+  std::string id;
+  std::string ann_token;
+};
+
+// ann (host, seat 0) and bob (seat 1) at Red Dog; `seed` when given.
+std::string red_dog(WsClient& ann, WsClient& bob, std::optional<std::uint64_t> seed) {
+  Json create = {{"type", "create"}, {"game", "red_dog"}, {"seats", 2}};
+  if (seed) create["seed"] = *seed;
+  const std::string table = ann.request(create)["table"];
+  REQUIRE(ann.request({{"type", "join"}, {"table", table}, {"seat", 0}})["type"] == "joined");
+  REQUIRE(bob.request({{"type", "join"}, {"table", table}, {"seat", 1}})["type"] == "joined");
+  REQUIRE(ann.request({{"type", "start"}, {"table", table}})["type"] == "ok");
+  return table;
+}
+
+// Plays (each seat to act makes its first listed action) until `done` holds for
+// one of ann's pushes; returns that push.
+Json play_until(WsClient& ann, WsClient& bob, const std::string& table, const std::function<bool(const Json&)>& done) {
+  std::int64_t acted_at = -1;
+  for (int pushes = 0; pushes < 2000; ++pushes) {
+    const auto state = ann.state_where([&](const Json& s) { return s["table"] == table; });
+    if (done(state)) return state;
+    if (state["status"] != "playing" || state["seq"].get<std::int64_t>() == acted_at) continue;
+    if (state["to_act"].empty() || state["view"]["phase"] != "betting") continue;
+    const int seat = state["to_act"][0];
+    WsClient& actor = seat == state["seat"].get<int>() ? ann : bob;
+    const auto seq = state["seq"].get<std::int64_t>();
+    const auto mine = &actor == &ann ? state : actor.state_where([&](const Json& s) {
+      return s["table"] == table && s["seq"].get<std::int64_t>() >= seq && !s["legal"].empty();
+    });
+    if (mine["seq"].get<std::int64_t>() != seq) continue;
+    acted_at = seq;
+    const auto reply = actor.request({{"type", "act"}, {"table", table}, {"action", concrete(mine["legal"][0])}});
+    REQUIRE_MESSAGE(reply["type"] == "ok", reply.dump());
+  }
+  FAIL("the game did not get there");
+  return {};
+}
+
+// Every state push of `table` a client received, parsed, in order.
+std::vector<Json> pushes_of(const WsClient& client, const std::string& table) {
+  std::vector<Json> out;
+  for (const auto& frame : client.frames()) {
+    auto message = Json::parse(frame);
+    if (message["type"] == "state" && message["table"] == table) out.push_back(std::move(message));
+  }
+  return out;
+}
+
+// Ends the table at once (a second `end` does not wait for the deal in play).
+Json end_now(WsClient& ann, const std::string& table) {
+  ann.request({{"type", "end"}, {"table", table}});
+  const auto second = ann.request({{"type", "end"}, {"table", table}});
+  CHECK((second["type"] == "ok" || second["code"] == "conflict"));
+  return ann.state_where([&](const Json& s) { return s["table"] == table && s["status"] == "finished"; });
+}
+
+// Every deal of a table's history, each deal's pages merged, as one document.
+Json whole_history(WsClient& client, const std::string& table) {
+  auto first = client.request({{"type", "history"}, {"table", table}});
+  REQUIRE_MESSAGE(first["type"] == "history", first.dump());
+  Json whole = first;
+  whole["steps"] = Json::array();
+  for (const auto& deal : first["deals"]) {
+    Json page = client.request({{"type", "history"}, {"table", table}, {"deal", deal["deal"]}});
+    for (;;) {
+      REQUIRE(page["type"] == "history");
+      for (const auto& step : page["steps"]) whole["steps"].push_back(step);
+      if (page["next_from"].is_null()) break;
+      page = client.request({{"type", "history"}, {"table", table}, {"deal", deal["deal"]}, {"from", page["next_from"]}});
+    }
+  }
+  whole.erase("type");
+  whole.erase("re");
+  whole["deal"] = nullptr;
+  return whole;
+}
+
+int run_verify(const std::string& args) {
+  const int status = std::system((std::string(PARLOUR_BINARY) + " verify " + args + " > /dev/null 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST_CASE("fair deals: each deal's commitment comes with its first cards, the seed only at the end, and it checks") {
+  ServerProcess server(ServerProcess::fresh_db("history-fair"), {"--deal-pause-ms", "0"});
+  WsClient ann(server.port()), bob(server.port()), carol(server.port());
+  ann.hello("ann");
+  bob.hello("bob");
+  carol.hello("carol");
+  const auto table = red_dog(ann, bob, std::nullopt);  // a seed of the server's own choosing
+  REQUIRE(carol.request({{"type", "watch"}, {"table", table}})["type"] == "watching");
+  play_until(ann, bob, table, [](const Json& s) { return s["view"].value("deal", 0) >= 3; });
+  const auto finished = end_now(ann, table);
+  const auto& fair = finished["fair"];
+  REQUIRE(fair.contains("seed"));
+  CHECK(fair["scheme"] == "parlour-fair-1");
+  const std::string seed = fair["seed"];
+  const std::string salt = fair["salt"];
+  CHECK(salt.size() == 32);
+
+  for (auto* client : {&ann, &bob, &carol}) {
+    REQUIRE(client->request({{"type", "ping"}})["type"] == "pong");
+    std::map<int, std::string> received;  // deal → commitment, as sent
+    int deal_shown = 0;
+    for (const auto& state : pushes_of(*client, table)) {
+      const bool over = state["status"] == "finished";
+      const auto& sent = state.value("fair", Json());
+      // Nothing before the end reveals the seed or the salt, in any frame.
+      if (!over) CHECK_FALSE(sent.contains("seed"));
+      const int deal = state["view"].value("deal", 0);
+      if (deal > deal_shown) {
+        // The push that first shows a deal's cards carries that deal's commitment.
+        REQUIRE(sent.is_object());
+        CHECK(sent["deal"] == deal);
+        deal_shown = deal;
+      }
+      if (sent.is_object()) {
+        auto [it, fresh] = received.try_emplace(sent["deal"].get<int>(), sent["commitment"].get<std::string>());
+        CHECK(it->second == sent["commitment"]);  // never changed once sent
+      }
+    }
+    std::size_t before_end = 0;
+    for (const auto& frame : client->frames()) {
+      if (frame.find(R"("status":"finished")") != std::string::npos) break;
+      ++before_end;
+      CHECK(frame.find(seed) == std::string::npos);
+      CHECK(frame.find(salt) == std::string::npos);
+    }
+    CHECK(before_end >= 5);
+    REQUIRE(received.size() >= 3);
+    for (const auto& [deal, hash] : received)
+      CHECK(hash == parlour::rules::fair::commitment(table, deal, std::stoull(seed), salt));
+  }
+
+  // The log says it too, before the deal's own lines.
+  bool logged = false;
+  for (const auto& line : finished["log"])
+    if (line.get<std::string>().find("is dealt from a committed deck: sha256 ") != std::string::npos) logged = true;
+  CHECK(logged);
+
+  // A restart derives the same commitments: the finished table read back shows the same fair block.
+  server.stop();
+  server.start();
+  WsClient again(server.port());
+  again.hello("dave");
+  REQUIRE(again.request({{"type", "watch"}, {"table", table}})["type"] == "watching");
+  const auto restored = again.state_where([&](const Json& s) { return s["table"] == table; });
+  CHECK(restored["fair"] == finished["fair"]);
+
+  // parlour verify, from the database and from a downloaded history.
+  CHECK(run_verify("--table " + table + " --db " + server.db()) == 0);
+  const auto dir = std::filesystem::path(server.db()).parent_path();
+  auto history = whole_history(again, table);
+  history["received_commitments"] = Json::array();
+  for (const auto& state : pushes_of(ann, table))
+    if (state.contains("fair")) history["received_commitments"].push_back({{"deal", state["fair"]["deal"]}, {"commitment", state["fair"]["commitment"]}});
+  std::ofstream(dir / "good.json") << history.dump();
+  CHECK(run_verify("--history " + (dir / "good.json").string()) == 0);
+  // A server that sent a different commitment for deal 2 than its seed gives is caught.
+  auto lied = history;
+  lied["received_commitments"].push_back({{"deal", 2}, {"commitment", std::string(64, 'a')}});
+  std::ofstream(dir / "lied.json") << lied.dump();
+  CHECK(run_verify("--history " + (dir / "lied.json").string()) == 1);
+  // A hand changed after the deal began is caught by the re-shuffle and the replay.
+  auto changed = history;
+  for (auto& step : changed["steps"]) {
+    if (step["deal"] != 2) continue;
+    auto& hand = step["views"][0]["seats"][0]["cards"];
+    if (hand.empty() || hand[0] == "??") continue;
+    hand[0] = hand[0] == "AS" ? "AH" : "AS";
+    break;
+  }
+  std::ofstream(dir / "changed.json") << changed.dump();
+  CHECK(run_verify("--history " + (dir / "changed.json").string()) == 1);
+  CHECK(run_verify("--table " + table) == 2);  // no database named: a usage error
+}
+
+TEST_CASE("hand history: who may replay what, before and after the table ends") {
+  ServerProcess server(ServerProcess::fresh_db("history-visibility"), {"--deal-pause-ms", "0"});
+  WsClient ann(server.port()), bob(server.port()), carol(server.port());
+  const auto ann_token = ann.hello("ann");
+  bob.hello("bob");
+  const auto carol_token = carol.hello("carol");
+  const auto table = red_dog(ann, bob, 11);
+
+  // In deal 1 (play has started: `start` answered after the deal was dealt): nobody may
+  // replay it, and carol (never seated) may replay nothing.
+  const auto in_play = ann.request({{"type", "history"}, {"table", table}, {"deal", 1}});
+  CHECK(in_play["code"] == "forbidden");
+  CHECK(carol.request({{"type", "history"}, {"table", table}, {"deal", 1}})["code"] == "forbidden");
+  CHECK(server.get("/api/tables/" + table + "/history?deal=1", carol_token).first == 403);
+  CHECK(server.get("/api/tables/" + table + "/history?deal=1").first == 401);
+  CHECK(server.get("/api/tables/" + table + "/history?deal=x", ann_token).first == 400);
+  CHECK(server.get("/api/tables/" + table + "/history?deals=1", ann_token).first == 400);
+  CHECK(ann.request({{"type", "history"}, {"table", table}, {"deal", 0}})["code"] == "bad_request");
+  CHECK(ann.request({{"type", "history"}, {"table", "tnothere1"}})["code"] == "not_found");
+  CHECK(ann.request({{"type", "history"}, {"table", table}, {"turn", 1}})["code"] == "bad_request");
+
+  // Deal 2 under way: ann may replay deal 1, from her own seat only.
+  play_until(ann, bob, table, [](const Json& s) { return s["view"].value("deal", 0) == 2 && s["view"]["phase"] == "betting"; });
+  const auto own = ann.request({{"type", "history"}, {"table", table}, {"deal", 1}});
+  REQUIRE_MESSAGE(own["type"] == "history", own.dump());
+  CHECK(own["viewer"] == Json({{"player", "ann"}, {"seat", 0}, {"full", false}}));
+  CHECK_FALSE(own.contains("fair"));
+  CHECK(own["deals"][0]["finished"] == true);
+  CHECK(own["deals"][1]["finished"] == false);
+  REQUIRE(own["steps"].size() >= 3);
+  for (const auto& step : own["steps"]) {
+    CHECK(step.contains("view"));
+    CHECK_FALSE(step.contains("views"));
+    CHECK_FALSE(step["event"].contains("balances"));
+    // Bob's view of his own hand is never in ann's history: his seat shows "??" while in play.
+    for (const auto& card : step["view"]["seats"][1]["cards"])
+      if (step["phase"] == "betting") CHECK(card == "??");
+  }
+  CHECK(ann.request({{"type", "history"}, {"table", table}, {"deal", 2}})["code"] == "forbidden");
+  CHECK(ann.request({{"type", "history"}, {"table", table}, {"deal", 3}})["code"] == "not_found");
+  const auto [status, body] = server.get("/api/tables/" + table + "/history?deal=1", ann_token);
+  REQUIRE(status == 200);
+  CHECK(Json::parse(body)["steps"] == own["steps"]);
+  CHECK(carol.request({{"type", "history"}, {"table", table}, {"deal", 1}})["code"] == "forbidden");
+
+  // Once it ends, anyone may replay it, every seat's view, every event whole.
+  end_now(ann, table);
+  const auto after = carol.request({{"type", "history"}, {"table", table}, {"deal", 1}});
+  REQUIRE_MESSAGE(after["type"] == "history", after.dump());
+  CHECK(after["viewer"]["full"] == true);
+  CHECK(after["viewer"]["seat"].is_null());
+  CHECK(after["fair"].contains("seed"));
+  CHECK(after["fair"]["pack"] == Json({{"short_pack", false}, {"jokers", 0}, {"decks", 1}, {"eleven_twelve_spots", false}}));
+  REQUIRE(after["steps"].size() == own["steps"].size());
+  for (std::size_t i = 0; i < after["steps"].size(); ++i) {
+    CHECK(after["steps"][i]["views"].size() == 2);
+    CHECK(after["steps"][i]["views"][0] == own["steps"][i]["view"]);
+    CHECK(after["steps"][i]["event"].contains("balances"));
+  }
+}
+
+TEST_CASE("hand history: replayed views are exactly the views pushed live at those steps") {
+  ServerProcess server(ServerProcess::fresh_db("history-live"), {"--deal-pause-ms", "0"});
+  WsClient ann(server.port()), bob(server.port());
+  ann.hello("ann");
+  bob.hello("bob");
+  const auto table = red_dog(ann, bob, 5);
+  play_until(ann, bob, table, [](const Json& s) { return s["view"].value("deal", 0) >= 4; });
+  end_now(ann, table);
+  // A ping's reply comes after every push sent before it (a drain's timeout would break the stream).
+  REQUIRE(ann.request({{"type", "ping"}})["type"] == "pong");
+  REQUIRE(bob.request({{"type", "ping"}})["type"] == "pong");
+  const auto history = whole_history(ann, table);
+  std::map<std::int64_t, Json> replayed_for_ann, replayed_for_bob;
+  for (const auto& step : history["steps"]) {
+    replayed_for_ann[step["seq"]] = step["views"][0];
+    replayed_for_bob[step["seq"]] = step["views"][1];
+  }
+  for (auto [client, replayed] : {std::pair{&ann, &replayed_for_ann}, std::pair{&bob, &replayed_for_bob}}) {
+    int compared = 0;
+    for (const auto& state : pushes_of(*client, table)) {
+      if (state["status"] == "waiting") continue;
+      const auto it = replayed->find(state["seq"].get<std::int64_t>());
+      REQUIRE(it != replayed->end());
+      CHECK(state["view"] == it->second);
+      ++compared;
+    }
+    CHECK(compared >= 10);
+  }
+  // The seqs are the whole log, once each, in order.
+  std::int64_t expected = 1;
+  for (const auto& step : history["steps"]) CHECK(step["seq"] == expected++);
+}

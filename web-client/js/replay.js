@@ -1,0 +1,239 @@
+// The replay page (#/replay/TABLE?deal=N): a deal of a table, step by step, as
+// the viewer was allowed to see it — his own seat's view of a finished deal
+// while the table runs, any seat's view once it has ended — drawn with the same
+// layouts as the live table. Back/forward buttons, a slider, the arrow keys;
+// each step's event in words and its log lines; "Download JSON" saves every
+// deal the viewer may read (with the commitments this browser received), the
+// file `parlour verify --history FILE` checks; "Verify deals" checks the
+// revealed seed here (fair.js).
+
+import { el, isPlainObject, replaceChildren } from './dom.js';
+import { makeContext, seatName } from './render.js';
+import { createLayout, layoutNameOf } from './layouts/index.js';
+import { logLine } from './log.js';
+import { renderResult } from './result.js';
+import { href } from './router.js';
+import { fetchDeal, fetchWholeHistory, verifyTable } from './fair.js';
+
+/** params: {table, deal?, verify?}. */
+export function createReplayPage(ctx, params) {
+  const table = String(params.table);
+  let doc = null; // the deal's history, every page merged
+  let index = 0;
+  let perspective = 0; // the seat whose view is shown, when every seat's may be
+  let layout = null;
+
+  const title = el('h2', { text: `Replay of table ${table}` });
+  const meta = el('div', { class: 'table-meta muted small' });
+  const dealPicker = el('select', { class: 'replay-deal', 'data-testid': 'replay-deal', 'aria-label': 'Deal' });
+  dealPicker.addEventListener('change', () => open(Number(dealPicker.value)));
+  const seatPicker = el('select', { class: 'replay-seat', 'data-testid': 'replay-seat', 'aria-label': 'Seen from', hidden: true });
+  seatPicker.addEventListener('change', () => { perspective = Number(seatPicker.value); draw(); });
+  const prev = el('button', { type: 'button', class: 'btn', 'data-testid': 'replay-prev', text: '◀ Back', onclick: () => go(index - 1) });
+  const next = el('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'replay-next', text: 'Forward ▶', onclick: () => go(index + 1) });
+  const slider = el('input', { type: 'range', class: 'replay-slider', 'data-testid': 'replay-slider', min: 0, max: 0, value: 0, 'aria-label': 'Step' });
+  slider.addEventListener('input', () => go(Number(slider.value)));
+  const stepLabel = el('span', { class: 'replay-step', 'data-testid': 'replay-step', 'aria-live': 'polite' });
+  const eventText = el('p', { class: 'replay-event', 'data-testid': 'replay-event' });
+  const stepLog = el('ol', { class: 'log-list', 'aria-label': 'What this step logged' });
+  const felt = el('div', { class: 'felt' });
+  const resultPanel = el('div', { class: 'result-panel panel', hidden: true });
+  const download = el('button', { type: 'button', class: 'btn', 'data-testid': 'replay-download', text: 'Download JSON', onclick: () => save() });
+  const verifyButton = el('button', { type: 'button', class: 'btn', 'data-testid': 'verify-deals', text: 'Verify deals', hidden: true, onclick: () => verify() });
+  const verifyPanel = el('div', { class: 'panel verify-panel', 'data-zone': 'verify', hidden: true });
+  const status = el('p', { class: 'muted', text: 'Loading the history…' });
+
+  const element = el('div', { class: 'replay-page', 'data-zone': 'replay', 'data-table': table },
+    el('div', { class: 'table-head panel' },
+      el('div', { class: 'table-title' }, title),
+      meta,
+      el('div', { class: 'table-buttons' },
+        el('label', { class: 'small' }, 'Deal ', dealPicker),
+        el('label', { class: 'small' }, ' Seen from ', seatPicker),
+        download, verifyButton,
+        el('a', { href: href.table(table), class: 'btn btn-small', text: 'Back to the table' }))),
+    el('div', { class: 'replay-controls panel' }, prev, slider, next, stepLabel),
+    status,
+    el('div', { class: 'table-layout' },
+      el('div', { class: 'table-main' }, felt, resultPanel),
+      el('aside', { class: 'table-side' },
+        el('div', { class: 'panel' }, el('h3', { class: 'panel-title', text: 'This step' }), eventText, stepLog),
+        verifyPanel)));
+
+  function onKey(event) {
+    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+    if (event.key === 'ArrowLeft') go(index - 1);
+    if (event.key === 'ArrowRight') go(index + 1);
+  }
+
+  async function open(deal) {
+    status.hidden = false;
+    status.textContent = 'Loading the history…';
+    try {
+      doc = deal ? await fetchDeal(ctx.conn, table, deal) : await fetchDeal(ctx.conn, table, undefined);
+    } catch (error) {
+      status.textContent = error.code === 'forbidden' ? `You may not replay this yet: ${error.message}` : `Could not load the history: ${error.message}`;
+      element.dataset.error = error.code ?? 'error';
+      return;
+    }
+    status.hidden = true;
+    element.dataset.deal = String(doc.deal ?? '');
+    const full = doc.viewer?.full === true;
+    perspective = full ? (Number.isInteger(doc.viewer?.seat) ? doc.viewer.seat : perspective) : doc.viewer?.seat ?? 0;
+    renderPickers(full);
+    layout = null;
+    index = 0;
+    slider.max = String(Math.max(0, (doc.steps ?? []).length - 1));
+    verifyButton.hidden = !(isPlainObject(doc.fair) && typeof doc.fair.seed === 'string');
+    if (params.verify && !verifyButton.hidden && verifyPanel.hidden) verify();
+    draw();
+  }
+
+  function renderPickers(full) {
+    const deals = (doc.deals ?? []).filter((d) => d.finished);
+    replaceChildren(dealPicker, deals.map((d) => el('option', { value: String(d.deal), text: `Deal ${d.deal}` })));
+    dealPicker.value = String(doc.deal ?? '');
+    seatPicker.hidden = !full;
+    replaceChildren(seatPicker, (doc.seats ?? []).map((s) => el('option', { value: String(s.seat), text: s.player || `Seat ${s.seat}` })));
+    seatPicker.value = String(perspective);
+    const game = ctx.gameName(doc.game);
+    title.textContent = `Replay: ${game}, table ${table}`;
+    replaceChildren(meta,
+      el('span', { text: doc.status === 'finished' ? 'the table has ended: every hand is shown' : 'your own view of a finished deal' }),
+      el('span', { text: `host ${doc.host ?? '—'}` }));
+  }
+
+  function go(to) {
+    const steps = doc?.steps ?? [];
+    if (!steps.length) return;
+    index = Math.max(0, Math.min(steps.length - 1, to));
+    draw();
+  }
+
+  /** The step as a `state` push, so the live table's layouts draw it. */
+  function stateOf(step) {
+    const full = doc.viewer?.full === true;
+    const seat = full ? perspective : doc.viewer?.seat ?? null;
+    const players = (doc.seats ?? []).filter((s) => s.player).map((s) => ({
+      seat: s.seat, player: s.player, bot: s.bot, chips: step.chips?.[s.seat], connected: true, away: false,
+    }));
+    return {
+      type: 'state', table, game: doc.game, seq: step.seq, status: 'playing', seat, host: doc.host, players,
+      view: full ? step.views?.[seat] : step.view, to_act: step.to_act ?? [], legal: [], log: step.log ?? [],
+      result: step.result,
+    };
+  }
+
+  function draw() {
+    const steps = doc?.steps ?? [];
+    prev.disabled = index <= 0;
+    next.disabled = index >= steps.length - 1;
+    slider.value = String(index);
+    if (!steps.length) {
+      stepLabel.textContent = 'No steps to show.';
+      replaceChildren(felt, el('p', { class: 'muted', text: 'Nothing was played in this deal.' }));
+      return;
+    }
+    const step = steps[index];
+    const state = stateOf(step);
+    const rctx = makeContext(state);
+    element.dataset.seq = String(step.seq);
+    element.dataset.step = String(index);
+    stepLabel.textContent = `Step ${index + 1} of ${steps.length} (move ${step.seq})`;
+    eventText.textContent = describeEvent(step.event, rctx, doc.deal);
+    replaceChildren(stepLog, (step.log ?? []).map((line) => logLine(line, rctx)));
+    const name = layoutNameOf(state, ctx.games);
+    if (!layout || layout.name !== name) {
+      layout = createLayout(name);
+      layout.name = name;
+    }
+    const ui = { act: () => {}, legal: [], busy: true, selection: { key: '[]' }, rerender: () => draw(), me: ctx.me?.name };
+    try {
+      replaceChildren(felt, layout.render(state, rctx, ui));
+    } catch (error) {
+      console.warn('layout failed; drawing generically', error);
+      layout = createLayout('generic');
+      layout.name = name;
+      replaceChildren(felt, layout.render(state, rctx, ui));
+    }
+    const result = isPlainObject(step.result) ? renderResult(step.result, rctx) : null;
+    resultPanel.hidden = !result;
+    replaceChildren(resultPanel, result);
+  }
+
+  async function save() {
+    download.disabled = true;
+    try {
+      const whole = await fetchWholeHistory(ctx.conn, table);
+      const blob = new Blob([JSON.stringify(whole, null, 1)], { type: 'application/json' });
+      const link = el('a', { href: URL.createObjectURL(blob), download: `parlour-${table}-history.json` });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+    } catch (error) {
+      ctx.banner.error(error);
+    } finally {
+      download.disabled = false;
+    }
+  }
+
+  async function verify() {
+    verifyButton.disabled = true;
+    verifyPanel.hidden = false;
+    replaceChildren(verifyPanel, el('p', { class: 'muted', text: 'Re-shuffling every deal…' }));
+    try {
+      showVerdict(verifyPanel, await verifyTable(ctx.conn, table));
+    } catch (error) {
+      showVerdict(verifyPanel, { ok: false, lines: [`Could not verify: ${error.message}`] });
+    } finally {
+      verifyButton.disabled = false;
+    }
+  }
+
+  return {
+    element,
+    title: `Replay ${table}`,
+    start() {
+      document.addEventListener('keydown', onKey);
+      return open(params.deal);
+    },
+    resume() {},
+    destroy() {
+      document.removeEventListener('keydown', onKey);
+    },
+  };
+}
+
+/** The verdict of fair.js verifyHistory in a panel (data-state ok|failed). */
+export function showVerdict(panel, verdict) {
+  panel.hidden = false;
+  panel.dataset.state = verdict.ok ? 'ok' : 'failed';
+  replaceChildren(panel,
+    el('h3', { class: 'panel-title', text: verdict.ok ? 'Every deal verified' : 'Verification FAILED' }),
+    el('ul', { class: 'verify-lines small' }, verdict.lines.map((line) => el('li', { text: line }))));
+}
+
+/** A step's event in words. */
+export function describeEvent(event, rctx, deal) {
+  if (!isPlainObject(event)) return '';
+  const who = Number.isInteger(event.seat) ? seatName(rctx, event.seat) : '';
+  switch (event.kind) {
+    case 'start': return `Play starts: deal ${deal ?? 1} is dealt.`;
+    case 'deal': return 'The next deal is dealt.';
+    case 'leave': return `${who} leaves the table.`;
+    case 'close': return 'The table closes; what its pools hold is shared out.';
+    case 'act': {
+      const action = isPlainObject(event.action) ? event.action : {};
+      const words = [String(action.type ?? 'acts').replace(/_/g, ' ')];
+      for (const [key, value] of Object.entries(action)) {
+        if (key === 'type') continue;
+        if (['string', 'number', 'boolean'].includes(typeof value)) words.push(String(value));
+        else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) words.push(value.join(' '));
+      }
+      const clock = event.by === 'clock' ? ' (time ran out: the table played for them)' : '';
+      return `${who}: ${words.join(' ')}${clock}.`;
+    }
+    default: return String(event.kind ?? '');
+  }
+}
