@@ -44,7 +44,7 @@ class TempFolder {
 };
 
 Posting transfer(const std::string& from, const std::string& to, std::int64_t amount, const std::string& memo = "bet") {
-  return Posting{from, to, amount, memo, "t1", "red_dog"};
+  return Posting{from, to, amount, memo, "t1", "red_dog", std::nullopt, std::nullopt};
 }
 
 TableWrite step(const std::string& table, std::int64_t seq, std::vector<Posting> postings = {}) {
