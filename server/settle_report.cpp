@@ -52,7 +52,7 @@ Json add_table(storage::Database& db, const storage::TableRecord& table, const R
       const auto name = registered_name(lower).value_or(lower);
       totals.persons[name] += amount;
       nets.push_back({{"player", name}, {"net", amount}, {"bot", false}});
-    } else if (starts_with(account, pool_prefix)) {
+    } else if (starts_with(account, pool_prefix) && amount != 0) {  // an emptied pool is nothing left
       const auto pool = account.substr(account.rfind(':') + 1);
       totals.pools.push_back({{"table", table.id}, {"pool", pool}, {"left", amount}});
       totals.pools_left += amount;

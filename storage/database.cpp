@@ -238,7 +238,6 @@ WHERE t.table_id = ?1
   AND NOT EXISTS (SELECT 1 FROM ledger_entries g
                   WHERE g.transfer_id = t.id AND g.account_id = (SELECT id FROM accounts WHERE name = 'bank'))
 GROUP BY a.name
-HAVING sum(e.amount) <> 0
 ORDER BY a.name)sql";
 constexpr const char* kTablesHostedSince = R"sql(
 SELECT id, game, options_json, seed, host, status, is_private, invite, deck_json, failure, created_at, clock_json

@@ -150,7 +150,7 @@ class Database {
   // The sum over all accounts; always 0 (the bank is negative by what it granted).
   std::int64_t total_of_all_accounts();
   // Every account's net over the movements at `table` that did not come from or
-  // go to the bank, by account name; accounts whose net is 0 are left out.
+  // go to the bank, by account name (an account that came out square included).
   std::vector<TableNet> table_nets(const std::string& table);
 
   // Tables

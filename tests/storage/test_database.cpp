@@ -552,7 +552,7 @@ TEST_CASE("migration 6 keeps a version 5 file's movements, with no deal link") {
   CHECK(db.table_nets("t1").size() == 2);
 }
 
-TEST_CASE("a table's nets add up its movements by account, leaving out grants and square accounts") {
+TEST_CASE("a table's nets add up its movements by account, leaving out grants") {
   TempFolder temp;
   Database db(temp.file());
   db.create_player("ann", "h", 1000);
@@ -578,10 +578,10 @@ TEST_CASE("a table's nets add up its movements by account, leaving out grants an
   std::vector<std::pair<std::string, std::int64_t>> got;
   for (const auto& net : nets) got.emplace_back(net.account, net.amount);
   // By account name: ann -10 +4 +6 -6 = -6; bob -10 +17 = +7; the bot -4 (its
-  // grant left out); cy square, so left out; the pot 10 + 10 - 17 = 3. The
-  // movement at t2 is not t1's.
+  // grant left out); cy -6 +6, square; the pot 10 + 10 - 17 = 3. The movement
+  // at t2 is not t1's.
   CHECK(got == std::vector<std::pair<std::string, std::int64_t>>{
-                   {"player:ann", -6}, {"player:bob", 7}, {"player:bot-t1-1", -4}, {"pool:t1:pot", 3}});
+                   {"player:ann", -6}, {"player:bob", 7}, {"player:bot-t1-1", -4}, {"player:cy", 0}, {"pool:t1:pot", 3}});
   const auto t2 = db.table_nets("t2");
   REQUIRE(t2.size() == 2);
   CHECK(t2[0].account == "player:bob");
