@@ -914,7 +914,9 @@ std::vector<storage::Posting> TableCore::to_postings(const std::vector<rules::Tr
   std::optional<std::int64_t> deal;
   if (game_ && game_->deals_played() > 0) deal = game_->deals_played();
   for (const auto& t : transfers) {
-    out.push_back({account(t.from), account(t.to), t.amount, t.memo, id(), info_.id, std::nullopt, deal});
+    // Every movement names its game and the players the rules named by seat.
+    out.push_back({account(t.from), account(t.to), t.amount, info_.name + ": " + name_seats(t.memo), id(), info_.id,
+                   std::nullopt, deal});
   }
   return out;
 }
