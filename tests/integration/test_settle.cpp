@@ -169,11 +169,18 @@ TEST_CASE("settle-up over WebSockets and HTTP: nets, fewest payments, bots and p
   CHECK(ledger["entries"][0]["amount"] == 4);
   CHECK(ledger["entries"][0]["seq"] == 5);
   CHECK(ledger["entries"][0]["deal"] == 1);
+  CHECK(ledger["entries"][0]["memo"] == "Red Dog: the table ends: the pot of 12 is shared equally among 3");
   CHECK(ledger["entries"][1]["amount"] == -4);
+  CHECK(ledger["entries"][1]["memo"] == "Red Dog: no card of carol's beat the K♥: the bet of 4 goes into the pot");
   CHECK(ledger["entries"][1]["seq"] == 3);
   CHECK(ledger["entries"][1]["deal"] == 1);
   CHECK(ledger["entries"][2]["amount"] == -5);
   CHECK(ledger["entries"][2]["seq"] == 1);
+  CHECK(ledger["entries"][2]["memo"] == "Red Dog: carol's ante of 5 into the pot");
+  // The winner's side names the card that beat: bob's 9♥ against the 7♥.
+  auto bobs = bob.request({{"type", "ledger"}, {"limit", 3}});
+  REQUIRE(bobs["entries"].size() == 3);
+  CHECK(bobs["entries"][1]["memo"] == "Red Dog: bob's 9♥ beat the 7♥: the pot pays the bet of 5");
   CHECK(ledger["entries"][3]["memo"] == "starting chips");
   CHECK(ledger["entries"][3]["seq"].is_null());
   CHECK(ledger["entries"][3]["deal"].is_null());
