@@ -357,6 +357,21 @@ Body build_history(const Fields& fields) {
   };
 }
 
+// 1 to max_settle_tables table ids; a table named twice counts once.
+std::vector<std::string> as_table_list(const Json& value, std::string_view field) {
+  if (!value.is_array() || value.empty() || value.size() > max_settle_tables)
+    fail("field " + named(field) + " must be an array of 1 to " + std::to_string(max_settle_tables) +
+         " table ids, got " + (value.is_array() ? std::to_string(value.size()) + " of them" : shown(value)));
+  std::vector<std::string> tables;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    auto id = as_table_id(value[i], std::string(field) + "[" + std::to_string(i) + "]");
+    if (std::find(tables.begin(), tables.end(), id) == tables.end()) tables.push_back(std::move(id));
+  }
+  return tables;
+}
+
+Body build_settle(const Fields& fields) { return Settle{.tables = fields.optional("tables", as_table_list)}; }
+
 template <class Message>
 Body build_empty(const Fields&) {
   return Message{};
@@ -395,6 +410,7 @@ const std::array<MessageSpec, std::variant_size_v<Body>>& message_specs() {
       {"mute", {"table", "player", "muted"}, build_mute},
       {"rematch", {"table", "same_seed"}, build_rematch},
       {"history", {"table", "deal", "from"}, build_history},
+      {"settle", {"tables"}, build_settle},
   }};
   return specs;
 }

@@ -85,6 +85,9 @@ struct End { std::string table; };
 // `action_id` (optional, chosen by the client) makes a resent act idempotent.
 struct Act { std::string table; Json action; std::optional<std::string> action_id; };
 struct LedgerQuery { std::optional<std::string> player; std::optional<int> limit; std::optional<std::int64_t> before; };
+// Settle-up over the named tables, or by default the sender's tables of tonight.
+inline constexpr std::size_t max_settle_tables = 50;
+struct Settle { std::optional<std::vector<std::string>> tables; };
 struct Ping {};
 // The seat's player is back at the table: a seat marked away is his again.
 struct Back { std::string table; };
@@ -109,7 +112,7 @@ struct Unseat {
 };
 
 using Body = std::variant<Hello, Games, Tables, Create, Join, Watch, Leave, Bot, Start, End, Act, LedgerQuery, Ping,
-                          Back, Unseat, Chat, Mute, Rematch, History>;
+                          Back, Unseat, Chat, Mute, Rematch, History, Settle>;
 
 // Table chat (docs/protocol.md "Table chat").
 inline constexpr std::size_t max_chat_chars = 200;

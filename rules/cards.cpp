@@ -20,6 +20,13 @@ std::string to_string(Card card) {
   return std::string{rank_letters[card.rank], suit_letter(card.suit)};
 }
 
+std::string card_words(Card card) {
+  if (card.is_joker()) return "joker";
+  static constexpr const char* ranks[] = {"", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "11", "12"};
+  static constexpr const char* suits[] = {"♠", "♥", "♦", "♣"};
+  return std::string(ranks[card.rank]) + suits[static_cast<int>(card.suit)];
+}
+
 std::optional<Card> parse_card(std::string_view text, Ranks ranks) {
   if (text == "JK") return Card::joker();
   if (text.size() != 2) return std::nullopt;

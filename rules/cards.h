@@ -37,6 +37,9 @@ struct Card {
 };
 
 std::string to_string(Card card);
+// The card as people write it, for ledger memos: "7♥", "10♦", "A♠", "joker"
+// (the special pack's eleven- and twelve-spots "11♠", "12♥").
+std::string card_words(Card card);
 char suit_letter(Suit suit);
 // Which ranks a game's cards can have: every game but one uses the standard
 // ranks, and must refuse "ES" or "WH" as it refuses any other non-card.

@@ -199,6 +199,11 @@ void Connection::handle(const std::shared_ptr<Client>& self, const protocol::Req
                           if (error) return send(self, protocol::error_message(re, error->code(), error->what()));
                           send(self, protocol::reply("ledger", re, std::move(fields)));
                         });
+        } else if constexpr (std::is_same_v<T, protocol::Settle>) {
+          lobby_.settle(player(), body.tables, [this, self, re](Json fields, std::optional<ProtocolError> error) {
+            if (error) return send(self, protocol::error_message(re, error->code(), error->what()));
+            send(self, protocol::reply("settled", re, std::move(fields)));
+          });
         }
       },
       request.body);

@@ -4,6 +4,7 @@
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
+#include "server/settle_report.h"
 #include "server/tokens.h"
 
 namespace parlour::server {
@@ -15,6 +16,9 @@ namespace {
 constexpr std::size_t max_quoted_chars = 40;
 constexpr auto finished_kept_in_memory = std::chrono::minutes(10);
 constexpr auto housekeeping_every = std::chrono::seconds(30);
+// Settle-up's default, "tonight": the tables the player hosted that were
+// created, or moved chips, within this window.
+constexpr auto settle_window = std::chrono::hours(12);
 
 std::string quoted(const std::string& text) {
   return "'" + (text.size() > max_quoted_chars ? text.substr(0, max_quoted_chars) + "…" : text) + "'";
@@ -261,7 +265,7 @@ void Lobby::create_rematch(RematchPlan plan, std::function<void(Json, std::optio
       seat.player = "bot-" + record.id + "-" + std::to_string(seat.seat);
       if (config_.starting_chips > 0)
         first.postings.push_back({storage::bank_account(), storage::player_account(seat.player), config_.starting_chips,
-                                  "starting chips (bot)", record.id, info->id});
+                                  "starting chips (bot)", record.id, info->id, std::nullopt, std::nullopt});
     }
     record.seats.push_back(std::move(seat));
   }
@@ -399,7 +403,7 @@ void Lobby::hello(const protocol::Hello& hello, const std::string& address, Hell
         // In memory as soon as it is on disk, before anyone can hear of it.
         players_.add(player);
         auto lock = balances_.lock();
-        balances_.apply({{storage::bank_account(), storage::player_account(name), chips, "starting chips", "", ""}},
+        balances_.apply({{storage::bank_account(), storage::player_account(name), chips, "starting chips", "", "", std::nullopt, std::nullopt}},
                         lock);
       },
       [name, token, chips, done](std::exception_ptr error) {
@@ -449,12 +453,62 @@ void Lobby::ledger(const std::string& viewer, const std::string& player, int lim
                            {"balance", e.balance},
                            {"table", e.table.empty() || hide_table ? Json() : Json(e.table)},
                            {"game", e.game.empty() ? Json() : Json(e.game)},
-                           {"memo", e.memo}});
+                           {"memo", e.memo},
+                           {"seq", e.seq && !hide_table ? Json(*e.seq) : Json()},
+                           {"deal", e.deal && !hide_table ? Json(*e.deal) : Json()}});
       }
       done({{"player", name}, {"balance", db.balance(account)}, {"entries", entries}}, std::nullopt);
     } catch (const std::exception& e) {
       spdlog::error("reading the ledger of {} failed: {}", name, e.what());
       done({}, ProtocolError(code::internal, "could not read the ledger"));
+    }
+  });
+  if (!queued) done({}, ProtocolError(code::rate_limited, "the server is busy; try again"));
+}
+
+namespace {
+
+// A private table is settled only by its host and its players; to anyone else
+// it does not exist (as in their ledger, where its id is hidden).
+bool may_settle(const storage::TableRecord& table, const std::string& viewer) {
+  const auto key = storage::player_account(viewer);
+  if (!table.is_private || storage::player_account(table.host) == key) return true;
+  return std::any_of(table.seats.begin(), table.seats.end(),
+                     [&](const storage::Seat& seat) { return storage::player_account(seat.player) == key; });
+}
+
+}  // namespace
+
+void Lobby::settle(const std::string& viewer, std::optional<std::vector<std::string>> tables,
+                   std::function<void(Json, std::optional<ProtocolError>)> done) {
+  if (tables && (tables->empty() || tables->size() > protocol::max_settle_tables))
+    return done({}, ProtocolError(code::bad_request, "settle-up takes 1 to " +
+                                                         std::to_string(protocol::max_settle_tables) +
+                                                         " tables, got " + std::to_string(tables->size())));
+  const auto since = storage::utc_iso8601(std::chrono::system_clock::now() - settle_window);
+  const bool queued = reader_.run([this, viewer, tables, since, done](storage::Database& db) {
+    try {
+      std::vector<storage::TableRecord> chosen;
+      if (!tables) {
+        chosen = db.tables_hosted_since(viewer, since, static_cast<int>(protocol::max_settle_tables));
+      } else {
+        for (const auto& id : *tables) {
+          auto record = db.find_table(id);
+          if (!record || !may_settle(*record, viewer))
+            return done({}, ProtocolError(code::not_found, "no table " + quoted(id)));
+          chosen.push_back(std::move(*record));
+        }
+      }
+      Json fields = settle_report(db, chosen, [this](const std::string& name) -> std::optional<std::string> {
+        if (auto player = players_.find(name)) return player->name;
+        return std::nullopt;
+      });
+      if (!tables) fields["since"] = since;
+      spdlog::info("settle-up for {}: {} tables, {} payments", viewer, chosen.size(), fields["payments"].size());
+      done(std::move(fields), std::nullopt);
+    } catch (const std::exception& e) {
+      spdlog::error("settle-up for {} failed: {}", viewer, e.what());
+      done({}, ProtocolError(code::internal, "could not settle up"));
     }
   });
   if (!queued) done({}, ProtocolError(code::rate_limited, "the server is busy; try again"));

@@ -82,6 +82,14 @@ class Lobby {
   void history(const std::string& table, const HistoryQuery& query,
                std::function<void(Json, std::optional<ProtocolError>)> done);
 
+  // Settle-up over `tables` (by default the tables `viewer` hosted tonight: see
+  // settle_window and max_settle_tables): each person's net, the fewest payments,
+  // bots and pools apart (docs/protocol.md "Settle-up"). `done` gets the reply
+  // fields or a ProtocolError (bad_request, not_found, internal, rate_limited), on
+  // the reader's thread.
+  void settle(const std::string& viewer, std::optional<std::vector<std::string>> tables,
+              std::function<void(Json, std::optional<ProtocolError>)> done);
+
   std::size_t table_count() const;
 
  private:

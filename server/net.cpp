@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "server/connection.h"
+#include "server/csv.h"
 
 namespace parlour::server {
 
@@ -262,6 +263,15 @@ std::map<std::string, std::string> query_params(std::string_view query) {
   return out;
 }
 
+// A name fit for a Content-Disposition file name: only the characters a player
+// name may have (the name came from the URL and may hold anything).
+std::string safe_file_name(const std::string& name) {
+  std::string out;
+  for (char c : name.substr(0, 24))
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-') out += c;
+  return out.empty() ? "player" : out;
+}
+
 // The whole text must be a decimal integer in [lo, hi].
 std::optional<std::int64_t> parse_whole_integer(const std::string& text, std::int64_t lo, std::int64_t hi) {
   std::int64_t value = 0;
@@ -389,43 +399,48 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     return text(req, http::status::ok, body, "text/plain; version=0.0.4");
   }
 
+  Response api_error(const Request& req, http::status status, const char* code, const std::string& message) {
+    return json(req, status, protocol::error_message(std::nullopt, code, message));
+  }
+
   void api(const std::shared_ptr<Request>& req, const std::string& path, const std::string& query) {
     const std::string auth((*req)[http::field::authorization]);
     const std::string_view bearer = "Bearer ";
     if (auth.size() <= bearer.size() || auth.substr(0, bearer.size()) != bearer)
-      return respond(json(*req, http::status::unauthorized,
-                          protocol::error_message(std::nullopt, protocol::code::unauthorized,
-                                                  "send Authorization: Bearer TOKEN")));
+      return respond(api_error(*req, http::status::unauthorized, protocol::code::unauthorized,
+                               "send Authorization: Bearer TOKEN"));
     const auto viewer = context_.lobby.player_for_bearer(auth.substr(bearer.size()));
-    if (!viewer)
-      return respond(json(*req, http::status::unauthorized,
-                          protocol::error_message(std::nullopt, protocol::code::unauthorized, "unknown token")));
+    if (!viewer) return respond(api_error(*req, http::status::unauthorized, protocol::code::unauthorized, "unknown token"));
     if (auto table = api_table_history(path)) return history(req, *viewer, *table, query);
+    auto params = query_params(query);
+    const std::string format = params.count("format") ? params["format"] : "json";
+    if (format != "json" && format != "csv")
+      return respond(api_error(*req, http::status::bad_request, protocol::code::bad_request,
+                               "format must be json or csv, got '" + format.substr(0, 40) + "'"));
+    const bool csv = format == "csv";
+    if (path == "/api/settle") return settle(req, *viewer, params, csv);
     // /api/players/NAME/ledger
     const std::string prefix = "/api/players/";
     const std::string suffix = "/ledger";
     if (path.rfind(prefix, 0) != 0 || path.size() <= prefix.size() + suffix.size() ||
         path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0)
-      return respond(json(*req, http::status::not_found,
-                          protocol::error_message(std::nullopt, protocol::code::not_found,
-                                                  "no such endpoint: " + path.substr(0, 100))));
+      return respond(api_error(*req, http::status::not_found, protocol::code::not_found,
+                               "no such endpoint: " + path.substr(0, 100)));
     const auto name = url_decode(path.substr(prefix.size(), path.size() - prefix.size() - suffix.size()));
-    auto params = query_params(query);
     std::optional<std::int64_t> limit = 50;
     std::optional<std::int64_t> before;
     if (params.count("limit")) limit = parse_whole_integer(params["limit"], 1, 500);
     if (!limit)
-      return respond(json(*req, http::status::bad_request,
-                          protocol::error_message(std::nullopt, protocol::code::bad_request,
-                                                  "limit must be a whole number from 1 to 500")));
+      return respond(api_error(*req, http::status::bad_request, protocol::code::bad_request,
+                               "limit must be a whole number from 1 to 500"));
     if (params.count("before")) {
       before = parse_whole_integer(params["before"], 1, std::numeric_limits<std::int64_t>::max());
       if (!before)
-        return respond(json(*req, http::status::bad_request,
-                            protocol::error_message(std::nullopt, protocol::code::bad_request,
-                                                    "before must be a positive whole number (an entry number)")));
+        return respond(api_error(*req, http::status::bad_request, protocol::code::bad_request,
+                                 "before must be a positive whole number (an entry number)"));
     }
-    context_.lobby.ledger(*viewer, name, static_cast<int>(*limit), before, answer_with(req));
+    context_.lobby.ledger(*viewer, name, static_cast<int>(*limit), before,
+                          answer_later(req, csv ? ledger_csv : nullptr, safe_file_name(name) + "-ledger.csv"));
   }
 
   // "/api/tables/ID/history" names table ID.
@@ -456,22 +471,56 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       if (name == "deal") wanted.deal = static_cast<int>(*number);
       else wanted.from = *number;
     }
-    context_.lobby.history(table, wanted, answer_with(req));
+    context_.lobby.history(table, wanted, answer_later(req, nullptr, ""));
   }
 
-  // The completion of a lobby read: the reply as JSON, or its error with the matching status.
-  std::function<void(Json, std::optional<ProtocolError>)> answer_with(const std::shared_ptr<Request>& req) {
-    return [self = shared_from_this(), req](Json fields, std::optional<ProtocolError> failure) {
-      asio::post(self->stream_.get_executor(), [self, req, fields = std::move(fields), failure] {
-        if (!failure) return self->respond(self->json(*req, http::status::ok, fields));
-        const auto& failed = failure->code();
-        const auto status = failed == protocol::code::not_found       ? http::status::not_found
-                            : failed == protocol::code::forbidden     ? http::status::forbidden
-                            : failed == protocol::code::rate_limited  ? http::status::service_unavailable
-                                                                      : http::status::internal_server_error;
-        self->respond(self->json(*req, status, protocol::error_message(std::nullopt, failure->code(), failure->what())));
+  // GET /api/settle?tables=t1,t2 (absent: the viewer's tables of tonight).
+  void settle(const std::shared_ptr<Request>& req, const std::string& viewer, std::map<std::string, std::string>& params,
+              bool csv) {
+    std::optional<std::vector<std::string>> tables;
+    if (params.count("tables")) {
+      tables.emplace();
+      std::string_view list = params["tables"];
+      while (!list.empty() || tables->empty()) {
+        const auto comma = list.find(',');
+        const std::string id(list.substr(0, comma));
+        if (id.empty() || id.size() > 64)
+          return respond(api_error(*req, http::status::bad_request, protocol::code::bad_request,
+                                   "tables must be table ids (1 to 64 characters) separated by commas"));
+        if (std::find(tables->begin(), tables->end(), id) == tables->end()) tables->push_back(id);
+        if (comma == std::string_view::npos) break;
+        list.remove_prefix(comma + 1);
+        if (list.empty())
+          return respond(api_error(*req, http::status::bad_request, protocol::code::bad_request,
+                                   "tables must not end with a comma"));
+      }
+    }
+    context_.lobby.settle(viewer, std::move(tables), answer_later(req, csv ? settle_csv : nullptr, "settle-up.csv"));
+  }
+
+  // A lobby completion that answers on this session's strand: the fields as
+  // JSON, or as CSV through `to_csv`, or the error with its HTTP status.
+  std::function<void(Json, std::optional<ProtocolError>)> answer_later(const std::shared_ptr<Request>& req,
+                                                                       std::string (*to_csv)(const Json&),
+                                                                       std::string filename) {
+    return [self = shared_from_this(), req, to_csv, filename](Json fields, std::optional<ProtocolError> failure) {
+      asio::post(self->stream_.get_executor(), [self, req, to_csv, filename, fields = std::move(fields), failure] {
+        if (failure) return self->respond(self->api_error(*req, status_of(failure->code()), failure->code().c_str(),
+                                                          failure->what()));
+        if (!to_csv) return self->respond(self->json(*req, http::status::ok, fields));
+        auto res = self->text(*req, http::status::ok, to_csv(fields), csv_content_type);
+        res.set(http::field::content_disposition, "attachment; filename=\"" + filename + "\"");
+        self->respond(std::move(res));
       });
     };
+  }
+
+  static http::status status_of(const std::string& code) {
+    if (code == protocol::code::not_found) return http::status::not_found;
+    if (code == protocol::code::bad_request) return http::status::bad_request;
+    if (code == protocol::code::forbidden) return http::status::forbidden;
+    if (code == protocol::code::rate_limited) return http::status::service_unavailable;
+    return http::status::internal_server_error;
   }
 
   Response file(const Request& req, std::string path) {

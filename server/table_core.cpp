@@ -169,7 +169,7 @@ Outbox TableCore::add_bot(const Caller& who, std::optional<int> wanted, int leve
     const auto account = storage::player_account(name);
     if (services_.balances.balance(account, lock) == 0 && services_.config.starting_chips > 0) {
       postings.push_back({storage::bank_account(), account, services_.config.starting_chips, "starting chips (bot)",
-                          id(), info_.id});
+                          id(), info_.id, std::nullopt, std::nullopt});
       services_.balances.apply(postings, lock);
       unsaved_postings_ = postings;
     }
@@ -467,7 +467,7 @@ std::vector<storage::Posting> TableCore::fund_new_bots(const Json& changes) {
     const auto account = storage::player_account(change.at("player").get<std::string>());
     if (services_.balances.balance(account, lock) != 0) continue;
     postings.push_back({storage::bank_account(), account, services_.config.starting_chips, "starting chips (bot)",
-                        id(), info_.id});
+                        id(), info_.id, std::nullopt, std::nullopt});
   }
   services_.balances.apply(postings, lock);
   unsaved_postings_.insert(unsaved_postings_.end(), postings.begin(), postings.end());
@@ -538,7 +538,12 @@ Outbox TableCore::commit_step(std::optional<Json> event, std::vector<storage::Po
                               std::vector<Frame> replies, std::optional<Caller> caller) {
   storage::TableWrite write;
   write.table = id();
-  if (event) write.event = storage::Event{++seq_, event->dump()};
+  if (event) {
+    write.event = storage::Event{++seq_, event->dump()};
+    // The ledger links each movement to the step that caused it.
+    for (auto& posting : postings)
+      if (!posting.seq) posting.seq = seq_;
+  }
   write.postings = postings;
   if (changes.status) write.status = record_.status;
   if (changes.seats) write.seats = stored_seats();
@@ -1211,9 +1216,13 @@ std::vector<storage::Posting> TableCore::to_postings(const std::vector<rules::Tr
     if (!held(a)) throw std::logic_error("the rules moved chips for seat " + std::to_string(a.seat) + ", which nobody holds");
     return a.is_seat() ? account_of(a.seat) : storage::pool_account(id(), a.pool);
   };
+  std::optional<std::int64_t> deal;
+  if (game_ && game_->deals_played() > 0) deal = game_->deals_played();
   for (const auto& t : transfers) {
     if (skip_unheld_seats && (!held(t.from) || !held(t.to))) continue;
-    out.push_back({account(t.from), account(t.to), t.amount, t.memo, id(), info_.id});
+    // Every movement names its game and the players the rules named by seat.
+    out.push_back({account(t.from), account(t.to), t.amount, info_.name + ": " + name_seats(t.memo), id(), info_.id,
+                   std::nullopt, deal});
   }
   return out;
 }
@@ -1234,10 +1243,12 @@ std::vector<storage::Posting> TableCore::share_out_pools() {
   for (const auto& [pool, amount] : services_.balances.holding(storage::pool_account(id(), ""), lock)) {
     if (amount <= 0) continue;
     const auto n = static_cast<std::int64_t>(sharers.size());
+    const auto pool_name = pool.substr(pool.rfind(':') + 1);
+    const auto memo = info_.name + ": the table stopped on a server fault; its " + pool_name + " of " +
+                      std::to_string(amount) + " is shared out equally among " + std::to_string(n);
     for (std::int64_t i = 0; i < n; ++i) {
       const auto share = amount / n + (i < amount % n ? 1 : 0);
-      if (share > 0)
-        postings.push_back({pool, account_of(sharers[i]), share, "pool shared out: the table stopped", id(), info_.id});
+      if (share > 0) postings.push_back({pool, account_of(sharers[i]), share, memo, id(), info_.id, std::nullopt, std::nullopt});
     }
   }
   services_.balances.apply(postings, lock);

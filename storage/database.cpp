@@ -31,6 +31,21 @@ std::string pool_account(const std::string& table, const std::string& pool) {
   return "pool:" + table + ":" + pool;
 }
 
+std::string utc_iso8601(std::chrono::system_clock::time_point when) {
+  using namespace std::chrono;
+  const auto now = floor<milliseconds>(when);
+  const auto today = floor<days>(now);
+  const year_month_day date{today};
+  const hh_mm_ss time_of_day{now - today};
+  char text[40];
+  std::snprintf(text, sizeof text, "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ", static_cast<int>(date.year()),
+                static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
+                static_cast<int>(time_of_day.hours().count()), static_cast<int>(time_of_day.minutes().count()),
+                static_cast<int>(time_of_day.seconds().count()),
+                static_cast<int>(time_of_day.subseconds().count()));
+  return text;
+}
+
 namespace {
 
 // ---------------------------------------------------------------------------
@@ -136,6 +151,15 @@ ALTER TABLE tables ADD COLUMN failure TEXT;  -- NULL unless the table failed (it
     {5, "a table keeps the turn clock chosen at create", R"sql(
 ALTER TABLE tables ADD COLUMN clock_json TEXT;  -- NULL: the default clock (docs/protocol.md "Turn clock and away")
 )sql"},
+    {6, "each movement names the table event and deal that caused it; settle-up reads tables' nets", R"sql(
+ALTER TABLE transfers ADD COLUMN seq INTEGER;   -- the table_events seq of the step; NULL when none (a grant, a fault)
+ALTER TABLE transfers ADD COLUMN deal INTEGER;  -- the deal number at the table; NULL when none
+-- Settle-up adds up one table's movements (table_id) and finds a host's tables
+-- active since a time (time); each movement's two entries are found by transfer.
+CREATE INDEX transfers_by_table ON transfers(table_id, time);
+CREATE INDEX ledger_entries_by_transfer ON ledger_entries(transfer_id);
+CREATE INDEX tables_by_host ON tables(host COLLATE NOCASE);
+)sql"},
 };
 
 // Versions must be 1, 2, 3... so that the latest is the count and "apply the
@@ -178,6 +202,10 @@ constexpr const char* kInsertPlayer =
 
 constexpr const char* kInsertTransfer =
     "INSERT INTO transfers(time, table_id, game, memo) VALUES (?1, ?2, ?3, ?4)";
+// Apart from the plain insert, which so works on a file of any schema version
+// (movements without a table event, such as grants, take the plain one).
+constexpr const char* kInsertLinkedTransfer =
+    "INSERT INTO transfers(time, table_id, game, memo, seq, deal) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 constexpr const char* kAddToAccount =
     "UPDATE accounts SET balance = balance + ?2 WHERE name = ?1 RETURNING id, balance";
 constexpr const char* kOpenAccount =
@@ -191,13 +219,34 @@ constexpr const char* kBalancesWithPrefix =
     "SELECT name, balance FROM accounts WHERE name >= ?1 AND name < ?2 ORDER BY name";
 constexpr const char* kTotalOfAllAccounts = "SELECT coalesce(sum(balance), 0) FROM accounts";
 constexpr const char* kLedgerPage = R"sql(
-SELECT e.entry, t.time, e.amount, e.balance_after, t.table_id, t.game, t.memo, coalesce(tb.is_private, 0)
+SELECT e.entry, t.time, e.amount, e.balance_after, t.table_id, t.game, t.memo, coalesce(tb.is_private, 0),
+       t.seq, t.deal
 FROM ledger_entries e
 JOIN transfers t ON t.id = e.transfer_id
 LEFT JOIN tables tb ON tb.id = t.table_id
 WHERE e.account_id = (SELECT id FROM accounts WHERE name = ?1) AND e.entry < ?2
 ORDER BY e.entry DESC
 LIMIT ?3)sql";
+
+// A movement with the bank on either side is a grant, not winnings.
+constexpr const char* kTableNets = R"sql(
+SELECT a.name, sum(e.amount)
+FROM transfers t
+JOIN ledger_entries e ON e.transfer_id = t.id
+JOIN accounts a ON a.id = e.account_id
+WHERE t.table_id = ?1
+  AND NOT EXISTS (SELECT 1 FROM ledger_entries g
+                  WHERE g.transfer_id = t.id AND g.account_id = (SELECT id FROM accounts WHERE name = 'bank'))
+GROUP BY a.name
+ORDER BY a.name)sql";
+constexpr const char* kTablesHostedSince = R"sql(
+SELECT id, game, options_json, seed, host, status, is_private, invite, deck_json, failure, created_at, clock_json
+FROM (SELECT rowid AS made, * FROM tables
+      WHERE host = ?1 COLLATE NOCASE
+        AND (created_at >= ?2 OR EXISTS (SELECT 1 FROM transfers t WHERE t.table_id = tables.id AND t.time >= ?2))
+      ORDER BY rowid DESC
+      LIMIT ?3)
+ORDER BY made)sql";
 
 constexpr const char* kInsertTable = R"sql(
 INSERT INTO tables(id, game, options_json, seed, host, status, is_private, invite, deck_json, created_at)
@@ -227,20 +276,11 @@ constexpr const char* kResults = "SELECT json FROM results WHERE table_id = ?1 O
 constexpr int kBusyTimeoutMs = 5000;
 constexpr int kMaxLedgerPage = 500;
 
-// "2026-11-22T22:30:00.123Z": the ledger's and the logs' timestamp format.
-std::string utc_now_iso8601() {
-  using namespace std::chrono;
-  const auto now = floor<milliseconds>(system_clock::now());
-  const auto today = floor<days>(now);
-  const year_month_day date{today};
-  const hh_mm_ss time_of_day{now - today};
-  char text[40];
-  std::snprintf(text, sizeof text, "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ", static_cast<int>(date.year()),
-                static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
-                static_cast<int>(time_of_day.hours().count()), static_cast<int>(time_of_day.minutes().count()),
-                static_cast<int>(time_of_day.seconds().count()),
-                static_cast<int>(time_of_day.subseconds().count()));
-  return text;
+std::string utc_now_iso8601() { return utc_iso8601(std::chrono::system_clock::now()); }
+
+std::optional<std::int64_t> integer_or_none(const SQLite::Column& column) {
+  if (column.isNull()) return std::nullopt;
+  return column.getInt64();
 }
 
 // Optional text columns: "" in C++ is NULL in SQL, so that "no invite" or
@@ -250,6 +290,14 @@ void bind_text_or_null(SQLite::Statement& statement, int index, const std::strin
     statement.bind(index);
   } else {
     statement.bind(index, text);
+  }
+}
+
+void bind_integer_or_null(SQLite::Statement& statement, int index, std::optional<std::int64_t> value) {
+  if (value) {
+    statement.bind(index, *value);
+  } else {
+    statement.bind(index);
   }
 }
 
@@ -422,11 +470,16 @@ struct Database::Impl {
   }
 
   std::int64_t insert_transfer(const Posting& posting, const std::string& time) {
-    Borrowed insert(cached(kInsertTransfer));
+    const bool linked = posting.seq || posting.deal;
+    Borrowed insert(cached(linked ? kInsertLinkedTransfer : kInsertTransfer));
     insert->bind(1, time);
     bind_text_or_null(*insert, 2, posting.table);
     bind_text_or_null(*insert, 3, posting.game);
     insert->bind(4, posting.memo);
+    if (linked) {
+      bind_integer_or_null(*insert, 5, posting.seq);
+      bind_integer_or_null(*insert, 6, posting.deal);
+    }
     insert->exec();
     return db.getLastInsertRowid();
   }
@@ -712,7 +765,7 @@ Player Database::create_player(const std::string& name, const std::string& token
     }
     Player player{impl_->db.getLastInsertRowid(), name, token_hash};
     if (starting_chips > 0) {
-      impl_->apply_posting(Posting{bank_account(), player_account(name), starting_chips, "starting chips", "", ""},
+      impl_->apply_posting(Posting{bank_account(), player_account(name), starting_chips, "starting chips", "", "", std::nullopt, std::nullopt},
                            time);
     }
     transaction.commit();
@@ -763,6 +816,8 @@ std::vector<LedgerEntry> Database::ledger(const std::string& account, int limit,
       entry.game = text_or_empty(query->getColumn(5));
       entry.memo = query->getColumn(6).getString();
       entry.table_private = query->getColumn(7).getInt() != 0;
+      entry.seq = integer_or_none(query->getColumn(8));
+      entry.deal = integer_or_none(query->getColumn(9));
       entries.push_back(std::move(entry));
     }
     return entries;
@@ -778,6 +833,18 @@ std::int64_t Database::total_of_all_accounts() {
     return query->getColumn(0).getInt64();
   } catch (const SQLite::Exception& e) {
     throw StorageError(std::string("while adding up all accounts: ") + e.what());
+  }
+}
+
+std::vector<TableNet> Database::table_nets(const std::string& table) {
+  try {
+    Borrowed query(impl_->cached(kTableNets));
+    query->bind(1, table);
+    std::vector<TableNet> nets;
+    while (query->executeStep()) nets.push_back({query->getColumn(0).getString(), query->getColumn(1).getInt64()});
+    return nets;
+  } catch (const SQLite::Exception& e) {
+    throw StorageError("while adding up the movements at table " + table + ": " + e.what());
   }
 }
 
@@ -833,6 +900,18 @@ std::vector<TableRecord> Database::tables_with_status(const std::string& status)
     return impl_->read_tables(*query);
   } catch (const SQLite::Exception& e) {
     throw StorageError("while listing the " + status + " tables: " + e.what());
+  }
+}
+
+std::vector<TableRecord> Database::tables_hosted_since(const std::string& host, const std::string& since, int limit) {
+  try {
+    Borrowed query(impl_->cached(kTablesHostedSince));
+    query->bind(1, host);
+    query->bind(2, since);
+    query->bind(3, std::max(limit, 0));
+    return impl_->read_tables(*query);
+  } catch (const SQLite::Exception& e) {
+    throw StorageError("while listing the tables " + host + " hosted since " + since + ": " + e.what());
   }
 }
 

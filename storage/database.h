@@ -4,6 +4,7 @@
 // WAL mode, any number of readers on their own connections.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -22,6 +23,10 @@ std::string bank_account();
 std::string player_account(const std::string& name);
 std::string pool_account(const std::string& table, const std::string& pool);
 
+// "2026-11-22T22:30:00.123Z": the format of every time the database keeps, so
+// that times compare as text.
+std::string utc_iso8601(std::chrono::system_clock::time_point when);
+
 struct Player {
   std::int64_t id = 0;
   std::string name;  // as first registered
@@ -36,6 +41,10 @@ struct Posting {
   std::string memo;
   std::string table;  // "" when not at a table
   std::string game;   // "" when not at a table
+  // The table event that moved the chips (its seq in the table's log) and the
+  // deal it was part of, where there is one: the ledger links each movement to it.
+  std::optional<std::int64_t> seq;
+  std::optional<std::int64_t> deal;
 };
 
 // A line of one account's ledger, newest first when listed.
@@ -48,6 +57,15 @@ struct LedgerEntry {
   std::string game;
   std::string memo;
   bool table_private = false;  // the table is private: its id is not for everyone's eyes
+  std::optional<std::int64_t> seq;   // the table event that moved the chips, when known
+  std::optional<std::int64_t> deal;  // the deal it was part of, when known
+};
+
+// What one account gained (+) or lost (-) at one table, grants from the bank
+// left out (they are not winnings).
+struct TableNet {
+  std::string account;
+  std::int64_t amount = 0;
 };
 
 struct Seat {
@@ -131,6 +149,9 @@ class Database {
   std::vector<LedgerEntry> ledger(const std::string& account, int limit, std::optional<std::int64_t> before);
   // The sum over all accounts; always 0 (the bank is negative by what it granted).
   std::int64_t total_of_all_accounts();
+  // Every account's net over the movements at `table` that did not come from or
+  // go to the bank, by account name (an account that came out square included).
+  std::vector<TableNet> table_nets(const std::string& table);
 
   // Tables
   void create_table(const TableRecord& table);
@@ -139,6 +160,10 @@ class Database {
   void create_table(const TableRecord& table, const TableWrite& first_step);
   std::optional<TableRecord> find_table(const std::string& id);
   std::vector<TableRecord> tables_with_status(const std::string& status);
+  // The tables `host` (any case) created, created at or after `since` or with a
+  // chip movement at or after it (ISO 8601 UTC, as utc_iso8601 writes), the
+  // newest `limit` of them, oldest first.
+  std::vector<TableRecord> tables_hosted_since(const std::string& host, const std::string& since, int limit);
   std::vector<Event> events(const std::string& table);
   std::vector<std::string> results(const std::string& table);
 

@@ -517,7 +517,12 @@ class CassinoGame final : public GameState {
       if (lurch) lurched.push_back(side);
       const std::int64_t base =
           config_.game_stake > 0 ? config_.game_stake : config_.stake * (scores_[winner] - scores_[side]);
-      pay_side(side, winner, lurch ? 2 * base : base, lurch ? "cassino game lost (lurched)" : "cassino game lost",
+      const std::string score = side_name(winner) + (config_.partnership ? " win" : " wins") + " the game " + std::to_string(scores_[winner]) + " to " +
+                                std::to_string(scores_[side]) + " of " + side_name(side);
+      const std::string owed = config_.game_stake > 0 ? "the game's stake" : "the difference in points";
+      pay_side(side, winner, lurch ? 2 * base : base,
+               lurch ? score + ": " + owed + ", doubled for a lurch (below " + std::to_string(config_.lurch_below) + ")"
+                     : score + ": " + owed,
                book, fx);
     }
     out["winner"] = winner;
@@ -537,9 +542,15 @@ class CassinoGame final : public GameState {
         if (points[higher] <= points[lower]) continue;
         if (config_.game_stake > 0) {
           if (points[higher] == top && leaders == 1)
-            pay_side(lower, higher, config_.game_stake, "cassino deal lost", book, fx);
+            pay_side(lower, higher, config_.game_stake,
+                     side_name(higher) + (config_.partnership ? " win" : " wins") + " the deal " + std::to_string(points[higher]) + " to " +
+                         std::to_string(points[lower]) + " of " + side_name(lower) + ": the game's stake",
+                     book, fx);
         } else {
-          pay_side(lower, higher, config_.stake * (points[higher] - points[lower]), "cassino deal lost", book, fx);
+          pay_side(lower, higher, config_.stake * (points[higher] - points[lower]),
+                   side_name(higher) + (config_.partnership ? " score " : " scores ") + std::to_string(points[higher]) + " to " +
+                       std::to_string(points[lower]) + " of " + side_name(lower) + ": the difference in points",
+                   book, fx);
         }
       }
     }

@@ -114,7 +114,10 @@ class FiveHundredFamily final : public RummyBase {
     fx.say(seat_tag(winners) + " and " + seat_tag(winners + 2) + " win the game by " + std::to_string(margin) + ".");
     // team_diff: each loser pays the margin to the winner seated at his left.
     for (int s = 0; s < players(); ++s)
-      if (team_of(s) != winners) pay_out.points(s, left_of(s), margin, "game: margin of the sides");
+      if (team_of(s) != winners)
+        pay_out.points(s, left_of(s), margin,
+                       "the game ends: the side of " + seat_tag(winners) + " and " + seat_tag(winners + 2) +
+                           " wins by " + std::to_string(margin) + ": each loser pays the margin to the winner on his left");
   }
 
   void settle_players(bool capped, Settlement& pay_out, Effects& fx) {

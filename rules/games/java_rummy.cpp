@@ -71,7 +71,9 @@ class JavaRummy final : public GoDownFamily {
     Effects fx = RummyBase::seat_left(seat, balances);
     const auto still_in = seats_in_play();
     if (phase() == Phase::game_over && !over_ && still_in.size() == 1 && pool_ > 0) {
-      fx.move(Account::of_pool(pool_name), Account::of_seat(still_in.front()), pool_, "last player in takes the pool");
+      fx.move(Account::of_pool(pool_name), Account::of_seat(still_in.front()), pool_,
+              seat_tag(still_in.front()) + ", the last player left in the game, takes the pool of " +
+                  std::to_string(pool_));
       fx.say(seat_tag(still_in.front()) + " is the last player in the game and takes the pool of " +
              std::to_string(pool_) + ".");
       pool_ = 0;
@@ -116,13 +118,18 @@ class JavaRummy final : public GoDownFamily {
       eliminate(s);
       out.push_back(s);
       fx.say(seat_tag(s) + " has " + std::to_string(scores_[s]) + " points and is eliminated.");
-      pool_ += pay_into_pool(s, pool_name, config().scoring.stake, "eliminated: a chip into the pool", chips, fx, summary);
+      pool_ += pay_into_pool(s, pool_name, config().scoring.stake,
+                             seat_tag(s) + " reached " + std::to_string(scores_[s]) + " of " + std::to_string(kTarget) +
+                                 " points and is eliminated: his stake into the pool",
+                             chips, fx, summary);
     }
     summary["eliminated"] = out;
     if (!pool_winners.empty()) {
       over_ = true;
       summary["pool_winners"] = pool_winners;
-      Effects shares = share_out_pool(pool_name, pool_, pool_winners);
+      Effects shares = share_out_pool(pool_name, pool_, pool_winners,
+                                      pool_winners.size() == 1 ? seat_tag(pool_winners.front()) + " wins the game"
+                                                               : "the game ends in a tie for the lowest score");
       for (const auto& t : shares.transfers) {
         chips[t.to.seat] += t.amount;
         summary["chips"][t.to.seat] = summary["chips"][t.to.seat].get<std::int64_t>() + t.amount;

@@ -88,8 +88,11 @@ class MichiganRummy final : public RummyBase {
         for (int s = 0; s < players(); ++s) {
           if (s == w || !in_play(s)) continue;
           const std::int64_t diff = deal_points_[w] - deal_points_[s];
-          if (diff > 0) pay_out.points(s, w, diff, "deal points: difference");
-          else pay_out.points(w, s, -diff, "deal points: difference");
+          const std::string memo = seat_tag(w) + " went out: the deal's points " + std::to_string(deal_points_[w]) +
+                                   " against " + seat_tag(s) + "'s " + std::to_string(deal_points_[s]) +
+                                   ", the lower pays the difference";
+          if (diff > 0) pay_out.points(s, w, diff, memo);
+          else pay_out.points(w, s, -diff, memo);
         }
       }
       over_ = deals_played() >= deal_limit_;

@@ -26,7 +26,10 @@ class QueenCityRummy final : public StraightFamily {
       if (tm.meld.owner == end.winner) worth += config().values.of_meld(tm.meld);
     pay_out.summary["melded"] = worth;
     for (int s : seats_in_play())
-      if (s != end.winner) pay_out.points(s, end.winner, worth, "rummy: the value of the winner's melds");
+      if (s != end.winner)
+        pay_out.points(s, end.winner, worth,
+                       seat_tag(end.winner) + " went rummy: each player pays the value of his melds, " +
+                           std::to_string(worth));
   }
 };
 

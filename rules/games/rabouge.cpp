@@ -510,7 +510,10 @@ class Rabouge final : public GameState {
     centre_.erase(std::remove_if(centre_.begin(), centre_.end(), [id](const CentrePile& p) { return p.id == id; }),
                   centre_.end());
     for (int seat : opponents())
-      pay(seat, mover_, rabouge_stake_, "rabouge claimed", fx);
+      pay(seat, mover_, rabouge_stake_,
+          seat_tag(mover_) + " completed a rabouge, a centre pile of 13: each opponent pays " +
+              marks_text(rabouge_stake_),
+          fx);
   }
 
   void stock_used(Effects& fx) {
@@ -520,12 +523,22 @@ class Rabouge final : public GameState {
     fx.say(seat_tag(mover_) + " has played the last stock card and is paid 2 Marks per card in every other stock.");
     for (int seat : opponents()) {
       const auto cards = static_cast<std::int64_t>(players_[seat].cards.stock.size());
-      pay(seat, mover_, marks_per_stock_card * cards, "stock exhausted: " + std::to_string(cards) + " stock cards", fx);
+      pay(seat, mover_, marks_per_stock_card * cards,
+          seat_tag(mover_) + " played his last stock card: 2 Marks for each of the " + std::to_string(cards) +
+              " cards left in " + seat_tag(seat) + "'s stock",
+          fx);
     }
   }
 
+  // Marks are paid in chips at the table's stake; the memo says so when a Mark is not one chip.
   void pay(int from, int to, std::int64_t marks, const std::string& memo, Effects& fx) {
-    if (marks > 0) book_.seat_to_seat(from, to, marks * stake_, "Rabouge: " + memo, fx);
+    if (marks > 0)
+      book_.seat_to_seat(from, to, marks * stake_,
+                         stake_ == 1 ? memo : memo + ", at " + std::to_string(stake_) + " chips a Mark", fx);
+  }
+
+  static std::string marks_text(std::int64_t marks) {
+    return std::to_string(marks) + (marks == 1 ? " Mark" : " Marks");
   }
 
   std::vector<int> opponents() const {
@@ -648,8 +661,14 @@ class Rabouge final : public GameState {
     if (scored) {
       for (int seat = 0; seat < players(); ++seat) {
         if (players_[seat].left || std::find(winners.begin(), winners.end(), seat) != winners.end()) continue;
-        const auto owed = win_stake_ + (card_count_ ? weighted_cards(players_[seat].cards) : 0);
-        for (int winner : winners) pay(seat, winner, owed, "the winner's stake", fx);
+        const auto held = card_count_ ? weighted_cards(players_[seat].cards) : 0;
+        const auto owed = win_stake_ + held;
+        for (int winner : winners)
+          pay(seat, winner, owed,
+              seat_tag(winner) + " wins: " + seat_tag(seat) + " pays the winner's stake of " + marks_text(win_stake_) +
+                  (card_count_ ? " and " + marks_text(held) + " for his cards left (2 a stock card, 1 any other)"
+                               : ""),
+              fx);
       }
     } else {
       fx.say("The game ends unscored (" + end + ").");

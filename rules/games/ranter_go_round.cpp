@@ -281,7 +281,10 @@ class RanterGoRound final : public GameState {
     auto& s = seats_[seat];
     s.lost = true;
     --s.counters;
-    const auto payment = pay_what_you_have(seat, Account::of_pool(pool_name), stake_, "counter lost", chips, fx);
+    // The cards are shown at the showdown, so the memo may name the losing card.
+    const auto payment = pay_what_you_have(
+        seat, Account::of_pool(pool_name), stake_,
+        seat_tag(seat) + "'s " + card_words(*s.card) + " is the lowest card shown: a counter into the pool", chips, fx);
     pool_ += payment.paid;
     s.deal_net -= payment.paid;
     std::string line = seat_tag(seat) + " holds the lowest card and puts a counter (" + std::to_string(payment.paid) +
@@ -346,7 +349,8 @@ class RanterGoRound final : public GameState {
     if (left_in.size() == 1) {
       const int winner = left_in[0];
       winner_ = winner;
-      fx.move(Account::of_pool(pool_name), Account::of_seat(winner), pool_, "ranter-go-round pool won");
+      fx.move(Account::of_pool(pool_name), Account::of_seat(winner), pool_,
+              seat_tag(winner) + ", the last player left in the game, takes the pool of " + std::to_string(pool_));
       chips[winner] += pool_;
       seats_[winner].deal_net += pool_;
       fx.say(seat_tag(winner) + " is the last player left and takes the pool of " + std::to_string(pool_) + ".");

@@ -329,12 +329,26 @@ class RedAndBlack final : public GameState {
     std::string cards;
     for (auto card : s.cards) cards += " " + to_string(card);
     fx.say(seat_tag(seat) + " is dealt" + cards + ": " + std::to_string(k) + " " + colour_name(*s.red) + ".");
+    // Each memo is read from both sides (the bettor's and the banker's ledger),
+    // so it names who pays whom and why.
+    const std::string on = std::to_string(bet) + " on " + colour_name(*s.red);
+    const std::string banker = seat_tag(dealer_) + ", the banker,";
     if (k >= 3) {
       s.status = k == 5 ? Status::won_double : Status::won;
-      pay(dealer_, seat, k == 5 ? 2 * bet : bet, "red and black bet won", chips, fx);
+      pay(dealer_, seat, k == 5 ? 2 * bet : bet,
+          k == 5 ? banker + " pays " + seat_tag(seat) + " double the bet of " + on + ": all five cards " +
+                       colour_name(*s.red)
+                 : banker + " pays " + seat_tag(seat) + "'s winning bet of " + on + ": " + std::to_string(k) +
+                       " of the five cards " + colour_name(*s.red),
+          chips, fx);
     } else {
       s.status = k == 0 ? Status::lost_double : Status::lost;
-      pay(seat, dealer_, k == 0 ? 2 * bet : bet, "red and black bet lost", chips, fx);
+      pay(seat, dealer_, k == 0 ? 2 * bet : bet,
+          k == 0 ? seat_tag(seat) + " pays the banker, " + seat_tag(dealer_) + ", double the bet of " + on +
+                       ": none of the five cards " + colour_name(*s.red)
+                 : seat_tag(seat) + "'s losing bet of " + on + " goes to the banker, " + seat_tag(dealer_) +
+                       ": only " + std::to_string(k) + " of the five cards " + colour_name(*s.red),
+          chips, fx);
     }
   }
 

@@ -186,7 +186,7 @@ class RedDog final : public GameState {
   void collect_ante(int seat, Balances& chips, Effects& fx) {
     auto& s = seats_[seat];
     if (chips[seat] >= ante_) {
-      to_pot(seat, ante_, "ante", chips, fx);
+      to_pot(seat, ante_, seat_tag(seat) + "'s ante of " + std::to_string(ante_) + " into the pot", chips, fx);
       s.in_pot = true;
     } else {
       s.in_pot = false;
@@ -297,12 +297,19 @@ class RedDog final : public GameState {
     if (beating) {
       s.status = Status::won;
       s.shown = beating;
-      from_pot(seat, amount, "red dog bet won", chips, fx);
+      from_pot(seat, amount,
+               seat_tag(seat) + "'s " + card_words(*beating) + " beat the " + card_words(target) +
+                   ": the pot pays the bet of " + std::to_string(amount),
+               chips, fx);
       fx.say(seat_tag(seat) + " bets " + std::to_string(amount) + "; " + to_string(target) + " is turned; " +
              seat_tag(seat) + " shows " + to_string(*beating) + " and wins " + std::to_string(amount) + ".");
     } else {
       s.status = Status::lost;
-      to_pot(seat, amount, "red dog bet lost", chips, fx);
+      // A loser's hand is never shown: the memo names only the turned card.
+      to_pot(seat, amount,
+             "no card of " + seat_tag(seat) + "'s beat the " + card_words(target) + ": the bet of " +
+                 std::to_string(amount) + " goes into the pot",
+             chips, fx);
       fx.say(seat_tag(seat) + " bets " + std::to_string(amount) + "; " + to_string(target) + " is turned; " +
              seat_tag(seat) + " loses " + std::to_string(amount) + " to the pot.");
     }

@@ -207,14 +207,30 @@ class Reversi final : public GameState {
     if (slam >= 0) {
       fx.say(seat_tag(slam) + " takes every trick: reversis!");
       for (int seat : order_)
-        if (seat != slam) book_.seat_to_seat(seat, slam, unit * tricks_per_deal_, "reversis", fx);
-      if (pool_ > 0) book_.pool_to_seat(slam, pool_, pool_, "reversis takes the pool", fx);
+        if (seat != slam)
+          book_.seat_to_seat(seat, slam, unit * tricks_per_deal_,
+                             seat_tag(slam) + " took every trick (reversis): each player pays him " +
+                                 std::to_string(unit) + " a trick for " + std::to_string(tricks_per_deal_) + " tricks",
+                             fx);
+      if (pool_ > 0)
+        book_.pool_to_seat(slam, pool_, pool_,
+                           seat_tag(slam) + " took every trick (reversis) and takes the pool of " +
+                               std::to_string(pool_),
+                           fx);
     } else {
       for (int seat : order_)
-        book_.seat_to_pool(seat, unit * seats_[seat].tricks, pool_, "tricks taken", fx);
+        book_.seat_to_pool(seat, unit * seats_[seat].tricks, pool_,
+                           seat_tag(seat) + " took " + std::to_string(seats_[seat].tricks) + " trick" +
+                               (seats_[seat].tricks == 1 ? "" : "s") + ": " + std::to_string(unit) +
+                               " a trick into the pool",
+                           fx);
       if (!clean.empty()) {
         const auto share = pool_ / static_cast<std::int64_t>(clean.size());
-        for (int seat : clean) book_.pool_to_seat(seat, share, pool_, "share of the pool for taking no trick", fx);
+        for (int seat : clean)
+          book_.pool_to_seat(seat, share, pool_,
+                             seat_tag(seat) + " took no trick: an equal share of the pool among the " +
+                                 std::to_string(clean.size()) + " who took none",
+                             fx);
         fx.say("The players who took no trick share the pool; " + std::to_string(pool_) + " stays in it.");
       } else {
         fx.say("Everyone took a trick: the pool of " + std::to_string(pool_) + " is a jack and carries over.");

@@ -38,7 +38,8 @@ class RoundTheCornerRummy final : public RummyBase {
       return;
     }
     for (int s : seats_in_play())
-      if (s != end.winner) pay_out.points(s, end.winner, 1, "rummy: one stake from each player");
+      if (s != end.winner)
+        pay_out.points(s, end.winner, 1, seat_tag(end.winner) + " went out: one stake from each player");
   }
 };
 

@@ -63,13 +63,20 @@ class Rummy final : public RummyBase {
       const int worth = melded_value(winner);
       summary["melded"] = worth;
       for (int s : seats_in_play())
-        if (s != winner) pay_out.points(s, winner, worth, "rummy: the winner's melds");
+        if (s != winner)
+          pay_out.points(s, winner, worth,
+                         seat_tag(winner) + " went rummy: each player pays the value of his melds, " +
+                             std::to_string(worth));
       return;
     }
     const bool doubled = end.rummy && !(opt(options_, "boathouse") && opt(options_, "boathouse_single_pay"));
     summary["doubled"] = doubled;
     for (int s : seats_in_play())
-      if (s != winner) pay_out.points(s, winner, hand_count(s) * (doubled ? 2 : 1), doubled ? "rummy: cards left, double" : "rummy: cards left");
+      if (s != winner)
+        pay_out.points(s, winner, hand_count(s) * (doubled ? 2 : 1),
+                       seat_tag(winner) + (end.rummy ? " went rummy: " : " went out: ") + seat_tag(s) +
+                           "'s cards left count " + std::to_string(hand_count(s)) +
+                           (doubled ? ", doubled for going rummy in one turn" : ""));
   }
 
   int melded_value(int seat) const {
@@ -85,7 +92,7 @@ class Rummy final : public RummyBase {
     std::vector<int> counts;
     for (int s = 0; s < players(); ++s) counts.push_back(hand_count(s));
     pay_out.summary["counts"] = counts;
-    pay_out.summary["winners"] = pay_out.lowest_count_wins(counts, "block: difference of counts");
+    pay_out.summary["winners"] = pay_out.lowest_count_wins(counts, "the stock is gone (Block)");
   }
 
   Json options_;

@@ -94,7 +94,10 @@ class RummyPoker final : public GoDownFamily {
     for (int s : seats) {
       if (std::find(winners.begin(), winners.end(), s) != winners.end()) continue;
       const int diff = std::abs(scores_[s] - scores_[winners.front()]);
-      pay_out.split(s, winners, diff, "game: difference of scores");
+      pay_out.split(s, winners, diff,
+                    "the game ends: " + seat_tag(s) + " has " + std::to_string(scores_[s]) + " points, " +
+                        (winners.size() == 1 ? "the winner " : "the tied winners ") +
+                        std::to_string(scores_[winners.front()]) + ": he pays the difference");
     }
     fx.say(winners.size() == 1 ? seat_tag(winners.front()) + " wins the game with " +
                                      std::to_string(scores_[winners.front()]) + "."

@@ -791,7 +791,12 @@ class RussianBank final : public GameState {
     const int loser = 1 - winner;
     const int points = points_against(sides_[loser]);
     fx.say(seat_tag(winner) + " has got rid of every card and wins " + std::to_string(points) + " points.");
-    book_.seat_to_seat(loser, winner, points * stake_, "Russian Bank: " + std::to_string(points) + " points", fx);
+    book_.seat_to_seat(loser, winner, points * stake_,
+                       seat_tag(winner) + " got rid of every card: " + std::to_string(points) +
+                           " points (30 for the game, 2 a card in " + seat_tag(loser) +
+                           "'s stock, 1 a card in his hand, discard and turned card)" +
+                           (stake_ == 1 ? "" : ", at " + std::to_string(stake_) + " chips a point"),
+                       fx);
     finish("won", winner, points, Json());
   }
 

@@ -111,28 +111,35 @@ void StraightFamily::pay_winner(int winner, const std::vector<int>& counts, int 
   for (int s : seats_in_play()) {
     if (s == winner) continue;
     const std::int64_t owed = points_mode_ ? std::int64_t{counts[s] - counts[winner]} * units : units;
-    pay_out.points(s, winner, owed, memo);
+    pay_out.points(s, winner, owed,
+                   points_mode_ ? memo + ", paid in points: " + seat_tag(s) + " counts " + std::to_string(counts[s]) +
+                                      " against " + std::to_string(counts[winner])
+                                : memo);
   }
 }
 
 void StraightFamily::settle_rummy(const DealEnd& end, Settlement& pay_out) {
   const int units = rummy_units(end);
-  pay_winner(end.winner, unmatched_counts(), units,
-             units == 4 ? "rummy: four units" : units == 2 ? "rummy before the break: two units" : "rummy: one unit",
-             pay_out);
+  const std::string how = units == 4 ? end.first_turn ? " went rummy on his first turn: 4 units"
+                                                      : " went rummy in one suit: 4 units"
+                         : units == 2 ? " went rummy before the break: 2 units"
+                                      : " went rummy after the break: 1 unit";
+  pay_winner(end.winner, unmatched_counts(), units, seat_tag(end.winner) + how, pay_out);
 }
 
 void StraightFamily::settle_showdown(const DealEnd& end, Settlement& pay_out) {
   const auto counts = unmatched_counts();
   const int winner = lowest_from(counts, end.breaker);
   pay_out.summary["winners"] = Json::array({winner});
-  pay_winner(winner, counts, 1, "lowest count after the break", pay_out);
+  pay_winner(winner, counts, 1,
+             seat_tag(winner) + " has the lowest count after the break, " + std::to_string(counts[winner]) + ": 1 unit",
+             pay_out);
 }
 
 void StraightFamily::settle_block_showdown(Settlement& pay_out) {
   const auto counts = unmatched_counts();
   pay_out.summary["counts"] = counts;
-  pay_out.summary["winners"] = pay_out.lowest_count_wins(counts, "lowest count: the difference");
+  pay_out.summary["winners"] = pay_out.lowest_count_wins(counts, "the stock is gone: the lowest count wins");
 }
 
 }  // namespace rummy

@@ -24,7 +24,7 @@ void Settlement::split(int from, const std::vector<int>& winners, std::int64_t o
   }
 }
 
-std::vector<int> Settlement::lowest_count_wins(const std::vector<int>& counts, const std::string& memo) {
+std::vector<int> Settlement::lowest_count_wins(const std::vector<int>& counts, const std::string& rule) {
   const auto seats = game_.seats_in_play();
   int low = counts[seats.front()];
   for (int s : seats) low = std::min(low, counts[s]);
@@ -32,7 +32,10 @@ std::vector<int> Settlement::lowest_count_wins(const std::vector<int>& counts, c
   for (int s : seats)
     if (counts[s] == low) winners.push_back(s);
   for (int s : seats)
-    if (counts[s] != low) split(s, winners, counts[s] - low, memo);
+    if (counts[s] != low)
+      split(s, winners, counts[s] - low,
+            rule + ": " + seat_tag(s) + " counts " + std::to_string(counts[s]) + " against the lowest, " +
+                std::to_string(low) + (winners.size() > 1 ? ", the difference split between the lowest" : ""));
   return winners;
 }
 
@@ -65,7 +68,10 @@ bool RummyBase::settle_game_to_target(int target, bool capped, Settlement& pay_o
   pay_out.summary["game_winners"] = leaders;
   for (int s = 0; s < players(); ++s) {
     if (!in_play(s) || std::find(leaders.begin(), leaders.end(), s) != leaders.end()) continue;
-    pay_out.split(s, leaders, top - scores_[s], "game: difference of scores");
+    pay_out.split(s, leaders, top - scores_[s],
+                  "the game ends: " + seat_tag(s) + " has " + std::to_string(scores_[s]) + " points, " +
+                      (leaders.size() == 1 ? "the winner " : "the tied winners ") + std::to_string(top) +
+                      ": he pays the difference");
   }
   fx.say(leaders.size() == 1 ? seat_tag(leaders.front()) + " wins the game with " + std::to_string(top) + "."
                              : "The game ends with the highest score tied at " + std::to_string(top) + ".");

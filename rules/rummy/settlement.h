@@ -22,7 +22,8 @@ class Settlement {
   void split(int from, const std::vector<int>& winners, std::int64_t owed, const std::string& memo);
   // The lowest count among the seats in play wins the difference from each other
   // one; tied winners share it. Returns the winners, clockwise from the dealer's left.
-  std::vector<int> lowest_count_wins(const std::vector<int>& counts, const std::string& memo);
+  // `rule` starts each payment's memo, which adds the payer's count and the lowest.
+  std::vector<int> lowest_count_wins(const std::vector<int>& counts, const std::string& rule);
 
  private:
   RummyBase& game_;

@@ -129,7 +129,10 @@ class PoolTrick final : public GameState {
     ++deals_;
     book_ = ChipBook(players(), pool_name);
     book_.sync(balances);
-    book_.seat_to_pool(dealer_, config_.unit, pool_, "dealer's chips", fx);
+    book_.seat_to_pool(dealer_, config_.unit, pool_,
+                       "the dealer's " + std::to_string(config_.unit) + " into the pool: " + seat_tag(dealer_) +
+                           " deals deal " + std::to_string(deals_),
+                       fx);
     fx.say("Deal " + std::to_string(deals_) + ": " + seat_tag(dealer_) + " deals and puts " +
            std::to_string(config_.unit) + " chips in the pool, which holds " + std::to_string(pool_) + ".");
     deal_cards();
@@ -353,7 +356,10 @@ class PoolTrick final : public GameState {
       expect_only_fields(action, {});
       if (!forced(seat)) throw illegal_action("only the player before the dealer, when all passed, may pay the dealer");
       book_.sync(balances);
-      book_.seat_to_seat(seat, dealer_, config_.unit, "forced player pays the dealer", fx);
+      book_.seat_to_seat(seat, dealer_, config_.unit,
+                         "everyone before " + seat_tag(seat) + " passed: rather than play, he pays the dealer, " +
+                             seat_tag(dealer_) + ", " + std::to_string(config_.unit),
+                         fx);
       s.status = Status::passed;
       fx.say(seat_tag(seat) + " pays the dealer " + std::to_string(config_.unit) + " rather than play.");
       finish_deal(fx, "paid_dealer");
@@ -502,6 +508,7 @@ class PoolTrick final : public GameState {
       return fx;
     }
     const int winner = trick_[winning_index(trick_, rules_)].seat;
+    const Card winning_card = trick_[winning_index(trick_, rules_)].card;
     ++seats_[winner].tricks;
     ++tricks_played_;
     if (tricks_played_ == 1) first_trick_winner_ = winner;
@@ -517,7 +524,10 @@ class PoolTrick final : public GameState {
       }
       return fx;
     }
-    book_.pool_to_seat(winner, share_, pool_, "a fifth of the pool for a trick", fx);
+    book_.pool_to_seat(winner, share_, pool_,
+                       "a fifth of the pool for a trick: " + seat_tag(winner) + " took trick " +
+                           std::to_string(tricks_played_) + " with the " + card_words(winning_card),
+                       fx);
     if (tricks_played_ == 5) settle_normal(fx);
     return fx;
   }
@@ -526,7 +536,10 @@ class PoolTrick final : public GameState {
     for (int seat : order_) {
       const auto& s = seats_[seat];
       if (s.status == Status::active && s.tricks == 0) {
-        book_.seat_to_pool(seat, config_.unit, pool_, "no trick: into the next pool", fx);
+        book_.seat_to_pool(seat, config_.unit, pool_,
+                           seat_tag(seat) + " played and took no trick: " + std::to_string(config_.unit) +
+                               " into the next pool",
+                           fx);
         fx.say(seat_tag(seat) + " took no trick and puts " + std::to_string(config_.unit) + " into the next pool.");
       }
     }
@@ -538,14 +551,26 @@ class PoolTrick final : public GameState {
     if (won) {
       fx.say(seat_tag(g) + " wins the General!");
       for (int seat : order_)
-        if (seat != g) book_.seat_to_seat(seat, g, config_.unit, "General Rams won", fx);
-      if (pool_ > 0) book_.pool_to_seat(g, pool_, pool_, "General Rams takes the pool", fx);
+        if (seat != g)
+          book_.seat_to_seat(seat, g, config_.unit,
+                             seat_tag(g) + " won General Rams, all five tricks: each player pays him " +
+                                 std::to_string(config_.unit),
+                             fx);
+      if (pool_ > 0)
+        book_.pool_to_seat(g, pool_, pool_, seat_tag(g) + " won General Rams, all five tricks: he takes the pool of " +
+                                                std::to_string(pool_),
+                           fx);
     } else {
       fx.say(seat_tag(g) + " loses the General.");
       for (int seat : order_)
-        if (seat != g) book_.seat_to_seat(g, seat, config_.unit, "General Rams lost", fx);
+        if (seat != g)
+          book_.seat_to_seat(g, seat, config_.unit,
+                             seat_tag(g) + " lost General Rams, a trick taken from him: he pays each player " +
+                                 std::to_string(config_.unit),
+                             fx);
       const auto doubling = pool_;
-      book_.seat_to_pool(g, doubling, pool_, "General Rams lost: the pool doubles", fx);
+      book_.seat_to_pool(g, doubling, pool_,
+                         seat_tag(g) + " lost General Rams: he doubles the pool of " + std::to_string(doubling), fx);
     }
     finish_deal(fx, won ? "general_won" : "general_lost");
   }

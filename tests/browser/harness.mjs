@@ -60,16 +60,18 @@ let serverCount = 0;
 
 /** The parlour binary; `start()` again after `kill()` reuses the port and the database. */
 export class Server {
-  constructor(port, db) {
+  constructor(port, db, extraArgs = []) {
     this.port = port;
     this.db = db;
+    this.extraArgs = extraArgs;
     this.child = null;
     this.logPath = path.join(SCRATCH, `server-${++serverCount}.log`);
   }
 
-  static async start() {
+  /** `extraArgs`: server flags after the usual ones (e.g. a longer --deal-pause-ms). */
+  static async start(extraArgs = []) {
     const dir = fs.mkdtempSync(path.join(SCRATCH, 'db-'));
-    const server = new Server(await freePort(), path.join(dir, 'parlour.db'));
+    const server = new Server(await freePort(), path.join(dir, 'parlour.db'), extraArgs);
     await server.start();
     return server;
   }
@@ -82,7 +84,7 @@ export class Server {
     const log = fs.openSync(this.logPath, 'a');
     const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--db', this.db,
       '--allow-stacked-deck', '--web-root', env('PARLOUR_WEB_ROOT'),
-      '--bot-delay-ms', String(BOT_DELAY_MS), '--log-level', 'warn'];
+      '--bot-delay-ms', String(BOT_DELAY_MS), '--log-level', 'warn', ...this.extraArgs];
     const child = spawn(env('PARLOUR_BINARY'), args, { stdio: ['ignore', log, log] });
     fs.closeSync(log);
     this.child = child;
@@ -150,8 +152,8 @@ export async function launchBrowser() {
  * test fails. `fixture.player(name)` opens a new context (its own storage, so
  * its own identity) signed in as `name`.
  */
-export async function openFixture() {
-  const server = await Server.start();
+export async function openFixture({ serverArgs = [] } = {}) {
+  const server = await Server.start(serverArgs);
   let browser;
   try {
     browser = await launchBrowser();
@@ -188,8 +190,8 @@ export async function openFixture() {
 }
 
 /** Runs `body(fixture)` with a fresh fixture; on failure saves screenshots and logs first. */
-export async function withFixture(label, body) {
-  const fixture = await openFixture();
+export async function withFixture(label, body, options = {}) {
+  const fixture = await openFixture(options);
   try {
     await body(fixture);
     for (const player of fixture.players) player.assertNoPageErrors();

@@ -202,6 +202,7 @@ TEST_CASE("type_name gives the wire name of every message type") {
       R"({"type":"mute","table":"t","player":"p","muted":true})",
       R"({"type":"rematch","table":"t"})",
       R"({"type":"history","table":"t"})",
+      R"({"type":"settle"})",
   };
   REQUIRE(requests.size() == std::variant_size_v<Body>);
   for (const auto& text : requests) {
@@ -593,4 +594,22 @@ TEST_CASE("mute names a player and says muted or not; rematch may ask for the sa
   CHECK_FALSE(parse_as<Rematch>(R"({"type":"rematch","table":"t"})").same_seed);
   CHECK(parse_as<Rematch>(R"({"type":"rematch","table":"t","same_seed":true})").same_seed);
   check_rejected(R"({"type":"rematch","table":"t","same_seed":1})", "field 'same_seed' must be true or false, got 1");
+}
+
+TEST_CASE("settle parses without tables (tonight's) and with a list, a table named twice counted once") {
+  CHECK_FALSE(parse_as<Settle>(R"({"type":"settle"})").tables.has_value());
+  CHECK(parse_as<Settle>(R"({"type":"settle","tables":["t1","t2","t1"]})").tables ==
+        std::vector<std::string>{"t1", "t2"});
+  CHECK(type_name(parse_request(R"({"type":"settle"})").body) == "settle");
+}
+
+TEST_CASE("settle refuses an empty list, more than 50 tables, and anything but table ids") {
+  check_rejected(R"({"type":"settle","tables":[]})", "field 'tables' must be an array of 1 to 50 table ids, got 0 of them");
+  std::string many = R"({"type":"settle","tables":[)";
+  for (int i = 0; i < 51; ++i) many += (i ? ",\"t" : "\"t") + std::to_string(i) + "\"";
+  check_rejected(many + "]}", "field 'tables' must be an array of 1 to 50 table ids, got 51 of them");
+  check_rejected(R"({"type":"settle","tables":"t1"})", "field 'tables' must be an array of 1 to 50 table ids, got \"t1\"");
+  check_rejected(R"({"type":"settle","tables":["t1",5]})",
+                 "field 'tables[1]' must be a string of 1–64 characters, got 5");
+  check_rejected(R"({"type":"settle","players":["bob"]})", "unknown field 'players' in 'settle'");
 }

@@ -526,3 +526,32 @@ TEST_CASE("Rabouge: 1,000 seeded random games conserve cards and chips, always e
   CHECK(won > 0);
   CHECK(rabouges > 0);
 }
+
+// The table adds "Rabouge: " and each {seat:N}'s name to these memos.
+TEST_CASE("ledger memos: a rabouge claimed and the last stock card paid, in Marks at the stake") {
+  auto h = at(3,
+              {{"mover", 1},
+               {"starter", "5"},
+               {"centre", Json::array({twelve_from_five()})},
+               {"seats",
+                {{{"stock", {"KD"}}, {"supply", {"2C"}}},
+                 {{"stock", {"KC", "4H"}}, {"supply", {"2D"}}},
+                 {{"stock", {"QC"}}, {"supply", {"2H"}}}}}},
+              {{"rabouge_stake", 2}, {"stake", 3}});
+  const auto claimed = h.act(1, move("stock:1", "centre:0"));
+  REQUIRE(claimed.transfers.size() == 2);
+  CHECK(claimed.transfers[0].memo ==
+        "{seat:1} completed a rabouge, a centre pile of 13: each opponent pays 2 Marks, at 3 chips a Mark");
+
+  auto last = at(3,
+                 {{"starter", "5"},
+                  {"centre", piles({{"5S", "6S", "7S", "8S"}})},
+                  {"seats",
+                   {{{"stock", {"9C"}}, {"supply", {"2C"}}},
+                    {{"stock", {"KC", "QD", "4H"}}, {"supply", {"2D"}}},
+                    {{"stock", {"QC", "JC", "TC", "3C", "3D"}}, {"supply", {"2H"}}}}}});
+  const auto fx = last.act(0, move("stock:0", "centre:0"));
+  REQUIRE(fx.transfers.size() == 2);
+  CHECK(fx.transfers[0].memo == "{seat:0} played his last stock card: 2 Marks for each of the 3 cards left in {seat:1}'s stock");
+  CHECK(fx.transfers[1].memo == "{seat:0} played his last stock card: 2 Marks for each of the 5 cards left in {seat:2}'s stock");
+}

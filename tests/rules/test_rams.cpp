@@ -450,3 +450,56 @@ TEST_CASE("the registry lists Rams for 3 to 5 players with its options") {
   CHECK(options["packets"] == "2-3");
   CHECK(options["deals"] == 0);
 }
+
+// Every movement of a deal is in its result with the memo the ledger shows
+// (the table adds "Rams: " and each {seat:N}'s name).
+TEST_CASE("ledger memos: the dealer's chips, a fifth of the pool for a trick with its card, no trick pays") {
+  auto h = e1_table();
+  h.act(1, act("play"));
+  h.act(2, act("pass"));
+  h.act(3, act("play"));
+  h.act(0, act("play"));
+  h.act(0, act("keep"));
+  for (auto [s, c] : std::vector<std::pair<int, std::string>>{{1, "AS"}, {3, "7S"}, {0, "8S"},
+                                                               {1, "AC"}, {3, "7C"}, {0, "8C"},
+                                                               {1, "7D"}, {3, "AH"}, {0, "9S"},
+                                                               {3, "KH"}, {0, "TS"}, {1, "8D"},
+                                                               {3, "QH"}, {0, "9C"}, {1, "9D"}})
+    h.act(s, card(c));
+  const auto movements = h.game().result()["movements"];
+  REQUIRE(movements.size() == 7);
+  CHECK(movements[0]["memo"] == "the dealer's 5 into the pool: {seat:0} deals deal 1");
+  CHECK(movements[1]["memo"] == "a fifth of the pool for a trick: {seat:1} took trick 1 with the A♠");
+  CHECK(movements[3]["memo"] == "a fifth of the pool for a trick: {seat:3} took trick 3 with the A♥");
+  CHECK(movements[6]["memo"] == "{seat:0} played and took no trick: 5 into the next pool");
+}
+
+TEST_CASE("ledger memos: the forced player pays the dealer; General Rams lost pays each and doubles the pool") {
+  auto forced = e1_table();
+  forced.act(1, act("pass"));
+  forced.act(2, act("pass"));
+  const auto paid = forced.act(3, act("pay_dealer"));
+  REQUIRE(paid.transfers.size() == 1);
+  CHECK(paid.transfers[0].memo == "everyone before {seat:3} passed: rather than play, he pays the dealer, {seat:0}, 5");
+
+  Harness h("rams", {}, {100, 100, 100, 100}, 1,
+            deck({{"QS", "JS", "QC", "JC", "8D"},
+                  {"AS", "AC", "7D", "KS", "KC"},
+                  {"7S", "7C", "AD", "KD", "QD"},
+                  {"8S", "8C", "9S", "9C", "TS"}},
+                 {"TH", "9H", "8H", "7H", "AH"}, "JH"));
+  h.act(1, act("pass"));
+  h.act(2, general());
+  h.act(3, act("play"));
+  h.act(0, act("play"));
+  h.act(1, act("play"));
+  h.act(0, act("keep"));
+  for (auto [s, c] : std::vector<std::pair<int, std::string>>{{2, "AS"}, {3, "7S"}, {0, "8S"}, {1, "QS"},
+                                                               {2, "AC"}, {3, "7C"}, {0, "8C"}, {1, "QC"},
+                                                               {2, "7D"}, {3, "AD"}, {0, "9S"}})
+    h.act(s, card(c));
+  const auto lost = h.act(1, card("8D"));
+  REQUIRE(lost.transfers.size() == 4);
+  CHECK(lost.transfers[0].memo == "{seat:2} lost General Rams, a trick taken from him: he pays each player 5");
+  CHECK(lost.transfers[3].memo == "{seat:2} lost General Rams: he doubles the pool of 5");
+}

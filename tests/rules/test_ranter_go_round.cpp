@@ -402,3 +402,23 @@ TEST_CASE("random games: chips conserved, hidden cards hidden, every legal actio
   };
   random_playouts(spec);
 }
+
+// The cards are shown at the showdown, so a lost counter's memo names the card.
+TEST_CASE("ledger memos: each lowest card shown pays a counter into the pool; the last player in takes it") {
+  auto h = table(5, {"7C", "KC", "AH", "AD", "2S"});
+  h.act(1, stand);
+  h.act(3, stand);
+  h.act(4, stand);
+  const auto fx = h.act(0, stand);
+  REQUIRE(fx.transfers.size() == 2);
+  CHECK(fx.transfers[0].memo == "{seat:3}'s A♥ is the lowest card shown: a counter into the pool");
+  CHECK(fx.transfers[1].memo == "{seat:4}'s A♦ is the lowest card shown: a counter into the pool");
+
+  // Two players and one counter each: the lower card puts the other out of the game.
+  auto last = table(2, {"3C", "9S"}, {{"counters", 1}});
+  last.act(1, stand);
+  const auto end = last.act(0, stand);
+  REQUIRE(end.transfers.size() == 2);
+  CHECK(end.transfers[0].memo == "{seat:1}'s 3♣ is the lowest card shown: a counter into the pool");
+  CHECK(end.transfers[1].memo == "{seat:0}, the last player left in the game, takes the pool of 1");
+}

@@ -326,3 +326,22 @@ TEST_CASE("when the banker's chips went at another table, the bettor may only sk
   CHECK(h.game().phase() == Phase::deal_over);  // seat 2 finds the bank exhausted too
   CHECK(h.game().result()["seats"][2]["outcome"] == "skipped");
 }
+
+// A memo is read from the bettor's and the banker's ledger alike: it says who
+// pays whom, the bet and colour, and how many of the five cards decided it.
+TEST_CASE("ledger memos: the banker pays a winning bet, double for all five; a losing bet goes to the banker") {
+  const auto memo_of = [](const std::vector<std::string>& hand, const std::string& colour, std::int64_t amount) {
+    Harness h("red_and_black", {}, {100, 100}, 1, stack({hand}));
+    const auto fx = h.act(1, bet(colour, amount));
+    REQUIRE(fx.transfers.size() == 1);
+    return fx.transfers[0].memo;
+  };
+  CHECK(memo_of(three_red, "red", 10) ==
+        "{seat:0}, the banker, pays {seat:1}'s winning bet of 10 on red: 3 of the five cards red");
+  CHECK(memo_of(five_red, "red", 10) ==
+        "{seat:0}, the banker, pays {seat:1} double the bet of 10 on red: all five cards red");
+  CHECK(memo_of(two_red, "red", 10) ==
+        "{seat:1}'s losing bet of 10 on red goes to the banker, {seat:0}: only 2 of the five cards red");
+  CHECK(memo_of(five_red, "black", 10) ==
+        "{seat:1} pays the banker, {seat:0}, double the bet of 10 on black: none of the five cards black");
+}

@@ -360,3 +360,36 @@ TEST_CASE("the bettor whose chips shrank elsewhere is offered bets up to what he
   CHECK(h.legal(1) == Json::array({{{"type", "bet"}, {"amount", {{"min", 1}, {"max", 5}}}}}));
   CHECK_NOTHROW(h.act(1, bet(5)));
 }
+
+// Each ledger movement names its rule and the card that decided it; a loser's
+// hand is never shown, so his memo names only the turned card. The table puts
+// "Red Dog: " before each memo and a player's name for each {seat:N}.
+TEST_CASE("ledger memos: the ante, a bet won with the card that beat, a bet lost, the pot shared out") {
+  auto won = source_example("7H");
+  auto fx = won.act(1, bet(5));
+  REQUIRE(fx.transfers.size() == 1);
+  CHECK(fx.transfers[0].memo == "{seat:1}'s 9♥ beat the 7♥: the pot pays the bet of 5");
+
+  auto lost = source_example("JH");
+  fx = lost.act(1, bet(5));
+  REQUIRE(fx.transfers.size() == 1);
+  CHECK(fx.transfers[0].memo == "no card of {seat:1}'s beat the J♥: the bet of 5 goes into the pot");
+
+  // With ante_per_deal everyone antes again at the next deal, from the new dealer's (seat 1's) left.
+  Harness antes("red_dog", {{"ante", 10}, {"ante_per_deal", true}}, {100, 100}, 1,
+                stack({source_hand, dealer_hand}, {"7H", "3D"}));
+  antes.act(1, bet(5));
+  antes.act(0, bet(1));
+  fx = antes.next_deal();
+  REQUIRE(fx.transfers.size() == 2);
+  CHECK(fx.transfers[0].memo == "{seat:0}'s ante of 10 into the pot");
+  CHECK(fx.transfers[1].memo == "{seat:1}'s ante of 10 into the pot");
+
+  auto deck = stack({{"2C", "3C", "4C", "7C", "8C"}, {"7D", "8D", "9D", "TD", "JD"}, dealer_hand}, {"KH"});
+  Harness shared("red_dog", {}, {20, 20, 20}, 1, deck);
+  shared.act(1, bet(2));
+  fx = shared.close();
+  REQUIRE(fx.transfers.size() == 3);
+  CHECK(fx.transfers[0].memo ==
+        "the table ends: the pot of 5 is shared equally among 3, odd chips from the dealer's left");
+}

@@ -264,3 +264,28 @@ TEST_CASE("the registry lists Reversi for 3 to 6 players with stake and deals") 
   CHECK(options["stake"] == 1);
   CHECK(options["deals"] == 0);
 }
+
+// The result's movements carry the memos the ledger shows (the table adds
+// "Reversi: " and each {seat:N}'s name).
+TEST_CASE("ledger memos: each trick taken pays into the pool; those who took none share it") {
+  TwelveOne t;
+  Harness h("reversi", {}, {50, 50, 50, 50}, 1, t.deck());
+  play_queues(h, t.queues());
+  const auto movements = h.game().result()["movements"];
+  REQUIRE(movements.size() == 4);
+  CHECK(movements[0]["memo"] == "{seat:1} took 12 tricks: 1 a trick into the pool");
+  CHECK(movements[1]["memo"] == "{seat:2} took 1 trick: 1 a trick into the pool");
+  CHECK(movements[2]["memo"] == "{seat:3} took no trick: an equal share of the pool among the 2 who took none");
+  CHECK(movements[3]["memo"] == "{seat:0} took no trick: an equal share of the pool among the 2 who took none");
+}
+
+TEST_CASE("ledger memos: reversis collects from each player and takes the pool") {
+  Harness h("reversi", {{"stake", 2}}, {50, 50, 50, 50}, 1,
+            stack({suit_run('S', "AKQJT98765432"), suit_run('H', "AKQJT98765432"), suit_run('D', "AKQJT98765432"),
+                   suit_run('C', "AKQJT98765432")}));
+  for (int trick = 0; trick < 13; ++trick)
+    for (int seat : {1, 2, 3, 0}) h.act(seat, h.legal(seat)[0]);
+  const auto movements = h.game().result()["movements"];
+  REQUIRE(movements.size() == 3);
+  CHECK(movements[0]["memo"] == "{seat:1} took every trick (reversis): each player pays him 2 a trick for 13 tricks");
+}

@@ -568,3 +568,26 @@ TEST_CASE("Royal Cassino randomized: 1,000 games of each option set conserve car
   random_games({{"target", 11}, {"partnership", true}, {"draw", true}, {"spade", true}}, games, 4, 4, 52);
   random_games({{"per_deal_game", true}, {"deals", 1}, {"special_pack", true}, {"draw", true}}, games, 2, 4, 60);
 }
+
+// The result's settlement carries the memos the ledger shows (the table adds
+// "Royal Cassino: " and each {seat:N}'s name).
+TEST_CASE("ledger memos: the game's winner, the score, and why the loser pays what he pays") {
+  Harness h("royal_cassino", {{"target", 5}, {"stake", 3}}, chips2, 5);
+  play_deal(h, trail_if_possible);
+  auto settlement = h.game().result()["settlement"];
+  REQUIRE(settlement.size() == 1);
+  CHECK(settlement[0]["memo"] == "{seat:0} wins the game 6 to 0 of {seat:1}: the difference in points");
+
+  Harness lurch("royal_cassino", {{"spade", true}, {"target", 11}, {"stake", 2}}, chips2, 5);
+  play_deal(lurch, trail_if_possible);
+  settlement = lurch.game().result()["settlement"];
+  REQUIRE(settlement.size() == 1);
+  CHECK(settlement[0]["memo"] ==
+        "{seat:0} wins the game 12 to 0 of {seat:1}: the difference in points, doubled for a lurch (below 6)");
+
+  Harness sides("royal_cassino", {{"partnership", true}, {"target", 5}}, {100, 100, 100, 100}, 5);
+  play_deal(sides, trail_if_possible);
+  settlement = sides.game().result()["settlement"];
+  REQUIRE(settlement.size() == 2);
+  CHECK(settlement[0]["memo"] == "{seat:0} and {seat:2} win the game 6 to 0 of {seat:1} and {seat:3}: the difference in points");
+}

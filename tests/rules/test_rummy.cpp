@@ -323,3 +323,44 @@ TEST_CASE("random deals: every option") {
   random_games(options({{"wild_card", true}, {"jokers", 2}}), 1000, 2, 6);
   random_games(options({{"boathouse", true}, {"boathouse_two_discards", true}}), 1000, 2, 6);
 }
+
+namespace {
+
+// The memo of the movement `from` pays in these effects.
+std::string memo_paid_by(const parlour::rules::Effects& fx, int from) {
+  for (const auto& t : fx.transfers)
+    if (t.from.seat == from) return t.memo;
+  FAIL("no movement from seat " << from);
+  return "";
+}
+
+}  // namespace
+
+// The table adds "Rummy: " and each {seat:N}'s name to these memos.
+TEST_CASE("ledger memos: going out collects each hand's count; going rummy doubles it") {
+  auto out_deck = deal_with_upcard({{"5H", "6H", "7H", "9C", "9D", "9S", "KC"}, b_hand, c_hand}, "2C",
+                                   {"QD", "6D", "6C", "8H"});
+  Harness went_out("rummy", options(), {100, 100, 100}, 1, out_deck);
+  went_out.act(1, draw());
+  went_out.act(1, meld({"5H", "6H", "7H"}));
+  went_out.act(1, meld({"9C", "9D", "9S"}));
+  went_out.act(1, discard("KC"));
+  went_out.act(2, draw());
+  went_out.act(2, discard("6D"));
+  went_out.act(0, draw());
+  went_out.act(0, discard("6C"));
+  went_out.act(1, draw());
+  went_out.act(1, lay_off(0, {"8H"}));
+  const auto fx = went_out.act(1, discard("QD"));
+  CHECK(memo_paid_by(fx, 2) == "{seat:1} went out: {seat:2}'s cards left count 43");
+  CHECK(memo_paid_by(fx, 0) == "{seat:1} went out: {seat:0}'s cards left count 45");
+
+  auto rummy_deck = deal_with_upcard({{"5H", "6H", "7H", "8H", "9C", "9D", "KC"}, b_hand, c_hand}, "2C", {"9S"});
+  Harness went_rummy("rummy", options(), {200, 200, 200}, 1, rummy_deck);
+  went_rummy.act(1, draw());
+  went_rummy.act(1, meld({"5H", "6H", "7H", "8H"}));
+  went_rummy.act(1, meld({"9C", "9D", "9S"}));
+  const auto doubled = went_rummy.act(1, discard("KC"));
+  CHECK(memo_paid_by(doubled, 2) ==
+        "{seat:1} went rummy: {seat:2}'s cards left count 43, doubled for going rummy in one turn");
+}

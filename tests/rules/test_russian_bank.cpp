@@ -760,3 +760,13 @@ TEST_CASE("Russian Bank: 1,000 seeded random games conserve cards and chips, alw
   CHECK(stops > 0);
   CHECK(demands > 0);
 }
+
+// The table adds "Russian Bank: " and each {seat:N}'s name to this memo.
+TEST_CASE("ledger memo: the winner's points, how they are counted, and the stake") {
+  auto h = at(e19_position(), {{"stake", 2}}, {1000, 1000});
+  const auto fx = h.act(0, move("stock:0", "centre:0"));
+  REQUIRE(fx.transfers.size() == 1);
+  CHECK(fx.transfers[0].memo ==
+        "{seat:0} got rid of every card: 67 points (30 for the game, 2 a card in {seat:1}'s stock, 1 a card in his "
+        "hand, discard and turned card), at 2 chips a point");
+}

@@ -397,3 +397,26 @@ TEST_CASE("random deals where the leader is dealt a rummy: conservation and the 
     CHECK(h.chips(1) == 1000 + 3 * 4 * (players - 1));  // four units: the first pick
   }
 }
+
+// The table adds "Straight Rummy: " and each {seat:N}'s name to these memos.
+TEST_CASE("ledger memos: rummy on the first pick is four units; paid in points it names both counts") {
+  auto first_pick = deal_no_upcard({{"7S", "7H", "7D", "KS", "KH", "KD", "2C"}, hand_c, hand_d, hand_a}, {"7C"});
+  Harness h("straight_rummy", options(), {100, 100, 100, 100}, 1, first_pick);
+  h.act(1, draw());
+  const auto fx = h.act(1, go_rummy({{"7S", "7H", "7D", "7C"}, {"KS", "KH", "KD"}}, "2C"));
+  REQUIRE(fx.transfers.size() == 3);
+  for (const auto& t : fx.transfers) CHECK(t.memo == "{seat:1} went rummy on his first turn: 4 units");
+
+  auto deck = deal_no_upcard({{"7S", "7H", "7D", "KS", "KH", "KD", "2C"}, {"3H", "4H", "5H", "QS", "9D", "AD", "AC"}},
+                             {"QD", "JD", "7C"});
+  Harness points("straight_rummy", options({{"payoff", "points"}}), {100, 100}, 1, deck);
+  points.act(1, draw());
+  points.act(1, discard("QD"));
+  points.act(0, draw());
+  points.act(0, discard("JD"));
+  points.act(1, draw());
+  const auto paid = points.act(1, go_rummy({{"7S", "7H", "7D", "7C"}, {"KS", "KH", "KD"}}, "2C"));
+  REQUIRE(paid.transfers.size() == 1);
+  CHECK(paid.transfers[0].memo ==
+        "{seat:1} went rummy before the break: 2 units, paid in points: {seat:0} counts 21 against 0");
+}

@@ -452,7 +452,7 @@ TEST_CASE("Red Dog: a player whose chips went elsewhere is skipped by the table,
   // The player to act spends everything at another table between two steps.
   {
     auto lock = bench.balances.lock();
-    bench.balances.apply({{account, "pool:t9:pot", bench.balances.balance(account, lock), "elsewhere", "t9", "red_dog"}},
+    bench.balances.apply({{account, "pool:t9:pot", bench.balances.balance(account, lock), "elsewhere", "t9", "red_dog", std::nullopt, std::nullopt}},
                          lock);
   }
   const auto seq = bench.core->seq();
@@ -1193,7 +1193,7 @@ const rules::GameInfo& red_dog() { return *rules::Registry::builtin().find("red_
 Caller dan() { return {4, "dan", 1}; }
 void give_dan_chips(Bench& bench) {
   auto lock = bench.balances.lock();
-  bench.balances.apply({{"bank", "player:dan", 100, "grant", "", ""}}, lock);
+  bench.balances.apply({{"bank", "player:dan", 100, "grant", "", "", std::nullopt, std::nullopt}}, lock);
 }
 
 // Plays the deal in progress to its end, each seat taking its first legal action

@@ -44,7 +44,7 @@ class TempFolder {
 };
 
 Posting transfer(const std::string& from, const std::string& to, std::int64_t amount, const std::string& memo = "bet") {
-  return Posting{from, to, amount, memo, "t1", "red_dog"};
+  return Posting{from, to, amount, memo, "t1", "red_dog", std::nullopt, std::nullopt};
 }
 
 TableWrite step(const std::string& table, std::int64_t seq, std::vector<Posting> postings = {}) {
@@ -518,4 +518,120 @@ TEST_CASE("a table created with its first step (a rematch) has its first event a
   CHECK_THROWS(db.create_table(make_table("t2", "inv2"), step("t2", 1, {transfer(player_account("nobody"), bank_account(), 5)})));
   CHECK_FALSE(db.find_table("t2"));
   CHECK(db.events("t2").empty());
+}
+
+TEST_CASE("a movement keeps the table event and deal that caused it, and the ledger returns them") {
+  TempFolder temp;
+  Database db(temp.file());
+  db.create_player("ann", "h", 1000);
+  db.create_table(make_table("t1"));
+  Posting bet = transfer(player_account("ann"), pool_account("t1", "pot"), 10, "Red Dog: ann's bet of 10 lost");
+  bet.seq = 7;
+  bet.deal = 3;
+  Posting unlinked = transfer(player_account("ann"), pool_account("t1", "pot"), 5, "fault share");
+  REQUIRE(db.commit({step("t1", 7, {bet, unlinked})}) == std::vector<bool>{true});
+
+  const auto ledger = db.ledger(player_account("ann"), 10, std::nullopt);
+  REQUIRE(ledger.size() == 3);
+  CHECK(ledger[0].memo == "fault share");
+  CHECK_FALSE(ledger[0].seq.has_value());
+  CHECK_FALSE(ledger[0].deal.has_value());
+  CHECK(ledger[1].memo == "Red Dog: ann's bet of 10 lost");
+  CHECK(ledger[1].seq == std::optional<std::int64_t>(7));
+  CHECK(ledger[1].deal == std::optional<std::int64_t>(3));
+  CHECK(ledger[2].memo == "starting chips");
+  CHECK_FALSE(ledger[2].seq.has_value());
+  // The pool's side of the same movement carries the same link.
+  const auto pot = db.ledger(pool_account("t1", "pot"), 10, std::nullopt);
+  REQUIRE(pot.size() == 2);
+  CHECK(pot[1].seq == std::optional<std::int64_t>(7));
+  CHECK(pot[1].deal == std::optional<std::int64_t>(3));
+}
+
+TEST_CASE("migration 6 keeps a version 5 file's movements, with no deal link") {
+  TempFolder temp;
+  {
+    Database old(temp.file(), 5);
+    old.create_player("ann", "h", 1000);
+    old.create_table(make_table("t1"));
+    REQUIRE(old.commit({step("t1", 1, {transfer(player_account("ann"), pool_account("t1", "pot"), 40)})}) ==
+            std::vector<bool>{true});
+  }
+  Database db(temp.file());
+  CHECK(db.schema_version() == 6);
+  const auto ledger = db.ledger(player_account("ann"), 10, std::nullopt);
+  REQUIRE(ledger.size() == 2);
+  CHECK(ledger[0].amount == -40);
+  CHECK_FALSE(ledger[0].seq.has_value());
+  CHECK_FALSE(ledger[0].deal.has_value());
+  CHECK(db.table_nets("t1").size() == 2);
+}
+
+TEST_CASE("a table's nets add up its movements by account, leaving out grants") {
+  TempFolder temp;
+  Database db(temp.file());
+  db.create_player("ann", "h", 1000);
+  db.create_player("bob", "h2", 1000);
+  db.create_player("cy", "h3", 1000);
+  db.create_table(make_table("t1"));
+  db.create_table(make_table("t2"));
+  Posting bot_grant{bank_account(), player_account("bot-t1-1"), 1000, "starting chips (bot)", "t1", "red_dog",
+                    std::nullopt, std::nullopt};
+  REQUIRE(db.commit({step("t1", 1,
+                          {bot_grant, transfer(player_account("ann"), pool_account("t1", "pot"), 10),
+                           transfer(player_account("bob"), pool_account("t1", "pot"), 10),
+                           transfer(pool_account("t1", "pot"), player_account("bob"), 17),
+                           transfer(player_account("bot-t1-1"), player_account("ann"), 4),
+                           transfer(player_account("cy"), player_account("ann"), 6),
+                           transfer(player_account("ann"), player_account("cy"), 6)})}) ==
+          std::vector<bool>{true});
+  Posting at_t2 = transfer(player_account("cy"), player_account("bob"), 8);
+  at_t2.table = "t2";
+  REQUIRE(db.commit({step("t2", 1, {at_t2})}) == std::vector<bool>{true});
+
+  const auto nets = db.table_nets("t1");
+  std::vector<std::pair<std::string, std::int64_t>> got;
+  for (const auto& net : nets) got.emplace_back(net.account, net.amount);
+  // By account name: ann -10 +4 +6 -6 = -6; bob -10 +17 = +7; the bot -4 (its
+  // grant left out); cy -6 +6, square; the pot 10 + 10 - 17 = 3. The movement
+  // at t2 is not t1's.
+  CHECK(got == std::vector<std::pair<std::string, std::int64_t>>{
+                   {"player:ann", -6}, {"player:bob", 7}, {"player:bot-t1-1", -4}, {"player:cy", 0}, {"pool:t1:pot", 3}});
+  const auto t2 = db.table_nets("t2");
+  REQUIRE(t2.size() == 2);
+  CHECK(t2[0].account == "player:bob");
+  CHECK(t2[0].amount == 8);
+  CHECK(t2[1].account == "player:cy");
+  CHECK(t2[1].amount == -8);
+  CHECK(db.table_nets("nowhere").empty());
+}
+
+TEST_CASE("a host's tables since a time: created since, or moving chips since, newest kept, oldest first") {
+  TempFolder temp;
+  Database db(temp.file());
+  db.create_player("ann", "h", 1000);
+  for (const char* id : {"t1", "t2", "t3"}) db.create_table(make_table(id));
+  TableRecord bobs = make_table("t4");
+  bobs.host = "bob";
+  db.create_table(bobs);
+
+  const auto ids = [](const std::vector<TableRecord>& tables) {
+    std::vector<std::string> out;
+    for (const auto& t : tables) out.push_back(t.id);
+    return out;
+  };
+  const auto long_ago = utc_iso8601(std::chrono::system_clock::now() - std::chrono::hours(24));
+  const auto later = utc_iso8601(std::chrono::system_clock::now() + std::chrono::hours(1));
+  CHECK(ids(db.tables_hosted_since("ANN", long_ago, 50)) == std::vector<std::string>{"t1", "t2", "t3"});
+  CHECK(ids(db.tables_hosted_since("ann", long_ago, 2)) == std::vector<std::string>{"t2", "t3"});
+  CHECK(ids(db.tables_hosted_since("bob", long_ago, 50)) == std::vector<std::string>{"t4"});
+  CHECK(db.tables_hosted_since("nobody", long_ago, 50).empty());
+  // Nothing was created after `later`; a movement stamped now is not after it either.
+  CHECK(db.tables_hosted_since("ann", later, 50).empty());
+  // A movement at t2 stamped after the cutoff makes t2 "tonight's" though it was made before.
+  {
+    SQLite::Database raw(temp.file(), SQLite::OPEN_READWRITE);
+    raw.exec("INSERT INTO transfers(time, table_id, game, memo) VALUES ('9999-01-01T00:00:00.000Z', 't2', 'red_dog', 'x')");
+  }
+  CHECK(ids(db.tables_hosted_since("ann", later, 50)) == std::vector<std::string>{"t2"});
 }

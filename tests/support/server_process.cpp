@@ -112,7 +112,8 @@ void ServerProcess::stop() {
   pid_ = -1;
 }
 
-std::pair<int, std::string> ServerProcess::get(const std::string& target, const std::string& bearer) const {
+std::pair<int, std::string> ServerProcess::get(const std::string& target, const std::string& bearer,
+                                               std::string* content_type) const {
   asio::io_context io;
   beast::tcp_stream stream(io);
   stream.expires_after(std::chrono::seconds(5));
@@ -126,6 +127,7 @@ std::pair<int, std::string> ServerProcess::get(const std::string& target, const 
   http::read(stream, buffer, res);
   beast::error_code ec;
   stream.socket().shutdown(tcp::socket::shutdown_both, ec);
+  if (content_type) *content_type = std::string(res[http::field::content_type]);
   return {static_cast<int>(res.result_int()), res.body()};
 }
 

@@ -45,8 +45,9 @@ class ServerProcess {
   void limit_files(int files) { max_files_ = files; }
   void pin_to_cpu(int cpu) { cpu_ = cpu; }
 
-  // A plain HTTP GET; returns status and body.
-  std::pair<int, std::string> get(const std::string& target, const std::string& bearer = "") const;
+  // A plain HTTP GET; returns status and body (and the Content-Type into `content_type` when given).
+  std::pair<int, std::string> get(const std::string& target, const std::string& bearer = "",
+                                  std::string* content_type = nullptr) const;
   // Sends `bytes` as they are and returns the response's status and body (0 if none came).
   std::pair<int, std::string> raw_http(const std::string& bytes) const;
   // One counter of /metrics, e.g. "parlour_storage_transactions_total".

@@ -1,8 +1,8 @@
-// A player's chip ledger, newest first, paged backwards with "Older"; a small
-// balance chart (inline SVG); the settle-up table of every player's balance at
-// one table; and, on one's own page, the secret key for signing in elsewhere.
-// Uses the WebSocket `ledger` request (the HTTP twin needs the token in a header,
-// which the open socket already stands for).
+// A player's chip ledger, newest first, paged backwards with "Older", each
+// movement linked to the deal that caused it; a small balance chart (inline
+// SVG); settle-up over chosen tables (who pays whom); CSV downloads of both; and,
+// on one's own page, the secret key for signing in elsewhere. Uses the WebSocket
+// `ledger` and `settle` requests; the CSVs come over HTTP with the stored token.
 
 import { el, formatChips, isPlainObject, replaceChildren, sameName } from './dom.js';
 import { href } from './router.js';
@@ -10,7 +10,7 @@ import { loadIdentity } from './store.js';
 import { balanceChart } from './chart.js';
 
 const PAGE_SIZE = 50;
-const SETTLE_LIMIT = 500; // entries read per player to total their play at one table
+const CSV_LIMIT = 500; // entries in a ledger CSV (the API's largest page)
 
 export function createLedgerPage(ctx, { player, table }) {
   const name = player || ctx.me?.name || '';
@@ -32,12 +32,16 @@ export function createLedgerPage(ctx, { player, table }) {
 
   const element = el('div', { class: 'ledger-page' },
     el('section', { class: 'panel ledger' },
-      el('div', { class: 'panel-head' }, heading, el('span', { class: 'spacer' }), balance),
+      el('div', { class: 'panel-head' }, heading, el('span', { class: 'spacer' }), balance,
+        canDownload() ? el('button', {
+          type: 'button', class: 'btn btn-small', 'data-testid': 'ledger-csv', text: 'Download CSV',
+          onclick: () => downloadCsv(`/api/players/${encodeURIComponent(name)}/ledger?format=csv&limit=${CSV_LIMIT}`, `${name}-ledger.csv`),
+        }) : null),
       chartBox,
       el('div', { class: 'table-scroll' }, el('table', { class: 'data-table ledger-table' },
         el('caption', { class: 'sr-only', text: `Chip ledger of ${name}, newest first` }),
         el('thead', {}, el('tr', {},
-          ['Entry', 'Time', 'Amount', 'Balance', 'Table', 'Game', 'Memo'].map((h) =>
+          ['Entry', 'Time', 'Amount', 'Balance', 'Table', 'Game', 'Deal', 'Memo'].map((h) =>
             el('th', { scope: 'col', class: ['Entry', 'Amount', 'Balance'].includes(h) ? 'num' : null, text: h })))),
         body)),
       status,
@@ -81,89 +85,142 @@ export function createLedgerPage(ctx, { player, table }) {
   }
 
   // -- settle up --------------------------------------------------------------
+  // The server settles (`settle`): each person's net over the chosen tables, the
+  // fewest payments, and what bots and pools hold apart. By default the tables
+  // of tonight that this page's player hosted, or the one table in ?table=.
 
-  /** Tables to choose from: the one asked for, those in the loaded entries, and the tables this player hosts. */
-  async function tableChoices() {
+  /** Tables to offer: the one asked for, tonight's, and those in the loaded entries. */
+  function tableChoices(tonight) {
     const ids = [];
     const add = (id) => { if (id !== null && id !== undefined && id !== '' && !ids.includes(String(id))) ids.push(String(id)); };
     add(settleTable);
+    for (const t of tonight) add(t.table);
     for (const entry of entries) add(entry.table);
-    try {
-      const reply = await ctx.conn.request('tables');
-      for (const t of Array.isArray(reply.tables) ? reply.tables : []) if (sameName(t.host, name)) add(t.table);
-    } catch {
-      /* the entries are enough */
-    }
     return ids;
-  }
-
-  /** The players of a table: from a state seen in this session, else from the lobby list, else from entry memos. */
-  async function tablePlayers(id) {
-    const state = ctx.states.get(String(id));
-    if (state && Array.isArray(state.players)) return state.players.map((p) => p.player).filter((p) => typeof p === 'string');
-    try {
-      const reply = await ctx.conn.request('tables');
-      const found = (reply.tables || []).find((t) => String(t.table) === String(id));
-      if (found) return (found.seats || []).map((s) => s.player).filter((p) => typeof p === 'string');
-    } catch {
-      /* fall through */
-    }
-    return [name];
   }
 
   async function showSettle() {
     settleBox.dataset.drawn = '1';
-    const choices = await tableChoices();
-    if (!settleTable) settleTable = choices[0] || null;
-    const select = el('select', {
-      name: 'table', 'aria-label': 'Table to settle up',
-      onchange: () => { settleTable = select.value; fill(); },
-    }, choices.map((id) => el('option', { value: id, text: `Table ${id}` })));
-    if (settleTable) select.value = settleTable;
+    const games = new Map();
+    let tonight = [];
+    if (own) {
+      try {
+        const reply = await ctx.conn.request('settle', {});
+        tonight = Array.isArray(reply.tables) ? reply.tables.filter(isPlainObject) : [];
+      } catch {
+        /* the entries still offer tables */
+      }
+    }
+    for (const t of tonight) games.set(String(t.table), t.game);
+    for (const e of entries) if (e.table !== null && e.table !== undefined && e.game) games.set(String(e.table), e.game);
+    const choices = tableChoices(tonight);
+    // ?table= settles that table alone; otherwise tonight's tables (or the newest one seen).
+    const chosen = new Set(settleTable ? [String(settleTable)] : tonight.length ? tonight.map((t) => String(t.table)) : choices.slice(0, 1));
+    const boxes = choices.map((id) => el('label', { class: 'settle-choice' },
+      el('input', {
+        type: 'checkbox', name: 'settle-table', value: id, checked: chosen.has(id),
+        onchange: (event) => { if (event.target.checked) chosen.add(id); else chosen.delete(id); fill(); },
+      }),
+      ` ${games.has(id) ? ctx.gameName(games.get(id)) : 'Table'} ${id}`));
     const tbody = el('tbody');
+    const payments = el('ul', { class: 'settle-payments', 'data-testid': 'payments' });
+    const apart = el('ul', { class: 'settle-apart muted', 'data-testid': 'settle-apart' });
     const note = el('p', { class: 'muted small' });
+    const csv = el('button', {
+      type: 'button', class: 'btn btn-small', 'data-testid': 'settle-csv', text: 'Download CSV', disabled: true,
+      onclick: () => downloadCsv(`/api/settle?tables=${[...chosen].map(encodeURIComponent).join(',')}&format=csv`, 'settle-up.csv'),
+    });
     replaceChildren(settleBox,
-      el('div', { class: 'panel-head' }, el('h2', { text: 'Settle up' }), el('span', { class: 'spacer' }),
-        choices.length ? select : null),
-      el('p', { class: 'hint', text: 'Every player\'s balance now and what they won or lost at the table — for the host to settle up.' }),
-      el('div', { class: 'table-scroll' }, el('table', { class: 'data-table', 'data-testid': 'balances', 'data-table': settleTable ?? '' },
+      el('div', { class: 'panel-head' }, el('h2', { text: 'Settle up' }), el('span', { class: 'spacer' }), canDownload() ? csv : null),
+      el('p', { class: 'hint', text: 'Each person\'s net over the tables ticked, and the fewest payments that square everybody. Bots and pools are shown apart: nobody pays them.' }),
+      choices.length ? el('fieldset', { class: 'settle-tables', 'data-testid': 'settle-tables' }, el('legend', { text: 'Tables' }), boxes)
+        : el('p', { class: 'muted', text: 'No tables yet.' }),
+      el('div', { class: 'table-scroll' }, el('table', { class: 'data-table', 'data-testid': 'balances', 'data-table': [...chosen].join(',') },
         el('thead', {}, el('tr', {},
-          el('th', { scope: 'col', text: 'Player' }), el('th', { scope: 'col', class: 'num', text: 'At this table' }),
-          el('th', { scope: 'col', class: 'num', text: 'Balance' }))),
+          el('th', { scope: 'col', text: 'Player' }), el('th', { scope: 'col', class: 'num', text: 'Net' }),
+          el('th', { scope: 'col', class: 'num', text: 'Balance now' }))),
         tbody)),
+      el('h3', { text: 'Who pays whom' }),
+      payments,
+      apart,
       note);
+
+    let round = 0; // a newer fill wins over a slower older one
     async function fill() {
-      const balances = settleBox.querySelector('[data-testid="balances"]');
-      balances.dataset.table = settleTable ?? '';
-      if (!settleTable) {
-        replaceChildren(tbody, el('tr', {}, el('td', { colspan: 3, class: 'muted', text: 'No table yet.' })));
+      const mine = ++round;
+      const ids = [...chosen];
+      settleBox.querySelector('[data-testid="balances"]').dataset.table = ids.join(',');
+      csv.disabled = ids.length === 0;
+      replaceChildren(apart);
+      if (ids.length === 0) {
+        replaceChildren(tbody, el('tr', {}, el('td', { colspan: 3, class: 'muted', text: 'Tick a table to settle.' })));
+        replaceChildren(payments);
+        note.textContent = '';
         return;
       }
       replaceChildren(tbody, el('tr', {}, el('td', { colspan: 3, class: 'muted', text: 'Loading…' })));
-      const players = await tablePlayers(settleTable);
-      const rows = await Promise.all(players.map(async (p) => {
+      let reply;
+      try {
+        reply = await ctx.conn.request('settle', { tables: ids });
+      } catch (error) {
+        if (mine !== round) return;
+        replaceChildren(tbody, el('tr', {}, el('td', { colspan: 3, class: 'muted', text: error.message || 'Could not settle up.' })));
+        replaceChildren(payments);
+        return;
+      }
+      const nets = (Array.isArray(reply.nets) ? reply.nets : []).filter(isPlainObject);
+      const balances = await Promise.all(nets.map(async (n) => {
         try {
-          const reply = await ctx.conn.request('ledger', { player: p, limit: SETTLE_LIMIT });
-          // Starting chips are a grant, not play: they are left out of the table's total.
-          const net = (reply.entries || []).filter((e) => String(e.table) === String(settleTable) && !/starting chips|grant/i.test(String(e.memo ?? '')))
-            .reduce((sum, e) => sum + (Number(e.amount) || 0), 0);
-          return { player: reply.player || p, balance: reply.balance, net };
+          return (await ctx.conn.request('ledger', { player: n.player, limit: 1 })).balance;
         } catch {
-          return { player: p, balance: null, net: null };
+          return null;
         }
       }));
-      replaceChildren(tbody, rows.map((r) => el('tr', { 'data-player': r.player, 'data-balance': r.balance ?? '', 'data-net': r.net ?? '' },
-        el('td', {}, el('a', { href: href.ledger(r.player), text: r.player })),
-        el('td', { class: `num ${r.net > 0 ? 'amount-plus' : r.net < 0 ? 'amount-minus' : ''}`, text: r.net === null ? '—' : signed(r.net) }),
-        el('td', { class: 'num', text: formatChips(r.balance) }))));
-      // Chips still in the table's pot or pool are shared out when the table ends.
-      const view = ctx.states.get(String(settleTable))?.view;
-      const pools = view && view.pools && typeof view.pools === 'object' ? Object.entries(view.pools) : [];
-      const held = pools.find(([, amount]) => typeof amount === 'number') || null;
-      note.textContent = `Table ${settleTable}: ${rows.length} player${rows.length === 1 ? '' : 's'}.` +
-        (held ? ` The ${held[0]} holds ${formatChips(held[1])} chips, shared out when the table ends.` : '');
+      if (mine !== round) return;
+      replaceChildren(tbody, nets.map((n, i) => el('tr', { 'data-player': n.player, 'data-net': n.net, 'data-balance': balances[i] ?? '' },
+        el('td', {}, el('a', { href: href.ledger(n.player), text: n.player })),
+        el('td', { class: `num ${n.net > 0 ? 'amount-plus' : n.net < 0 ? 'amount-minus' : ''}`, text: signed(n.net) }),
+        el('td', { class: 'num', text: formatChips(balances[i]) }))));
+      if (nets.length === 0) replaceChildren(tbody, el('tr', {}, el('td', { colspan: 3, class: 'muted', text: 'No chips moved at these tables.' })));
+      const lines = (Array.isArray(reply.payments) ? reply.payments : []).filter(isPlainObject);
+      replaceChildren(payments, lines.length
+        ? lines.map((p) => el('li', { 'data-testid': 'payment', 'data-from': p.from, 'data-to': p.to, 'data-amount': p.amount },
+          el('strong', { text: p.from }), ' pays ', el('strong', { text: p.to }), ` ${formatChips(p.amount)}`))
+        : el('li', { class: 'muted', text: 'Nobody owes anybody.' }));
+      const houseLines = [
+        ...(reply.from_bots_and_pools || []).map((h) => ({ kind: 'from_bots_and_pools', text: `${h.player} won ${formatChips(h.amount)} from bots and pools: nobody pays it`, amount: h.amount, player: h.player })),
+        ...(reply.to_bots_and_pools || []).map((h) => ({ kind: 'to_bots_and_pools', text: `${h.player} lost ${formatChips(h.amount)} to bots and pools: nobody collects it`, amount: h.amount, player: h.player })),
+      ];
+      const bots = Array.isArray(reply.bots) ? reply.bots : [];
+      replaceChildren(apart,
+        houseLines.map((h) => el('li', { 'data-kind': h.kind, 'data-player': h.player, 'data-amount': h.amount, text: h.text })),
+        bots.length ? el('li', { 'data-kind': 'bots', 'data-amount': reply.bots_net, text: `bots: ${signed(reply.bots_net)} net (${bots.map((b) => `${b.player} ${signed(b.net)}`).join(', ')})` }) : null,
+        reply.pools_left ? el('li', { 'data-kind': 'pools', 'data-amount': reply.pools_left, text: `left in pools: ${formatChips(reply.pools_left)} (shared out when the table ends)` }) : null);
+      note.textContent = `${ids.length} table${ids.length === 1 ? '' : 's'}; ${reply.method === 'greedy' ? 'more than 16 people: payments found by the largest debtor paying the largest creditor' : 'the fewest payments possible'}.`;
     }
     fill();
+  }
+
+  /** CSV downloads need the bearer token in a header, so they are fetched and saved from a blob. */
+  function canDownload() {
+    return Boolean(loadIdentity()?.token);
+  }
+
+  async function downloadCsv(path, filename) {
+    const token = loadIdentity()?.token;
+    if (!token) return;
+    try {
+      const response = await fetch(path, { headers: { Authorization: `Bearer ${token}` } });
+      if (!response.ok) throw new Error(`the server answered ${response.status}`);
+      const url = URL.createObjectURL(await response.blob());
+      const link = el('a', { href: url, download: filename, hidden: true });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (error) {
+      ctx.banner.error(error);
+    }
   }
 
   function tokenPanel() {
@@ -221,7 +278,20 @@ function row(entry, ctx) {
       ? el('a', { href: href.table(String(entry.table)), text: String(entry.table) })
       : el('span', { class: 'muted', text: '—' })),
     el('td', {}, entry.game ? el('a', { href: href.game(entry.game), text: ctx.gameName(entry.game), title: 'Rules and a new table' }) : '—'),
+    el('td', { class: 'nowrap' }, dealLink(entry)),
     el('td', { class: 'memo', text: entry.memo ?? '' }));
+}
+
+/** "deal N", linking to the table where the movement happened (seq: the table event that caused it). */
+function dealLink(entry) {
+  const table = entry.table;
+  if (table === null || table === undefined || table === '' || !Number.isFinite(entry.deal)) return el('span', { class: 'muted', text: '—' });
+  return el('a', {
+    href: href.table(String(table)), 'data-testid': 'deal-link', 'data-deal': String(entry.deal),
+    'data-seq': Number.isFinite(entry.seq) ? String(entry.seq) : null,
+    title: Number.isFinite(entry.seq) ? `table ${table}, step ${entry.seq}` : `table ${table}`,
+    text: `deal ${entry.deal}`,
+  });
 }
 
 /** The protocol doesn't fix the time format: accept ISO strings, SQLite UTC text, seconds or milliseconds. */

@@ -192,7 +192,12 @@ void Carousel::settle_game(int winner, Balances& chips, Effects& fx, Json& summa
     const std::int64_t owed = line.points * config().scoring.stake;
     lines.push_back({{"from", line.from}, {"to", line.to}, {"points", line.points}, {"chips", owed},
                      {"double", line.doubled}});
-    pay(line.from, line.to, owed, line.doubled ? "game: double the difference (no points scored)" : "game: difference",
+    const std::string scores = seat_tag(line.from) + " ends on " + std::to_string(finals[line.from]) + ", " +
+                               seat_tag(line.to) + " on " + std::to_string(finals[line.to]);
+    pay(line.from, line.to, owed,
+        line.doubled ? "the game ends: " + scores + "; " + seat_tag(line.from) +
+                           " scored no points all game and pays the winner double the difference"
+                     : "the game ends: " + scores + "; the lower pays the difference",
         chips, fx, summary);
   }
   summary["game_winner"] = winner >= 0 ? Json(winner) : Json();
