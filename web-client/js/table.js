@@ -401,6 +401,12 @@ export function createTablePage(ctx, params) {
   }
 
   /** Whose turn, in words, and a countdown when the state carries a deadline. */
+  /** For a person in line for a seat at a table in play (docs/protocol.md "Late joiners and open seats"). */
+  function waitingLine() {
+    return state.waiting === 1 ? 'You are next in line for a seat: you are dealt in when one is free at the start of a deal.'
+      : `You are number ${state.waiting} in line for a seat; you are dealt in when one frees up.`;
+  }
+
   function renderTurn(rctx, mine) {
     const view = isPlainObject(state.view) ? state.view : {};
     let text;
@@ -417,6 +423,7 @@ export function createTablePage(ctx, params) {
     const away = myEntry?.away === true && state.status === 'playing';
     backButton.hidden = !away;
     if (away) text = `You are away: a bot plays for you. ${text}`;
+    if (rctx.mySeat === null && Number.isInteger(state.waiting) && state.status === 'playing') text = `${waitingLine()} ${text}`;
     turnText.textContent = text;
     turnZone.classList.toggle('is-mine', mine);
     turnZone.dataset.seats = rctx.toAct.join(',');
@@ -443,10 +450,7 @@ export function createTablePage(ctx, params) {
       return isHost ? 'Seat players or bots, then press Start.' : 'Waiting for the host to start the game.';
     }
     const waitingFor = rctx.toAct.map((seat) => rctx.players.find((p) => p.seat === seat)?.player ?? `seat ${seat}`);
-    if (rctx.mySeat === null && Number.isInteger(state.waiting)) {
-      return state.waiting === 1 ? 'You are next in line for a seat: you are dealt in when one is free at the start of a deal.'
-        : `You are number ${state.waiting} in line for a seat; you are dealt in when one frees up.`;
-    }
+    if (rctx.mySeat === null && Number.isInteger(state.waiting)) return waitingLine();
     if (rctx.mySeat === null) return waitingFor.length ? `You are watching. Waiting for ${waitingFor.join(', ')}.` : 'You are watching.';
     return waitingFor.length ? `Waiting for ${waitingFor.join(', ')}.` : 'Nothing to do right now.';
   }
