@@ -38,11 +38,14 @@ test('Late join: the invite after the start seats her at the next deal, with a c
     const bob = await fixture.player('bob');
     const carol = await fixture.player('carol');
 
-    const tableId = await alice.createTable({ game: 'red_dog', seed: SEED, seats: 3 });
+    // The host picks a 10-minute turn clock in the create form.
+    const tableId = await alice.createTable({ game: 'red_dog', seed: SEED, seats: 3, options: { clock_seconds: 600 } });
     const invite = await alice.inviteLink();
     await alice.joinFromLobby(tableId);
     await bob.acceptInvite(invite, tableId);
     await alice.start();
+    await assertEventually(async () => /(10:00|9:5\d) left/.test(await bob.page.locator('[data-zone="turn"]').textContent()),
+      'the clock chosen at create runs for the player to act');
 
     // Carol is late: the invite shows the table, says why she watches and when she sits.
     await carol.page.goto(invite);

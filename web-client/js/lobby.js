@@ -223,6 +223,10 @@ function createTableForm(ctx) {
   const seatsInput = el('input', { type: 'number', name: 'seats', step: 1, placeholder: 'default' });
   const seedInput = el('input', { type: 'number', name: 'seed', step: 1, placeholder: 'random' });
   const privateBox = el('input', { type: 'checkbox', name: 'private' });
+  // The turn clock (docs/protocol.md "Turn clock and away"): empty fields keep the server's defaults.
+  const clockSeconds = el('input', { type: 'number', name: 'clock_seconds', step: 1, min: 0, max: 3600, placeholder: '90', 'data-testid': 'clock-seconds' });
+  const clockBank = el('input', { type: 'number', name: 'clock_bank', step: 1, min: 0, max: 36000, placeholder: '0', 'data-testid': 'clock-bank' });
+  const clockAway = el('input', { type: 'number', name: 'clock_away_after', step: 1, min: 1, max: 20, placeholder: '2', 'data-testid': 'clock-away-after' });
   const submit = el('button', { type: 'submit', class: 'btn btn-primary', text: 'Create table', disabled: true });
 
   const element = el('form', { class: 'create-form', 'data-testid': 'create-table', onsubmit: onSubmit },
@@ -231,6 +235,11 @@ function createTableForm(ctx) {
     optionsBox,
     el('label', { class: 'field-label' }, 'Seats (optional)', seatsInput),
     el('label', { class: 'field-label' }, 'Seed (optional, replays the same deals)', seedInput),
+    el('fieldset', { class: 'clock-fields' },
+      el('legend', { text: 'Turn clock' }),
+      el('label', { class: 'field-label' }, 'Seconds per move (0: no clock)', clockSeconds),
+      el('label', { class: 'field-label' }, 'Time bank, seconds for the whole table', clockBank),
+      el('label', { class: 'field-label' }, 'Missed turns before a bot plays the seat', clockAway)),
     el('label', { class: 'check-label' }, privateBox,
       el('span', {}, 'Private ', el('span', { class: 'muted small', text: '— not listed; players join with the invite link' }))),
     submit);
@@ -271,6 +280,10 @@ function createTableForm(ctx) {
     if (seatsInput.value.trim() !== '') request.seats = Number(seatsInput.value);
     if (seedInput.value.trim() !== '') request.seed = Number(seedInput.value);
     if (privateBox.checked) request.private = true;
+    const clock = {};
+    for (const [name, input] of [['seconds', clockSeconds], ['bank', clockBank], ['away_after', clockAway]])
+      if (input.value.trim() !== '') clock[name] = Number(input.value);
+    if (Object.keys(clock).length) request.clock = clock;
     submit.disabled = true;
     try {
       const created = await ctx.conn.request('create', request);
