@@ -1453,17 +1453,28 @@ std::string TableCore::state_text(Member& member, SharedParts& parts, const rule
 // (lines are numbered from 0 for the life of the table), "log" holds them. A
 // member new to the table (or too far behind) gets the whole kept tail.
 void TableCore::log_delta(Member& member, std::string& out) const {
-  const std::int64_t kept_from = log_total_ - static_cast<std::int64_t>(log_.size());
-  const std::int64_t from = member.log_sent < kept_from ? kept_from : member.log_sent;
-  out += R"(,"log_from":)";
+  append_lines_since(out, "log", log_, log_total_, member.log_sent);
+}
+
+// `,"NAME_from":N,"NAME":[…]`: the lines of `kept` (the last of `total` lines,
+// already JSON) from `sent` on, or all of them when `sent` is older than the tail.
+void TableCore::append_lines_since(std::string& out, const char* name, const std::deque<std::string>& kept,
+                                   std::int64_t total, std::int64_t& sent) {
+  const std::int64_t kept_from = total - static_cast<std::int64_t>(kept.size());
+  const std::int64_t from = sent < kept_from ? kept_from : sent;
+  out += R"(,")";
+  out += name;
+  out += R"(_from":)";
   out += std::to_string(from);
-  out += R"(,"log":[)";
-  for (std::int64_t line = from; line < log_total_; ++line) {
+  out += R"(,")";
+  out += name;
+  out += R"(":[)";
+  for (std::int64_t line = from; line < total; ++line) {
     if (line > from) out += ',';
-    out += log_[static_cast<std::size_t>(line - kept_from)];
+    out += kept[static_cast<std::size_t>(line - kept_from)];
   }
   out += ']';
-  member.log_sent = log_total_;
+  sent = total;
 }
 
 Json TableCore::legal_for(int seat, const rules::Balances& chips) const {

@@ -335,6 +335,8 @@ class TableCore {
   std::string state_text(Member& member, SharedParts& parts, const rules::Balances& chips);
   const std::string& view_text(SharedParts& parts, std::optional<int> seat) const;
   void log_delta(Member& member, std::string& out) const;
+  static void append_lines_since(std::string& out, const char* name, const std::deque<std::string>& kept,
+                                 std::int64_t total, std::int64_t& sent);
   void chat_delta(Member& member, std::string& out) const;
   std::string talk_tail() const;
   bool is_muted(const std::string& player) const;

@@ -251,17 +251,7 @@ std::string TableCore::talk_tail() const {
 // the first; left out when there are none (but always in a member's first push).
 void TableCore::chat_delta(Member& member, std::string& out) const {
   if (member.chat_sent == chat_total_) return;
-  const std::int64_t kept_from = chat_total_ - static_cast<std::int64_t>(chat_.size());
-  const std::int64_t from = member.chat_sent < kept_from ? kept_from : member.chat_sent;
-  out += R"(,"chat_from":)";
-  out += std::to_string(from);
-  out += R"(,"chat":[)";
-  for (std::int64_t line = from; line < chat_total_; ++line) {
-    if (line > from) out += ',';
-    out += chat_[static_cast<std::size_t>(line - kept_from)];
-  }
-  out += ']';
-  member.chat_sent = chat_total_;
+  append_lines_since(out, "chat", chat_, chat_total_, member.chat_sent);
 }
 
 }  // namespace parlour::server

@@ -1189,6 +1189,14 @@ namespace {
 
 const rules::GameInfo& red_dog() { return *rules::Registry::builtin().find("red_dog"); }
 
+// Ann, bob and cat in seats 0, 1 and 2, and play starts.
+void seat_three_and_start(Bench& bench) {
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->join(bench.bob(), 1));
+  bench.run(bench.core->join(bench.cat(), 2));
+  bench.run(bench.core->start(bench.ann()));
+}
+
 // A fourth person, with chips of her own.
 Caller dan() { return {4, "dan", 1}; }
 void give_dan_chips(Bench& bench) {
@@ -1302,10 +1310,7 @@ TEST_CASE("late join: a game played to its end by those who started it answers w
 TEST_CASE("late join: with every seat taken the newcomer is told his place in line and takes the first seat freed") {
   Bench bench(red_dog(), Json::object(), 3);
   give_dan_chips(bench);
-  bench.run(bench.core->join(bench.ann(), 0));
-  bench.run(bench.core->join(bench.bob(), 1));
-  bench.run(bench.core->join(bench.cat(), 2));
-  bench.run(bench.core->start(bench.ann()));
+  seat_three_and_start(bench);
   bench.run(bench.core->watch({9, "zed", 1}));
   bench.run(bench.core->join(dan(), std::nullopt));
   CHECK(bench.frames.at(4).front()["message"] ==
@@ -1322,10 +1327,7 @@ TEST_CASE("late join: with every seat taken the newcomer is told his place in li
 
 TEST_CASE("late join: a seat left by a player nobody takes is emptied at the next deal, his chips his") {
   Bench bench(red_dog(), Json::object(), 3);
-  bench.run(bench.core->join(bench.ann(), 0));
-  bench.run(bench.core->join(bench.bob(), 1));
-  bench.run(bench.core->join(bench.cat(), 2));
-  bench.run(bench.core->start(bench.ann()));
+  seat_three_and_start(bench);
   bench.run(bench.core->watch({9, "zed", 1}));
   bench.run(bench.core->leave(bench.bob()));
   play_out_deal(bench);
@@ -1415,10 +1417,7 @@ TEST_CASE("open seats: only the host frees seats, never his own, and only a seat
 
 TEST_CASE("open seats: in a game played to its end, an absent player can only be taken out, as if he had left") {
   Bench bench(*rules::Registry::builtin().find("rummy"), Json::object(), 3);
-  bench.run(bench.core->join(bench.ann(), 0));
-  bench.run(bench.core->join(bench.bob(), 1));
-  bench.run(bench.core->join(bench.cat(), 2));
-  bench.run(bench.core->start(bench.ann()));
+  seat_three_and_start(bench);
   bench.run(bench.core->disconnected(3));
   const auto seq = bench.core->seq();
   bench.run(bench.core->unseat(bench.ann(), 2, "bot"));
@@ -1441,10 +1440,7 @@ TEST_CASE("open seats: before play the host empties a seat at once") {
 TEST_CASE("late join: the standings keep what a player did at his seat before it changed hands, after a restart too") {
   Bench bench(red_dog(), Json::object(), 3);
   give_dan_chips(bench);
-  bench.run(bench.core->join(bench.ann(), 0));
-  bench.run(bench.core->join(bench.bob(), 1));
-  bench.run(bench.core->join(bench.cat(), 2));
-  bench.run(bench.core->start(bench.ann()));
+  seat_three_and_start(bench);
   bench.run(bench.core->watch({9, "zed", 1}));
   bench.run(bench.core->join(dan(), std::nullopt));
   bench.run(bench.core->leave(bench.bob()));
