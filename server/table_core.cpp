@@ -96,7 +96,8 @@ bool TableCore::is_member(ClientId client) const {
 
 Outbox TableCore::join(const Caller& who, std::optional<int> wanted) {
   Outbox out;
-  if (auto held = seat_of(who.player)) {
+  // A seat he left is not his any more: he comes back as anyone who is late.
+  if (auto held = seat_of(who.player); held && !seats_[*held].left) {
     remember(who);
     out.frames.push_back(reply(who, protocol::reply("joined", who.re, {{"table", id()}, {"seat", *held}})));
     broadcast(out);
@@ -131,7 +132,7 @@ Outbox TableCore::leave(const Caller& who) {
   ++summary_version_;
   const auto seat = seat_of(who.player);
   const auto left = reply(who, protocol::reply("left", who.re, {{"table", id()}}));
-  if (!seat || finished()) {
+  if (!seat || finished() || seats_[*seat].left) {
     out.frames.push_back(left);
     broadcast(out);
     return out;
@@ -440,7 +441,8 @@ Json TableCore::seat_changes_due() const {
   for (const auto& person : waiting_) {
     const bool here = std::any_of(audience_.begin(), audience_.end(),
                                   [&](const Member& m) { return same_name(m.player, person); });
-    if (here && !seat_of(person)) line.push_back(person);
+    const auto seat = seat_of(person);
+    if (here && (!seat || seats_[*seat].left)) line.push_back(person);
   }
   std::size_t next = 0;
   for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat) {

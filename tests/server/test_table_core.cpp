@@ -1547,3 +1547,24 @@ TEST_CASE("history: replayed offline, a seated player's finished deals from his 
   CHECK(rest["steps"][0] == doc["steps"][2]);
   CHECK(rest["next_from"].is_null());
 }
+
+TEST_CASE("late join: a player who left comes back as anyone late, in line, and is dealt in afresh at the next deal") {
+  Bench bench(red_dog(), Json::object(), 3);
+  seat_three_and_start(bench);
+  bench.run(bench.core->watch({9, "zed", 1}));
+  bench.run(bench.core->leave(bench.bob()));
+  const auto seq = bench.core->seq();
+  bench.run(bench.core->leave(bench.bob()));  // a second leave changes nothing
+  CHECK(bench.core->seq() == seq);
+  bench.run(bench.core->join(bench.bob(), std::nullopt));
+  Json reply;
+  for (const auto& frame : bench.frames.at(2))
+    if (frame["type"] == "watching") reply = frame;
+  REQUIRE(reply.is_object());
+  CHECK(reply["waiting"] == 1);
+  play_out_deal(bench);
+  bench.fire(TimerKind::next_deal);
+  CHECK(bench.last_event()["seats"] == Json::parse(R"([{"seat":1,"player":"bob","bot":false}])"));
+  CHECK(bench.player(9, 1)["player"] == "bob");
+  CHECK(bench.last_state(2)["legal"].is_array());
+}
