@@ -40,6 +40,9 @@ function collect(result, ctx) {
     if (Array.isArray(value) && value.length && value.every((v) => isPlainObject(v) && Number.isInteger(v.seat))) {
       const rest = [];
       for (const item of value) {
+        // A seat out of play in that deal (empty, or its player gone) that moved no chips says nothing;
+        // the seat may have a new player by now, who must not be named for it.
+        if ((item.outcome === 'left' || item.status === 'left') && !item.chips) continue;
         const complex = { seat: item.seat };
         let hasComplex = false;
         for (const [field, fieldValue] of Object.entries(item)) {
