@@ -269,16 +269,24 @@ TEST_CASE("Rabouge: a drawn starter-rank card starts a pile, and one uncovered o
   CHECK(listed(h.legal(0)) == strings({"draw"}));
 }
 
+namespace {
+
+// E21's position: seat 1 to move, a centre pile of twelve from the five, and
+// seat 1's stock card a king that makes it thirteen.
+Json e21_position() {
+  return {{"mover", 1},
+          {"starter", "5"},
+          {"centre", Json::array({twelve_from_five()})},
+          {"seats",
+           {{{"stock", {"KD"}}, {"supply", {"2C"}}},
+            {{"stock", {"KC", "4H"}}, {"supply", {"2D"}}},
+            {{"stock", {"QC"}}, {"supply", {"2H"}}}}}};
+}
+
+}  // namespace
+
 TEST_CASE("E21: the 13th card on a pile claims a rabouge, the pile leaves play, and option rabouge_stake is paid") {
-  auto h = at(3,
-              {{"mover", 1},
-               {"starter", "5"},
-               {"centre", Json::array({twelve_from_five()})},
-               {"seats",
-                {{{"stock", {"KD"}}, {"supply", {"2C"}}},
-                 {{"stock", {"KC", "4H"}}, {"supply", {"2D"}}},
-                 {{"stock", {"QC"}}, {"supply", {"2H"}}}}}},
-              {{"rabouge_stake", 2}, {"stake", 3}});
+  auto h = at(3, e21_position(), {{"rabouge_stake", 2}, {"stake", 3}});
   CHECK(listed(h.legal(1)) == strings({"stock:1>centre:0"}));
   h.act(1, move("stock:1", "centre:0"));
   const auto view = h.game().view(std::nullopt);
@@ -529,15 +537,7 @@ TEST_CASE("Rabouge: 1,000 seeded random games conserve cards and chips, always e
 
 // The table adds "Rabouge: " and each {seat:N}'s name to these memos.
 TEST_CASE("ledger memos: a rabouge claimed and the last stock card paid, in Marks at the stake") {
-  auto h = at(3,
-              {{"mover", 1},
-               {"starter", "5"},
-               {"centre", Json::array({twelve_from_five()})},
-               {"seats",
-                {{{"stock", {"KD"}}, {"supply", {"2C"}}},
-                 {{"stock", {"KC", "4H"}}, {"supply", {"2D"}}},
-                 {{"stock", {"QC"}}, {"supply", {"2H"}}}}}},
-              {{"rabouge_stake", 2}, {"stake", 3}});
+  auto h = at(3, e21_position(), {{"rabouge_stake", 2}, {"stake", 3}});
   const auto claimed = h.act(1, move("stock:1", "centre:0"));
   REQUIRE(claimed.transfers.size() == 2);
   CHECK(claimed.transfers[0].memo ==

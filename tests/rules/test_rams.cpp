@@ -256,7 +256,11 @@ TEST_CASE("E4 (first-deal pool of 5): General Rams won takes five from each and 
   CHECK(net(h.game().result(), 2) == 20);
 }
 
-TEST_CASE("E5 (first-deal pool of 5): General Rams lost at trick 3 pays five to each and doubles the pool") {
+namespace {
+
+// E5's deal: seat 1 passes, seat 2 announces General Rams, the others play and
+// the dealer keeps his hand.
+Harness e5_general_announced() {
   Harness h("rams", {}, {100, 100, 100, 100}, 1,
             deck({{"QS", "JS", "QC", "JC", "8D"},
                   {"AS", "AC", "7D", "KS", "KC"},
@@ -269,6 +273,13 @@ TEST_CASE("E5 (first-deal pool of 5): General Rams lost at trick 3 pays five to 
   h.act(0, act("play"));
   h.act(1, act("play"));
   h.act(0, act("keep"));
+  return h;
+}
+
+}  // namespace
+
+TEST_CASE("E5 (first-deal pool of 5): General Rams lost at trick 3 pays five to each and doubles the pool") {
+  auto h = e5_general_announced();
   for (auto [s, c] : std::vector<std::pair<int, std::string>>{
            {2, "AS"}, {3, "7S"}, {0, "8S"}, {1, "QS"}, {2, "AC"}, {3, "7C"}, {0, "8C"}, {1, "QC"}})
     h.act(s, card(c));
@@ -482,18 +493,7 @@ TEST_CASE("ledger memos: the forced player pays the dealer; General Rams lost pa
   REQUIRE(paid.transfers.size() == 1);
   CHECK(paid.transfers[0].memo == "everyone before {seat:3} passed: rather than play, he pays the dealer, {seat:0}, 5");
 
-  Harness h("rams", {}, {100, 100, 100, 100}, 1,
-            deck({{"QS", "JS", "QC", "JC", "8D"},
-                  {"AS", "AC", "7D", "KS", "KC"},
-                  {"7S", "7C", "AD", "KD", "QD"},
-                  {"8S", "8C", "9S", "9C", "TS"}},
-                 {"TH", "9H", "8H", "7H", "AH"}, "JH"));
-  h.act(1, act("pass"));
-  h.act(2, general());
-  h.act(3, act("play"));
-  h.act(0, act("play"));
-  h.act(1, act("play"));
-  h.act(0, act("keep"));
+  auto h = e5_general_announced();
   for (auto [s, c] : std::vector<std::pair<int, std::string>>{{2, "AS"}, {3, "7S"}, {0, "8S"}, {1, "QS"},
                                                                {2, "AC"}, {3, "7C"}, {0, "8C"}, {1, "QC"},
                                                                {2, "7D"}, {3, "AD"}, {0, "9S"}})
