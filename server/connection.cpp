@@ -164,7 +164,7 @@ void Connection::handle(const std::shared_ptr<Client>& self, const protocol::Req
           auto target = body.table ? table(*body.table) : lobby_.find_by_invite(*body.invite);
           if (!target) throw ProtocolError(code::not_found, "no table has the invite " + quoted(*body.invite));
           touch(target);
-          target->join(self, re, body.seat);
+          target->join(self, re, body.seat, body.invite.has_value());
         } else if constexpr (std::is_same_v<T, protocol::Watch>) {
           watch(self, re, body);
         } else if constexpr (std::is_same_v<T, protocol::Leave>) {

@@ -34,8 +34,10 @@ std::chrono::steady_clock::duration TableActor::idle_for() const {
   return std::chrono::steady_clock::now() - last_step_;
 }
 
-void TableActor::join(std::shared_ptr<Client> client, std::optional<std::int64_t> re, std::optional<int> seat) {
-  submit(client, re, [who = caller(client, re), seat](TableCore& core) { return core.join(who, seat); });
+void TableActor::join(std::shared_ptr<Client> client, std::optional<std::int64_t> re, std::optional<int> seat,
+                      bool invited) {
+  submit(client, re,
+         [who = caller(client, re), seat, invited](TableCore& core) { return core.join(who, seat, invited); });
 }
 
 void TableActor::watch(std::shared_ptr<Client> client, std::optional<std::int64_t> re) {
@@ -165,6 +167,9 @@ void TableActor::step(const char* what, const Command& command) {
 }
 
 void TableActor::carry_out(Outbox out) {
+  // The lobby's line first: whoever reads a reply and then lists the tables
+  // must find the change the reply speaks of.
+  refresh_snapshot();
   for (auto& frame : out.frames) {
     const auto it = clients_.find(frame.to);
     if (it == clients_.end()) continue;
@@ -177,7 +182,6 @@ void TableActor::carry_out(Outbox out) {
       asio::post(self->strand_, [self, ok, error] { self->on_committed(ok, error); });
     });
   }
-  refresh_snapshot();
 }
 
 void TableActor::on_committed(bool ok, const std::string& error) {

@@ -54,7 +54,8 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
   void expire();
 
   // Requests from a client; each is answered to that client.
-  void join(std::shared_ptr<Client> client, std::optional<std::int64_t> re, std::optional<int> seat);
+  void join(std::shared_ptr<Client> client, std::optional<std::int64_t> re, std::optional<int> seat,
+            bool invited = false);
   void watch(std::shared_ptr<Client> client, std::optional<std::int64_t> re);
   void leave(std::shared_ptr<Client> client, std::optional<std::int64_t> re);
   void add_bot(std::shared_ptr<Client> client, std::optional<std::int64_t> re, std::optional<int> seat, int level);

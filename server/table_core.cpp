@@ -94,7 +94,7 @@ bool TableCore::is_member(ClientId client) const {
 
 // ---------------------------------------------------------------- requests
 
-Outbox TableCore::join(const Caller& who, std::optional<int> wanted) {
+Outbox TableCore::join(const Caller& who, std::optional<int> wanted, bool invited) {
   Outbox out;
   // A seat he left is not his any more: he comes back as anyone who is late.
   if (auto held = seat_of(who.player); held && !seats_[*held].left) {
@@ -106,7 +106,7 @@ Outbox TableCore::join(const Caller& who, std::optional<int> wanted) {
     out.add(resume());
     return out;
   }
-  if (record_.status != "waiting") return join_started(who);
+  if (record_.status != "waiting") return join_started(who, invited);
   const auto seat = free_seat(wanted, who, out);
   if (!seat) return out;
   seats_[*seat] = SeatInfo{who.player, false, 0, false, false, 0, 0, {}};
@@ -387,8 +387,14 @@ Outbox TableCore::unseat(const Caller& who, int seat, const std::string& replace
 
 // ---------------------------------------------------------------- late joiners
 
-Outbox TableCore::join_started(const Caller& who) {
+Outbox TableCore::join_started(const Caller& who, bool invited) {
   Outbox out;
+  // He left his seat, or is in line already: he came through the invite before.
+  const bool known = is_host(who) || seat_of(who.player) || waiting_position(who.player);
+  if (is_private() && !invited && !known) {
+    out.frames.push_back(error(who, code::forbidden, "table " + id() + " is private; join it through its invite"));
+    return out;
+  }
   remember(who);
   std::string message;
   std::optional<int> place;
@@ -397,6 +403,9 @@ Outbox TableCore::join_started(const Caller& who) {
     message = "This table has finished: you are watching its final state.";
   } else if (!takes_late_joiners() || !game_on) {
     message = info_.name + " is played to its end by the players who started it: you are watching.";
+  } else if (!waiting_position(who.player) && waiting_.size() >= max_waiting) {
+    message = "The game is under way and " + std::to_string(max_waiting) +
+              " people are in line for a seat already: you are watching.";
   } else {
     if (!waiting_position(who.player)) {
       waiting_.push_back(who.player);
@@ -781,10 +790,10 @@ void TableCore::note_deal_settled(const std::string& kind) {
 // same push and before them in the log (docs/protocol.md "Provably fair deals").
 void TableCore::deal_committed(rules::Effects& effects, bool replaying) {
   ++deals_started_;
-  const auto hash = commitment(deals_started_);
-  effects.log.insert(effects.log.begin(),
-                     "Deal " + std::to_string(deals_started_) + " is dealt from a committed deck: sha256 " + hash + ".");
-  if (!replaying) spdlog::info("table {}: deal {} committed: sha256 {}", id(), deals_started_, hash);
+  commitment_ = commitment(deals_started_);
+  effects.log.insert(effects.log.begin(), "Deal " + std::to_string(deals_started_) +
+                                              " is dealt from a committed deck: sha256 " + commitment_ + ".");
+  if (!replaying) spdlog::info("table {}: deal {} committed: sha256 {}", id(), deals_started_, commitment_);
 }
 
 std::string TableCore::commitment(int deal) const {
@@ -793,7 +802,7 @@ std::string TableCore::commitment(int deal) const {
 
 Json TableCore::fair_json() const {
   if (deals_started_ == 0) return Json();
-  Json fair = {{"deal", deals_started_}, {"commitment", commitment(deals_started_)}};
+  Json fair = {{"deal", deals_started_}, {"commitment", commitment_}};
   if (finished()) {
     // The table is over: the seed is revealed (as a string: it does not fit a JavaScript number).
     fair["scheme"] = rules::fair::scheme;
@@ -858,6 +867,7 @@ void TableCore::rebuild_from_database() {
   game_.reset();
   seq_ = 0;
   deals_started_ = 0;
+  commitment_.clear();
   fair_salt_.clear();
   log_.clear();
   log_total_ = 0;
@@ -1399,7 +1409,12 @@ TableCore::SharedParts TableCore::shared_parts() {
   }
   if (failed()) tail += R"(,"failure":)" + Json(record_.failure).dump(-1, ' ', false, Json::error_handler_t::replace);
   tail += talk_tail();
-  if (deals_started_ > 0) tail += R"(,"fair":)" + fair_json().dump();
+  if (deals_started_ > 0) {
+    // In play the block is the deal's commitment, worked out once when it was dealt.
+    tail += R"(,"fair":)";
+    if (finished()) tail += fair_json().dump();
+    else tail += R"({"commitment":")" + commitment_ + R"(","deal":)" + std::to_string(deals_started_) + "}";
+  }
   return parts;
 }
 

@@ -133,7 +133,9 @@ class TableCore {
   // a turn clock. Also run after every committed step.
   Outbox resume();
 
-  Outbox join(const Caller& who, std::optional<int> seat);
+  // `invited`: the join came with the table's invite (a private table in play
+  // lets a stranger watch only through it, as `watch` does).
+  Outbox join(const Caller& who, std::optional<int> seat, bool invited = false);
   Outbox watch(const Caller& who);
   Outbox leave(const Caller& who);
   Outbox add_bot(const Caller& who, std::optional<int> seat, int level);
@@ -202,6 +204,8 @@ class TableCore {
   const std::string& fair_salt() const { return fair_salt_; }
   const std::string& stacked_deck_json() const { return record_.deck_json; }
 
+  // People in line for a seat at one table; beyond, a late joiner only watches.
+  static constexpr std::size_t max_waiting = 32;
   // Action ids remembered per seat for answering a resent `act`.
   static constexpr std::size_t max_action_ids_per_seat = 256;
   // Chat: at most this many lines per person in any window of this length;
@@ -278,7 +282,7 @@ class TableCore {
 
   // ---- late joiners and open seats (games that take players between deals)
   bool takes_late_joiners() const { return info_.seats_change_between_deals; }
-  Outbox join_started(const Caller& who);
+  Outbox join_started(const Caller& who, bool invited);
   Json seat_changes_due() const;
   std::vector<storage::Posting> fund_new_bots(const Json& changes);
   void change_seats(const Json& changes, const rules::Balances& chips, rules::Effects& effects);
@@ -398,6 +402,7 @@ class TableCore {
   int deals_without_action_ = 0;
   int deals_started_ = 0;  // start and deal events applied: the number of the deal in play
   std::string fair_salt_;  // drawn at start, kept in the start event; secret until the table ends
+  std::string commitment_;  // the commitment of deal deals_started_
   std::map<int, std::deque<std::pair<std::string, std::int64_t>>> action_ids_;  // per seat, oldest first
 
   // ---- the table's talk and its end (rebuilt from the log)

@@ -1260,7 +1260,7 @@ TEST_CASE("late join: a friend who joins a Red Dog table in play waits, is told 
   CHECK(start["open"] == Json::array({2}));  // the empty seat stays in the game, out of play
   CHECK(bench.core->summary()["late_join"] == true);
 
-  bench.run(bench.core->join(bench.cat(), std::nullopt));
+  bench.run(bench.core->join(bench.cat(), std::nullopt, /*invited=*/true));
   const auto answer = bench.frames.at(3).front();
   CHECK(answer["type"] == "watching");
   CHECK(answer["waiting"] == 1);
@@ -1298,7 +1298,7 @@ TEST_CASE("late join: a game played to its end by those who started it answers w
   bench.seat_and_start();
   CHECK(bench.core->summary()["late_join"] == false);
   const auto seq = bench.core->seq();
-  bench.run(bench.core->join(bench.cat(), std::nullopt));
+  bench.run(bench.core->join(bench.cat(), std::nullopt, /*invited=*/true));
   const auto answer = bench.frames.at(3).front();
   CHECK(answer["type"] == "watching");
   CHECK_FALSE(answer.contains("waiting"));
@@ -1312,7 +1312,7 @@ TEST_CASE("late join: with every seat taken the newcomer is told his place in li
   give_dan_chips(bench);
   seat_three_and_start(bench);
   bench.run(bench.core->watch({9, "zed", 1}));
-  bench.run(bench.core->join(dan(), std::nullopt));
+  bench.run(bench.core->join(dan(), std::nullopt, /*invited=*/true));
   CHECK(bench.frames.at(4).front()["message"] ==
         "The game is under way and every seat is taken: you are watching, number 1 in line for the first seat that "
         "frees up.");
@@ -1346,7 +1346,7 @@ TEST_CASE("open seats: the host moves a bot out for a person, who takes its seat
   bench.run(bench.core->add_bot(bench.ann(), 1, 0));
   bench.run(bench.core->start(bench.ann()));
   bench.run(bench.core->watch({9, "zed", 1}));
-  bench.run(bench.core->join(bench.cat(), std::nullopt));
+  bench.run(bench.core->join(bench.cat(), std::nullopt, /*invited=*/true));
   bench.run(bench.core->unseat(bench.ann(2), 1, "open"));
   CHECK(answer(bench, 1)["type"] == "ok");
   CHECK(last_event_bare(bench) == Json::parse(R"({"kind":"unseat","seat":1,"replace":"open"})"));
@@ -1442,7 +1442,7 @@ TEST_CASE("late join: the standings keep what a player did at his seat before it
   give_dan_chips(bench);
   seat_three_and_start(bench);
   bench.run(bench.core->watch({9, "zed", 1}));
-  bench.run(bench.core->join(dan(), std::nullopt));
+  bench.run(bench.core->join(dan(), std::nullopt, /*invited=*/true));
   bench.run(bench.core->leave(bench.bob()));
   play_out_deal(bench);
   const auto bobs_net = bench.chips("player:bob") - 100;
@@ -1567,4 +1567,25 @@ TEST_CASE("late join: a player who left comes back as anyone late, in line, and 
   CHECK(bench.last_event()["seats"] == Json::parse(R"([{"seat":1,"player":"bob","bot":false}])"));
   CHECK(bench.player(9, 1)["player"] == "bob");
   CHECK(bench.last_state(2)["legal"].is_array());
+}
+
+TEST_CASE("late join: a stranger without the invite of a private table in play is refused; the line has a limit") {
+  Bench bench(red_dog(), Json::object(), 3);  // the bench's table is private
+  bench.seat_and_start();
+  const auto seq = bench.core->seq();
+  bench.run(bench.core->join(bench.cat(), std::nullopt));
+  CHECK(answer(bench, 3)["code"] == "forbidden");
+  CHECK(answer(bench, 3)["message"] == "table t1 is private; join it through its invite");
+  CHECK_FALSE(bench.core->is_member(3));
+  CHECK(bench.core->summary()["waiting"] == 0);
+  CHECK(bench.core->seq() == seq);
+  // Through the invite, up to max_waiting people wait in line; the next one watches.
+  for (std::size_t i = 0; i < TableCore::max_waiting; ++i)
+    bench.run(bench.core->join({ClientId{100 + i}, "p" + std::to_string(i), 1}, std::nullopt, true));
+  CHECK(bench.core->summary()["waiting"] == TableCore::max_waiting);
+  bench.run(bench.core->join(bench.cat(), std::nullopt, true));
+  const auto late = answer(bench, 3);
+  CHECK(late["type"] == "watching");
+  CHECK_FALSE(late.contains("waiting"));
+  CHECK(late["message"] == "The game is under way and 32 people are in line for a seat already: you are watching.");
 }
