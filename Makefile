@@ -12,7 +12,7 @@ ARGS       ?=
 # installs Chromium and Node.js for the browser tests; `make run` does not.
 DEPS_FLAGS ?=
 
-.PHONY: all deps configure build run test bench clean
+.PHONY: all deps configure build run test bench bot-league clean
 
 all: build
 
@@ -46,6 +46,10 @@ bench: build
 	else \
 	  echo "bench: no benchmark built yet (./$(BUILD_DIR)/bench/parlour_bench does not exist)"; \
 	fi
+
+# How each game's level-1 bot fares against random players (issue 18's league).
+bot-league: build
+	./$(BUILD_DIR)/bench/bot_league $(ARGS)
 
 # Removes the build only; ./data (the chip ledger) is never touched.
 clean:
