@@ -377,6 +377,12 @@ struct Database::Impl {
   }
 
   void configure() {
+    // Every commit writes each page it touched to the WAL whole, and a step
+    // touches the right-hand leaf of a few append-only b-trees (events,
+    // transfers, ledger entries and their indexes): 2 KiB pages halve those
+    // writes, about a third of a step's CPU (bench: storage/commit). Only a new
+    // file takes it; an existing one keeps its page size.
+    db.exec("PRAGMA page_size=2048");
     // WAL lets readers on other connections run while the one writer commits;
     // NORMAL is durable across process crashes in WAL mode and avoids an fsync
     // per commit. Both journal_mode and foreign_keys are per-connection settings
@@ -387,6 +393,12 @@ struct Database::Impl {
       throw StorageError("could not switch " + path + " to WAL journal mode (it stays in '" + mode + "' mode)");
     }
     db.exec("PRAGMA synchronous=NORMAL");
+    // Checkpoints (the only fsyncs under synchronous=NORMAL) every 4,000 pages
+    // (8 MiB) rather than 1,000: fewer stalls of the writer, and a page written
+    // by many commits is copied to the database once. The WAL is cut back to
+    // 16 MiB after a checkpoint so that it does not keep its peak size.
+    db.exec("PRAGMA wal_autocheckpoint=4000");
+    db.exec("PRAGMA journal_size_limit=16777216");
     db.exec("PRAGMA foreign_keys=ON");
   }
 
