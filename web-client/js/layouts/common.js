@@ -56,7 +56,7 @@ export function seatZone(player, rctx, state, info = {}) {
   el('div', { class: 'seat-body' },
     player.chips === undefined ? null : el('span', { class: 'seat-chips', title: 'chips' },
       el('span', { class: 'chip-icon', 'aria-hidden': 'true' }), el('span', { class: 'seat-chips-amount', text: formatChips(player.chips) }),
-      el('span', { class: 'sr-only', text: ' chips' })),
+      el('span', { class: 'sr-only', text: player.chips === 1 ? ' chip' : ' chips' })),
     count !== null ? el('span', { class: 'seat-count', 'data-count': String(count), title: `${count} card${count === 1 ? '' : 's'} in hand` },
       isMe || info.faceUp ? null : backsFan(count), el('span', { class: 'seat-count-text', text: `${count} card${count === 1 ? '' : 's'}` })) : null,
     info.status ? el('span', { class: 'seat-status', text: info.status }) : null),
@@ -222,7 +222,7 @@ export function dropTarget(node, onDrop) {
 export function stockZone(count, onClick, label = 'Stock', attrs = {}) {
   const body = Number.isInteger(count) && count > 0 ? cardElement('??') : el('span', { class: 'card card-empty', text: 'empty' });
   const wrap = onClick
-    ? el('button', { type: 'button', class: 'pile-button', onclick: onClick, 'aria-label': `Draw from the ${label.toLowerCase()} (${count} cards)` }, body)
+    ? el('button', { type: 'button', class: 'pile-button', onclick: onClick, 'aria-label': `Draw from the ${label.toLowerCase()} (${count} card${count === 1 ? '' : 's'})` }, body)
     : body;
   return el('div', { class: `pile-zone${onClick ? ' is-clickable' : ''}`, 'data-zone': 'stock', 'data-count': String(count ?? 0), ...attrs },
     wrap,
@@ -276,7 +276,7 @@ export function poolZone(entries) {
       chipStack(e.amount),
       el('span', { class: 'pool-label', text: e.label }),
       el('strong', { class: 'pool-amount', text: `${formatChips(e.amount)}` }),
-      el('span', { class: 'sr-only', text: ' chips' }))));
+      el('span', { class: 'sr-only', text: e.amount === 1 ? ' chip' : ' chips' }))));
 }
 
 /** The cards of a trick, each under its player's name. */

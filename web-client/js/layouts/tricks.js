@@ -64,7 +64,7 @@ export function createTricksLayout() {
       }));
       center.push(poolsZone(schema));
       if (typeof view.pool_at_play === 'number' && view.pool_at_play > 0 && view.general === null) {
-        center.push(el('p', { class: 'hint-strip', text: `Each trick takes ${Math.floor(view.pool_at_play / 5)} chips from the pool.` }));
+        center.push(el('p', { class: 'hint-strip', text: `Each trick takes ${Math.floor(view.pool_at_play / 5)} chip${Math.floor(view.pool_at_play / 5) === 1 ? '' : 's'} from the pool.` }));
       }
 
       const below = [];
