@@ -1,7 +1,7 @@
 // "How to play": each game's rules in a few lines, the keyboard shortcuts, and
 // a one-line hint for every action that is not obvious from its name. Written
-// from the rule sources the server follows (Gibson's encyclopedia, the Rabouge
-// article, Scarne's rummy chapter) and the resolutions in the project's rules
+// from the rule sources the server follows (an encyclopedia of card games, an
+// article on Rabouge, a Rummy-family rules site) and the resolutions in the project's rules
 // notes; the server stays the judge of what is legal.
 
 import { el } from './dom.js';

@@ -59,9 +59,9 @@ export function friendlyText(text) {
 
 // The rule books behind the games (docs: /shared/GAMES.md "Source key").
 const SOURCES = {
-  '000': "Gibson, Hoyle's Modern Encyclopedia of Card Games",
-  '001': 'the Rabouge article (after Grimm, 1840)',
-  '002': "Scarne's rummy chapter",
+  '000': 'an encyclopedia of card games (its entries Rams to Russian Bank)',
+  '001': 'an article on Rabouge (after Grimm, 1840)',
+  '002': 'a rules site for the Rummy family',
 };
 
 /** The rule book a game's catalogue `source` names, in words. */
