@@ -166,8 +166,8 @@ export async function openFixture({ serverArgs = [] } = {}) {
     server,
     browser,
     players,
-    async player(name, token) {
-      const player = await Player.open(browser, server, name, token);
+    async player(name, token, options = {}) {
+      const player = await Player.open(browser, server, name, token, options);
       players.push(player);
       return player;
     },
@@ -217,8 +217,8 @@ export class Player {
   }
 
   /** A fresh context signed in as `name`: a new name, or with `token` an existing one ("another device"). */
-  static async open(browser, server, name, token) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  static async open(browser, server, name, token, { viewport = { width: 1280, height: 900 } } = {}) {
+    const context = await browser.newContext({ viewport });
     context.setDefaultTimeout(WAIT_MS);
     const page = await context.newPage();
     const player = new Player(name, context, page, server);
@@ -325,10 +325,10 @@ export class Player {
 
   /** Host: seats one bot and waits until the number of occupied seats grows. */
   async addBot() {
-    const before = await this.page.locator('[data-zone="seat"]').filter({ hasText: /bot-/ }).count();
+    const bots = this.page.locator('[data-zone="seat"][data-bot="true"]');
+    const before = await bots.count();
     await this.page.locator('[data-testid="add-bot"]').click();
-    await assertEventually(async () =>
-      (await this.page.locator('[data-zone="seat"]').filter({ hasText: /bot-/ }).count()) > before, 'a bot sits down');
+    await assertEventually(async () => (await bots.count()) > before, 'a bot sits down');
   }
 
   /** Host: ends the table at once (the second `end` does not wait for the deal) and waits until it is finished. */
@@ -465,3 +465,51 @@ export async function assertEventually(check, what, timeout = WAIT_MS) {
   }
   throw new Error(`timed out after ${timeout} ms waiting until ${what}${lastError ? `: ${lastError.message}` : ''}`);
 }
+
+// -- what every page must be ----------------------------------------------------
+
+/** Internal ids that must never reach the screen: table ids, meld and pile indices, bot account names. */
+export const ID_ON_SCREEN = /t[0-9a-f]{8}|meld \d+|depth \d+|bot-t/;
+
+let axeSource = null;
+
+/** axe-core's serious and critical violations on the page as it is now: "rule: target …" lines. */
+export async function axeViolations(page) {
+  if (axeSource === null) axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} (${n.failureSummary.split('\n').slice(1, 2).join('')})`) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.targets.join(' | ')}`);
+}
+
+/** No internal id in the page's text, one <h1>, and no serious or critical axe-core violation. */
+export async function assertCleanPage(player, label) {
+  const { page } = player;
+  const text = await page.evaluate(() => document.body.innerText);
+  const found = ID_ON_SCREEN.exec(text);
+  assert.equal(found, null, `${label}: an internal id on screen: "${found?.[0]}" in "${found ? text.slice(Math.max(0, found.index - 60), found.index + 40) : ''}"`);
+  assert.ok(await page.locator('h1').count() >= 1, `${label}: the page has an <h1>`);
+  assert.deepEqual(await axeViolations(page), [], `${label}: axe-core finds no serious or critical violation`);
+}
+
+/** The parts of `selectors` that are not wholly inside the viewport (each must match something visible). */
+export async function outsideViewport(page, selectors) {
+  return page.evaluate((list) => {
+    const out = [];
+    for (const selector of list) {
+      const nodes = [...document.querySelectorAll(selector)].filter((n) => n.getClientRects().length);
+      if (!nodes.length) { out.push(`${selector}: not drawn`); continue; }
+      const rect = nodes[0].getBoundingClientRect();
+      if (rect.top < 0 || rect.left < 0 || rect.bottom > window.innerHeight + 1 || rect.right > window.innerWidth + 1) {
+        out.push(`${selector}: ${Math.round(rect.left)},${Math.round(rect.top)}–${Math.round(rect.right)},${Math.round(rect.bottom)} in ${window.innerWidth}×${window.innerHeight}`);
+      }
+    }
+    return out;
+  }, selectors);
+}
+
+export const LAPTOP = { width: 1366, height: 800 };
+export const PHONE = { width: 390, height: 844 };

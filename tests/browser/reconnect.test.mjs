@@ -29,11 +29,17 @@ test('reconnect: the server restarts mid-deal, the page reconnects and keeps its
       'the page notices the server is gone');
     const downState = await dora.connection.getAttribute('data-state');
     assert.ok(['reconnecting', 'offline'].includes(downState), `connection state while down: ${downState}`);
+    // The table does not look live meanwhile: it greys out under "Reconnecting…".
+    await dora.table.and(page.locator('[data-connection="reconnecting"]')).waitFor();
+    await page.getByText('Reconnecting…', { exact: true }).waitFor();
 
     await fixture.server.start();
     // No reload, no click: the page reconnects by itself (its backoff starts at 1 s).
     await dora.connection.and(page.locator('[data-state="connected"]')).waitFor({ timeout: 30_000 });
     assert.equal(dora.page.url().endsWith(`#/table/${tableId}`), true, `still on the table page: ${dora.page.url()}`);
+    // Live again, and no error left over from the outage.
+    await dora.table.and(page.locator('[data-connection="connected"]')).waitFor();
+    await assertEventually(async () => (await page.locator('[data-zone="error"]').count()) === 0, 'no error banner once reconnected');
 
     // Same seat, same hand, still dora's turn.
     await dora.waitForTurn();

@@ -1,11 +1,12 @@
 // A screenshot of every game's table, for a person to look at: for each id in
 // the server's `games` list, create a table, sit down, seat bots in the other
 // seats, start, and save the page once it is the viewer's move (or the deal is
-// over) as BUILD_DIR/browser-shots/table-GAME.png.
+// over) as BUILD_DIR/browser-shots/table-GAME-laptop.png and table-GAME-phone.png,
+// checking each for internal ids on screen and axe-core's serious violations.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withFixture } from './harness.mjs';
+import { LAPTOP, PHONE, assertCleanPage, withFixture } from './harness.mjs';
 
 /** The server's game catalogue, asked over the page's own WebSocket with a throwaway name. */
 async function serverGames(page) {
@@ -26,7 +27,7 @@ async function serverGames(page) {
   }));
 }
 
-test('a screenshot of every game\'s table', { timeout: 150_000 }, async () => {
+test('a screenshot of every game\'s table', { timeout: 300_000 }, async () => {
   await withFixture('screenshots', async (fixture) => {
     const host = await fixture.player('shooter');
     const { page } = host;
@@ -53,7 +54,13 @@ test('a screenshot of every game\'s table', { timeout: 150_000 }, async () => {
       assert.equal(await page.locator('[data-family]').getAttribute('data-family'), game.layout, `${game.id}: drawn by its layout`);
       const cards = await page.locator('[data-card]').count();
       assert.ok(cards > 0, `${game.id}: cards are drawn on the table`);
-      await host.screenshot(`table-${game.id}.png`);
+      // Every game at both sizes; no internal id on screen, no serious axe-core violation.
+      for (const [size, viewport] of [['laptop', LAPTOP], ['phone', PHONE]]) {
+        await page.setViewportSize(viewport);
+        await host.screenshot(`table-${game.id}-${size}.png`);
+        await assertCleanPage(host, `${game.id} on a ${size}`);
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
       seen.push(`${game.id} (${cards} cards, phase ${await root.getAttribute('data-phase')})`);
       // A host may keep only so many tables open (--max-open-tables).
       await host.endTable();

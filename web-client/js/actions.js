@@ -9,6 +9,7 @@ import { el, humanise, isPlainObject } from './dom.js';
 import { isCard, isCardList, cardText } from './cards.js';
 import { SEAT_KEY, seatName } from './render.js';
 import { layoutDiff } from './layouts/tablediff.js';
+import { actionHint } from './help.js';
 
 // Numbers under these keys read naturally without their key: "Bet 5", not "Bet amount 5".
 const BARE_NUMBER_KEYS = new Set(['amount', 'value', 'count', 'n', 'number']);
@@ -40,9 +41,29 @@ function pileWords(id, ctx) {
   return `${owner} ${PILE_WORDS[kind]}${second !== undefined ? ` ${Number(second) + 1}` : ''}`;
 }
 
+/** A table meld by its cards ("3♥ 4♥ 5♥"), found by its view id; null when it is not on the table. */
+export function meldText(id, ctx) {
+  const meld = (Array.isArray(ctx?.view?.melds) ? ctx.view.melds : []).find((m) => isPlainObject(m) && m.id === id && Array.isArray(m.cards));
+  if (!meld) return null;
+  return el('span', { class: 'card-text-list' }, meld.cards.filter(isCardish).map(cardishText));
+}
+
+const FROM_WORDS = { stock: 'from the stock', discard: 'from the discard pile', two_discards: 'the top two discards', widow: 'from the widow' };
+
 /** Short label fragments for one non-range field of an action. */
 function labelPart(key, value, ctx) {
   if (value === null || value === undefined) return null;
+  if (key === 'meld' && Number.isInteger(value)) {
+    const cards = meldText(value, ctx);
+    return cards ? ['on ', cards] : 'on a meld';
+  }
+  if (key === 'depth' && Number.isInteger(value)) {
+    return value === 0 ? null : `and the ${value === 1 ? 'card' : `${value} cards`} above it`;
+  }
+  if (key === 'from' && FROM_WORDS[value]) return FROM_WORDS[value];
+  if (key === 'wilds' && isCardList(value)) return ['(wild as ', el('span', { class: 'card-text-list' }, value.map(cardText)), ')'];
+  if (key === 'shift' && isCard(value)) return ['(moving the wild card to ', cardText(value), ')'];
+  if (key === 'widow' && typeof value === 'boolean') return value ? 'with the widow' : null;
   if ((key === 'from' || key === 'to') && typeof value === 'string' && PILE_ID.test(value)) return `${key} ${pileWords(value, ctx)}`;
   if (Array.isArray(value) && value.length === 0) return null; // e.g. a capture that takes no build
   if (isCard(value)) return cardText(value);
@@ -69,23 +90,32 @@ function labelPart(key, value, ctx) {
 }
 
 // Verbs for types whose name alone reads oddly on a button.
-const VERBS = { card: 'Play', play_card: 'Play', lay_off: 'Lay off', go_rummy: 'Go rummy', go_down: 'Go down', take_widow: 'Take the widow', pay_dealer: 'Pay the dealer' };
+const VERBS = {
+  card: 'Play', play_card: 'Play', lay_off: 'Lay off', go_rummy: 'Go rummy', go_down: 'Go down', take_widow: 'Take the widow',
+  pay_dealer: 'Pay the dealer', general: 'General Rams', take_all: 'Take the whole pile', end_turn: 'End turn', turn_stock: 'Turn your stock',
+  turn_hand: 'Turn your hand', call: 'Call the discard',
+};
 
 /** A whole-table layout said as what it changes: "Meld 7♥ 8♥ 9♥", "Lay off 9♠ on meld 2". */
-function layoutLabel(entry, ctx) {
+function layoutLabel(entry, ctx, detailed = false) {
   const diff = layoutDiff(entry, ctx?.view?.melds);
   const label = el('span', { class: 'action-label' });
   const parts = [];
   for (const cards of diff.newMelds) parts.push(['Meld ', el('span', { class: 'card-text-list' }, cards.map(cardText))]);
-  for (const l of diff.layoffs) parts.push(['Lay off ', el('span', { class: 'card-text-list' }, l.cards.map(cardText)), ` on meld ${l.meld}`]);
+  for (const l of diff.layoffs) parts.push(['Lay off ', el('span', { class: 'card-text-list' }, l.cards.map(cardText)), ' on ', meldText(l.meld, ctx) ?? 'a meld']);
   if (diff.rearranged || !parts.length) parts.push(['Rearrange the table', diff.added.length ? [' with ', el('span', { class: 'card-text-list' }, diff.added.map(cardText))] : '']);
   parts.forEach((part, i) => label.append(...(i ? ['; '] : []), ...[part].flat(2)));
+  if (detailed) {
+    // Two layouts that read the same differ in how wild cards stand or melds are split: show the table they make.
+    label.append(' → ', el('span', { class: 'card-text-list' }, entry.melds.filter(Array.isArray)
+      .map((group) => el('span', { class: 'card-text-group' }, group.filter(isCardish).map(cardishText)))));
+  }
   return label;
 }
 
-function actionLabel(entry, ctx) {
+function actionLabel(entry, ctx, detailed) {
   const type = typeof entry.type === 'string' ? entry.type : 'action';
-  if (type === 'layout' && Array.isArray(entry.melds)) return layoutLabel(entry, ctx);
+  if (type === 'layout' && Array.isArray(entry.melds)) return layoutLabel(entry, ctx, detailed);
   const parts = [VERBS[type] || humanise(type) || 'Act'];
   for (const [key, value] of Object.entries(entry)) {
     if (key === 'type' || isRange(value)) continue;
@@ -95,7 +125,7 @@ function actionLabel(entry, ctx) {
   const label = el('span', { class: 'action-label' });
   parts.forEach((part, index) => {
     if (index > 0) label.append(' ');
-    label.append(part);
+    label.append(...[part].flat());
   });
   return label;
 }
@@ -138,7 +168,7 @@ function readRange(input, key, range) {
   return number;
 }
 
-function actionControl(entry, ctx, onAct) {
+function actionControl(entry, ctx, onAct, detailed) {
   const type = typeof entry.type === 'string' ? entry.type : 'action';
   const ranges = Object.entries(entry).filter(([key, value]) => key !== 'type' && isRange(value));
   const inputs = new Map();
@@ -156,11 +186,13 @@ function actionControl(entry, ctx, onAct) {
     }
     onAct(action);
   };
+  const hint = actionHint(entry);
   const button = el('button', {
     type: 'button', class: 'btn btn-action', onclick: submit,
     'data-action-type': type,
     'data-action': ranges.length ? null : JSON.stringify(entry),
-  }, actionLabel(entry, ctx));
+    title: hint, 'data-hint': hint,
+  }, actionLabel(entry, ctx, detailed));
   if (!ranges.length) return button;
   const wrapper = el('span', { class: 'action-with-input' });
   for (const [key, range] of ranges) {
@@ -180,10 +212,13 @@ function actionControl(entry, ctx, onAct) {
 export function renderActions(legal, ctx, onAct) {
   const entries = Array.isArray(legal) ? legal.filter(isPlainObject) : [];
   const groups = new Map(); // type → controls, in the server's order
-  for (const entry of entries) {
+  // Labels that read alike (Carousel's layouts) say what differs.
+  const plain = entries.map((entry) => actionLabel(entry, ctx).textContent);
+  for (const [index, entry] of entries.entries()) {
     const type = typeof entry.type === 'string' ? entry.type : 'action';
     if (!groups.has(type)) groups.set(type, []);
-    groups.get(type).push(actionControl(entry, ctx, onAct));
+    const twin = plain.some((text, other) => other !== index && text === plain[index]);
+    groups.get(type).push(actionControl(entry, ctx, onAct, twin));
   }
   const element = el('div', { class: 'actions' },
     [...groups.values()].map((controls) => el('div', { class: 'action-group' }, controls)));

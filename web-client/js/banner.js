@@ -2,6 +2,7 @@
 // plain words (`[data-zone="error"]`), with the server's own message after them.
 
 import { el } from './dom.js';
+import { friendlyText } from './names.js';
 
 const MAX_MESSAGES = 4;
 const NOTICE_MS = 6000; // plain notices fade on their own; errors wait to be dismissed
@@ -24,9 +25,8 @@ export class Banner {
   }
 
   show(text, kind) {
-    // The same message twice in a row (e.g. repeated clicks) is shown once.
-    const last = this.container.lastElementChild;
-    if (last && last.dataset.text === text) last.remove();
+    // The same message is shown once, however often it comes.
+    for (const old of this.container.children) if (old.dataset.text === text) old.remove();
     // One error at a time: a newer error replaces the older one.
     if (kind === 'error') for (const old of this.container.querySelectorAll('[data-zone="error"]')) old.remove();
     const item = el('div', {
@@ -74,7 +74,8 @@ const PLAIN = {
 export function plainError(error) {
   if (typeof error === 'string') return error;
   const code = error?.code ? String(error.code) : '';
-  let message = error?.message ? String(error.message) : '';
+  // The server's message may lead with its code ("conflict: …"): the words below say it.
+  let message = friendlyText(error?.message ? String(error.message) : '').replace(/^[a-z_]+:\s*/, '');
   // Reason codes in brackets ("(ace_high_not_allowed)") read better as words.
   message = message.replace(/\(([a-z]+(?:_[a-z]+)+)\)/g, (_, reason) => `(${reason.replace(/_/g, ' ')})`);
   const lead = PLAIN[code];

@@ -168,7 +168,7 @@ export function cardRow(cards, options = {}) {
 
 /** A pile: the top card (or a back) with a count badge. */
 export function pileElement(top, count, label) {
-  const badge = Number.isInteger(count) ? el('span', { class: 'pile-count', text: String(count), 'aria-label': `${count} cards` }) : null;
+  const badge = Number.isInteger(count) ? el('span', { class: 'pile-count', text: String(count), title: `${count} card${count === 1 ? '' : 's'}` }) : null;
   return el('span', { class: 'pile', title: label },
     top ? cardElement(top) : el('span', { class: 'card card-empty', 'aria-label': 'empty', text: '' }),
     badge);
@@ -179,6 +179,6 @@ export function cardText(card) {
   if (card === '??') return el('span', { class: 'card-text', text: 'hidden', title: describeCard(card) });
   if (card === 'JK') return el('span', { class: 'card-text', text: 'Joker', title: describeCard(card) });
   const suit = SUITS[card[1]];
-  return el('span', { class: `card-text${suit.red ? ' card-text-red' : ''}`, title: describeCard(card), 'aria-label': describeCard(card) },
+  return el('span', { class: `card-text${suit.red ? ' card-text-red' : ''}`, title: describeCard(card), role: 'img', 'aria-label': describeCard(card) },
     rankLabel(card[0]) + suit.symbol);
 }

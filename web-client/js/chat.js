@@ -3,6 +3,7 @@
 // mute switch beside each person. The box is built once, so a state push never
 // eats a half-typed line.
 
+import { displayName } from './names.js';
 import { el, isPlainObject, replaceChildren, sameName } from './dom.js';
 
 const MAX_CHARS = 200;
@@ -119,7 +120,7 @@ function chatLine(line, me) {
     'data-testid': 'chat-line', 'data-player': who, 'data-reaction': reaction,
     title: time ? time.toLocaleTimeString() : null,
   },
-  el('span', { class: 'chat-name', text: who }),
+  el('span', { class: 'chat-name', text: displayName(who) }),
   ' ',
   el('span', { class: 'chat-text', text: reaction ? (REACTION_TEXT.get(reaction) ?? reaction) : String(line.text ?? '') }));
 }

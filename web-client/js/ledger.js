@@ -4,6 +4,7 @@
 // on one's own page, the secret key for signing in elsewhere. Uses the WebSocket
 // `ledger` and `settle` requests; the CSVs come over HTTP with the stored token.
 
+import { displayName, friendlyText, tableTitle, tableTitleCapital } from './names.js';
 import { el, formatChips, isPlainObject, replaceChildren, sameName } from './dom.js';
 import { href } from './router.js';
 import { loadIdentity } from './store.js';
@@ -21,7 +22,7 @@ export function createLedgerPage(ctx, { player, table }) {
   const entries = []; // every entry loaded so far, newest first
   let settleTable = table || null;
 
-  const heading = el('h2', { text: `Ledger — ${name}` });
+  const heading = el('h1', { class: 'page-title', text: `Ledger — ${displayName(name)}` });
   const balance = el('div', { class: 'ledger-balance' });
   const chartBox = el('div', { class: 'ledger-chart' });
   const body = el('tbody');
@@ -38,7 +39,7 @@ export function createLedgerPage(ctx, { player, table }) {
           onclick: () => downloadCsv(`/api/players/${encodeURIComponent(name)}/ledger?format=csv&limit=${CSV_LIMIT}`, `${name}-ledger.csv`),
         }) : null),
       chartBox,
-      el('div', { class: 'table-scroll' }, el('table', { class: 'data-table ledger-table' },
+      el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Ledger entries' }, el('table', { class: 'data-table ledger-table' },
         el('caption', { class: 'sr-only', text: `Chip ledger of ${name}, newest first` }),
         el('thead', {}, el('tr', {},
           ['Entry', 'Time', 'Amount', 'Balance', 'Table', 'Game', 'Deal', 'Memo'].map((h) =>
@@ -59,7 +60,7 @@ export function createLedgerPage(ctx, { player, table }) {
     try {
       const reply = await ctx.conn.request('ledger', request);
       const page = Array.isArray(reply.entries) ? reply.entries.filter(isPlainObject) : [];
-      if (typeof reply.player === 'string') heading.textContent = `Ledger — ${reply.player}`;
+      if (typeof reply.player === 'string') heading.textContent = `Ledger — ${displayName(reply.player)}`;
       const value = Number.isFinite(reply.balance) ? Math.trunc(reply.balance) : null;
       replaceChildren(balance, 'Balance ',
         el('strong', { 'data-testid': 'balance', 'data-value': value === null ? null : String(value), text: value === null ? '—' : String(value) }),
@@ -121,7 +122,7 @@ export function createLedgerPage(ctx, { player, table }) {
         type: 'checkbox', name: 'settle-table', value: id, checked: chosen.has(id),
         onchange: (event) => { if (event.target.checked) chosen.add(id); else chosen.delete(id); fill(); },
       }),
-      ` ${games.has(id) ? ctx.gameName(games.get(id)) : 'Table'} ${id}`));
+       ` ${games.has(id) ? `${ctx.gameName(games.get(id))} at ${tableTitle(id)}` : tableTitleCapital(id)}`));
     const tbody = el('tbody');
     const payments = el('ul', { class: 'settle-payments', 'data-testid': 'payments' });
     const apart = el('ul', { class: 'settle-apart muted', 'data-testid': 'settle-apart' });
@@ -135,7 +136,7 @@ export function createLedgerPage(ctx, { player, table }) {
       el('p', { class: 'hint', text: 'Each person\'s net over the tables ticked, and the fewest payments that square everybody. Bots and pools are shown apart: nobody pays them.' }),
       choices.length ? el('fieldset', { class: 'settle-tables', 'data-testid': 'settle-tables' }, el('legend', { text: 'Tables' }), boxes)
         : el('p', { class: 'muted', text: 'No tables yet.' }),
-      el('div', { class: 'table-scroll' }, el('table', { class: 'data-table', 'data-testid': 'balances', 'data-table': [...chosen].join(',') },
+      el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Balances at these tables' }, el('table', { class: 'data-table', 'data-testid': 'balances', 'data-table': [...chosen].join(',') },
         el('thead', {}, el('tr', {},
           el('th', { scope: 'col', text: 'Player' }), el('th', { scope: 'col', class: 'num', text: 'Net' }),
           el('th', { scope: 'col', class: 'num', text: 'Balance now' }))),
@@ -194,7 +195,7 @@ export function createLedgerPage(ctx, { player, table }) {
       const bots = Array.isArray(reply.bots) ? reply.bots : [];
       replaceChildren(apart,
         houseLines.map((h) => el('li', { 'data-kind': h.kind, 'data-player': h.player, 'data-amount': h.amount, text: h.text })),
-        bots.length ? el('li', { 'data-kind': 'bots', 'data-amount': reply.bots_net, text: `bots: ${signed(reply.bots_net)} net (${bots.map((b) => `${b.player} ${signed(b.net)}`).join(', ')})` }) : null,
+        bots.length ? el('li', { 'data-kind': 'bots', 'data-amount': reply.bots_net, text: `bots: ${signed(reply.bots_net)} net (${bots.map((b) => `${displayName(b.player)} ${signed(b.net)}`).join(', ')})` }) : null,
         reply.pools_left ? el('li', { 'data-kind': 'pools', 'data-amount': reply.pools_left, text: `left in pools: ${formatChips(reply.pools_left)} (shared out when the table ends)` }) : null);
       note.textContent = `${ids.length} table${ids.length === 1 ? '' : 's'}; ${reply.method === 'greedy' ? 'more than 16 people: payments found by the largest debtor paying the largest creditor' : 'the fewest payments possible'}.`;
     }
@@ -275,11 +276,11 @@ function row(entry, ctx) {
     el('td', { class: `num ${amountClass}`, text: Number.isFinite(amount) ? signed(amount) : String(entry.amount ?? '') }),
     el('td', { class: 'num', text: formatChips(entry.balance) }),
     el('td', {}, entry.table !== null && entry.table !== undefined && entry.table !== ''
-      ? el('a', { href: href.table(String(entry.table)), text: String(entry.table) })
+      ? el('a', { href: href.table(String(entry.table)), text: tableTitleCapital(String(entry.table)) })
       : el('span', { class: 'muted', text: '—' })),
     el('td', {}, entry.game ? el('a', { href: href.game(entry.game), text: ctx.gameName(entry.game), title: 'Rules and a new table' }) : '—'),
     el('td', { class: 'nowrap' }, dealLink(entry)),
-    el('td', { class: 'memo', text: entry.memo ?? '' }));
+    el('td', { class: 'memo', text: friendlyText(entry.memo ?? '') }));
 }
 
 /** "deal N", linking to the table where the movement happened (seq: the table event that caused it). */
@@ -289,7 +290,7 @@ function dealLink(entry) {
   return el('a', {
     href: href.table(String(table)), 'data-testid': 'deal-link', 'data-deal': String(entry.deal),
     'data-seq': Number.isFinite(entry.seq) ? String(entry.seq) : null,
-    title: Number.isFinite(entry.seq) ? `table ${table}, step ${entry.seq}` : `table ${table}`,
+    title: Number.isFinite(entry.seq) ? `${tableTitle(String(table))}, step ${entry.seq}` : tableTitle(String(table)),
     text: `deal ${entry.deal}`,
   });
 }

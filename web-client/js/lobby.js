@@ -4,6 +4,7 @@
 import { el, humanise, isPlainObject, replaceChildren, sameName } from './dom.js';
 import { href } from './router.js';
 import { markSeated, rememberInvite } from './store.js';
+import { displayName, sourceName, tableTitleCapital } from './names.js';
 
 const REFRESH_MS = 5000;
 
@@ -25,6 +26,7 @@ export function createLobbyPage(ctx, params = {}) {
   const createForm = createTableForm(ctx);
 
   const element = el('div', { class: 'lobby' },
+    el('h1', { class: 'sr-only', text: 'Parlour — the card room' }),
     el('section', { class: 'panel lobby-tables' },
       el('div', { class: 'panel-head' },
         el('h2', { text: 'Open tables' }), updated, filterSelect,
@@ -91,7 +93,7 @@ export function createLobbyPage(ctx, params = {}) {
       el('div', { class: 'table-card-head' },
         el('strong', { class: 'table-card-game', text: ctx.gameName(table.game) }),
         statusBadge(table.status),
-        el('span', { class: 'muted small', text: `${id} · host ${table.host ?? '?'}` })),
+        el('span', { class: 'muted small', text: `${tableTitleCapital(id)} · host ${displayName(table.host) ?? '?'}` })),
       options.length ? el('div', { class: 'muted small table-card-options', text: options.map(([k, v]) => `${humanise(k)}: ${formatOption(v)}`).join(' · ') }) : null,
       el('div', { class: 'seat-chips' }, seats.length ? seats.map(seatChip) : el('span', { class: 'muted small', text: 'no seats' })),
       el('div', { class: 'table-card-foot' },
@@ -129,7 +131,7 @@ export function createLobbyPage(ctx, params = {}) {
       game.summary ? el('p', { class: 'game-card-summary', text: game.summary }) : null,
       optionList(game),
       el('div', { class: 'game-card-foot' },
-        game.source ? el('span', { class: 'muted small', text: `Source: ${game.source}` }) : el('span'),
+        game.source ? el('span', { class: 'muted small', text: `Rules after ${sourceName(game.source)}` }) : el('span'),
         el('button', {
           type: 'button', class: 'btn btn-small', text: 'New table',
           onclick: () => {
@@ -188,12 +190,11 @@ function statusBadge(status) {
 
 function seatChip(seat) {
   if (seat.player === null || seat.player === undefined) {
-    return el('span', { class: 'seat-chip seat-chip-empty', text: `seat ${seat.seat ?? '?'}: open` });
+    return el('span', { class: 'seat-chip seat-chip-empty', text: 'open seat' });
   }
-  return el('span', { class: 'seat-chip', title: `seat ${seat.seat ?? '?'}` },
-    el('span', { class: `dot ${seat.connected ? 'dot-on' : 'dot-off'}`, title: seat.connected ? 'connected' : 'disconnected' }),
-    String(seat.player),
-    seat.bot ? el('span', { class: 'badge badge-bot', text: 'bot' }) : null,
+  return el('span', { class: 'seat-chip' },
+    el('span', { class: `dot ${seat.connected ? 'dot-on' : 'dot-off'}`, title: seat.connected ? 'connected' : 'disconnected', role: 'img', 'aria-label': seat.connected ? 'connected' : 'disconnected' }),
+    displayName(String(seat.player), seat.seat),
     seat.away === true ? el('span', { class: 'badge badge-away', text: 'away' }) : null);
 }
 

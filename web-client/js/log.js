@@ -5,12 +5,13 @@
 import { el } from './dom.js';
 import { cardText, isCard } from './cards.js';
 import { seatName } from './render.js';
+import { friendlyText } from './names.js';
 
 const TOKEN = /\{seat:(\d+)\}|\b([A2-9TJQK][SHDC]|JK)\b/g;
 
 /** One log line → an <li> of text, name and card spans. */
 export function logLine(line, rctx) {
-  const text = typeof line === 'string' ? line : JSON.stringify(line);
+  const text = plainWords(typeof line === 'string' ? line : JSON.stringify(line));
   const item = el('li', { class: 'log-line' });
   let last = 0;
   for (const match of text.matchAll(TOKEN)) {
@@ -32,4 +33,15 @@ export function logLine(line, rctx) {
 /** The plain-text form of a line (for titles and the "last move" strip). */
 export function logText(line, rctx) {
   return logLine(line, rctx).textContent;
+}
+
+/**
+ * The server's wording made plain: bot accounts and table ids in words, "1 chips"
+ * as "1 chip", and a player of any gender: "his hand" is "their hand".
+ */
+export function plainWords(text) {
+  return friendlyText(text)
+    .replace(/\b1 (chip|card|counter|point|trick)s\b/g, '1 $1')
+    .replace(/\b(his|her) (hand|cards?|bet|turn|stock|seat|widow|chips|counters?|tricks?|own)\b/g, 'their $2')
+    .replace(/\bhim\b/g, 'them');
 }

@@ -7,11 +7,12 @@
 
 import { el, humanise, isPlainObject } from './dom.js';
 import { isCard, isCardList, cardElement, cardRow } from './cards.js';
+import { displayName } from './names.js';
 
 const MAX_DEPTH = 16; // JSON can't be cyclic, but a runaway nesting shouldn't freeze the page
 
 // Fields whose integer value names a seat; shown with the player's name.
-export const SEAT_KEY = /(^|_)(seat|dealer|leader|winner|banker|declarer|breaker|knocker|caller|starter)$/i;
+export const SEAT_KEY = /(^|_)(seat|dealer|leader|winner|banker|declarer|breaker|knocker|caller|starter|general)$/i;
 
 /**
  * ctx: {players: [{seat, player, bot}], mySeat: number|null, toAct: number[]}
@@ -31,10 +32,10 @@ export function playerAtSeat(ctx, seat) {
   return ctx.players.find((p) => p.seat === seat) || null;
 }
 
-/** "alice", or "Seat 3" when nobody sits there. */
+/** "alice" ("Ada (bot)" for a bot), or "Seat 3" when nobody sits there. */
 export function seatName(ctx, seat) {
   const player = playerAtSeat(ctx, seat);
-  return player && typeof player.player === 'string' && player.player ? player.player : `Seat ${seat}`;
+  return player && typeof player.player === 'string' && player.player ? displayName(player.player, seat) : `Seat ${seat}`;
 }
 
 function text(value, cls = 'value-text') {
@@ -44,8 +45,7 @@ function text(value, cls = 'value-text') {
 function seatReference(ctx, value) {
   const player = playerAtSeat(ctx, value);
   if (!player || !player.player) return text(String(value), 'value-number');
-  return el('span', { class: 'value-seat', title: `seat ${value}` },
-    el('span', { text: player.player }), el('span', { class: 'muted', text: ` #${value}` }));
+  return el('span', { class: 'value-seat', title: `seat ${value}` }, el('span', { text: displayName(player.player, value) }));
 }
 
 /** Render any JSON value; returns null for null/undefined (which are omitted). */

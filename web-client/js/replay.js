@@ -7,6 +7,7 @@
 // file `parlour verify --history FILE` checks; "Verify deals" checks the
 // revealed seed here (fair.js).
 
+import { displayName, tableTitle } from './names.js';
 import { el, isPlainObject, replaceChildren } from './dom.js';
 import { makeContext, seatName } from './render.js';
 import { createLayout, layoutNameOf } from './layouts/index.js';
@@ -23,7 +24,7 @@ export function createReplayPage(ctx, params) {
   let perspective = 0; // the seat whose view is shown, when every seat's may be
   let layout = null;
 
-  const title = el('h2', { text: `Replay of table ${table}` });
+  const title = el('h1', { class: 'page-title', text: `Replay of ${tableTitle(table)}` });
   const meta = el('div', { class: 'table-meta muted small' });
   const dealPicker = el('select', { class: 'replay-deal', 'data-testid': 'replay-deal', 'aria-label': 'Deal' });
   dealPicker.addEventListener('change', () => open(Number(dealPicker.value)));
@@ -94,13 +95,13 @@ export function createReplayPage(ctx, params) {
     replaceChildren(dealPicker, deals.map((d) => el('option', { value: String(d.deal), text: `Deal ${d.deal}` })));
     dealPicker.value = String(doc.deal ?? '');
     seatPicker.hidden = !full;
-    replaceChildren(seatPicker, (doc.seats ?? []).map((s) => el('option', { value: String(s.seat), text: s.player || `Seat ${s.seat}` })));
+    replaceChildren(seatPicker, (doc.seats ?? []).map((s) => el('option', { value: String(s.seat), text: s.player ? displayName(s.player, s.seat) : `Seat ${s.seat}` })));
     seatPicker.value = String(perspective);
     const game = ctx.gameName(doc.game);
-    title.textContent = `Replay: ${game}, table ${table}`;
+    title.textContent = `Replay: ${game} at ${tableTitle(table)}`;
     replaceChildren(meta,
       el('span', { text: doc.status === 'finished' ? 'the table has ended: every hand is shown' : 'your own view of a finished deal' }),
-      el('span', { text: `host ${doc.host ?? '—'}` }));
+      el('span', { text: `host ${displayName(doc.host) ?? '—'}` }));
   }
 
   function go(to) {

@@ -11,7 +11,7 @@ import { el, humanise, isPlainObject, sameName } from './dom.js';
 import { renderBox, seatName } from './render.js';
 import { cardElement, cardText, isCard, isCardList } from './cards.js';
 
-const PER_SEAT_KEY = /point|chip|score|won|lost|net|total|payout|delta|penalt|bonus|unpaid|owe|paid/i;
+const PER_SEAT_KEY = /point|chip|score|won|lost|net|total|payout|delta|penalt|bonus|unpaid|owe|paid|melded|in_hand|counts|tricks|rabouges/i;
 const SIGNED_KEY = /chip|won|lost|net|delta|payout|paid|owe|unpaid/i;
 
 function isScalar(value) {
@@ -98,17 +98,49 @@ function chipsDelta(row) {
   return 0;
 }
 
+/**
+ * Columns that say nothing for this deal go: a number or a yes/no that is zero
+ * or no for every seat (Five Hundred's points are in Melded and In hand). The
+ * chips always stay, and an outcome never contradicts them (Red Dog's "won"
+ * next to a lost ante reads "lost").
+ */
+function meaningfulColumns(rows, columns) {
+  const values = (column) => [...rows.values()].map((row) => row.get(column)).filter((v) => v !== undefined);
+  return columns.filter((column) => {
+    if (column === 'chips') return true;
+    const all = values(column);
+    if (!all.length) return false;
+    if (all.every((v) => v === 0 || v === false)) return false;
+    return true;
+  });
+}
+
+function fixOutcomes(rows) {
+  for (const row of rows.values()) {
+    const chips = chipsDelta(row);
+    const outcome = row.get('outcome');
+    if (outcome === 'won' && chips < 0) row.set('outcome', 'lost');
+    else if (outcome === 'lost' && chips > 0) row.set('outcome', 'won');
+  }
+}
+
+// Column names in a player's words.
+const COLUMN_WORDS = { in_hand: 'In hand', counts: 'Count in hand', took_widow: 'Took the widow', target: 'Turned against', deals_won: 'Deals won' };
+
 export function renderResult(result, ctx) {
   if (!isPlainObject(result)) return null;
-  const { rows, columns, leftover } = collect(result, ctx);
+  const collected = collect(result, ctx);
+  const { rows, leftover } = collected;
+  fixOutcomes(rows);
+  const columns = meaningfulColumns(rows, collected.columns);
   const parts = [el('h3', { class: 'panel-title', text: 'Last deal' })];
   if (rows.size) {
     const seats = [...rows.keys()].sort((a, b) => a - b);
     columns.sort((a, b) => rank(a) - rank(b));
-    parts.push(el('div', { class: 'table-scroll' }, el('table', { class: 'data-table result-table' },
+    parts.push(el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Result of the last deal' }, el('table', { class: 'data-table result-table' },
       el('thead', {}, el('tr', {}, el('th', { text: 'Player' }), columns.map((c) => el('th', {
         class: seats.every((seat) => typeof rows.get(seat).get(c) !== 'string') ? 'num' : null,
-        text: humanise(c),
+        text: COLUMN_WORDS[c] ?? humanise(c),
       })))),
       el('tbody', {}, seats.map((seat) => el('tr', {
         class: seat === ctx.mySeat ? 'row-mine' : '',
@@ -145,7 +177,7 @@ export function renderResult(result, ctx) {
     const unpaid = leftover.unpaid.filter(isPlainObject);
     if (unpaid.length) {
       parts.push(el('ul', { class: 'unpaid' }, unpaid.map((u) => el('li', {
-        text: `${Number.isInteger(u.from) ? seatName(ctx, u.from) : u.from ?? '?'} could not pay ${u.amount ?? '?'} chips owed to ${Number.isInteger(u.to) ? seatName(ctx, u.to) : u.to ?? 'the pool'}.`,
+        text: `${Number.isInteger(u.from) ? seatName(ctx, u.from) : Number.isInteger(u.seat) ? seatName(ctx, u.seat) : 'A player'} could not pay ${u.amount ?? '?'} chip${u.amount === 1 ? '' : 's'} owed to ${Number.isInteger(u.to) ? seatName(ctx, u.to) : 'the pool'}.`,
       }))));
     }
     delete leftover.unpaid;

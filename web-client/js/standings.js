@@ -3,6 +3,7 @@
 // host's Rematch, everyone's "Join the rematch", and for a rematch with the same
 // deals the table it repeats, side by side.
 
+import { displayName, tableTitle } from './names.js';
 import { el, formatChips, isPlainObject, sameName } from './dom.js';
 
 function signed(value) {
@@ -39,7 +40,7 @@ export function renderStandings(state, actions) {
         'data-score': typeof p.score === 'number' ? String(p.score) : null,
         class: sameName(p.player, actions.me) ? 'is-me' : null,
       },
-      el('td', { text: `${p.player ?? `Seat ${p.seat}`}${p.bot ? ' (bot)' : ''}` }),
+      el('td', { text: p.player ? displayName(p.player, p.seat) : `Seat ${p.seat}` }),
       el('td', { class: `chips-delta ${p.chips > 0 ? 'is-up' : p.chips < 0 ? 'is-down' : ''}`, text: signed(p.chips) }),
       el('td', { text: String(p.deals_won ?? 0) }),
       hasScore ? el('td', { text: typeof p.score === 'number' ? String(p.score) : '—' }) : null)))));
@@ -48,7 +49,7 @@ export function renderStandings(state, actions) {
 
   if (rematch) {
     parts.push(el('div', { class: 'rematch-row' },
-      el('span', { text: `Rematch${rematch.same_seed ? ' with the same deals' : ''}: table ${rematch.table}.` }),
+      el('span', { text: `Rematch${rematch.same_seed ? ' with the same deals' : ''}: ${tableTitle(rematch.table)}.` }),
       el('button', {
         type: 'button', class: 'btn btn-primary', text: 'Join the rematch', 'data-testid': 'join-rematch',
         'data-rematch': String(rematch.table), onclick: () => actions.joinRematch(String(rematch.table)),
@@ -71,10 +72,10 @@ function renderComparison(standings, me) {
   for (const p of [...now, ...before]) if (!names.some((n) => sameName(n, p.player))) names.push(p.player);
   const find = (list, name) => list.find((p) => sameName(p.player, name));
   return el('div', { class: 'compare', 'data-testid': 'compare', 'data-compare': String(standings.compare.table ?? '') },
-    el('h4', { text: `Side by side with table ${standings.compare.table} (the same deals)` }),
+    el('h4', { text: `Side by side with ${tableTitle(standings.compare.table)} (the same deals)` }),
     el('table', { class: 'standings-table' },
       el('thead', {}, el('tr', {}, el('th', { text: 'Player' }), el('th', { text: 'This table' }),
-        el('th', { text: `Table ${standings.compare.table}` }), el('th', { text: 'Deals won (now / then)' }))),
+        el('th', { text: tableTitle(standings.compare.table) }), el('th', { text: 'Deals won (now / then)' }))),
       el('tbody', {}, names.map((name) => {
         const a = find(now, name);
         const b = find(before, name);

@@ -18,6 +18,10 @@ import { href, inviteUrl } from './router.js';
 import { inviteFor, isSeated, markSeated, rememberInvite } from './store.js';
 import { rememberCommitment, verifyTable } from './fair.js';
 import { showVerdict } from './replay.js';
+import { displayName, tableTitle, tableTitleCapital } from './names.js';
+import { helpPanel } from './help.js';
+import { plainError } from './banner.js';
+import { play as playSound, setSound, soundOn } from './sound.js';
 
 const LOG_LINES = 50;
 // Errors that mean "the connection went away": the reconnect logic retries on its own.
@@ -36,6 +40,12 @@ export function createTablePage(ctx, params) {
   let layout = null;
   let selection = null; // the layout's UI memory (selected cards) across pushes
   let botLevel = '1';
+  // The viewer's own arrangement of the hand (sorted, or dragged into order) and the card just drawn.
+  const arrange = { sort: null, order: null, rerender: () => render() };
+  let helpOpen = false;
+  let wasMyTurn = false;
+  let lastLogCount = null;
+  let hadResult = null;
   // An act whose reply was lost with the connection: resent once, with the same
   // action_id, when we are back; the server answers it without applying it twice.
   let unanswered = null;
@@ -50,6 +60,11 @@ export function createTablePage(ctx, params) {
   const felt = el('div', { class: 'felt' });
   const actionsPanel = el('div', { class: 'actions-panel panel', 'data-zone': 'actions' });
   const resultPanel = el('div', { class: 'result-panel panel', hidden: true });
+  const helpHolder = el('div', { class: 'help-holder', hidden: true });
+  // Shown over the table while the connection is down: what is drawn may be out of date.
+  const offlineNote = el('div', { class: 'offline-note', role: 'status', hidden: true }, 'Reconnecting…');
+  // The last deal's result stays on show while the next deal runs, even in games that clear it when dealing.
+  let lastResult = null;
   const invitePanel = el('div', { class: 'invite-panel panel', hidden: true });
   // "Verify deals" on a finished table: the revealed seed checked here (fair.js).
   const verifyPanel = el('div', { class: 'panel verify-panel', 'data-zone': 'verify', hidden: true });
@@ -65,11 +80,23 @@ export function createTablePage(ctx, params) {
     head,
     turnZone,
     el('div', { class: 'table-layout' },
-      el('div', { class: 'table-main' }, standingsPanel, felt, actionsPanel, resultPanel),
+      el('div', { class: 'table-main' }, standingsPanel, offlineNote, felt, actionsPanel, helpHolder, resultPanel),
       el('aside', { class: 'table-side' }, invitePanel, verifyPanel, chatPanel.element, logPanel)));
   let timerTick = null;
 
-  showMessage(tableId ? `Opening table ${tableId}…` : 'Joining by invite…');
+  const offConnection = ctx.conn.on('status', ({ status }) => showConnection(status));
+  function showConnection(status) {
+    const down = status !== 'online';
+    element.classList.toggle('is-offline', down);
+    offlineNote.hidden = !down;
+    element.dataset.connection = down ? 'reconnecting' : 'connected';
+    // Back online: errors about the lost connection are history.
+    if (!down) ctx.banner.clearErrors();
+  }
+
+  document.addEventListener('keydown', onKey);
+
+  showMessage(tableId ? `Opening ${tableTitle(tableId)}…` : 'Joining by invite…');
 
   // -- talking to the server ------------------------------------------------
 
@@ -143,7 +170,7 @@ export function createTablePage(ctx, params) {
       watching = true;
     } catch (error) {
       if (NETWORK_CODES.has(error.code)) return;
-      if (!state) showMessage(error.code === 'not_found' ? `There is no table "${tableId}".` : `Could not open table ${tableId}.`, error);
+      if (!state) showMessage(error.code === 'not_found' ? 'There is no such table (it may have closed).' : `Could not open ${tableTitle(tableId)}.`, error);
       else ctx.banner.error(error);
     }
   }
@@ -225,8 +252,8 @@ export function createTablePage(ctx, params) {
 
   function showMessage(text, error) {
     replaceChildren(head, el('div', { class: 'table-title' },
-      el('h2', { text: text }),
-      error ? el('p', { class: 'muted', text: `${error.code}: ${error.message}` }) : null,
+      el('h1', { text: text }),
+      error ? el('p', { class: 'muted', text: plainError(error) }) : null,
       el('a', { href: href.lobby(), class: 'btn btn-small', text: 'Back to the lobby' })));
   }
 
@@ -262,7 +289,7 @@ export function createTablePage(ctx, params) {
     const refocus = focusKey(felt);
     try {
       if (state.status === 'waiting') replaceChildren(felt, waitingTable(state, { ...rctx, me }, game));
-      else replaceChildren(felt, layout.render(state, rctx, { act, legal, busy, selection, rerender: () => render(), me }));
+      else replaceChildren(felt, layout.render(state, rctx, { act, legal, busy, selection, rerender: () => render(), me, arrange }));
     } catch (error) {
       // A layout bug must never hide the table: fall back to the generic drawing.
       console.warn('layout failed; drawing generically', error);
@@ -270,19 +297,125 @@ export function createTablePage(ctx, params) {
       layout = createLayout('generic');
       layout.name = layoutName;
       layout.game = state.game;
-      replaceChildren(felt, layout.render(state, rctx, { act, legal, busy, selection, rerender: () => render(), me }));
+      replaceChildren(felt, layout.render(state, rctx, { act, legal, busy, selection, rerender: () => render(), me, arrange }));
     }
     restoreFocus(felt, refocus);
+    renderHelp(game);
     renderActionsPanel(rctx, myTurn);
     renderInvite();
     renderLog(rctx);
     chatPanel.update(state);
     renderEnd(mySeat);
-    const result = state.result !== undefined && state.result !== null ? renderResult(state.result, rctx) : null;
+    if (state.result !== undefined && state.result !== null) lastResult = state.result;
+    const result = lastResult !== null ? renderResult(lastResult, rctx, state.game) : null;
     resultPanel.hidden = !result;
     replaceChildren(resultPanel, result);
-    ctx.setTitle(`${myTurn ? '● Your turn — ' : ''}${game} (${tableId})`);
+    ctx.setTitle(`${myTurn ? '● Your turn — ' : ''}${game} at ${tableTitle(tableId)}`);
     setBusy(busy); // freshly built buttons inherit a request still in flight
+    cues(legal.length > 0);
+    if (legal.length > 0 && !wasMyTurn) requestAnimationFrame(revealTurn);
+    wasMyTurn = legal.length > 0;
+  }
+
+  /** Sounds: a chime when my turn starts, a tick when a card is played, a flourish for a result. */
+  function cues(mine) {
+    const logCount = Array.isArray(state.log) ? state.log.length : 0;
+    const hasResult = state.result !== undefined && state.result !== null;
+    if (mine && !wasMyTurn) playSound('turn');
+    else if (hasResult && hadResult === false) playSound('result');
+    else if (lastLogCount !== null && logCount > lastLogCount) playSound('play');
+    lastLogCount = logCount;
+    hadResult = hasResult;
+  }
+
+  /**
+   * My turn has started: bring the table's middle (pot, upcard), my hand and my
+   * moves into view together, without moving the page if they already are.
+   */
+  function revealTurn() {
+    if (!element.isConnected) return;
+    const parts = [felt.querySelector('.felt-center'), felt.querySelector('[data-zone="hand"]'), actionsPanel]
+      .filter((node) => node && node.getClientRects().length);
+    if (!parts.length) return;
+    const rects = parts.map((node) => node.getBoundingClientRect());
+    const top = Math.min(...rects.map((r) => r.top));
+    const bottom = Math.max(...rects.map((r) => r.bottom));
+    const header = document.getElementById('header');
+    const covered = header && getComputedStyle(header).position === 'sticky' ? header.getBoundingClientRect().bottom : 0;
+    if (top >= covered && bottom <= window.innerHeight) return;
+    // Top of the block under the sticky header; if it is taller than the screen, keep the hand and the moves.
+    const room = window.innerHeight - covered;
+    const shift = bottom - top <= room ? top - covered - 4 : bottom - window.innerHeight + 4;
+    window.scrollBy({ top: shift, behavior: 'instant' });
+  }
+
+  function renderHelp(game) {
+    helpHolder.hidden = !helpOpen;
+    if (!helpOpen) return;
+    if (helpHolder.dataset.game === String(state.game)) return;
+    helpHolder.dataset.game = String(state.game);
+    replaceChildren(helpHolder, helpPanel(state.game, game));
+  }
+
+  function toggleHelp() {
+    helpOpen = !helpOpen;
+    delete helpHolder.dataset.game;
+    if (state) render();
+    if (helpOpen) helpHolder.scrollIntoView({ block: 'nearest', behavior: 'instant' });
+  }
+
+  // -- keyboard shortcuts (listed in the help panel) ----------------------------
+
+  function onKey(event) {
+    if (!state || !element.isConnected || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    // Never while typing: chat, bet amounts, the invite box.
+    const typing = target instanceof HTMLElement && (target.isContentEditable || target.matches('input, textarea, select'));
+    if (typing && !(event.key === 'Enter' && target.matches('.action-number')) && event.key !== 'Escape') return;
+    const key = event.key;
+    const click = (selector) => {
+      const node = element.querySelector(selector);
+      if (!node || node.disabled) return false;
+      node.click();
+      return true;
+    };
+    let done = false;
+    if (key === 'Escape') {
+      if (typing) return;
+      if (selection) {
+        selection = { key: selection.key };
+        render();
+        done = true;
+      }
+    } else if (key === '?') {
+      toggleHelp();
+      done = true;
+    } else if (key === 'd' || key === 'D') {
+      done = click('[data-zone="actions"] button[data-action-type="draw"][data-action*="stock"]') ||
+        click('[data-zone="stock"] .pile-button') || click('[data-zone="actions"] button[data-action-type="draw"]');
+    } else if (key === 's' || key === 'S') {
+      if (felt.querySelector('[data-testid="sort-suit"]')) {
+        arrange.sort = arrange.sort === 'suit' ? 'rank' : 'suit';
+        arrange.order = null;
+        render();
+        done = true;
+      }
+    } else if (key === 'Enter') {
+      // Enter on a focused button presses that button; otherwise it confirms the selected move.
+      if (target instanceof HTMLElement && target.matches('button, a') && !typing) return;
+      done = click('[data-confirm="true"]') ||
+        (typing && click(`[data-zone="actions"] button[data-action-type="${CSS.escape(target.dataset.actionType || '')}"]:not([data-action])`));
+    } else if (/^[1-9]$/.test(key)) {
+      const amount = element.querySelector('[data-zone="actions"] input.action-number');
+      if (amount && !amount.disabled) {
+        const value = Math.min(Number(amount.max) || Infinity, Math.max(Number(amount.min) || 0, Number(key)));
+        amount.value = String(value);
+        amount.dispatchEvent(new Event('input'));
+        amount.focus();
+        done = true;
+      }
+    }
+    if (done) event.preventDefault();
   }
 
   function takesLateJoiners() {
@@ -301,7 +434,7 @@ export function createTablePage(ctx, params) {
       (status === 'waiting' || p.bot || p.connected === false || p.away === true));
     if (!candidates.length) return [];
     const seatSelect = el('select', { class: 'free-seat', 'data-testid': 'free-seat', 'aria-label': 'Seat to free' },
-      candidates.map((p) => el('option', { value: String(p.seat), text: `${p.player} (seat ${p.seat})` })));
+      candidates.map((p) => el('option', { value: String(p.seat), text: displayName(p.player, p.seat) })));
     const late = takesLateJoiners();
     const replaceSelect = el('select', { class: 'free-seat-for', 'data-testid': 'free-seat-for', 'aria-label': 'Who takes it' },
       el('option', { value: 'open', text: status === 'waiting' || late ? 'for a new player' : 'out of the game' }),
@@ -343,6 +476,13 @@ export function createTablePage(ctx, params) {
       buttons.push(el('a', { href: href.replay(tableId), class: 'btn', 'data-testid': 'replay', text: 'Replay' }));
       buttons.push(button('Verify deals', '', () => verifyDeals(), 'verify-deals'));
     }
+    const help = button(helpOpen ? 'Hide the rules' : 'How to play', '', () => toggleHelp(), 'how-to-play');
+    help.setAttribute('aria-expanded', String(helpOpen));
+    help.title = 'The rules of this game and the keyboard shortcuts (key ?)';
+    const sound = button(soundOn() ? 'Sound on' : 'Sound off', 'btn-ghost-dark', () => { setSound(!soundOn()); render(); }, 'sound');
+    sound.setAttribute('aria-pressed', String(soundOn()));
+    sound.title = 'A chime when your turn starts and a tick for each play';
+    buttons.unshift(help, sound);
     buttons.push(button('Leave', '', () => command('leave', { table: tableId }, () => {
       markSeated(ctx.me.name, tableId, false);
       watching = false;
@@ -351,14 +491,14 @@ export function createTablePage(ctx, params) {
 
     replaceChildren(head,
       el('div', { class: 'table-title' },
-        el('h2', { text: game }),
+        el('h1', { text: game }),
         el('span', { class: `badge badge-status status-${status}`, text: status }),
         mySeat === null ? el('span', { class: 'badge badge-watching', text: 'watching' }) : null),
       el('div', { class: 'table-meta muted small' },
-        el('span', { text: `Table ${tableId}` }),
+        el('span', { text: tableTitleCapital(tableId) }),
         Number.isInteger(state.view?.deal) ? el('span', { text: `deal ${state.view.deal}` }) : null,
         el('span', { text: `move ${state.seq ?? '—'}` }),
-        el('span', { text: `host ${state.host ?? '—'}` }),
+        el('span', { text: `host ${displayName(state.host) ?? '—'}` }),
         el('a', { href: href.ledger(ctx.me?.name, tableId), text: 'balances', title: 'Every player\'s balance at this table (settle up)' }),
         replayLink(mySeat)),
       el('div', { class: 'table-buttons' }, buttons));
@@ -449,7 +589,7 @@ export function createTablePage(ctx, params) {
     if (state.status === 'waiting') {
       return isHost ? 'Seat players or bots, then press Start.' : 'Waiting for the host to start the game.';
     }
-    const waitingFor = rctx.toAct.map((seat) => rctx.players.find((p) => p.seat === seat)?.player ?? `seat ${seat}`);
+    const waitingFor = rctx.toAct.map((seat) => seatName(rctx, seat));
     if (rctx.mySeat === null && Number.isInteger(state.waiting)) return waitingLine();
     if (rctx.mySeat === null) return waitingFor.length ? `You are watching. Waiting for ${waitingFor.join(', ')}.` : 'You are watching.';
     return waitingFor.length ? `Waiting for ${waitingFor.join(', ')}.` : 'Nothing to do right now.';
@@ -490,7 +630,7 @@ export function createTablePage(ctx, params) {
     replaceChildren(invitePanel,
       el('h3', { class: 'panel-title', text: 'Invite link' }),
       el('div', { class: 'invite-row' }, input, copy),
-      el('p', { class: 'muted small', text: `Code ${code} — anyone with this link can join.` }));
+      el('p', { class: 'muted small', text: 'Anyone with this link can join.' }));
   }
 
   function renderLog(rctx) {
@@ -507,12 +647,14 @@ export function createTablePage(ctx, params) {
 
   return {
     element,
-    title: tableId ? `Table ${tableId}` : 'Invite',
-    start: enter,
+    title: tableId ? tableTitleCapital(tableId) : 'Invite',
+    start: () => { showConnection(ctx.conn.status); return enter(); },
     resume: enter,
     onState,
     destroy() {
       clearInterval(timerTick);
+      offConnection();
+      document.removeEventListener('keydown', onKey);
       // A spectator stops receiving pushes; a seated player keeps the seat
       // (leaving a seat is an explicit "Leave").
       if (watching && tableId && !isSeated(ctx.me?.name, tableId)) {

@@ -18,7 +18,7 @@ export function createBettingLayout() {
     render(state, rctx, ui) {
       const schema = readSchema(state.view);
       const myCards = ownHand(schema, rctx);
-      const hand = myCards && state.status === 'playing' ? handZone(myCards) : null;
+      const hand = myCards && state.status === 'playing' ? handZone(myCards, { arrange: ui.arrange }) : null;
 
       const center = [facts(schema, rctx)];
       const stock = schema.pile('stock');

@@ -145,7 +145,7 @@ function drawPile(pile, o) {
   if (cards.length) body = el('div', { class: fanned ? 'pile-fan' : 'pile-top' }, cards);
   else if (count > 0) {
     body = o.onPile && !o.target
-      ? el('button', { type: 'button', class: 'pile-button', 'data-tool': o.onPile.type, onclick: () => o.act(o.onPile), 'aria-label': `${label}: ${count} cards face down — click to ${o.onPile.type.replace(/_/g, ' ')}` }, cardElement('??'))
+      ? el('button', { type: 'button', class: 'pile-button', 'data-tool': o.onPile.type, onclick: () => o.act(o.onPile), 'aria-label': `${label}: ${count} card${count === 1 ? '' : 's'} face down — click to ${o.onPile.type.replace(/_/g, ' ')}` }, cardElement('??'))
       : cardElement('??');
   } else body = el('span', { class: 'card card-empty', text: 'empty' });
 

@@ -54,6 +54,7 @@ export function createCassinoLayout() {
         selectable: plays.length > 0,
         selected: sel.card ? [cards.indexOf(sel.card)] : [],
         onCard: plays.length ? (card) => pickCard(card) : null,
+        arrange: ui.arrange,
       }) : null;
 
       const center = [facts(schema, rctx)];

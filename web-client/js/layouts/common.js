@@ -7,6 +7,7 @@
 import { el, formatChips, humanise, isPlainObject, sameName } from '../dom.js';
 import { cardElement, describeCard, isCard, isFace } from '../cards.js';
 import { seatName } from '../render.js';
+import { displayName } from '../names.js';
 import { faceUpCards } from './schema.js';
 
 /** Seats in table order starting after the viewer (the viewer last), or from 0 for a spectator. */
@@ -34,29 +35,29 @@ export function seatZone(player, rctx, state, info = {}) {
   const empty = player.player === null || player.player === undefined;
   const active = rctx.toAct.includes(seat);
   const isMe = seat === rctx.mySeat && rctx.mySeat !== null;
-  const name = empty ? 'empty seat' : String(player.player);
+  const account = empty ? '' : String(player.player);
+  const name = empty ? 'empty seat' : displayName(account, seat);
   const count = Number.isInteger(info.count) ? info.count : null;
   const classes = ['seat', active ? 'is-active' : '', isMe ? 'is-me' : '', empty ? 'is-empty' : '', info.out ? 'is-out' : ''];
-  const label = [name, isMe ? '(you)' : '', active ? '— to act' : '', count !== null ? `— ${count} cards` : ''].filter(Boolean).join(' ');
+  const label = [name, isMe ? '(you)' : '', active ? '— to act' : '', count !== null ? `— ${count} card${count === 1 ? '' : 's'}` : ''].filter(Boolean).join(' ');
   return el('div', {
     class: classes.filter(Boolean).join(' '),
-    'data-zone': 'seat', 'data-seat': String(seat), 'data-player': empty ? '' : name, 'aria-label': label, role: 'group',
+    'data-zone': 'seat', 'data-seat': String(seat), 'data-player': account, 'data-bot': player.bot ? 'true' : null, 'aria-label': label, role: 'group',
   },
   el('div', { class: 'seat-head' },
-    empty ? null : el('span', { class: `dot ${player.connected ? 'dot-on' : 'dot-off'}`, title: player.connected ? 'connected' : 'disconnected', 'aria-label': player.connected ? 'connected' : 'disconnected' }),
+    empty ? null : el('span', { class: `dot ${player.connected ? 'dot-on' : 'dot-off'}`, title: player.connected ? 'connected' : 'disconnected', role: 'img', 'aria-label': player.connected ? 'connected' : 'disconnected' }),
     el('span', { class: 'seat-name', text: name, title: name }),
     player.away === true ? el('span', { class: 'badge badge-away', title: 'away: a bot plays this seat until the player is back', text: 'away' }) : null,
     typeof player.leaving === 'string' ? el('span', { class: 'badge badge-away', title: player.leaving === 'bot' ? 'a bot takes this seat at the next deal' : 'this seat is free for a new player from the next deal', text: 'leaving' }) : null,
     info.dealer ? el('span', { class: 'badge badge-dealer', title: 'dealer', text: 'D' }) : null,
-    player.bot ? el('span', { class: 'badge badge-bot', text: 'bot' }) : null,
-    isMe ? el('span', { class: 'badge badge-you', text: 'you' }) : null,
+        isMe ? el('span', { class: 'badge badge-you', text: 'you' }) : null,
     !empty && sameName(player.player, state.host) ? el('span', { class: 'badge badge-host', text: 'host' }) : null,
     active ? el('span', { class: 'badge badge-turn', text: 'to act' }) : null),
   el('div', { class: 'seat-body' },
     player.chips === undefined ? null : el('span', { class: 'seat-chips', title: 'chips' },
       el('span', { class: 'chip-icon', 'aria-hidden': 'true' }), el('span', { class: 'seat-chips-amount', text: formatChips(player.chips) }),
-      el('span', { class: 'sr-only', text: ' chips' })),
-    count !== null ? el('span', { class: 'seat-count', 'data-count': String(count), title: `${count} cards in hand` },
+      el('span', { class: 'sr-only', text: player.chips === 1 ? ' chip' : ' chips' })),
+    count !== null ? el('span', { class: 'seat-count', 'data-count': String(count), title: `${count} card${count === 1 ? '' : 's'} in hand` },
       isMe || info.faceUp ? null : backsFan(count), el('span', { class: 'seat-count-text', text: `${count} card${count === 1 ? '' : 's'}` })) : null,
     info.status ? el('span', { class: 'seat-status', text: info.status }) : null),
   info.extras?.length ? el('div', { class: 'seat-extras' }, info.extras) : null);
@@ -73,33 +74,131 @@ export function handZone(cards, options = {}) {
   const interactive = typeof options.onCard === 'function';
   const selected = new Set(options.selected || []);
   const n = cards.length;
-  const children = cards.map((card, index) => {
+  const arrange = options.arrange || null;
+  const drawn = arrange ? noteDrawn(arrange, cards) : new Set();
+  const dealt = arrange?.fresh === true;
+  const shown = arrange ? displayOrder(cards, arrange) : cards.map((_, index) => index);
+  const children = shown.map((index, position) => {
+    const card = cards[index];
     const playable = !options.playable || options.playable.has(card);
     const isSelected = selected.has(index);
     const node = cardElement(card, {
       tag: interactive ? 'button' : 'span',
-      className: ['hand-card', isSelected ? 'is-selected' : '', interactive && !playable ? 'is-muted' : ''].filter(Boolean).join(' '),
+      className: ['hand-card', isSelected ? 'is-selected' : '', interactive && !playable ? 'is-muted' : '', drawn.has(index) ? 'is-drawn' : '', dealt ? 'card-dealt' : ''].filter(Boolean).join(' '),
       type: interactive ? 'button' : null,
+      'data-drawn': drawn.has(index) ? 'true' : null,
       'aria-pressed': interactive && options.selectable ? String(isSelected) : null,
-      'aria-label': describeCard(card) + (isSelected ? ', selected' : ''),
+      'aria-label': describeCard(card) + (drawn.has(index) ? ', just drawn' : '') + (isSelected ? ', selected' : ''),
       'data-index': String(index),
-      draggable: interactive && options.draggable ? 'true' : null,
+      draggable: arrange || (interactive && options.draggable) ? 'true' : null,
       disabled: interactive && !playable && options.disableUnplayable ? true : null,
-      style: { '--i': String(index), '--n': String(n) },
+      style: { '--i': String(position), '--n': String(n) },
     });
-    if (interactive) {
-      node.addEventListener('click', (event) => options.onCard(card, index, event));
-      if (options.draggable) {
-        node.addEventListener('dragstart', (event) => {
-          event.dataTransfer.setData('text/plain', JSON.stringify({ card, index }));
-          event.dataTransfer.effectAllowed = 'move';
-        });
-      }
+    if (interactive) node.addEventListener('click', (event) => options.onCard(card, index, event));
+    if (arrange || options.draggable) {
+      node.addEventListener('dragstart', (event) => {
+        event.dataTransfer.setData('text/plain', JSON.stringify({ card, index }));
+        event.dataTransfer.effectAllowed = 'move';
+      });
+    }
+    if (arrange) {
+      // Drop a hand card on another: it moves to that place (the hand is yours to arrange).
+      node.addEventListener('dragover', (event) => { event.preventDefault(); node.classList.add('drag-over'); });
+      node.addEventListener('dragleave', () => node.classList.remove('drag-over'));
+      node.addEventListener('drop', (event) => {
+        event.preventDefault();
+        event.stopPropagation();
+        try {
+          const drag = JSON.parse(event.dataTransfer.getData('text/plain'));
+          if (Number.isInteger(drag.index) && drag.index !== index && cards[drag.index] === drag.card) moveCard(cards, arrange, drag.index, index);
+        } catch {
+          /* not one of our cards */
+        }
+      });
     }
     return node;
   });
-  return el('div', { class: `hand${interactive ? ' hand-interactive' : ''}`, 'data-zone': 'hand', 'aria-label': `Your hand, ${n} cards`, role: 'group' },
-    n ? children : el('span', { class: 'muted small', text: 'No cards in hand.' }));
+  const hand = el('div', { class: `hand${interactive ? ' hand-interactive' : ''}`, 'data-zone': 'hand', 'aria-label': `Your hand, ${n} card${n === 1 ? '' : 's'}`, role: 'group' },
+    n ? children : el('span', { class: 'small', text: 'No cards in hand.' }));
+  if (!arrange || n < 2) return hand;
+  const sortButton = (by, text, hint) => el('button', {
+    type: 'button', class: `btn btn-small btn-felt${arrange.sort === by ? ' is-on' : ''}`, 'data-testid': `sort-${by}`,
+    'aria-pressed': String(arrange.sort === by), title: hint, 'data-hint': hint, text,
+    onclick: () => { arrange.sort = by; arrange.order = null; arrange.rerender?.(); },
+  });
+  return el('div', { class: 'hand-wrap' },
+    el('div', { class: 'hand-sort', role: 'group', 'aria-label': 'Arrange your hand' },
+      sortButton('suit', 'Sort by suit', 'Group your cards by suit, low to high (key S)'),
+      sortButton('rank', 'Sort by rank', 'Order your cards by rank, aces first (key S again)')),
+    hand);
+}
+
+// -- arranging the hand (sort, drag) and the card just drawn --------------------
+
+const RANK_ORDER = 'A23456789TEWJQK';
+const SUIT_ORDER = 'SHCD';
+
+function rankIndex(card) {
+  return card === 'JK' ? 99 : RANK_ORDER.indexOf(card[0]);
+}
+
+function suitIndex(card) {
+  return card === 'JK' ? 9 : SUIT_ORDER.indexOf(card[1]);
+}
+
+/** The order the hand is shown in, as indices into `cards`: sorted, arranged by hand, or as dealt. */
+function displayOrder(cards, arrange) {
+  const indices = cards.map((_, index) => index);
+  if (arrange.sort === 'suit') return indices.sort((a, b) => suitIndex(cards[a]) - suitIndex(cards[b]) || rankIndex(cards[a]) - rankIndex(cards[b]) || a - b);
+  if (arrange.sort === 'rank') return indices.sort((a, b) => rankIndex(cards[a]) - rankIndex(cards[b]) || suitIndex(cards[a]) - suitIndex(cards[b]) || a - b);
+  if (!Array.isArray(arrange.order)) return indices;
+  // The arranged order by card code; cards new since then come last, in the server's order.
+  const left = [...indices];
+  const out = [];
+  for (const code of arrange.order) {
+    const at = left.findIndex((i) => cards[i] === code);
+    if (at >= 0) out.push(...left.splice(at, 1));
+  }
+  return [...out, ...left];
+}
+
+function moveCard(cards, arrange, from, to) {
+  const order = displayOrder(cards, arrange).filter((i) => i !== from);
+  const at = order.indexOf(to);
+  const fromPosition = displayOrder(cards, arrange).indexOf(from);
+  const toPosition = displayOrder(cards, arrange).indexOf(to);
+  order.splice(fromPosition < toPosition ? at + 1 : at, 0, from);
+  arrange.order = order.map((i) => cards[i]);
+  arrange.sort = null;
+  arrange.rerender?.();
+}
+
+/** The indices of the cards that came into the hand since the last drawing (a draw), kept until they leave it. */
+function noteDrawn(arrange, cards) {
+  const before = arrange.lastHand;
+  arrange.lastHand = [...cards];
+  arrange.fresh = (!Array.isArray(before) || !before.length) && cards.length > 0;
+  if (!Array.isArray(before) || !before.length) {
+    arrange.drawn = [];
+  } else {
+    const left = [...before];
+    const added = [];
+    for (const card of cards) {
+      const at = left.indexOf(card);
+      if (at >= 0) left.splice(at, 1);
+      else added.push(card);
+    }
+    // A draw brings one to three cards; a new deal (a whole new hand) is not a draw.
+    if (added.length >= 1 && added.length <= 3 && left.length <= 1) arrange.drawn = added;
+    else if (added.length > 3) arrange.drawn = [];
+  }
+  const wanted = [...(arrange.drawn || [])];
+  const marked = new Set();
+  cards.forEach((card, index) => {
+    const at = wanted.indexOf(card);
+    if (at >= 0) { wanted.splice(at, 1); marked.add(index); }
+  });
+  return marked;
 }
 
 /** Make a zone accept a hand card dropped on it. */
@@ -123,7 +222,7 @@ export function dropTarget(node, onDrop) {
 export function stockZone(count, onClick, label = 'Stock', attrs = {}) {
   const body = Number.isInteger(count) && count > 0 ? cardElement('??') : el('span', { class: 'card card-empty', text: 'empty' });
   const wrap = onClick
-    ? el('button', { type: 'button', class: 'pile-button', onclick: onClick, 'aria-label': `Draw from the ${label.toLowerCase()} (${count} cards)` }, body)
+    ? el('button', { type: 'button', class: 'pile-button', onclick: onClick, 'aria-label': `Draw from the ${label.toLowerCase()} (${count} card${count === 1 ? '' : 's'})` }, body)
     : body;
   return el('div', { class: `pile-zone${onClick ? ' is-clickable' : ''}`, 'data-zone': 'stock', 'data-count': String(count ?? 0), ...attrs },
     wrap,
@@ -177,7 +276,7 @@ export function poolZone(entries) {
       chipStack(e.amount),
       el('span', { class: 'pool-label', text: e.label }),
       el('strong', { class: 'pool-amount', text: `${formatChips(e.amount)}` }),
-      el('span', { class: 'sr-only', text: ' chips' }))));
+      el('span', { class: 'sr-only', text: e.amount === 1 ? ' chip' : ' chips' }))));
 }
 
 /** The cards of a trick, each under its player's name. */
@@ -357,7 +456,9 @@ export function trickBlock(schema, rctx, options = {}) {
   const plays = schema.trick ? schema.trick.plays : [];
   const last = Array.isArray(options.last) ? options.last.filter((p) => isPlainObject(p) && isFace(p.card)) : [];
   const showing = plays.length ? plays : last;
-  return trickZone(showing, rctx, { ...options, label: plays.length ? 'Trick' : last.length ? 'Last trick' : 'Trick' });
+  const zone = trickZone(showing, rctx, { ...options, label: plays.length ? 'Trick' : last.length ? 'Last trick' : 'Trick' });
+  if (!plays.length && last.length && options.collected) zone.classList.add('is-collected');
+  return zone;
 }
 
 /**

@@ -12,7 +12,7 @@ import { ownFields, ownHand, readSchema } from './schema.js';
 export function createGenericLayout() {
   return {
     family: 'generic',
-    render(state, rctx) {
+    render(state, rctx, ui = {}) {
       const schema = readSchema(state.view);
       const center = [el('div', { class: 'facts' }, dealFacts(schema, rctx))];
       for (const pile of schema.piles) center.push(pileZone(pile));
@@ -28,7 +28,7 @@ export function createGenericLayout() {
       const cards = ownHand(schema, rctx);
       return schemaTable(state, rctx, schema, {
         center,
-        hand: cards && isPlainObject(schema.seats.get(rctx.mySeat)) ? handZone(cards) : null,
+        hand: cards && isPlainObject(schema.seats.get(rctx.mySeat)) ? handZone(cards, { arrange: ui.arrange }) : null,
       });
     },
   };

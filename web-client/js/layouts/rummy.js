@@ -63,20 +63,13 @@ export function createRummyLayout() {
       const layouts = legal.filter((a) => a.type === 'layout' && Array.isArray(a.melds)).map((a) => ({ action: a, diff: layoutDiff(a, schema.melds) }));
       const selecting = melds.length > 0 || layOffs.length > 0 || layouts.length > 0;
 
-      // Hand: click selects when melding or laying off is possible, else discards at once.
-      // A second click on the same card within 400 ms is a double click: discard it.
-      const onCard = cards.length && (discards.length || selecting) ? (card, index) => {
-        const now = Date.now();
-        const double = sel.lastClick && sel.lastClick.index === index && now - sel.lastClick.time < 400;
-        sel.lastClick = { index, time: now };
-        const action = discardOf(card);
-        if (action && (!selecting || double)) return send(action);
-        if (selecting) toggle(index);
-      } : null;
+      // Hand: a click selects (or unselects) a card, in every phase; the move is
+      // then confirmed with a tool, the pile, a meld, or Enter.
+      const onCard = cards.length && (discards.length || selecting) ? (card, index) => toggle(index) : null;
       const playable = new Set([...discards.map((a) => a.card), ...layOffs.flatMap((a) => a.cards || []), ...melds.flatMap((a) => a.cards),
         ...layouts.flatMap((l) => l.diff.added)]);
       const hand = myHand ? handZone(cards, {
-        onCard, selectable: selecting, selected, playable, draggable: discards.length > 0,
+        onCard, selectable: Boolean(onCard), selected, playable, draggable: discards.length > 0, arrange: ui.arrange,
       }) : null;
 
       // Piles: the stock, and the discard pile unless the game has none (Carousel).
@@ -102,7 +95,7 @@ export function createRummyLayout() {
       } else if (discard) {
         const top = isFace(discard.top) ? discard.top : null;
         pile = pileZone(discard, {
-          label: 'Discard',
+          label: 'Discard pile',
           onClick: drawUp ? () => send(drawUp) : selectedCards.length === 1 && discardOf(selectedCards[0]) ? () => send(discardOf(selectedCards[0])) : null,
           arrive: top !== lastTop && lastTop !== null && top !== null,
         });
@@ -137,22 +130,27 @@ export function createRummyLayout() {
 
       // Tools for the selection and the composite moves.
       const tools = [];
-      if (selecting && cards.length) {
+      if (onCard && cards.length) {
         const meldAction = !selectedCards.length ? null : melds.find((a) => sameCards(a.cards, selectedCards)) ||
           layouts.find(({ diff }) => !diff.rearranged && !diff.layoffs.length && diff.newMelds.length === 1 &&
             sameCards(diff.newMelds[0], selectedCards.map(plainCard)))?.action || null;
-        tools.push(el('button', {
-          type: 'button', class: 'btn btn-primary', disabled: !meldAction, 'data-tool': 'meld',
-          onclick: () => meldAction && send(meldAction),
-        }, meldAction ? ['Meld ', cardsList(selectedCards)] : 'Meld (select the cards)'));
         const single = selectedCards.length === 1 ? discardOf(selectedCards[0]) : null;
-        if (discards.length) tools.push(el('button', {
-          type: 'button', class: 'btn', disabled: !single, 'data-tool': 'discard',
-          onclick: () => single && send(single),
-        }, single ? ['Discard ', cardText(single.card)] : 'Discard (select one card)'));
-        if (selected.length) {
-          tools.push(el('button', { type: 'button', class: 'btn btn-ghost', text: 'Clear selection', 'data-tool': 'clear', onclick: () => { sel.cards = []; ui.rerender(); } }));
+        // Enter confirms the one move the selection makes: a meld first, else the discard.
+        const confirm = meldAction ? 'meld' : single ? 'discard' : null;
+        if (selecting) {
+          tools.push(el('button', {
+            type: 'button', class: 'btn btn-primary', disabled: !meldAction, 'data-tool': 'meld', 'data-confirm': confirm === 'meld' ? 'true' : null,
+            title: 'Lay the selected cards down as a set or a run', onclick: () => meldAction && send(meldAction),
+          }, meldAction ? ['Meld ', cardsList(selectedCards)] : 'Meld (select the cards)'));
         }
+        if (discards.length) tools.push(el('button', {
+          type: 'button', class: 'btn', disabled: !single, 'data-tool': 'discard', 'data-confirm': confirm === 'discard' ? 'true' : null,
+          title: 'Put the selected card face up on the discard pile: your turn ends', onclick: () => single && send(single),
+        }, single ? ['Discard ', cardText(single.card)] : 'Discard (select one card)'));
+        tools.push(el('button', {
+          type: 'button', class: 'btn btn-felt', text: 'Clear selection', 'data-tool': 'clear', disabled: !selected.length,
+          title: 'Unselect every card (Esc)', onclick: () => { sel.cards = []; ui.rerender(); },
+        }));
       }
       for (const action of composite) {
         const groups = Array.isArray(action.melds) ? action.melds.filter(Array.isArray) : [];
@@ -189,10 +187,18 @@ function facts(schema, rctx) {
     isPlainObject(view.break) ? fact('Break', `${seatName(rctx, view.break.breaker)} broke · ${view.break.turns_left ?? '?'} turns left`) : null,
     Number.isInteger(view.knocker) ? fact('Knocked', seatName(rctx, view.knocker)) : null,
     Number.isInteger(view.knock_max) ? fact('Knock at', `${view.knock_max} or less`) : null,
-    Number.isInteger(view.draws_per_turn) ? fact('Draws this turn', `${Number.isInteger(view.drawn) ? view.drawn : 0} of ${view.draws_per_turn}`) : null,
+    drawsFact(view, rctx),
     isPlainObject(view.final_round) ? fact('Final meld round', `${view.final_round.turns_left ?? '?'} turns left`) : null,
   ];
   return el('div', { class: 'facts' }, items);
+}
+
+/** Carousel: how many of the turn's draws the player to move has used, said only while that turn runs. */
+function drawsFact(view, rctx) {
+  if (!Number.isInteger(view.draws_per_turn) || !rctx.toAct.length) return null;
+  const drawn = Number.isInteger(view.drawn) ? view.drawn : 0;
+  const who = rctx.toAct.includes(rctx.mySeat) ? 'Your draws' : `${seatName(rctx, rctx.toAct[0])}'s draws`;
+  return fact(who, `${drawn} of ${view.draws_per_turn} drawn`, { 'data-drawn': String(drawn) });
 }
 
 function hintText(schema, legal, info) {
@@ -206,11 +212,11 @@ function hintText(schema, legal, info) {
   }
   if (has('call')) return 'A discard could be laid off: call it or pass.';
   const extra = [has('knock') ? 'Knock when your count is low enough.' : '', has('draw') ? 'You may draw again from the stock.' : ''].filter(Boolean).join(' ');
+  const how = info.discards ? ' To discard, select one card and press Discard (or click the pile, or drag the card there).' : '';
   if (info.selecting) {
-    const how = info.discards ? ' Double-click a card (or drag it to the pile) to discard it.' : '';
-    if (info.selected) return `Click "Meld", or a highlighted meld on the table to lay off the selected cards.${how} ${extra}`.trim();
+    if (info.selected) return `Press "Meld", or click a highlighted meld to lay off the selected cards.${how} ${extra}`.trim();
     return `Select cards to meld or lay off.${how} ${extra}`.trim();
   }
-  if (info.discards) return `Click a card to discard it. ${extra}`.trim();
+  if (info.discards) return `Select a card, then press Discard (or click the pile, or drag the card there). ${extra}`.trim();
   return extra || null;
 }

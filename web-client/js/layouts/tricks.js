@@ -4,7 +4,7 @@
 // when that is what `legal` offers for it); declarations are the action buttons.
 
 import { el } from '../dom.js';
-import { SUITS, cardElement, isFace } from '../cards.js';
+import { SUITS, cardElement, cardText, isFace } from '../cards.js';
 import { seatName } from '../render.js';
 import { fact, handZone, pileZone, poolsZone, schemaTable, trickBlock } from './common.js';
 import { ownHand, readSchema } from './schema.js';
@@ -13,6 +13,7 @@ const CARD_ACTIONS = ['card', 'play_card', 'exchange', 'discard'];
 
 export function createTricksLayout() {
   let lastPlayed = null;
+  let lastCollected = null;
 
   return {
     family: 'tricks',
@@ -23,9 +24,18 @@ export function createTricksLayout() {
       const cardActions = ui.legal.filter((a) => CARD_ACTIONS.includes(a.type) && isFace(a.card));
       const actionFor = (card) => CARD_ACTIONS.map((t) => cardActions.find((a) => a.type === t && a.card === card)).find(Boolean) || null;
       const playable = new Set(cardActions.map((a) => a.card));
+      // Select a card, then confirm: the Play button, Enter, or a second click on the same card.
+      const sel = ui.selection;
+      if (sel.card && !playable.has(sel.card)) sel.card = null;
+      const chosen = sel.card ? actionFor(sel.card) : null;
       const hand = cards ? handZone(cards, {
-        playable, disableUnplayable: true,
-        onCard: cardActions.length ? (card) => { const a = actionFor(card); if (a) ui.act(a); } : null,
+        playable, disableUnplayable: true, selectable: cardActions.length > 0, arrange: ui.arrange,
+        selected: sel.card ? [cards.indexOf(sel.card)] : [],
+        onCard: cardActions.length ? (card) => {
+          if (sel.card === card && chosen) return ui.act(chosen);
+          sel.card = card;
+          ui.rerender();
+        } : null,
       }) : null;
 
       const plays = schema.trick ? schema.trick.plays : [];
@@ -45,18 +55,33 @@ export function createTricksLayout() {
         side.push(pileZone(widow, { label: view.widow_taken ? 'Widow (taken)' : 'Widow', zone: 'widow' }));
       }
       if (side.length) center.push(el('div', { class: 'trump-widow' }, side));
+      const lastKey = Array.isArray(view.last_trick) && view.last_trick.length ? JSON.stringify(view.last_trick) : null;
+      const collected = lastKey !== null && lastKey !== lastCollected && !plays.length;
+      lastCollected = lastKey;
       center.push(trickBlock(schema, rctx, {
-        last: view.last_trick, arrive,
+        last: view.last_trick, arrive, collected,
         empty: schema.phase === 'declare' ? 'Declaring…' : 'No cards played yet.',
       }));
       center.push(poolsZone(schema));
       if (typeof view.pool_at_play === 'number' && view.pool_at_play > 0 && view.general === null) {
-        center.push(el('p', { class: 'hint-strip', text: `Each trick takes ${Math.floor(view.pool_at_play / 5)} chips from the pool.` }));
+        center.push(el('p', { class: 'hint-strip', text: `Each trick takes ${Math.floor(view.pool_at_play / 5)} chip${Math.floor(view.pool_at_play / 5) === 1 ? '' : 's'} from the pool.` }));
       }
 
       const below = [];
       const hint = hintText(ui.legal, cardActions);
       if (hint) below.push(el('p', { class: 'hint-strip', text: hint }));
+      if (cardActions.length) {
+        const verb = chosen ? { card: 'Play', play_card: 'Play', exchange: 'Exchange', discard: 'Discard' }[chosen.type] : 'Play';
+        below.push(el('div', { class: 'hand-tools' },
+          el('button', {
+            type: 'button', class: 'btn btn-primary', 'data-tool': 'play', 'data-confirm': chosen ? 'true' : null, disabled: !chosen,
+            onclick: () => chosen && ui.act(chosen),
+          }, chosen ? [`${verb} `, cardText(chosen.card)] : `${verb} (select a card)`),
+          el('button', {
+            type: 'button', class: 'btn btn-felt', 'data-tool': 'clear', text: 'Clear selection', disabled: !sel.card,
+            title: 'Unselect the card (Esc)', onclick: () => { sel.card = null; ui.rerender(); },
+          })));
+      }
 
       return schemaTable(state, rctx, schema, {
         seatInfo: (seat, s) => {
@@ -90,8 +115,8 @@ function facts(schema, rctx) {
 
 function hintText(legal, cardActions) {
   if (!legal.length) return null;
-  if (cardActions.some((a) => a.type === 'card' || a.type === 'play_card')) return 'Click a card to play it (cards you may not play are dimmed).';
-  if (cardActions.some((a) => a.type === 'exchange')) return 'Click a card to lay it aside for the turned trump, or keep your hand.';
-  if (cardActions.some((a) => a.type === 'discard')) return 'Click a card to discard it face down.';
+  if (cardActions.some((a) => a.type === 'card' || a.type === 'play_card')) return 'Select a card, then press Play (or click it again). Cards you may not play are dimmed.';
+  if (cardActions.some((a) => a.type === 'exchange')) return 'Select a card to lay aside for the turned trump and press Exchange, or keep your hand.';
+  if (cardActions.some((a) => a.type === 'discard')) return 'Select a card to discard face down, then press Discard.';
   return 'Declare with the buttons below.';
 }

@@ -1,0 +1,71 @@
+// Names a player reads instead of the server's ids: bots get a friendly name
+// chosen from their seat, tables a short title chosen from their id, rule
+// sources their book's name. Everything is worked out here, in the client, and
+// the same input always gives the same name, so every browser says the same.
+
+// The server names a bot after its table and seat: "bot-t4358d405-2".
+const BOT_ACCOUNT = /^bot-[A-Za-z0-9]+-(\d+)$/;
+const BOT_IN_TEXT = /\bbot-[A-Za-z0-9]+-(\d+)\b/g;
+// Table ids: "t" and eight hex digits (docs/protocol.md).
+const TABLE_IN_TEXT = /\bt[0-9a-f]{8}\b/g;
+
+const BOT_NAMES = ['Ada', 'Basil', 'Clara', 'Dmitri', 'Edith', 'Felix', 'Greta', 'Hugo', 'Iris', 'Jasper',
+  'Kit', 'Lena', 'Milo', 'Nora', 'Otto', 'Pearl', 'Quentin', 'Rosa', 'Silas', 'Tilda'];
+
+const TABLE_WORDS = ['Oak', 'Velvet', 'Lantern', 'Clover', 'Harbour', 'Juniper', 'Marble', 'Walnut', 'Saffron',
+  'Copper', 'Maple', 'Ivory', 'Garnet', 'Willow', 'Amber', 'Cedar', 'Indigo', 'Thistle', 'Birch', 'Opal'];
+const TABLE_ROOMS = ['Room', 'Table', 'Parlour', 'Corner', 'Alcove', 'Lounge'];
+
+/** True for a bot's account name. */
+export function isBotName(name) {
+  return typeof name === 'string' && BOT_ACCOUNT.test(name);
+}
+
+/** "Ada (bot)" for seat 0's bot; a person's name as it is. */
+export function displayName(name, seat) {
+  if (typeof name !== 'string') return name;
+  const match = BOT_ACCOUNT.exec(name);
+  if (!match) return name;
+  const at = Number.isInteger(seat) ? seat : Number(match[1]);
+  return `${BOT_NAMES[at % BOT_NAMES.length]} (bot)`;
+}
+
+function hash(text) {
+  let h = 2166136261;
+  for (const ch of String(text)) h = Math.imul(h ^ ch.codePointAt(0), 16777619) >>> 0;
+  return h;
+}
+
+/** "the Walnut Room": a short title for a table id, the same in every browser. */
+export function tableTitle(id) {
+  if (id === null || id === undefined || id === '') return 'a table';
+  const h = hash(id);
+  return `the ${TABLE_WORDS[h % TABLE_WORDS.length]} ${TABLE_ROOMS[Math.floor(h / TABLE_WORDS.length) % TABLE_ROOMS.length]}`;
+}
+
+/** "The Walnut Room" at the start of a sentence or as a heading. */
+export function tableTitleCapital(id) {
+  const title = tableTitle(id);
+  return title[0].toUpperCase() + title.slice(1);
+}
+
+/** Any server text with bot account names and table ids put in words. */
+export function friendlyText(text) {
+  if (typeof text !== 'string') return text;
+  return text
+    .replace(BOT_IN_TEXT, (whole, seat) => displayName(whole, Number(seat)))
+    .replace(TABLE_IN_TEXT, (id) => tableTitle(id));
+}
+
+// The rule books behind the games (docs: /shared/GAMES.md "Source key").
+const SOURCES = {
+  '000': 'an encyclopedia of card games (its entries Rams to Russian Bank)',
+  '001': 'an article on Rabouge (after Grimm, 1840)',
+  '002': 'a rules site for the Rummy family',
+};
+
+/** The rule book a game's catalogue `source` names, in words. */
+export function sourceName(source) {
+  if (typeof source !== 'string' || !source) return null;
+  return SOURCES[source] ?? (/^\d+$/.test(source) ? 'the classic rule books' : source);
+}
