@@ -39,7 +39,8 @@ void run_loop(boost::asio::io_context& io) {
 }
 
 // Memory freed by dropped connections and finished tables goes back to the
-// system instead of staying in the allocator's arenas.
+// system instead of staying in the allocator's arenas. (Linked with jemalloc,
+// whose own decay returns freed pages, this only trims glibc's few arenas.)
 void trim_memory_every(boost::asio::steady_timer& timer, std::chrono::seconds period) {
   timer.expires_after(period);
   timer.async_wait([&timer, period](const boost::system::error_code& ec) {
