@@ -238,7 +238,6 @@ class RanterGoRound final : public GameState {
     ++deals_;
     replay_ = false;
     shown_ = false;
-    result_ = Json();
     returned_.clear();
     exposed_.assign(seats_.size(), false);
     for (auto& s : seats_) {

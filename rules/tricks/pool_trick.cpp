@@ -295,7 +295,6 @@ class PoolTrick final : public GameState {
     first_trick_winner_ = -1;
     pool_at_play_ = 0;
     share_ = 0;
-    result_ = nullptr;
   }
 
   void take_widow(int seat, Effects& fx) {
