@@ -325,23 +325,18 @@ Json declare(const PoolSight& ps, const Json& legal, Rng& rng) {
   return *find_action(legal, best->type);
 }
 
-// The dealer may take up the turned trump for a card of his hand.
+// The dealer may take up the turned trump for a card of his hand: his least
+// useful card, when the trump is worth more to him.
 Json exchange_for_trump(const PoolSight& ps, const Json& legal) {
   const Json* keep = find_action(legal, "keep");
-  if (!ps.turned) return keep ? *keep : legal.front();
-  double best_value = expected_tricks(ps.sight.hand, ps.sight);
-  Json choice = keep ? *keep : legal.front();
-  for (auto card : card_options(legal, "exchange")) {
-    auto hand = ps.sight.hand;
-    remove_card(hand, card);
-    hand.push_back(*ps.turned);
-    const double value = expected_tricks(hand, ps.sight);
-    if (value > best_value + 1e-9) {
-      best_value = value;
-      choice = card_action("exchange", card);
-    }
-  }
-  return choice;
+  const auto offered = card_options(legal, "exchange");
+  if (!ps.turned || offered.empty()) return keep ? *keep : legal.front();
+  const Card given = least_useful(ps.sight, offered);
+  auto hand = ps.sight.hand;
+  remove_card(hand, given);
+  hand.push_back(*ps.turned);
+  if (expected_tricks(hand, ps.sight) > expected_tricks(ps.sight.hand, ps.sight)) return card_action("exchange", given);
+  return keep ? *keep : legal.front();
 }
 
 Json pool_trick_move(const Json& view, const Json& legal, Rng& rng, bool short_pack) {
