@@ -193,15 +193,21 @@ Card play_to_lose(const TrickSight& sight, const std::vector<Card>& playable) {
 double trick_chance(Card card, const std::vector<Card>& hand, const TrickSight& sight) {
   const int above = sight.unseen_above(card);
   const int length = suit_length(hand, card.suit);
+  double chance = 0.05;
   if (sight.is_trump(card)) {
-    if (above == 0) return 0.95;
-    if (above == 1) return length >= 2 ? 0.7 : 0.45;
-    if (above == 2) return length >= 3 ? 0.55 : 0.3;
-    return 0.2;
+    if (above == 0) chance = 0.95;
+    else if (above == 1) chance = length >= 2 ? 0.7 : 0.45;
+    else if (above == 2) chance = length >= 3 ? 0.55 : 0.3;
+    else chance = 0.2;
+  } else if (above == 0) {
+    chance = 0.8;
+  } else if (above == 1) {
+    chance = length >= 2 ? 0.4 : 0.2;
   }
-  if (above == 0) return 0.8;
-  if (above == 1) return length >= 2 ? 0.4 : 0.2;
-  return 0.05;
+  // The figures above fit two rivals (in self-play of the bots, a hand's tricks
+  // against two rivals came out as these figures add up); each rival more is
+  // one more hand that may beat the card, each fewer one less.
+  return std::pow(chance, std::max(sight.rivals, 0.0) / 2.0);
 }
 
 double expected_tricks(const std::vector<Card>& hand, const TrickSight& sight) {
@@ -251,8 +257,15 @@ PoolSight read_pool_view(const Json& view, bool short_pack) {
   sight.trick = read_plays(view.at("trick").value("plays", Json::array()));
   sight.rules.trump = read_suit(view.at("trick").value("trump", Json()));
   sight.rules.order = view.value("ranking", "ace_high") == "old" ? RankOrder::rams_old : RankOrder::ace_high;
-  for (const auto& seat : seats)
-    if (seat.value("status", "") == "active") ++sight.in_trick;
+  // Rivals: the others playing, and half of those yet to declare (some pass).
+  sight.rivals = 0;
+  for (const auto& seat : seats) {
+    const auto status = seat.value("status", "");
+    if (status == "active") ++sight.in_trick;
+    if (seat.value("seat", -1) == sight.me) continue;
+    if (status == "active") sight.rivals += 1;
+    if (status == "undeclared") sight.rivals += 0.5;
+  }
   out.unit = view.value("unit", std::int64_t{5});
   out.pool = view.value("pools", Json::object()).value("pool", std::int64_t{0});
   for (const auto& pile : view.value("piles", Json::array()))

@@ -21,6 +21,7 @@ struct TrickSight {
   Trick trick;            // the trick being played, lead first
   TrickRules rules;       // trump and rank order (the duties are in the legal list)
   int in_trick = 0;       // how many players play to each trick
+  double rivals = 2;      // how many may play against this hand: those yet to declare count half
   std::vector<Card> unseen;  // cards of the pack that the seat has not seen
 
   int to_play_after_me() const { return in_trick - static_cast<int>(trick.size()) - 1; }
