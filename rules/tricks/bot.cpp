@@ -241,7 +241,6 @@ namespace {
 
 struct PoolSight {
   TrickSight sight;
-  const Json& view;
   std::int64_t unit = 5;
   std::int64_t pool = 0;
   std::size_t widow_size = 0;
@@ -249,7 +248,7 @@ struct PoolSight {
 };
 
 PoolSight read_pool_view(const Json& view, bool short_pack) {
-  PoolSight out{TrickSight{}, view, 5, 0, 0, std::nullopt};
+  PoolSight out{TrickSight{}, 5, 0, 0, std::nullopt};
   auto& sight = out.sight;
   sight.me = seat_to_act(view);
   const auto& seats = view.at("seats");
