@@ -309,6 +309,41 @@ TEST_CASE("Card bots read only their view: other hands, the widow and the cards 
     REQUIRE(one.game().view(1) == other.game().view(1));
     CHECK(bot_move(one, "rams", 7) == bot_move(other, "rams", 7));
   }
+  SUBCASE("Rounce: the first to declare, with other hands and another widow") {
+    const std::vector<std::string> hand = {"KH", "9H", "AS", "8C", "2D"};
+    auto table = [&](const std::vector<std::vector<std::string>>& others, const std::vector<std::string>& widow) {
+      return Harness("rounce", Json::object(), {100, 100, 100}, 1,
+                     pool_trick_deck({hand, others[0], others[1]}, widow, "3H"));
+    };
+    Harness one = table({{"AH", "QH", "JH", "TH", "KS"}, {"AD", "KD", "QD", "JD", "TD"}}, {"2S", "3S", "4S", "5S", "6S", "7S"});
+    Harness other = table({{"2C", "3C", "4C", "5C", "6C"}, {"7C", "9C", "TC", "JC", "QC"}}, {"AH", "QH", "JH", "AD", "KD", "QD"});
+    REQUIRE(one.game().view(1) == other.game().view(1));
+    CHECK(bot_move(one, "rounce", 3) == bot_move(other, "rounce", 3));
+  }
+  SUBCASE("Reversi: the other hands, dealt a card at a time") {
+    // Three players: 2S is out and seventeen cards each. Seat 1 (first from the
+    // dealer's left) holds the same seventeen; the others' cards are swapped round.
+    const std::vector<std::string> mine = {"AS", "KS", "QS", "3H", "4H", "5H", "6H", "7H", "8H",
+                                           "9D", "TD", "JD", "QD", "KD", "AD", "2C", "3C"};
+    const std::vector<std::string> rest_one = {"JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S", "3S", "2H", "TH", "JH",
+                                               "QH", "KH", "AH", "2D", "3D", "4D", "5D", "6D", "7D", "8D", "4C", "5C",
+                                               "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC", "9H"};
+    auto deal = [&](const std::vector<std::string>& rest) {
+      std::vector<std::string> deck;
+      for (std::size_t i = 0; i < mine.size(); ++i) {
+        deck.push_back(mine[i]);
+        deck.push_back(rest[2 * i]);
+        deck.push_back(rest[2 * i + 1]);
+      }
+      deck.push_back("2S");  // the card taken out for three players, dealt last
+      return Harness("reversi", Json::object(), {100, 100, 100}, 1, cards(deck));
+    };
+    std::vector<std::string> rest_other(rest_one.rbegin(), rest_one.rend());
+    Harness one = deal(rest_one);
+    Harness other = deal(rest_other);
+    REQUIRE(one.game().view(1) == other.game().view(1));
+    CHECK(bot_move(one, "reversi") == bot_move(other, "reversi"));
+  }
   SUBCASE("Red Dog: the dealer's hand and the card to be turned") {
     const std::vector<std::string> hand = {"KS", "9H", "7D", "5C", "QD"};
     Harness one = red_dog_table(hand, {"2D", "3D", "4C", "6C", "7C"}, "8H");
