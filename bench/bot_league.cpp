@@ -3,7 +3,7 @@
 // `make bot-league`; a benchmark, never a timed test.
 //
 //   bot_league [--game ID]... [--deals N] [--deals-per-game N] [--seats N]
-//              [--seed S] [--self]
+//              [--seed S] [--self] [--option NAME=VALUE]...
 //
 // Each game is played many times from consecutive seeds, the careful bot in one
 // seat (a different seat each game) and random players in the others. A game is
@@ -11,8 +11,11 @@
 // games without one, Russian Bank and Rabouge, are played whole), with a million
 // chips a seat so that nobody goes broke. The figure is the bot's chips won per
 // deal, with a 95 % interval from the spread of its chips per game (games are
-// independent; the deals of one game are not), and the time the bot takes to
+// independent; the deals of one game are not), and the processor time the bot takes to
 // choose a move.
+//
+// --option sets a game option (for every game measured that has it), e.g.
+// `--option sequential=true --option limit=10` for Red and Black.
 //
 // --self seats the careful bot everywhere and prints, for the Rummy family,
 // how often a deal ends by someone going out rather than by the stock.
@@ -25,6 +28,8 @@
 #include <numeric>
 #include <string>
 #include <vector>
+
+#include <time.h>
 
 #include "rules/random_play.h"
 #include "rules/registry.h"
@@ -41,9 +46,19 @@ struct LeagueOptions {
   int seats = 0;  // 0: three, or the game's nearest player count
   std::uint64_t seed = 1;
   bool self_play = false;
+  Json game_options = Json::object();  // --option NAME=VALUE, for every game that has the option
 };
 
 constexpr std::int64_t starting_chips = 1'000'000;
+
+// The processor time this thread has used, in seconds: a move's think time is
+// the bot's own work, not the time the machine gave other processes meanwhile
+// (wall time on a shared machine put a preempted move at tens of milliseconds).
+double thread_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
 
 // A table without a server: applies every transfer to seats and pools.
 class LeagueTable {
@@ -87,11 +102,13 @@ int seats_for(const rules::GameInfo& info, const Json& options, int wanted) {
   return std::clamp(target, info.min_players, info.max_players_with(options));
 }
 
-Json options_for(const rules::GameInfo& info, int deals_per_game) {
+Json options_for(const rules::GameInfo& info, int deals_per_game, const Json& chosen) {
   Json given = Json::object();
-  for (const auto& option : info.options)
+  for (const auto& option : info.options) {
     if (option.name == "deals")  // some games cap it (Persian Rummy: at most 3)
       given["deals"] = option.max ? std::min<std::int64_t>(deals_per_game, *option.max) : deals_per_game;
+    if (chosen.contains(option.name)) given[option.name] = chosen[option.name];
+  }
   return rules::Registry::validate_options(info, given);
 }
 
@@ -126,9 +143,9 @@ void play_game(const rules::GameInfo& info, const Json& options, int players, st
     const bool careful = (self_play || seat == measured_seat) && info.bot;
     if (careful) {
       const Json view = game.view(seat);
-      const auto start = std::chrono::steady_clock::now();
+      const double start = thread_seconds();
       const Json action = info.bot(view, legal, rng);
-      const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double took = thread_seconds() - start;
       tally.think.push_back(took);
       table.apply(seat, action);
     } else {
@@ -160,7 +177,7 @@ Interval interval_of(const std::vector<double>& values) {
 }
 
 void run_game(const rules::GameInfo& info, const LeagueOptions& options) {
-  const Json game_options = options_for(info, options.deals_per_game);
+  const Json game_options = options_for(info, options.deals_per_game, options.game_options);
   const int players = seats_for(info, game_options, options.seats);
   const bool has_deals_option = game_options.contains("deals");
   if (!info.bot) {
@@ -218,6 +235,15 @@ int parse_int(const std::string& flag, const std::string& text) {
   }
 }
 
+// NAME=VALUE, the value read as JSON (true, 10) or else as a string (3-2).
+void add_option(const std::string& text, Json& into) {
+  const auto equals = text.find('=');
+  if (equals == std::string::npos || equals == 0) throw std::runtime_error("--option takes NAME=VALUE, not '" + text + "'");
+  const std::string value = text.substr(equals + 1);
+  Json parsed = Json::parse(value, nullptr, /*allow_exceptions=*/false);
+  into[text.substr(0, equals)] = parsed.is_discarded() ? Json(value) : parsed;
+}
+
 LeagueOptions parse(int argc, char** argv) {
   LeagueOptions options;
   for (int i = 1; i < argc; ++i) {
@@ -227,7 +253,8 @@ LeagueOptions parse(int argc, char** argv) {
       continue;
     }
     if (flag == "--help" || flag == "-h") {
-      std::cout << "usage: bot_league [--game ID]... [--deals N] [--deals-per-game N] [--seats N] [--seed S] [--self]\n";
+      std::cout << "usage: bot_league [--game ID]... [--deals N] [--deals-per-game N] [--seats N] [--seed S] [--self]\n"
+                   "                  [--option NAME=VALUE]...\n";
       std::exit(0);
     }
     if (i + 1 >= argc) throw std::runtime_error(flag + " needs a value");
@@ -237,6 +264,7 @@ LeagueOptions parse(int argc, char** argv) {
     else if (flag == "--deals-per-game") options.deals_per_game = std::max(1, parse_int(flag, value));
     else if (flag == "--seats") options.seats = parse_int(flag, value);
     else if (flag == "--seed") options.seed = static_cast<std::uint64_t>(parse_int(flag, value));
+    else if (flag == "--option") add_option(value, options.game_options);
     else throw std::runtime_error("unknown option " + flag + " (see --help)");
   }
   return options;

@@ -1,5 +1,6 @@
 #include "rules/games/rams.h"
 
+#include "rules/tricks/bot.h"
 #include "rules/tricks/pool_trick.h"
 
 namespace parlour::rules {
@@ -40,6 +41,7 @@ GameInfo rams_info() {
     config.deal_limit = setup.options.at("deals").get<int>();
     return tricks::make_pool_trick_game(config, setup);
   };
+  info.bot = tricks::pool_trick_bot(/*short_pack=*/true);
   return info;
 }
 

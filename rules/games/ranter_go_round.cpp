@@ -1,6 +1,7 @@
 #include "rules/games/ranter_go_round.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "rules/action.h"
@@ -411,6 +412,47 @@ class RanterGoRound final : public GameState {
   Json result_;
 };
 
+// The chance that a card of rank `rank` is the lowest (ties lose too) against
+// `rivals` other cards that may lose, each any rank ace to queen alike.
+double chance_lowest(int rank, int rivals) {
+  if (rank == king) return 0.0;
+  return std::pow(static_cast<double>(13 - rank) / 12.0, rivals);
+}
+
+// The level-1 bot: keep the card unless a fresh one is likelier to survive.
+// A neighbour's card is any of ace to queen (a king would be turned up); the
+// dealer's draw may be a king too. Nobody acts on the bot's card after its turn,
+// so this is the whole of its choice: the classic "exchange a low card" with the
+// threshold set by how many may hold the lowest card.
+Json ranter_go_round_bot(const Json& view, const Json& legal, Rng&) {
+  if (!legal.is_array() || legal.empty()) throw std::logic_error("ranter-go-round bot: no legal action");
+  const Json* change = nullptr;
+  const Json* stand = nullptr;
+  for (const auto& action : legal) {
+    const auto type = action.value("type", "");
+    if (type == "exchange" || type == "draw") change = &action;
+    if (type == "stand") stand = &action;
+  }
+  if (!change || !stand) return stand ? *stand : legal.front();
+  const int me = view.at("turn").at("seats").at(0).get<int>();
+  std::optional<Card> mine;
+  int rivals = 0;
+  for (const auto& seat : view.at("seats")) {
+    const auto& cards = seat.value("cards", Json::array());
+    if (seat.value("seat", -1) == me) {
+      if (!cards.empty() && cards.front().is_string()) mine = parse_card(cards.front().get<std::string>());
+    } else if (seat.value("in_deal", false) && !seat.value("left", false) && !seat.value("king", false)) {
+      ++rivals;
+    }
+  }
+  if (!mine) return *stand;
+  const bool drawing = change->value("type", "") == "draw";
+  double fresh = 0;
+  for (int rank = ace; rank <= queen; ++rank) fresh += chance_lowest(rank, rivals);
+  fresh /= drawing ? 13.0 : 12.0;  // a drawn king never loses
+  return chance_lowest(mine->rank, rivals) > fresh ? *change : *stand;
+}
+
 }  // namespace
 
 GameInfo ranter_go_round_info() {
@@ -435,6 +477,7 @@ GameInfo ranter_go_round_info() {
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {
     return std::make_unique<RanterGoRound>(setup);
   };
+  info.bot = ranter_go_round_bot;
   return info;
 }
 

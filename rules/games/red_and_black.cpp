@@ -1,6 +1,7 @@
 #include "rules/games/red_and_black.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "rules/action.h"
@@ -388,7 +389,66 @@ class RedAndBlack final : public GameState {
   Json result_;
 };
 
+// The level-1 bot names the colour with more cards left in the stock and
+// stakes by the edge: a chip without one (all bets made before any card is
+// dealt, the default, leave none: red and black are then alike), more as the
+// seen cards tilt the stock, up to the most allowed at an edge of a quarter.
+Json red_and_black_bot(const Json& view, const Json& legal, Rng&) {
+  if (!legal.is_array() || legal.empty()) throw std::logic_error("red and black bot: no legal action");
+  const Json* red_bet = nullptr;
+  const Json* black_bet = nullptr;
+  for (const auto& action : legal) {
+    if (action.value("type", "") != "bet") continue;
+    (action.value("colour", "") == "red" ? red_bet : black_bet) = &action;
+  }
+  if (!red_bet || !black_bet) return legal.front();
+  const double red_edge = red_and_black_edge(view, true);
+  const double black_edge = red_and_black_edge(view, false);
+  const bool red = red_edge >= black_edge;
+  const Json& chosen = red ? *red_bet : *black_bet;
+  const double edge = std::max(red_edge, black_edge);
+  const auto low = chosen.at("amount").at("min").get<std::int64_t>();
+  const auto high = chosen.at("amount").at("max").get<std::int64_t>();
+  const double share = std::clamp(edge * 4.0, 0.0, 1.0);
+  const auto amount = std::clamp<std::int64_t>(
+      low + static_cast<std::int64_t>(std::floor(share * static_cast<double>(high - low) + 0.5)), low, high);
+  Json bet = chosen;
+  bet["amount"] = amount;
+  return bet;
+}
+
 }  // namespace
+
+double red_and_black_edge(const Json& view, bool red) {
+  int red_left = 26, black_left = 26;
+  for (const auto& seat : view.at("seats"))
+    for (const auto& text : seat.value("cards", Json::array())) {
+      if (!text.is_string()) continue;
+      const auto card = parse_card(text.get<std::string>());
+      if (!card) continue;
+      (card->is_red() ? red_left : black_left) -= 1;
+    }
+  const int named = red ? red_left : black_left;
+  const int other = red ? black_left : red_left;
+  const int total = named + other;
+  if (named < 0 || other < 0 || total < 5) return 0.0;
+  // Five cards from the stock: the chance of k of the named colour, and the
+  // payment (in bets) each k brings.
+  auto choose = [](int n, int k) {
+    if (k < 0 || k > n) return 0.0;
+    double out = 1.0;
+    for (int i = 1; i <= k; ++i) out = out * (n - k + i) / i;
+    return out;
+  };
+  const double all = choose(total, 5);
+  double edge = 0;
+  for (int k = 0; k <= 5; ++k) {
+    const double chance = choose(named, k) * choose(other, 5 - k) / all;
+    const double pays = k == 5 ? 2.0 : k >= 3 ? 1.0 : k == 0 ? -2.0 : -1.0;
+    edge += chance * pays;
+  }
+  return edge;
+}
 
 GameInfo red_and_black_info() {
   GameInfo info;
@@ -415,6 +475,7 @@ GameInfo red_and_black_info() {
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {
     return std::make_unique<RedAndBlack>(setup);
   };
+  info.bot = red_and_black_bot;
   return info;
 }
 

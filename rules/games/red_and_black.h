@@ -39,4 +39,10 @@ namespace parlour::rules {
 
 GameInfo red_and_black_info();
 
+// What a bet on `red` (else black) is worth per chip bet, from the cards the
+// view shows dealt this round (the rest are in the stock, each as likely):
+// zero when no card is seen. Its level-1 bot (red_and_black_info().bot) names
+// the colour worth more and stakes by the edge.
+double red_and_black_edge(const Json& view, bool red);
+
 }  // namespace parlour::rules

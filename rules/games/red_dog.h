@@ -34,4 +34,9 @@ namespace parlour::rules {
 
 GameInfo red_dog_info();
 
+// The chance, from what the seat to act sees in `view` (its hand, the turned
+// cards, the winners' shown cards), that its hand beats the next card turned.
+// Its level-1 bot (red_dog_info().bot) stakes more the more this exceeds 1/2.
+double red_dog_win_chance(const Json& view);
+
 }  // namespace parlour::rules

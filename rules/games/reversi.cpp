@@ -6,6 +6,7 @@
 #include "rules/deal_phases.h"
 #include "rules/pools.h"
 #include "rules/view.h"
+#include "rules/tricks/bot.h"
 #include "rules/tricks/tricks.h"
 
 namespace parlour::rules {
@@ -291,6 +292,7 @@ GameInfo reversi_info() {
       {"deals", OptionSpec::Type::integer, 0, {}, 0, 10000, "End the table after this many deals (0: no limit)."},
   };
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> { return std::make_unique<Reversi>(setup); };
+  info.bot = tricks::reversi_bot;
   return info;
 }
 

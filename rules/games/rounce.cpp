@@ -1,5 +1,6 @@
 #include "rules/games/rounce.h"
 
+#include "rules/tricks/bot.h"
 #include "rules/tricks/pool_trick.h"
 
 namespace parlour::rules {
@@ -37,6 +38,7 @@ GameInfo rounce_info() {
     config.deal_limit = setup.options.at("deals").get<int>();
     return tricks::make_pool_trick_game(config, setup);
   };
+  info.bot = tricks::pool_trick_bot(/*short_pack=*/false);
   return info;
 }
 

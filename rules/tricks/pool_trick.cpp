@@ -185,6 +185,8 @@ class PoolTrick final : public GameState {
     out["could_not_deal"] = could_not_deal_;
     out["leader"] = first_player_ >= 0 ? Json(first_player_) : Json();
     out["last_trick"] = plays_json(last_trick_);
+    out["ranking"] = config_.rules.order == RankOrder::rams_old ? "old" : "ace_high";
+    out["unit"] = config_.unit;
     return out;
   }
 
