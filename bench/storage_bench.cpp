@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/report.h"
-#include "storage/database.h"
+#include "storage/store.h"
 
 namespace parlour::bench {
 
@@ -58,7 +58,7 @@ storage::TableWrite bet_step(std::int64_t seq) {
   return write;
 }
 
-void prepare(storage::Database& db) {
+void prepare(storage::Store& db) {
   db.create_player(player, "benchmark-token-hash", 1'000'000'000);
   storage::TableRecord table;
   table.id = table_id;
@@ -81,7 +81,7 @@ double thread_cpu_seconds() {
 }
 
 // Commits `batch` steps per commit() call until the time is up.
-void bench_batches(storage::Database& db, std::int64_t& seq, int batch, double duration) {
+void bench_batches(storage::Store& db, std::int64_t& seq, int batch, double duration) {
   std::int64_t steps = 0;
   std::int64_t commits = 0;
   Stopwatch clock;
@@ -109,10 +109,10 @@ void run_storage_bench(const Options& options) {
   // Each batch size starts from an empty database: commits slow down as the
   // ledger grows, which would otherwise favour whichever size runs first.
   for (int batch : {1, 16, 64}) {
-    storage::Database db((folder.path() / ("batch-" + std::to_string(batch) + ".db")).string());
-    prepare(db);
+    const auto db = storage::open_store((folder.path() / ("batch-" + std::to_string(batch) + ".db")).string());
+    prepare(*db);
     std::int64_t seq = 0;
-    bench_batches(db, seq, batch, options.micro_seconds());
+    bench_batches(*db, seq, batch, options.micro_seconds());
   }
 }
 

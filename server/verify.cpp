@@ -11,7 +11,7 @@
 #include "rules/fair.h"
 #include "server/config.h"
 #include "server/history.h"
-#include "storage/database.h"
+#include "storage/store.h"
 
 namespace parlour::server {
 
@@ -195,7 +195,8 @@ int verify_main(const std::vector<std::string>& args) {
     if (flags.count("--history") && flags.size() == 1) {
       history = read_json_file(flags["--history"]);
     } else if (flags.count("--table") && flags.count("--db") && flags.size() == 2) {
-      storage::Database db(flags["--db"]);
+      const std::unique_ptr<storage::Store> store = storage::open_store(flags["--db"]);
+      storage::Store& db = *store;
       const auto record = db.find_table(flags["--table"]);
       if (!record) {
         std::cerr << "parlour verify: no table '" << flags["--table"] << "' in " << flags["--db"] << "\n";
