@@ -188,8 +188,8 @@ CREATE TABLE IF NOT EXISTS schema_version (
 ))sql";
 
 // Every node that opens the database takes this lock to migrate, so that two
-// starting together apply each migration once. The number is arbitrary but fixed.
-constexpr const char* kLockMigrations = "SELECT pg_advisory_xact_lock(7061726c6f7572)";
+// starting together apply each migration once. The number is "parlour" in ASCII.
+constexpr const char* kLockMigrations = "SELECT pg_advisory_xact_lock(31632341465003378)";
 
 // ---------------------------------------------------------------------------
 // Statements, prepared on each connection under these names.
@@ -287,19 +287,22 @@ constexpr Statement kEvents{"events", "SELECT seq, json FROM table_events WHERE 
 constexpr Statement kInsertResult{"insert_result", "INSERT INTO results(table_id, time, json) VALUES ($1, $2, $3)"};
 constexpr Statement kResults{"results", "SELECT json FROM results WHERE table_id = $1 ORDER BY id"};
 
-// All but kSchemaVersion and kRecordMigration, which migrate() prepares first.
 constexpr Statement kAllStatements[] = {
-    kFindPlayer,     kFindPlayerByTokenHash, kInsertPlayer,  kAllPlayers,
+    kSchemaVersion, kRecordMigration, kFindPlayer,     kFindPlayerByTokenHash, kInsertPlayer,  kAllPlayers,
     kInsertTransfer, kCreditAccount,  kDebitAccount,   kInsertEntries,         kBalance,       kBalancesWithPrefix,
     kTotalOfAllAccounts, kLedgerPage, kTableNets,      kTablesHostedSince,     kInsertTable,   kFindTable,
     kTablesWithStatus, kSetStatus,    kSetFailure,     kDeleteSeats,           kInsertSeat,    kSeats,
     kInsertEvent,    kEvents,         kInsertResult,   kResults,
 };
 
+constexpr const char* kSavepoint = "SAVEPOINT table_write";
 // Fires the deferred ledger check for what this write did, inside its
 // savepoint, so that an unbalanced transfer undoes only its own write instead
 // of failing the whole batch at COMMIT; then defers again for the next write.
-constexpr const char* kCheckLedgerNow = "SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED";
+// One round trip.
+constexpr const char* kCheckLedgerAndRelease =
+    "SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED; RELEASE SAVEPOINT table_write";
+constexpr const char* kRollbackSavepoint = "ROLLBACK TO SAVEPOINT table_write; RELEASE SAVEPOINT table_write";
 
 constexpr int kMaxLedgerPage = 500;
 
@@ -366,7 +369,8 @@ struct PostgresStore::Impl {
 
   explicit Impl(const std::string& full_url) : url(without_password(full_url)), connection(full_url) {}
 
-  // The two statements migrate() needs are prepared there, before the rest.
+  // libpqxx sends a statement to the server on its first use, so statements
+  // naming columns a later migration adds can be declared before it runs.
   void prepare_all() {
     for (const Statement& statement : kAllStatements) connection.prepare(statement.name, statement.sql);
   }
@@ -391,11 +395,6 @@ struct PostgresStore::Impl {
       tx.exec(kCreateSchemaVersion);
       tx.commit();
     }
-    // Prepared after schema_version exists: preparing checks the tables a
-    // statement names, so the statements of later migrations' tables are
-    // prepared only once the migrations have run (below).
-    connection.prepare(kSchemaVersion.name, kSchemaVersion.sql);
-    connection.prepare(kRecordMigration.name, kRecordMigration.sql);
     int found = 0;
     {
       pqxx::nontransaction tx(connection);
@@ -587,29 +586,29 @@ struct PostgresStore::Impl {
     if (write.failure) set_failure(tx, write.table, *write.failure);
   }
 
-  void check_ledger_now(pqxx::transaction_base& tx, const TableWrite& write) {
-    try {
-      tx.exec(kCheckLedgerNow);
-    } catch (const pqxx::failure& e) {
-      throw StorageError("while writing table " + write.table + ": " + message_of(e));
-    }
-  }
-
   // Runs one write inside its own savepoint; returns "" or why it was undone.
-  // A savepoint whose write failed is rolled back by the subtransaction's
-  // destructor, which leaves the outer transaction usable for the next write.
+  // Savepoints are plain statements on the batch's transaction (libpqxx 6's
+  // subtransaction sends its SAVEPOINT only on its first plain statement, after
+  // prepared ones); a failed statement leaves the transaction usable once
+  // rolled back to the savepoint.
   std::string apply_in_savepoint(pqxx::work& tx, const TableWrite& write, const std::string& time) {
+    tx.exec(kSavepoint);
+    std::string error;
     try {
-      pqxx::subtransaction savepoint(tx, "table_write");
-      apply_write(savepoint, write, time);
-      check_ledger_now(savepoint, write);
-      savepoint.commit();
-      return "";
+      apply_write(tx, write, time);
+      try {
+        tx.exec(kCheckLedgerAndRelease);
+        return "";
+      } catch (const pqxx::sql_error& e) {
+        error = "while writing table " + write.table + ": " + message_of(e);
+      }
     } catch (const StorageError& e) {
-      return e.what();
+      error = e.what();
     } catch (const pqxx::sql_error& e) {
-      return "while writing table " + write.table + ": " + message_of(e);
+      error = "while writing table " + write.table + ": " + message_of(e);
     }
+    tx.exec(kRollbackSavepoint);
+    return error;
   }
 };
 
@@ -620,8 +619,8 @@ PostgresStore::PostgresStore(const std::string& url) : PostgresStore(url, kLates
 PostgresStore::PostgresStore(const std::string& url, int migrate_up_to) {
   try {
     impl_ = std::make_unique<Impl>(url);
+    impl_->prepare_all();
     impl_->migrate(migrate_up_to);
-    if (migrate_up_to == kLatestVersion) impl_->prepare_all();
   } catch (const StorageError&) {
     throw;
   } catch (const std::exception& e) {
