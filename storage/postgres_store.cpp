@@ -211,25 +211,35 @@ constexpr Statement kInsertPlayer{
     "insert_player", "INSERT INTO players(name, token_hash, created_at) VALUES ($1, $2, $3) RETURNING id"};
 constexpr Statement kAllPlayers{"all_players", "SELECT id, name, token_hash FROM players ORDER BY id"};
 
-constexpr Statement kInsertTransfer{
-    "insert_transfer",
-    "INSERT INTO transfers(time, table_id, game, memo, seq, deal) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id"};
-// Credits an account, opening it on first use, in one statement: two nodes
-// opening the same account at once cannot both insert it.
-constexpr Statement kCreditAccount{"credit_account", R"sql(
-INSERT INTO accounts(name, balance) VALUES ($1, $2)
-ON CONFLICT (name) DO UPDATE SET balance = accounts.balance + EXCLUDED.balance
-RETURNING id, balance)sql"};
-// Debits an existing account that can afford it (or any non-player account):
-// no row back means it cannot, so the caller can say how much it has. The
-// CHECK constraint stays the last word on a player's balance.
-constexpr Statement kDebitAccount{"debit_account", R"sql(
-UPDATE accounts SET balance = balance - $2
-WHERE name = $1 AND (balance >= $2 OR substr(name, 1, 7) <> 'player:')
-RETURNING id, balance)sql"};
-constexpr Statement kInsertEntries{"insert_entries", R"sql(
-INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after)
-VALUES ($1, $2, $3, $4), ($1, $5, $6, $7))sql"};
+// A whole posting in one round trip: the transfer, the debit, the credit (each
+// account opened on first use) and the two entries. `debited` differs by the
+// kind of account paying: a player's is debited only if it can afford it (no
+// row means it cannot, and the caller says how much it has; the CHECK
+// constraint stays the last word), any other account is opened or debited
+// freely. Returns how many entries were written: 2, or 1 when the debit was refused.
+#define PARLOUR_POSTING(DEBITED) \
+  "WITH transfer AS (INSERT INTO transfers(time, table_id, game, memo, seq, deal) " \
+  "                  VALUES ($1, $2, $3, $4, $5, $6) RETURNING id), " \
+  "debited AS (" DEBITED "), " \
+  "credited AS (INSERT INTO accounts(name, balance) VALUES ($8, $9) " \
+  "             ON CONFLICT (name) DO UPDATE SET balance = accounts.balance + EXCLUDED.balance " \
+  "             RETURNING id, balance), " \
+  "entries AS (INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after) " \
+  "            SELECT transfer.id, debited.id, -$9::BIGINT, debited.balance FROM transfer, debited " \
+  "            UNION ALL " \
+  "            SELECT transfer.id, credited.id, $9, credited.balance FROM transfer, credited " \
+  "            RETURNING 1) " \
+  "SELECT count(*) FROM entries"
+constexpr Statement kPostingFromPlayer{
+    "posting_from_player",
+    PARLOUR_POSTING("UPDATE accounts SET balance = balance - $9 WHERE name = $7 AND balance >= $9 "
+                    "RETURNING id, balance")};
+constexpr Statement kPostingFromOther{
+    "posting_from_other",
+    PARLOUR_POSTING("INSERT INTO accounts(name, balance) VALUES ($7, -$9::BIGINT) "
+                    "ON CONFLICT (name) DO UPDATE SET balance = accounts.balance - $9 "
+                    "RETURNING id, balance")};
+#undef PARLOUR_POSTING
 constexpr Statement kBalance{"balance", "SELECT balance FROM accounts WHERE name = $1"};
 constexpr Statement kBalancesWithPrefix{
     "balances_with_prefix",
@@ -289,7 +299,7 @@ constexpr Statement kResults{"results", "SELECT json FROM results WHERE table_id
 
 constexpr Statement kAllStatements[] = {
     kSchemaVersion, kRecordMigration, kFindPlayer,     kFindPlayerByTokenHash, kInsertPlayer,  kAllPlayers,
-    kInsertTransfer, kCreditAccount,  kDebitAccount,   kInsertEntries,         kBalance,       kBalancesWithPrefix,
+    kPostingFromPlayer, kPostingFromOther,         kBalance,       kBalancesWithPrefix,
     kTotalOfAllAccounts, kLedgerPage, kTableNets,      kTablesHostedSince,     kInsertTable,   kFindTable,
     kTablesWithStatus, kSetStatus,    kSetFailure,     kDeleteSeats,           kInsertSeat,    kSeats,
     kInsertEvent,    kEvents,         kInsertResult,   kResults,
@@ -350,10 +360,6 @@ std::string describe_posting(const Posting& posting) {
   return text;
 }
 
-struct AccountChange {
-  std::int64_t account_id = 0;
-  std::int64_t balance_after = 0;
-};
 
 Player player_from(const pqxx::row& row) {
   return Player{row[0].as<std::int64_t>(), row[1].c_str(), row[2].c_str()};
@@ -440,22 +446,6 @@ struct PostgresStore::Impl {
     return rows.empty() ? 0 : rows[0][0].as<std::int64_t>();
   }
 
-  static AccountChange change_from(const pqxx::result& rows) {
-    return {rows[0][0].as<std::int64_t>(), rows[0][1].as<std::int64_t>()};
-  }
-
-  AccountChange debit(pqxx::transaction_base& tx, const Posting& posting) {
-    const pqxx::result rows = run(tx, kDebitAccount, posting.from, posting.amount);
-    if (!rows.empty()) return change_from(rows);
-    const std::int64_t has = balance(tx, posting.from);
-    if (posting.from.rfind("player:", 0) == 0) {
-      throw StorageError("insufficient chips for " + describe_posting(posting) + ": " + posting.from + " has " +
-                         std::to_string(has));
-    }
-    // A pool or the bank not opened yet: opened with a negative balance, as in SQLite.
-    return change_from(run(tx, kCreditAccount, posting.from, -posting.amount));
-  }
-
   void apply_posting(pqxx::transaction_base& tx, const Posting& posting, const std::string& time) {
     if (posting.amount <= 0) {
       throw StorageError("invalid " + describe_posting(posting) + ": the amount must be positive");
@@ -466,19 +456,22 @@ struct PostgresStore::Impl {
     if (posting.from == posting.to) {
       throw StorageError("invalid " + describe_posting(posting) + ": an account cannot pay itself");
     }
+    const bool from_player = posting.from.rfind("player:", 0) == 0;
+    std::int64_t entries = 0;
     try {
       std::string seq_text;
       std::string deal_text;
-      const std::int64_t transfer_id =
-          run(tx, kInsertTransfer, time, text_or_null(posting.table), text_or_null(posting.game), posting.memo,
-              integer_or_null(posting.seq, seq_text), integer_or_null(posting.deal, deal_text))[0][0]
-              .as<std::int64_t>();
-      const AccountChange debited = debit(tx, posting);
-      const AccountChange credited = change_from(run(tx, kCreditAccount, posting.to, posting.amount));
-      run(tx, kInsertEntries, transfer_id, debited.account_id, -posting.amount, debited.balance_after,
-          credited.account_id, posting.amount, credited.balance_after);
+      entries = run(tx, from_player ? kPostingFromPlayer : kPostingFromOther, time, text_or_null(posting.table),
+                    text_or_null(posting.game), posting.memo, integer_or_null(posting.seq, seq_text),
+                    integer_or_null(posting.deal, deal_text), posting.from, posting.to, posting.amount)[0][0]
+                    .as<std::int64_t>();
     } catch (const pqxx::failure& e) {
       throw StorageError("while " + describe_posting(posting) + ": " + message_of(e));
+    }
+    // The transfer and the credit written so far are undone with the write's savepoint.
+    if (entries != 2) {
+      throw StorageError("insufficient chips for " + describe_posting(posting) + ": " + posting.from + " has " +
+                         std::to_string(balance(tx, posting.from)));
     }
   }
 

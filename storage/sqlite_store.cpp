@@ -137,41 +137,46 @@ CREATE INDEX tables_by_host ON tables(host COLLATE NOCASE);
     {7, "the database enforces that every transfer's entries sum to zero", R"sql(
 -- A transfer is balanced when it has exactly two ledger entries summing to zero.
 -- SQLite has no deferred CHECK or constraint trigger, but it does check deferred
--- foreign keys at COMMIT: each new transfer points (balanced) at its row here,
--- which the trigger below adds only when its second entry balances it. So a
--- transaction that leaves a transfer open, or unbalanced, cannot commit.
+-- foreign keys at COMMIT: each transfer points (balanced, its own id) at its
+-- row here, which the trigger below adds only when its second entry balances
+-- it. So a transaction that leaves a transfer open, or unbalanced, cannot
+-- commit; and a third entry finds the row already there and fails.
 CREATE TABLE balanced_transfers (
-  transfer_id  INTEGER PRIMARY KEY REFERENCES transfers(id)
+  transfer_id  INTEGER PRIMARY KEY
 );
 INSERT INTO balanced_transfers(transfer_id)
   SELECT transfer_id FROM ledger_entries GROUP BY transfer_id HAVING count(*) = 2 AND sum(amount) = 0;
 ALTER TABLE transfers ADD COLUMN balanced INTEGER
   REFERENCES balanced_transfers(transfer_id) DEFERRABLE INITIALLY DEFERRED;
 UPDATE transfers SET balanced = id WHERE id IN (SELECT transfer_id FROM balanced_transfers);
+-- Inserting a balanced_transfers row looks up the transfers pointing at it:
+-- without this index, a scan of every transfer.
+CREATE INDEX transfers_by_balanced ON transfers(balanced);
 
-CREATE TRIGGER transfer_must_balance AFTER INSERT ON transfers
+-- The store writes `balanced` with the row; a writer that leaves it out gets it here.
+CREATE TRIGGER transfer_must_balance AFTER INSERT ON transfers WHEN NEW.balanced IS NULL
 BEGIN
   UPDATE transfers SET balanced = NEW.id WHERE id = NEW.id;
 END;
-CREATE TRIGGER transfer_balance_link_is_fixed BEFORE UPDATE OF balanced ON transfers
+CREATE TRIGGER transfer_balance_link_is_its_id BEFORE UPDATE OF balanced ON transfers
 WHEN NEW.balanced IS NOT NEW.id
 BEGIN
-  SELECT RAISE(ABORT, 'a transfer''s balanced link is its own id');
+  SELECT RAISE(ABORT, 'a transfer''s balanced link must be its own id');
+END;
+CREATE TRIGGER transfer_link_on_insert_is_its_id BEFORE INSERT ON transfers
+WHEN NEW.balanced IS NOT NULL AND NEW.balanced IS NOT NEW.id
+BEGIN
+  SELECT RAISE(ABORT, 'a transfer''s balanced link must be its own id');
 END;
 CREATE TRIGGER transfer_closes_on_second_entry AFTER INSERT ON ledger_entries
-WHEN (SELECT count(*) FROM ledger_entries WHERE transfer_id = NEW.transfer_id) = 2
+WHEN (SELECT count(*) FROM ledger_entries WHERE transfer_id = NEW.transfer_id) >= 2
 BEGIN
   INSERT INTO balanced_transfers(transfer_id) VALUES (NEW.transfer_id);
 END;
 CREATE TRIGGER transfer_sums_to_zero BEFORE INSERT ON balanced_transfers
 WHEN (SELECT count(*) <> 2 OR coalesce(sum(amount), 0) <> 0 FROM ledger_entries WHERE transfer_id = NEW.transfer_id)
 BEGIN
-  SELECT RAISE(ABORT, 'transfer does not sum to zero: its two ledger entries must be +amount and -amount');
-END;
-CREATE TRIGGER closed_transfer_takes_no_entry BEFORE INSERT ON ledger_entries
-WHEN EXISTS (SELECT 1 FROM balanced_transfers WHERE transfer_id = NEW.transfer_id)
-BEGIN
-  SELECT RAISE(ABORT, 'transfer already has its two ledger entries');
+  SELECT RAISE(ABORT, 'transfer does not sum to zero: expected two ledger entries, +amount and -amount');
 END;
 -- The ledger is append-only.
 CREATE TRIGGER ledger_entries_are_not_updated BEFORE UPDATE ON ledger_entries
@@ -234,6 +239,12 @@ constexpr const char* kInsertTransfer =
 // (movements without a table event, such as grants, take the plain one).
 constexpr const char* kInsertLinkedTransfer =
     "INSERT INTO transfers(time, table_id, game, memo, seq, deal) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+// From schema 7 on: the row names itself as the transfer that must balance
+// (the id a rowid table gives next is the largest plus one), which spares the
+// trigger's UPDATE of every new row.
+constexpr const char* kInsertBalancedTransfer = R"sql(
+INSERT INTO transfers(id, balanced, time, table_id, game, memo, seq, deal)
+SELECT next.id, next.id, ?1, ?2, ?3, ?4, ?5, ?6 FROM (SELECT coalesce(max(id), 0) + 1 AS id FROM transfers) next)sql";
 constexpr const char* kAddToAccount =
     "UPDATE accounts SET balance = balance + ?2 WHERE name = ?1 RETURNING id, balance";
 constexpr const char* kOpenAccount =
@@ -395,6 +406,8 @@ struct SqliteStore::Impl {
   SQLite::Database db;
   // Declared after db so that they are finalized before the connection closes.
   std::unordered_map<const char*, std::unique_ptr<SQLite::Statement>> statements;
+  // Migration 7 has run: transfers carry their `balanced` link (kInsertBalancedTransfer).
+  bool schema_has_balanced_links = false;
 
   explicit Impl(const std::string& file_path) : path(file_path), db(open(file_path)) { configure(); }
 
@@ -461,6 +474,7 @@ struct SqliteStore::Impl {
       if (migration.version > up_to) break;
       if (migration.version > found) apply(migration);
     }
+    schema_has_balanced_links = std::max(found, up_to) >= 7;
   }
 
   void apply(const Migration& migration) {
@@ -510,8 +524,10 @@ struct SqliteStore::Impl {
   }
 
   std::int64_t insert_transfer(const Posting& posting, const std::string& time) {
-    const bool linked = posting.seq || posting.deal;
-    Borrowed insert(cached(linked ? kInsertLinkedTransfer : kInsertTransfer));
+    const bool linked = posting.seq || posting.deal || schema_has_balanced_links;
+    Borrowed insert(cached(schema_has_balanced_links ? kInsertBalancedTransfer
+                           : linked                  ? kInsertLinkedTransfer
+                                                     : kInsertTransfer));
     insert->bind(1, time);
     bind_text_or_null(*insert, 2, posting.table);
     bind_text_or_null(*insert, 3, posting.game);
