@@ -7,9 +7,11 @@
 #   install-deps.sh          the build packages (what `make run` needs)
 #   install-deps.sh --test   also what `make test` needs: clang with its sanitizer
 #                            and libFuzzer runtimes (the fuzz targets), Debian's
-#                            chromium for the browser tests, and nodejs + npm when
-#                            the `node` or `npm` command is missing (a newer
-#                            Node.js installed another way is used as it is)
+#                            chromium for the browser tests, PostgreSQL (the
+#                            storage tests start a throwaway cluster), and
+#                            nodejs + npm when the `node` or `npm` command is
+#                            missing (a newer Node.js installed another way is
+#                            used as it is)
 set -euo pipefail
 
 mode=build
