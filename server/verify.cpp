@@ -179,7 +179,7 @@ int verify_main(const std::vector<std::string>& args) {
   // The replays' own info lines would bury the verdict.
   spdlog::set_level(spdlog::level::warn);
   const std::string usage =
-      "usage: parlour verify --table ID --db PATH\n"
+      "usage: parlour verify --table ID --db PATH|postgresql://USER@HOST:PORT/DBNAME\n"
       "       parlour verify --history FILE   (a history downloaded from the browser's replay page)\n";
   std::map<std::string, std::string> flags;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -199,7 +199,7 @@ int verify_main(const std::vector<std::string>& args) {
       storage::Store& db = *store;
       const auto record = db.find_table(flags["--table"]);
       if (!record) {
-        std::cerr << "parlour verify: no table '" << flags["--table"] << "' in " << flags["--db"] << "\n";
+        std::cerr << "parlour verify: no table '" << flags["--table"] << "' in " << db.describe() << "\n";
         return 2;
       }
       if (record->status != "finished") {

@@ -21,6 +21,7 @@
 #include <memory>
 #include <random>
 #include <regex>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -815,4 +816,74 @@ INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after)
   FROM accounts WHERE name IN ('bank', 'player:ann');
 )sql");
   CHECK(ids(db.tables_hosted_since("ann", later, 50)) == std::vector<std::string>{"t2"});
+}
+
+TEST_CASE("two connections spending one player's chips at once on PostgreSQL: one commits, the other is refused") {
+  const std::string url = fresh_postgres_database();
+  if (url.empty()) {
+    MESSAGE("PostgreSQL is not installed: skipped");
+    return;
+  }
+  PostgresStore setup(url);
+  setup.create_player("ann", "h", 100);
+  setup.create_table(make_table("t1"));
+  setup.create_table(make_table("t2"));
+  PostgresStore node_a(url);
+  PostgresStore node_b(url);
+
+  // Both spend 80 of ann's 100 at once, at two tables, as two nodes would.
+  std::atomic<int> ready{0};
+  auto spend = [&ready](Store& db, const std::string& table, std::vector<std::string>& errors) {
+    ++ready;
+    while (ready.load() < 2) std::this_thread::yield();
+    Posting bet = transfer(player_account("ann"), pool_account(table, "pot"), 80);
+    bet.table = table;
+    return db.commit({step(table, 1, {bet})}, &errors);
+  };
+  std::vector<std::string> errors_a, errors_b;
+  std::vector<bool> committed_a, committed_b;
+  std::thread a([&] { committed_a = spend(node_a, "t1", errors_a); });
+  std::thread b([&] { committed_b = spend(node_b, "t2", errors_b); });
+  a.join();
+  b.join();
+
+  REQUIRE(committed_a.size() == 1);
+  REQUIRE(committed_b.size() == 1);
+  CHECK(committed_a[0] != committed_b[0]);
+  const std::string& refusal = committed_a[0] ? errors_b[0] : errors_a[0];
+  CHECK(refusal.find("insufficient chips") != std::string::npos);
+  CHECK(refusal.find("player:ann has 20") != std::string::npos);
+  CHECK(setup.balance(player_account("ann")) == 20);
+  CHECK(setup.events("t1").size() + setup.events("t2").size() == 1);
+  CHECK(setup.total_of_all_accounts() == 0);
+}
+
+TEST_CASE("two connections registering one name at once on PostgreSQL: one gets it, the other NameTaken") {
+  const std::string url = fresh_postgres_database();
+  if (url.empty()) {
+    MESSAGE("PostgreSQL is not installed: skipped");
+    return;
+  }
+  { PostgresStore setup(url); }
+  PostgresStore node_a(url);
+  PostgresStore node_b(url);
+  std::atomic<int> ready{0};
+  std::atomic<int> taken{0};
+  auto register_ann = [&](Store& db, const std::string& spelling) {
+    ++ready;
+    while (ready.load() < 2) std::this_thread::yield();
+    try {
+      db.create_player(spelling, "h", 1000);
+    } catch (const NameTaken&) {
+      ++taken;
+    }
+  };
+  std::thread a([&] { register_ann(node_a, "Ann"); });
+  std::thread b([&] { register_ann(node_b, "ANN"); });
+  a.join();
+  b.join();
+  CHECK(taken == 1);
+  CHECK(node_a.all_players().size() == 1);
+  CHECK(node_a.balance(player_account("ann")) == 1000);
+  CHECK(node_a.total_of_all_accounts() == 0);
 }
