@@ -105,7 +105,8 @@ PostgresCluster::PostgresCluster(std::vector<std::string> settings) {
   const auto bin = find_binaries();
   if (!bin) throw std::runtime_error(unavailable_reason());
   bin_ = *bin;
-  std::string pattern = (fs::temp_directory_path() / "parlour-pg-XXXXXX").string();
+  // mkdtemp's template: six X's that it replaces.
+  std::string pattern = (fs::temp_directory_path() / "parlour-pg-").string() + std::string(6, 'X');
   if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot make a temporary folder for PostgreSQL");
   folder_ = pattern;
   data_ = folder_ + "/data";
