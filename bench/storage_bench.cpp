@@ -1,6 +1,8 @@
 #include "bench/storage_bench.h"
 
 #include <filesystem>
+#include <functional>
+#include <iostream>
 #include <stdexcept>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -8,7 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/report.h"
-#include "storage/database.h"
+#include "storage/store.h"
+#include "tests/support/postgres_cluster.h"
 
 namespace parlour::bench {
 
@@ -53,12 +56,12 @@ storage::TableWrite bet_step(std::int64_t seq) {
   storage::TableWrite write;
   write.table = table_id;
   write.event = storage::Event{seq, event_json(seq)};
-  write.postings = {{account, pot, 1, "red dog bet lost", table_id, "red_dog"},
-                    {pot, account, 1, "red dog bet won", table_id, "red_dog"}};
+  write.postings = {{account, pot, 1, "red dog bet lost", table_id, "red_dog", std::nullopt, std::nullopt},
+                    {pot, account, 1, "red dog bet won", table_id, "red_dog", std::nullopt, std::nullopt}};
   return write;
 }
 
-void prepare(storage::Database& db) {
+void prepare(storage::Store& db) {
   db.create_player(player, "benchmark-token-hash", 1'000'000'000);
   storage::TableRecord table;
   table.id = table_id;
@@ -80,12 +83,15 @@ double thread_cpu_seconds() {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-// Commits `batch` steps per commit() call until the time is up.
-void bench_batches(storage::Database& db, std::int64_t& seq, int batch, double duration) {
+// Commits `batch` steps per commit() call until the time is up. `server_cpu`
+// gives the CPU seconds the database server has used (0 for embedded SQLite),
+// counted in each step's CPU along with this thread's.
+void bench_batches(storage::Store& db, std::int64_t& seq, int batch, double duration, const std::string& section,
+                   const std::function<double()>& server_cpu) {
   std::int64_t steps = 0;
   std::int64_t commits = 0;
   Stopwatch clock;
-  const double cpu_start = thread_cpu_seconds();
+  const double cpu_start = thread_cpu_seconds() + server_cpu();
   while (clock.seconds() < duration) {
     std::vector<storage::TableWrite> writes;
     for (int i = 0; i < batch; ++i) writes.push_back(bet_step(++seq));
@@ -95,11 +101,32 @@ void bench_batches(storage::Database& db, std::int64_t& seq, int batch, double d
     ++commits;
   }
   const double seconds = clock.seconds();
-  const double cpu_us_per_step = 1e6 * (thread_cpu_seconds() - cpu_start) / static_cast<double>(steps);
-  print_rate("storage/commit " + std::to_string(batch) + " step" + (batch == 1 ? "" : "s") + " per call",
+  const double cpu_us_per_step =
+      1e6 * (thread_cpu_seconds() + server_cpu() - cpu_start) / static_cast<double>(steps);
+  print_rate(section + " " + std::to_string(batch) + " step" + (batch == 1 ? "" : "s") + " per call",
              static_cast<double>(steps), seconds, "steps/s",
              std::to_string(commits) + " transactions, event " + std::to_string(event_json(1).size()) +
                  " bytes + 2 postings, " + fixed(cpu_us_per_step, 1) + " CPU us a step");
+}
+
+// The same on a PostgreSQL cluster started for the purpose on loopback, with
+// synchronous_commit off: like SQLite's WAL with synchronous=NORMAL, a commit
+// survives the server process dying but not the machine losing power. The
+// CPU a step counts this thread and every PostgreSQL process.
+void run_postgres_bench(const Options& options) {
+  const std::string missing = support::PostgresCluster::unavailable_reason();
+  if (!missing.empty()) {
+    std::cout << "storage/postgresql: skipped: " << missing << "\n";
+    return;
+  }
+  support::PostgresCluster cluster({"synchronous_commit=off"});
+  for (int batch : {1, 16, 64}) {
+    const auto db = storage::open_store(cluster.create_database("bench_" + std::to_string(batch)));
+    prepare(*db);
+    std::int64_t seq = 0;
+    bench_batches(*db, seq, batch, options.micro_seconds(), "storage/postgresql commit",
+                  [&cluster] { return cluster.cpu_seconds(); });
+  }
 }
 
 }  // namespace
@@ -109,11 +136,12 @@ void run_storage_bench(const Options& options) {
   // Each batch size starts from an empty database: commits slow down as the
   // ledger grows, which would otherwise favour whichever size runs first.
   for (int batch : {1, 16, 64}) {
-    storage::Database db((folder.path() / ("batch-" + std::to_string(batch) + ".db")).string());
-    prepare(db);
+    const auto db = storage::open_store((folder.path() / ("batch-" + std::to_string(batch) + ".db")).string());
+    prepare(*db);
     std::int64_t seq = 0;
-    bench_batches(db, seq, batch, options.micro_seconds());
+    bench_batches(*db, seq, batch, options.micro_seconds(), "storage/commit", [] { return 0.0; });
   }
+  run_postgres_bench(options);
 }
 
 }  // namespace parlour::bench

@@ -1,4 +1,5 @@
-// storage::Database on a temporary file: how many table steps (an event and
+// The store on a temporary SQLite file, then on a throwaway PostgreSQL cluster
+// (where PostgreSQL is installed): how many table steps (an event and
 // two postings, what one Red Dog bet writes) commit per second, one step per
 // transaction and in the batches the server's writer groups them into.
 #pragma once

@@ -7,9 +7,11 @@
 #   install-deps.sh          the build packages (what `make run` needs)
 #   install-deps.sh --test   also what `make test` needs: clang with its sanitizer
 #                            and libFuzzer runtimes (the fuzz targets), Debian's
-#                            chromium for the browser tests, and nodejs + npm when
-#                            the `node` or `npm` command is missing (a newer
-#                            Node.js installed another way is used as it is)
+#                            chromium for the browser tests, PostgreSQL (the
+#                            storage tests start a throwaway cluster), and
+#                            nodejs + npm when the `node` or `npm` command is
+#                            missing (a newer Node.js installed another way is
+#                            used as it is)
 set -euo pipefail
 
 mode=build
@@ -23,12 +25,12 @@ packages=(
   build-essential cmake pkg-config
   libboost-dev libboost-system-dev
   nlohmann-json3-dev libspdlog-dev libfmt-dev
-  libsqlitecpp-dev libsqlite3-dev libjemalloc-dev
+  libsqlitecpp-dev libsqlite3-dev libjemalloc-dev libpqxx-dev
   doctest-dev
 )
 
 if [ "$mode" = test ]; then
-  packages+=(chromium fonts-dejavu-core clang libclang-rt-14-dev)
+  packages+=(chromium fonts-dejavu-core clang libclang-rt-14-dev postgresql)
   if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     packages+=(nodejs npm)
   fi

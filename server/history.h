@@ -15,7 +15,7 @@
 
 #include "rules/registry.h"
 #include "server/config.h"
-#include "storage/database.h"
+#include "storage/store.h"
 
 namespace parlour::server {
 

@@ -1,6 +1,6 @@
 // Chip balances as the tables see them: the ledger's balances plus the steps
 // applied but not yet committed. Loaded from the ledger once at start and kept
-// in step with every posting since, so no table ever reads SQLite for a balance.
+// in step with every posting since, so no table ever reads the database for a balance.
 // A table holds the lock while it reads balances, runs the rules and applies the
 // resulting postings, so two tables can never both spend the same chips; a step
 // whose commit fails is reverted.
@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "storage/database.h"
+#include "storage/store.h"
 
 namespace parlour::server {
 

@@ -59,10 +59,10 @@ std::shared_ptr<TableActor> Lobby::make_table(storage::TableRecord record, const
                         [db](const std::string& table)
                             -> std::optional<std::pair<storage::TableRecord, std::vector<storage::Event>>> {
                           // Only after a failed commit: the database is the truth.
-                          storage::Database reader(db);
-                          auto stored = reader.find_table(table);
+                          const std::unique_ptr<storage::Store> reader = storage::open_store(db);
+                          auto stored = reader->find_table(table);
                           if (!stored) return std::nullopt;
-                          return std::make_pair(std::move(*stored), reader.events(table));
+                          return std::make_pair(std::move(*stored), reader->events(table));
                         }};
   return std::make_shared<TableActor>(io_, writer_, std::make_unique<TableCore>(services, std::move(record), info, events));
 }
@@ -74,7 +74,8 @@ void Lobby::add_table(const std::shared_ptr<TableActor>& table, const std::strin
 }
 
 void Lobby::restore() {
-  storage::Database db(config_.db);
+  const std::unique_ptr<storage::Store> store = storage::open_store(config_.db);
+  storage::Store& db = *store;
   std::vector<storage::TableRecord> stored;
   for (const char* status : {"waiting", "playing"})
     for (auto& t : db.tables_with_status(status)) stored.push_back(std::move(t));
@@ -208,7 +209,7 @@ void Lobby::create(const std::string& host, const protocol::Create& request,
   // A stacked deck is checked against the seats actually taken, at `start`.
   if (request.deck) record.deck_json = Json(rules::to_strings(*request.deck)).dump();
   for (int seat = 0; seat < seats; ++seat) record.seats.push_back({seat, "", false, 0});
-  writer_.run([record](storage::Database& db) { db.create_table(record); },
+  writer_.run([record](storage::Store& db) { db.create_table(record); },
               [this, record, info, done](std::exception_ptr error) {
                 if (error) {
                   try {
@@ -270,7 +271,7 @@ void Lobby::create_rematch(RematchPlan plan, std::function<void(Json, std::optio
     record.seats.push_back(std::move(seat));
   }
   writer_.run(
-      [this, record, first](storage::Database& db) {
+      [this, record, first](storage::Store& db) {
         db.create_table(record, first);
         auto lock = balances_.lock();
         balances_.apply(first.postings, lock);
@@ -305,7 +306,7 @@ std::shared_ptr<TableActor> Lobby::find_loaded(const std::string& table) const {
 void Lobby::find(const std::string& table, std::function<void(std::shared_ptr<TableActor>)> done) {
   if (auto loaded = find_loaded(table)) return done(loaded);
   // Every unfinished table is in memory; a finished one is read back to be watched.
-  const bool queued = reader_.run([this, table, done](storage::Database& db) {
+  const bool queued = reader_.run([this, table, done](storage::Store& db) {
     std::shared_ptr<TableActor> found;
     try {
       auto record = db.find_table(table);
@@ -343,7 +344,7 @@ std::shared_ptr<TableActor> Lobby::find_by_invite(const std::string& invite) con
 void Lobby::history(const std::string& table, const HistoryQuery& query,
                     std::function<void(Json, std::optional<ProtocolError>)> done) {
   const Config& config = config_;
-  const bool queued = reader_.run([table, query, done, &config](storage::Database& db) {
+  const bool queued = reader_.run([table, query, done, &config](storage::Store& db) {
     Json doc;
     try {
       const auto record = db.find_table(table);
@@ -398,7 +399,7 @@ void Lobby::hello(const protocol::Hello& hello, const std::string& address, Hell
   const auto chips = config_.starting_chips;
   auto name = hello.name;
   writer_.run(
-      [this, name, hash, chips](storage::Database& db) {
+      [this, name, hash, chips](storage::Store& db) {
         const auto player = db.create_player(name, hash, chips);
         // In memory as soon as it is on disk, before anyone can hear of it.
         players_.add(player);
@@ -441,7 +442,7 @@ void Lobby::ledger(const std::string& viewer, const std::string& player, int lim
   }
   const auto account = storage::player_account(name);
   const bool own = storage::player_account(viewer) == account;
-  const bool queued = reader_.run([name, account, own, limit, before, done](storage::Database& db) {
+  const bool queued = reader_.run([name, account, own, limit, before, done](storage::Store& db) {
     try {
       Json entries = Json::array();
       for (const auto& e : db.ledger(account, limit, before)) {
@@ -486,7 +487,7 @@ void Lobby::settle(const std::string& viewer, std::optional<std::vector<std::str
                                                          std::to_string(protocol::max_settle_tables) +
                                                          " tables, got " + std::to_string(tables->size())));
   const auto since = storage::utc_iso8601(std::chrono::system_clock::now() - settle_window);
-  const bool queued = reader_.run([this, viewer, tables, since, done](storage::Database& db) {
+  const bool queued = reader_.run([this, viewer, tables, since, done](storage::Store& db) {
     try {
       std::vector<storage::TableRecord> chosen;
       if (!tables) {

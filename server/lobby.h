@@ -1,6 +1,6 @@
 // The lobby: identity (hello), the game catalogue, the tables and their invites,
 // and ledger reads. Thread-safe; each table does its own work on its strand, and
-// the lobby never reads SQLite on an I/O thread: players and balances are in
+// the lobby never reads the database on an I/O thread: players and balances are in
 // memory, and ledger pages and finished tables are read on the reader thread.
 #pragma once
 

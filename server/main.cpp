@@ -68,17 +68,19 @@ int main(int argc, char** argv) {
     boost::asio::io_context io(config.threads);
     Writer writer(config.db);
     Reader reader(config.db);
-    auto startup_db = std::make_unique<parlour::storage::Database>(config.db);
+    auto startup_db = parlour::storage::open_store(config.db);
     PlayerDirectory players(startup_db->all_players());
     LiveBalances balances(startup_db->balances(""));
+    // Named by the store, not by --db, which may carry a password.
+    const std::string database = startup_db->describe();
     startup_db.reset();
     Lobby lobby(io, config, writer, reader, balances, players);
     lobby.restore();
     lobby.start_housekeeping();
     Metrics metrics;
     const auto port = listen(io, config, lobby, writer, metrics);
-    spdlog::info("parlour listening on http://{}:{} (database {}, web client {}, {} players)", config.bind, port,
-                 config.db, config.web_root, players.size());
+    spdlog::info("parlour listening on http://{}:{} ({}, web client {}, {} players)", config.bind, port,
+                 database, config.web_root, players.size());
 
     boost::asio::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](const boost::system::error_code&, int signal) {

@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "storage/database.h"
+#include "storage/store.h"
 
 namespace parlour::server {
 

@@ -4,8 +4,8 @@
 
 namespace parlour::server {
 
-Reader::Reader(const std::string& path, std::size_t max_queued)
-    : db_(path), max_queued_(max_queued), thread_([this] { loop(); }) {}
+Reader::Reader(const std::string& where, std::size_t max_queued)
+    : db_(storage::open_store(where)), max_queued_(max_queued), thread_([this] { loop(); }) {}
 
 Reader::~Reader() { stop(); }
 
@@ -39,7 +39,7 @@ void Reader::loop() {
       queue_.pop_front();
     }
     try {
-      work(db_);
+      work(*db_);
     } catch (const std::exception& e) {
       spdlog::error("a database read failed: {}", e.what());
     } catch (...) {

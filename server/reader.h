@@ -1,25 +1,27 @@
-// Reads from SQLite off the I/O threads: ledger pages and finished tables are
-// read here, on one thread with its own connection (WAL lets it read while the
-// writer commits), and the answer is handed to a completion. The queue is
+// Reads from the store off the I/O threads: ledger pages and finished tables are
+// read here, on one thread with its own connection (SQLite's WAL, or PostgreSQL,
+// lets it read while the writer commits), and the answer is handed to a completion. The queue is
 // bounded: when it is full, run() refuses and the caller answers "busy".
 #pragma once
 
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 
-#include "storage/database.h"
+#include "storage/store.h"
 
 namespace parlour::server {
 
 class Reader {
  public:
-  using Work = std::function<void(storage::Database&)>;
+  using Work = std::function<void(storage::Store&)>;
 
-  Reader(const std::string& path, std::size_t max_queued = 10'000);
+  // `where` is a --db value (storage::open_store).
+  Reader(const std::string& where, std::size_t max_queued = 10'000);
   ~Reader();
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;
@@ -33,7 +35,7 @@ class Reader {
  private:
   void loop();
 
-  storage::Database db_;
+  std::unique_ptr<storage::Store> db_;
   const std::size_t max_queued_;
   std::mutex mutex_;
   std::condition_variable wake_;

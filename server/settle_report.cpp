@@ -38,7 +38,7 @@ Json house_json(const std::vector<Net>& lines) {
 }
 
 // One table's nets, added to the totals; returns the table's line of the reply.
-Json add_table(storage::Database& db, const storage::TableRecord& table, const RegisteredName& registered_name,
+Json add_table(storage::Store& db, const storage::TableRecord& table, const RegisteredName& registered_name,
                Totals& totals) {
   Json nets = Json::array();
   Json pools = Json::array();
@@ -65,7 +65,7 @@ Json add_table(storage::Database& db, const storage::TableRecord& table, const R
 
 }  // namespace
 
-Json settle_report(storage::Database& db, const std::vector<storage::TableRecord>& tables,
+Json settle_report(storage::Store& db, const std::vector<storage::TableRecord>& tables,
                    const RegisteredName& registered_name) {
   Totals totals;
   Json table_lines = Json::array();

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "storage/database.h"
+#include "storage/store.h"
 
 namespace parlour::server {
 
@@ -21,7 +21,7 @@ using Json = nlohmann::json;
 using RegisteredName = std::function<std::optional<std::string>(const std::string& lower_case_name)>;
 
 // The reply's fields for `tables` (already chosen and checked).
-Json settle_report(storage::Database& db, const std::vector<storage::TableRecord>& tables,
+Json settle_report(storage::Store& db, const std::vector<storage::TableRecord>& tables,
                    const RegisteredName& registered_name);
 
 }  // namespace parlour::server

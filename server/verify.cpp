@@ -11,7 +11,7 @@
 #include "rules/fair.h"
 #include "server/config.h"
 #include "server/history.h"
-#include "storage/database.h"
+#include "storage/store.h"
 
 namespace parlour::server {
 
@@ -179,7 +179,7 @@ int verify_main(const std::vector<std::string>& args) {
   // The replays' own info lines would bury the verdict.
   spdlog::set_level(spdlog::level::warn);
   const std::string usage =
-      "usage: parlour verify --table ID --db PATH\n"
+      "usage: parlour verify --table ID --db PATH|postgresql://USER@HOST:PORT/DBNAME\n"
       "       parlour verify --history FILE   (a history downloaded from the browser's replay page)\n";
   std::map<std::string, std::string> flags;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -195,10 +195,11 @@ int verify_main(const std::vector<std::string>& args) {
     if (flags.count("--history") && flags.size() == 1) {
       history = read_json_file(flags["--history"]);
     } else if (flags.count("--table") && flags.count("--db") && flags.size() == 2) {
-      storage::Database db(flags["--db"]);
+      const std::unique_ptr<storage::Store> store = storage::open_store(flags["--db"]);
+      storage::Store& db = *store;
       const auto record = db.find_table(flags["--table"]);
       if (!record) {
-        std::cerr << "parlour verify: no table '" << flags["--table"] << "' in " << flags["--db"] << "\n";
+        std::cerr << "parlour verify: no table '" << flags["--table"] << "' in " << db.describe() << "\n";
         return 2;
       }
       if (record->status != "finished") {

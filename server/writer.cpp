@@ -4,7 +4,7 @@
 
 namespace parlour::server {
 
-Writer::Writer(const std::string& path) : db_(path), thread_([this] { loop(); }) {}
+Writer::Writer(const std::string& where) : db_(storage::open_store(where)), thread_([this] { loop(); }) {}
 
 Writer::~Writer() { stop(); }
 
@@ -54,7 +54,7 @@ void Writer::loop() {
       auto& job = std::get<Job>(item);
       std::exception_ptr error;
       try {
-        job.work(db_);
+        job.work(*db_);
         ++transactions_;
       } catch (...) {
         error = std::current_exception();
@@ -73,7 +73,7 @@ void Writer::commit_steps(std::vector<Step>& steps) {
   std::vector<bool> committed;
   std::vector<std::string> errors;
   try {
-    committed = db_.commit(writes, &errors);
+    committed = db_->commit(writes, &errors);
     ++transactions_;
   } catch (const std::exception& e) {
     spdlog::error("storage: a batch of {} table steps failed: {}", writes.size(), e.what());

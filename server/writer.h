@@ -1,4 +1,4 @@
-// The one writer to SQLite. Table steps queued while a transaction runs are
+// The one writer to the store. Table steps queued while a transaction runs are
 // committed together in the next one (group commit), and each step's completion
 // runs only after its transaction is durable, so nobody is told of an action that
 // is not on disk. Completions run on the writer thread: post them to a strand.
@@ -9,22 +9,24 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <variant>
 
-#include "storage/database.h"
+#include "storage/store.h"
 
 namespace parlour::server {
 
 class Writer {
  public:
   using Done = std::function<void(bool committed, const std::string& error)>;
-  using Work = std::function<void(storage::Database&)>;
+  using Work = std::function<void(storage::Store&)>;
   using WorkDone = std::function<void(std::exception_ptr)>;
 
-  explicit Writer(const std::string& path);
+  // `where` is a --db value (storage::open_store).
+  explicit Writer(const std::string& where);
   ~Writer();
 
   // A table step; `done` learns whether it was committed.
@@ -51,7 +53,7 @@ class Writer {
   void loop();
   void commit_steps(std::vector<Step>& steps);
 
-  storage::Database db_;
+  std::unique_ptr<storage::Store> db_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Item> queue_;

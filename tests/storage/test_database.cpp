@@ -1,21 +1,36 @@
-// Tests of storage/database.h against real SQLite files in a temporary folder.
-#include "storage/database.h"
+// Tests of the storage interface (storage/store.h) against both backends: each
+// test that says OPEN_EACH_BACKEND runs twice, on a fresh SQLite file in a
+// temporary folder and on a fresh database of a real PostgreSQL cluster that
+// this process starts (tests/support/postgres_cluster.h). Where PostgreSQL's
+// programs are not installed, the PostgreSQL runs are skipped with a message.
+// Tests of what only a SQLite file has (WAL mode, upgrading old files) open a
+// SqliteStore directly.
+#include "storage/postgres_store.h"
+#include "storage/sqlite_store.h"
+#include "storage/store.h"
+#include "tests/support/postgres_cluster.h"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <doctest/doctest.h>
+#include <pqxx/pqxx>
 
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <iostream>
+#include <memory>
 #include <random>
 #include <regex>
+#include <thread>
 #include <string>
 #include <vector>
 
 namespace {
 
 using namespace parlour::storage;
+using parlour::support::PostgresCluster;
 namespace fs = std::filesystem;
+using Database = SqliteStore;
 
 // A fresh, uniquely named folder under the system temp folder, removed with
 // everything in it (the database and its -wal and -shm files) at the end of
@@ -42,6 +57,96 @@ class TempFolder {
  private:
   fs::path path_;
 };
+
+// One cluster for the whole run, started on first use and stopped (its folder
+// removed) when the process exits. Null when PostgreSQL is not installed; a
+// cluster that is installed but fails to start fails the tests.
+PostgresCluster* shared_cluster() {
+  static std::unique_ptr<PostgresCluster> cluster = []() -> std::unique_ptr<PostgresCluster> {
+    const std::string missing = PostgresCluster::unavailable_reason();
+    if (!missing.empty()) {
+      std::cout << "test_storage: skipping the PostgreSQL runs: " << missing << "\n";
+      return nullptr;
+    }
+    return std::make_unique<PostgresCluster>(std::vector<std::string>{"fsync=off", "full_page_writes=off"});
+  }();
+  return cluster.get();
+}
+
+// A fresh, empty PostgreSQL database's URI, or "" when PostgreSQL is not installed.
+std::string fresh_postgres_database() {
+  static int counter = 0;
+  PostgresCluster* cluster = shared_cluster();
+  if (!cluster) return "";
+  return cluster->create_database("parlour_test_" + std::to_string(++counter));
+}
+
+// Doctest runs the calling test once per subcase: on a fresh SQLite file in
+// `temp`, then on a fresh PostgreSQL database. Sets `where` to what
+// open_store() takes; returns null when the backend cannot run here.
+std::unique_ptr<Store> open_each_backend(const TempFolder& temp, std::string& where) {
+  std::unique_ptr<Store> store;
+  SUBCASE("SQLite") {
+    where = temp.file();
+    store = std::make_unique<SqliteStore>(where);
+  }
+  SUBCASE("PostgreSQL") {
+    where = fresh_postgres_database();
+    if (where.empty()) {
+      MESSAGE("PostgreSQL is not installed: this test ran on SQLite only");
+    } else {
+      store = std::make_unique<PostgresStore>(where);
+    }
+  }
+  return store;
+}
+
+#define OPEN_EACH_BACKEND(db)                                            \
+  TempFolder temp;                                                       \
+  std::string where;                                                     \
+  const std::unique_ptr<Store> db##_store = open_each_backend(temp, where); \
+  if (!db##_store) return;                                               \
+  Store& db = *db##_store
+
+bool on_postgres(const std::string& where) { return is_postgres_url(where); }
+
+// Runs `sql` in one transaction on a second connection, as another client of
+// the database would (a SQLite connection enables foreign keys, as every
+// Parlour connection does). Throws what the database says.
+void raw_exec(const std::string& where, const std::string& sql) {
+  if (on_postgres(where)) {
+    pqxx::connection connection(where);
+    pqxx::work tx(connection);
+    tx.exec(sql);
+    tx.commit();
+    return;
+  }
+  SQLite::Database raw(where, SQLite::OPEN_READWRITE);
+  raw.exec("PRAGMA foreign_keys=ON");
+  SQLite::Transaction transaction(raw);
+  raw.exec(sql);
+  transaction.commit();
+}
+
+std::int64_t raw_count(const std::string& where, const std::string& sql) {
+  if (on_postgres(where)) {
+    pqxx::connection connection(where);
+    pqxx::nontransaction tx(connection);
+    return tx.exec(sql)[0][0].as<std::int64_t>();
+  }
+  SQLite::Database raw(where, SQLite::OPEN_READONLY);
+  return raw.execAndGet(sql).getInt64();
+}
+
+// The two backends word a broken constraint differently.
+bool says_unique_violated(const std::string& error) {
+  return error.find("UNIQUE constraint failed") != std::string::npos ||
+         error.find("violates unique constraint") != std::string::npos;
+}
+bool says_foreign_key_violated(const std::string& error) {
+  return error.find("FOREIGN KEY constraint failed") != std::string::npos ||
+         error.find("violates foreign key constraint") != std::string::npos;
+}
 
 Posting transfer(const std::string& from, const std::string& to, std::int64_t amount, const std::string& memo = "bet") {
   return Posting{from, to, amount, memo, "t1", "red_dog", std::nullopt, std::nullopt};
@@ -106,6 +211,27 @@ void check_same_seats(const std::vector<Seat>& actual, const std::vector<Seat>& 
 
 }  // namespace
 
+TEST_CASE("open_store picks PostgreSQL for a postgresql:// or postgres:// URI and SQLite for anything else") {
+  TempFolder temp;
+  CHECK(open_store(temp.file())->describe() == "SQLite file " + temp.file());
+  CHECK_THROWS_WITH_AS(open_store(""), doctest::Contains("expected a SQLite file path or a postgresql:// URI"),
+                       StorageError);
+  // Port 1 on loopback: nobody listens, so the connection is refused, and the
+  // error names the database without the password.
+  CHECK_THROWS_WITH_AS(open_store("postgresql://ann:secret@127.0.0.1:1/parlour"),
+                       doctest::Contains("while opening PostgreSQL database postgresql://ann:***@127.0.0.1:1/parlour"),
+                       StorageError);
+  CHECK_THROWS_WITH_AS(open_store("postgres://127.0.0.1:1/parlour"), doctest::Contains("PostgreSQL"), StorageError);
+  CHECK_FALSE(is_postgres_url("postgresql:/x"));
+  CHECK_FALSE(is_postgres_url("./data/postgresql://x.db"));
+
+  const std::string url = fresh_postgres_database();
+  if (url.empty()) return;
+  const auto store = open_store(url);
+  CHECK(store->describe().rfind("PostgreSQL database parlour_test_", 0) == 0);
+  CHECK(store->schema_version() == Store::latest_schema_version());
+}
+
 TEST_CASE("opening a database creates its file and missing folders") {
   TempFolder temp;
   const fs::path file = temp.path() / "nested" / "deeper" / "parlour.db";
@@ -114,10 +240,10 @@ TEST_CASE("opening a database creates its file and missing folders") {
   Database db(file.string());
 
   CHECK(fs::exists(file));
-  CHECK(db.schema_version() == Database::latest_schema_version());
+  CHECK(db.schema_version() == Store::latest_schema_version());
 }
 
-TEST_CASE("the database file is in WAL journal mode") {
+TEST_CASE("a SQLite file is in WAL journal mode") {
   TempFolder temp;
   Database db(temp.file());
 
@@ -127,8 +253,7 @@ TEST_CASE("the database file is in WAL journal mode") {
 }
 
 TEST_CASE("create_player grants the starting chips with one ledger entry") {
-  TempFolder temp;
-  Database db(temp.file());
+  OPEN_EACH_BACKEND(db);
 
   const Player ann = db.create_player("Ann", "hash-of-token", 1000);
 
@@ -157,8 +282,7 @@ TEST_CASE("create_player grants the starting chips with one ledger entry") {
 }
 
 TEST_CASE("a name already taken in another case is rejected and changes nothing") {
-  TempFolder temp;
-  Database db(temp.file());
+  OPEN_EACH_BACKEND(db);
   db.create_player("ann", "first", 1000);
 
   CHECK_THROWS_AS(db.create_player("ANN", "second", 1000), NameTaken);
@@ -171,8 +295,7 @@ TEST_CASE("a name already taken in another case is rejected and changes nothing"
 }
 
 TEST_CASE("postings move chips between a player and a pool and both ledgers show it") {
-  TempFolder temp;
-  Database db(temp.file());
+  OPEN_EACH_BACKEND(db);
   db.create_player("ann", "h", 100);
   db.create_table(make_table("t1"));
   const std::string pot = pool_account("t1", "pot");
@@ -206,8 +329,7 @@ TEST_CASE("postings move chips between a player and a pool and both ledgers show
 }
 
 TEST_CASE("balances lists every account starting with a prefix") {
-  TempFolder temp;
-  Database db(temp.file());
+  OPEN_EACH_BACKEND(db);
   db.create_player("ann", "h", 100);
   db.create_player("bob", "h", 100);
   db.create_table(make_table("t1"));
@@ -224,8 +346,7 @@ TEST_CASE("balances lists every account starting with a prefix") {
 }
 
 TEST_CASE("the total of all accounts stays 0 after many random postings") {
-  TempFolder temp;
-  Database db(temp.file());
+  OPEN_EACH_BACKEND(db);
   db.create_player("ann", "h", 500);
   db.create_player("bob", "h", 500);
   db.create_table(make_table("t1"));
@@ -263,8 +384,7 @@ TEST_CASE("the total of all accounts stays 0 after many random postings") {
 }
 
 TEST_CASE("a player cannot go negative: that write changes nothing while the rest of its batch commits") {
-  TempFolder temp;
-  Database db(temp.file());
+  OPEN_EACH_BACKEND(db);
   db.create_player("ann", "h", 100);
   db.create_player("bob", "h", 100);
   db.create_table(make_table("t1"));
@@ -302,8 +422,7 @@ TEST_CASE("a player cannot go negative: that write changes nothing while the res
 }
 
 TEST_CASE("postings with a non-positive amount or to the same account are rejected") {
-  TempFolder temp;
-  Database db(temp.file());
+  OPEN_EACH_BACKEND(db);
   db.create_player("ann", "h", 100);
   db.create_table(make_table("t1"));
   const std::string ann = player_account("ann");
@@ -323,8 +442,7 @@ TEST_CASE("postings with a non-positive amount or to the same account are reject
 }
 
 TEST_CASE("ledger pages newest first with limit and before") {
-  TempFolder temp;
-  Database db(temp.file());
+  OPEN_EACH_BACKEND(db);
   db.create_player("ann", "h", 1000);
   db.create_table(make_table("t1"));
   const std::string ann = player_account("ann");
@@ -358,8 +476,7 @@ TEST_CASE("ledger pages newest first with limit and before") {
 }
 
 TEST_CASE("an event with a seq the table already has is rejected with context") {
-  TempFolder temp;
-  Database db(temp.file());
+  OPEN_EACH_BACKEND(db);
   db.create_table(make_table("t1"));
   db.create_table(make_table("t2"));
   REQUIRE(db.commit({step("t1", 1)}) == std::vector<bool>{true});
@@ -371,7 +488,7 @@ TEST_CASE("an event with a seq the table already has is rejected with context") 
 
   CHECK(committed == std::vector<bool>{false, true, false});
   CHECK(errors[0].find("while appending event 1 of table t1") != std::string::npos);
-  CHECK(errors[0].find("UNIQUE constraint failed") != std::string::npos);
+  CHECK(says_unique_violated(errors[0]));
   const std::vector<Event> events = db.events("t1");
   REQUIRE(events.size() == 1);
   CHECK(events[0].json == R"({"seq":1})");
@@ -379,18 +496,16 @@ TEST_CASE("an event with a seq the table already has is rejected with context") 
 }
 
 TEST_CASE("an event for a table that does not exist is rejected") {
-  TempFolder temp;
-  Database db(temp.file());
+  OPEN_EACH_BACKEND(db);
   std::vector<std::string> errors;
 
   CHECK(db.commit({step("ghost", 1)}, &errors) == std::vector<bool>{false});
-  CHECK(errors[0].find("FOREIGN KEY constraint failed") != std::string::npos);
+  CHECK(says_foreign_key_violated(errors[0]));
   CHECK(db.events("ghost").empty());
 }
 
 TEST_CASE("tables round-trip with their seats, status, events and results") {
-  TempFolder temp;
-  Database db(temp.file());
+  OPEN_EACH_BACKEND(db);
 
   TableRecord stacked = make_table("t1", "INVITE1");
   stacked.seed = 0xFEDCBA9876543210ULL;  // high bit set: stored through an int64 bit-cast
@@ -449,7 +564,7 @@ TEST_CASE("tables round-trip with their seats, status, events and results") {
 
 TEST_CASE("migrations upgrade a version 1 file and keep its data") {
   TempFolder temp;
-  REQUIRE(Database::latest_schema_version() >= 2);
+  REQUIRE(Store::latest_schema_version() >= 2);
   {
     Database old(temp.file(), 1);
     CHECK(old.schema_version() == 1);
@@ -463,9 +578,9 @@ TEST_CASE("migrations upgrade a version 1 file and keep its data") {
 
   Database db(temp.file());
 
-  CHECK(db.schema_version() == Database::latest_schema_version());
+  CHECK(db.schema_version() == Store::latest_schema_version());
   CHECK(has_index(temp.file(), "ledger_entries_by_account"));
-  CHECK(migrations_recorded(temp.file()) == Database::latest_schema_version());
+  CHECK(migrations_recorded(temp.file()) == Store::latest_schema_version());
   CHECK(db.find_player("ann"));
   CHECK(db.balance(player_account("ann")) == 960);
   CHECK(amounts(db.ledger(player_account("ann"), 10, std::nullopt)) == std::vector<std::int64_t>{-40, 1000});
@@ -474,9 +589,80 @@ TEST_CASE("migrations upgrade a version 1 file and keep its data") {
   CHECK(db.total_of_all_accounts() == 0);
 }
 
+TEST_CASE("the database refuses a transfer whose entries do not sum to zero, whoever writes it") {
+  OPEN_EACH_BACKEND(db);
+  db.create_player("ann", "h", 1000);
+  const std::int64_t transfers = raw_count(where, "SELECT count(*) FROM transfers");
+  const std::string open_transfer =
+      "INSERT INTO transfers(time, table_id, game, memo) VALUES ('2026-01-01T00:00:00.000Z', 't1', 'red_dog', 'x');\n";
+  const std::string entry = "INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after) "
+                            "SELECT (SELECT max(id) FROM transfers), id, ";
+
+  // Not SUBCASEs: the test already runs once per backend through them.
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"one entry alone", open_transfer + entry + "5, 0 FROM accounts WHERE name = 'player:ann'"},
+      {"two entries that do not cancel", open_transfer + entry + "5, 0 FROM accounts WHERE name = 'player:ann';\n" +
+                                             entry + "-4, 0 FROM accounts WHERE name = 'bank'"},
+      {"no entry at all", open_transfer},
+      {"a third entry after two that balance",
+       open_transfer + entry + "5, 0 FROM accounts WHERE name = 'player:ann';\n" + entry +
+           "-5, 0 FROM accounts WHERE name = 'bank';\n" + entry + "7, 0 FROM accounts WHERE name = 'bank'"},
+      {"changing an entry after the fact", "UPDATE ledger_entries SET amount = 999"},
+      {"removing entries", "DELETE FROM ledger_entries"},
+  };
+  for (const auto& [what, sql] : refused) {
+    CAPTURE(what);
+    CHECK_THROWS(raw_exec(where, sql));
+  }
+
+  CHECK(raw_count(where, "SELECT count(*) FROM transfers") == transfers);
+  CHECK(amounts(db.ledger(player_account("ann"), 10, std::nullopt)) == std::vector<std::int64_t>{1000});
+  // Two that cancel are what the store itself writes, and pass.
+  raw_exec(where, open_transfer + entry + "5, 0 FROM accounts WHERE name = 'player:ann';\n" + entry +
+                      "-5, 0 FROM accounts WHERE name = 'bank'");
+  CHECK(raw_count(where, "SELECT count(*) FROM transfers") == transfers + 1);
+}
+
+TEST_CASE("the database refuses a player balance below zero, whoever writes it") {
+  OPEN_EACH_BACKEND(db);
+  db.create_player("ann", "h", 10);
+  CHECK_THROWS(raw_exec(where, "UPDATE accounts SET balance = -1 WHERE name = 'player:ann'"));
+  CHECK_THROWS(raw_exec(where, "INSERT INTO accounts(name, balance) VALUES ('player:zed', -3)"));
+  // The bank and the pools may be negative.
+  raw_exec(where, "INSERT INTO accounts(name, balance) VALUES ('pool:t1:pot', -3)");
+  CHECK(db.balance(player_account("ann")) == 10);
+  CHECK(db.balance("pool:t1:pot") == -3);
+  CHECK(db.balance(bank_account()) == -10);
+}
+
+TEST_CASE("a PostgreSQL database is migrated like a SQLite file: versions, indexes, and newer ones refused") {
+  const std::string url = fresh_postgres_database();
+  if (url.empty()) {
+    MESSAGE("PostgreSQL is not installed: skipped");
+    return;
+  }
+  {
+    PostgresStore old(url, 1);
+    CHECK(old.schema_version() == 1);
+  }
+  const std::string index_count = "SELECT count(*) FROM pg_indexes WHERE indexname = 'ledger_entries_by_account'";
+  CHECK(raw_count(url, index_count) == 0);
+  CHECK(raw_count(url, "SELECT count(*) FROM schema_version") == 1);
+  {
+    PostgresStore db(url);
+    CHECK(db.schema_version() == Store::latest_schema_version());
+  }
+  CHECK(raw_count(url, index_count) == 1);
+  CHECK(raw_count(url, "SELECT count(*) FROM schema_version") == Store::latest_schema_version());
+  CHECK_THROWS_AS(PostgresStore(url, Store::latest_schema_version() + 1), StorageError);
+  CHECK_THROWS_AS(PostgresStore(url, -1), StorageError);
+  raw_exec(url, "INSERT INTO schema_version(version, description, applied_at) VALUES (999, 'future', 'later')");
+  CHECK_THROWS_WITH_AS(PostgresStore{url}, doctest::Contains("newer than this build"), StorageError);
+}
+
 TEST_CASE("a schema version outside what this build knows is refused") {
   TempFolder temp;
-  CHECK_THROWS_AS(Database(temp.file(), Database::latest_schema_version() + 1), StorageError);
+  CHECK_THROWS_AS(Database(temp.file(), Store::latest_schema_version() + 1), StorageError);
   CHECK_THROWS_AS(Database(temp.file(), -1), StorageError);
 
   { Database db(temp.file()); }
@@ -487,27 +673,24 @@ TEST_CASE("a schema version outside what this build knows is refused") {
   CHECK_THROWS_WITH_AS(Database(temp.file()), doctest::Contains("newer than this build"), StorageError);
 }
 
-TEST_CASE("reopening a file is idempotent") {
-  TempFolder temp;
-  {
-    Database db(temp.file());
-    db.create_player("ann", "h", 1000);
-    db.create_table(make_table("t1"));
-  }
+TEST_CASE("reopening a database is idempotent") {
+  OPEN_EACH_BACKEND(first);
+  first.create_player("ann", "h", 1000);
+  first.create_table(make_table("t1"));
   for (int reopen = 0; reopen < 3; ++reopen) {
     CAPTURE(reopen);
-    Database db(temp.file());
-    CHECK(db.schema_version() == Database::latest_schema_version());
+    const std::unique_ptr<Store> store = open_store(where);
+    Store& db = *store;
+    CHECK(db.schema_version() == Store::latest_schema_version());
     CHECK(db.ledger(player_account("ann"), 10, std::nullopt).size() == 1);
     CHECK(db.balance(player_account("ann")) == 1000);
     CHECK(db.tables_with_status("waiting").size() == 1);
   }
-  CHECK(migrations_recorded(temp.file()) == Database::latest_schema_version());
+  CHECK(raw_count(where, "SELECT count(*) FROM schema_version") == Store::latest_schema_version());
 }
 
 TEST_CASE("a table created with its first step (a rematch) has its first event and its bots' chips, or nothing") {
-  TempFolder temp;
-  Database db(temp.file());
+  OPEN_EACH_BACKEND(db);
   db.create_table(make_table("t1"), step("t1", 1, {transfer(bank_account(), player_account("bot-t1-1"), 1000, "starting chips (bot)")}));
   REQUIRE(db.find_table("t1"));
   REQUIRE(db.events("t1").size() == 1);
@@ -521,8 +704,7 @@ TEST_CASE("a table created with its first step (a rematch) has its first event a
 }
 
 TEST_CASE("a movement keeps the table event and deal that caused it, and the ledger returns them") {
-  TempFolder temp;
-  Database db(temp.file());
+  OPEN_EACH_BACKEND(db);
   db.create_player("ann", "h", 1000);
   db.create_table(make_table("t1"));
   Posting bet = transfer(player_account("ann"), pool_account("t1", "pot"), 10, "Red Dog: ann's bet of 10 lost");
@@ -558,7 +740,7 @@ TEST_CASE("migration 6 keeps a version 5 file's movements, with no deal link") {
             std::vector<bool>{true});
   }
   Database db(temp.file());
-  CHECK(db.schema_version() == 6);
+  CHECK(db.schema_version() == Store::latest_schema_version());
   const auto ledger = db.ledger(player_account("ann"), 10, std::nullopt);
   REQUIRE(ledger.size() == 2);
   CHECK(ledger[0].amount == -40);
@@ -568,8 +750,7 @@ TEST_CASE("migration 6 keeps a version 5 file's movements, with no deal link") {
 }
 
 TEST_CASE("a table's nets add up its movements by account, leaving out grants") {
-  TempFolder temp;
-  Database db(temp.file());
+  OPEN_EACH_BACKEND(db);
   db.create_player("ann", "h", 1000);
   db.create_player("bob", "h2", 1000);
   db.create_player("cy", "h3", 1000);
@@ -607,8 +788,7 @@ TEST_CASE("a table's nets add up its movements by account, leaving out grants") 
 }
 
 TEST_CASE("a host's tables since a time: created since, or moving chips since, newest kept, oldest first") {
-  TempFolder temp;
-  Database db(temp.file());
+  OPEN_EACH_BACKEND(db);
   db.create_player("ann", "h", 1000);
   for (const char* id : {"t1", "t2", "t3"}) db.create_table(make_table(id));
   TableRecord bobs = make_table("t4");
@@ -629,9 +809,81 @@ TEST_CASE("a host's tables since a time: created since, or moving chips since, n
   // Nothing was created after `later`; a movement stamped now is not after it either.
   CHECK(db.tables_hosted_since("ann", later, 50).empty());
   // A movement at t2 stamped after the cutoff makes t2 "tonight's" though it was made before.
-  {
-    SQLite::Database raw(temp.file(), SQLite::OPEN_READWRITE);
-    raw.exec("INSERT INTO transfers(time, table_id, game, memo) VALUES ('9999-01-01T00:00:00.000Z', 't2', 'red_dog', 'x')");
-  }
+  raw_exec(where, R"sql(
+INSERT INTO transfers(time, table_id, game, memo) VALUES ('9999-01-01T00:00:00.000Z', 't2', 'red_dog', 'x');
+INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after)
+  SELECT (SELECT max(id) FROM transfers), id, CASE WHEN name = 'bank' THEN -1 ELSE 1 END, 0
+  FROM accounts WHERE name IN ('bank', 'player:ann');
+)sql");
   CHECK(ids(db.tables_hosted_since("ann", later, 50)) == std::vector<std::string>{"t2"});
+}
+
+TEST_CASE("two connections spending one player's chips at once on PostgreSQL: one commits, the other is refused") {
+  const std::string url = fresh_postgres_database();
+  if (url.empty()) {
+    MESSAGE("PostgreSQL is not installed: skipped");
+    return;
+  }
+  PostgresStore setup(url);
+  setup.create_player("ann", "h", 100);
+  setup.create_table(make_table("t1"));
+  setup.create_table(make_table("t2"));
+  PostgresStore node_a(url);
+  PostgresStore node_b(url);
+
+  // Both spend 80 of ann's 100 at once, at two tables, as two nodes would.
+  std::atomic<int> ready{0};
+  auto spend = [&ready](Store& db, const std::string& table, std::vector<std::string>& errors) {
+    ++ready;
+    while (ready.load() < 2) std::this_thread::yield();
+    Posting bet = transfer(player_account("ann"), pool_account(table, "pot"), 80);
+    bet.table = table;
+    return db.commit({step(table, 1, {bet})}, &errors);
+  };
+  std::vector<std::string> errors_a, errors_b;
+  std::vector<bool> committed_a, committed_b;
+  std::thread a([&] { committed_a = spend(node_a, "t1", errors_a); });
+  std::thread b([&] { committed_b = spend(node_b, "t2", errors_b); });
+  a.join();
+  b.join();
+
+  REQUIRE(committed_a.size() == 1);
+  REQUIRE(committed_b.size() == 1);
+  CHECK(committed_a[0] != committed_b[0]);
+  const std::string& refusal = committed_a[0] ? errors_b[0] : errors_a[0];
+  CHECK(refusal.find("insufficient chips") != std::string::npos);
+  CHECK(refusal.find("player:ann has 20") != std::string::npos);
+  CHECK(setup.balance(player_account("ann")) == 20);
+  CHECK(setup.events("t1").size() + setup.events("t2").size() == 1);
+  CHECK(setup.total_of_all_accounts() == 0);
+}
+
+TEST_CASE("two connections registering one name at once on PostgreSQL: one gets it, the other NameTaken") {
+  const std::string url = fresh_postgres_database();
+  if (url.empty()) {
+    MESSAGE("PostgreSQL is not installed: skipped");
+    return;
+  }
+  { PostgresStore setup(url); }
+  PostgresStore node_a(url);
+  PostgresStore node_b(url);
+  std::atomic<int> ready{0};
+  std::atomic<int> taken{0};
+  auto register_ann = [&](Store& db, const std::string& spelling) {
+    ++ready;
+    while (ready.load() < 2) std::this_thread::yield();
+    try {
+      db.create_player(spelling, "h", 1000);
+    } catch (const NameTaken&) {
+      ++taken;
+    }
+  };
+  std::thread a([&] { register_ann(node_a, "Ann"); });
+  std::thread b([&] { register_ann(node_b, "ANN"); });
+  a.join();
+  b.join();
+  CHECK(taken == 1);
+  CHECK(node_a.all_players().size() == 1);
+  CHECK(node_a.balance(player_account("ann")) == 1000);
+  CHECK(node_a.total_of_all_accounts() == 0);
 }

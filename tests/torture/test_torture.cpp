@@ -18,7 +18,7 @@
 #include <set>
 #include <thread>
 
-#include "storage/database.h"
+#include "storage/sqlite_store.h"
 #include "tests/integration/server_process.h"
 
 using parlour::test::Json;
@@ -158,7 +158,7 @@ struct TableFacts {
   std::string status;
 };
 
-std::map<std::string, TableFacts> read_tables(storage::Database& db) {
+std::map<std::string, TableFacts> read_tables(storage::Store& db) {
   std::map<std::string, TableFacts> out;
   for (const char* status : {"waiting", "playing", "finished"})
     for (const auto& table : db.tables_with_status(status)) {
@@ -220,7 +220,7 @@ TEST_CASE("torture: SIGKILL at random moments; nothing acknowledged is lost, not
     sleep_ms(150 + static_cast<int>(rng() % 700));
     server.kill_hard();
     {
-      storage::Database db(db_path);
+      storage::SqliteStore db(db_path);
       CAPTURE(kill);
       // Chips: nothing created or lost; the bank is short exactly what it granted.
       CHECK(db.total_of_all_accounts() == 0);
@@ -251,7 +251,7 @@ TEST_CASE("torture: SIGKILL at random moments; nothing acknowledged is lost, not
       if (facts.status == "playing") waiting_for.insert(table);
     for (int tries = 0; tries < 100 && !waiting_for.empty(); ++tries) {
       sleep_ms(100);
-      storage::Database db(db_path);
+      storage::SqliteStore db(db_path);
       const auto now = read_tables(db);
       for (auto it = waiting_for.begin(); it != waiting_for.end();) {
         const auto& facts = now.at(*it);
@@ -268,7 +268,7 @@ TEST_CASE("torture: SIGKILL at random moments; nothing acknowledged is lost, not
     acted += player->acted();
     resent += player->resent();
   }
-  storage::Database db(db_path);
+  storage::SqliteStore db(db_path);
   std::int64_t events = 0;
   for (const auto& [table, facts] : read_tables(db)) events += facts.seq;
   MESSAGE("torture: " << kills << " kills, " << before.size() << " tables, " << events << " events, "

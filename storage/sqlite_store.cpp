@@ -1,7 +1,7 @@
-// SQLite implementation of storage/database.h. Every SQL string of the project
+// SQLite backend of storage/store.h. Every SQLite statement of the project
 // lives in this file: the migrations that build the schema, and the statements,
 // which are prepared once per connection and reused.
-#include "storage/database.h"
+#include "storage/sqlite_store.h"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <sqlite3.h>
@@ -16,35 +16,9 @@
 #include <limits>
 #include <unordered_map>
 
+#include "storage/schema.h"
+
 namespace parlour::storage {
-
-std::string bank_account() { return "bank"; }
-
-std::string player_account(const std::string& name) {
-  std::string lower = name;
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return "player:" + lower;
-}
-
-std::string pool_account(const std::string& table, const std::string& pool) {
-  return "pool:" + table + ":" + pool;
-}
-
-std::string utc_iso8601(std::chrono::system_clock::time_point when) {
-  using namespace std::chrono;
-  const auto now = floor<milliseconds>(when);
-  const auto today = floor<days>(now);
-  const year_month_day date{today};
-  const hh_mm_ss time_of_day{now - today};
-  char text[40];
-  std::snprintf(text, sizeof text, "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ", static_cast<int>(date.year()),
-                static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
-                static_cast<int>(time_of_day.hours().count()), static_cast<int>(time_of_day.minutes().count()),
-                static_cast<int>(time_of_day.seconds().count()),
-                static_cast<int>(time_of_day.subseconds().count()));
-  return text;
-}
 
 namespace {
 
@@ -160,6 +134,64 @@ CREATE INDEX transfers_by_table ON transfers(table_id, time);
 CREATE INDEX ledger_entries_by_transfer ON ledger_entries(transfer_id);
 CREATE INDEX tables_by_host ON tables(host COLLATE NOCASE);
 )sql"},
+    {7, "the database enforces that every transfer's entries sum to zero", R"sql(
+-- A transfer is balanced when it has exactly two ledger entries summing to zero.
+-- SQLite has no deferred CHECK or constraint trigger, but it does check deferred
+-- foreign keys at COMMIT: each transfer points (balanced, its own id) at its
+-- row here, which the trigger below adds only when its second entry balances
+-- it. So a transaction that leaves a transfer open, or unbalanced, cannot
+-- commit; and a third entry finds the row already there and fails.
+CREATE TABLE balanced_transfers (
+  transfer_id  INTEGER PRIMARY KEY
+);
+INSERT INTO balanced_transfers(transfer_id)
+  SELECT transfer_id FROM ledger_entries GROUP BY transfer_id HAVING count(*) = 2 AND sum(amount) = 0;
+ALTER TABLE transfers ADD COLUMN balanced INTEGER
+  REFERENCES balanced_transfers(transfer_id) DEFERRABLE INITIALLY DEFERRED;
+UPDATE transfers SET balanced = id WHERE id IN (SELECT transfer_id FROM balanced_transfers);
+-- Inserting a balanced_transfers row looks up the transfers pointing at it:
+-- without this index, a scan of every transfer.
+CREATE INDEX transfers_by_balanced ON transfers(balanced);
+
+-- The store writes `balanced` with the row; a writer that leaves it out gets it here.
+CREATE TRIGGER transfer_must_balance AFTER INSERT ON transfers WHEN NEW.balanced IS NULL
+BEGIN
+  UPDATE transfers SET balanced = NEW.id WHERE id = NEW.id;
+END;
+CREATE TRIGGER transfer_balance_link_is_its_id BEFORE UPDATE OF balanced ON transfers
+WHEN NEW.balanced IS NOT NEW.id
+BEGIN
+  SELECT RAISE(ABORT, 'a transfer''s balanced link must be its own id');
+END;
+CREATE TRIGGER transfer_link_on_insert_is_its_id BEFORE INSERT ON transfers
+WHEN NEW.balanced IS NOT NULL AND NEW.balanced IS NOT NEW.id
+BEGIN
+  SELECT RAISE(ABORT, 'a transfer''s balanced link must be its own id');
+END;
+CREATE TRIGGER transfer_closes_on_second_entry AFTER INSERT ON ledger_entries
+WHEN (SELECT count(*) FROM ledger_entries WHERE transfer_id = NEW.transfer_id) >= 2
+BEGIN
+  INSERT INTO balanced_transfers(transfer_id) VALUES (NEW.transfer_id);
+END;
+CREATE TRIGGER transfer_sums_to_zero BEFORE INSERT ON balanced_transfers
+WHEN (SELECT count(*) <> 2 OR coalesce(sum(amount), 0) <> 0 FROM ledger_entries WHERE transfer_id = NEW.transfer_id)
+BEGIN
+  SELECT RAISE(ABORT, 'transfer does not sum to zero: expected two ledger entries, +amount and -amount');
+END;
+-- The ledger is append-only.
+CREATE TRIGGER ledger_entries_are_not_updated BEFORE UPDATE ON ledger_entries
+BEGIN
+  SELECT RAISE(ABORT, 'ledger entries are append-only: no update');
+END;
+CREATE TRIGGER ledger_entries_are_not_deleted BEFORE DELETE ON ledger_entries
+BEGIN
+  SELECT RAISE(ABORT, 'ledger entries are append-only: no delete');
+END;
+CREATE TRIGGER balanced_transfers_are_not_deleted BEFORE DELETE ON balanced_transfers
+BEGIN
+  SELECT RAISE(ABORT, 'a balanced transfer stays balanced: no delete');
+END;
+)sql"},
 };
 
 // Versions must be 1, 2, 3... so that the latest is the count and "apply the
@@ -174,6 +206,7 @@ constexpr bool migrations_are_numbered_in_order() {
 static_assert(migrations_are_numbered_in_order());
 
 constexpr int kLatestVersion = static_cast<int>(std::size(kMigrations));
+static_assert(kLatestVersion == kLatestSchemaVersion, "SQLite and PostgreSQL migrations must be numbered alike");
 
 constexpr const char* kCreateSchemaVersion = R"sql(
 CREATE TABLE IF NOT EXISTS schema_version (
@@ -206,6 +239,12 @@ constexpr const char* kInsertTransfer =
 // (movements without a table event, such as grants, take the plain one).
 constexpr const char* kInsertLinkedTransfer =
     "INSERT INTO transfers(time, table_id, game, memo, seq, deal) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+// From schema 7 on: the row names itself as the transfer that must balance
+// (the id a rowid table gives next is the largest plus one), which spares the
+// trigger's UPDATE of every new row.
+constexpr const char* kInsertBalancedTransfer = R"sql(
+INSERT INTO transfers(id, balanced, time, table_id, game, memo, seq, deal)
+SELECT next.id, next.id, ?1, ?2, ?3, ?4, ?5, ?6 FROM (SELECT coalesce(max(id), 0) + 1 AS id FROM transfers) next)sql";
 constexpr const char* kAddToAccount =
     "UPDATE accounts SET balance = balance + ?2 WHERE name = ?1 RETURNING id, balance";
 constexpr const char* kOpenAccount =
@@ -352,7 +391,7 @@ struct AccountChange {
   std::int64_t balance_after = 0;
 };
 
-std::string describe(const Posting& posting) {
+std::string describe_posting(const Posting& posting) {
   std::string text = "posting " + std::to_string(posting.amount) + " from " + posting.from + " to " + posting.to;
   if (!posting.memo.empty()) text += " (" + posting.memo + ")";
   return text;
@@ -362,11 +401,13 @@ std::string describe(const Posting& posting) {
 
 // ---------------------------------------------------------------------------
 
-struct Database::Impl {
+struct SqliteStore::Impl {
   std::string path;
   SQLite::Database db;
   // Declared after db so that they are finalized before the connection closes.
   std::unordered_map<const char*, std::unique_ptr<SQLite::Statement>> statements;
+  // Migration 7 has run: transfers carry their `balanced` link (kInsertBalancedTransfer).
+  bool schema_has_balanced_links = false;
 
   explicit Impl(const std::string& file_path) : path(file_path), db(open(file_path)) { configure(); }
 
@@ -433,6 +474,7 @@ struct Database::Impl {
       if (migration.version > up_to) break;
       if (migration.version > found) apply(migration);
     }
+    schema_has_balanced_links = std::max(found, up_to) >= 7;
   }
 
   void apply(const Migration& migration) {
@@ -482,8 +524,10 @@ struct Database::Impl {
   }
 
   std::int64_t insert_transfer(const Posting& posting, const std::string& time) {
-    const bool linked = posting.seq || posting.deal;
-    Borrowed insert(cached(linked ? kInsertLinkedTransfer : kInsertTransfer));
+    const bool linked = posting.seq || posting.deal || schema_has_balanced_links;
+    Borrowed insert(cached(schema_has_balanced_links ? kInsertBalancedTransfer
+                           : linked                  ? kInsertLinkedTransfer
+                                                     : kInsertTransfer));
     insert->bind(1, time);
     bind_text_or_null(*insert, 2, posting.table);
     bind_text_or_null(*insert, 3, posting.game);
@@ -498,12 +542,12 @@ struct Database::Impl {
 
   // Must run inside a transaction: it writes four rows that only make sense together.
   void apply_posting(const Posting& posting, const std::string& time) {
-    if (posting.amount <= 0) throw StorageError("invalid " + describe(posting) + ": the amount must be positive");
+    if (posting.amount <= 0) throw StorageError("invalid " + describe_posting(posting) + ": the amount must be positive");
     if (posting.from.empty() || posting.to.empty()) {
-      throw StorageError("invalid " + describe(posting) + ": both accounts must be named");
+      throw StorageError("invalid " + describe_posting(posting) + ": both accounts must be named");
     }
     if (posting.from == posting.to) {
-      throw StorageError("invalid " + describe(posting) + ": an account cannot pay itself");
+      throw StorageError("invalid " + describe_posting(posting) + ": an account cannot pay itself");
     }
     try {
       const std::int64_t transfer_id = insert_transfer(posting, time);
@@ -512,7 +556,7 @@ struct Database::Impl {
       insert_entry(transfer_id, debit, -posting.amount);
       insert_entry(transfer_id, credit, posting.amount);
     } catch (const SQLite::Exception& e) {
-      throw StorageError("while " + describe(posting) + ": " + e.what());
+      throw StorageError("while " + describe_posting(posting) + ": " + e.what());
     }
   }
 
@@ -522,7 +566,7 @@ struct Database::Impl {
     } catch (const SQLite::Exception& e) {
       if (e.getExtendedErrorCode() != SQLITE_CONSTRAINT_CHECK) throw;
       // The failed statement changed nothing, so this reads the balance before it.
-      throw StorageError("insufficient chips for " + describe(posting) + ": " + posting.from + " has " +
+      throw StorageError("insufficient chips for " + describe_posting(posting) + ": " + posting.from + " has " +
                          std::to_string(balance(posting.from)));
     }
   }
@@ -671,6 +715,18 @@ struct Database::Impl {
     }
   }
 
+  // SQLite checks the deferred foreign key of migration 7 only at COMMIT, where
+  // a violation would fail the whole batch: checked here instead, so that only
+  // the write that left a transfer unbalanced is undone.
+  std::string unbalanced_transfer_error(const TableWrite& write) {
+    int outstanding = 0;
+    int highest = 0;
+    sqlite3_db_status(db.getHandle(), SQLITE_DBSTATUS_DEFERRED_FKS, &outstanding, &highest, 0);
+    if (outstanding == 0) return "";
+    return "while writing table " + write.table +
+           ": a transfer does not balance (expected two ledger entries summing to zero)";
+  }
+
   // Runs one write inside its own savepoint; returns "" or why it was undone.
   std::string apply_in_savepoint(const TableWrite& write, const std::string& time) {
     Borrowed(cached(kSavepoint))->exec();
@@ -682,6 +738,7 @@ struct Database::Impl {
     } catch (const SQLite::Exception& e) {
       error = "while writing table " + write.table + ": " + e.what();
     }
+    if (error.empty()) error = unbalanced_transfer_error(write);
     if (!error.empty()) {
       require_open_transaction(error);
       Borrowed(cached(kRollbackToSavepoint))->exec();
@@ -694,9 +751,9 @@ struct Database::Impl {
 
 // ---------------------------------------------------------------------------
 
-Database::Database(const std::string& path) : Database(path, kLatestVersion) {}
+SqliteStore::SqliteStore(const std::string& path) : SqliteStore(path, kLatestVersion) {}
 
-Database::Database(const std::string& path, int migrate_up_to) {
+SqliteStore::SqliteStore(const std::string& path, int migrate_up_to) {
   try {
     impl_ = std::make_unique<Impl>(path);
     impl_->migrate(migrate_up_to);
@@ -707,11 +764,11 @@ Database::Database(const std::string& path, int migrate_up_to) {
   }
 }
 
-Database::~Database() = default;
+SqliteStore::~SqliteStore() = default;
 
-int Database::latest_schema_version() { return kLatestVersion; }
+std::string SqliteStore::describe() const { return "SQLite file " + impl_->path; }
 
-int Database::schema_version() {
+int SqliteStore::schema_version() {
   try {
     return impl_->current_version();
   } catch (const SQLite::Exception& e) {
@@ -720,7 +777,7 @@ int Database::schema_version() {
 }
 
 // Both look-ups select (id, name, token_hash) by one text key.
-std::optional<Player> Database::find_player_where(const char* sql, const std::string& key, const std::string& what) {
+std::optional<Player> SqliteStore::find_player_where(const char* sql, const std::string& key, const std::string& what) {
   try {
     Borrowed query(impl_->cached(sql));
     query->bind(1, key);
@@ -732,7 +789,7 @@ std::optional<Player> Database::find_player_where(const char* sql, const std::st
   }
 }
 
-std::vector<Player> Database::all_players() {
+std::vector<Player> SqliteStore::all_players() {
   try {
     Borrowed query(impl_->cached(kAllPlayers));
     std::vector<Player> players;
@@ -745,15 +802,15 @@ std::vector<Player> Database::all_players() {
   }
 }
 
-std::optional<Player> Database::find_player(const std::string& name) {
+std::optional<Player> SqliteStore::find_player(const std::string& name) {
   return find_player_where(kFindPlayer, name, "player " + name);
 }
 
-std::optional<Player> Database::find_player_by_token_hash(const std::string& token_hash) {
+std::optional<Player> SqliteStore::find_player_by_token_hash(const std::string& token_hash) {
   return find_player_where(kFindPlayerByTokenHash, token_hash, "a player by token");
 }
 
-Player Database::create_player(const std::string& name, const std::string& token_hash,
+Player SqliteStore::create_player(const std::string& name, const std::string& token_hash,
                                std::int64_t starting_chips) {
   if (name.empty()) throw StorageError("cannot register a player with an empty name");
   if (starting_chips < 0) {
@@ -787,7 +844,7 @@ Player Database::create_player(const std::string& name, const std::string& token
   }
 }
 
-std::int64_t Database::balance(const std::string& account) {
+std::int64_t SqliteStore::balance(const std::string& account) {
   try {
     return impl_->balance(account);
   } catch (const SQLite::Exception& e) {
@@ -795,7 +852,7 @@ std::int64_t Database::balance(const std::string& account) {
   }
 }
 
-std::vector<std::pair<std::string, std::int64_t>> Database::balances(const std::string& prefix) {
+std::vector<std::pair<std::string, std::int64_t>> SqliteStore::balances(const std::string& prefix) {
   try {
     Borrowed query(impl_->cached(kBalancesWithPrefix));
     query->bind(1, prefix);
@@ -810,7 +867,7 @@ std::vector<std::pair<std::string, std::int64_t>> Database::balances(const std::
   }
 }
 
-std::vector<LedgerEntry> Database::ledger(const std::string& account, int limit,
+std::vector<LedgerEntry> SqliteStore::ledger(const std::string& account, int limit,
                                           std::optional<std::int64_t> before) {
   try {
     Borrowed query(impl_->cached(kLedgerPage));
@@ -838,7 +895,7 @@ std::vector<LedgerEntry> Database::ledger(const std::string& account, int limit,
   }
 }
 
-std::int64_t Database::total_of_all_accounts() {
+std::int64_t SqliteStore::total_of_all_accounts() {
   try {
     Borrowed query(impl_->cached(kTotalOfAllAccounts));
     query->executeStep();
@@ -848,7 +905,7 @@ std::int64_t Database::total_of_all_accounts() {
   }
 }
 
-std::vector<TableNet> Database::table_nets(const std::string& table) {
+std::vector<TableNet> SqliteStore::table_nets(const std::string& table) {
   try {
     Borrowed query(impl_->cached(kTableNets));
     query->bind(1, table);
@@ -860,9 +917,9 @@ std::vector<TableNet> Database::table_nets(const std::string& table) {
   }
 }
 
-void Database::create_table(const TableRecord& table) { create_table(table, TableWrite{}); }
+void SqliteStore::create_table(const TableRecord& table) { create_table(table, TableWrite{}); }
 
-void Database::create_table(const TableRecord& table, const TableWrite& first_step) {
+void SqliteStore::create_table(const TableRecord& table, const TableWrite& first_step) {
   try {
     WriteTransaction transaction = impl_->begin_write();
     {
@@ -893,7 +950,7 @@ void Database::create_table(const TableRecord& table, const TableWrite& first_st
   }
 }
 
-std::optional<TableRecord> Database::find_table(const std::string& id) {
+std::optional<TableRecord> SqliteStore::find_table(const std::string& id) {
   try {
     Borrowed query(impl_->cached(kFindTable));
     query->bind(1, id);
@@ -905,7 +962,7 @@ std::optional<TableRecord> Database::find_table(const std::string& id) {
   }
 }
 
-std::vector<TableRecord> Database::tables_with_status(const std::string& status) {
+std::vector<TableRecord> SqliteStore::tables_with_status(const std::string& status) {
   try {
     Borrowed query(impl_->cached(kTablesWithStatus));
     query->bind(1, status);
@@ -915,7 +972,7 @@ std::vector<TableRecord> Database::tables_with_status(const std::string& status)
   }
 }
 
-std::vector<TableRecord> Database::tables_hosted_since(const std::string& host, const std::string& since, int limit) {
+std::vector<TableRecord> SqliteStore::tables_hosted_since(const std::string& host, const std::string& since, int limit) {
   try {
     Borrowed query(impl_->cached(kTablesHostedSince));
     query->bind(1, host);
@@ -927,7 +984,7 @@ std::vector<TableRecord> Database::tables_hosted_since(const std::string& host, 
   }
 }
 
-std::vector<Event> Database::events(const std::string& table) {
+std::vector<Event> SqliteStore::events(const std::string& table) {
   try {
     Borrowed query(impl_->cached(kEvents));
     query->bind(1, table);
@@ -941,7 +998,7 @@ std::vector<Event> Database::events(const std::string& table) {
   }
 }
 
-std::vector<std::string> Database::results(const std::string& table) {
+std::vector<std::string> SqliteStore::results(const std::string& table) {
   try {
     Borrowed query(impl_->cached(kResults));
     query->bind(1, table);
@@ -953,7 +1010,7 @@ std::vector<std::string> Database::results(const std::string& table) {
   }
 }
 
-std::vector<bool> Database::commit(const std::vector<TableWrite>& writes, std::vector<std::string>* errors) {
+std::vector<bool> SqliteStore::commit(const std::vector<TableWrite>& writes, std::vector<std::string>* errors) {
   std::vector<bool> committed(writes.size(), false);
   if (errors) errors->assign(writes.size(), std::string());
   if (writes.empty()) return committed;

@@ -1,0 +1,199 @@
+// Parlour's storage interface: players and token hashes, tables and their
+// seats, each table's event log, the double-entry chip ledger, and results.
+// Two backends implement it: SqliteStore (storage/sqlite_store.h), the embedded
+// default, and PostgresStore (storage/postgres_store.h), a shared server that
+// several nodes can use. open_store() picks one from a --db value. Each backend
+// owns its SQL; both enforce in the database itself that no player's balance
+// goes negative and that every transfer's entries sum to zero.
+//
+// One Store is one connection, used by one thread at a time: the server has
+// one writer and gives each reader thread its own.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace parlour::storage {
+
+
+// Accounts are named by strings:
+//   "bank"                 grants starting chips (its balance goes negative)
+//   "player:NAME"          NAME in lower case
+//   "pool:TABLE:POOL"      a table's pool, e.g. "pool:t1:pot"
+std::string bank_account();
+std::string player_account(const std::string& name);
+std::string pool_account(const std::string& table, const std::string& pool);
+
+// "2026-11-22T22:30:00.123Z": the format of every time the database keeps, so
+// that times compare as text.
+std::string utc_iso8601(std::chrono::system_clock::time_point when);
+
+struct Player {
+  std::int64_t id = 0;
+  std::string name;  // as first registered
+  std::string token_hash;
+};
+
+// One movement of chips: leaves `from`, enters `to`, in one transaction.
+struct Posting {
+  std::string from;
+  std::string to;
+  std::int64_t amount = 0;  // > 0
+  std::string memo;
+  std::string table;  // "" when not at a table
+  std::string game;   // "" when not at a table
+  // The table event that moved the chips (its seq in the table's log) and the
+  // deal it was part of, where there is one: the ledger links each movement to it.
+  std::optional<std::int64_t> seq;
+  std::optional<std::int64_t> deal;
+};
+
+// A line of one account's ledger, newest first when listed.
+struct LedgerEntry {
+  std::int64_t entry = 0;    // increasing over the whole ledger
+  std::string time;          // ISO 8601 UTC, e.g. "2026-11-22T22:30:00.123Z"
+  std::int64_t amount = 0;   // signed: + enters the account, - leaves it
+  std::int64_t balance = 0;  // the account's balance after this entry
+  std::string table;
+  std::string game;
+  std::string memo;
+  bool table_private = false;  // the table is private: its id is not for everyone's eyes
+  std::optional<std::int64_t> seq;   // the table event that moved the chips, when known
+  std::optional<std::int64_t> deal;  // the deal it was part of, when known
+};
+
+// What one account gained (+) or lost (-) at one table, grants from the bank
+// left out (they are not winnings).
+struct TableNet {
+  std::string account;
+  std::int64_t amount = 0;
+};
+
+struct Seat {
+  int seat = 0;
+  std::string player;  // "" for an empty seat; a bot's name for a bot
+  bool bot = false;
+  int bot_level = 0;
+};
+
+struct TableRecord {
+  std::string id;
+  std::string game;
+  std::string options_json;
+  std::uint64_t seed = 0;
+  std::string host;
+  std::string status;  // waiting | playing | finished
+  bool is_private = false;
+  std::string invite;
+  std::string deck_json;  // "" when not stacked
+  std::vector<Seat> seats;
+  std::string failure;     // why the table failed ("" unless it did); its status is then finished
+  std::string created_at;  // ISO 8601 UTC, set by the database
+  std::string clock_json;  // the turn clock chosen at create; "" for the default (tables made before it was kept)
+};
+
+struct Event {
+  std::int64_t seq = 0;
+  std::string json;
+};
+
+// Everything one table step writes, committed atomically.
+struct TableWrite {
+  std::string table;
+  std::optional<Event> event;        // appended to the table's log
+  std::vector<Posting> postings;     // chips moved by the step
+  std::optional<std::string> status; // new table status
+  std::optional<std::vector<Seat>> seats;
+  std::optional<std::string> result_json;  // a settled deal's or the game's result
+  std::optional<std::string> failure;      // the table failed: why (its status is set to finished)
+};
+
+class StorageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// create_player's name is already registered (case-insensitively); lets the
+// server answer `name_taken` rather than `internal`.
+class NameTaken : public StorageError {
+ public:
+  using StorageError::StorageError;
+};
+
+class Store {
+ public:
+  virtual ~Store() = default;
+  Store() = default;
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  // Both backends have the same migrations, numbered alike, so one number says
+  // how far a database has come whichever backend holds it.
+  static int latest_schema_version();
+  virtual int schema_version() = 0;
+  // What this store is: "SQLite file PATH" or "PostgreSQL database NAME on HOST:PORT".
+  virtual std::string describe() const = 0;
+
+  // Players
+  virtual std::vector<Player> all_players() = 0;
+  virtual std::optional<Player> find_player(const std::string& name) = 0;  // case-insensitive
+  virtual std::optional<Player> find_player_by_token_hash(const std::string& token_hash) = 0;
+  // Registers a player and grants the starting chips from the bank, atomically.
+  // Throws NameTaken if the name is taken (in any case), StorageError otherwise.
+  virtual Player create_player(const std::string& name, const std::string& token_hash,
+                               std::int64_t starting_chips) = 0;
+
+  // Ledger
+  virtual std::int64_t balance(const std::string& account) = 0;  // 0 for an unknown account
+  // Every account's balance whose name starts with `prefix`, by name (byte order).
+  virtual std::vector<std::pair<std::string, std::int64_t>> balances(const std::string& prefix) = 0;
+  // One account's entries, newest first: at most `limit` (clamped to 1..500),
+  // those before entry `before` when given.
+  virtual std::vector<LedgerEntry> ledger(const std::string& account, int limit,
+                                          std::optional<std::int64_t> before) = 0;
+  // The sum over all accounts; always 0 (the bank is negative by what it granted).
+  virtual std::int64_t total_of_all_accounts() = 0;
+  // Every account's net over the movements at `table` that did not come from or
+  // go to the bank, by account name (an account that came out square included).
+  virtual std::vector<TableNet> table_nets(const std::string& table) = 0;
+
+  // Tables
+  virtual void create_table(const TableRecord& table) = 0;
+  // Creates the table and commits its first step (its first event, chips granted
+  // to its bots) in the same transaction: a rematch is made whole or not at all.
+  virtual void create_table(const TableRecord& table, const TableWrite& first_step) = 0;
+  virtual std::optional<TableRecord> find_table(const std::string& id) = 0;
+  // In creation order.
+  virtual std::vector<TableRecord> tables_with_status(const std::string& status) = 0;
+  // The tables `host` (any case) created, created at or after `since` or with a
+  // chip movement at or after it (ISO 8601 UTC, as utc_iso8601 writes), the
+  // newest `limit` of them, oldest first.
+  virtual std::vector<TableRecord> tables_hosted_since(const std::string& host, const std::string& since,
+                                                       int limit) = 0;
+  virtual std::vector<Event> events(const std::string& table) = 0;
+  virtual std::vector<std::string> results(const std::string& table) = 0;
+
+  // Group commit: writes each step in its own savepoint inside one transaction,
+  // so that one failing step (returned false, with why in `errors`) does not
+  // undo the others, and each step is all or nothing. Returns one flag per
+  // write: true if it was committed. Throws StorageError, having written
+  // nothing, if the transaction itself cannot begin or commit.
+  virtual std::vector<bool> commit(const std::vector<TableWrite>& writes,
+                                   std::vector<std::string>* errors = nullptr) = 0;
+};
+
+// True for "postgresql://..." and "postgres://..." (libpq's connection URIs).
+bool is_postgres_url(const std::string& where);
+
+// Opens the store a --db value names: a PostgreSQL connection URI, or else a
+// SQLite file path (created, with its folder, if missing). Runs the migrations
+// the database has not had yet. Throws StorageError saying what failed.
+std::unique_ptr<Store> open_store(const std::string& where);
+
+}  // namespace parlour::storage
