@@ -172,8 +172,10 @@ double kept_share(int outs) {
   return 0.38;
 }
 
-// Each unmatched card also costs this much: a hand must shed every one to go out.
+// Each unmatched card also costs this much: a hand must shed every one to go out;
+// more where melds go down only by going rummy with the whole hand.
 constexpr double per_unmatched_card = 2.0;
+constexpr double going_out_card = 6.0;
 
 bool lays_off_on_table(Card card, const Seen& seen) {
   if (!seen.lay_offs) return false;
@@ -197,7 +199,8 @@ double hand_cost(const std::vector<Card>& hand, const Seen& seen) {
       cost += 0.5;
       continue;
     }
-    cost += seen.values.in_hand(card) * kept_share(outs_of(card, i, best.deadwood, hand, seen)) + per_unmatched_card;
+    const double base = seen.going_out_only ? going_out_card : per_unmatched_card;
+    cost += (seen.values.in_hand(card) + base) * kept_share(outs_of(card, i, best.deadwood, hand, seen));
   }
   return cost;
 }
@@ -229,6 +232,7 @@ Seen read_seen(const Json& view) {
   seen.melds_score = rules.value("spread_pile", false);
   const bool in_break = view.contains("break");
   seen.lay_offs = !rules.value("rummy_only", false) || in_break;
+  seen.going_out_only = rules.value("rummy_only", false);
   // The seat: the one whose cards the view shows; else the first to act.
   const auto& seats = view.value("seats", Json::array());
   for (const auto& s : seats) {
@@ -339,11 +343,18 @@ class Chooser {
   // just taken, which the rules may forbid discarding).
   double cost_after_best_discard(const std::vector<Card>& hand, std::optional<Card> keep) const {
     double best = std::numeric_limits<double>::infinity();
-    for (auto c : distinct(hand)) {
+    for (auto c : discard_candidates(hand)) {
       if (keep && c == *keep && count_of(hand, c) == 1) continue;
       best = std::min(best, cost(without(hand, {c})));
     }
     return std::isinf(best) ? cost(hand) : best;
+  }
+
+  // The cards worth weighing as a discard: those the hand's best arrangement
+  // leaves unmatched (a melded card is hardly ever the better discard), else all.
+  std::vector<Card> discard_candidates(const std::vector<Card>& hand) const {
+    auto unmatched = distinct(best_arrangement(hand, seen_.melds, seen_.values).deadwood);
+    return unmatched.empty() ? distinct(hand) : unmatched;
   }
 
   // What the cards of a take are worth at once, in the games that score melds as
@@ -420,9 +431,15 @@ class Chooser {
   Json best_discard() const {
     const Json* best = nullptr;
     double best_cost = std::numeric_limits<double>::infinity();
+    const auto candidates = discard_candidates(seen_.hand);
+    const bool any_candidate = std::any_of(legal_.begin(), legal_.end(), [&](const Json& a) {
+      const auto cards = action_cards(a, "card");
+      return type_of(a) == "discard" && !cards.empty() && holds(candidates, cards.front());
+    });
     for (const auto& a : legal_) {
       if (type_of(a) != "discard") continue;
       const auto cards = action_cards(a, "card");
+      if (any_candidate && (cards.empty() || !holds(candidates, cards.front()))) continue;
       double after = cost(without(seen_.hand, cards));
       // Feeding a spread pile a card that lays off gives the next player points.
       if (seen_.melds_score && !cards.empty() && lays_off_on_table(cards.front(), seen_))

@@ -53,6 +53,7 @@ struct Seen {
   int decks = 1;
   int jokers = 0;
   bool lay_offs = true;       // the game lets a player lay off on table melds now
+  bool going_out_only = false;  // melds go down only with the whole hand (going rummy, going down)
   bool melds_score = false;   // melds score as they are made (Michigan family, Five Hundred)
   int seat = -1;
   std::vector<Card> hand;
