@@ -148,7 +148,11 @@ Json choose(const Json& view, const Json& legal) {
   const auto draw = first_of(legal, "draw");
   const auto knock = first_of(legal, "knock");
   const auto finish = first_of(legal, "finish");
-  const bool may_lay_out = std::any_of(legal.begin(), legal.end(), [](const Json& a) { return type_of(a) == "layout"; });
+  // A layout is the player's at any time of the play stage (the listing holds a
+  // subset): the bot's own rearrangements are offered there too.
+  const bool play_stage = view.value("turn", Json::object()).value("stage", "") == "play";
+  const bool may_lay_out = !seen.hand.empty() &&
+                           (play_stage || std::any_of(legal.begin(), legal.end(), [](const Json& a) { return type_of(a) == "layout"; }));
   const auto layout = may_lay_out ? best_layout(legal, seen, best_rearrangement(seen)) : std::nullopt;
 
   if (!laying_out && drawn == 0 && draw) return *draw;  // the turn's first card
