@@ -186,6 +186,19 @@ bool lays_off_on_table(Card card, const Seen& seen) {
 
 }  // namespace
 
+bool is_big_hand(const std::vector<Card>& hand) { return hand.size() > kBigHand; }
+
+double loose_card_cost(Card card, const Seen& seen) {
+  if (is_wild(card, seen.melds)) return 0;
+  int partners = 0;
+  for (auto other : seen.hand) {
+    if (other == card || other.is_joker() || card.is_joker()) continue;
+    if (other.rank == card.rank) ++partners;
+    else if (other.suit == card.suit && run_distance(card.rank, other.rank, seen.melds.ace) <= 2) ++partners;
+  }
+  return seen.values.in_hand(card) * (partners > 0 ? 0.4 : 1.0);
+}
+
 double hand_cost(const std::vector<Card>& hand, const Seen& seen) {
   const auto best = best_arrangement(hand, seen.melds, seen.values);
   double cost = 0;
@@ -294,6 +307,7 @@ class Chooser {
     if (auto a = first_of("call")) return *a;
     const std::string stage = view_.value("turn", Json::object()).value("stage", "");
     if (stage == "call_window") return first_of("pass").value_or(legal_.front());
+    if (is_big_hand(seen_.hand)) return quick_choice();
     if (has("draw") || has("take") || has("take_all") || has("decline")) return draw();
     if (auto a = meld_or_lay_off()) return *a;
     if (has("discard")) return best_discard();
@@ -462,6 +476,37 @@ class Chooser {
       const double after = cost(without(seen_.hand, cards)) - 0.1 * static_cast<double>(cards.size());
       if (after < best_cost) {
         best_cost = after;
+        best = &a;
+      }
+    }
+    return best ? *best : legal_.front();
+  }
+
+  // A hand too big to weigh move by move (a player who hoarded, whose seat the
+  // bot covers): the stock, then the largest play, then the highest loose card,
+  // with no arrangement searched, so that a move never takes long.
+  Json quick_choice() const {
+    if (auto stock = first_of("draw"); stock && stock->value("from", "") == "stock") return *stock;
+    const Json* best = nullptr;
+    std::size_t most = 0;
+    for (const auto& a : legal_) {
+      const auto type = type_of(a);
+      if (type != "meld" && type != "lay_off") continue;
+      const auto size = action_cards(a, "cards").size();
+      if (size > most) {
+        most = size;
+        best = &a;
+      }
+    }
+    if (best) return *best;
+    double best_cost = -1;
+    for (const auto& a : legal_) {
+      if (type_of(a) != "discard") continue;
+      const auto cards = action_cards(a, "card");
+      if (cards.empty()) continue;
+      const double cost = loose_card_cost(cards.front(), seen_);
+      if (cost > best_cost) {
+        best_cost = cost;
         best = &a;
       }
     }

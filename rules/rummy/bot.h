@@ -66,6 +66,14 @@ struct Seen {
 // Reads the view; never throws on a view the Rummy engine writes.
 Seen read_seen(const Json& view);
 
+// Past this many cards a hand's best arrangement takes too long to search move by
+// move (it grows exponentially): the bots then play by quick rules of thumb.
+inline constexpr std::size_t kBigHand = 20;
+bool is_big_hand(const std::vector<Card>& hand);
+// What keeping a card costs by a quick look at the hand: its value, less when
+// another card of its rank or a near card of its suit is held; a wild nothing.
+double loose_card_cost(Card card, const Seen& seen);
+
 // How costly the hand is to hold: each card its best arrangement leaves unmatched
 // counts its value, less for live combinations, nothing if it lays off.
 double hand_cost(const std::vector<Card>& hand, const Seen& seen);

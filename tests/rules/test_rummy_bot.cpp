@@ -199,6 +199,35 @@ TEST_CASE("Carousel bot: splits a table run with the card it holds, a layout the
   CHECK(melds == std::vector<Cards>{{"3H", "4H", "5H"}, {"5H", "6H", "7H"}});
 }
 
+TEST_CASE("Carousel bot: covering a player who hoarded, it plays a listed move from a hand too big to search") {
+  // Seat 1 draws three cards a turn and never lays out; seat 2 is the bot. Then
+  // the bot takes seat 1 over, its hand past kBigHand: it plays by rules of
+  // thumb, every move accepted, until the turn passes.
+  Harness h("carousel", options({{"deals", 1}}), {1000, 1000}, 3);
+  const auto* info = Registry::builtin().find("carousel");
+  Rng rng(3);
+  while (h.game().phase() == Phase::playing && h.game().view(1)["seats"][1]["count"].get<std::size_t>() <=
+                                                   parlour::rules::rummy::kBigHand + 4) {
+    const int seat = h.game().to_act().front();
+    if (seat == 1) h.act(1, draw());
+    else h.act(seat, info->bot(h.game().view(seat), h.legal(seat), rng));
+  }
+  REQUIRE(h.game().phase() == Phase::playing);
+  while (h.game().phase() == Phase::playing && h.game().to_act().front() != 1) {
+    const int seat = h.game().to_act().front();
+    h.act(seat, info->bot(h.game().view(seat), h.legal(seat), rng));
+  }
+  REQUIRE(h.game().phase() == Phase::playing);
+  REQUIRE(parlour::rules::rummy::is_big_hand(parlour::rules::rummy::read_seen(h.game().view(1)).hand));
+  int moves = 0;
+  while (h.game().phase() == Phase::playing && h.game().to_act().front() == 1 && moves < 200) {
+    h.act(1, info->bot(h.game().view(1), h.legal(1), rng));
+    ++moves;
+  }
+  CHECK(moves > 0);
+  CHECK(moves < 200);
+}
+
 // ------------------------------------------------------------------ the view alone
 
 TEST_CASE("Rummy bot reads only its view: the same view with other hidden cards gives the same moves") {

@@ -119,10 +119,19 @@ std::optional<Json> best_layout(const Json& legal, const Seen& seen, const Rearr
   const Json* best = rearranged.action.is_null() ? nullptr : &rearranged.action;
   double best_cost = rearranged.cost;
   std::map<std::vector<int>, double> judged;  // many layouts leave the same hand
+  const bool big = rummy::is_big_hand(seen.hand);
   for (const auto& a : legal) {
     if (type_of(a) != "layout") continue;
     const auto rest = hand_after(a, seen);
     if (rest.size() >= seen.hand.size()) continue;
+    if (big) {  // no search: the layout that sheds the most
+      const double count = seen.values.of_cards(rest);
+      if (count < best_cost) {
+        best_cost = count;
+        best = &a;
+      }
+      continue;
+    }
     std::vector<int> key;
     for (auto c : rest) key.push_back(code_of(c));
     std::sort(key.begin(), key.end());
@@ -153,10 +162,12 @@ Json choose(const Json& view, const Json& legal) {
   const bool play_stage = view.value("turn", Json::object()).value("stage", "") == "play";
   const bool may_lay_out = !seen.hand.empty() &&
                            (play_stage || std::any_of(legal.begin(), legal.end(), [](const Json& a) { return type_of(a) == "layout"; }));
-  const auto layout = may_lay_out ? best_layout(legal, seen, best_rearrangement(seen)) : std::nullopt;
+  const auto layout = !may_lay_out                   ? std::nullopt
+                      : rummy::is_big_hand(seen.hand) ? best_layout(legal, seen, Rearranged{})
+                                                      : best_layout(legal, seen, best_rearrangement(seen));
 
   if (!laying_out && drawn == 0 && draw) return *draw;  // the turn's first card
-  const bool can_knock_after_layouts = reachable_count(seen) <= knock_max;
+  const bool can_knock_after_layouts = !rummy::is_big_hand(seen.hand) && reachable_count(seen) <= knock_max;
   if (layout && (laying_out || can_knock_after_layouts || drawn >= 1 || !draw)) return *layout;
   if (knock && count <= knock_max) return *knock;
   if (draw) return *draw;
