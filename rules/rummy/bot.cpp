@@ -407,6 +407,7 @@ class Chooser {
         continue;
       }
       const auto hand = with(seen_.hand, taken);
+      if (is_big_hand(hand)) continue;  // too many cards to weigh, and to hold
       // A single upcard may not be discarded again this turn.
       const std::optional<Card> keep = taken.size() == 1 ? std::optional<Card>(taken.front()) : std::nullopt;
       double gain = now - cost_after_best_discard(hand, keep);
