@@ -18,7 +18,7 @@
 // `--option sequential=true --option limit=10` for Red and Black.
 //
 // --self seats the careful bot everywhere and prints, for the Rummy family,
-// how often a deal ends by someone going out rather than by the stock.
+// how often a deal ends by someone going out (Carousel: knocking) rather than by the stock.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -126,7 +126,8 @@ void play_game(const rules::GameInfo& info, const Json& options, int players, st
     const Json result = game.result();
     if (info.layout == "rummy" && result.is_object() && result.contains("end")) {
       ++tally.rummy_deals;
-      if (result["end"] == "went_out") ++tally.went_out;
+      // Carousel's deals are ended by a player's knock (an empty hand knocks by itself).
+      if (result["end"] == "went_out" || result["end"] == "knock") ++tally.went_out;
     }
   };
   while (game.phase() != rules::Phase::game_over && steps_left-- > 0) {

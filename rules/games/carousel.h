@@ -103,5 +103,8 @@ std::vector<std::int64_t> final_scores(const std::vector<int>& running, const st
 std::vector<SettlementLine> settlement(const std::vector<std::int64_t>& finals, const std::vector<int>& running,
                                        int winner, const std::vector<bool>& in);
 
+// The level-1 bot (bot.cpp): from the seat's view and legal list only.
+Json carousel_bot(const Json& view, const Json& legal, Rng& rng);
+
 }  // namespace carousel
 }  // namespace parlour::rules

@@ -1,5 +1,7 @@
 #include "rules/games/double_rummy.h"
 
+#include "rules/rummy/bot.h"
+
 #include "rules/games/straight_rummy.h"
 
 namespace parlour::rules {
@@ -42,6 +44,7 @@ GameInfo double_rummy_info() {
   info.source = "002";
   info.options = straight_family_options(true);
   info.options.push_back(one_suit_rule_option());
+  info.bot = rummy::rummy_bot;
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> { return std::make_unique<DoubleRummy>(setup); };
   return info;
 }

@@ -1,5 +1,7 @@
 #include "rules/games/five_hundred_rummy.h"
 
+#include "rules/rummy/bot.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
@@ -199,6 +201,7 @@ GameInfo five_hundred_rummy_info() {
       top_card_free_option(),
   };
   info.max_players_for = [](const Json& options) { return opt(options, "partnership") ? 4 : 8; };
+  info.bot = rummy::rummy_bot;
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {
     FiveHundredRules rules;
     rules.partnership = opt(setup.options, "partnership");

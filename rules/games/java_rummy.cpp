@@ -1,5 +1,7 @@
 #include "rules/games/java_rummy.h"
 
+#include "rules/rummy/bot.h"
+
 #include <algorithm>
 
 #include "rules/games/straight_rummy.h"
@@ -171,6 +173,7 @@ GameInfo java_rummy_info() {
                      "still in taking the pool."};
   info.options.push_back({"jokers", OptionSpec::Type::integer, 0, {0, 1, 2}, 0, 2,
                           "Jokers added to the pack (wild, like the deuces)."});
+  info.bot = rummy::rummy_bot;
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> { return std::make_unique<JavaRummy>(setup); };
   return info;
 }

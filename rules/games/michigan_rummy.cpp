@@ -1,5 +1,7 @@
 #include "rules/games/michigan_rummy.h"
 
+#include "rules/rummy/bot.h"
+
 #include <algorithm>
 
 #include "rules/rummy/michigan_family.h"
@@ -152,6 +154,7 @@ GameInfo michigan_rummy_info() {
       {"max_restocks", OptionSpec::Type::integer, 1, {}, 0, 10,
        "Times the discard pile may be turned over as a new stock before the deal ends with no winner."},
   };
+  info.bot = rummy::rummy_bot;
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {
     return std::make_unique<MichiganRummy>(setup);
   };

@@ -1,5 +1,7 @@
 #include "rules/games/persian_rummy.h"
 
+#include "rules/rummy/bot.h"
+
 #include "rules/games/five_hundred_rummy.h"
 #include "rules/rummy/michigan_family.h"
 #include "rules/rummy/rummy_base.h"
@@ -39,6 +41,7 @@ GameInfo persian_rummy_info() {
       {"deals", OptionSpec::Type::integer, 2, {2, 3}, 2, 3, "Deals in the game: two or three."},
       top_card_free_option(),
   };
+  info.bot = rummy::rummy_bot;
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {
     FiveHundredRules rules;
     rules.partnership = true;

@@ -1,5 +1,7 @@
 #include "rules/games/queen_city_rummy.h"
 
+#include "rules/rummy/bot.h"
+
 #include "rules/games/straight_rummy.h"
 
 namespace parlour::rules {
@@ -46,6 +48,7 @@ GameInfo queen_city_rummy_info() {
                  "of his own melds from each player. Scarne rules, source 002.";
   info.source = "002";
   info.options = straight_family_options(true);
+  info.bot = rummy::rummy_bot;
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {
     return std::make_unique<QueenCityRummy>(setup);
   };

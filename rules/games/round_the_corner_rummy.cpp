@@ -1,5 +1,7 @@
 #include "rules/games/round_the_corner_rummy.h"
 
+#include "rules/rummy/bot.h"
+
 #include "rules/rummy/rummy_base.h"
 #include "rules/rummy/settlement.h"
 
@@ -61,6 +63,7 @@ GameInfo round_the_corner_rummy_info() {
   info.options.push_back({"max_reshuffles", OptionSpec::Type::integer, 5, {}, 1, 50,
                           "Times the discard pile may be reshuffled into a new stock in one deal; when the stock "
                           "runs out after that, the deal is void."});
+  info.bot = rummy::rummy_bot;
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {
     return std::make_unique<RoundTheCornerRummy>(setup);
   };

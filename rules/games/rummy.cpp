@@ -1,5 +1,6 @@
 #include "rules/games/rummy.h"
 
+#include "rules/rummy/bot.h"
 #include "rules/rummy/rummy_base.h"
 #include "rules/rummy/settlement.h"
 
@@ -145,6 +146,7 @@ GameInfo rummy_info() {
   info.options.push_back({"no_discard_taken_upcard", OptionSpec::Type::boolean, true, {}, std::nullopt, std::nullopt,
                           "The upcard just taken may not be discarded in the same turn."});
   info.check_options = check_rummy_options;
+  info.bot = rummy_bot;
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> { return std::make_unique<Rummy>(setup); };
   return info;
 }

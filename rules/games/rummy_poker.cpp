@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rules/games/java_rummy.h"
+#include "rules/rummy/bot.h"
 #include "rules/rummy/settlement.h"
 
 namespace parlour::rules {
@@ -42,6 +43,8 @@ class RummyPoker final : public GoDownFamily {
   // A declaration that makes a straight or a flush is worth its bonus.
   int arrangement_worth(const std::vector<Meld>& melds) const override { return bonus_of(melds); }
 
+ public:
+  // The straight or flush bonus of melds (R-RP2); the bot weighs go-downs with it.
   static int bonus_of(const std::vector<Meld>& melds) {
     std::vector<Card> cards;
     for (const auto& meld : melds)
@@ -56,6 +59,7 @@ class RummyPoker final : public GoDownFamily {
     return straight && flush ? 50 : straight || flush ? 25 : 0;
   }
 
+ private:
   void settle_deal(const DealEnd& end, Balances& chips, Effects& fx, Json& summary) override {
     const auto all_counts = counts();
     summary["counts"] = all_counts;
@@ -131,6 +135,7 @@ GameInfo rummy_poker_info() {
                           std::nullopt,
                           "positive: the deal winner scores the others' counts and bonuses, first to 100 wins; "
                           "penalty: Java's penalty points (bonuses subtract), at 100 the lowest total wins."});
+  info.bot = rummy::rummy_bot_with({[](const std::vector<rummy::Meld>& melds) { return RummyPoker::bonus_of(melds); }});
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> { return std::make_unique<RummyPoker>(setup); };
   return info;
 }

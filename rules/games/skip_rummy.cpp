@@ -1,5 +1,7 @@
 #include "rules/games/skip_rummy.h"
 
+#include "rules/rummy/bot.h"
+
 #include "rules/games/straight_rummy.h"
 
 namespace parlour::rules {
@@ -41,6 +43,7 @@ GameInfo skip_rummy_info() {
                  "one unit when the stock runs down. Scarne rules, source 002.";
   info.source = "002";
   info.options = straight_family_options(false);
+  info.bot = rummy::rummy_bot;
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> { return std::make_unique<SkipRummy>(setup); };
   return info;
 }

@@ -1,5 +1,7 @@
 #include "rules/games/straight_rummy.h"
 
+#include "rules/rummy/bot.h"
+
 #include <algorithm>
 
 namespace parlour::rules {
@@ -170,6 +172,7 @@ GameInfo straight_rummy_info() {
   info.options.push_back(six_or_seven_card_hand_option());
   info.options.push_back(one_suit_rule_option());
   info.max_players_for = players_for_six_or_seven_cards;
+  info.bot = rummy::rummy_bot;
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {
     return std::make_unique<StraightRummy>(setup);
   };

@@ -319,6 +319,10 @@ class RummyBase : public GameState {
   Json result_;
 };
 
+// The view's "rules" (view.cpp): the meld rules, card values, pack and melding
+// rules of the game as configured, public knowledge at the table.
+Json rules_view(const RummyConfig& config);
+
 // Options every Rummy game shares, and the check for player counts by pack size.
 std::vector<OptionSpec> common_rummy_options();
 

@@ -16,7 +16,46 @@ const char* stage_name(int stage) {
   return names[stage];
 }
 
+const char* ace_name(AceMode mode) {
+  switch (mode) {
+    case AceMode::low: return "low";
+    case AceMode::high: return "high";
+    case AceMode::low_or_high: return "low_or_high";
+    case AceMode::around: return "around";
+  }
+  return "low";
+}
+
 }  // namespace
+
+// The rules a player knows from the table's game and options: what melds, what
+// the cards count, how the pack is made and how melding goes. Public knowledge,
+// shown so that a client (or the level-1 bot, rules/rummy/bot.h) can reason from
+// the view alone.
+Json rules_view(const RummyConfig& config) {
+  const auto& m = config.melds;
+  const auto& v = config.values;
+  return {{"melds",
+           {{"set_min", m.set_min},
+            {"set_max", m.set_max},
+            {"set_duplicates", m.set_duplicates},
+            {"set_distinct_suits", m.set_distinct_suits},
+            {"run_min", m.run_min},
+            {"ace", ace_name(m.ace)},
+            {"deuces_wild", m.deuces_wild},
+            {"jokers_wild", m.jokers_wild},
+            {"jokers_own_rank", m.jokers_own_rank}}},
+          {"values",
+           {{"ace", v.ace}, {"ace_low_run", v.ace_low_run}, {"face", v.face}, {"joker", v.joker}, {"wild_deuce", v.wild_deuce}}},
+          {"decks", config.deal.pack.decks},
+          {"jokers", config.deal.pack.jokers},
+          {"rummy_only", config.melding.rummy_only},
+          {"go_down", config.melding.go_down},
+          {"max_plays_per_turn", config.melding.max_plays_per_turn},
+          {"final_discard_required", config.discard.final_discard_required},
+          {"needs_earlier_meld", config.discard.needs_earlier_meld},
+          {"spread_pile", config.draw.spread_pile}};
+}
 
 // The view (docs/protocol.md "View schema", "Rummy family"): hands are seen by
 // their owners only; the stock shows its size, the discard pile its top card
@@ -52,6 +91,7 @@ Json RummyBase::view(std::optional<int> viewer) const {
     melds.push_back(view::meld(static_cast<int>(i), table_[i].meld.owner, meld_strings(table_[i].meld)));
   out["melds"] = std::move(melds);
   if (config_.scoring.running_scores) out["scores"] = scores_;
+  out["rules"] = rules_view(config_);
   out["turn"] = view::turn(to_act(), phase);
   if (must_use_) out["must_use"] = to_string(*must_use_);
   if (config_.draw.upcard_then_one_more && stage_ == Stage::draw && drawn_this_turn_ == 1) out["one_more_draw"] = true;

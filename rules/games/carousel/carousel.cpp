@@ -277,6 +277,7 @@ GameInfo carousel_info() {
       {"deals", OptionSpec::Type::integer, 0, {}, 0, 200,
        "Stop after this many deals at the latest, the highest score winning (0: play to 150; at most 200 deals)."},
   };
+  info.bot = carousel::carousel_bot;
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {
     return std::make_unique<carousel::Carousel>(setup);
   };
