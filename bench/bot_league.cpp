@@ -31,6 +31,7 @@
 
 #include <time.h>
 
+#include "bench/chip_table.h"
 #include "rules/random_play.h"
 #include "rules/registry.h"
 
@@ -60,34 +61,6 @@ double thread_seconds() {
   return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
-// A table without a server: applies every transfer to seats and pools.
-class LeagueTable {
- public:
-  LeagueTable(const rules::GameInfo& info, const Json& options, int players, std::uint64_t seed)
-      : chips_(players, starting_chips) {
-    game_ = rules::Registry::create(info, rules::GameSetup{options, players, seed, std::nullopt, chips_});
-    record(game_->start_next_deal(chips_));
-  }
-
-  rules::GameState& game() { return *game_; }
-  const rules::Balances& chips() const { return chips_; }
-  void apply(int seat, const Json& action) { record(game_->apply(seat, action, chips_)); }
-  void next_deal() { record(game_->start_next_deal(chips_)); }
-  void close() { record(game_->close(chips_)); }
-
- private:
-  void record(const rules::Effects& effects) {
-    for (const auto& t : effects.transfers) {
-      (t.from.is_seat() ? chips_[t.from.seat] : pools_[t.from.pool]) -= t.amount;
-      (t.to.is_seat() ? chips_[t.to.seat] : pools_[t.to.pool]) += t.amount;
-    }
-  }
-
-  std::unique_ptr<rules::GameState> game_;
-  rules::Balances chips_;
-  std::map<std::string, std::int64_t> pools_;
-};
-
 struct GameTally {
   std::vector<double> per_game;  // the measured seat's chips won in each game
   std::int64_t deals = 0;
@@ -115,7 +88,8 @@ Json options_for(const rules::GameInfo& info, int deals_per_game, const Json& ch
 // One game; returns the chips the measured seat won in it.
 void play_game(const rules::GameInfo& info, const Json& options, int players, std::uint64_t seed,
                int measured_seat, bool self_play, GameTally& tally) {
-  LeagueTable table(info, options, players, seed);
+  parlour::bench::ChipTable table(info, options, players, seed, starting_chips);
+  table.next_deal();
   rules::Rng rng(seed * 7919 + 17);
   auto& game = table.game();
   // Far more steps than any real game takes: a guard against a game that

@@ -3,6 +3,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "bench/chip_table.h"
 #include "bench/report.h"
 #include "rules/random_play.h"
 #include "rules/registry.h"
@@ -25,33 +26,12 @@ const rules::GameInfo& red_dog() {
   return *info;
 }
 
-// One game with the chips kept the way the table keeps them: every transfer a
-// call returns moves chips between seats and pools (as tests/rules/harness.cpp).
-class Table {
+// One Red Dog game of `deals_per_game` deals, the chips kept as a table keeps them.
+class Table : public ChipTable {
  public:
-  explicit Table(std::uint64_t seed) : chips_(players, starting_chips) {
-    const auto& info = red_dog();
-    Json options = rules::Registry::validate_options(info, {{"ante", 1}, {"deals", deals_per_game}});
-    game_ = rules::Registry::create(info, rules::GameSetup{options, players, seed, std::nullopt, chips_});
-  }
-
-  rules::GameState& game() { return *game_; }
-  const rules::Balances& chips() const { return chips_; }
-
-  void apply(int seat, const Json& action) { record(game_->apply(seat, action, chips_)); }
-  void next_deal() { record(game_->start_next_deal(chips_)); }
-
- private:
-  void record(const rules::Effects& effects) {
-    for (const auto& t : effects.transfers) {
-      (t.from.is_seat() ? chips_[t.from.seat] : pools_[t.from.pool]) -= t.amount;
-      (t.to.is_seat() ? chips_[t.to.seat] : pools_[t.to.pool]) += t.amount;
-    }
-  }
-
-  std::unique_ptr<rules::GameState> game_;
-  rules::Balances chips_;
-  std::map<std::string, std::int64_t> pools_;
+  explicit Table(std::uint64_t seed)
+      : ChipTable(red_dog(), rules::Registry::validate_options(red_dog(), {{"ante", 1}, {"deals", deals_per_game}}),
+                  players, seed, starting_chips) {}
 };
 
 // A recorded game: its seed and every action in order, so it can be replayed

@@ -25,11 +25,6 @@ namespace {
 // column, `made`. Names are unique in any case through an index on lower(name),
 // as SQLite's COLLATE NOCASE does.
 
-struct Migration {
-  int version;
-  const char* description;
-  const char* sql;
-};
 
 constexpr Migration kMigrations[] = {
     {1, "initial schema", R"sql(
@@ -168,24 +163,9 @@ CREATE TRIGGER ledger_entries_are_append_only BEFORE UPDATE OR DELETE ON ledger_
 )sql"},
 };
 
-constexpr bool migrations_are_numbered_in_order() {
-  int expected = 1;
-  for (const Migration& migration : kMigrations) {
-    if (migration.version != expected++) return false;
-  }
-  return true;
-}
-static_assert(migrations_are_numbered_in_order());
-
-constexpr int kLatestVersion = static_cast<int>(std::size(kMigrations));
-static_assert(kLatestVersion == kLatestSchemaVersion, "SQLite and PostgreSQL migrations must be numbered alike");
-
-constexpr const char* kCreateSchemaVersion = R"sql(
-CREATE TABLE IF NOT EXISTS schema_version (
-  version      INTEGER PRIMARY KEY,
-  description  TEXT NOT NULL,
-  applied_at   TEXT NOT NULL
-))sql";
+static_assert(migrations_are_numbered_in_order(kMigrations),
+              "migrations are numbered 1, 2, 3... alike in both backends (storage/schema.h)");
+constexpr int kLatestVersion = kLatestSchemaVersion;
 
 // Every node that opens the database takes this lock to migrate, so that two
 // starting together apply each migration once. The number is "parlour" in ASCII.

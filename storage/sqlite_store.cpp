@@ -26,11 +26,6 @@ namespace {
 // Schema. Migrations are applied in order, each in its own transaction, and
 // never edited once released: a change to the schema is a new migration.
 
-struct Migration {
-  int version;
-  const char* description;
-  const char* sql;
-};
 
 constexpr Migration kMigrations[] = {
     {1, "initial schema", R"sql(
@@ -194,26 +189,9 @@ END;
 )sql"},
 };
 
-// Versions must be 1, 2, 3... so that the latest is the count and "apply the
-// missing ones" is "apply those above the file's version".
-constexpr bool migrations_are_numbered_in_order() {
-  int expected = 1;
-  for (const Migration& migration : kMigrations) {
-    if (migration.version != expected++) return false;
-  }
-  return true;
-}
-static_assert(migrations_are_numbered_in_order());
-
-constexpr int kLatestVersion = static_cast<int>(std::size(kMigrations));
-static_assert(kLatestVersion == kLatestSchemaVersion, "SQLite and PostgreSQL migrations must be numbered alike");
-
-constexpr const char* kCreateSchemaVersion = R"sql(
-CREATE TABLE IF NOT EXISTS schema_version (
-  version      INTEGER PRIMARY KEY,
-  description  TEXT NOT NULL,
-  applied_at   TEXT NOT NULL
-))sql";
+static_assert(migrations_are_numbered_in_order(kMigrations),
+              "migrations are numbered 1, 2, 3... alike in both backends (storage/schema.h)");
+constexpr int kLatestVersion = kLatestSchemaVersion;
 
 // ---------------------------------------------------------------------------
 // Statements, prepared on first use and cached by their text's address.
