@@ -13,6 +13,12 @@ namespace code = protocol::code;
 
 namespace {
 
+// A move the game refused though it listed it (or named it as the turn's
+// default): a fault of the game, or of its bot. The refusal changed nothing.
+struct RefusedAction : std::logic_error {
+  using std::logic_error::logic_error;
+};
+
 constexpr std::size_t log_lines_kept = 50;
 constexpr std::size_t max_quoted_chars = 60;
 
@@ -895,8 +901,8 @@ Outbox TableCore::act_for(int seat, const Json& action, const char* why) {
   } catch (const rules::RulesError& e) {
     // The game listed this action (or named it as the turn's default): refusing
     // it is a fault of the game, and a table must not wait on it forever.
-    throw std::logic_error(std::string(why) + " action " + action.dump() + " for seat " + std::to_string(seat) +
-                           " was refused: " + e.what());
+    throw RefusedAction(std::string(why) + " action " + action.dump() + " for seat " + std::to_string(seat) +
+                        " was refused: " + e.what());
   }
   deals_without_action_ = 0;
   stop_clock(seat);
@@ -1142,11 +1148,34 @@ Outbox TableCore::bot_move() {
     const Json legal = game_->legal_actions(seat, chips);
     if (legal.empty()) continue;
     const bool careful = (away || seats_[seat].bot_level >= 1) && info_.bot;
-    const Json action =
-        careful ? info_.bot(game_->view(seat), legal, bot_rng_) : rules::random_legal_action(legal, bot_rng_);
-    return act_for(seat, action, away ? "away bot" : careful ? "bot" : "random bot");
+    if (!careful) return act_for(seat, rules::random_legal_action(legal, bot_rng_), "random bot");
+    return careful_move(seat, legal, away ? "away bot" : "bot");
   }
   return resume();
+}
+
+// The game's careful bot is heuristic code of its own: if it throws, or picks
+// a move the game refuses (a refusal changes nothing), the seat plays a random
+// listed move instead, rather than the table failing over a bot's mistake. A
+// fault of the game itself still fails the table.
+Outbox TableCore::careful_move(int seat, const Json& legal, const char* why) {
+  std::string failure;
+  Json action;
+  try {
+    action = info_.bot(game_->view(seat), legal, bot_rng_);
+  } catch (const std::exception& e) {
+    failure = std::string("it threw: ") + e.what();
+  }
+  if (failure.empty()) {
+    try {
+      return act_for(seat, action, why);
+    } catch (const RefusedAction& e) {
+      failure = e.what();
+    }
+  }
+  spdlog::warn("table {}: the {} bot failed for seat {} ({}); a random listed move is played instead", id(),
+               info_.id, seat, failure);
+  return act_for(seat, rules::random_legal_action(legal, bot_rng_), "random bot, after the careful bot failed");
 }
 
 Outbox TableCore::turn_timed_out() {

@@ -300,6 +300,7 @@ class TableCore {
   TimerOrder cancel(TimerKind kind);
   bool current(TimerKind kind, std::uint64_t token) const;
   Outbox bot_move();
+  Outbox careful_move(int seat, const Json& legal, const char* why);
   Outbox turn_timed_out();
   // The table's own clock (not a game's turn_timer): which seats it runs for now,
   // starting and stopping their clocks; the seat whose clock ran out.

@@ -341,6 +341,34 @@ TEST_CASE("a table of bots only resumes its bots after a restart") {
   CHECK(bench.core->seq() == seq + 1);
 }
 
+// A careful bot's mistake (it throws, or picks a move the game refuses) costs
+// the seat its careful move, not the table: a random listed move is played.
+TEST_CASE("a careful bot that throws or picks a refused move is replaced by a random listed move") {
+  for (const char* fault : {"throws", "refused"}) {
+    CAPTURE(fault);
+    auto info = scripted_info();
+    const bool throws = std::string(fault) == "throws";
+    info.bot = [throws](const Json&, const Json&, rules::Rng&) -> Json {
+      if (throws) throw std::runtime_error("the careful bot breaks");
+      return {{"type", "fold"}};  // never listed by the scripted game
+    };
+    Bench bench(info);
+    bench.run(bench.core->add_bot(bench.ann(), 0, 1));
+    bench.run(bench.core->add_bot(bench.ann(), 1, 1));
+    bench.run(bench.core->start(bench.ann()));
+    for (int move = 0; move < 2; ++move) {
+      REQUIRE(bench.timers.count(TimerKind::bot));
+      const auto seq = bench.core->seq();
+      bench.fire(TimerKind::bot);
+      CHECK(bench.core->seq() == seq + 1);
+      const auto event = Json::parse(bench.events.back().json);
+      CHECK(event["kind"] == "act");
+      CHECK(event["action"] == Json{{"type", "tap"}});
+    }
+    CHECK_FALSE(bench.core->failed());
+  }
+}
+
 TEST_CASE("a deal's result stays up until every connected player continues") {
   Bench bench(scripted_info());
   bench.seat_and_start();
