@@ -8,6 +8,7 @@
 
 #include "rules/rummy/arrangement.h"
 #include "rules/rummy/card_lists.h"
+#include "rules/rummy/rules_json.h"
 
 namespace parlour::rules::rummy {
 
@@ -27,39 +28,6 @@ std::vector<Card> cards_of(const Json& list) {
   for (const auto& item : list)
     if (auto c = card_of(item)) out.push_back(*c);
   return out;
-}
-
-AceMode ace_mode(const std::string& name) {
-  if (name == "high") return AceMode::high;
-  if (name == "low_or_high") return AceMode::low_or_high;
-  if (name == "around") return AceMode::around;
-  return AceMode::low;
-}
-
-MeldRules meld_rules_of(const Json& m) {
-  MeldRules r;
-  if (!m.is_object()) return r;
-  r.set_min = m.value("set_min", r.set_min);
-  r.set_max = m.value("set_max", r.set_max);
-  r.set_duplicates = m.value("set_duplicates", r.set_duplicates);
-  r.set_distinct_suits = m.value("set_distinct_suits", r.set_distinct_suits);
-  r.run_min = m.value("run_min", r.run_min);
-  r.ace = ace_mode(m.value("ace", std::string("low")));
-  r.deuces_wild = m.value("deuces_wild", r.deuces_wild);
-  r.jokers_wild = m.value("jokers_wild", r.jokers_wild);
-  r.jokers_own_rank = m.value("jokers_own_rank", r.jokers_own_rank);
-  return r;
-}
-
-CardValues values_of(const Json& v) {
-  CardValues c;
-  if (!v.is_object()) return c;
-  c.ace = v.value("ace", c.ace);
-  c.ace_low_run = v.value("ace_low_run", c.ace_low_run);
-  c.face = v.value("face", c.face);
-  c.joker = v.value("joker", c.joker);
-  c.wild_deuce = v.value("wild_deuce", c.wild_deuce);
-  return c;
 }
 
 // A table meld as the view writes it ("9H", "JK=8H"); none if it does not read
@@ -238,8 +206,8 @@ std::vector<Card> action_cards(const Json& action, const char* field) {
 Seen read_seen(const Json& view) {
   Seen seen;
   const Json& rules = view.value("rules", Json::object());
-  seen.melds = meld_rules_of(rules.value("melds", Json()));
-  seen.values = values_of(rules.value("values", Json()));
+  seen.melds = meld_rules_from(rules.value("melds", Json()));
+  seen.values = card_values_from(rules.value("values", Json()));
   seen.decks = std::max(1, rules.value("decks", 1));
   seen.jokers = rules.value("jokers", 0);
   seen.melds_score = rules.value("spread_pile", false);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "rules/rummy/card_lists.h"
+#include "rules/rummy/rules_json.h"
 #include "rules/view.h"
 
 namespace parlour::rules::rummy {
@@ -16,16 +17,6 @@ const char* stage_name(int stage) {
   return names[stage];
 }
 
-const char* ace_name(AceMode mode) {
-  switch (mode) {
-    case AceMode::low: return "low";
-    case AceMode::high: return "high";
-    case AceMode::low_or_high: return "low_or_high";
-    case AceMode::around: return "around";
-  }
-  return "low";
-}
-
 }  // namespace
 
 // The rules a player knows from the table's game and options: what melds, what
@@ -33,20 +24,8 @@ const char* ace_name(AceMode mode) {
 // shown so that a client (or the level-1 bot, rules/rummy/bot.h) can reason from
 // the view alone.
 Json rules_view(const RummyConfig& config) {
-  const auto& m = config.melds;
-  const auto& v = config.values;
-  return {{"melds",
-           {{"set_min", m.set_min},
-            {"set_max", m.set_max},
-            {"set_duplicates", m.set_duplicates},
-            {"set_distinct_suits", m.set_distinct_suits},
-            {"run_min", m.run_min},
-            {"ace", ace_name(m.ace)},
-            {"deuces_wild", m.deuces_wild},
-            {"jokers_wild", m.jokers_wild},
-            {"jokers_own_rank", m.jokers_own_rank}}},
-          {"values",
-           {{"ace", v.ace}, {"ace_low_run", v.ace_low_run}, {"face", v.face}, {"joker", v.joker}, {"wild_deuce", v.wild_deuce}}},
+  return {{"melds", meld_rules_json(config.melds)},
+          {"values", card_values_json(config.values)},
           {"decks", config.deal.pack.decks},
           {"jokers", config.deal.pack.jokers},
           {"rummy_only", config.melding.rummy_only},

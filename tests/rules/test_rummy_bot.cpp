@@ -10,6 +10,7 @@
 #include "rules/random_play.h"
 #include "rules/registry.h"
 #include "rules/rummy/bot.h"
+#include "rules/rummy/rules_json.h"
 #include "tests/rules/harness.h"
 #include "tests/rules/rummy_kit.h"
 
@@ -349,4 +350,34 @@ TEST_CASE("every Rummy family game has a level-1 bot") {
     REQUIRE(info != nullptr);
     CHECK(static_cast<bool>(info->bot));
   }
+}
+
+// The bot knows a game's meld rules and card values only from the view's
+// "rules" block: every value written must read back as itself.
+TEST_CASE("the view's meld rules and card values read back as they were written") {
+  using namespace parlour::rules::rummy;
+  MeldRules carousel;
+  carousel.set_distinct_suits = true;
+  carousel.ace = AceMode::around;
+  carousel.jokers_wild = true;
+  MeldRules persian;
+  persian.set_max = 8;
+  persian.set_duplicates = true;
+  persian.ace = AceMode::low_or_high;
+  persian.jokers_own_rank = true;
+  persian.run_min = 4;
+  MeldRules java;
+  java.ace = AceMode::high;
+  java.deuces_wild = true;
+  for (const auto& rules : {MeldRules{}, carousel, persian, java}) {
+    const Json written = meld_rules_json(rules);
+    CAPTURE(written.dump());
+    CHECK(meld_rules_json(meld_rules_from(written)) == written);
+  }
+  for (const auto& values : {CardValues::basic(), CardValues::ace11(), CardValues::michigan(), CardValues::wild25()}) {
+    const Json written = card_values_json(values);
+    CAPTURE(written.dump());
+    CHECK(card_values_json(card_values_from(written)) == written);
+  }
+  CHECK(meld_rules_json(meld_rules_from(Json())) == meld_rules_json(MeldRules{}));
 }

@@ -1,0 +1,75 @@
+#include "rules/rummy/rules_json.h"
+
+#include <array>
+#include <string>
+#include <utility>
+
+namespace parlour::rules::rummy {
+
+namespace {
+
+constexpr std::array<std::pair<AceMode, const char*>, 4> ace_names = {{
+    {AceMode::low, "low"},
+    {AceMode::high, "high"},
+    {AceMode::low_or_high, "low_or_high"},
+    {AceMode::around, "around"},
+}};
+
+const char* ace_name(AceMode mode) {
+  for (const auto& [m, name] : ace_names)
+    if (m == mode) return name;
+  return "low";
+}
+
+AceMode ace_mode(const std::string& name) {
+  for (const auto& [m, written] : ace_names)
+    if (name == written) return m;
+  return AceMode::low;
+}
+
+}  // namespace
+
+Json meld_rules_json(const MeldRules& m) {
+  return {{"set_min", m.set_min},
+          {"set_max", m.set_max},
+          {"set_duplicates", m.set_duplicates},
+          {"set_distinct_suits", m.set_distinct_suits},
+          {"run_min", m.run_min},
+          {"ace", ace_name(m.ace)},
+          {"deuces_wild", m.deuces_wild},
+          {"jokers_wild", m.jokers_wild},
+          {"jokers_own_rank", m.jokers_own_rank}};
+}
+
+Json card_values_json(const CardValues& v) {
+  return {{"ace", v.ace}, {"ace_low_run", v.ace_low_run}, {"face", v.face}, {"joker", v.joker},
+          {"wild_deuce", v.wild_deuce}};
+}
+
+MeldRules meld_rules_from(const Json& m) {
+  MeldRules r;
+  if (!m.is_object()) return r;
+  r.set_min = m.value("set_min", r.set_min);
+  r.set_max = m.value("set_max", r.set_max);
+  r.set_duplicates = m.value("set_duplicates", r.set_duplicates);
+  r.set_distinct_suits = m.value("set_distinct_suits", r.set_distinct_suits);
+  r.run_min = m.value("run_min", r.run_min);
+  r.ace = ace_mode(m.value("ace", std::string(ace_name(r.ace))));
+  r.deuces_wild = m.value("deuces_wild", r.deuces_wild);
+  r.jokers_wild = m.value("jokers_wild", r.jokers_wild);
+  r.jokers_own_rank = m.value("jokers_own_rank", r.jokers_own_rank);
+  return r;
+}
+
+CardValues card_values_from(const Json& v) {
+  CardValues c;
+  if (!v.is_object()) return c;
+  c.ace = v.value("ace", c.ace);
+  c.ace_low_run = v.value("ace_low_run", c.ace_low_run);
+  c.face = v.value("face", c.face);
+  c.joker = v.value("joker", c.joker);
+  c.wild_deuce = v.value("wild_deuce", c.wild_deuce);
+  return c;
+}
+
+}  // namespace parlour::rules::rummy
