@@ -171,6 +171,22 @@ export async function openFixture({ serverArgs = [] } = {}) {
       players.push(player);
       return player;
     },
+    /**
+     * A table of `game` with one browser per name: the first creates it with
+     * `table` (createTable's options) and sits down from the lobby, the others
+     * join through its invite link in order. Returns the players, the table id
+     * and the invite link.
+     */
+    async seatedTable(names, table) {
+      const seated = [];
+      for (const name of names) seated.push(await this.player(name));
+      const [host, ...guests] = seated;
+      const tableId = await host.createTable({ ...table, seats: table.seats ?? names.length });
+      const invite = await host.inviteLink();
+      await host.joinFromLobby(tableId);
+      for (const guest of guests) await guest.acceptInvite(invite, tableId);
+      return { players: seated, tableId, invite };
+    },
     /** Screenshots of every open page (for a failure) and the end of the server's log. */
     async diagnose(label) {
       for (const player of players) {

@@ -26,15 +26,8 @@ const HANDS = {
 
 test('Red Dog: three browsers, invite link, a deal played by clicking, result = ledger', { timeout: 90_000 }, async () => {
   await withFixture('red-dog', async (fixture) => {
-    const alice = await fixture.player('alice');
-    const bob = await fixture.player('bob');
-    const carol = await fixture.player('carol');
-
-    const tableId = await alice.createTable({ game: 'red_dog', seed: SEED, seats: 3 });
-    const invite = await alice.inviteLink();
-    await alice.joinFromLobby(tableId);
-    await bob.acceptInvite(invite, tableId);
-    await carol.acceptInvite(invite, tableId);
+    const { players: [alice, bob, carol], tableId } =
+      await fixture.seatedTable(['alice', 'bob', 'carol'], { game: 'red_dog', seed: SEED });
 
     // Everyone sees all three seated, in the order they sat down.
     for (const viewer of [alice, bob, carol]) {

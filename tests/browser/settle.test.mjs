@@ -22,15 +22,8 @@ const STARTING_CHIPS = 1000;
 
 test('Settle-up: a deal of Red Dog, the table ended, tonight settled in two payments', { timeout: 90_000 }, async () => {
   await withFixture('settle', async (fixture) => {
-    const alice = await fixture.player('alice');
-    const bob = await fixture.player('bob');
-    const carol = await fixture.player('carol');
-
-    const tableId = await alice.createTable({ game: 'red_dog', seed: SEED, seats: 3 });
-    const invite = await alice.inviteLink();
-    await alice.joinFromLobby(tableId);
-    await bob.acceptInvite(invite, tableId);
-    await carol.acceptInvite(invite, tableId);
+    const { players: [alice, bob, carol], tableId } =
+      await fixture.seatedTable(['alice', 'bob', 'carol'], { game: 'red_dog', seed: SEED });
     await alice.start();
 
     const bySeat = { 0: alice, 1: bob, 2: carol };

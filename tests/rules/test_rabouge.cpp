@@ -283,6 +283,17 @@ Json e21_position() {
             {{"stock", {"QC"}}, {"supply", {"2H"}}}}}};
 }
 
+// Seat 0 holds one stock card, the 9♣, which plays on the centre pile ending 8♠; the
+// others hold 3 and 5 stock cards (E21's payment for the last stock card).
+Json last_stock_card_position() {
+  return {{"starter", "5"},
+          {"centre", piles({{"5S", "6S", "7S", "8S"}})},
+          {"seats",
+           {{{"stock", {"9C"}}, {"supply", {"2C"}}},
+            {{"stock", {"KC", "QD", "4H"}}, {"supply", {"2D"}}},
+            {{"stock", {"QC", "JC", "TC", "3C", "3D"}}, {"supply", {"2H"}}}}}};
+}
+
 }  // namespace
 
 TEST_CASE("E21: the 13th card on a pile claims a rabouge, the pile leaves play, and option rabouge_stake is paid") {
@@ -298,13 +309,7 @@ TEST_CASE("E21: the 13th card on a pile claims a rabouge, the pile leaves play, 
 }
 
 TEST_CASE("E21: a player who plays his last stock card is paid 2 Marks per card in each other stock") {
-  auto h = at(3,
-              {{"starter", "5"},
-               {"centre", piles({{"5S", "6S", "7S", "8S"}})},
-               {"seats",
-                {{{"stock", {"9C"}}, {"supply", {"2C"}}},
-                 {{"stock", {"KC", "QD", "4H"}}, {"supply", {"2D"}}},
-                 {{"stock", {"QC", "JC", "TC", "3C", "3D"}}, {"supply", {"2H"}}}}}});
+  auto h = at(3, last_stock_card_position());
   const auto fx = h.act(0, move("stock:0", "centre:0"));
   CHECK(h.chips() == std::vector<std::int64_t>{1016, 994, 990});
   CHECK(fx.transfers.size() == 2);
@@ -543,13 +548,7 @@ TEST_CASE("ledger memos: a rabouge claimed and the last stock card paid, in Mark
   CHECK(claimed.transfers[0].memo ==
         "{seat:1} completed a rabouge, a centre pile of 13: each opponent pays 2 Marks, at 3 chips a Mark");
 
-  auto last = at(3,
-                 {{"starter", "5"},
-                  {"centre", piles({{"5S", "6S", "7S", "8S"}})},
-                  {"seats",
-                   {{{"stock", {"9C"}}, {"supply", {"2C"}}},
-                    {{"stock", {"KC", "QD", "4H"}}, {"supply", {"2D"}}},
-                    {{"stock", {"QC", "JC", "TC", "3C", "3D"}}, {"supply", {"2H"}}}}}});
+  auto last = at(3, last_stock_card_position());
   const auto fx = last.act(0, move("stock:0", "centre:0"));
   REQUIRE(fx.transfers.size() == 2);
   CHECK(fx.transfers[0].memo == "{seat:0} played his last stock card: 2 Marks for each of the 3 cards left in {seat:1}'s stock");

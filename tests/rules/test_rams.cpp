@@ -46,6 +46,18 @@ Harness e1_table(Json options = Json::object()) {
   return Harness("rams", options, {100, 100, 100, 100}, 1, deck({e1_s1, e1_s2, e1_s3, e1_s0}, e1_widow, "JH"));
 }
 
+// E1 as declared: seats 1, 3 and 0 play, seat 2 passes, and the dealer keeps his
+// hand rather than take up the turned trump; seat 1 leads the first trick.
+Harness e1_declared() {
+  auto h = e1_table();
+  h.act(1, act("play"));
+  h.act(2, act("pass"));
+  h.act(3, act("play"));
+  h.act(0, act("play"));
+  h.act(0, act("keep"));
+  return h;
+}
+
 // Plays each seat's first legal action until the deal is over.
 void play_first_legal(Harness& h) {
   while (h.game().phase() == Phase::playing) {
@@ -135,12 +147,7 @@ TEST_CASE("E1: each trick takes a fifth of the pool; an active player without a 
 }
 
 TEST_CASE("E6 in play: follow suit and head the trick if possible; refusals change nothing") {
-  auto h = e1_table();
-  h.act(1, act("play"));
-  h.act(2, act("pass"));
-  h.act(3, act("play"));
-  h.act(0, act("play"));
-  h.act(0, act("keep"));
+  auto h = e1_declared();
   h.act(1, card("7D"));
   CHECK(h.legal(3) == Json::array({card("AH"), card("KH"), card("QH")}));  // void: must trump
   CHECK(h.refusal(3, card("7S")) == "illegal_action");
@@ -465,12 +472,7 @@ TEST_CASE("the registry lists Rams for 3 to 5 players with its options") {
 // Every movement of a deal is in its result with the memo the ledger shows
 // (the table adds "Rams: " and each {seat:N}'s name).
 TEST_CASE("ledger memos: the dealer's chips, a fifth of the pool for a trick with its card, no trick pays") {
-  auto h = e1_table();
-  h.act(1, act("play"));
-  h.act(2, act("pass"));
-  h.act(3, act("play"));
-  h.act(0, act("play"));
-  h.act(0, act("keep"));
+  auto h = e1_declared();
   for (auto [s, c] : std::vector<std::pair<int, std::string>>{{1, "AS"}, {3, "7S"}, {0, "8S"},
                                                                {1, "AC"}, {3, "7C"}, {0, "8C"},
                                                                {1, "7D"}, {3, "AH"}, {0, "9S"},
