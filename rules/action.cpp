@@ -49,6 +49,16 @@ Json bounds(std::int64_t lo, std::int64_t hi) {
   return {{"min", lo}, {"max", hi}};
 }
 
+bool is_bounds(const Json& value) { return value.is_object() && value.contains("min") && value.contains("max"); }
+
+Range listed_range(const Json& given) {
+  if (!is_bounds(given) || !given["min"].is_number_integer() || !given["max"].is_number_integer())
+    throw std::logic_error("expected bounds {\"min\":N,\"max\":M} in a legal action, got " + given.dump());
+  const Range range{given["min"].get<std::int64_t>(), given["max"].get<std::int64_t>()};
+  if (range.min > range.max) throw std::logic_error("a legal action lists an empty range " + given.dump());
+  return range;
+}
+
 Json skip_action() { return {{"type", "skip"}}; }
 
 void check_skip(const Json& action, bool can_cover_a_move) {

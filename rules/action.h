@@ -20,6 +20,15 @@ Card card_field(const Json& action, const char* name, Ranks ranks = Ranks::stand
 // {"min":lo,"max":hi}, the bounds of a number in a `legal` entry. Throws
 // std::logic_error when lo > hi: an empty range is never listed.
 Json bounds(std::int64_t lo, std::int64_t hi);
+// Reads such bounds back, for whoever chooses a number in them (bots, random
+// play). Throws std::logic_error for anything but two integers with min <= max.
+struct Range {
+  std::int64_t min = 0;
+  std::int64_t max = 0;
+};
+Range listed_range(const Json& bounds);
+// True for a {"min","max"} object in a `legal` entry.
+bool is_bounds(const Json& value);
 
 // {"type":"skip"}: the only action listed for a seat whose chips, as passed in
 // now, cannot cover any move the game offers (a player's chips are his across

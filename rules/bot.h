@@ -17,4 +17,9 @@ using BotPolicy = std::function<Json(const Json& view, const Json& legal, Rng& r
 // Level 0: a uniformly random legal action (rules/random_play.h).
 Json random_bot(const Json& view, const Json& legal, Rng& rng);
 
+// The number `share` (clamped to 0..1) of the way from a listed {"min","max"}
+// to its max, rounded: how a bot sizes a bet by its confidence. Throws
+// std::logic_error for bounds that are not a range (rules/action.h listed_range).
+std::int64_t amount_at_share(const Json& listed, double share);
+
 }  // namespace parlour::rules

@@ -2,7 +2,11 @@
 
 #include "rules/bot.h"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
+
+#include "rules/action.h"
 
 namespace parlour::rules {
 
@@ -10,16 +14,19 @@ Json random_legal_action(const Json& legal, Rng& rng) {
   if (!legal.is_array() || legal.empty()) throw std::logic_error("no legal action to choose from");
   Json action = legal[rng.below(legal.size())];
   for (auto& [name, value] : action.items()) {
-    if (value.is_object() && value.contains("min") && value.contains("max")) {
-      const auto lo = value["min"].get<std::int64_t>();
-      const auto hi = value["max"].get<std::int64_t>();
-      if (lo > hi) throw std::logic_error("legal action '" + name + "' has an empty range " + value.dump());
-      value = rng.between(lo, hi);
-    }
+    if (!is_bounds(value)) continue;
+    const auto range = listed_range(value);
+    value = rng.between(range.min, range.max);
   }
   return action;
 }
 
 Json random_bot(const Json&, const Json& legal, Rng& rng) { return random_legal_action(legal, rng); }
+
+std::int64_t amount_at_share(const Json& listed, double share) {
+  const auto range = listed_range(listed);
+  const double part = std::clamp(share, 0.0, 1.0);
+  return range.min + static_cast<std::int64_t>(std::floor(part * static_cast<double>(range.max - range.min) + 0.5));
+}
 
 }  // namespace parlour::rules

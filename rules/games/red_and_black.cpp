@@ -407,13 +407,8 @@ Json red_and_black_bot(const Json& view, const Json& legal, Rng&) {
   const bool red = red_edge >= black_edge;
   const Json& chosen = red ? *red_bet : *black_bet;
   const double edge = std::max(red_edge, black_edge);
-  const auto low = chosen.at("amount").at("min").get<std::int64_t>();
-  const auto high = chosen.at("amount").at("max").get<std::int64_t>();
-  const double share = std::clamp(edge * 4.0, 0.0, 1.0);
-  const auto amount = std::clamp<std::int64_t>(
-      low + static_cast<std::int64_t>(std::floor(share * static_cast<double>(high - low) + 0.5)), low, high);
   Json bet = chosen;
-  bet["amount"] = amount;
+  bet["amount"] = amount_at_share(chosen.at("amount"), edge * 4.0);
   return bet;
 }
 

@@ -376,13 +376,8 @@ Json red_dog_bot(const Json& view, const Json& legal, Rng&) {
   for (const auto& action : legal)
     if (action.value("type", "") == "bet") bet = &action;
   if (!bet) return legal.front();
-  const auto low = bet->at("amount").at("min").get<std::int64_t>();
-  const auto high = bet->at("amount").at("max").get<std::int64_t>();
   const double p = red_dog_win_chance(view);
-  const double edge_share = std::clamp(4.0 * (2.0 * p - 1.0), 0.0, 1.0);
-  const auto amount = std::clamp<std::int64_t>(
-      low + static_cast<std::int64_t>(std::floor(edge_share * static_cast<double>(high - low) + 0.5)), low, high);
-  return {{"type", "bet"}, {"amount", amount}};
+  return {{"type", "bet"}, {"amount", amount_at_share(bet->at("amount"), 4.0 * (2.0 * p - 1.0))}};
 }
 
 }  // namespace

@@ -434,3 +434,19 @@ TEST_CASE("Card bots in every seat play whole games the rules accept, chips cons
 TEST_CASE("A card bot in one seat against random players plays whole games the rules accept, chips conserved") {
   for (const auto& spec : card_bot_games) play_bot_games(spec, /*bots_everywhere=*/false, 30);
 }
+
+// How the betting bots size a stake: a share of the listed range, rounded; a
+// range that is not one is refused rather than read.
+TEST_CASE("a bot's stake at a share of the listed range stays inside it, and an empty range is refused") {
+  using parlour::rules::amount_at_share;
+  const Json one_to_ten = {{"min", 1}, {"max", 10}};
+  CHECK(amount_at_share(one_to_ten, 0.0) == 1);
+  CHECK(amount_at_share(one_to_ten, 0.5) == 6);  // 1 + round(4.5)
+  CHECK(amount_at_share(one_to_ten, 1.0) == 10);
+  CHECK(amount_at_share(one_to_ten, -3.0) == 1);
+  CHECK(amount_at_share(one_to_ten, 7.0) == 10);
+  CHECK(amount_at_share(Json{{"min", 4}, {"max", 4}}, 0.7) == 4);
+  CHECK_THROWS_AS(amount_at_share(Json{{"min", 5}, {"max", 4}}, 0.5), std::logic_error);
+  CHECK_THROWS_AS(amount_at_share(Json{{"min", 1}}, 0.5), std::logic_error);
+  CHECK_THROWS_AS(amount_at_share(Json{{"min", "1"}, {"max", 2}}, 0.5), std::logic_error);
+}
