@@ -19,6 +19,10 @@ class Client {
   virtual void send(std::shared_ptr<const std::string> frame) = 0;
   // The signed-in player's name, "" before hello.
   virtual std::string player() const = 0;
+  // Several nodes: the table this client spoke to is now served elsewhere. The
+  // connection is closed (WebSocket status 1012, "service restart") so that
+  // the client reconnects through the proxy, which routes it to the new node.
+  virtual void close_for_move() {}
 };
 
 // A fresh id for a new connection.

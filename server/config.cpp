@@ -1,8 +1,13 @@
 #include "server/config.h"
 
+#include <cctype>
 #include <charconv>
 
+#include "storage/store.h"
+
 namespace parlour::server {
+
+using storage::is_postgres_url;
 
 namespace {
 
@@ -12,6 +17,13 @@ bool parse_int(const std::string& text, Int& out, Int lo, Int hi) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || value < lo || value > hi) return false;
   out = value;
+  return true;
+}
+
+bool valid_node_name(const std::string& name) {
+  if (name.empty() || name.size() > 40) return false;
+  for (const char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') return false;
   return true;
 }
 
@@ -40,6 +52,11 @@ std::string usage() {
          "  --registrations-per-ip-per-hour N   new names one address may register an hour (default 20)\n"
          "  --waiting-table-hours N   a table nobody starts expires after N hours unused (default 24)\n"
          "  --max-listed-tables N entries in one `tables` reply (default 200)\n"
+         "  --node NAME           run as one of several nodes sharing a PostgreSQL --db: this node's\n"
+         "                        name (letters, digits, - and _); each table is served by the node\n"
+         "                        holding its lease (README \"Running several nodes\")\n"
+         "  --lease-ms N          how long a node's table leases last unrenewed: a dead node's tables\n"
+         "                        move to another node after at most this long (default 6000)\n"
          "  --help                this text\n";
 }
 
@@ -83,9 +100,13 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
       ok = parse_int<int>(value, config.registrations_per_ip_per_hour, 1, 1'000'000);
     else if (flag == "--waiting-table-hours") ok = parse_int<int>(value, config.waiting_table_hours, 1, 24 * 365);
     else if (flag == "--max-listed-tables") ok = parse_int<int>(value, config.max_listed_tables, 1, 100'000);
+    else if (flag == "--node") ok = valid_node_name(value), config.node = value;
+    else if (flag == "--lease-ms") ok = parse_int<int>(value, config.lease_ms, 500, 600'000);
     else return fail("unknown option " + flag);
     if (!ok) return fail("bad value for " + flag + ": '" + value + "'");
   }
+  if (!config.node.empty() && !is_postgres_url(config.db))
+    return fail("--node needs a shared PostgreSQL database: --db postgresql://USER@HOST:PORT/DBNAME");
   return ParsedArgs{config, "", false};
 }
 

@@ -35,6 +35,10 @@ struct Config {
   int registrations_per_ip_per_hour = 20;            // new names one address may register in an hour
   int waiting_table_hours = 24;                      // a table nobody starts expires after this long unused
   int max_listed_tables = 200;                       // entries in one `tables` reply
+  // Several nodes (README "Running several nodes"): this node's name, "" when alone.
+  std::string node;
+  int lease_ms = 6000;                               // a table lease's life unrenewed
+  bool clustered() const { return !node.empty(); }
 };
 
 // Parses argv; returns the config, or an error message (also for --help, whose

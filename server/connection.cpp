@@ -3,6 +3,8 @@
 #include <atomic>
 #include <spdlog/spdlog.h>
 
+#include "server/cluster.h"
+
 namespace parlour::server {
 
 namespace code = protocol::code;
@@ -97,11 +99,14 @@ void Connection::hello(const std::shared_ptr<Client>& self, std::optional<std::i
         return send(self, protocol::error_message(re, code::conflict, "this connection is signed in as " + player_));
       player_ = welcome->player;
     }
-    send(self, protocol::reply("welcome", re,
-                               {{"player", welcome->player},
-                                {"token", welcome->token},
-                                {"protocol", protocol::version},
-                                {"chips", welcome->chips}}));
+    Json fields{{"player", welcome->player},
+                {"token", welcome->token},
+                {"protocol", protocol::version},
+                {"chips", welcome->chips}};
+    // Several nodes: the client connects to a table's page as /ws?table=ID, so
+    // that the proxy routes every client of a table to the same node.
+    if (lobby_.clustered()) fields["node"] = lobby_.node_name();
+    send(self, protocol::reply("welcome", re, std::move(fields)));
   });
 }
 
@@ -142,7 +147,71 @@ void Connection::rematch(const std::shared_ptr<Client>& self, std::optional<std:
   });
 }
 
+namespace {
+
+// The table a request acts on or joins, where it must be served by this node.
+struct TableAsked {
+  std::optional<std::string> table;
+  std::optional<std::string> invite;
+};
+
+TableAsked table_asked(const protocol::Request& request) {
+  return std::visit(
+      [](const auto& body) -> TableAsked {
+        using T = std::decay_t<decltype(body)>;
+        if constexpr (std::is_same_v<T, protocol::Join> || std::is_same_v<T, protocol::Watch>) {
+          return {body.table, body.invite};
+        } else if constexpr (std::is_same_v<T, protocol::Leave> || std::is_same_v<T, protocol::Bot> ||
+                             std::is_same_v<T, protocol::Start> || std::is_same_v<T, protocol::End> ||
+                             std::is_same_v<T, protocol::Back> || std::is_same_v<T, protocol::Unseat> ||
+                             std::is_same_v<T, protocol::Chat> || std::is_same_v<T, protocol::Mute> ||
+                             std::is_same_v<T, protocol::Act>) {
+          return {body.table, std::nullopt};
+        } else {
+          return {};
+        }
+      },
+      request.body);
+}
+
+}  // namespace
+
+// Several nodes: a table served by another node is brought here first (its
+// holder hands it over), then the request is handled as usual.
 void Connection::handle(const std::shared_ptr<Client>& self, const protocol::Request& request) {
+  Cluster* cluster = lobby_.cluster();
+  if (!cluster || player().empty()) return dispatch(self, request);
+  const auto asked = table_asked(request);
+  if (asked.table && !lobby_.serves(*asked.table)) {
+    return cluster->acquire(*asked.table, [this, self, request, table = *asked.table](Cluster::Where where) {
+      if (where == Cluster::Where::elsewhere)
+        return send(self, protocol::error_message(request.id, code::conflict,
+                                                  "table " + quoted(table) +
+                                                      " is busy moving between servers; try again in a moment"));
+      run_guarded(self, request);
+    });
+  }
+  if (asked.invite && !lobby_.find_by_invite(*asked.invite)) {
+    return cluster->table_of_invite(*asked.invite, [this, self, request](std::optional<std::string> table) {
+      if (!table) return run_guarded(self, request);  // answered not_found as usual
+      lobby_.cluster()->acquire(*table, [this, self, request](Cluster::Where) { run_guarded(self, request); });
+    });
+  }
+  dispatch(self, request);
+}
+
+void Connection::run_guarded(const std::shared_ptr<Client>& self, const protocol::Request& request) {
+  try {
+    dispatch(self, request);
+  } catch (const ProtocolError& e) {
+    send(self, protocol::error_message(request.id, e.code(), e.what()));
+  } catch (const std::exception& e) {
+    spdlog::error("request from {} failed: {}", player(), e.what());
+    send(self, protocol::error_message(request.id, code::internal, "the server could not handle that request"));
+  }
+}
+
+void Connection::dispatch(const std::shared_ptr<Client>& self, const protocol::Request& request) {
   const auto re = request.id;
   if (const auto* body = std::get_if<protocol::Hello>(&request.body)) return hello(self, re, *body);
   if (std::holds_alternative<protocol::Ping>(request.body)) return send(self, protocol::reply("pong", re));

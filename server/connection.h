@@ -47,6 +47,9 @@ class Connection {
 
  private:
   void handle(const std::shared_ptr<Client>& self, const protocol::Request& request);
+  void dispatch(const std::shared_ptr<Client>& self, const protocol::Request& request);
+  // dispatch() from a callback, where no caller catches its errors.
+  void run_guarded(const std::shared_ptr<Client>& self, const protocol::Request& request);
   void hello(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re, const protocol::Hello& hello);
   void watch(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re, const protocol::Watch& watch);
   void rematch(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re, const protocol::Rematch& body);

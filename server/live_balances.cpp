@@ -26,7 +26,16 @@ bool LiveBalances::affordable(const std::vector<storage::Posting>& postings, con
   return true;
 }
 
-void LiveBalances::apply(const std::vector<storage::Posting>& postings, const Lock&) {
+void LiveBalances::apply(const std::vector<storage::Posting>& postings, const Lock& held) {
+  apply_committed(postings, held);
+  if (!tracking_) return;
+  for (const auto& p : postings) {
+    uncommitted_[p.from] -= p.amount;
+    uncommitted_[p.to] += p.amount;
+  }
+}
+
+void LiveBalances::apply_committed(const std::vector<storage::Posting>& postings, const Lock&) {
   for (const auto& p : postings) {
     balances_[p.from] -= p.amount;
     balances_[p.to] += p.amount;
@@ -38,6 +47,32 @@ void LiveBalances::revert(const std::vector<storage::Posting>& postings) {
   for (auto it = postings.rbegin(); it != postings.rend(); ++it) {
     balances_[it->from] += it->amount;
     balances_[it->to] -= it->amount;
+  }
+  if (tracking_) settle_locked(postings);
+}
+
+void LiveBalances::settled(const std::vector<storage::Posting>& postings) {
+  if (!tracking_) return;
+  auto held = lock();
+  settle_locked(postings);
+}
+
+void LiveBalances::settle_locked(const std::vector<storage::Posting>& postings) {
+  for (const auto& p : postings) {
+    for (const auto& [account, delta] : {std::pair{&p.from, p.amount}, std::pair{&p.to, -p.amount}}) {
+      auto it = uncommitted_.find(*account);
+      if (it == uncommitted_.end()) continue;
+      it->second += delta;
+      if (it->second == 0) uncommitted_.erase(it);
+    }
+  }
+}
+
+void LiveBalances::refresh(const std::vector<std::pair<std::string, std::int64_t>>& committed) {
+  auto held = lock();
+  for (const auto& [account, balance] : committed) {
+    const auto pending = uncommitted_.find(account);
+    balances_[account] = balance + (pending == uncommitted_.end() ? 0 : pending->second);
   }
 }
 

@@ -31,8 +31,21 @@ class LiveBalances {
   std::int64_t balance(const std::string& account, const Lock&) const;
   // True if no player account would go below zero.
   bool affordable(const std::vector<storage::Posting>& postings, const Lock&) const;
+  // A table step's postings, before its commit.
   void apply(const std::vector<storage::Posting>& postings, const Lock&);
+  // Postings already committed (a registration's grant, a rematch's first step).
+  void apply_committed(const std::vector<storage::Posting>& postings, const Lock&);
+  // A step whose commit failed.
   void revert(const std::vector<storage::Posting>& postings);
+
+  // Several nodes share the ledger, so the database's balances move under this
+  // node's feet. With tracking on, the postings applied but not yet committed
+  // are kept apart, and refresh() sets each account to the database's balance
+  // plus them. settled() and refresh() must run on the writer's thread, between
+  // its transactions, so that "committed" means the same to both.
+  void track_uncommitted() { tracking_ = true; }
+  void settled(const std::vector<storage::Posting>& postings);
+  void refresh(const std::vector<std::pair<std::string, std::int64_t>>& committed);
   // Every account whose name starts with `prefix` and holds chips (a table's pools).
   std::vector<std::pair<std::string, std::int64_t>> holding(const std::string& prefix, const Lock&) const;
 
@@ -42,8 +55,12 @@ class LiveBalances {
   }
 
  private:
+  void settle_locked(const std::vector<storage::Posting>& postings);
+
   std::mutex mutex_;
   std::unordered_map<std::string, std::int64_t> balances_;
+  bool tracking_ = false;
+  std::unordered_map<std::string, std::int64_t> uncommitted_;  // net of applied, uncommitted postings
 };
 
 }  // namespace parlour::server

@@ -4,6 +4,7 @@
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
+#include "server/cluster.h"
 #include "server/settle_report.h"
 #include "server/tokens.h"
 
@@ -73,6 +74,87 @@ void Lobby::add_table(const std::shared_ptr<TableActor>& table, const std::strin
   if (!invite.empty()) invites_[invite] = table->id();
 }
 
+void Lobby::forget(const std::string& table) {
+  std::lock_guard lock(mutex_);
+  const auto it = tables_.find(table);
+  if (it != tables_.end()) {
+    invites_.erase(it->second->snapshot().invite);
+    tables_.erase(it);
+  }
+  leased_.erase(table);
+  finished_seen_.erase(table);
+}
+
+void Lobby::serve(storage::TableRecord record, const std::vector<storage::Event>& events, std::int64_t generation) {
+  const auto* info = rules::Registry::builtin().find(record.game);
+  if (!info) {
+    spdlog::error("table {}: game '{}' is not known to this node; left as it is", record.id, record.game);
+    return;
+  }
+  const auto id = record.id;
+  const auto invite = record.invite;
+  std::shared_ptr<TableActor> table;
+  std::string unreplayable;
+  try {
+    table = make_table(record, *info, events);
+  } catch (const std::exception& e) {
+    unreplayable = e.what();
+    table = make_table(record, *info, {});
+  }
+  table->serve_under_lease(storage::Fence{config_.node, generation},
+                           [this](const std::string& lost) { forget(lost); });
+  {
+    std::lock_guard lock(mutex_);
+    if (auto old = tables_.find(id); old != tables_.end()) old->second->retire("served anew under a new lease");
+    tables_[id] = table;
+    if (!invite.empty()) invites_[invite] = id;
+    leased_[id] = generation;
+  }
+  if (unreplayable.empty()) {
+    table->wake();
+  } else {
+    spdlog::error("table {}: quarantined: {}", id, unreplayable);
+    table->quarantine(unreplayable);
+  }
+}
+
+bool Lobby::serves(const std::string& table) const {
+  std::lock_guard lock(mutex_);
+  return leased_.count(table) != 0;
+}
+
+std::vector<ServedTable> Lobby::served_tables() const {
+  std::vector<ServedTable> served;
+  std::lock_guard lock(mutex_);
+  for (const auto& [id, generation] : leased_) {
+    const auto it = tables_.find(id);
+    if (it == tables_.end()) continue;
+    auto snapshot = it->second->snapshot();
+    served.push_back({id, generation, snapshot.status, std::move(snapshot.summary)});
+  }
+  return served;
+}
+
+void Lobby::retire(const std::string& table, const std::string& why) {
+  const auto actor = find_loaded(table);
+  forget(table);
+  if (actor) actor->retire(why);
+}
+
+void Lobby::set_tables_elsewhere(std::vector<Json> lines) {
+  std::lock_guard lock(mutex_);
+  elsewhere_ = std::move(lines);
+}
+
+void Lobby::serve_created(const std::string& table, std::function<void()> reply) {
+  cluster_->acquire(table, [table, reply = std::move(reply)](Cluster::Where where) {
+    // Served here or not, the table exists: a node that cannot take it now
+    // (another claimed it first) leaves it to whoever does.
+    if (where != Cluster::Where::here) spdlog::warn("table {}: created, but served by another node", table);
+    reply();
+  });
+}
+
 void Lobby::restore() {
   const std::unique_ptr<storage::Store> store = storage::open_store(config_.db);
   storage::Store& db = *store;
@@ -130,6 +212,7 @@ void Lobby::housekeeping() {
       if (!fresh && now - seen->second > finished_kept_in_memory && it->second->idle_for() > finished_kept_in_memory) {
         invites_.erase(snapshot.invite);
         finished_seen_.erase(seen);
+        leased_.erase(it->first);
         it = tables_.erase(it);
         continue;
       }
@@ -158,6 +241,11 @@ Json Lobby::tables() const {
   for (const auto& snapshot : open) {
     if (list.size() >= static_cast<std::size_t>(config_.max_listed_tables)) break;
     list.push_back(snapshot.summary);
+  }
+  std::lock_guard lock(mutex_);
+  for (const auto& line : elsewhere_) {
+    if (list.size() >= static_cast<std::size_t>(config_.max_listed_tables)) break;
+    list.push_back(line);
   }
   return list;
 }
@@ -219,6 +307,10 @@ void Lobby::create(const std::string& host, const protocol::Create& request,
                   }
                   return done({}, ProtocolError(code::internal, "could not create the table"));
                 }
+                spdlog::info("table {}: {} created by {}{}", record.id, record.game, record.host,
+                             record.is_private ? " (private)" : "");
+                Json created{{"table", record.id}, {"invite", record.invite}};
+                if (clustered()) return serve_created(record.id, [done, created] { done(created, std::nullopt); });
                 try {
                   auto table = make_table(record, *info, {});
                   add_table(table, record.invite);
@@ -226,9 +318,7 @@ void Lobby::create(const std::string& host, const protocol::Create& request,
                   spdlog::error("table {}: could not be set up: {}", record.id, e.what());
                   return done({}, ProtocolError(code::internal, "could not set up the table"));
                 }
-                spdlog::info("table {}: {} created by {}{}", record.id, record.game, record.host,
-                             record.is_private ? " (private)" : "");
-                done({{"table", record.id}, {"invite", record.invite}}, std::nullopt);
+                done(created, std::nullopt);
               });
 }
 
@@ -274,7 +364,7 @@ void Lobby::create_rematch(RematchPlan plan, std::function<void(Json, std::optio
       [this, record, first](storage::Store& db) {
         db.create_table(record, first);
         auto lock = balances_.lock();
-        balances_.apply(first.postings, lock);
+        balances_.apply_committed(first.postings, lock);
       },
       [this, record, first, info, from = plan.from_table, done](std::exception_ptr error) {
         if (error) {
@@ -285,6 +375,9 @@ void Lobby::create_rematch(RematchPlan plan, std::function<void(Json, std::optio
           }
           return done({}, ProtocolError(code::internal, "could not create the rematch"));
         }
+        spdlog::info("table {}: {} created by {} as the rematch of {}", record.id, record.game, record.host, from);
+        Json created{{"table", record.id}, {"invite", record.invite}};
+        if (clustered()) return serve_created(record.id, [done, created] { done(created, std::nullopt); });
         try {
           auto table = make_table(record, *info, {*first.event});
           add_table(table, record.invite);
@@ -292,8 +385,7 @@ void Lobby::create_rematch(RematchPlan plan, std::function<void(Json, std::optio
           spdlog::error("table {}: the rematch of {} could not be set up: {}", record.id, from, e.what());
           return done({}, ProtocolError(code::internal, "could not set up the rematch"));
         }
-        spdlog::info("table {}: {} created by {} as the rematch of {}", record.id, record.game, record.host, from);
-        done({{"table", record.id}, {"invite", record.invite}}, std::nullopt);
+        done(created, std::nullopt);
       });
 }
 
@@ -380,6 +472,25 @@ bool Lobby::may_register_from(const std::string& address) {
 }
 
 void Lobby::hello(const protocol::Hello& hello, const std::string& address, HelloDone done) {
+  // Several nodes: the name may have been registered on another node since
+  // this one last read the players.
+  if (clustered() && !players_.find(hello.name)) {
+    const bool queued = reader_.run([this, hello, address, done](storage::Store& db) {
+      try {
+        if (auto player = db.find_player(hello.name)) players_.add(*player);
+      } catch (const std::exception& e) {
+        spdlog::error("looking up player {} failed: {}", hello.name, e.what());
+        return done(std::nullopt, ProtocolError(code::internal, "could not look up the name; try again"));
+      }
+      known_hello(hello, address, done);
+    });
+    if (!queued) done(std::nullopt, ProtocolError(code::rate_limited, "the server is busy; try again"));
+    return;
+  }
+  known_hello(hello, address, done);
+}
+
+void Lobby::known_hello(const protocol::Hello& hello, const std::string& address, HelloDone done) {
   if (auto existing = players_.find(hello.name)) {
     if (!hello.token || !constant_time_equal(sha256_hex(*hello.token), existing->token_hash))
       return done(std::nullopt, ProtocolError(code::unauthorized, "the name '" + existing->name +
@@ -404,7 +515,7 @@ void Lobby::hello(const protocol::Hello& hello, const std::string& address, Hell
         // In memory as soon as it is on disk, before anyone can hear of it.
         players_.add(player);
         auto lock = balances_.lock();
-        balances_.apply({{storage::bank_account(), storage::player_account(name), chips, "starting chips", "", "", std::nullopt, std::nullopt}},
+        balances_.apply_committed({{storage::bank_account(), storage::player_account(name), chips, "starting chips", "", "", std::nullopt, std::nullopt}},
                         lock);
       },
       [name, token, chips, done](std::exception_ptr error) {

@@ -32,6 +32,16 @@ using protocol::ProtocolError;
 // Bots are seated as "bot-TABLE-SEAT"; no player may take such a name.
 bool is_bot_name(const std::string& name);
 
+class Cluster;
+
+// A table this node serves under a lease (several nodes: server/cluster.h).
+struct ServedTable {
+  std::string id;
+  std::int64_t generation = 0;
+  std::string status;
+  Json summary;
+};
+
 class Lobby {
  public:
   Lobby(boost::asio::io_context& io, const Config& config, Writer& writer, Reader& reader, LiveBalances& balances,
@@ -92,12 +102,32 @@ class Lobby {
 
   std::size_t table_count() const;
 
+  // --- Several nodes (server/cluster.h) ---
+  void attach(Cluster& cluster) { cluster_ = &cluster; }
+  bool clustered() const { return cluster_ != nullptr; }
+  const std::string& node_name() const { return config_.node; }
+  Cluster* cluster() const { return cluster_; }
+  // Serves a table here under lease `generation`, rebuilt from its log, and
+  // wakes it. A log that cannot be replayed stops the table (as at restore).
+  void serve(storage::TableRecord record, const std::vector<storage::Event>& events, std::int64_t generation);
+  // Is the table served here under a lease?
+  bool serves(const std::string& table) const;
+  std::vector<ServedTable> served_tables() const;
+  // Stops serving a table that another node serves now.
+  void retire(const std::string& table, const std::string& why);
+  // The lobby lines of the tables other nodes serve, listed after this node's.
+  void set_tables_elsewhere(std::vector<Json> lines);
+
  private:
   std::shared_ptr<TableActor> make_table(storage::TableRecord record, const rules::GameInfo& info,
                                          const std::vector<storage::Event>& events);
   void add_table(const std::shared_ptr<TableActor>& table, const std::string& invite);
+  void forget(const std::string& table);
+  // Several nodes: the freshly created table is claimed and served here before `reply`.
+  void serve_created(const std::string& table, std::function<void()> reply);
   int open_tables_of(const std::string& host) const;
   bool may_register_from(const std::string& address);
+  void known_hello(const protocol::Hello& hello, const std::string& address, HelloDone done);
   void housekeeping();
 
   boost::asio::io_context& io_;
@@ -113,6 +143,9 @@ class Lobby {
   std::map<std::string, std::shared_ptr<TableActor>> tables_;
   std::map<std::string, std::string> invites_;  // invite → table
   std::map<std::string, std::chrono::steady_clock::time_point> finished_seen_;  // table → when first seen finished
+  Cluster* cluster_ = nullptr;
+  std::map<std::string, std::int64_t> leased_;  // table served here → its lease generation
+  std::vector<Json> elsewhere_;                 // other nodes' tables' lobby lines
 
   std::mutex registrations_mutex_;
   std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> registrations_;  // address → times

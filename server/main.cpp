@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 #include <thread>
 
+#include "server/cluster.h"
 #include "server/config.h"
 #include "server/lobby.h"
 #include "server/net.h"
@@ -75,12 +76,22 @@ int main(int argc, char** argv) {
     const std::string database = startup_db->describe();
     startup_db.reset();
     Lobby lobby(io, config, writer, reader, balances, players);
-    lobby.restore();
+    // Alone, this node restores every unfinished table; one of several, it
+    // serves those it claims (server/cluster.h).
+    std::unique_ptr<Cluster> cluster;
+    if (config.clustered()) {
+      cluster = std::make_unique<Cluster>(io, config, lobby, writer, balances, players);
+      lobby.attach(*cluster);
+      cluster->start();
+    } else {
+      lobby.restore();
+    }
     lobby.start_housekeeping();
     Metrics metrics;
     const auto port = listen(io, config, lobby, writer, metrics);
-    spdlog::info("parlour listening on http://{}:{} ({}, web client {}, {} players)", config.bind, port,
-                 database, config.web_root, players.size());
+    spdlog::info("parlour listening on http://{}:{} ({}, web client {}, {} players{})", config.bind, port,
+                 database, config.web_root, players.size(),
+                 config.clustered() ? ", node " + config.node : std::string());
 
     boost::asio::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](const boost::system::error_code&, int signal) {
@@ -94,6 +105,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i < config.threads; ++i) threads.emplace_back([&io] { run_loop(io); });
     run_loop(io);
     for (auto& t : threads) t.join();
+    if (cluster) cluster->stop();
     writer.stop();
     reader.stop();
     spdlog::info("parlour stopped; every committed step is on disk");

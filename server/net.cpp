@@ -125,7 +125,21 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
 
   std::string player() const override { return connection_.player(); }
 
+  void close_for_move() override {
+    asio::dispatch(ws_.get_executor(), [self = shared_from_this()] {
+      if (self->closed_ || self->closing_) return;
+      self->closing_ = true;
+      if (self->queue_.empty()) self->close_moved();
+    });
+  }
+
  private:
+  // After the frames already queued (the notice) are written.
+  void close_moved() {
+    ws_.async_close(websocket::close_reason(websocket::close_code::service_restart, "table moved"),
+                    [self = shared_from_this()](beast::error_code) { self->closed(); });
+  }
+
   void on_accept(beast::error_code ec) {
     if (ec) return spdlog::debug("websocket handshake failed: {}", ec.message());
     do_read();
@@ -198,6 +212,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
     queued_bytes_ -= queue_.front()->size();
     queue_.pop_front();
     if (!queue_.empty()) do_write();
+    else if (closing_) close_moved();
   }
 
   std::string describe() const {
@@ -214,6 +229,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   std::deque<std::shared_ptr<const std::string>> queue_;
   std::size_t queued_bytes_ = 0;
   bool closed_ = false;
+  bool closing_ = false;  // close_for_move: closes once the queue is written
 };
 
 // ------------------------------------------------------------------ HTTP

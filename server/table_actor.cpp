@@ -17,6 +17,34 @@ Caller TableActor::caller(const std::shared_ptr<Client>& client, std::optional<s
   return Caller{client->id(), client->player(), re};
 }
 
+void TableActor::serve_under_lease(storage::Fence fence, std::function<void(const std::string&)> lost) {
+  fence_ = std::move(fence);
+  lost_ = std::move(lost);
+}
+
+void TableActor::retire(std::string why) {
+  asio::post(strand_, [self = shared_from_this(), why = std::move(why)] { self->retire_here(why); });
+}
+
+void TableActor::retire_here(const std::string& why) {
+  if (retired_) return;
+  retired_ = true;
+  held_.clear();
+  for (auto& timer : timers_) timer->cancel();
+  spdlog::info("table {}: no longer served by this node: {}", id_, why);
+  const auto notice = std::make_shared<const std::string>(
+      protocol::error_message(std::nullopt, protocol::code::conflict,
+                              "table " + id_ + " moved to another server; reconnecting")
+          .dump());
+  for (auto& [id, weak] : clients_) {
+    if (auto client = weak.lock()) {
+      client->send(notice);
+      client->close_for_move();
+    }
+  }
+  clients_.clear();
+}
+
 void TableActor::wake() {
   submit(nullptr, std::nullopt, [](TableCore& core) { return core.resume(); });
 }
@@ -128,6 +156,16 @@ void TableActor::disconnected(ClientId client) {
 
 void TableActor::submit(std::shared_ptr<Client> from, std::optional<std::int64_t> re, Command command) {
   asio::post(strand_, [self = shared_from_this(), from = std::move(from), re, command = std::move(command)]() mutable {
+    if (self->retired_) {
+      if (from) {
+        from->send(std::make_shared<const std::string>(
+            protocol::error_message(re, protocol::code::conflict,
+                                    "table " + self->id_ + " moved to another server; reconnect and try again")
+                .dump()));
+        from->close_for_move();
+      }
+      return;
+    }
     if (from) self->register_client(from);
     if (self->held_.size() >= max_held_commands) {
       if (from)
@@ -149,7 +187,7 @@ void TableActor::run_held() {
 }
 
 void TableActor::step(const char* what, const Command& command) {
-  if (poisoned_) return;
+  if (poisoned_ || retired_) return;
   Outbox out;
   try {
     out = command(*core_);
@@ -178,6 +216,7 @@ void TableActor::carry_out(Outbox out) {
   }
   for (const auto& order : out.timers) set_timer(order);
   if (out.write) {
+    out.write->fence = fence_;
     writer_.commit(std::move(*out.write), [self = shared_from_this()](bool ok, const std::string& error) {
       asio::post(self->strand_, [self, ok, error] { self->on_committed(ok, error); });
     });
@@ -185,6 +224,24 @@ void TableActor::carry_out(Outbox out) {
 }
 
 void TableActor::on_committed(bool ok, const std::string& error) {
+  const bool fenced = !ok && storage::step_was_fenced(error);
+  if (retired_ || fenced) {
+    // Another node holds the table now. A step that was not written gives its
+    // chips back here; nothing else of this table runs on this node again.
+    if (fenced) spdlog::warn("table {}: {}", id_, error);
+    if (!ok) {
+      try {
+        core_->committed(false, error);
+      } catch (const std::exception& e) {
+        spdlog::error("table {}: undoing a step that was not written failed: {}", id_, e.what());
+      }
+    }
+    if (!retired_) {
+      retire_here("another node took it over");
+      if (lost_) lost_(id_);
+    }
+    return;
+  }
   step("a step after its commit", [&](TableCore& core) { return core.committed(ok, error); });
   run_held();
 }

@@ -40,6 +40,14 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
  public:
   TableActor(boost::asio::io_context& io, Writer& writer, std::unique_ptr<TableCore> core);
 
+  // Several nodes: every write carries this node's lease (storage::Fence). If
+  // the database refuses one because the lease moved, the table stops here at
+  // once: `lost` is called (the lobby forgets it) and its clients are moved.
+  void serve_under_lease(storage::Fence fence, std::function<void(const std::string& table)> lost);
+  // Stops serving here (the table moved to another node): requests are refused
+  // and every client is told and moved.
+  void retire(std::string why);
+
   // Runs what is due by itself (after creation or a restart: the next deal,
   // bots, turn clocks).
   void wake();
@@ -88,6 +96,7 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
   void carry_out(Outbox out);
   void set_timer(const TimerOrder& order);
   void on_committed(bool ok, const std::string& error);
+  void retire_here(const std::string& why);
   void register_client(const std::shared_ptr<Client>& client);
   void refresh_snapshot();
   static Caller caller(const std::shared_ptr<Client>& client, std::optional<std::int64_t> re);
@@ -97,6 +106,9 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
   std::unique_ptr<TableCore> core_;
   const std::string id_;
   bool poisoned_ = false;  // the core failed even to fail: it is never called again
+  bool retired_ = false;   // served by another node now
+  std::optional<storage::Fence> fence_;
+  std::function<void(const std::string&)> lost_;
   std::deque<Command> held_;
   std::array<std::unique_ptr<boost::asio::steady_timer>, timer_kind_count> timers_;
   std::unordered_map<ClientId, std::weak_ptr<Client>> clients_;

@@ -583,7 +583,11 @@ Outbox TableCore::committed(bool ok, const std::string& why) {
     spdlog::error("table {}: a step could not be saved and is undone: {}", id(), why);
     services_.balances.revert(done.postings);
     rebuild_from_database();
-    if (done.caller)
+    // Another node's table spent the same chips first: the database decided.
+    if (done.caller && storage::step_lacked_chips(why))
+      out.frames.push_back(error(*done.caller, code::insufficient_chips,
+                                 "not enough chips: they were spent at another table first; nothing changed"));
+    else if (done.caller)
       out.frames.push_back(error(*done.caller, code::internal, "the server could not save that; nothing changed"));
     broadcast(out);
     schedule(out);

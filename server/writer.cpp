@@ -70,6 +70,7 @@ void Writer::commit_steps(std::vector<Step>& steps) {
   std::vector<storage::TableWrite> writes;
   writes.reserve(steps.size());
   for (auto& step : steps) writes.push_back(std::move(step.write));
+  // A hook may read the database; that needs no write to be in flight.
   std::vector<bool> committed;
   std::vector<std::string> errors;
   try {
@@ -83,6 +84,13 @@ void Writer::commit_steps(std::vector<Step>& steps) {
   spdlog::debug("storage: committed {} table steps in one transaction", writes.size());
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const std::string error = i < errors.size() ? errors[i] : std::string();
+    if (after_step_) {
+      try {
+        after_step_(*db_, writes[i], committed[i], error);
+      } catch (const std::exception& e) {
+        spdlog::error("storage: after a step of table {}: {}", writes[i].table, e.what());
+      }
+    }
     steps[i].done(committed[i], error);
   }
   steps.clear();

@@ -34,6 +34,11 @@ class Writer {
   // Any other write (registering a player, creating a table), run in its own
   // transaction in queue order.
   void run(Work work, WorkDone done);
+  // Runs on the writer's thread after each table step's transaction, before the
+  // step's `done`: what must see "committed" exactly as the database does
+  // (several nodes: LiveBalances::settled). Set before the first commit.
+  using AfterStep = std::function<void(storage::Store&, const storage::TableWrite&, bool committed, const std::string& error)>;
+  void after_each_step(AfterStep hook) { after_step_ = std::move(hook); }
   // Finishes what is queued, then stops the thread.
   void stop();
 
@@ -54,6 +59,7 @@ class Writer {
   void commit_steps(std::vector<Step>& steps);
 
   std::unique_ptr<storage::Store> db_;
+  AfterStep after_step_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Item> queue_;

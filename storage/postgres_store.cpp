@@ -161,6 +161,23 @@ END $$;
 CREATE TRIGGER ledger_entries_are_append_only BEFORE UPDATE OR DELETE ON ledger_entries
   FOR EACH ROW EXECUTE FUNCTION ledger_is_append_only();
 )sql"},
+    {8, "table leases: which node serves each table when several share the database", R"sql(
+-- One row per table some node has served. A node applies a table's steps only
+-- while it holds the row's lease (expires_at in the future, renewed while the
+-- node lives); every step it writes names the generation it holds, and a node
+-- that takes a table over bumps it, so a paused or cut-off node's late writes
+-- are refused (storage::Fence). wanted_by: a node whose clients ask for the
+-- table; the holder hands it over. summary: the lobby's line for the table.
+CREATE TABLE table_leases (
+  table_id    TEXT PRIMARY KEY REFERENCES tables(id),
+  node        TEXT NOT NULL,
+  generation  BIGINT NOT NULL CHECK (generation > 0),
+  expires_at  TIMESTAMPTZ NOT NULL,
+  wanted_by   TEXT,
+  summary     TEXT
+);
+CREATE INDEX table_leases_by_node ON table_leases(node);
+)sql"},
 };
 
 static_assert(migrations_are_numbered_in_order(kMigrations),
@@ -277,7 +294,13 @@ constexpr Statement kEvents{"events", "SELECT seq, json FROM table_events WHERE 
 constexpr Statement kInsertResult{"insert_result", "INSERT INTO results(table_id, time, json) VALUES ($1, $2, $3)"};
 constexpr Statement kResults{"results", "SELECT json FROM results WHERE table_id = $1 ORDER BY id"};
 
+// Share-locked, so that a node taking the table over (an UPDATE of this row)
+// waits for this write's transaction and then replays a log that includes it.
+constexpr Statement kLeaseForWrite{"lease_for_write",
+                                   "SELECT node, generation FROM table_leases WHERE table_id = $1 FOR SHARE"};
+
 constexpr Statement kAllStatements[] = {
+    kLeaseForWrite,
     kSchemaVersion, kRecordMigration, kFindPlayer,     kFindPlayerByTokenHash, kInsertPlayer,  kAllPlayers,
     kPostingFromPlayer, kPostingFromOther,         kBalance,       kBalancesWithPrefix,
     kTotalOfAllAccounts, kLedgerPage, kTableNets,      kTablesHostedSince,     kInsertTable,   kFindTable,
@@ -351,14 +374,35 @@ Player player_from(const pqxx::row& row) {
 
 struct PostgresStore::Impl {
   std::string url;  // without its password
-  pqxx::connection connection;
+  const std::string full_url;
+  std::unique_ptr<pqxx::connection> open;
 
-  explicit Impl(const std::string& full_url) : url(without_password(full_url)), connection(full_url) {}
+  explicit Impl(const std::string& full) : url(without_password(full)), full_url(full) { connect(); }
+
+  void connect() {
+    open = std::make_unique<pqxx::connection>(full_url);
+    prepare_all();
+  }
+
+  // The connection, opened again if the server dropped it (a restart, a
+  // failover): whatever was in flight when it broke failed with an error, and
+  // the next use reconnects instead of failing forever.
+  pqxx::connection& live() {
+    if (!open || !open->is_open()) {
+      try {
+        connect();
+      } catch (const std::exception& e) {
+        open.reset();
+        throw StorageError("cannot reconnect to PostgreSQL database " + url + ": " + message_of(e));
+      }
+    }
+    return *open;
+  }
 
   // libpqxx sends a statement to the server on its first use, so statements
   // naming columns a later migration adds can be declared before it runs.
   void prepare_all() {
-    for (const Statement& statement : kAllStatements) connection.prepare(statement.name, statement.sql);
+    for (const Statement& statement : kAllStatements) open->prepare(statement.name, statement.sql);
   }
 
   template <typename... Args>
@@ -376,14 +420,14 @@ struct PostgresStore::Impl {
                          ": versions run from 0 to " + std::to_string(kLatestVersion));
     }
     {
-      pqxx::work tx(connection);
+      pqxx::work tx(live());
       tx.exec(kLockMigrations);
       tx.exec(kCreateSchemaVersion);
       tx.commit();
     }
     int found = 0;
     {
-      pqxx::nontransaction tx(connection);
+      pqxx::nontransaction tx(live());
       found = current_version(tx);
     }
     if (found > kLatestVersion) {
@@ -398,7 +442,7 @@ struct PostgresStore::Impl {
 
   void apply(const Migration& migration) {
     try {
-      pqxx::work tx(connection);
+      pqxx::work tx(live());
       tx.exec(kLockMigrations);
       // Re-read under the lock: another node may have applied it since we looked.
       if (current_version(tx) >= migration.version) return;
@@ -550,7 +594,20 @@ struct PostgresStore::Impl {
 
   // The event goes first, as in SQLite: if any later part fails, the whole
   // write is undone, so the log and the ledger never disagree.
+  void check_fence(pqxx::transaction_base& tx, const TableWrite& write) {
+    const Fence& fence = *write.fence;
+    const pqxx::result rows = run(tx, kLeaseForWrite, write.table);
+    if (!rows.empty() && rows[0][0].as<std::string>() == fence.node && rows[0][1].as<std::int64_t>() == fence.generation)
+      return;
+    const std::string holder = rows.empty() ? std::string("nobody")
+                                            : "node " + rows[0][0].as<std::string>() + " (generation " +
+                                                  rows[0][1].as<std::string>() + ")";
+    throw StorageError(std::string(kFencedError) + " table " + write.table + " is leased to " + holder + ", not to node " +
+                       fence.node + " (generation " + std::to_string(fence.generation) + ")");
+  }
+
   void apply_write(pqxx::transaction_base& tx, const TableWrite& write, const std::string& time) {
+    if (write.fence) check_fence(tx, write);
     if (write.event) append_event(tx, write.table, *write.event);
     for (const Posting& posting : write.postings) apply_posting(tx, posting, time);
     if (write.status) set_status(tx, write.table, *write.status);
@@ -592,7 +649,6 @@ PostgresStore::PostgresStore(const std::string& url) : PostgresStore(url, kLates
 PostgresStore::PostgresStore(const std::string& url, int migrate_up_to) {
   try {
     impl_ = std::make_unique<Impl>(url);
-    impl_->prepare_all();
     impl_->migrate(migrate_up_to);
   } catch (const StorageError&) {
     throw;
@@ -604,14 +660,14 @@ PostgresStore::PostgresStore(const std::string& url, int migrate_up_to) {
 PostgresStore::~PostgresStore() = default;
 
 std::string PostgresStore::describe() const {
-  auto& connection = impl_->connection;
+  auto& connection = impl_->live();
   return std::string("PostgreSQL database ") + connection.dbname() + " on " +
          (connection.hostname() ? connection.hostname() : "?") + ":" + (connection.port() ? connection.port() : "?");
 }
 
 int PostgresStore::schema_version() {
   try {
-    pqxx::nontransaction tx(impl_->connection);
+    pqxx::nontransaction tx(impl_->live());
     return impl_->current_version(tx);
   } catch (const std::exception& e) {
     throw StorageError("while reading the schema version: " + message_of(e));
@@ -620,7 +676,7 @@ int PostgresStore::schema_version() {
 
 std::vector<Player> PostgresStore::all_players() {
   try {
-    pqxx::nontransaction tx(impl_->connection);
+    pqxx::nontransaction tx(impl_->live());
     std::vector<Player> players;
     for (const pqxx::row& row : Impl::run(tx, kAllPlayers)) players.push_back(player_from(row));
     return players;
@@ -631,7 +687,7 @@ std::vector<Player> PostgresStore::all_players() {
 
 std::optional<Player> PostgresStore::find_player(const std::string& name) {
   try {
-    pqxx::nontransaction tx(impl_->connection);
+    pqxx::nontransaction tx(impl_->live());
     return impl_->find_player(tx, name);
   } catch (const std::exception& e) {
     throw StorageError("while looking up player " + name + ": " + message_of(e));
@@ -640,7 +696,7 @@ std::optional<Player> PostgresStore::find_player(const std::string& name) {
 
 std::optional<Player> PostgresStore::find_player_by_token_hash(const std::string& token_hash) {
   try {
-    pqxx::nontransaction tx(impl_->connection);
+    pqxx::nontransaction tx(impl_->live());
     const pqxx::result rows = Impl::run(tx, kFindPlayerByTokenHash, token_hash);
     if (rows.empty()) return std::nullopt;
     return player_from(rows[0]);
@@ -658,7 +714,7 @@ Player PostgresStore::create_player(const std::string& name, const std::string& 
   }
   const std::string time = utc_now_iso8601();
   try {
-    pqxx::work tx(impl_->connection);
+    pqxx::work tx(impl_->live());
     // For the message only: the unique index on lower(name) is what decides
     // when two nodes register the same name at once.
     if (std::optional<Player> existing = impl_->find_player(tx, name)) {
@@ -687,7 +743,7 @@ Player PostgresStore::create_player(const std::string& name, const std::string& 
 
 std::int64_t PostgresStore::balance(const std::string& account) {
   try {
-    pqxx::nontransaction tx(impl_->connection);
+    pqxx::nontransaction tx(impl_->live());
     return impl_->balance(tx, account);
   } catch (const std::exception& e) {
     throw StorageError("while reading the balance of " + account + ": " + message_of(e));
@@ -696,7 +752,7 @@ std::int64_t PostgresStore::balance(const std::string& account) {
 
 std::vector<std::pair<std::string, std::int64_t>> PostgresStore::balances(const std::string& prefix) {
   try {
-    pqxx::nontransaction tx(impl_->connection);
+    pqxx::nontransaction tx(impl_->live());
     std::vector<std::pair<std::string, std::int64_t>> result;
     for (const pqxx::row& row : Impl::run(tx, kBalancesWithPrefix, prefix)) {
       result.emplace_back(row[0].c_str(), row[1].as<std::int64_t>());
@@ -710,7 +766,7 @@ std::vector<std::pair<std::string, std::int64_t>> PostgresStore::balances(const 
 std::vector<LedgerEntry> PostgresStore::ledger(const std::string& account, int limit,
                                                std::optional<std::int64_t> before) {
   try {
-    pqxx::nontransaction tx(impl_->connection);
+    pqxx::nontransaction tx(impl_->live());
     std::vector<LedgerEntry> entries;
     for (const pqxx::row& row : Impl::run(tx, kLedgerPage, account,
                                           before.value_or(std::numeric_limits<std::int64_t>::max()),
@@ -736,7 +792,7 @@ std::vector<LedgerEntry> PostgresStore::ledger(const std::string& account, int l
 
 std::int64_t PostgresStore::total_of_all_accounts() {
   try {
-    pqxx::nontransaction tx(impl_->connection);
+    pqxx::nontransaction tx(impl_->live());
     return Impl::run(tx, kTotalOfAllAccounts)[0][0].as<std::int64_t>();
   } catch (const std::exception& e) {
     throw StorageError("while adding up all accounts: " + message_of(e));
@@ -745,7 +801,7 @@ std::int64_t PostgresStore::total_of_all_accounts() {
 
 std::vector<TableNet> PostgresStore::table_nets(const std::string& table) {
   try {
-    pqxx::nontransaction tx(impl_->connection);
+    pqxx::nontransaction tx(impl_->live());
     std::vector<TableNet> nets;
     for (const pqxx::row& row : Impl::run(tx, kTableNets, table)) {
       nets.push_back({row[0].c_str(), row[1].as<std::int64_t>()});
@@ -760,7 +816,7 @@ void PostgresStore::create_table(const TableRecord& table) { create_table(table,
 
 void PostgresStore::create_table(const TableRecord& table, const TableWrite& first_step) {
   try {
-    pqxx::work tx(impl_->connection);
+    pqxx::work tx(impl_->live());
     const std::string now = utc_now_iso8601();
     Impl::run(tx, kInsertTable, table.id, table.game, table.options_json, std::bit_cast<std::int64_t>(table.seed),
               table.host, table.status, table.is_private ? 1 : 0, text_or_null(table.invite),
@@ -775,7 +831,7 @@ void PostgresStore::create_table(const TableRecord& table, const TableWrite& fir
 
 std::optional<TableRecord> PostgresStore::find_table(const std::string& id) {
   try {
-    pqxx::nontransaction tx(impl_->connection);
+    pqxx::nontransaction tx(impl_->live());
     std::vector<TableRecord> tables = impl_->read_tables(tx, Impl::run(tx, kFindTable, id));
     if (tables.empty()) return std::nullopt;
     return std::move(tables.front());
@@ -786,7 +842,7 @@ std::optional<TableRecord> PostgresStore::find_table(const std::string& id) {
 
 std::vector<TableRecord> PostgresStore::tables_with_status(const std::string& status) {
   try {
-    pqxx::nontransaction tx(impl_->connection);
+    pqxx::nontransaction tx(impl_->live());
     return impl_->read_tables(tx, Impl::run(tx, kTablesWithStatus, status));
   } catch (const std::exception& e) {
     throw StorageError("while listing the " + status + " tables: " + message_of(e));
@@ -796,7 +852,7 @@ std::vector<TableRecord> PostgresStore::tables_with_status(const std::string& st
 std::vector<TableRecord> PostgresStore::tables_hosted_since(const std::string& host, const std::string& since,
                                                             int limit) {
   try {
-    pqxx::nontransaction tx(impl_->connection);
+    pqxx::nontransaction tx(impl_->live());
     return impl_->read_tables(tx, Impl::run(tx, kTablesHostedSince, host, since, std::max(limit, 0)));
   } catch (const std::exception& e) {
     throw StorageError("while listing the tables " + host + " hosted since " + since + ": " + message_of(e));
@@ -805,7 +861,7 @@ std::vector<TableRecord> PostgresStore::tables_hosted_since(const std::string& h
 
 std::vector<Event> PostgresStore::events(const std::string& table) {
   try {
-    pqxx::nontransaction tx(impl_->connection);
+    pqxx::nontransaction tx(impl_->live());
     std::vector<Event> events;
     for (const pqxx::row& row : Impl::run(tx, kEvents, table)) {
       events.push_back(Event{row[0].as<std::int64_t>(), row[1].c_str()});
@@ -818,7 +874,7 @@ std::vector<Event> PostgresStore::events(const std::string& table) {
 
 std::vector<std::string> PostgresStore::results(const std::string& table) {
   try {
-    pqxx::nontransaction tx(impl_->connection);
+    pqxx::nontransaction tx(impl_->live());
     std::vector<std::string> results;
     for (const pqxx::row& row : Impl::run(tx, kResults, table)) results.emplace_back(row[0].c_str());
     return results;
@@ -834,7 +890,7 @@ std::vector<bool> PostgresStore::commit(const std::vector<TableWrite>& writes, s
   const std::string time = utc_now_iso8601();
   std::vector<std::string> why(writes.size());
   try {
-    pqxx::work tx(impl_->connection);
+    pqxx::work tx(impl_->live());
     for (std::size_t i = 0; i < writes.size(); ++i) {
       why[i] = impl_->apply_in_savepoint(tx, writes[i], time);
       committed[i] = why[i].empty();

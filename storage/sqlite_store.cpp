@@ -187,6 +187,20 @@ BEGIN
   SELECT RAISE(ABORT, 'a balanced transfer stays balanced: no delete');
 END;
 )sql"},
+    {8, "table leases: which node serves each table when several share the database", R"sql(
+-- Several nodes share a PostgreSQL database, not a SQLite file; the table is
+-- here so that one schema version means one schema in both, and a write
+-- carrying a fence is checked against it alike (storage::Fence).
+CREATE TABLE table_leases (
+  table_id    TEXT PRIMARY KEY REFERENCES tables(id),
+  node        TEXT NOT NULL,
+  generation  INTEGER NOT NULL CHECK (generation > 0),
+  expires_at  TEXT NOT NULL,
+  wanted_by   TEXT,
+  summary     TEXT
+);
+CREATE INDEX table_leases_by_node ON table_leases(node);
+)sql"},
 };
 
 static_assert(migrations_are_numbered_in_order(kMigrations),
@@ -675,7 +689,19 @@ struct SqliteStore::Impl {
 
   // The event goes first: if any later part fails, the whole write is undone,
   // so the log and the ledger never disagree.
+  void check_fence(const TableWrite& write) {
+    const Fence& fence = *write.fence;
+    Borrowed lease(cached("SELECT node, generation FROM table_leases WHERE table_id = ?"));
+    lease->bind(1, write.table);
+    if (lease->executeStep() && lease->getColumn(0).getString() == fence.node &&
+        lease->getColumn(1).getInt64() == fence.generation)
+      return;
+    throw StorageError(std::string(kFencedError) + " table " + write.table + " is not leased to node " + fence.node +
+                       " at generation " + std::to_string(fence.generation));
+  }
+
   void apply_write(const TableWrite& write, const std::string& time) {
+    if (write.fence) check_fence(write);
     if (write.event) append_event(write.table, *write.event);
     for (const Posting& posting : write.postings) apply_posting(posting, time);
     if (write.status) set_status(write.table, *write.status);

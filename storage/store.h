@@ -103,9 +103,25 @@ struct Event {
   std::string json;
 };
 
+// Who may write a table's steps when several nodes share one database: the
+// node holding the table's lease, at the lease's generation (storage/table_leases.h).
+// A write carrying a fence commits only if the lease is still that node's at
+// that generation; otherwise the step fails with an error starting "fenced:".
+struct Fence {
+  std::string node;
+  std::int64_t generation = 0;
+};
+
+// How a failed step's error begins when the cause is one a table must act on.
+inline constexpr const char* kFencedError = "fenced:";
+inline constexpr const char* kInsufficientChipsError = "insufficient chips";
+inline bool step_was_fenced(const std::string& error) { return error.rfind(kFencedError, 0) == 0; }
+inline bool step_lacked_chips(const std::string& error) { return error.rfind(kInsufficientChipsError, 0) == 0; }
+
 // Everything one table step writes, committed atomically.
 struct TableWrite {
   std::string table;
+  std::optional<Fence> fence;        // several nodes: the lease this write needs
   std::optional<Event> event;        // appended to the table's log
   std::vector<Posting> postings;     // chips moved by the step
   std::optional<std::string> status; // new table status

@@ -10,14 +10,14 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
-WsClient::WsClient(unsigned short port, int receive_buffer) : ws_(io_) {
+WsClient::WsClient(unsigned short port, int receive_buffer, const std::string& target) : ws_(io_) {
   auto& socket = beast::get_lowest_layer(ws_).socket();
   socket.open(tcp::v4());
   if (receive_buffer > 0) socket.set_option(asio::socket_base::receive_buffer_size(receive_buffer));
   // A server that cannot accept (out of descriptors) must fail the test, not hang it.
   beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(3));
   beast::get_lowest_layer(ws_).connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
-  ws_.handshake("127.0.0.1", "/ws");
+  ws_.handshake("127.0.0.1", target);
   beast::get_lowest_layer(ws_).expires_never();
 }
 
@@ -48,7 +48,10 @@ std::optional<Json> WsClient::read(int ms) {
     io_.run();
     if (ec == asio::error::operation_aborted) return std::nullopt;
   }
-  if (ec) return std::nullopt;
+  if (ec) {
+    broken_ = true;
+    return std::nullopt;
+  }
   std::string text = beast::buffers_to_string(buffer.data());
   frames_.push_back(text);
   Json frame = Json::parse(text);

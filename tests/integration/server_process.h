@@ -26,7 +26,7 @@ class WsClient {
  public:
   // `receive_buffer` > 0 shrinks the socket's receive buffer (a client that
   // stops reading then backs up on the server quickly).
-  explicit WsClient(unsigned short port, int receive_buffer = 0);
+  explicit WsClient(unsigned short port, int receive_buffer = 0, const std::string& target = "/ws");
   ~WsClient();
 
   // Sends a request with a fresh id and returns the reply carrying that id;
@@ -46,6 +46,8 @@ class WsClient {
     }
   }
   void drain(int ms = 200);
+  // The connection failed or was closed (a read ended in an error, not a timeout).
+  bool broken() const { return broken_; }
   // The close code the server sent, after it closed the connection.
   std::optional<int> close_code();
 
@@ -70,6 +72,7 @@ class WsClient {
   std::vector<Json> pending_states_;
   std::vector<std::string> frames_;  // every text frame received
   std::int64_t next_id_ = 1;
+  bool broken_ = false;
 };
 
 }  // namespace parlour::test

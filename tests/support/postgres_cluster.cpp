@@ -121,6 +121,7 @@ PostgresCluster::PostgresCluster(std::vector<std::string> settings) {
     port_ = free_loopback_port();
     std::string options = "-p " + std::to_string(port_) + " -k " + folder_ + " -c listen_addresses=127.0.0.1";
     for (const std::string& setting : settings) options += " -c " + setting;
+    options_ = options;
     run("pg_ctl", {"start", "-w", "-t", "60", "-D", data_, "-l", folder_ + "/server.log", "-o", options});
     running_ = true;
   } catch (...) {
@@ -140,6 +141,11 @@ PostgresCluster::~PostgresCluster() {
   if (std::getenv("PARLOUR_KEEP_PG_LOGS")) return;
   std::error_code ignored;
   fs::remove_all(folder_, ignored);
+}
+
+void PostgresCluster::restart() {
+  run("pg_ctl", {"restart", "-w", "-t", "60", "-m", "fast", "-D", data_, "-l", folder_ + "/server.log", "-o", options_});
+  running_ = true;
 }
 
 void PostgresCluster::stop() {

@@ -37,6 +37,8 @@ class PostgresCluster {
   // CPU seconds (user + system) the postmaster and every backend have used so far.
   double cpu_seconds() const;
   void stop();
+  // Stops the server (fast: clients are cut off) and starts it again on the same port.
+  void restart();
 
  private:
   // Runs `program` from the cluster's bin folder with `args`, as the cluster's
@@ -48,6 +50,7 @@ class PostgresCluster {
   std::string folder_;
   std::string data_;
   unsigned short port_ = 0;
+  std::string options_;  // pg_ctl start -o
   bool running_ = false;
 };
 

@@ -172,6 +172,7 @@ async function hello(name, token) {
   const reconnect = ctx.me !== null && sameName(ctx.me.name, player) && current.real &&
     current.key === routeKey(parseRoute(window.location.hash));
   ctx.me = { name: player, chips: typeof welcome.chips === 'number' ? welcome.chips : ctx.me?.chips };
+  ctx.node = typeof welcome.node === 'string' ? welcome.node : null;
   renderUser();
   // Pages show game names from the catalogue, so fetch it first (once per connection).
   await ctx.loadGames().catch((error) => {
@@ -258,6 +259,18 @@ function route(force = false) {
   const parsed = parseRoute(window.location.hash);
   const key = routeKey(parsed);
   if (!force && current.real && current.key === key) return;
+  // Several servers (`welcome.node`): a table's page talks to the server that
+  // serves the table, so the connection is made again through the proxy with
+  // the table in its URL; sign-in then shows this page.
+  if (ctx.node && parsed.name === 'table') {
+    const wanted = defaultSocketUrl(window.location, parsed.table);
+    if (conn.url !== wanted) {
+      conn.url = wanted;
+      signedIn = false;
+      conn.restart();
+      return;
+    }
+  }
   mount(pageFor(parsed), key, true);
 }
 

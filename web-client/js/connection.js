@@ -235,8 +235,16 @@ export class Connection {
   }
 }
 
-/** The WebSocket URL on the same host the page came from. */
-export function defaultSocketUrl(loc = window.location) {
+/** The WebSocket URL on the same host the page came from. On a table's page
+ *  it names the table (/ws?table=ID): where several servers share the work, the
+ *  proxy sends every client of a table to the server that serves it. */
+export function defaultSocketUrl(loc = window.location, table = tableOfHash(loc.hash)) {
   const scheme = loc.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${loc.host}/ws`;
+  return `${scheme}//${loc.host}/ws` + (table ? `?table=${encodeURIComponent(table)}` : '');
+}
+
+/** The table a #/table/ID hash shows, or null. */
+export function tableOfHash(hash) {
+  const match = /^#\/table\/([^/?]+)/.exec(hash || '');
+  return match ? decodeURIComponent(match[1]) : null;
 }

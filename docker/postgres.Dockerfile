@@ -1,0 +1,13 @@
+# PostgreSQL from Debian's own package, for docker/compose.cluster.yaml.
+FROM debian:bookworm-slim
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql-15 \
+ && rm -rf /var/lib/apt/lists/* \
+ && mkdir -p /var/lib/postgresql/data /var/run/postgresql \
+ && chown -R postgres:postgres /var/lib/postgresql /var/run/postgresql
+COPY postgres-start.sh /usr/local/bin/postgres-start.sh
+USER postgres
+ENV PATH=/usr/lib/postgresql/15/bin:$PATH PGDATA=/var/lib/postgresql/data
+VOLUME /var/lib/postgresql/data
+EXPOSE 5432
+CMD ["sh", "/usr/local/bin/postgres-start.sh"]

@@ -1,0 +1,367 @@
+// Two Parlour nodes on one PostgreSQL database behind HAProxy, all started for
+// real on loopback (issue "Beyond one machine"): clients play Red Dog tables
+// spread over both nodes through the proxy; one node is SIGKILLed mid-deal and
+// its tables go on at the other; a node paused past its leases finds that its
+// late steps are refused. Afterwards every acknowledged step is in the log,
+// the ledger sums to what the bank granted, and no table is stuck. Skipped,
+// with a message, where PostgreSQL or HAProxy is not installed
+// (scripts/install-deps.sh --test installs both).
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+#include "storage/store.h"
+#include "tests/integration/server_process.h"
+#include "tests/support/postgres_cluster.h"
+
+using parlour::support::PostgresCluster;
+using parlour::test::Json;
+using parlour::test::ServerProcess;
+using parlour::test::WsClient;
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int lease_ms = 1500;
+const char* const haproxy_binary = "/usr/sbin/haproxy";
+
+// HAProxy as docker/haproxy.cfg configures it, on loopback ports.
+class Proxy {
+ public:
+  Proxy(unsigned short port, const std::vector<unsigned short>& nodes) : port_(port) {
+    folder_ = std::filesystem::temp_directory_path() / ("parlour-haproxy-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(folder_);
+    const auto config = (folder_ / "haproxy.cfg").string();
+    std::ofstream out(config);
+    out << "global\n  maxconn 2000\n"
+           "defaults\n  mode http\n  option redispatch\n  retries 3\n  timeout connect 1s\n"
+           "  timeout client 60s\n  timeout server 60s\n  timeout tunnel 1h\n"
+           "frontend parlour\n  bind 127.0.0.1:" << port << "\n  default_backend nodes\n"
+           "backend nodes\n  balance url_param table\n  hash-type consistent\n"
+           "  option httpchk GET /healthz\n  http-check expect status 200\n"
+           "  default-server inter 200ms fall 2 rise 2\n";
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+      out << "  server node" << i << " 127.0.0.1:" << nodes[i] << " check\n";
+    out.close();
+    pid_ = fork();
+    REQUIRE(pid_ >= 0);
+    if (pid_ == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      execl(haproxy_binary, "haproxy", "-db", "-q", "-f", config.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    std::this_thread::sleep_for(500ms);  // the first health checks
+  }
+  ~Proxy() {
+    ::kill(pid_, SIGTERM);
+    waitpid(pid_, nullptr, 0);
+    std::error_code ignored;
+    std::filesystem::remove_all(folder_, ignored);
+  }
+  unsigned short port() const { return port_; }
+
+ private:
+  unsigned short port_;
+  pid_t pid_ = -1;
+  std::filesystem::path folder_;
+};
+
+unsigned short free_port() {
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::acceptor acceptor(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
+  return acceptor.local_endpoint().port();
+}
+
+// One person at one table, through the proxy (or straight to a node), who
+// plays whatever is listed first whenever it is their turn.
+struct Player {
+  std::string name;
+  std::string token;
+  std::string table;
+  std::unique_ptr<WsClient> ws;
+  std::string node;                                        // the node the last welcome came from
+  std::vector<std::pair<std::int64_t, std::string>> acked;  // (seq, action_id) of each acknowledged act
+  int sent = 0;
+  std::int64_t next_id = 1'000'000;  // ids of our own, apart from WsClient's
+  std::optional<Json> newest_state;  // read while waiting for a reply, not yet acted on
+
+  // What is left of `deadline`, for one read (a cancelled WebSocket read
+  // leaves the stream unusable, so each read waits for the whole rest).
+  static int ms_until(Clock::time_point deadline) {
+    return static_cast<int>(
+        std::max<long long>(1, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count()));
+  }
+
+  // Reads frames until the reply to `id`; nullopt if the connection failed or the time passed first.
+  std::optional<Json> reply_to(std::int64_t id, Clock::time_point deadline) {
+    for (;;) {
+      auto frame = ws->read(ms_until(deadline));
+      if (!frame) return std::nullopt;
+      if (frame->value("re", Json()) == id) return frame;
+      if ((*frame)["type"] == "state") newest_state = std::move(*frame);
+    }
+  }
+
+  bool send(const Json& message) {
+    try {
+      ws->send_raw(message.dump());
+      return true;
+    } catch (const std::exception&) {
+      return false;
+    }
+  }
+
+  // (Re)connects to `port` with the table in the URL (as the browser client
+  // does on a table's page), signs in, takes the seat.
+  bool connect(unsigned short port, bool join = true) {
+    newest_state.reset();
+    try {
+      ws = std::make_unique<WsClient>(port, 0, table.empty() ? std::string("/ws") : "/ws?table=" + table);
+    } catch (const std::exception&) {
+      ws.reset();
+      return false;
+    }
+    const auto id = next_id++;
+    Json hello{{"type", "hello"}, {"id", id}, {"name", name}};
+    if (!token.empty()) hello["token"] = token;
+    if (!send(hello)) return false;
+    const auto welcome = reply_to(id, Clock::now() + 10s);
+    if (!welcome || (*welcome)["type"] != "welcome") {
+      MESSAGE(name << " could not sign in: " << (welcome ? welcome->dump() : std::string("no reply")));
+      return false;
+    }
+    token = (*welcome)["token"];
+    node = welcome->value("node", "");
+    if (!join) return true;
+    const auto join_id = next_id++;
+    if (!send({{"type", "join"}, {"id", join_id}, {"table", table}})) return false;
+    const auto joined = reply_to(join_id, Clock::now() + 10s);
+    if (!joined || (*joined)["type"] != "joined")
+      MESSAGE(name << " could not join " << table << ": " << (joined ? joined->dump() : std::string("no reply")));
+    return joined && (*joined)["type"] == "joined";
+  }
+
+  // Plays until one more of its actions is acknowledged with a seq; false if
+  // the connection failed or `limit` passed first.
+  bool play_one(Clock::duration limit) {
+    const auto deadline = Clock::now() + limit;
+    for (;;) {
+      auto frame = std::exchange(newest_state, std::nullopt);
+      if (!frame) frame = ws->read(ms_until(deadline));
+      if (!frame) return false;
+      if ((*frame)["type"] != "state" || !frame->contains("legal") || (*frame)["legal"].empty()) continue;
+      Json action = (*frame)["legal"][0];
+      if (action.contains("amount") && action["amount"].is_object()) action["amount"] = action["amount"]["min"];
+      const auto id = next_id++;
+      const std::string action_id = name + "-" + std::to_string(++sent);
+      if (!send({{"type", "act"}, {"id", id}, {"table", table}, {"action", action}, {"action_id", action_id}}))
+        return false;
+      const auto ok = reply_to(id, deadline);
+      if (!ok) return false;
+      if ((*ok)["type"] == "ok" && ok->contains("seq") && !ok->value("continued", false)) {
+        acked.emplace_back((*ok)["seq"].get<std::int64_t>(), action_id);
+        return true;
+      }
+    }
+  }
+};
+
+// Reconnects through the proxy until an action is acknowledged again; returns
+// how long that took from `since`, or nothing if `limit` passed.
+std::optional<Clock::duration> resume(Player& player, unsigned short port, Clock::time_point since,
+                                      Clock::duration limit) {
+  const auto deadline = since + limit;
+  while (Clock::now() < deadline) {
+    if (player.connect(port) && player.play_one(deadline - Clock::now())) return Clock::now() - since;
+    std::this_thread::sleep_for(100ms);
+  }
+  return std::nullopt;
+}
+
+std::unique_ptr<ServerProcess> start_node(const std::string& url, const std::string& name) {
+  return std::make_unique<ServerProcess>(
+      url, std::vector<std::string>{"--node", name, "--lease-ms", std::to_string(lease_ms), "--deal-pause-ms", "50",
+                                    "--bot-delay-ms", "20", "--max-idle-deals", "1000", "--registrations-per-ip-per-hour", "1000", "--log-level", "warn"});
+}
+
+// Every acknowledged step is in the log at its seq, and the log has no gap.
+void check_log(parlour::storage::Store& db, const Player& player) {
+  const auto events = db.events(player.table);
+  for (std::size_t i = 0; i < events.size(); ++i) REQUIRE(events[i].seq == static_cast<std::int64_t>(i + 1));
+  for (const auto& [seq, action_id] : player.acked) {
+    CAPTURE(player.table);
+    CAPTURE(seq);
+    REQUIRE(seq <= static_cast<std::int64_t>(events.size()));
+    CHECK(events[seq - 1].json.find("\"" + action_id + "\"") != std::string::npos);
+  }
+}
+
+std::set<std::string> listed_tables(unsigned short port) {
+  static int watchers = 0;
+  WsClient lobby(port);
+  lobby.hello("watcher" + std::to_string(++watchers));
+  std::set<std::string> tables;
+  const Json reply = lobby.request({{"type", "tables"}});
+  for (const auto& line : reply["tables"]) tables.insert(line["table"].get<std::string>());
+  return tables;
+}
+
+}  // namespace
+
+TEST_CASE("two nodes behind HAProxy: a node killed mid-deal loses nothing, and its tables go on at the other") {
+  const std::string missing = PostgresCluster::unavailable_reason();
+  if (!missing.empty()) {
+    MESSAGE("skipped: " << missing);
+    return;
+  }
+  if (!std::filesystem::exists(haproxy_binary)) {
+    MESSAGE("skipped: HAProxy is not installed (" << haproxy_binary
+                                                  << "); install it with scripts/install-deps.sh --test");
+    return;
+  }
+  PostgresCluster pg({"fsync=off"});
+  const std::string url = pg.create_database("parlour_cluster");
+  auto node_a = start_node(url, "a");
+  auto node_b = start_node(url, "b");
+  Proxy proxy(free_port(), {node_a->port(), node_b->port()});
+
+  // Each player creates a table from the lobby (any node), then opens it as
+  // the browser does, /ws?table=ID, which the proxy routes by the table's
+  // hash: the node reached asks for the table and the creating node hands it
+  // over. Tables are made until both nodes serve at least two.
+  std::vector<Player> players;
+  std::map<std::string, int> per_node;
+  for (int i = 0; i < 24 && (per_node["a"] < 2 || per_node["b"] < 2); ++i) {
+    Player player;
+    player.name = "p" + std::to_string(i);
+    REQUIRE(player.connect(proxy.port(), false));
+    const auto create_id = player.next_id++;
+    REQUIRE(player.send({{"type", "create"}, {"id", create_id}, {"game", "red_dog"}, {"seats", 2}}));
+    const auto created = player.reply_to(create_id, Clock::now() + 10s);
+    REQUIRE(created);
+    REQUIRE((*created)["type"] == "created");
+    player.table = (*created)["table"];
+    REQUIRE(player.connect(proxy.port()));
+    for (const char* type : {"bot", "start"}) {
+      const auto id = player.next_id++;
+      REQUIRE(player.send({{"type", type}, {"id", id}, {"table", player.table}}));
+      const auto reply = player.reply_to(id, Clock::now() + 10s);
+      REQUIRE(reply);
+      REQUIRE((*reply)["type"] == "ok");
+    }
+    ++per_node[player.node];
+    players.push_back(std::move(player));
+  }
+  REQUIRE(per_node["a"] >= 2);
+  REQUIRE(per_node["b"] >= 2);
+  // Both lobbies list every table.
+  std::set<std::string> all;
+  for (const auto& player : players) all.insert(player.table);
+  for (const auto port : {node_a->port(), node_b->port()}) {
+    std::set<std::string> listed;
+    for (int tries = 0; tries < 40 && listed != all; ++tries) {
+      std::this_thread::sleep_for(100ms);
+      listed = listed_tables(port);
+    }
+    std::string shown, wanted;
+    for (const auto& table : listed) shown += table + " ";
+    for (const auto& table : all) wanted += table + " ";
+    CHECK_MESSAGE(listed == all, "listed " << shown << "; every table: " << wanted);
+  }
+
+  // Everyone plays a few actions.
+  for (auto& player : players) {
+    for (int i = 0; i < 3; ++i) {
+      if (!player.play_one(15s)) REQUIRE(resume(player, proxy.port(), Clock::now(), 15s));
+    }
+  }
+
+  // Kill node a mid-deal: nothing is flushed, no lease released.
+  const auto killed_at = Clock::now();
+  node_a->kill_hard();
+  Clock::duration slowest{};
+  int moved = 0;
+  for (auto& player : players) {
+    if (player.node != "a") continue;
+    ++moved;
+    const auto took = resume(player, proxy.port(), killed_at, std::chrono::milliseconds(lease_ms) + 15s);
+    CAPTURE(player.table);
+    REQUIRE(took);
+    CHECK(player.node == "b");
+    slowest = std::max(slowest, *took);
+  }
+  MESSAGE("node a killed: its " << moved << " tables went on at node b, the last after "
+                                << std::chrono::duration_cast<std::chrono::milliseconds>(slowest).count()
+                                << " ms (lease " << lease_ms << " ms)");
+  CHECK(moved >= 1);
+  CHECK(slowest < std::chrono::milliseconds(lease_ms) + 5s);
+  // No table is stuck: every table takes more actions.
+  for (auto& player : players)
+    for (int i = 0; i < 3; ++i)
+      if (!player.play_one(15s)) REQUIRE(resume(player, proxy.port(), Clock::now(), 15s));
+
+  // Paused past its leases, node b's late step is refused, never applied on
+  // top of the new node's. Node a comes back (as "c"); b is stopped while a
+  // player of b's has sent an act, a takes the table over and plays on.
+  auto node_c = start_node(url, "c");
+  Proxy proxy_c(free_port(), {node_c->port()});
+  Player& late = players.front();
+  REQUIRE(late.node == "b");
+  Json turn;
+  for (;;) {
+    auto frame = late.ws->read(15000);
+    REQUIRE(frame);
+    if ((*frame)["type"] == "state" && !(*frame)["legal"].empty() && (*frame)["legal"][0]["type"] != "continue") {
+      turn = *frame;
+      break;
+    }
+  }
+  ::kill(node_b->pid(), SIGSTOP);
+  Json action = turn["legal"][0];
+  if (action.contains("amount") && action["amount"].is_object()) action["amount"] = action["amount"]["min"];
+  const auto late_id = late.next_id++;
+  REQUIRE(late.send({{"type", "act"}, {"id", late_id}, {"table", late.table}, {"action", action}, {"action_id", "late-act"}}));
+  Player taker;
+  taker.name = late.name;
+  taker.token = late.token;
+  taker.table = late.table;
+  const auto paused_at = Clock::now();
+  REQUIRE(resume(taker, proxy_c.port(), paused_at, std::chrono::milliseconds(lease_ms) + 15s));
+  CHECK(taker.node == "c");
+  ::kill(node_b->pid(), SIGCONT);
+  const auto late_reply = late.reply_to(late_id, Clock::now() + 5s);
+  {
+    auto db = parlour::storage::open_store(url);
+    const auto events = db->events(late.table);
+    const auto taken = taker.acked.front().first;
+    // The taker's step is at its seq; b's late act, if it was ever acknowledged, came after it.
+    CHECK(events.at(taken - 1).json.find("\"" + taker.acked.front().second + "\"") != std::string::npos);
+    if (late_reply && (*late_reply)["type"] == "ok") CHECK((*late_reply)["seq"].get<std::int64_t>() > taken);
+  }
+
+  // Nothing lost: every acknowledged step of every table is in its log, and
+  // the chips add up to what the bank granted.
+  node_b->stop();
+  node_c->stop();
+  auto db = parlour::storage::open_store(url);
+  for (const auto& player : players) check_log(*db, player);
+  check_log(*db, taker);
+  CHECK(db->total_of_all_accounts() == 0);
+  std::int64_t held = 0;
+  for (const auto& [account, balance] : db->balances("")) {
+    if (account != parlour::storage::bank_account()) held += balance;
+    if (account.rfind("player:", 0) == 0) CHECK(balance >= 0);
+  }
+  CHECK(held == -db->balance(parlour::storage::bank_account()));
+}
