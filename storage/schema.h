@@ -7,7 +7,7 @@
 
 namespace parlour::storage {
 
-inline constexpr int kLatestSchemaVersion = 7;
+inline constexpr int kLatestSchemaVersion = 8;
 
 struct Migration {
   int version;

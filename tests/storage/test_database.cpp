@@ -589,26 +589,47 @@ TEST_CASE("migrations upgrade a version 1 file and keep its data") {
   CHECK(db.total_of_all_accounts() == 0);
 }
 
+// From schema 8 on, a transfer's two entries are written first and the transfer
+// row last (PostgreSQL also takes the other order); these raw writes name the
+// transfer's id explicitly, the one the next transfer gets.
+const std::string next_transfer = "(SELECT coalesce(max(id), 0) + 1 FROM transfers)";
+const std::string last_transfer = "(SELECT max(id) FROM transfers)";
+
+std::string raw_entry(const std::string& transfer, std::int64_t amount, const std::string& account) {
+  return "INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after) SELECT " + transfer + ", id, " +
+         std::to_string(amount) + ", 0 FROM accounts WHERE name = '" + account + "';\n";
+}
+
+std::string raw_transfer_row() {
+  return "INSERT INTO transfers(id, time, table_id, game, memo) VALUES (" + next_transfer +
+         ", '2026-01-01T00:00:00.000Z', 't1', 'red_dog', 'x');\n";
+}
+
 TEST_CASE("the database refuses a transfer whose entries do not sum to zero, whoever writes it") {
   OPEN_EACH_BACKEND(db);
   db.create_player("ann", "h", 1000);
   const std::int64_t transfers = raw_count(where, "SELECT count(*) FROM transfers");
-  const std::string open_transfer =
-      "INSERT INTO transfers(time, table_id, game, memo) VALUES ('2026-01-01T00:00:00.000Z', 't1', 'red_dog', 'x');\n";
-  const std::string entry = "INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after) "
-                            "SELECT (SELECT max(id) FROM transfers), id, ";
+  const std::int64_t entries = raw_count(where, "SELECT count(*) FROM ledger_entries");
+  const std::string ann = "player:ann";
+  const std::string bank = "bank";
 
   // Not SUBCASEs: the test already runs once per backend through them.
   const std::vector<std::pair<std::string, std::string>> refused = {
-      {"one entry alone", open_transfer + entry + "5, 0 FROM accounts WHERE name = 'player:ann'"},
-      {"two entries that do not cancel", open_transfer + entry + "5, 0 FROM accounts WHERE name = 'player:ann';\n" +
-                                             entry + "-4, 0 FROM accounts WHERE name = 'bank'"},
-      {"no entry at all", open_transfer},
-      {"a third entry after two that balance",
-       open_transfer + entry + "5, 0 FROM accounts WHERE name = 'player:ann';\n" + entry +
-           "-5, 0 FROM accounts WHERE name = 'bank';\n" + entry + "7, 0 FROM accounts WHERE name = 'bank'"},
+      {"one entry alone", raw_entry(next_transfer, 5, ann) + raw_transfer_row()},
+      {"an entry whose transfer is never written", raw_entry(next_transfer, 5, ann)},
+      {"two entries that do not cancel",
+       raw_entry(next_transfer, 5, ann) + raw_entry(next_transfer, -4, bank) + raw_transfer_row()},
+      {"two entries on the same side", raw_entry(next_transfer, 5, ann) + raw_entry(next_transfer, 5, bank) +
+                                           raw_transfer_row()},
+      {"three entries that sum to zero", raw_entry(next_transfer, 5, ann) + raw_entry(next_transfer, 2, ann) +
+                                             raw_entry(next_transfer, -7, bank) + raw_transfer_row()},
+      {"no entry at all", raw_transfer_row()},
+      {"a third entry after two that balance", raw_entry(next_transfer, 5, ann) + raw_entry(next_transfer, -5, bank) +
+                                                   raw_transfer_row() + raw_entry(last_transfer, 7, bank)},
       {"changing an entry after the fact", "UPDATE ledger_entries SET amount = 999"},
+      {"moving an entry to another transfer", "UPDATE ledger_entries SET transfer_id = transfer_id + 1"},
       {"removing entries", "DELETE FROM ledger_entries"},
+      {"removing the transfers their entries belong to", "DELETE FROM transfers"},
   };
   for (const auto& [what, sql] : refused) {
     CAPTURE(what);
@@ -616,11 +637,16 @@ TEST_CASE("the database refuses a transfer whose entries do not sum to zero, who
   }
 
   CHECK(raw_count(where, "SELECT count(*) FROM transfers") == transfers);
+  CHECK(raw_count(where, "SELECT count(*) FROM ledger_entries") == entries);
   CHECK(amounts(db.ledger(player_account("ann"), 10, std::nullopt)) == std::vector<std::int64_t>{1000});
-  // Two that cancel are what the store itself writes, and pass.
-  raw_exec(where, open_transfer + entry + "5, 0 FROM accounts WHERE name = 'player:ann';\n" + entry +
-                      "-5, 0 FROM accounts WHERE name = 'bank'");
+  // Two that cancel, then their transfer, are what the store itself writes, and pass.
+  raw_exec(where, raw_entry(next_transfer, 5, ann) + raw_entry(next_transfer, -5, bank) + raw_transfer_row());
   CHECK(raw_count(where, "SELECT count(*) FROM transfers") == transfers + 1);
+  CHECK(raw_count(where, "SELECT count(*) FROM ledger_entries") == entries + 2);
+  // Once written, a transfer takes no more entries, on either side.
+  CHECK_THROWS(raw_exec(where, raw_entry(last_transfer, 7, ann)));
+  CHECK_THROWS(raw_exec(where, raw_entry(last_transfer, -7, bank)));
+  CHECK(raw_count(where, "SELECT count(*) FROM ledger_entries") == entries + 2);
 }
 
 TEST_CASE("the database refuses a player balance below zero, whoever writes it") {
@@ -810,10 +836,11 @@ TEST_CASE("a host's tables since a time: created since, or moving chips since, n
   CHECK(db.tables_hosted_since("ann", later, 50).empty());
   // A movement at t2 stamped after the cutoff makes t2 "tonight's" though it was made before.
   raw_exec(where, R"sql(
-INSERT INTO transfers(time, table_id, game, memo) VALUES ('9999-01-01T00:00:00.000Z', 't2', 'red_dog', 'x');
 INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after)
-  SELECT (SELECT max(id) FROM transfers), id, CASE WHEN name = 'bank' THEN -1 ELSE 1 END, 0
+  SELECT (SELECT coalesce(max(id), 0) + 1 FROM transfers), id, CASE WHEN name = 'bank' THEN -1 ELSE 1 END, 0
   FROM accounts WHERE name IN ('bank', 'player:ann');
+INSERT INTO transfers(id, time, table_id, game, memo)
+  VALUES ((SELECT max(transfer_id) FROM ledger_entries), '9999-01-01T00:00:00.000Z', 't2', 'red_dog', 'x');
 )sql");
   CHECK(ids(db.tables_hosted_since("ann", later, 50)) == std::vector<std::string>{"t2"});
 }
