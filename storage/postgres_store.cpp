@@ -161,7 +161,21 @@ END $$;
 CREATE TRIGGER ledger_entries_are_append_only BEFORE UPDATE OR DELETE ON ledger_entries
   FOR EACH ROW EXECUTE FUNCTION ledger_is_append_only();
 )sql"},
-    {8, "table leases: which node serves each table when several share the database", R"sql(
+    {8, "the zero-sum check runs once per transfer, written after its two entries", R"sql(
+-- Migration 7 checked each transfer three times at commit (once for it, once
+-- for each entry). As in SQLite, the shape now does most of the work: a unique
+-- index allows one debit and one credit per transfer, so a third entry, or one
+-- added to a transfer already written, is refused without a check per entry;
+-- the transfer's own deferred check still requires exactly two entries summing
+-- to zero. An entry's link to its transfer is deferred as in SQLite, so that
+-- the entries may be written before their transfer (SQLite's order) or after.
+DROP TRIGGER entry_sums_to_zero ON ledger_entries;
+DROP FUNCTION entry_must_balance_its_transfer();
+DROP INDEX ledger_entries_by_transfer;
+CREATE UNIQUE INDEX ledger_entries_by_transfer ON ledger_entries(transfer_id, (amount > 0));
+ALTER TABLE ledger_entries ALTER CONSTRAINT ledger_entries_transfer_id_fkey DEFERRABLE INITIALLY DEFERRED;
+)sql"},
+    {9, "table leases: which node serves each table when several share the database", R"sql(
 -- One row per table some node has served. A node applies a table's steps only
 -- while it holds the row's lease (expires_at in the future, renewed while the
 -- node lives); every step it writes names the generation it holds, and a node

@@ -7,7 +7,7 @@
 
 namespace parlour::storage {
 
-inline constexpr int kLatestSchemaVersion = 8;
+inline constexpr int kLatestSchemaVersion = 9;
 
 struct Migration {
   int version;

@@ -187,7 +187,69 @@ BEGIN
   SELECT RAISE(ABORT, 'a balanced transfer stays balanced: no delete');
 END;
 )sql"},
-    {8, "table leases: which node serves each table when several share the database", R"sql(
+    {8, "the zero-sum check runs once per transfer, written after its two entries", R"sql(
+-- Migration 7's check cost a trigger run per entry, a marker row per transfer
+-- and an index to find it, about a third of a step's commit. Here the shape
+-- does most of the work instead:
+--   * a transfer's entries are written first and the transfer row last; each
+--     entry's link to its transfer is a deferred foreign key, so an entry whose
+--     transfer never comes cannot commit;
+--   * a unique index allows one debit and one credit per transfer, so a third
+--     entry, or one added to a transfer already written, is refused;
+--   * one trigger, when the transfer row is written, requires exactly two
+--     entries summing to zero.
+-- SQLite changes a column's foreign key only by rebuilding its table, which
+-- the migrations do with foreign keys off (checked before they commit).
+CREATE TABLE transfers_rebuilt (
+  id        INTEGER PRIMARY KEY,
+  time      TEXT NOT NULL,
+  table_id  TEXT,     -- NULL when not at a table; display only, so no foreign key
+  game      TEXT,
+  memo      TEXT NOT NULL,
+  seq       INTEGER,  -- the table_events seq of the step; NULL when none (a grant, a fault)
+  deal      INTEGER   -- the deal number at the table; NULL when none
+);
+INSERT INTO transfers_rebuilt(id, time, table_id, game, memo, seq, deal)
+  SELECT id, time, table_id, game, memo, seq, deal FROM transfers ORDER BY id;
+-- Append-only: entries are never updated or deleted, so the rowid `entry`
+-- increases over the whole ledger.
+CREATE TABLE ledger_entries_rebuilt (
+  entry          INTEGER PRIMARY KEY,
+  transfer_id    INTEGER NOT NULL REFERENCES transfers(id) DEFERRABLE INITIALLY DEFERRED,
+  account_id     INTEGER NOT NULL REFERENCES accounts(id),
+  amount         INTEGER NOT NULL CHECK (amount <> 0),
+  balance_after  INTEGER NOT NULL
+);
+INSERT INTO ledger_entries_rebuilt(entry, transfer_id, account_id, amount, balance_after)
+  SELECT entry, transfer_id, account_id, amount, balance_after FROM ledger_entries ORDER BY entry;
+-- Their indexes and triggers go with them, and migration 7's marker table.
+DROP TABLE ledger_entries;
+DROP TABLE transfers;
+DROP TABLE balanced_transfers;
+ALTER TABLE transfers_rebuilt RENAME TO transfers;
+ALTER TABLE ledger_entries_rebuilt RENAME TO ledger_entries;
+
+CREATE INDEX transfers_by_table ON transfers(table_id, time);
+CREATE INDEX ledger_entries_by_account ON ledger_entries(account_id, entry);
+-- One debit (amount < 0) and one credit (amount > 0) per transfer at most.
+CREATE UNIQUE INDEX ledger_entries_by_transfer ON ledger_entries(transfer_id, amount > 0);
+
+CREATE TRIGGER transfer_sums_to_zero BEFORE INSERT ON transfers
+WHEN (SELECT count(*) <> 2 OR sum(amount) <> 0 FROM ledger_entries WHERE transfer_id = NEW.id)
+BEGIN
+  SELECT RAISE(ABORT, 'transfer does not sum to zero: expected its two ledger entries, +amount and -amount, written before it');
+END;
+-- The ledger is append-only.
+CREATE TRIGGER ledger_entries_are_not_updated BEFORE UPDATE ON ledger_entries
+BEGIN
+  SELECT RAISE(ABORT, 'ledger entries are append-only: no update');
+END;
+CREATE TRIGGER ledger_entries_are_not_deleted BEFORE DELETE ON ledger_entries
+BEGIN
+  SELECT RAISE(ABORT, 'ledger entries are append-only: no delete');
+END;
+)sql"},
+    {9, "table leases: which node serves each table when several share the database", R"sql(
 -- Several nodes share a PostgreSQL database, not a SQLite file; the table is
 -- here so that one schema version means one schema in both, and a write
 -- carrying a fence is checked against it alike (storage::Fence).
@@ -237,6 +299,12 @@ constexpr const char* kInsertLinkedTransfer =
 constexpr const char* kInsertBalancedTransfer = R"sql(
 INSERT INTO transfers(id, balanced, time, table_id, game, memo, seq, deal)
 SELECT next.id, next.id, ?1, ?2, ?3, ?4, ?5, ?6 FROM (SELECT coalesce(max(id), 0) + 1 AS id FROM transfers) next)sql";
+// From schema 8 on: the entries come first, naming the transfer written after
+// them (the id a rowid table gives next is the largest plus one; one writer
+// holds the write lock), and the transfer row last, which the database checks.
+constexpr const char* kNextTransferId = "SELECT coalesce(max(id), 0) + 1 FROM transfers";
+constexpr const char* kInsertTransferAfterEntries =
+    "INSERT INTO transfers(id, time, table_id, game, memo, seq, deal) VALUES (?7, ?1, ?2, ?3, ?4, ?5, ?6)";
 constexpr const char* kAddToAccount =
     "UPDATE accounts SET balance = balance + ?2 WHERE name = ?1 RETURNING id, balance";
 constexpr const char* kOpenAccount =
@@ -378,6 +446,22 @@ class WriteTransaction {
   bool committed_ = false;
 };
 
+// SQLite changes a column's constraints only by rebuilding its table, and the
+// way it documents (https://sqlite.org/lang_altertable.html, "other kinds of
+// table schema changes") is with foreign keys off. The pragma has no effect
+// inside a transaction, so it is set around the migrations, and back on
+// whichever way they end.
+class ForeignKeysOffWhileMigrating {
+ public:
+  explicit ForeignKeysOffWhileMigrating(SQLite::Database& db) : db_(db) { db_.exec("PRAGMA foreign_keys=OFF"); }
+  ~ForeignKeysOffWhileMigrating() { db_.tryExec("PRAGMA foreign_keys=ON"); }
+  ForeignKeysOffWhileMigrating(const ForeignKeysOffWhileMigrating&) = delete;
+  ForeignKeysOffWhileMigrating& operator=(const ForeignKeysOffWhileMigrating&) = delete;
+
+ private:
+  SQLite::Database& db_;
+};
+
 struct AccountChange {
   std::int64_t account_id = 0;
   std::int64_t balance_after = 0;
@@ -398,8 +482,10 @@ struct SqliteStore::Impl {
   SQLite::Database db;
   // Declared after db so that they are finalized before the connection closes.
   std::unordered_map<const char*, std::unique_ptr<SQLite::Statement>> statements;
-  // Migration 7 has run: transfers carry their `balanced` link (kInsertBalancedTransfer).
-  bool schema_has_balanced_links = false;
+  // The schema the writes are shaped for: how a posting is written changed at
+  // versions 6, 7 and 8 (insert_transfer, apply_posting); a file opened at an
+  // older version (the migration tests) keeps its own shape.
+  int schema = 0;
 
   explicit Impl(const std::string& file_path) : path(file_path), db(open(file_path)) { configure(); }
 
@@ -462,11 +548,18 @@ struct SqliteStore::Impl {
       throw StorageError(path + " has schema version " + std::to_string(found) + ", newer than this build's " +
                          std::to_string(kLatestVersion) + "; refusing to use it");
     }
-    for (const Migration& migration : kMigrations) {
-      if (migration.version > up_to) break;
-      if (migration.version > found) apply(migration);
+    {
+      ForeignKeysOffWhileMigrating off(db);
+      for (const Migration& migration : kMigrations) {
+        if (migration.version > up_to) break;
+        if (migration.version > found) apply(migration);
+      }
     }
-    schema_has_balanced_links = std::max(found, up_to) >= 7;
+    // Every write from here on counts on them.
+    if (db.execAndGet("PRAGMA foreign_keys").getInt() != 1) {
+      throw StorageError("could not turn foreign keys back on for " + path + " after migrating it");
+    }
+    schema = std::max(found, up_to);
   }
 
   void apply(const Migration& migration) {
@@ -476,6 +569,7 @@ struct SqliteStore::Impl {
       // may have applied this migration since we looked.
       if (current_version() >= migration.version) return;
       db.exec(migration.sql);
+      require_foreign_keys_hold(migration);
       Borrowed record(cached(kRecordMigration));
       record->bind(1, migration.version);
       record->bind(2, migration.description);
@@ -486,6 +580,17 @@ struct SqliteStore::Impl {
       throw StorageError("while applying migration " + std::to_string(migration.version) + " (" +
                          migration.description + ") to " + path + ": " + e.what());
     }
+  }
+
+  // Foreign keys are off while migrating (a rebuilt table would otherwise
+  // take its rows' links with it); this is the check they would have made.
+  void require_foreign_keys_hold(const Migration& migration) {
+    SQLite::Statement check(db, "PRAGMA foreign_key_check");
+    if (!check.executeStep()) return;
+    throw StorageError("migration " + std::to_string(migration.version) + " (" + migration.description +
+                       ") would leave a row of " + check.getColumn(0).getString() + " (rowid " +
+                       check.getColumn(1).getString() + ") pointing at a missing row of " +
+                       check.getColumn(2).getString() + "; nothing was changed");
   }
 
   // --- Ledger ---
@@ -515,11 +620,21 @@ struct SqliteStore::Impl {
     insert->exec();
   }
 
-  std::int64_t insert_transfer(const Posting& posting, const std::string& time) {
-    const bool linked = posting.seq || posting.deal || schema_has_balanced_links;
-    Borrowed insert(cached(schema_has_balanced_links ? kInsertBalancedTransfer
-                           : linked                  ? kInsertLinkedTransfer
-                                                     : kInsertTransfer));
+  std::int64_t next_transfer_id() {
+    Borrowed query(cached(kNextTransferId));
+    query->executeStep();
+    return query->getColumn(0).getInt64();
+  }
+
+  // `id` is the transfer's id, chosen by next_transfer_id() (from schema 8 on),
+  // or nullopt to let the database choose it (before).
+  std::int64_t insert_transfer(const Posting& posting, const std::string& time, std::optional<std::int64_t> id) {
+    const bool linked = posting.seq || posting.deal || schema >= 7;
+    Borrowed insert(cached(id                ? kInsertTransferAfterEntries
+                           : schema >= 7     ? kInsertBalancedTransfer
+                           : linked          ? kInsertLinkedTransfer
+                                             : kInsertTransfer));
+    if (id) insert->bind(7, *id);
     insert->bind(1, time);
     bind_text_or_null(*insert, 2, posting.table);
     bind_text_or_null(*insert, 3, posting.game);
@@ -532,7 +647,7 @@ struct SqliteStore::Impl {
     return db.getLastInsertRowid();
   }
 
-  // Must run inside a transaction: it writes four rows that only make sense together.
+  // Must run inside a transaction: it writes five rows that only make sense together.
   void apply_posting(const Posting& posting, const std::string& time) {
     if (posting.amount <= 0) throw StorageError("invalid " + describe_posting(posting) + ": the amount must be positive");
     if (posting.from.empty() || posting.to.empty()) {
@@ -542,7 +657,16 @@ struct SqliteStore::Impl {
       throw StorageError("invalid " + describe_posting(posting) + ": an account cannot pay itself");
     }
     try {
-      const std::int64_t transfer_id = insert_transfer(posting, time);
+      if (schema >= 8) {
+        const std::int64_t transfer_id = next_transfer_id();
+        const AccountChange debit = debit_account(posting);
+        const AccountChange credit = add_to_account(posting.to, posting.amount);
+        insert_entry(transfer_id, debit, -posting.amount);
+        insert_entry(transfer_id, credit, posting.amount);
+        insert_transfer(posting, time, transfer_id);
+        return;
+      }
+      const std::int64_t transfer_id = insert_transfer(posting, time, std::nullopt);
       const AccountChange debit = debit_account(posting);
       const AccountChange credit = add_to_account(posting.to, posting.amount);
       insert_entry(transfer_id, debit, -posting.amount);

@@ -4,7 +4,9 @@
 // default, and PostgresStore (storage/postgres_store.h), a shared server that
 // several nodes can use. open_store() picks one from a --db value. Each backend
 // owns its SQL; both enforce in the database itself that no player's balance
-// goes negative and that every transfer's entries sum to zero.
+// goes negative, that every transfer has two entries summing to zero (from
+// schema 8 on, written before the transfer row, which is where it is checked),
+// and that ledger entries are never changed or removed.
 //
 // One Store is one connection, used by one thread at a time: the server has
 // one writer and gives each reader thread its own.

@@ -1,6 +1,6 @@
 // Table ownership when several Parlour nodes share one PostgreSQL database.
 // Each unfinished table is served by one node, the holder of its lease row
-// (migration 8): a node claims a table that nobody holds or whose lease has
+// (migration 9): a node claims a table that nobody holds or whose lease has
 // expired, renews its leases while it lives, and hands a table over when
 // another node's clients ask for it. Every claim bumps the lease's generation,
 // and every step a node writes carries the generation it holds (storage::Fence),

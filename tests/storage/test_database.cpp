@@ -589,26 +589,47 @@ TEST_CASE("migrations upgrade a version 1 file and keep its data") {
   CHECK(db.total_of_all_accounts() == 0);
 }
 
+// From schema 8 on, a transfer's two entries are written first and the transfer
+// row last (PostgreSQL also takes the other order); these raw writes name the
+// transfer's id explicitly, the one the next transfer gets.
+const std::string next_transfer = "(SELECT coalesce(max(id), 0) + 1 FROM transfers)";
+const std::string last_transfer = "(SELECT max(id) FROM transfers)";
+
+std::string raw_entry(const std::string& transfer, std::int64_t amount, const std::string& account) {
+  return "INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after) SELECT " + transfer + ", id, " +
+         std::to_string(amount) + ", 0 FROM accounts WHERE name = '" + account + "';\n";
+}
+
+std::string raw_transfer_row() {
+  return "INSERT INTO transfers(id, time, table_id, game, memo) VALUES (" + next_transfer +
+         ", '2026-01-01T00:00:00.000Z', 't1', 'red_dog', 'x');\n";
+}
+
 TEST_CASE("the database refuses a transfer whose entries do not sum to zero, whoever writes it") {
   OPEN_EACH_BACKEND(db);
   db.create_player("ann", "h", 1000);
   const std::int64_t transfers = raw_count(where, "SELECT count(*) FROM transfers");
-  const std::string open_transfer =
-      "INSERT INTO transfers(time, table_id, game, memo) VALUES ('2026-01-01T00:00:00.000Z', 't1', 'red_dog', 'x');\n";
-  const std::string entry = "INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after) "
-                            "SELECT (SELECT max(id) FROM transfers), id, ";
+  const std::int64_t entries = raw_count(where, "SELECT count(*) FROM ledger_entries");
+  const std::string ann = "player:ann";
+  const std::string bank = "bank";
 
   // Not SUBCASEs: the test already runs once per backend through them.
   const std::vector<std::pair<std::string, std::string>> refused = {
-      {"one entry alone", open_transfer + entry + "5, 0 FROM accounts WHERE name = 'player:ann'"},
-      {"two entries that do not cancel", open_transfer + entry + "5, 0 FROM accounts WHERE name = 'player:ann';\n" +
-                                             entry + "-4, 0 FROM accounts WHERE name = 'bank'"},
-      {"no entry at all", open_transfer},
-      {"a third entry after two that balance",
-       open_transfer + entry + "5, 0 FROM accounts WHERE name = 'player:ann';\n" + entry +
-           "-5, 0 FROM accounts WHERE name = 'bank';\n" + entry + "7, 0 FROM accounts WHERE name = 'bank'"},
+      {"one entry alone", raw_entry(next_transfer, 5, ann) + raw_transfer_row()},
+      {"an entry whose transfer is never written", raw_entry(next_transfer, 5, ann)},
+      {"two entries that do not cancel",
+       raw_entry(next_transfer, 5, ann) + raw_entry(next_transfer, -4, bank) + raw_transfer_row()},
+      {"two entries on the same side", raw_entry(next_transfer, 5, ann) + raw_entry(next_transfer, 5, bank) +
+                                           raw_transfer_row()},
+      {"three entries that sum to zero", raw_entry(next_transfer, 5, ann) + raw_entry(next_transfer, 2, ann) +
+                                             raw_entry(next_transfer, -7, bank) + raw_transfer_row()},
+      {"no entry at all", raw_transfer_row()},
+      {"a third entry after two that balance", raw_entry(next_transfer, 5, ann) + raw_entry(next_transfer, -5, bank) +
+                                                   raw_transfer_row() + raw_entry(last_transfer, 7, bank)},
       {"changing an entry after the fact", "UPDATE ledger_entries SET amount = 999"},
+      {"moving an entry to another transfer", "UPDATE ledger_entries SET transfer_id = transfer_id + 1"},
       {"removing entries", "DELETE FROM ledger_entries"},
+      {"removing the transfers their entries belong to", "DELETE FROM transfers"},
   };
   for (const auto& [what, sql] : refused) {
     CAPTURE(what);
@@ -616,11 +637,16 @@ TEST_CASE("the database refuses a transfer whose entries do not sum to zero, who
   }
 
   CHECK(raw_count(where, "SELECT count(*) FROM transfers") == transfers);
+  CHECK(raw_count(where, "SELECT count(*) FROM ledger_entries") == entries);
   CHECK(amounts(db.ledger(player_account("ann"), 10, std::nullopt)) == std::vector<std::int64_t>{1000});
-  // Two that cancel are what the store itself writes, and pass.
-  raw_exec(where, open_transfer + entry + "5, 0 FROM accounts WHERE name = 'player:ann';\n" + entry +
-                      "-5, 0 FROM accounts WHERE name = 'bank'");
+  // Two that cancel, then their transfer, are what the store itself writes, and pass.
+  raw_exec(where, raw_entry(next_transfer, 5, ann) + raw_entry(next_transfer, -5, bank) + raw_transfer_row());
   CHECK(raw_count(where, "SELECT count(*) FROM transfers") == transfers + 1);
+  CHECK(raw_count(where, "SELECT count(*) FROM ledger_entries") == entries + 2);
+  // Once written, a transfer takes no more entries, on either side.
+  CHECK_THROWS(raw_exec(where, raw_entry(last_transfer, 7, ann)));
+  CHECK_THROWS(raw_exec(where, raw_entry(last_transfer, -7, bank)));
+  CHECK(raw_count(where, "SELECT count(*) FROM ledger_entries") == entries + 2);
 }
 
 TEST_CASE("the database refuses a player balance below zero, whoever writes it") {
@@ -749,6 +775,100 @@ TEST_CASE("migration 6 keeps a version 5 file's movements, with no deal link") {
   CHECK(db.table_nets("t1").size() == 2);
 }
 
+// What a version 7 database holds before migration 8 rebuilds its ledger:
+// two players' grants and one table step moving chips with its links.
+void fill_version_7(Store& old) {
+  REQUIRE(old.schema_version() == 7);
+  old.create_player("ann", "h", 1000);
+  old.create_player("bob", "h2", 500);
+  old.create_table(make_table("t1"));
+  Posting bet = transfer(player_account("ann"), pool_account("t1", "pot"), 40, "ann's bet");
+  bet.seq = 1;
+  bet.deal = 1;
+  Posting win = transfer(pool_account("t1", "pot"), player_account("bob"), 40, "bob's win");
+  win.seq = 1;
+  win.deal = 1;
+  REQUIRE(old.commit({step("t1", 1, {bet, win})}) == std::vector<bool>{true});
+}
+
+// The same database after it: every movement kept with its links, the
+// guarantees still held, and the store writing in the new shape.
+void check_migrated_from_7(Store& db, const std::string& where) {
+  CHECK(db.schema_version() == Store::latest_schema_version());
+  CHECK(raw_count(where, "SELECT count(*) FROM transfers") == 4);
+  CHECK(raw_count(where, "SELECT count(*) FROM ledger_entries") == 8);
+  CHECK(db.balance(player_account("ann")) == 960);
+  CHECK(db.balance(player_account("bob")) == 540);
+  CHECK(db.total_of_all_accounts() == 0);
+  const auto ledger = db.ledger(player_account("ann"), 10, std::nullopt);
+  REQUIRE(ledger.size() == 2);
+  CHECK(ledger[0].amount == -40);
+  CHECK(ledger[0].balance == 960);
+  CHECK(ledger[0].memo == "ann's bet");
+  CHECK(ledger[0].seq == std::optional<std::int64_t>(1));
+  CHECK(ledger[0].deal == std::optional<std::int64_t>(1));
+  CHECK(ledger[1].amount == 1000);
+  CHECK(db.table_nets("t1").size() == 3);
+
+  // A transfer written before the migration takes no third entry.
+  CHECK_THROWS(raw_exec(where, raw_entry("(SELECT min(id) FROM transfers)", 5, "player:ann")));
+  CHECK_THROWS(raw_exec(where, raw_entry(next_transfer, 5, "player:ann") + raw_transfer_row()));
+  CHECK_THROWS(raw_exec(where, "DELETE FROM ledger_entries"));
+
+  REQUIRE(db.commit({step("t1", 2, {transfer(player_account("bob"), player_account("ann"), 15)})}) ==
+          std::vector<bool>{true});
+  CHECK(db.balance(player_account("ann")) == 975);
+  CHECK(raw_count(where, "SELECT count(*) FROM transfers") == 5);
+  CHECK(raw_count(where, "SELECT count(*) FROM ledger_entries") == 10);
+  // A player still cannot go below zero.
+  CHECK(db.commit({step("t1", 3, {transfer(player_account("bob"), player_account("ann"), 10'000)})}) ==
+        std::vector<bool>{false});
+  CHECK(db.balance(player_account("bob")) == 525);
+}
+
+TEST_CASE("migration 8 keeps a version 7 SQLite file's ledger, rebuilt, and its guarantees") {
+  TempFolder temp;
+  {
+    Database old(temp.file(), 7);
+    fill_version_7(old);
+  }
+  Database db(temp.file());
+  check_migrated_from_7(db, temp.file());
+  // Migration 7's marker table and link are gone with the rebuild.
+  CHECK(raw_count(temp.file(), "SELECT count(*) FROM sqlite_master WHERE name = 'balanced_transfers'") == 0);
+  CHECK(raw_count(temp.file(), "SELECT count(*) FROM pragma_table_info('transfers') WHERE name = 'balanced'") == 0);
+  CHECK(has_index(temp.file(), "ledger_entries_by_transfer"));
+  CHECK(has_index(temp.file(), "ledger_entries_by_account"));
+  CHECK(has_index(temp.file(), "transfers_by_table"));
+}
+
+TEST_CASE("migration 8 keeps a version 7 PostgreSQL database's ledger and its guarantees") {
+  const std::string url = fresh_postgres_database();
+  if (url.empty()) {
+    MESSAGE("PostgreSQL is not installed: skipped");
+    return;
+  }
+  {
+    PostgresStore old(url, 7);
+    fill_version_7(old);
+  }
+  PostgresStore db(url);
+  check_migrated_from_7(db, url);
+}
+
+TEST_CASE("a migration that would leave a row pointing at a missing one is refused, and the file keeps its version") {
+  TempFolder temp;
+  { Database old(temp.file(), 7); }
+  {
+    // Only a connection with foreign keys off (not Parlour's) can write this.
+    SQLite::Database raw(temp.file(), SQLite::OPEN_READWRITE);
+    raw.exec("INSERT INTO table_seats(table_id, seat, player) VALUES ('ghost', 0, 'ann')");
+  }
+  CHECK_THROWS_WITH_AS(Database(temp.file()), doctest::Contains("pointing at a missing row of tables"), StorageError);
+  CHECK(raw_count(temp.file(), "SELECT max(version) FROM schema_version") == 7);
+  CHECK(raw_count(temp.file(), "SELECT count(*) FROM sqlite_master WHERE name = 'balanced_transfers'") == 1);
+}
+
 TEST_CASE("a table's nets add up its movements by account, leaving out grants") {
   OPEN_EACH_BACKEND(db);
   db.create_player("ann", "h", 1000);
@@ -810,10 +930,11 @@ TEST_CASE("a host's tables since a time: created since, or moving chips since, n
   CHECK(db.tables_hosted_since("ann", later, 50).empty());
   // A movement at t2 stamped after the cutoff makes t2 "tonight's" though it was made before.
   raw_exec(where, R"sql(
-INSERT INTO transfers(time, table_id, game, memo) VALUES ('9999-01-01T00:00:00.000Z', 't2', 'red_dog', 'x');
 INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after)
-  SELECT (SELECT max(id) FROM transfers), id, CASE WHEN name = 'bank' THEN -1 ELSE 1 END, 0
+  SELECT (SELECT coalesce(max(id), 0) + 1 FROM transfers), id, CASE WHEN name = 'bank' THEN -1 ELSE 1 END, 0
   FROM accounts WHERE name IN ('bank', 'player:ann');
+INSERT INTO transfers(id, time, table_id, game, memo)
+  VALUES ((SELECT max(transfer_id) FROM ledger_entries), '9999-01-01T00:00:00.000Z', 't2', 'red_dog', 'x');
 )sql");
   CHECK(ids(db.tables_hosted_since("ann", later, 50)) == std::vector<std::string>{"t2"});
 }
