@@ -73,13 +73,34 @@ void Writer::commit_steps(std::vector<Step>& steps) {
   // A hook may read the database; that needs no write to be in flight.
   std::vector<bool> committed;
   std::vector<std::string> errors;
-  try {
-    committed = db_->commit(writes, &errors);
-    ++transactions_;
-  } catch (const std::exception& e) {
-    spdlog::error("storage: a batch of {} table steps failed: {}", writes.size(), e.what());
-    committed.assign(writes.size(), false);
-    errors.assign(writes.size(), e.what());
+  // A database server that restarts is waited for: the batch is written again
+  // once it is back. Never twice: a batch whose commit was in doubt and did
+  // happen finds its events' seqs taken, and those steps fail and are rebuilt
+  // from what the database holds.
+  auto wait = std::chrono::milliseconds(100);
+  const auto give_up = std::chrono::steady_clock::now() + reconnect_for;
+  for (;;) {
+    try {
+      committed = db_->commit(writes, &errors);
+      ++transactions_;
+      break;
+    } catch (const storage::ConnectionLost& e) {
+      if (std::chrono::steady_clock::now() + wait > give_up) {
+        spdlog::error("storage: a batch of {} table steps failed: {}", writes.size(), e.what());
+        committed.assign(writes.size(), false);
+        errors.assign(writes.size(), e.what());
+        break;
+      }
+      spdlog::warn("storage: the database connection is lost ({}); writing the batch again in {} ms", e.what(),
+                   wait.count());
+      std::this_thread::sleep_for(wait);
+      wait = std::min(wait * 2, std::chrono::milliseconds(2000));
+    } catch (const std::exception& e) {
+      spdlog::error("storage: a batch of {} table steps failed: {}", writes.size(), e.what());
+      committed.assign(writes.size(), false);
+      errors.assign(writes.size(), e.what());
+      break;
+    }
   }
   spdlog::debug("storage: committed {} table steps in one transaction", writes.size());
   for (std::size_t i = 0; i < steps.size(); ++i) {

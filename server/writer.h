@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -43,6 +44,9 @@ class Writer {
   void stop();
 
   std::uint64_t transactions() const { return transactions_; }
+
+  // How long a batch is retried while the database server is unreachable.
+  static constexpr std::chrono::seconds reconnect_for{30};
 
  private:
   struct Step {

@@ -910,6 +910,15 @@ std::vector<bool> PostgresStore::commit(const std::vector<TableWrite>& writes, s
       committed[i] = why[i].empty();
     }
     tx.commit();
+  } catch (const pqxx::broken_connection& e) {
+    throw ConnectionLost("while committing a batch of " + std::to_string(writes.size()) + " table writes: " +
+                         message_of(e));
+  } catch (const pqxx::in_doubt_error& e) {
+    throw ConnectionLost("while committing a batch of " + std::to_string(writes.size()) + " table writes: " +
+                         message_of(e));
+  } catch (const StorageError& e) {
+    // Reconnecting failed: the server is still down.
+    throw ConnectionLost(e.what());
   } catch (const std::exception& e) {
     throw StorageError("while committing a batch of " + std::to_string(writes.size()) + " table writes: " +
                        message_of(e));

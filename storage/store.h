@@ -137,6 +137,15 @@ class StorageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The connection to the database server was lost (it restarted, or the
+// network failed) before the work was known to be committed. The store
+// reconnects on its next use; whatever the lost work wrote is either all in
+// the database or not at all.
+class ConnectionLost : public StorageError {
+ public:
+  using StorageError::StorageError;
+};
+
 // create_player's name is already registered (case-insensitively); lets the
 // server answer `name_taken` rather than `internal`.
 class NameTaken : public StorageError {

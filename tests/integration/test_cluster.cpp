@@ -11,19 +11,19 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <set>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
 #include "storage/store.h"
 #include "tests/integration/server_process.h"
+#include "tests/support/haproxy_process.h"
 #include "tests/support/postgres_cluster.h"
 
+using parlour::support::HaproxyProcess;
 using parlour::support::PostgresCluster;
 using parlour::test::Json;
 using parlour::test::ServerProcess;
@@ -34,54 +34,6 @@ using namespace std::chrono_literals;
 namespace {
 
 constexpr int lease_ms = 1500;
-const char* const haproxy_binary = "/usr/sbin/haproxy";
-
-// HAProxy as docker/haproxy.cfg configures it, on loopback ports.
-class Proxy {
- public:
-  Proxy(unsigned short port, const std::vector<unsigned short>& nodes) : port_(port) {
-    folder_ = std::filesystem::temp_directory_path() / ("parlour-haproxy-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(folder_);
-    const auto config = (folder_ / "haproxy.cfg").string();
-    std::ofstream out(config);
-    out << "global\n  maxconn 2000\n"
-           "defaults\n  mode http\n  option redispatch\n  retries 3\n  timeout connect 1s\n"
-           "  timeout client 60s\n  timeout server 60s\n  timeout tunnel 1h\n"
-           "frontend parlour\n  bind 127.0.0.1:" << port << "\n  default_backend nodes\n"
-           "backend nodes\n  balance url_param table\n  hash-type consistent\n"
-           "  option httpchk GET /healthz\n  http-check expect status 200\n"
-           "  default-server inter 200ms fall 2 rise 2\n";
-    for (std::size_t i = 0; i < nodes.size(); ++i)
-      out << "  server node" << i << " 127.0.0.1:" << nodes[i] << " check\n";
-    out.close();
-    pid_ = fork();
-    REQUIRE(pid_ >= 0);
-    if (pid_ == 0) {
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
-      execl(haproxy_binary, "haproxy", "-db", "-q", "-f", config.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    std::this_thread::sleep_for(500ms);  // the first health checks
-  }
-  ~Proxy() {
-    ::kill(pid_, SIGTERM);
-    waitpid(pid_, nullptr, 0);
-    std::error_code ignored;
-    std::filesystem::remove_all(folder_, ignored);
-  }
-  unsigned short port() const { return port_; }
-
- private:
-  unsigned short port_;
-  pid_t pid_ = -1;
-  std::filesystem::path folder_;
-};
-
-unsigned short free_port() {
-  boost::asio::io_context io;
-  boost::asio::ip::tcp::acceptor acceptor(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return acceptor.local_endpoint().port();
-}
 
 // One person at one table, through the proxy (or straight to a node), who
 // plays whatever is listed first whenever it is their turn.
@@ -225,16 +177,15 @@ TEST_CASE("two nodes behind HAProxy: a node killed mid-deal loses nothing, and i
     MESSAGE("skipped: " << missing);
     return;
   }
-  if (!std::filesystem::exists(haproxy_binary)) {
-    MESSAGE("skipped: HAProxy is not installed (" << haproxy_binary
-                                                  << "); install it with scripts/install-deps.sh --test");
+  if (const auto no_haproxy = HaproxyProcess::unavailable_reason(); !no_haproxy.empty()) {
+    MESSAGE("skipped: " << no_haproxy);
     return;
   }
   PostgresCluster pg({"fsync=off"});
   const std::string url = pg.create_database("parlour_cluster");
   auto node_a = start_node(url, "a");
   auto node_b = start_node(url, "b");
-  Proxy proxy(free_port(), {node_a->port(), node_b->port()});
+  HaproxyProcess proxy({node_a->port(), node_b->port()});
 
   // Each player creates a table from the lobby (any node), then opens it as
   // the browser does, /ws?table=ID, which the proxy routes by the table's
@@ -315,7 +266,7 @@ TEST_CASE("two nodes behind HAProxy: a node killed mid-deal loses nothing, and i
   // top of the new node's. Node a comes back (as "c"); b is stopped while a
   // player of b's has sent an act, a takes the table over and plays on.
   auto node_c = start_node(url, "c");
-  Proxy proxy_c(free_port(), {node_c->port()});
+  HaproxyProcess proxy_c({node_c->port()});
   Player& late = players.front();
   REQUIRE(late.node == "b");
   Json turn;
@@ -364,4 +315,54 @@ TEST_CASE("two nodes behind HAProxy: a node killed mid-deal loses nothing, and i
     if (account.rfind("player:", 0) == 0) CHECK(balance >= 0);
   }
   CHECK(held == -db->balance(parlour::storage::bank_account()));
+}
+
+TEST_CASE("PostgreSQL restarting under play: the node reconnects, steps in flight are written once, no table fails") {
+  const std::string missing = PostgresCluster::unavailable_reason();
+  if (!missing.empty()) {
+    MESSAGE("skipped: " << missing);
+    return;
+  }
+  PostgresCluster pg({"fsync=off"});
+  const std::string url = pg.create_database("parlour_restart");
+  auto node = start_node(url, "a");
+  std::vector<Player> players;
+  for (int i = 0; i < 3; ++i) {
+    Player player;
+    player.name = "r" + std::to_string(i);
+    REQUIRE(player.connect(node->port(), false));
+    const auto create_id = player.next_id++;
+    REQUIRE(player.send({{"type", "create"}, {"id", create_id}, {"game", "red_dog"}, {"seats", 2}}));
+    const auto created = player.reply_to(create_id, Clock::now() + 10s);
+    REQUIRE(created);
+    player.table = (*created)["table"];
+    REQUIRE(player.connect(node->port()));
+    for (const char* type : {"bot", "start"}) {
+      const auto id = player.next_id++;
+      REQUIRE(player.send({{"type", type}, {"id", id}, {"table", player.table}}));
+      REQUIRE(player.reply_to(id, Clock::now() + 10s));
+    }
+    REQUIRE(player.play_one(10s));
+    players.push_back(std::move(player));
+  }
+  // The restart happens while bots keep acting.
+  std::thread restart([&pg] { pg.restart(); });
+  std::this_thread::sleep_for(50ms);
+  restart.join();
+  for (auto& player : players)
+    for (int i = 0; i < 3; ++i) {
+      const bool played = player.play_one(40s);
+      CAPTURE(player.table);
+      REQUIRE(played);
+    }
+  node->stop();
+  auto db = parlour::storage::open_store(url);
+  for (const auto& player : players) {
+    check_log(*db, player);
+    const auto table = db->find_table(player.table);
+    REQUIRE(table);
+    CHECK(table->failure.empty());
+    CHECK(table->status == "playing");
+  }
+  CHECK(db->total_of_all_accounts() == 0);
 }
