@@ -18,6 +18,10 @@ std::string usage() {
          "  --server-threads N    the server's I/O threads (default 1)\n"
          "  --no-pin              do not pin the server and the clients to separate CPUs\n"
          "  --seed N              first game seed of the rules section (default 1)\n"
+         "  --store sqlite|postgresql   the server section's database: a SQLite file (default) or\n"
+         "                        a throwaway PostgreSQL cluster (default settings: fsync on)\n"
+         "  --nodes N             server nodes on that PostgreSQL database, behind HAProxy when N > 1\n"
+         "                        (default 1)\n"
          "  --server PATH         the parlour binary to measure (default: the one built\n"
          "                        alongside, " PARLOUR_BINARY ")\n"
          "  --help                this text\n";
@@ -69,9 +73,15 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
     else if (flag == "--server-threads") ok = parse_number(value, options.server_threads, 1, 64);
     else if (flag == "--seed") ok = parse_number<std::uint64_t>(value, options.seed, 0, UINT64_MAX);
     else if (flag == "--server") options.server_binary = value;
+    else if (flag == "--store") {
+      ok = value == "sqlite" || value == "postgresql";
+      options.store = value;
+    } else if (flag == "--nodes") ok = parse_number(value, options.nodes, 1, 8);
     else return fail("unknown option " + flag);
     if (!ok) return fail("bad value for " + flag + ": '" + value + "'");
   }
+  if (options.nodes > 1 && options.store != "postgresql")
+    return fail("--nodes " + std::to_string(options.nodes) + " needs --store postgresql: nodes share one database");
   return ParsedOptions{options, "", false};
 }
 

@@ -25,6 +25,10 @@ struct Options {
   int server_threads = 1;
   bool pin = true;  // server on CPU 0, clients on CPU 1, when there are two
   std::uint64_t seed = 1;
+  // Where the server section's Parlour keeps its data: "sqlite" (a file, one
+  // node) or "postgresql" (a throwaway cluster; `nodes` of them behind HAProxy).
+  std::string store = "sqlite";
+  int nodes = 1;
   std::string server_binary;  // the parlour binary to start
   std::string echo_binary;    // the bare Beast baseline server
 

@@ -19,6 +19,8 @@
 
 #include "bench/report.h"
 #include "bench/ws_player.h"
+#include "tests/support/haproxy_process.h"
+#include "tests/support/postgres_cluster.h"
 #include "tests/support/server_process.h"
 
 namespace parlour::bench {
@@ -55,13 +57,15 @@ struct Run {
   int tables = 0;
   double seconds = 0;
   PlayStats play;
-  double server_cpu_seconds = 0;
+  double server_cpu_seconds = 0;    // every node's
+  double database_cpu_seconds = 0;  // PostgreSQL's (0 on SQLite, which runs inside the node)
   long server_rss_kib = 0;
   std::int64_t steps = 0;
   std::int64_t transactions = 0;
 
   double actions_per_second() const { return play.actions / seconds; }
   double cpu_us_per_action() const { return play.actions ? 1e6 * server_cpu_seconds / play.actions : 0; }
+  double database_us_per_action() const { return play.actions ? 1e6 * database_cpu_seconds / play.actions : 0; }
   double bytes_per_state() const { return play.states ? double(play.state_bytes) / play.states : 0; }
 };
 
@@ -93,35 +97,101 @@ std::vector<std::string> server_flags(const Options& options) {
           "--max-open-tables", "1000000", "--max-queued-bytes", "67108864"};
 }
 
+// Where the measured Parlour runs: one node on a SQLite file, or `nodes`
+// nodes on one PostgreSQL cluster (behind HAProxy when more than one). Nodes
+// are pinned to CPU 0 like the single server; PostgreSQL and HAProxy are not.
+class Deployment {
+ public:
+  Deployment(const Options& options, int files) {
+    std::string db = ServerProcess::fresh_db("bench");
+    if (options.store == "postgresql") {
+      postgres_ = std::make_unique<support::PostgresCluster>();
+      static int databases = 0;
+      db = postgres_->create_database("bench_" + std::to_string(++databases));
+    }
+    for (int n = 0; n < options.nodes; ++n) {
+      auto flags = server_flags(options);
+      if (options.nodes > 1) flags.insert(flags.end(), {"--node", "n" + std::to_string(n)});
+      auto node = std::make_unique<ServerProcess>(db, flags, options.server_binary);
+      node->limit_files(files);
+      if (options.pinned()) node->pin_to_cpu(0);
+      node->stop();
+      node->start();
+      nodes_.push_back(std::move(node));
+    }
+    if (options.nodes > 1) {
+      std::vector<unsigned short> ports;
+      for (const auto& node : nodes_) ports.push_back(node->port());
+      proxy_ = std::make_unique<support::HaproxyProcess>(ports);
+    }
+  }
+
+  unsigned short port() const { return proxy_ ? proxy_->port() : nodes_.front()->port(); }
+  double cpu_seconds() const {
+    double total = 0;
+    for (const auto& node : nodes_) total += node->cpu_seconds();
+    return total;
+  }
+  double database_cpu_seconds() const { return postgres_ ? postgres_->cpu_seconds() : 0; }
+  long rss_kib() const {
+    long total = 0;
+    for (const auto& node : nodes_) total += node->rss_kib();
+    return total;
+  }
+  std::uint64_t transactions() const {
+    std::uint64_t total = 0;
+    for (const auto& node : nodes_) total += node->metric("parlour_storage_transactions_total");
+    return total;
+  }
+
+ private:
+  std::unique_ptr<support::PostgresCluster> postgres_;  // declared first: stopped after the nodes
+  std::vector<std::unique_ptr<ServerProcess>> nodes_;
+  std::unique_ptr<support::HaproxyProcess> proxy_;
+};
+
+std::string describe_deployment(const Options& options) {
+  if (options.store == "sqlite") return "one node on a SQLite file";
+  if (options.nodes == 1) return "one node on PostgreSQL";
+  return std::to_string(options.nodes) + " nodes on PostgreSQL behind HAProxy";
+}
+
 Run run_parlour(const Options& options, int tables, int files) {
-  ServerProcess server(ServerProcess::fresh_db("bench"), server_flags(options), options.server_binary);
-  server.limit_files(files);
-  if (options.pinned()) server.pin_to_cpu(0);
-  server.stop();
-  server.start();
+  Deployment server(options, files);
   asio::io_context io(1);
   const auto port = server.port();
   std::vector<Player> players;
   std::vector<std::string> table_ids;
   std::uint64_t seed = options.seed;
+  // Each table is made from the lobby, then every member connects as the
+  // browser client does on a table's page, /ws?table=ID, which a proxy routes
+  // to the table's node.
+  auto member = [&](const std::string& id, WsPlayer::Role role, Json hello) {
+    auto player = std::make_shared<WsPlayer>(io, port, WsPlayer::Protocol::parlour, role, seed++, "/ws?table=" + id);
+    player->request(std::move(hello));
+    player->set_table(id);
+    return player;
+  };
   for (int t = 0; t < tables; ++t) {
-    auto host = std::make_shared<WsPlayer>(io, port, WsPlayer::Protocol::parlour, WsPlayer::Role::player, seed++);
-    host->request({{"type", "hello"}, {"name", "h" + std::to_string(t)}});
-    const std::string id = host->request({{"type", "create"}, {"game", options.game}, {"seats", options.seats}})["table"];
-    host->set_table(id);
+    const std::string host_name = "h" + std::to_string(t);
+    std::string id, token;
+    {
+      WsPlayer lobby(io, port, WsPlayer::Protocol::parlour, WsPlayer::Role::player, seed++);
+      token = lobby.request({{"type", "hello"}, {"name", host_name}})["token"];
+      id = lobby.request({{"type", "create"}, {"game", options.game}, {"seats", options.seats}})["table"];
+    }
+    auto host = member(id, WsPlayer::Role::player, {{"type", "hello"}, {"name", host_name}, {"token", token}});
     host->request({{"type", "join"}, {"table", id}, {"seat", 0}});
     players.push_back(host);
     for (int s = 1; s < options.seats; ++s) {
-      auto player = std::make_shared<WsPlayer>(io, port, WsPlayer::Protocol::parlour, WsPlayer::Role::player, seed++);
-      player->request({{"type", "hello"}, {"name", "p" + std::to_string(t) + "_" + std::to_string(s)}});
-      player->set_table(id);
+      auto player = member(id, WsPlayer::Role::player,
+                           {{"type", "hello"}, {"name", "p" + std::to_string(t) + "_" + std::to_string(s)}});
       player->request({{"type", "join"}, {"table", id}, {"seat", s}});
       players.push_back(player);
     }
     for (int v = 0; v < options.spectators; ++v) {
-      auto watcher = std::make_shared<WsPlayer>(io, port, WsPlayer::Protocol::parlour, WsPlayer::Role::spectator, seed++);
-      watcher->request({{"type", "hello"}, {"name", "w" + std::to_string(t) + "_" + std::to_string(v)}});
-      watcher->set_table(id);
+      auto watcher = member(id, WsPlayer::Role::spectator,
+                            {{"type", "hello"}, {"name", "w" + std::to_string(t) + "_" + std::to_string(v)}});
       watcher->request({{"type", "watch"}, {"table", id}});
       players.push_back(watcher);
     }
@@ -132,20 +202,22 @@ Run run_parlour(const Options& options, int tables, int files) {
   run.tables = tables;
   run.seconds = options.seconds;
   double cpu_at_start = 0;
+  double database_cpu_at_start = 0;
   std::uint64_t transactions_at_start = 0;
   run.play = play_window(
       io, players, options.seconds,
       [&] {
         cpu_at_start = server.cpu_seconds();
-        transactions_at_start = server.metric("parlour_storage_transactions_total");
+        database_cpu_at_start = server.database_cpu_seconds();
+        transactions_at_start = server.transactions();
         std::int64_t steps = 0;
         for (const auto& player : players) steps += player->latest_seq();
         run.steps = -steps;
       },
       [&] {
         run.server_cpu_seconds = server.cpu_seconds() - cpu_at_start;
-        run.transactions = static_cast<std::int64_t>(server.metric("parlour_storage_transactions_total") -
-                                                     transactions_at_start);
+        run.database_cpu_seconds = server.database_cpu_seconds() - database_cpu_at_start;
+        run.transactions = static_cast<std::int64_t>(server.transactions() - transactions_at_start);
         std::int64_t steps = 0;
         for (const auto& player : players) steps += player->latest_seq();
         run.steps += steps;
@@ -257,6 +329,8 @@ void print_run(const char* what, const Run& run) {
               percentile(own, 0.5), percentile(own, 0.99), percentile(own, 0.999), run.cpu_us_per_action(),
               run.bytes_per_state(), run.transactions ? double(run.steps) / run.transactions : 0.0,
               run.server_rss_kib);
+  if (run.database_cpu_seconds > 0)
+    std::printf("         and PostgreSQL's own CPU: %.1f us an action\n", run.database_us_per_action());
   std::fflush(stdout);
   for (const auto& [code, count] : run.play.errors) std::printf("         refused or failed: %s × %lld\n", code.c_str(), static_cast<long long>(count));
   if (!run.play.first_refusal.empty()) std::printf("         first refusal: %s\n", run.play.first_refusal.c_str());
@@ -267,9 +341,9 @@ void print_run(const char* what, const Run& run) {
 void run_server_bench(const Options& options) {
   const int files = raise_file_limit();
   if (options.pinned()) pin_self(1);
-  std::printf("server: %s, %d seats%s per table, %.0f s per run after %lld s of warm-up; %s\n", options.game.c_str(),
-              options.seats, options.spectators ? " + 1 spectator" : "", options.seconds,
-              static_cast<long long>(warm_up.count()),
+  std::printf("server: %s, %d seats%s per table, %.0f s per run after %lld s of warm-up; %s; %s\n",
+              options.game.c_str(), options.seats, options.spectators ? " + 1 spectator" : "", options.seconds,
+              static_cast<long long>(warm_up.count()), describe_deployment(options).c_str(),
               options.pinned() ? "server pinned to CPU 0, clients to CPU 1" : "not pinned (one CPU)");
   std::printf("%-8s %6s %10s %8s %8s %8s %8s %8s %8s %9s %8s %8s %9s\n", "", "tables", "actions/s", "ok p50",
               "ok p99", "ok p999", "own p50", "own p99", "own p999", "cpu us/a", "B/state", "steps/tx", "rss KiB");

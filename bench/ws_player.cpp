@@ -47,13 +47,14 @@ void PlayStats::add(const PlayStats& other) {
   if (first_refusal.empty()) first_refusal = other.first_refusal;
 }
 
-WsPlayer::WsPlayer(asio::io_context& io, unsigned short port, Protocol protocol, Role role, std::uint64_t seed)
+WsPlayer::WsPlayer(asio::io_context& io, unsigned short port, Protocol protocol, Role role, std::uint64_t seed,
+                   const std::string& target)
     : io_(io), ws_(io), protocol_(protocol), role_(role), rng_(seed) {
   const tcp::endpoint server(asio::ip::make_address("127.0.0.1"), port);
   run_one(io_, "connecting", [&](auto handler) { beast::get_lowest_layer(ws_).async_connect(server, handler); });
   beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true));
   run_one(io_, "the WebSocket handshake", [&](auto handler) {
-    ws_.async_handshake("127.0.0.1", protocol_ == Protocol::parlour ? "/ws" : "/", handler);
+    ws_.async_handshake("127.0.0.1", !target.empty() ? target : protocol_ == Protocol::parlour ? "/ws" : "/", handler);
   });
 }
 

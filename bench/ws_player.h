@@ -53,7 +53,9 @@ class WsPlayer : public std::enable_shared_from_this<WsPlayer> {
   enum class Role { player, spectator };
   enum class Protocol { parlour, echo };
 
-  WsPlayer(boost::asio::io_context& io, unsigned short port, Protocol protocol, Role role, std::uint64_t seed);
+  // `target`: the WebSocket path, e.g. /ws?table=ID (several nodes behind a proxy route by it).
+  WsPlayer(boost::asio::io_context& io, unsigned short port, Protocol protocol, Role role, std::uint64_t seed,
+           const std::string& target = "");
 
   // ---- setup (blocking; only before play())
   Json request(Json message);  // Parlour: sends and returns the reply; throws on an error reply

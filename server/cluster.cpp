@@ -1,6 +1,7 @@
 #include "server/cluster.h"
 
 #include <boost/asio/post.hpp>
+#include <algorithm>
 #include <future>
 #include <set>
 #include <spdlog/spdlog.h>
@@ -11,8 +12,10 @@ namespace parlour::server {
 
 namespace {
 
-// How often waiting requests are retried (a hand-over takes a tick of the holder's).
+// How often requests waiting for a table are retried.
 constexpr auto retry_every = std::chrono::milliseconds(100);
+// How often this node looks for tables other nodes' clients ask for.
+constexpr auto handover_check_every = std::chrono::milliseconds(100);
 // Orphans claimed in one tick: a dead node's tables are spread over the living.
 constexpr int orphans_per_tick = 50;
 
@@ -84,7 +87,7 @@ void Cluster::loop() {
   for (;;) {
     {
       std::unique_lock lock(mutex_);
-      wake_.wait_for(lock, wanted_.empty() ? tick_every : std::chrono::milliseconds(retry_every), [&] {
+      wake_.wait_for(lock, wanted_.empty() ? handover_check_every : retry_every, [&] {
         return stopping_ || !invites_.empty() || std::any_of(wanted_.begin(), wanted_.end(), [](const auto& w) {
                  return !w.second.asked;
                });
@@ -94,6 +97,7 @@ void Cluster::loop() {
     // Nothing here may end the thread: the database may be restarting.
     try {
       serve_requests();
+      hand_over_asked();
       if (std::chrono::steady_clock::now() >= next_tick) {
         next_tick = std::chrono::steady_clock::now() + tick_every;
         tick();
@@ -168,6 +172,23 @@ void Cluster::serve_requests() {
   }
 }
 
+void Cluster::hand_over(const storage::HeldLease& lease) {
+  spdlog::info("table {}: handed over to node {}", lease.table, lease.wanted_by);
+  lobby_.retire(lease.table, "handed over to node " + lease.wanted_by);
+  leases_->release(lease.table, lease.generation);
+  published_.erase(lease.table);
+}
+
+// Another node's clients are waiting for these: they are not left to the next tick.
+void Cluster::hand_over_asked() {
+  for (const auto& lease : leases_->asked_of_me()) {
+    if (!lobby_.serves(lease.table)) continue;  // the tick lets it go, or it is being brought here
+    const auto served = lobby_.served_tables();
+    const auto it = std::find_if(served.begin(), served.end(), [&](const ServedTable& t) { return t.id == lease.table; });
+    if (it != served.end() && it->generation == lease.generation && it->status != "finished") hand_over(lease);
+  }
+}
+
 bool Cluster::claim_and_serve(const std::string& table) {
   const auto generation = leases_->claim(table);
   if (!generation) return false;
@@ -212,10 +233,7 @@ void Cluster::tick() {
       lobby_.retire(table.id, "its lease passed to another node");
       published_.erase(table.id);
     } else if (!it->second->wanted_by.empty() && table.status != "finished") {
-      spdlog::info("table {}: handed over to node {}", table.id, it->second->wanted_by);
-      lobby_.retire(table.id, "handed over to node " + it->second->wanted_by);
-      leases_->release(table.id, table.generation);
-      published_.erase(table.id);
+      hand_over(*it->second);
     } else if (auto line = table.summary.dump(); table.status != "finished" && published_[table.id] != line) {
       leases_->publish(table.id, table.generation, line);
       published_[table.id] = std::move(line);

@@ -78,6 +78,8 @@ class Cluster {
   void tick();
   // Claims `table` and serves it here; false if another node holds it.
   bool claim_and_serve(const std::string& table);
+  void hand_over(const storage::HeldLease& lease);
+  void hand_over_asked();
   void refresh_balances();
   void answer(std::vector<Acquired> waiting, Where where);
 

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <iterator>
 #include <limits>
+#include <map>
 
 #include "storage/schema.h"
 
@@ -308,13 +309,17 @@ constexpr Statement kEvents{"events", "SELECT seq, json FROM table_events WHERE 
 constexpr Statement kInsertResult{"insert_result", "INSERT INTO results(table_id, time, json) VALUES ($1, $2, $3)"};
 constexpr Statement kResults{"results", "SELECT json FROM results WHERE table_id = $1 ORDER BY id"};
 
-// Share-locked, so that a node taking the table over (an UPDATE of this row)
-// waits for this write's transaction and then replays a log that includes it.
-constexpr Statement kLeaseForWrite{"lease_for_write",
-                                   "SELECT node, generation FROM table_leases WHERE table_id = $1 FOR SHARE"};
+// The leases of a batch's fenced tables, share-locked so that a node taking a
+// table over (an UPDATE of its row) waits for this transaction and then
+// replays a log that includes it. Locked in table order, as TableLeases renews
+// them, so that the two never wait for each other in a cycle. $1: the table
+// ids, as a PostgreSQL array literal.
+constexpr Statement kLeasesForWrite{"leases_for_write", R"sql(
+SELECT table_id, node, generation FROM table_leases
+WHERE table_id = ANY($1::text[]) ORDER BY table_id FOR SHARE)sql"};
 
 constexpr Statement kAllStatements[] = {
-    kLeaseForWrite,
+    kLeasesForWrite,
     kSchemaVersion, kRecordMigration, kFindPlayer,     kFindPlayerByTokenHash, kInsertPlayer,  kAllPlayers,
     kPostingFromPlayer, kPostingFromOther,         kBalance,       kBalancesWithPrefix,
     kTotalOfAllAccounts, kLedgerPage, kTableNets,      kTablesHostedSince,     kInsertTable,   kFindTable,
@@ -608,20 +613,50 @@ struct PostgresStore::Impl {
 
   // The event goes first, as in SQLite: if any later part fails, the whole
   // write is undone, so the log and the ledger never disagree.
-  void check_fence(pqxx::transaction_base& tx, const TableWrite& write) {
+  // Every lease a batch's writes are fenced by, read (and locked) once.
+  using Leases = std::map<std::string, std::pair<std::string, std::int64_t>>;
+  Leases lock_leases(pqxx::transaction_base& tx, const std::vector<TableWrite>& writes) {
+    std::vector<std::string> tables;
+    for (const TableWrite& write : writes)
+      if (write.fence) tables.push_back(write.table);
+    Leases leases;
+    if (tables.empty()) return leases;
+    std::sort(tables.begin(), tables.end());
+    tables.erase(std::unique(tables.begin(), tables.end()), tables.end());
+    for (const auto& row : run(tx, kLeasesForWrite, array_literal(tables)))
+      leases[row[0].as<std::string>()] = {row[1].as<std::string>(), row[2].as<std::int64_t>()};
+    return leases;
+  }
+
+  static void check_fence(const Leases& leases, const TableWrite& write) {
     const Fence& fence = *write.fence;
-    const pqxx::result rows = run(tx, kLeaseForWrite, write.table);
-    if (!rows.empty() && rows[0][0].as<std::string>() == fence.node && rows[0][1].as<std::int64_t>() == fence.generation)
-      return;
-    const std::string holder = rows.empty() ? std::string("nobody")
-                                            : "node " + rows[0][0].as<std::string>() + " (generation " +
-                                                  rows[0][1].as<std::string>() + ")";
+    const auto lease = leases.find(write.table);
+    if (lease != leases.end() && lease->second.first == fence.node && lease->second.second == fence.generation) return;
+    const std::string holder = lease == leases.end() ? std::string("nobody")
+                                                     : "node " + lease->second.first + " (generation " +
+                                                           std::to_string(lease->second.second) + ")";
     throw StorageError(std::string(kFencedError) + " table " + write.table + " is leased to " + holder + ", not to node " +
                        fence.node + " (generation " + std::to_string(fence.generation) + ")");
   }
 
-  void apply_write(pqxx::transaction_base& tx, const TableWrite& write, const std::string& time) {
-    if (write.fence) check_fence(tx, write);
+  // Table ids are [a-z0-9] (the server makes them), but quote them anyway.
+  static std::string array_literal(const std::vector<std::string>& items) {
+    std::string out = "{";
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (i) out += ',';
+      out += '"';
+      for (const char c : items[i]) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+      }
+      out += '"';
+    }
+    return out + "}";
+  }
+
+  void apply_write(pqxx::transaction_base& tx, const TableWrite& write, const std::string& time,
+                   const Leases& leases = {}) {
+    if (write.fence) check_fence(leases, write);
     if (write.event) append_event(tx, write.table, *write.event);
     for (const Posting& posting : write.postings) apply_posting(tx, posting, time);
     if (write.status) set_status(tx, write.table, *write.status);
@@ -635,11 +670,12 @@ struct PostgresStore::Impl {
   // subtransaction sends its SAVEPOINT only on its first plain statement, after
   // prepared ones); a failed statement leaves the transaction usable once
   // rolled back to the savepoint.
-  std::string apply_in_savepoint(pqxx::work& tx, const TableWrite& write, const std::string& time) {
+  std::string apply_in_savepoint(pqxx::work& tx, const TableWrite& write, const std::string& time,
+                                 const Leases& leases) {
     tx.exec(kSavepoint);
     std::string error;
     try {
-      apply_write(tx, write, time);
+      apply_write(tx, write, time, leases);
       try {
         tx.exec(kCheckLedgerAndRelease);
         return "";
@@ -905,8 +941,9 @@ std::vector<bool> PostgresStore::commit(const std::vector<TableWrite>& writes, s
   std::vector<std::string> why(writes.size());
   try {
     pqxx::work tx(impl_->live());
+    const auto leases = impl_->lock_leases(tx, writes);
     for (std::size_t i = 0; i < writes.size(); ++i) {
-      why[i] = impl_->apply_in_savepoint(tx, writes[i], time);
+      why[i] = impl_->apply_in_savepoint(tx, writes[i], time, leases);
       committed[i] = why[i].empty();
     }
     tx.commit();

@@ -23,10 +23,13 @@ ON CONFLICT (table_id) DO UPDATE
   SET node = EXCLUDED.node, generation = l.generation + 1, expires_at = EXCLUDED.expires_at, wanted_by = NULL
   WHERE l.expires_at < now() OR l.node = EXCLUDED.node
 RETURNING generation)sql"};
+// Rows are locked in table order, as a node's writer locks its batch's leases
+// (storage/postgres_store.cpp), so the two never wait for each other in a cycle.
 constexpr Statement kRenew{"lease_renew", R"sql(
 UPDATE table_leases l SET expires_at = now() + $2 * interval '1 millisecond'
 FROM tables t
-WHERE l.node = $1 AND t.id = l.table_id
+WHERE l.table_id IN (SELECT table_id FROM table_leases WHERE node = $1 ORDER BY table_id FOR UPDATE)
+  AND l.node = $1 AND t.id = l.table_id
 RETURNING l.table_id, l.generation, coalesce(l.wanted_by, ''), t.status = 'finished')sql"};
 // To the node that asked for the table, live for a lease's life (nobody else
 // can take it meanwhile; it claims it at once); or, if nobody asked, expired.
@@ -36,6 +39,8 @@ SET node = coalesce(wanted_by, node), wanted_by = NULL,
     expires_at = CASE WHEN wanted_by IS NULL THEN now() - interval '1 millisecond'
                       ELSE now() + $4 * interval '1 millisecond' END
 WHERE table_id = $1 AND node = $2 AND generation = $3)sql"};
+constexpr Statement kAskedOfMe{"lease_asked_of_me", R"sql(
+SELECT table_id, generation, wanted_by FROM table_leases WHERE node = $1 AND wanted_by IS NOT NULL)sql"};
 constexpr Statement kDrop{"lease_drop", "DELETE FROM table_leases WHERE table_id = $1 AND node = $2 AND generation = $3"};
 constexpr Statement kAskFor{"lease_ask_for", R"sql(
 UPDATE table_leases SET wanted_by = $2
@@ -53,7 +58,7 @@ WHERE l.node <> $1 AND l.summary IS NOT NULL AND t.status IN ('waiting', 'playin
 ORDER BY t.made)sql"};
 constexpr Statement kTableOfInvite{"lease_table_of_invite", "SELECT id FROM tables WHERE invite = $1"};
 
-constexpr Statement kStatements[] = {kClaim, kRenew, kRelease, kDrop, kAskFor, kOrphans, kPublish, kElsewhere,
+constexpr Statement kStatements[] = {kClaim, kRenew, kAskedOfMe, kRelease, kDrop, kAskFor, kOrphans, kPublish, kElsewhere,
                                      kTableOfInvite};
 
 std::string message_of(const std::exception& e) {
@@ -112,6 +117,15 @@ std::vector<HeldLease> TableLeases::renew() {
     for (const auto& row : tx.exec_prepared(kRenew.name, node_, ttl_.count()))
       held.push_back({row[0].as<std::string>(), row[1].as<std::int64_t>(), row[2].as<std::string>(), row[3].as<bool>()});
     return held;
+  });
+}
+
+std::vector<HeldLease> TableLeases::asked_of_me() {
+  return impl_->run("looking for hand-over requests", [&](pqxx::work& tx) {
+    std::vector<HeldLease> asked;
+    for (const auto& row : tx.exec_prepared(kAskedOfMe.name, node_))
+      asked.push_back({row[0].as<std::string>(), row[1].as<std::int64_t>(), row[2].as<std::string>(), false});
+    return asked;
   });
 }
 

@@ -49,6 +49,9 @@ class TableLeases {
   std::optional<std::int64_t> claim(const std::string& table);
   // Renews every lease this node holds and lists them (finished tables' too).
   std::vector<HeldLease> renew();
+  // The leases this node holds that another node asked for (cheap: one index
+  // probe, so it can run far more often than renew()).
+  std::vector<HeldLease> asked_of_me();
   // Hands the table over to the node that asked for it (which then claims it),
   // or, if none did, lets the lease lapse now for any node to claim.
   void release(const std::string& table, std::int64_t generation);
