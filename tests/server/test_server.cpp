@@ -2,6 +2,7 @@
 
 #include "server/config.h"
 #include "server/connection.h"
+#include "server/live_balances.h"
 #include "server/tokens.h"
 
 using namespace parlour::server;
@@ -49,4 +50,44 @@ TEST_CASE("the rate limiter allows a burst, then the average rate") {
   CHECK(allowed == 5);
   CHECK(limiter.allow(t + std::chrono::milliseconds(100)));
   CHECK_FALSE(limiter.allow(t + std::chrono::milliseconds(100)));
+}
+
+// Several nodes share the ledger: a node's balances are the database's plus
+// its own steps not yet committed, each counted once.
+TEST_CASE("live balances follow the database's balances with this node's uncommitted steps counted once") {
+  LiveBalances balances({{"player:ann", 100}, {"bank", -100}});
+  balances.track_uncommitted();
+  const std::vector<parlour::storage::Posting> bet = {
+      {"player:ann", "pool:t1:pot", 30, "bet", "t1", "red_dog", std::nullopt, std::nullopt}};
+  {
+    auto held = balances.lock();
+    balances.apply(bet, held);
+  }
+  CHECK(balances.balance("player:ann") == 70);
+  // Another node paid ann 50; this node's bet is not in the database yet.
+  balances.refresh({{"player:ann", 150}, {"pool:t1:pot", 0}});
+  CHECK(balances.balance("player:ann") == 120);
+  CHECK(balances.balance("pool:t1:pot") == 30);
+  // The bet commits: the database now has it, and it is counted once.
+  balances.settled(bet);
+  balances.refresh({{"player:ann", 120}, {"pool:t1:pot", 30}});
+  CHECK(balances.balance("player:ann") == 120);
+  CHECK(balances.balance("pool:t1:pot") == 30);
+  // A step that fails is reverted and forgotten.
+  {
+    auto held = balances.lock();
+    balances.apply(bet, held);
+  }
+  balances.revert(bet);
+  balances.refresh({{"player:ann", 120}, {"pool:t1:pot", 30}});
+  CHECK(balances.balance("player:ann") == 120);
+  // Without tracking (one node), postings are simply applied: settled() and
+  // the committed grants change nothing twice.
+  LiveBalances alone({{"player:bob", 10}});
+  {
+    auto held = alone.lock();
+    alone.apply_committed({{"bank", "player:bob", 5, "grant", "", "", std::nullopt, std::nullopt}}, held);
+  }
+  alone.settled(bet);
+  CHECK(alone.balance("player:bob") == 15);
 }

@@ -133,6 +133,7 @@ struct Bench {
   std::map<TimerKind, TimerOrder> timers;
   std::unique_ptr<TableCore> core;
   bool fail_next_commit = false;
+  std::string commit_error = "disk full";  // why the next failed commit failed
   std::int64_t now = 1'000'000;  // the wall clock the core reads, in Unix ms
 
   explicit Bench(rules::GameInfo game, Json options = Json::object(), int seats = 2)
@@ -185,7 +186,7 @@ struct Bench {
         writes.push_back(*out.write);
         if (out.write->event) events.push_back(*out.write->event);
       }
-      run(core->committed(ok, ok ? "" : "disk full"));
+      run(core->committed(ok, ok ? "" : commit_error));
     }
   }
 
@@ -470,6 +471,20 @@ TEST_CASE("a commit that fails is undone: chips back, state rebuilt from the log
   bench.tap(bench.ann());
   CHECK(bench.core->seq() == 2);
 }
+TEST_CASE("a step another node's table beat to the same chips is undone and answered insufficient_chips") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  bench.fail_next_commit = true;
+  bench.commit_error = "insufficient chips for moving 5 from player:ann to pool:t2:pot: player:ann has 0";
+  bench.tap(bench.ann(9));
+  CHECK(bench.chips("player:ann") == 100);
+  CHECK(bench.core->seq() == 1);
+  const auto reply = std::find_if(bench.frames[1].begin(), bench.frames[1].end(),
+                                  [](const Json& f) { return f.value("re", 0) == 9; });
+  REQUIRE(reply != bench.frames[1].end());
+  CHECK((*reply)["code"] == "insufficient_chips");
+}
+
 TEST_CASE("Red Dog: a player whose chips went elsewhere is skipped by the table, never offered a bet he cannot make") {
   Bench bench(*rules::Registry::builtin().find("red_dog"));
   bench.seat_and_start();
