@@ -194,7 +194,13 @@ void Connection::handle(const std::shared_ptr<Client>& self, const protocol::Req
   if (asked.invite && !lobby_.find_by_invite(*asked.invite)) {
     return cluster->table_of_invite(*asked.invite, [this, self, request](std::optional<std::string> table) {
       if (!table) return run_guarded(self, request);  // answered not_found as usual
-      lobby_.cluster()->acquire(*table, [this, self, request](Cluster::Where) { run_guarded(self, request); });
+      lobby_.cluster()->acquire(*table, [this, self, request, table = *table](Cluster::Where where) {
+        if (where == Cluster::Where::elsewhere)
+          return send(self, protocol::error_message(request.id, code::conflict,
+                                                    "table " + quoted(table) +
+                                                        " is busy moving between servers; try again in a moment"));
+        run_guarded(self, request);
+      });
     });
   }
   dispatch(self, request);
