@@ -174,6 +174,12 @@ TableAsked table_asked(const protocol::Request& request) {
       request.body);
 }
 
+// A table another node still serves after the wait (its hand-over is late).
+Json table_moving(std::optional<std::int64_t> re, const std::string& table) {
+  return protocol::error_message(re, code::conflict,
+                                 "table " + quoted(table) + " is busy moving between servers; try again in a moment");
+}
+
 }  // namespace
 
 // Several nodes: a table served by another node is brought here first (its
@@ -184,10 +190,7 @@ void Connection::handle(const std::shared_ptr<Client>& self, const protocol::Req
   const auto asked = table_asked(request);
   if (asked.table && !lobby_.serves(*asked.table)) {
     return cluster->acquire(*asked.table, [this, self, request, table = *asked.table](Cluster::Where where) {
-      if (where == Cluster::Where::elsewhere)
-        return send(self, protocol::error_message(request.id, code::conflict,
-                                                  "table " + quoted(table) +
-                                                      " is busy moving between servers; try again in a moment"));
+      if (where == Cluster::Where::elsewhere) return send(self, table_moving(request.id, table));
       run_guarded(self, request);
     });
   }
@@ -195,10 +198,7 @@ void Connection::handle(const std::shared_ptr<Client>& self, const protocol::Req
     return cluster->table_of_invite(*asked.invite, [this, self, request](std::optional<std::string> table) {
       if (!table) return run_guarded(self, request);  // answered not_found as usual
       lobby_.cluster()->acquire(*table, [this, self, request, table = *table](Cluster::Where where) {
-        if (where == Cluster::Where::elsewhere)
-          return send(self, protocol::error_message(request.id, code::conflict,
-                                                    "table " + quoted(table) +
-                                                        " is busy moving between servers; try again in a moment"));
+        if (where == Cluster::Where::elsewhere) return send(self, table_moving(request.id, table));
         run_guarded(self, request);
       });
     });
