@@ -190,6 +190,13 @@ struct Bench {
     }
   }
 
+  // The reply client `to` got to its request `re`.
+  Json reply(ClientId to, std::int64_t re) {
+    const auto it = std::find_if(frames[to].begin(), frames[to].end(), [re](const Json& f) { return f.value("re", 0) == re; });
+    REQUIRE(it != frames[to].end());
+    return *it;
+  }
+
   void fire(TimerKind kind) {
     REQUIRE(timers.count(kind));
     const auto token = timers[kind].token;
@@ -464,10 +471,7 @@ TEST_CASE("a commit that fails is undone: chips back, state rebuilt from the log
   bench.tap(bench.ann(9));
   CHECK(bench.chips("player:ann") == 100);
   CHECK(bench.core->seq() == 1);
-  const auto reply = std::find_if(bench.frames[1].begin(), bench.frames[1].end(),
-                                  [](const Json& f) { return f.value("re", 0) == 9; });
-  REQUIRE(reply != bench.frames[1].end());
-  CHECK((*reply)["code"] == "internal");
+  CHECK(bench.reply(1, 9)["code"] == "internal");
   bench.tap(bench.ann());
   CHECK(bench.core->seq() == 2);
 }
@@ -479,10 +483,7 @@ TEST_CASE("a step another node's table beat to the same chips is undone and answ
   bench.tap(bench.ann(9));
   CHECK(bench.chips("player:ann") == 100);
   CHECK(bench.core->seq() == 1);
-  const auto reply = std::find_if(bench.frames[1].begin(), bench.frames[1].end(),
-                                  [](const Json& f) { return f.value("re", 0) == 9; });
-  REQUIRE(reply != bench.frames[1].end());
-  CHECK((*reply)["code"] == "insufficient_chips");
+  CHECK(bench.reply(1, 9)["code"] == "insufficient_chips");
 }
 
 TEST_CASE("Red Dog: a player whose chips went elsewhere is skipped by the table, never offered a bet he cannot make") {

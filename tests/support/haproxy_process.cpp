@@ -13,18 +13,14 @@
 #include <thread>
 #include <unistd.h>
 
+#include "tests/support/server_process.h"
+
 namespace parlour::support {
 
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 
 namespace {
-
-unsigned short free_loopback_port() {
-  asio::io_context io;
-  tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  return acceptor.local_endpoint().port();
-}
 
 bool accepts(unsigned short port) {
   asio::io_context io;
@@ -55,7 +51,7 @@ std::string HaproxyProcess::unavailable_reason() {
   return std::string("HAProxy is not installed (") + binary + "); install it with scripts/install-deps.sh --test";
 }
 
-HaproxyProcess::HaproxyProcess(const std::vector<unsigned short>& node_ports) : port_(free_loopback_port()) {
+HaproxyProcess::HaproxyProcess(const std::vector<unsigned short>& node_ports) : port_(free_port()) {
   if (!unavailable_reason().empty()) throw std::runtime_error(unavailable_reason());
   folder_ = std::filesystem::temp_directory_path() /
             ("parlour-haproxy-" + std::to_string(::getpid()) + "-" + std::to_string(port_));

@@ -26,12 +26,6 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
-unsigned short free_port() {
-  asio::io_context io;
-  tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  return acceptor.local_endpoint().port();
-}
-
 bool reaped_within(pid_t pid, std::chrono::milliseconds limit) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
   while (std::chrono::steady_clock::now() < deadline) {
@@ -42,6 +36,12 @@ bool reaped_within(pid_t pid, std::chrono::milliseconds limit) {
 }
 
 }  // namespace
+
+unsigned short free_port() {
+  asio::io_context io;
+  tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  return acceptor.local_endpoint().port();
+}
 
 ServerProcess::ServerProcess(std::string db, std::vector<std::string> extra_args, std::string binary)
     : binary_(std::move(binary)), db_(std::move(db)), extra_(std::move(extra_args)), port_(free_port()) {

@@ -16,6 +16,9 @@
 
 namespace parlour::support {
 
+// A loopback TCP port that is free now.
+unsigned short free_port();
+
 // CPU seconds (user and system) a process has used, from /proc.
 double process_cpu_seconds(pid_t pid);
 
