@@ -72,8 +72,15 @@ void check_option_value(const OptionSpec& spec, const Json& value) {
   }
 }
 
+void add_view_constant(GameInfo& info, const std::string& key) {
+  if (std::find(info.view_constants.begin(), info.view_constants.end(), key) == info.view_constants.end())
+    info.view_constants.push_back(key);
+}
+
 GameInfo with_layout(GameInfo info, const char* layout) {
   info.layout = layout;
+  add_view_constant(info, "layout");
+  if (info.layout == view::layouts::rummy) add_view_constant(info, "rules");
   if (!info.default_action) info.default_action = default_action_for_layout(layout);
   return info;
 }

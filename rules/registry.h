@@ -62,6 +62,12 @@ struct GameInfo {
   // "tricks", "rummy", "building", "cassino"; "generic" draws any view.
   std::string layout = "generic";
   std::vector<OptionSpec> options;
+  // The top-level keys of the game's view whose values the options (and the
+  // table's start) fix for the whole table, the same in every seat's view
+  // (tests/rules/test_view_schema.cpp checks it): a state push sends them once
+  // per connection (docs/protocol.md "State"). The registry adds `layout`, and
+  // `rules` for the Rummy layout, whose every view carries the game's rules.
+  std::vector<std::string> view_constants;
   // Where the player limit depends on the options (e.g. hand size).
   std::function<int(const Json& options)> max_players_for;
   // Refuses option combinations that contradict each other (throws SetupError).

@@ -1340,8 +1340,9 @@ void TableCore::remember(const Caller& who) {
 }
 
 // One state push per member, assembled from parts serialized once a broadcast:
-// the same header and tail for everyone, one view per seat, the log lines the
-// member has not had yet, and the players list only when it changed.
+// the same header and tail for everyone, one view per seat, and of the rest
+// only what the member has not had yet: log lines, the players list (or just
+// its chips), the table's fixed parts, the fair block and the view's constants.
 void TableCore::broadcast(Outbox& out) {
   if (audience_.empty()) return;
   const auto chips = balances_now();
@@ -1378,6 +1379,25 @@ Json TableCore::players_json(const rules::Balances& chips) const {
   return players;
 }
 
+// The chips of players_json's entries, in the same order: what a push carries
+// when nothing else of the list changed.
+Json TableCore::players_chips_json(const rules::Balances& chips) const {
+  Json out = Json::array();
+  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat)
+    if (!seats_[seat].player.empty()) out.push_back(chips[seat]);
+  return out;
+}
+
+bool TableCore::same_roster(const std::vector<PlayerKey>& a, const std::vector<PlayerKey>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    auto one = a[i];
+    one.chips = b[i].chips;
+    if (!(one == b[i])) return false;
+  }
+  return true;
+}
+
 void TableCore::refresh_result() {
   // A result is the last settled deal's: it changes only when a deal settles,
   // never while one is played (after a restart it is read once).
@@ -1394,11 +1414,25 @@ void TableCore::refresh_players(const rules::Balances& chips) {
   // Most steps change no one's chips, seat or presence: compare those first.
   auto key = players_key(chips);
   if (key == players_key_ && players_version_ != 0) return;
+  const bool chips_alone = players_version_ != 0 && same_roster(key, players_key_);
   players_key_ = std::move(key);
   auto text = players_json(chips).dump();
   if (text == players_text_) return;
   players_text_ = std::move(text);
+  players_chips_text_ = players_chips_json(chips).dump();
   ++players_version_;
+  if (!chips_alone) ++roster_version_;
+}
+
+// In play the block is the deal's commitment, worked out once when it was
+// dealt; a finished table's adds the seed and salt.
+void TableCore::refresh_fair() {
+  if (deals_started_ == 0) return;
+  auto text = finished() ? fair_json().dump()
+                         : R"({"commitment":")" + commitment_ + R"(","deal":)" + std::to_string(deals_started_) + "}";
+  if (text == fair_text_) return;
+  fair_text_ = std::move(text);
+  ++fair_version_;
 }
 
 TableCore::SharedParts TableCore::shared_parts() {
@@ -1407,14 +1441,10 @@ TableCore::SharedParts TableCore::shared_parts() {
   head.reserve(256);
   head += R"({"type":"state","table":)";
   head += Json(id()).dump();
-  head += R"(,"game":)";
-  head += Json(info_.id).dump();
   head += R"(,"seq":)";
   head += std::to_string(seq_);
-  head += R"(,"status":)";
-  head += Json(record_.status).dump();
-  head += R"(,"host":)";
-  head += Json(record_.host).dump();
+  parts.intro = R"(,"game":)" + Json(info_.id).dump() + R"(,"host":)" + Json(record_.host).dump() +
+                R"(,"clock":)" + clock_text_;
   auto& tail = parts.tail;
   if (!game_ || failed()) {
     tail += R"(,"to_act":[])";
@@ -1422,11 +1452,8 @@ TableCore::SharedParts TableCore::shared_parts() {
     tail += R"(,"to_act":)";
     tail += Json(game_->to_act()).dump();
     refresh_result();
-    parts.result_always = game_->phase() != rules::Phase::playing;
-    parts.players_always = parts.result_always || record_.status != "playing";
+    parts.result_always = record_.status != "playing";
   }
-  tail += R"(,"clock":)";
-  tail += clock_text_;
   if (turn_ && timer_token_[static_cast<std::size_t>(TimerKind::turn)] != 0) {
     tail += R"(,"timer":)" +
             Json({{"seat", turn_->seat}, {"seconds", turn_->seconds}, {"ends_at", turn_deadline_ms_}}).dump();
@@ -1442,55 +1469,125 @@ TableCore::SharedParts TableCore::shared_parts() {
   }
   if (failed()) tail += R"(,"failure":)" + Json(record_.failure).dump(-1, ' ', false, Json::error_handler_t::replace);
   tail += talk_tail();
-  if (deals_started_ > 0) {
-    // In play the block is the deal's commitment, worked out once when it was dealt.
-    tail += R"(,"fair":)";
-    if (finished()) tail += fair_json().dump();
-    else tail += R"({"commitment":")" + commitment_ + R"(","deal":)" + std::to_string(deals_started_) + "}";
-  }
+  refresh_fair();
   return parts;
 }
 
-const std::string& TableCore::view_text(SharedParts& parts, std::optional<int> seat) const {
-  auto [it, fresh] = parts.views.try_emplace(seat);
-  if (fresh) {
-    const Json view = !game_ || failed() ? Json{{"seats", static_cast<int>(seats_.size())}, {"options", options_}}
-                                         : game_->view(seat);
-    it->second = view.dump(-1, ' ', false, Json::error_handler_t::replace);
-  }
-  return it->second;
+// The view keys that stay the same all table long: before play (and after a
+// fault) the table's seats and options, in play the ones the game names.
+const std::vector<std::string>& TableCore::view_constant_keys() const {
+  static const std::vector<std::string> table_keys = {"seats", "options"};
+  return !game_ || failed() ? table_keys : info_.view_constants;
 }
+
+// Each member's push carries its own seat's view; the constants go with it only
+// while the member has not had them (they are the same in every seat's view,
+// tests/rules/test_view_schema.cpp), so no push ever holds another seat's part.
+TableCore::ViewParts& TableCore::view_parts(SharedParts& parts, std::optional<int> seat) {
+  const bool first = parts.views.empty();
+  auto [it, fresh] = parts.views.try_emplace(seat);
+  if (!fresh) return it->second;
+  Json view = !game_ || failed() ? Json{{"seats", static_cast<int>(seats_.size())}, {"options", options_}}
+                                 : game_->view(seat);
+  auto& out = it->second;
+  out.constants = Json::object();
+  if (view.is_object()) {
+    for (const auto& key : view_constant_keys()) {
+      auto at = view.find(key);
+      if (at == view.end()) continue;
+      out.constants[key] = std::move(*at);
+      view.erase(at);
+    }
+  }
+  out.lean = view.dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (first && out.constants != view_constants_) {
+    view_constants_ = out.constants;
+    ++view_constants_version_;
+  }
+  return out;
+}
+
+namespace {
+
+// `lean` and `constants` (two serialized JSON objects) as one object.
+std::string joined_objects(const std::string& lean, const std::string& constants) {
+  if (constants == "{}") return lean;
+  if (lean == "{}") return constants;
+  return lean.substr(0, lean.size() - 1) + "," + constants.substr(1);
+}
+
+}  // namespace
 
 std::string TableCore::state_text(Member& member, SharedParts& parts, const rules::Balances& chips) {
   const auto seat = seat_of(member.player);
-  const auto& view = view_text(parts, seat);
+  auto& view = view_parts(parts, seat);
   std::string text;
-  text.reserve(parts.head.size() + parts.tail.size() + view.size() + 512);
+  text.reserve(parts.head.size() + parts.tail.size() + view.lean.size() + 512);
   text += parts.head;
-  // Mid-deal pushes leave out an unchanged players list; a deal's end, a table
-  // not in play and its end carry it whole, as chips are read there.
-  if (parts.players_always || member.players_sent != players_version_) {
-    text += R"(,"players":)";
-    text += players_text_;
+  // What never changes goes in a member's first push only; status and seat when they change.
+  if (!member.introduced) {
+    text += parts.intro;
+    member.introduced = true;
+  }
+  if (member.status_sent != record_.status) {
+    text += R"(,"status":)";
+    text += Json(record_.status).dump();
+    member.status_sent = record_.status;
+  }
+  // The players list goes when it changed; when only chips changed, just those.
+  if (member.players_sent != players_version_) {
+    if (member.players_sent != 0 && member.roster_sent == roster_version_) {
+      text += R"(,"chips":)";
+      text += players_chips_text_;
+    } else {
+      text += R"(,"players":)";
+      text += players_text_;
+      member.roster_sent = roster_version_;
+    }
     member.players_sent = players_version_;
   }
-  text += R"(,"seat":)";
-  text += seat ? std::to_string(*seat) : "null";
+  if (!member.seat_sent || *member.seat_sent != seat) {
+    text += R"(,"seat":)";
+    text += seat ? std::to_string(*seat) : "null";
+    member.seat_sent.emplace(seat);
+  }
   if (!seat) {
     if (const auto place = waiting_position(member.player)) text += R"(,"waiting":)" + std::to_string(*place);
   }
   // The invite is for those who may bring friends: the host and the seated.
-  if (seat || same_name(record_.host, member.player)) text += R"(,"invite":)" + Json(record_.invite).dump();
+  if (!member.invite_sent && (seat || same_name(record_.host, member.player))) {
+    text += R"(,"invite":)" + Json(record_.invite).dump();
+    member.invite_sent = true;
+  }
   text += parts.tail;
-  // While a deal is played, the last deal's result goes once to each member: it
-  // stays until the next deal settles (docs/protocol.md).
+  // A deal's commitment goes with the first push that shows its cards (before the view).
+  if (!fair_text_.empty() && member.fair_sent != fair_version_) {
+    text += R"(,"fair":)";
+    text += fair_text_;
+    member.fair_sent = fair_version_;
+  }
+  // While the table is played, the last deal's result goes once to each member:
+  // it stays until the next deal settles (docs/protocol.md).
   if (game_ && !failed() && !result_text_.empty() && (parts.result_always || member.result_sent != result_version_)) {
     text += R"(,"result":)";
     text += result_text_;
     member.result_sent = result_version_;
   }
   text += R"(,"view":)";
-  text += view;
+  if (member.constants_sent != view_constants_version_) {
+    if (view.whole.empty()) {
+      view.whole = joined_objects(view.lean, view.constants.dump(-1, ' ', false, Json::error_handler_t::replace));
+      Json names = Json::array();
+      for (auto it = view.constants.begin(); it != view.constants.end(); ++it) names.push_back(it.key());
+      view.names = names.dump();
+    }
+    text += view.whole;
+    text += R"(,"view_constants":)";
+    text += view.names;
+    member.constants_sent = view_constants_version_;
+  } else {
+    text += view.lean;
+  }
   text += R"(,"legal":)";
   text += seat && game_ && !failed() ? legal_for(*seat, chips).dump() : "[]";
   log_delta(member, text);

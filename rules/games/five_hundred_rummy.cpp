@@ -176,6 +176,7 @@ RummyConfig config_for(const Json& options, int players) {
 
 GameInfo five_hundred_rummy_info() {
   GameInfo info;
+  info.view_constants = {"target", "deals_to_play"};  // set by the options (registry.h)
   info.id = "five_hundred_rummy";
   info.name = "Five Hundred Rummy";
   info.aliases = {"Pinochle Rummy", "500 Rum", "500 Rummy"};

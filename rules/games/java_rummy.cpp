@@ -157,6 +157,7 @@ class JavaRummy final : public GoDownFamily {
 
 GameInfo java_rummy_info() {
   GameInfo info;
+  info.view_constants = {"target"};  // set by the options (registry.h)
   info.id = "java_rummy";
   info.name = "Java Rummy";
   info.aliases = {"Elimination Rummy", "Freeze Out"};

@@ -127,6 +127,7 @@ class MichiganRummy final : public RummyBase {
 
 GameInfo michigan_rummy_info() {
   GameInfo info;
+  info.view_constants = {"target", "deals_to_play"};  // set by the options (registry.h)
   info.id = "michigan_rummy";
   info.name = "Michigan Rummy";
   info.aliases = {"Polish Rummy"};

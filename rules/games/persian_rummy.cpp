@@ -26,6 +26,7 @@ RummyConfig config_for(const Json& options) {
 
 GameInfo persian_rummy_info() {
   GameInfo info;
+  info.view_constants = {"target", "deals_to_play"};  // set by the options (registry.h)
   info.id = "persian_rummy";
   info.name = "Persian Rummy";
   info.aliases = {"Five Hundred Joker Rummy"};

@@ -850,6 +850,7 @@ std::unique_ptr<GameState> rabouge_at(const Json& options, int players, const Js
 
 GameInfo rabouge_info() {
   GameInfo info;
+  info.view_constants = {"packs", "stock_size", "stake", "win_stake", "card_count", "rabouge_stake"};  // set by the options (registry.h)
   info.id = "rabouge";
   info.name = "Rabouge";
   info.aliases = {"Rappuse", "Rapuse", "Grabuge", "Grabouge", "Rapouse", "Rabuse"};

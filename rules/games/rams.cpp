@@ -7,6 +7,7 @@ namespace parlour::rules {
 
 GameInfo rams_info() {
   GameInfo info;
+  info.view_constants = {"ranking", "unit"};  // set by the options (registry.h)
   info.id = "rams";
   info.name = "Rams";
   info.aliases = {"General Rams"};

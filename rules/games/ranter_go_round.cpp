@@ -457,6 +457,7 @@ Json ranter_go_round_bot(const Json& view, const Json& legal, Rng&) {
 
 GameInfo ranter_go_round_info() {
   GameInfo info;
+  info.view_constants = {"stake"};  // set by the options (registry.h)
   info.id = "ranter_go_round";
   info.name = "Ranter-Go-Round";
   info.aliases = {"Chase the Ace"};

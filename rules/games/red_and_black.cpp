@@ -447,6 +447,7 @@ double red_and_black_edge(const Json& view, bool red) {
 
 GameInfo red_and_black_info() {
   GameInfo info;
+  info.view_constants = {"limit", "sequential"};  // set by the options (registry.h)
   info.id = "red_and_black";
   info.name = "Red and Black";
   info.aliases = {};

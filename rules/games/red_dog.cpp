@@ -336,14 +336,16 @@ class RedDog final : public GameState {
 
   // A hand is in play until its bet is settled; then only its owner still sees
   // it (a winner's beating card is in `shown`, a loser's hand is never shown).
+  // `bet`, `target` and `shown` are present once they have a value: a state
+  // push goes to every seat on every step, and most seats have none yet.
   Json seat_view(int seat, std::optional<int> viewer) const {
     const auto& s = seats_[seat];
     const bool own = viewer == seat;
     const bool in_play = own || s.status == Status::waiting;
     Json out = view::seat(seat, in_play ? s.hand : std::vector<Card>{}, own, status_name(s.status), s.left);
-    out["bet"] = s.bet ? Json(*s.bet) : Json();
-    out["target"] = s.target ? Json(to_string(*s.target)) : Json();
-    out["shown"] = s.shown ? Json(to_string(*s.shown)) : Json();
+    if (s.bet) out["bet"] = *s.bet;
+    if (s.target) out["target"] = to_string(*s.target);
+    if (s.shown) out["shown"] = to_string(*s.shown);
     return out;
   }
 
@@ -408,6 +410,7 @@ double red_dog_win_chance(const Json& view) {
 
 GameInfo red_dog_info() {
   GameInfo info;
+  info.view_constants = {"ante", "hand_size"};  // set by the options (registry.h)
   info.id = "red_dog";
   info.name = "Red Dog";
   info.aliases = {"High-Card Pool"};

@@ -277,6 +277,7 @@ class Reversi final : public GameState {
 
 GameInfo reversi_info() {
   GameInfo info;
+  info.view_constants = {"stake", "tricks_per_deal"};  // set by the options (registry.h)
   info.id = "reversi";
   info.name = "Reversi";
   info.aliases = {"Forerunner of Hearts"};

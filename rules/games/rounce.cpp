@@ -7,6 +7,7 @@ namespace parlour::rules {
 
 GameInfo rounce_info() {
   GameInfo info;
+  info.view_constants = {"ranking", "unit"};  // set by the options (registry.h)
   info.id = "rounce";
   info.name = "Rounce";
   info.aliases = {};

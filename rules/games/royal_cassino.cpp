@@ -52,6 +52,7 @@ OptionSpec boolean(const char* name, bool fallback, const char* description) {
 
 GameInfo royal_cassino_info() {
   GameInfo info;
+  info.view_constants = {"rules", "card_values", "max_build", "target"};  // set by the options (registry.h)
   info.id = "royal_cassino";
   info.name = "Royal Cassino";
   info.aliases = {"Royal Casino", "Royal Draw Cassino", "Royal Spade Cassino"};

@@ -119,6 +119,7 @@ class RummyPoker final : public GoDownFamily {
 
 GameInfo rummy_poker_info() {
   GameInfo info;
+  info.view_constants = {"target", "scoring"};  // set by the options (registry.h)
   info.id = "rummy_poker";
   info.name = "Rummy Poker";
   info.aliases = {};

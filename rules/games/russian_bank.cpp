@@ -982,6 +982,7 @@ std::unique_ptr<GameState> russian_bank_at(const Json& options, const Json& posi
 
 GameInfo russian_bank_info() {
   GameInfo info;
+  info.view_constants = {"max_turns", "stop_rule", "stake"};  // set by the options (registry.h)
   info.id = "russian_bank";
   info.name = "Russian Bank";
   info.aliases = {"Crapette"};

@@ -74,6 +74,22 @@ test('Red Dog: three browsers, invite link, a deal played by clicking, result = 
     assert.deepEqual(results[2], results[0], 'carol sees the same result as alice');
     assert.deepEqual(results[0], EXPECTED, 'the seed deals exactly these chips');
 
+    // The table is drawn from pushes that leave out what each page has had
+    // (docs/protocol.md "State"): the ante (a view constant, in the first push
+    // only), the host (likewise) and each seat's chips (sent alone when only
+    // chips changed) are still on every page, and right.
+    for (const viewer of [alice, bob, carol]) {
+      const ante = viewer.table.locator('.fact', { hasText: 'Ante' }).locator('strong');
+      assert.equal((await ante.textContent()).trim(), '1', `${viewer.name} sees the ante`);
+      const hostSeat = viewer.table.locator('[data-zone="seat"][data-player="alice"]');
+      assert.equal(await hostSeat.locator('.badge-host').count(), 1, `${viewer.name} sees alice as the host`);
+      for (const [seat, player] of Object.entries(bySeat)) {
+        const amount = viewer.table.locator(`[data-zone="seat"][data-player="${player.name}"] .seat-chips-amount`);
+        assert.equal(Number((await amount.textContent()).replace(/[^0-9-]/g, '')), STARTING_CHIPS + EXPECTED[seat],
+          `${viewer.name} sees ${player.name}'s chips`);
+      }
+    }
+
     // Each ledger page agrees with the result.
     for (const [seat, player] of Object.entries(bySeat)) {
       const ledger = await player.ledger();

@@ -55,31 +55,8 @@ std::optional<Json> WsClient::read(int ms) {
   std::string text = beast::buffers_to_string(buffer.data());
   frames_.push_back(text);
   Json frame = Json::parse(text);
-  if (frame.value("type", "") == "state") complete_state(frame);
+  if (frame.value("type", "") == "state") kept_.complete(frame);
   return frame;
-}
-
-void WsClient::complete_state(Json& state) {
-  auto& kept = tables_[state.value("table", "")];
-  if (state.contains("log_from")) {
-    const std::int64_t from = state["log_from"];
-    if (from != kept.log_end) kept.log = Json::array();
-    for (const auto& line : state["log"]) kept.log.push_back(line);
-    kept.log_end = from + static_cast<std::int64_t>(state["log"].size());
-    while (kept.log.size() > 50) kept.log.erase(kept.log.begin());
-    state["log"] = kept.log;
-  }
-  if (state.contains("chat_from")) {
-    const std::int64_t from = state["chat_from"];
-    if (from != kept.chat_end) kept.chat = Json::array();
-    for (const auto& line : state["chat"]) kept.chat.push_back(line);
-    kept.chat_end = from + static_cast<std::int64_t>(state["chat"].size());
-  }
-  state["chat"] = kept.chat;
-  if (state.contains("players")) kept.players = state["players"];
-  else if (!kept.players.is_null()) state["players"] = kept.players;
-  if (state.contains("result")) kept.result = state["result"];
-  else if (!kept.result.is_null() && state.value("status", "") == "playing") state["result"] = kept.result;
 }
 
 Json WsClient::request(Json message) {

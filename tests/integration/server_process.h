@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tests/support/server_process.h"
+#include "tests/support/state_keeper.h"
 
 namespace parlour::test {
 
@@ -57,18 +58,9 @@ class WsClient {
  private:
   boost::asio::io_context io_;
   boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
-  // A state push leaves out the log and chat lines, the players list and (during
-  // play) the result this client has had already (docs/protocol.md); these fill them in.
-  struct TableMemory {
-    Json log = Json::array();
-    std::int64_t log_end = 0;
-    Json players;
-    Json result;
-    Json chat = Json::array();
-    std::int64_t chat_end = 0;
-  };
-  void complete_state(Json& state);
-  std::map<std::string, TableMemory> tables_;
+  // A state push leaves out what this client has had already (docs/protocol.md
+  // "State"); every state read is filled in, so tests see whole states.
+  support::StateKeeper kept_;
   std::vector<Json> pending_states_;
   std::vector<std::string> frames_;  // every text frame received
   std::int64_t next_id_ = 1;

@@ -68,11 +68,15 @@ Json play_until(WsClient& ann, WsClient& bob, const std::string& table, const st
 }
 
 // Every state push of `table` a client received, parsed, in order.
+// Every state push of `table` the client read, in order, filled in as a client does.
 std::vector<Json> pushes_of(const WsClient& client, const std::string& table) {
   std::vector<Json> out;
+  parlour::support::StateKeeper kept;
   for (const auto& frame : client.frames()) {
     auto message = Json::parse(frame);
-    if (message["type"] == "state" && message["table"] == table) out.push_back(std::move(message));
+    if (message["type"] != "state" || message["table"] != table) continue;
+    kept.complete(message);
+    out.push_back(std::move(message));
   }
   return out;
 }

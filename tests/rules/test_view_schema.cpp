@@ -4,10 +4,13 @@
 // where present, the layout the catalogue names, and no hidden card: a seat's
 // view differs from a spectator's only in that seat's own entry, and a
 // spectator sees no card of a hand unless the game's rules lay hands face up.
+// The keys a game names as its view's constants are the same in every view of
+// a table, all table long.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "rules/random_play.h"
@@ -191,14 +194,39 @@ std::vector<std::string> hidden_hand_problems(const Json& spectator, const std::
   return out;
 }
 
-void check_every_view(Harness& h, const GameInfo& info, int players) {
+// What a view holds of each of the game's view constants (GameInfo::view_constants):
+// its value, or nullopt where the view has no such key.
+using Constants = std::map<std::string, std::optional<Json>>;
+
+Constants constants_of(const Json& view, const GameInfo& info) {
+  Constants out;
+  for (const auto& key : info.view_constants)
+    out[key] = view.contains(key) ? std::optional<Json>(view[key]) : std::nullopt;
+  return out;
+}
+
+// A state push sends the view's constants once per connection, so they must be
+// the same in every seat's view and a spectator's, all table long: `table`
+// holds what the table's first view had.
+void check_constants(const Json& view, const GameInfo& info, std::optional<Constants>& table, const std::string& whose) {
+  const auto now = constants_of(view, info);
+  if (!table) table = now;
+  for (const auto& [key, value] : now)
+    CHECK_MESSAGE(value == table->at(key), whose << "'s view changes the constant '" << key << "' from "
+                                              << (table->at(key) ? table->at(key)->dump() : "absent") << " to "
+                                              << (value ? value->dump() : "absent"));
+}
+
+void check_every_view(Harness& h, const GameInfo& info, int players, std::optional<Constants>& constants) {
   const auto to_act = h.game().to_act();
   const Json spectator = h.game().view(std::nullopt);
+  check_constants(spectator, info, constants, "a spectator");
   auto problems = schema_problems(spectator, info, players, to_act);
   CHECK_MESSAGE(problems.empty(), "spectator: " << Json(problems).dump() << "\n" << spectator.dump());
   std::vector<Json> own_entries;
   for (int seat = 0; seat < players; ++seat) {
     const Json view = h.game().view(seat);
+    check_constants(view, info, constants, "seat " + std::to_string(seat));
     problems = schema_problems(view, info, players, to_act);
     CHECK_MESSAGE(problems.empty(), "seat " << seat << ": " << Json(problems).dump() << "\n" << view.dump());
     const auto leaked = leaks(view, spectator, seat);
@@ -211,7 +239,7 @@ void check_every_view(Harness& h, const GameInfo& info, int players) {
 
 }  // namespace
 
-TEST_CASE("every game's every view validates against the common schema and hides what is hidden") {
+TEST_CASE("every game's every view validates against the common schema, hides what is hidden and keeps its constants") {
   for (const auto& info : Registry::builtin().all()) {
     CAPTURE(info.id);
     std::set<int> player_counts = {info.min_players, std::min(info.max_players, std::max(info.min_players, 4))};
@@ -222,8 +250,9 @@ TEST_CASE("every game's every view validates against the common schema and hides
         Harness h(info.id, Json::object(), std::vector<std::int64_t>(players, 500), seed, std::nullopt,
                   parlour::test::drawn_dealer);
         parlour::rules::Rng rng(seed);
+        std::optional<Constants> constants;
         for (int step = 0; step < 160; ++step) {
-          check_every_view(h, info, players);
+          check_every_view(h, info, players, constants);
           if (h.game().phase() == Phase::game_over) break;
           if (h.game().phase() == Phase::deal_over) {
             h.next_deal();

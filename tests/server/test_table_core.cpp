@@ -4,12 +4,15 @@
 // where real rules matter.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 #include "rules/registry.h"
 #include "rules/fair.h"
 #include "server/history.h"
 #include "server/table_core.h"
+#include "tests/support/state_keeper.h"
 
 using namespace parlour::server;
 using parlour::rules::Json;
@@ -129,7 +132,9 @@ struct Bench {
   storage::TableRecord record;
   std::vector<storage::Event> events;  // the committed log
   std::vector<storage::TableWrite> writes;
-  std::map<ClientId, std::vector<Json>> frames;
+  std::map<ClientId, std::vector<Json>> frames;  // as sent: a state push leaves out what the client has had
+  std::map<ClientId, parlour::support::StateKeeper> keepers;
+  std::map<ClientId, Json> whole_states;  // each client's last state push, filled in as a client does
   std::map<TimerKind, TimerOrder> timers;
   std::unique_ptr<TableCore> core;
   bool fail_next_commit = false;
@@ -174,7 +179,13 @@ struct Bench {
 
   // Carries an outbox out as the actor would, committing every write.
   void run(Outbox out) {
-    for (auto& frame : out.frames) frames[frame.to].push_back(Json::parse(*frame.text));
+    for (auto& frame : out.frames) {
+      frames[frame.to].push_back(Json::parse(*frame.text));
+      if (frames[frame.to].back()["type"] != "state") continue;
+      Json whole = frames[frame.to].back();
+      keepers[frame.to].complete(whole);
+      whole_states[frame.to] = std::move(whole);
+    }
     for (const auto& timer : out.timers) {
       if (timer.after) timers[timer.kind] = timer;
       else timers.erase(timer.kind);
@@ -212,7 +223,12 @@ struct Bench {
   }
 
   Json last(ClientId client) const { return frames.at(client).back(); }
+  // The last state as the client sees it (filled in), or as it was sent.
   Json last_state(ClientId client) const {
+    const auto it = whole_states.find(client);
+    return it == whole_states.end() ? Json() : it->second;
+  }
+  Json last_pushed(ClientId client) const {
     const auto& list = frames.at(client);
     for (auto it = list.rbegin(); it != list.rend(); ++it)
       if ((*it)["type"] == "state") return *it;
@@ -251,10 +267,7 @@ struct Bench {
     return false;
   }
   Json player(ClientId client, int seat) const {
-    Json players;
-    for (const auto& frame : frames.at(client))
-      if (frame["type"] == "state" && frame.contains("players")) players = frame["players"];
-    for (const auto& p : players)
+    for (const auto& p : last_state(client).value("players", Json::array()))
       if (p["seat"] == seat) return p;
     return Json();
   }
@@ -459,7 +472,7 @@ TEST_CASE("a private table's invite goes to its host and players, never to a spe
   Bench bench(scripted_info());
   bench.seat_and_start();
   bench.run(bench.core->watch(bench.cat()));
-  CHECK_FALSE(bench.last_state(3).contains("invite"));
+  for (const auto& frame : bench.frames[3]) CHECK_FALSE(frame.contains("invite"));
   CHECK(bench.last_state(1)["invite"] == "secret-invite");
   CHECK(bench.last_state(2)["invite"] == "secret-invite");
 }
@@ -533,36 +546,120 @@ TEST_CASE("a state push carries only the log lines the member has not had, and t
   Bench bench(scripted_info());
   bench.seat_and_start();
   bench.run(bench.core->watch(bench.cat()));
-  const auto first = bench.last_state(3);
+  const auto first = bench.last_pushed(3);
   REQUIRE(first.contains("players"));
   const auto from = first["log_from"].get<std::int64_t>();
   const auto had = static_cast<std::int64_t>(first["log"].size());
   bench.tap(bench.ann());
-  const auto next = bench.last_state(3);
+  const auto next = bench.last_pushed(3);
   CHECK(next["log_from"] == from + had);
   CHECK(next["log"] == Json::array({"tap 1"}));
-  CHECK(next.contains("players"));  // ann's chips changed
+  // Only ann's chips changed (she paid 1 into the pot): the push carries the
+  // chips alone, one per entry of the list, in its order.
+  CHECK_FALSE(next.contains("players"));
+  CHECK(next["chips"] == Json::array({99, 100}));
+  CHECK(bench.player(3, 0)["chips"] == 99);
   bench.run(bench.core->leave(bench.cat()));
-  bench.run(bench.core->watch(bench.cat()));  // a member again: the whole log once more
-  const auto again = bench.last_state(3);
+  bench.run(bench.core->watch(bench.cat()));  // a member again: the whole log and list once more
+  const auto again = bench.last_pushed(3);
   CHECK(again["log_from"] == from);
   CHECK(again["log"].size() == static_cast<std::size_t>(had + 1));
   CHECK(again.contains("players"));
-  // A push in which nobody's chips, seat or presence changed leaves the list out.
+  CHECK_FALSE(again.contains("chips"));
+  // A seat's presence changing sends the list whole again.
+  bench.run(bench.core->disconnected(2));
+  CHECK(bench.last_pushed(3)["players"][1]["connected"] == false);
+  bench.run(bench.core->join(bench.bob(), 1));
+  CHECK(bench.last_pushed(3)["players"][1]["connected"] == true);
+  // A push in which nobody's chips, seat or presence changed leaves both out.
   bench.tap(bench.bob());
-  CHECK(bench.last_state(3).contains("players"));  // a deal's end carries the list whole
+  CHECK(bench.last_pushed(3).contains("chips"));  // bob paid too
   const auto before = bench.frames[3].size();
   bench.run(bench.core->act(bench.ann(), {{"type", "continue"}}, std::nullopt));
   bench.run(bench.core->act(bench.bob(), {{"type", "continue"}}, std::nullopt));
   REQUIRE(bench.frames[3].size() > before);
-  CHECK_FALSE(bench.last_state(3).contains("players"));
+  CHECK_FALSE(bench.last_pushed(3).contains("players"));
+  CHECK_FALSE(bench.last_pushed(3).contains("chips"));
   // The new deal's one line is its commitment.
-  CHECK(bench.last_state(3)["log"] ==
+  CHECK(bench.last_pushed(3)["log"] ==
         Json::array({"Deal 2 is dealt from a committed deck: sha256 " + bench.core->commitment(2) + "."}));
   bench.run(bench.core->end(bench.ann()));
   bench.run(bench.core->end(bench.ann()));
   REQUIRE(bench.last_state(3)["status"] == "finished");
-  CHECK(bench.last_state(3).contains("players"));  // so does the table's end
+  CHECK(bench.last_state(3)["players"] == bench.last_state(1)["players"]);
+}
+
+TEST_CASE("a connection's first state carries the table's fixed parts and the view's constants; later pushes leave them out") {
+  Bench bench(*rules::Registry::builtin().find("red_dog"));
+  bench.seat_and_start();
+  bench.run(bench.core->watch(bench.cat()));
+  const std::set<std::string> fixed = {"game", "host", "clock"};
+  const Json constants = Json::array({"ante", "hand_size", "layout"});
+  const auto first = bench.last_pushed(3);
+  for (const auto& key : fixed) CHECK_MESSAGE(first.contains(key), key);
+  CHECK(first["view_constants"] == constants);
+  CHECK(first["view"]["ante"] == 1);
+  CHECK(first["view"]["layout"] == "betting");
+  CHECK(first.contains("fair"));
+  CHECK_FALSE(first.contains("invite"));  // a spectator never has it
+  CHECK(bench.last_state(1)["invite"] == "secret-invite");
+  const auto invites_to_ann = std::count_if(bench.frames[1].begin(), bench.frames[1].end(),
+                                            [](const Json& frame) { return frame.contains("invite"); });
+  CHECK(invites_to_ann == 1);  // her first push only
+
+  // The next push (a bet): none of them, and the view without its constants.
+  const auto mover = bench.last_state(1)["to_act"][0].get<int>() == 0 ? bench.ann() : bench.bob();
+  Json bet = bench.last_state(mover.client)["legal"][0];
+  bet["amount"] = bet["amount"]["min"];
+  bench.run(bench.core->act(mover, bet, std::nullopt));
+  for (ClientId client : {1, 2, 3}) {
+    const auto next = bench.last_pushed(client);
+    CAPTURE(client);
+    REQUIRE(next["seq"] > first["seq"]);
+    for (const auto& key : {"game", "host", "clock", "invite", "fair", "view_constants"}) CHECK_MESSAGE(!next.contains(key), key);
+    for (const auto& key : constants) CHECK_FALSE(next["view"].contains(key));
+    CHECK(next["view"].contains("seats"));
+    CHECK_FALSE(next.contains("status"));  // unchanged: sent when it changes
+    CHECK_FALSE(next.contains("seat"));
+    // Filled in, it is the whole state, as the first push had it.
+    const auto whole = bench.last_state(client);
+    CHECK(whole["status"] == "playing");
+    CHECK(whole["seat"] == (client == 3 ? Json() : Json(client - 1)));
+    CHECK(whole["game"] == "red_dog");
+    CHECK(whole["host"] == "ann");
+    CHECK(whole["clock"] == first["clock"]);
+    CHECK(whole["view"]["hand_size"] == 5);
+    CHECK(whole["view"]["seats"][0]["cards"].size() == whole["view"]["seats"][0]["count"]);
+  }
+
+  // A reconnect is a new connection, a new member: it has them all again.
+  bench.run(bench.core->disconnected(1));
+  bench.run(bench.core->join({4, "ann", 1}, 0));
+  const auto back = bench.last_pushed(4);
+  for (const auto& key : fixed) CHECK_MESSAGE(back.contains(key), key);
+  CHECK(back["invite"] == "secret-invite");
+  CHECK(back.contains("fair"));
+  CHECK(back.contains("players"));
+  CHECK(back["view_constants"] == constants);
+  CHECK(back["view"]["hand_size"] == 5);
+}
+
+TEST_CASE("before play the view's constants are the table's seats and options; play's start sends the game's own") {
+  Bench bench(scripted_info());
+  bench.run(bench.core->join(bench.ann(), 0));
+  CHECK(bench.last_pushed(1)["view"] == Json({{"seats", 2}, {"options", Json::parse(bench.record.options_json)}}));
+  CHECK(bench.last_pushed(1)["view_constants"] == Json::array({"options", "seats"}));
+  bench.run(bench.core->join(bench.bob(), 1));
+  CHECK(bench.last_pushed(1)["view"] == Json::object());  // nothing new: the constants hold
+  CHECK(bench.last_state(1)["view"] == Json({{"seats", 2}, {"options", Json::parse(bench.record.options_json)}}));
+  CHECK_FALSE(bench.last_pushed(1).contains("status"));  // still waiting
+  CHECK_FALSE(bench.last_pushed(1).contains("seat"));    // still seat 0
+  bench.run(bench.core->start(bench.ann()));
+  CHECK(bench.last_pushed(1)["status"] == "playing");   // a change: sent
+  // The scripted game names no constants: its whole view comes, and the
+  // empty list tells the client that the old ones are gone.
+  CHECK(bench.last_pushed(1)["view_constants"] == Json::array());
+  CHECK_FALSE(bench.last_state(1)["view"].contains("options"));
 }
 
 TEST_CASE("the log kept for new members is the last 50 lines, numbered for the life of the table") {
@@ -582,7 +679,7 @@ TEST_CASE("the log kept for new members is the last 50 lines, numbered for the l
   CHECK(state["log_from"].get<std::int64_t>() > 0);
 }
 
-TEST_CASE("while the next deal is played, the last deal's result goes once to each member; a deal over carries it always") {
+TEST_CASE("while a table is played, each deal's result goes once to each member; a finished table's goes always") {
   Bench bench(*rules::Registry::builtin().find("red_dog"));
   bench.seat_and_start();
   bench.run(bench.core->watch(bench.cat()));
@@ -601,16 +698,26 @@ TEST_CASE("while the next deal is played, the last deal's result goes once to ea
   const auto settled = bench.last_state(3);
   REQUIRE(settled.contains("result"));
   bench.run(bench.core->act(bench.ann(), {{"type", "continue"}}, std::nullopt));
-  CHECK(bench.last_state(3).contains("result"));  // the deal is still over
+  CHECK_FALSE(bench.last_pushed(3).contains("result"));  // the deal is still over: sent already
+  CHECK(bench.last_state(3)["result"] == settled["result"]);
   bench.run(bench.core->act(bench.bob(), {{"type", "continue"}}, std::nullopt));
   REQUIRE(bench.last_state(3)["view"]["phase"] == "betting");
   // The first push of the new deal came after the result was sent: left out.
-  CHECK_FALSE(bench.last_state(3).contains("result"));
+  CHECK_FALSE(bench.last_pushed(3).contains("result"));
+  CHECK(bench.last_state(3)["result"] == settled["result"]);  // the client keeps it
   bench.run(bench.core->leave(bench.cat()));
   bench.run(bench.core->watch(bench.cat()));
-  CHECK(bench.last_state(3)["result"] == settled["result"]);  // a new member has it once
+  CHECK(bench.last_pushed(3)["result"] == settled["result"]);  // a new member has it once
   play_one_step();
-  if (bench.last_state(3)["view"]["phase"] == "betting") CHECK_FALSE(bench.last_state(3).contains("result"));
+  if (bench.last_state(3)["view"]["phase"] == "betting") CHECK_FALSE(bench.last_pushed(3).contains("result"));
+  // Once the table has finished, every push carries its last result.
+  bench.run(bench.core->end(bench.ann()));
+  bench.run(bench.core->end(bench.ann()));
+  REQUIRE(bench.last_state(3)["status"] == "finished");
+  const auto pushes = bench.frames[3].size();
+  bench.run(bench.core->watch({5, "dan", 1}));
+  REQUIRE(bench.frames[3].size() > pushes);
+  CHECK(bench.last_pushed(3).contains("result"));
 }
 
 // ---------------------------------------------------------------- the turn clock and away seats
@@ -1526,6 +1633,8 @@ TEST_CASE("fair deals: each deal's push carries its commitment, derived again af
   CHECK(first["fair"] == Json({{"deal", 1}, {"commitment", rules::fair::commitment("t1", 1, 7, salt)}}));
   CHECK(first["log"].back() == "Deal 1 is dealt from a committed deck: sha256 " + rules::fair::commitment("t1", 1, 7, salt) + ".");
   bench.tap(bench.ann());
+  CHECK_FALSE(bench.last_pushed(2).contains("fair"));  // sent once a deal: the client keeps it
+  CHECK(bench.last_state(2)["fair"] == first["fair"]);
   bench.tap(bench.bob());
   bench.run(bench.core->act(bench.ann(), {{"type", "continue"}}, std::nullopt));
   bench.run(bench.core->act(bench.bob(), {{"type", "continue"}}, std::nullopt));

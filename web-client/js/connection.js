@@ -12,6 +12,8 @@ const REQUEST_TIMEOUT_MS = 20000;
 const PING_EVERY_MS = 25000;
 // Log lines kept per table (the server keeps 50).
 const LOG_KEPT = 50;
+// Parts of a state push sent only when new to the connection (docs/protocol.md "State").
+const FIXED_PARTS = ['status', 'seat', 'game', 'host', 'clock', 'invite', 'fair'];
 
 export class RequestError extends Error {
   constructor(code, message) {
@@ -32,7 +34,7 @@ export class Connection {
     this.pingTimer = null;
     this.status = 'connecting';
     this.retryAt = 0;
-    this.tables = new Map(); // table id → {log, logEnd, chat, chatEnd, players, result}: what state pushes leave out
+    this.tables = new Map(); // table id → {log, logEnd, chat, chatEnd, players, result, fixed, constants}: what state pushes leave out
   }
 
   /** Listen for pushed messages of a type ('state', 'error', …) or for
@@ -156,14 +158,18 @@ export class Connection {
   }
 
   /**
-   * A state push carries only the log lines this connection has not had
-   * (`log_from` numbers the first) and the players list only when it changed
-   * (docs/protocol.md), and the last deal's result only once while the next
-   * deal is played: fill them in, so that every listener sees a whole state.
+   * A state push carries only what this connection has not had (docs/protocol.md
+   * "State"): the log and chat lines it has not had (`log_from`, `chat_from`),
+   * the players list only when it changed (`chips` alone when only chips did),
+   * the last deal's result once, `status` and `seat` when they change, the
+   * table's fixed parts (`game`, `host`, `clock`, `invite`) and the deal's
+   * `fair` block when new, and the view's
+   * constants (named by `view_constants`) once. Fill them in, so that every
+   * listener sees a whole state.
    */
   completeState(state) {
     const key = String(state.table);
-    const kept = this.tables.get(key) || { log: [], logEnd: 0, chat: [], chatEnd: 0, players: undefined };
+    const kept = this.tables.get(key) || { log: [], logEnd: 0, chat: [], chatEnd: 0, players: undefined, fixed: {}, constants: {} };
     const lines = Array.isArray(state.log) ? state.log : [];
     if (Number.isInteger(state.log_from)) {
       kept.log = state.log_from === kept.logEnd ? kept.log.concat(lines) : lines.slice();
@@ -179,10 +185,28 @@ export class Connection {
       if (kept.chat.length > LOG_KEPT) kept.chat = kept.chat.slice(-LOG_KEPT);
     }
     state.chat = kept.chat || [];
-    if (Array.isArray(state.players)) kept.players = state.players;
-    else if (kept.players) state.players = kept.players;
+    if (Array.isArray(state.players)) {
+      kept.players = state.players;
+    } else if (Array.isArray(state.chips) && Array.isArray(kept.players) && state.chips.length === kept.players.length) {
+      kept.players = kept.players.map((entry, i) => ({ ...entry, chips: state.chips[i] }));
+    }
+    delete state.chips;
+    if (kept.players) state.players = kept.players;
+    for (const part of FIXED_PARTS) {
+      if (state[part] !== undefined) kept.fixed[part] = state[part];
+      else if (kept.fixed[part] !== undefined) state[part] = kept.fixed[part];
+    }
     if (state.result && typeof state.result === 'object') kept.result = state.result;
     else if (kept.result && state.status === 'playing') state.result = kept.result;
+    if (state.view && typeof state.view === 'object' && !Array.isArray(state.view)) {
+      if (Array.isArray(state.view_constants)) {
+        kept.constants = {};
+        for (const name of state.view_constants) if (name in state.view) kept.constants[name] = state.view[name];
+      } else {
+        for (const [name, value] of Object.entries(kept.constants)) if (!(name in state.view)) state.view[name] = value;
+      }
+    }
+    delete state.view_constants;
     this.tables.set(key, kept);
   }
 

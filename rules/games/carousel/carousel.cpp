@@ -257,6 +257,7 @@ Json Carousel::extra_view() const {
 
 GameInfo carousel_info() {
   GameInfo info;
+  info.view_constants = {"target", "draws_per_turn", "knock_max", "turn_time_limit_s"};  // set by the options (registry.h)
   info.id = "carousel";
   info.name = "Carousel";
   info.aliases = {"Carousel Rummy"};
