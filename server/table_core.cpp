@@ -1443,6 +1443,8 @@ TableCore::SharedParts TableCore::shared_parts() {
   head += Json(id()).dump();
   head += R"(,"seq":)";
   head += std::to_string(seq_);
+  head += R"(,"status":)";
+  head += Json(record_.status).dump();
   parts.intro = R"(,"game":)" + Json(info_.id).dump() + R"(,"host":)" + Json(record_.host).dump() +
                 R"(,"clock":)" + clock_text_;
   auto& tail = parts.tail;
@@ -1524,15 +1526,10 @@ std::string TableCore::state_text(Member& member, SharedParts& parts, const rule
   std::string text;
   text.reserve(parts.head.size() + parts.tail.size() + view.lean.size() + 512);
   text += parts.head;
-  // What never changes goes in a member's first push only; status and seat when they change.
+  // What never changes goes in a member's first push only.
   if (!member.introduced) {
     text += parts.intro;
     member.introduced = true;
-  }
-  if (member.status_sent != record_.status) {
-    text += R"(,"status":)";
-    text += Json(record_.status).dump();
-    member.status_sent = record_.status;
   }
   // The players list goes when it changed; when only chips changed, just those.
   if (member.players_sent != players_version_) {
@@ -1546,11 +1543,8 @@ std::string TableCore::state_text(Member& member, SharedParts& parts, const rule
     }
     member.players_sent = players_version_;
   }
-  if (!member.seat_sent || *member.seat_sent != seat) {
-    text += R"(,"seat":)";
-    text += seat ? std::to_string(*seat) : "null";
-    member.seat_sent.emplace(seat);
-  }
+  text += R"(,"seat":)";
+  text += seat ? std::to_string(*seat) : "null";
   if (!seat) {
     if (const auto place = waiting_position(member.player)) text += R"(,"waiting":)" + std::to_string(*place);
   }

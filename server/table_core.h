@@ -243,8 +243,6 @@ class TableCore {
     std::uint64_t result_sent = 0;   // the result version this member has had; 0: none yet
     std::int64_t chat_sent = -1;     // absolute number of chat lines this member has had; -1: none yet
     bool introduced = false;         // has had the table's fixed parts: game, host, clock
-    std::string status_sent;         // the table status this member has had ("" none yet)
-    std::optional<std::optional<int>> seat_sent;  // the seat (or null) this member has had; nullopt: none yet
     bool invite_sent = false;
     std::uint64_t fair_sent = 0;       // the fair block version this member has had; 0: none yet
     std::uint64_t constants_sent = 0;  // the view constants version this member has had; 0: none yet
@@ -259,7 +257,7 @@ class TableCore {
   };
   // The parts of a state push that are the same for everyone, serialized once a broadcast.
   struct SharedParts {
-    std::string head;   // {"type":"state","table":..,"seq":.. (no closing brace)
+    std::string head;   // {"type":"state","table":..,"seq":..,"status":.. (no closing brace)
     std::string intro;  // ,"game":..,"host":..,"clock":..: a member's first push only
     std::string tail;   // ,"to_act":[..],"timer":{..},"failure":".."
     bool result_always = false;  // the table is over: every push carries the result

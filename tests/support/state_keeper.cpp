@@ -7,7 +7,7 @@ using Json = nlohmann::json;
 namespace {
 
 // Parts a push carries only when they are new to the connection; the last one sent holds.
-const char* const fixed_parts[] = {"status", "seat", "game", "host", "clock", "invite", "fair"};
+const char* const fixed_parts[] = {"game", "host", "clock", "invite", "fair"};
 
 // Appends the lines numbered from `state[from_key]` to what was kept, or starts
 // again from them when they do not follow on (the member left and came back).
@@ -39,13 +39,13 @@ void StateKeeper::complete(Json& state) {
   state.erase("chips");
   if (!kept.players.is_null()) state["players"] = kept.players;
 
+  if (state.contains("result")) kept.result = state["result"];
+  else if (!kept.result.is_null() && state.value("status", "") == "playing") state["result"] = kept.result;
+
   for (const char* key : fixed_parts) {
     if (state.contains(key)) kept.fixed[key] = state[key];
     else if (kept.fixed.contains(key)) state[key] = kept.fixed[key];
   }
-
-  if (state.contains("result")) kept.result = state["result"];
-  else if (!kept.result.is_null() && state.value("status", "") == "playing") state["result"] = kept.result;
 
   // `view_constants` names the view's keys sent once; a push without it leaves them out.
   if (state.contains("view_constants")) {

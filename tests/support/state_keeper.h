@@ -1,8 +1,7 @@
 // What a client keeps of each table between state pushes, so that a push that
 // leaves out what the connection has had (docs/protocol.md "State": log and
-// chat lines, the players list or all of it but chips, status and seat, the
-// table's fixed parts, the fair block, the view's constants, a result already
-// sent) reads as a whole
+// chat lines, the players list or all of it but chips, the table's fixed parts,
+// the fair block, the view's constants, a result already sent) reads as a whole
 // state. The browser client does the same in web-client/js/connection.js
 // (completeState); the integration tests and the table core's tests use this.
 #pragma once
@@ -28,7 +27,7 @@ class StateKeeper {
     std::int64_t chat_end = 0;
     nlohmann::json players;
     nlohmann::json result;
-    nlohmann::json fixed = nlohmann::json::object();      // status, seat, game, host, clock, invite, fair as last sent
+    nlohmann::json fixed = nlohmann::json::object();      // game, host, clock, invite, fair as last sent
     nlohmann::json constants = nlohmann::json::object();  // the view's constants as last sent
   };
   std::map<std::string, TableMemory> tables_;

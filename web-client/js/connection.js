@@ -13,7 +13,7 @@ const PING_EVERY_MS = 25000;
 // Log lines kept per table (the server keeps 50).
 const LOG_KEPT = 50;
 // Parts of a state push sent only when new to the connection (docs/protocol.md "State").
-const FIXED_PARTS = ['status', 'seat', 'game', 'host', 'clock', 'invite', 'fair'];
+const FIXED_PARTS = ['game', 'host', 'clock', 'invite', 'fair'];
 
 export class RequestError extends Error {
   constructor(code, message) {
@@ -161,9 +161,8 @@ export class Connection {
    * A state push carries only what this connection has not had (docs/protocol.md
    * "State"): the log and chat lines it has not had (`log_from`, `chat_from`),
    * the players list only when it changed (`chips` alone when only chips did),
-   * the last deal's result once, `status` and `seat` when they change, the
-   * table's fixed parts (`game`, `host`, `clock`, `invite`) and the deal's
-   * `fair` block when new, and the view's
+   * the last deal's result once, the table's fixed parts (`game`, `host`,
+   * `clock`, `invite`) and the deal's `fair` block when new, and the view's
    * constants (named by `view_constants`) once. Fill them in, so that every
    * listener sees a whole state.
    */
@@ -192,12 +191,12 @@ export class Connection {
     }
     delete state.chips;
     if (kept.players) state.players = kept.players;
+    if (state.result && typeof state.result === 'object') kept.result = state.result;
+    else if (kept.result && state.status === 'playing') state.result = kept.result;
     for (const part of FIXED_PARTS) {
       if (state[part] !== undefined) kept.fixed[part] = state[part];
       else if (kept.fixed[part] !== undefined) state[part] = kept.fixed[part];
     }
-    if (state.result && typeof state.result === 'object') kept.result = state.result;
-    else if (kept.result && state.status === 'playing') state.result = kept.result;
     if (state.view && typeof state.view === 'object' && !Array.isArray(state.view)) {
       if (Array.isArray(state.view_constants)) {
         kept.constants = {};
