@@ -398,7 +398,19 @@ export class Player {
 
   /** Waits until movesKey() differs from `before`: the server has answered the last click. */
   async waitForChange(before, what = 'the table changes after a click') {
-    await assertEventually(async () => (await this.movesKey()) !== before, what);
+    try {
+      await assertEventually(async () => (await this.movesKey()) !== before, what);
+    } catch (error) {
+      // What the page showed when it stopped changing, to tell a slow server from a stuck client.
+      const seen = await this.page.evaluate(() => ({
+        seq: document.querySelector('[data-table]')?.getAttribute('data-seq'),
+        connection: document.querySelector('[data-state]')?.getAttribute('data-state'),
+        banner: document.querySelector('[role="alert"]')?.textContent,
+      })).catch(() => ({}));
+      error.message += `; the page still showed ${before} at seq ${seen.seq}, connection ${seen.connection}` +
+        (seen.banner ? `, banner "${seen.banner}"` : '');
+      throw error;
+    }
   }
 
   /** Clicks the button of exactly this legal action. */
