@@ -16,6 +16,9 @@ namespace {
 constexpr auto retry_every = std::chrono::milliseconds(100);
 // How often this node looks for tables other nodes' clients ask for.
 constexpr auto handover_check_every = std::chrono::milliseconds(100);
+// Requests that may wait for this thread at once (tables asked for, invites
+// looked up, and callers waiting on one table); beyond it they are answered at once.
+constexpr std::size_t max_waiting = 10'000;
 // Orphans claimed in one tick: a dead node's tables are spread over the living.
 constexpr int orphans_per_tick = 50;
 
@@ -58,20 +61,32 @@ void Cluster::stop() {
 }
 
 void Cluster::acquire(const std::string& table, Acquired done) {
+  bool queued = false;
   {
     std::lock_guard lock(mutex_);
-    auto& wanted = wanted_[table];
-    if (wanted.waiting.empty())
-      wanted.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(config_.lease_ms) +
-                        std::chrono::seconds(2);
-    wanted.waiting.push_back(std::move(done));
+    // Clients choose the ids they ask for: what waits here is bounded.
+    if (wanted_.size() < max_waiting || wanted_.count(table)) {
+      auto& wanted = wanted_[table];
+      if (wanted.waiting.empty())
+        wanted.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(config_.lease_ms) +
+                          std::chrono::seconds(2);
+      if (wanted.waiting.size() < max_waiting) {
+        wanted.waiting.push_back(std::move(done));
+        queued = true;
+      }
+    }
   }
+  if (!queued) return answer({std::move(done)}, Where::elsewhere);
   wake_.notify_one();
 }
 
 void Cluster::table_of_invite(const std::string& invite, std::function<void(std::optional<std::string>)> done) {
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
+    if (invites_.size() >= max_waiting) {
+      lock.unlock();
+      return boost::asio::post(io_, [done = std::move(done)] { done(std::nullopt); });
+    }
     invites_.push_back({invite, std::move(done)});
   }
   wake_.notify_one();
@@ -182,10 +197,8 @@ void Cluster::hand_over(const storage::HeldLease& lease) {
 // Another node's clients are waiting for these: they are not left to the next tick.
 void Cluster::hand_over_asked() {
   for (const auto& lease : leases_->asked_of_me()) {
-    if (!lobby_.serves(lease.table)) continue;  // the tick lets it go, or it is being brought here
-    const auto served = lobby_.served_tables();
-    const auto it = std::find_if(served.begin(), served.end(), [&](const ServedTable& t) { return t.id == lease.table; });
-    if (it != served.end() && it->generation == lease.generation && it->status != "finished") hand_over(lease);
+    // Not served here (any more): the tick lets it go, or it is being brought here.
+    if (lobby_.served_unfinished(lease.table) == lease.generation) hand_over(lease);
   }
 }
 

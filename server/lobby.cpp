@@ -135,6 +135,14 @@ std::vector<ServedTable> Lobby::served_tables() const {
   return served;
 }
 
+std::optional<std::int64_t> Lobby::served_unfinished(const std::string& table) const {
+  std::lock_guard lock(mutex_);
+  const auto lease = leased_.find(table);
+  const auto it = tables_.find(table);
+  if (lease == leased_.end() || it == tables_.end() || it->second->snapshot().status == "finished") return std::nullopt;
+  return lease->second;
+}
+
 void Lobby::retire(const std::string& table, const std::string& why) {
   const auto actor = find_loaded(table);
   forget(table);
@@ -245,6 +253,8 @@ Json Lobby::tables() const {
   std::lock_guard lock(mutex_);
   for (const auto& line : elsewhere_) {
     if (list.size() >= static_cast<std::size_t>(config_.max_listed_tables)) break;
+    // A table that came here since the other node's line was read is listed once, as here.
+    if (tables_.count(line.value("table", ""))) continue;
     list.push_back(line);
   }
   return list;

@@ -113,6 +113,8 @@ class Lobby {
   // Is the table served here under a lease?
   bool serves(const std::string& table) const;
   std::vector<ServedTable> served_tables() const;
+  // The lease generation a table is served here under, while it is unfinished.
+  std::optional<std::int64_t> served_unfinished(const std::string& table) const;
   // Stops serving a table that another node serves now.
   void retire(const std::string& table, const std::string& why);
   // The lobby lines of the tables other nodes serve, listed after this node's.

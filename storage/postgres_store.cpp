@@ -513,7 +513,7 @@ struct PostgresStore::Impl {
     }
     // The transfer and the credit written so far are undone with the write's savepoint.
     if (entries != 2) {
-      throw StorageError("insufficient chips for " + describe_posting(posting) + ": " + posting.from + " has " +
+      throw StorageError(std::string(kInsufficientChipsError) + " for " + describe_posting(posting) + ": " + posting.from + " has " +
                          std::to_string(balance(tx, posting.from)));
     }
   }

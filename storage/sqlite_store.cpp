@@ -682,7 +682,7 @@ struct SqliteStore::Impl {
     } catch (const SQLite::Exception& e) {
       if (e.getExtendedErrorCode() != SQLITE_CONSTRAINT_CHECK) throw;
       // The failed statement changed nothing, so this reads the balance before it.
-      throw StorageError("insufficient chips for " + describe_posting(posting) + ": " + posting.from + " has " +
+      throw StorageError(std::string(kInsufficientChipsError) + " for " + describe_posting(posting) + ": " + posting.from + " has " +
                          std::to_string(balance(posting.from)));
     }
   }

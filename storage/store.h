@@ -114,7 +114,8 @@ struct Fence {
   std::int64_t generation = 0;
 };
 
-// How a failed step's error begins when the cause is one a table must act on.
+// How a failed step's error begins when the cause is one a table must act on
+// (both backends write these prefixes; the server reads them).
 inline constexpr const char* kFencedError = "fenced:";
 inline constexpr const char* kInsufficientChipsError = "insufficient chips";
 inline bool step_was_fenced(const std::string& error) { return error.rfind(kFencedError, 0) == 0; }
