@@ -100,7 +100,10 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
       ok = parse_int<int>(value, config.registrations_per_ip_per_hour, 1, 1'000'000);
     else if (flag == "--waiting-table-hours") ok = parse_int<int>(value, config.waiting_table_hours, 1, 24 * 365);
     else if (flag == "--max-listed-tables") ok = parse_int<int>(value, config.max_listed_tables, 1, 100'000);
-    else if (flag == "--node") ok = valid_node_name(value), config.node = value;
+    else if (flag == "--node") {
+      ok = valid_node_name(value);
+      config.node = value;
+    }
     else if (flag == "--lease-ms") ok = parse_int<int>(value, config.lease_ms, 500, 600'000);
     else return fail("unknown option " + flag);
     if (!ok) return fail("bad value for " + flag + ": '" + value + "'");

@@ -166,6 +166,7 @@ std::set<std::string> listed_tables(unsigned short port) {
   std::set<std::string> tables;
   const Json reply = lobby.request({{"type", "tables"}});
   for (const auto& line : reply["tables"]) tables.insert(line["table"].get<std::string>());
+  CHECK_MESSAGE(tables.size() == reply["tables"].size(), "each table is listed once: " << reply["tables"].dump());
   return tables;
 }
 

@@ -42,6 +42,19 @@ TEST_CASE("flags: defaults, every flag, and clear errors") {
   CHECK(limited.config->rate_burst == 1000);
 }
 
+TEST_CASE("flags for several nodes: a node needs a PostgreSQL database and a plain name") {
+  auto node = parse_args({"--node", "east-1", "--db", "postgresql://parlour@db:5432/parlour", "--lease-ms", "1500"});
+  REQUIRE(node.config);
+  CHECK(node.config->clustered());
+  CHECK(node.config->node == "east-1");
+  CHECK(node.config->lease_ms == 1500);
+  CHECK_FALSE(parse_args({}).config->clustered());
+  CHECK(parse_args({"--node", "east-1"}).message.find("--node needs a shared PostgreSQL database") == 0);
+  CHECK(parse_args({"--node", "east 1", "--db", "postgresql://db/p"}).message.find("bad value for --node") == 0);
+  CHECK(parse_args({"--node", "", "--db", "postgresql://db/p"}).message.find("bad value for --node") == 0);
+  CHECK(parse_args({"--lease-ms", "10"}).message.find("bad value for --lease-ms") == 0);
+}
+
 TEST_CASE("the rate limiter allows a burst, then the average rate") {
   RateLimiter limiter(10, 5);
   auto t = std::chrono::steady_clock::time_point{} + std::chrono::hours(1);
