@@ -19,11 +19,14 @@ all: build
 deps:
 	@bash scripts/install-deps.sh $(DEPS_FLAGS)
 
+# ccache, where installed, makes a rebuild after a checkout cheap; it is not needed.
+LAUNCHER := $(if $(shell command -v ccache),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+
 # CMake re-configures by itself when a CMakeLists.txt changes, so configure
 # explicitly only when there is no cache yet.
 configure: deps
 	@test -f $(BUILD_DIR)/CMakeCache.txt || \
-	  cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+	  cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(LAUNCHER)
 
 build: configure
 	cmake --build $(BUILD_DIR) -j$(JOBS)

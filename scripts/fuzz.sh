@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang, ASan and UBSan in build-fuzz/ and runs
-# each one. A crash, a leak or a sanitizer report fails the run (exit 1) and
-# leaves the input that caused it in build-fuzz/artifacts/.
+# Builds the libFuzzer targets with clang, ASan and UBSan in build-asan/ (the tree
+# scripts/sanitize.sh address tests in) and runs each one. A crash, a leak or a
+# sanitizer report fails the run (exit 1) and leaves the input that caused it in
+# build-asan/artifacts/.
 #
 #   scripts/fuzz.sh smoke        30 seconds of each target (what CI runs)
 #   scripts/fuzz.sh runs N       N executions of each target
@@ -18,17 +19,8 @@ case "$mode" in
   *) echo "usage: $0 smoke | runs N | seconds N" >&2; exit 2 ;;
 esac
 
-for tool in clang clang++; do
-  command -v "$tool" >/dev/null || { echo "fuzz: $tool is missing (scripts/install-deps.sh --test installs it)" >&2; exit 1; }
-done
-
-build=build-fuzz
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  launcher=()
-  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARLOUR_FUZZ=ON \
-    -DBUILD_TESTING=OFF "${launcher[@]}" >/dev/null
-fi
+source scripts/sanitized_tree.sh
+build=$(configure_asan_tree)
 cmake --build "$build" -j"${JOBS:-2}" --target fuzz_protocol fuzz_games
 
 mkdir -p "$build/artifacts"

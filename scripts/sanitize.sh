@@ -1,16 +1,40 @@
 #!/usr/bin/env bash
-# Builds the whole project with AddressSanitizer and UBSan (GCC) in build-asan/
-# and runs the test suite there (the browser tests aside). Any sanitizer report
-# fails the run.
+# The test suite under the sanitizers, each in a build folder of its own. Any
+# sanitizer report fails the run, whoever made it: a test binary, or a parlour
+# server that a test started (their reports are written to files, because a
+# server's stderr is nobody's to read and a leak found at its exit does not
+# change how the test ends).
+#
+#   sanitize.sh address [CTEST ARGS…]   clang with AddressSanitizer and UBSan, in
+#       build-asan/ (the tree scripts/fuzz.sh fuzzes in too): the protocol,
+#       storage, server and table-core tests, the integration tests and a short
+#       crash torture. The rules are fuzzed there instead (scripts/fuzz.sh).
+#   sanitize.sh thread [CTEST ARGS…]    GCC with ThreadSanitizer, in build-tsan/:
+#       the server and table-core tests and the integration tests, whose parlour
+#       servers run the I/O threads, writer, reader and cluster threads for real.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-build=build-asan
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  launcher=()
-  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARLOUR_SANITIZE=ON "${launcher[@]}" >/dev/null
-fi
-cmake --build "$build" -j"${JOBS:-2}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-ctest --test-dir "$build" --output-on-failure --timeout 1200 -E "test_browser|fuzz_smoke|sanitized_suite" "$@"
+source scripts/sanitized_tree.sh
+
+mode=${1:-}
+[ $# -gt 0 ] && shift
+case "$mode" in
+  address)
+    build=$(configure_asan_tree)
+    targets=(parlour test_protocol test_storage test_server test_integration test_torture)
+    tests='^(test_protocol|test_storage|test_server|test_integration|test_torture)$'
+    ;;
+  thread)
+    build=$(configure_tsan_tree)
+    targets=(parlour test_server test_integration)
+    tests='^(test_server|test_integration)$'
+    ;;
+  *) echo "usage: $0 address|thread [ctest arguments…]" >&2; exit 2 ;;
+esac
+
+cmake --build "$build" -j"${JOBS:-2}" --target "${targets[@]}"
+reports=$(reset_sanitizer_reports "$build")
+status=0
+ctest --test-dir "$build" --output-on-failure --timeout 1200 -R "$tests" "$@" || status=$?
+check_sanitizer_reports "$reports" || status=1
+exit $status

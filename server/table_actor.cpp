@@ -167,10 +167,13 @@ void TableActor::submit(std::shared_ptr<Client> from, std::optional<std::int64_t
       return;
     }
     if (from) self->register_client(from);
-    if (self->held_.size() >= max_held_commands) {
-      if (from)
-        from->send(std::make_shared<const std::string>(
-            protocol::error_message(re, protocol::code::rate_limited, "this table is busy; try again").dump()));
+    // Only a client's request is refused when the queue is full: the table's
+    // own commands (a timer firing, a client gone) are never dropped, or a
+    // flood could leave a bot's timer spent with no move made and the table
+    // waiting for ever.
+    if (from && self->held_.size() >= max_held_commands) {
+      from->send(std::make_shared<const std::string>(
+          protocol::error_message(re, protocol::code::rate_limited, "this table is busy; try again").dump()));
       return;
     }
     self->held_.push_back(std::move(command));

@@ -82,7 +82,8 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
   void rematch(std::shared_ptr<Client> client, std::optional<std::int64_t> re, bool same_seed, RematchMaker make);
   void disconnected(ClientId client);
 
-  // Commands held while a write is in flight; beyond this, a request is refused.
+  // Commands held while a write is in flight; beyond this, a client's request
+  // is refused (the table's own timers and goodbyes are always held).
   static constexpr std::size_t max_held_commands = 4096;
 
  private:

@@ -1,0 +1,55 @@
+# Sourced by scripts/sanitize.sh and scripts/fuzz.sh: configures the sanitized
+# build trees and points every sanitizer at one report folder per run.
+
+# Prints the tree's folder after configuring it once. ccache is used when present.
+_configure_tree() {
+  local build=$1
+  shift
+  if [ ! -f "$build/CMakeCache.txt" ]; then
+    local launcher=()
+    command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" "${launcher[@]}" >&2
+  fi
+  echo "$build"
+}
+
+# clang, ASan + UBSan, the libFuzzer targets and the tests: one tree serves the
+# sanitized suite and the fuzzers, so the rules are compiled for both at once.
+configure_asan_tree() {
+  for tool in clang clang++; do
+    command -v "$tool" >/dev/null || { echo "sanitize: $tool is missing (scripts/install-deps.sh --test installs it)" >&2; return 1; }
+  done
+  CC=clang CXX=clang++ _configure_tree build-asan -DPARLOUR_FUZZ=ON -DBUILD_TESTING=ON
+}
+
+configure_tsan_tree() {
+  _configure_tree build-tsan -DPARLOUR_TSAN=ON -DBUILD_TESTING=ON
+}
+
+# Empties the tree's report folder, sets the sanitizers' options to write there
+# (and to stop at the first report), and prints the folder.
+reset_sanitizer_reports() {
+  local reports
+  reports="$(cd "$1" && pwd)/sanitizer-reports"
+  rm -rf "$reports"
+  mkdir -p "$reports"
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:log_path=$reports/asan}"
+  export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:log_path=$reports/ubsan}"
+  export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:log_path=$reports/tsan}"
+  export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan.supp}"
+  echo "$reports"
+}
+
+# Fails (and prints them) when any sanitizer wrote a report.
+check_sanitizer_reports() {
+  local reports=$1
+  local found
+  found=$(find "$reports" -type f | sort)
+  [ -z "$found" ] && { echo "sanitizers: no report"; return 0; }
+  echo "sanitizers: $(wc -l <<<"$found") report(s) in $reports" >&2
+  while read -r file; do
+    echo "== $file" >&2
+    head -n 80 "$file" >&2
+  done <<<"$found"
+  return 1
+}
