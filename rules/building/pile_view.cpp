@@ -16,4 +16,15 @@ Json pile_view(const std::string& id, std::optional<int> owner, const Pile& pile
   return out;
 }
 
+Json stock_view(const std::string& id, int owner, const Reserve& reserve) {
+  const auto shown = reserve.stock_top_up() ? view::Shown::top : view::Shown::count;
+  Json out = pile_view(id, owner, reserve.stock(), shown, true);
+  const Pile face_up = reserve.stock_shown();
+  Json owners = Json::array();
+  for (const auto& owned : face_up) owners.push_back(owned.owner);
+  out["face_up"] = to_strings(plain_cards(face_up));
+  out["owners"] = std::move(owners);
+  return out;
+}
+
 }  // namespace parlour::rules::building

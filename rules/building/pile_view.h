@@ -14,4 +14,10 @@ namespace parlour::rules::building {
 Json pile_view(const std::string& id, std::optional<int> owner, const Pile& pile, view::Shown shown,
                bool with_owners);
 
+// A stock (Russian Bank's): its size, "top" while the top card lies face up,
+// and "face_up": the face-up run at its top, bottom first (the card its owner
+// turned up and any loaded on it: every face-up card is seen by both players),
+// with "owners" for those cards and "top_owner".
+Json stock_view(const std::string& id, int owner, const Reserve& reserve);
+
 }  // namespace parlour::rules::building

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
+#include <string>
 
 namespace parlour::rules::building {
 
@@ -50,13 +51,17 @@ bool loads_in_suit(Card card, const Pile& target) {
   return card.suit == top.suit && std::abs(card.rank - top.rank) == 1;
 }
 
+Pile Reserve::stock_shown() const {
+  return Pile(stock_.end() - static_cast<std::ptrdiff_t>(stock_face_up_), stock_.end());
+}
+
 std::optional<Card> Reserve::stock_top() const {
-  if (stock.empty() || !stock_top_up) return std::nullopt;
-  return stock.back().card;
+  if (!stock_top_up()) return std::nullopt;
+  return stock_.back().card;
 }
 
 std::size_t Reserve::cards_left() const {
-  std::size_t count = stock.size() + hand.size() + (turned ? 1 : 0);
+  std::size_t count = stock_.size() + hand.size() + (turned ? 1 : 0);
   for (const auto& pile : discards) count += pile.size();
   return count;
 }
@@ -65,11 +70,29 @@ bool Reserve::discards_empty() const {
   return std::all_of(discards.begin(), discards.end(), [](const Pile& pile) { return pile.empty(); });
 }
 
+void Reserve::turn_up_stock() {
+  if (!stock_.empty() && stock_face_up_ == 0) stock_face_up_ = 1;
+}
+
+void Reserve::set_stock(Pile cards, std::size_t face_up) {
+  if (face_up > cards.size())
+    throw std::invalid_argument("a stock of " + std::to_string(cards.size()) + " cards cannot have " +
+                                std::to_string(face_up) + " face up");
+  stock_ = std::move(cards);
+  stock_face_up_ = face_up;
+}
+
+void Reserve::load_stock(OwnedCard card) {
+  if (!stock_top_up()) throw std::logic_error("building: loading a stock whose top lies face down");
+  stock_.push_back(card);
+  ++stock_face_up_;
+}
+
 OwnedCard Reserve::take_stock_top() {
   if (!stock_top()) throw std::logic_error("building: taking a stock card that is not face up");
-  OwnedCard card = stock.back();
-  stock.pop_back();
-  stock_top_up = false;
+  OwnedCard card = stock_.back();
+  stock_.pop_back();
+  --stock_face_up_;
   return card;
 }
 

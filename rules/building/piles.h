@@ -50,28 +50,51 @@ bool builds_down_alternating(Card card, const Pile& tableau);
 // king to ace. An empty pile takes nothing.
 bool loads_in_suit(Card card, const Pile& target);
 
-// One player's own cards. The stock's top may lie face up; the hand is face
+// One player's own cards. The stock lies face down but for a face-up run at its
+// top: the card its owner turned up and any cards an opponent loaded onto it,
+// each face up on the one beneath (Russian Bank §8.2, E17), so playing the top
+// card off a loaded stock leaves the next loaded card face up. The hand is face
 // down and turned one card at a time into `turned`; discards are face up.
 // Russian Bank has one discard pile, Rabouge up to four (its supply is `hand`,
 // its drawn card `turned`).
-struct Reserve {
-  Pile stock;
-  bool stock_top_up = false;
+class Reserve {
+ public:
   Pile hand;
   std::optional<OwnedCard> turned;
   std::vector<Pile> discards;
 
+  // Read-only: every change goes through the members below, which keep the
+  // count of face-up cards true.
+  const Pile& stock() const { return stock_; }
+  // Whether the stock's top card lies face up.
+  bool stock_top_up() const { return stock_face_up_ > 0; }
+  // How many cards at the top of the stock lie face up (0 to stock.size()).
+  std::size_t stock_face_up() const { return stock_face_up_; }
+  // The face-up run at the top of the stock, bottom first (the last is the top).
+  Pile stock_shown() const;
   // The stock's top when it lies face up.
   std::optional<Card> stock_top() const;
   // Every card the player still has to get rid of.
   std::size_t cards_left() const;
   bool discards_empty() const;
-  // Takes the face-up stock top; the next card, if any, lies face down.
+  // Turns the stock's top card face up, if there is one and it lies face down.
+  void turn_up_stock();
+  // Lays the stock (a deal, a written position) with its top `face_up` cards
+  // face up; throws std::invalid_argument for more than it holds.
+  void set_stock(Pile cards, std::size_t face_up);
+  // A card loaded onto the face-up stock top: it lies face up on it.
+  void load_stock(OwnedCard card);
+  // Takes the face-up stock top; the card beneath lies face up only if it was
+  // face up already (loaded on, or the card a load went onto).
   OwnedCard take_stock_top();
   // Turns the hand's top card into `turned`. When the hand is spent, discard
   // pile 0 is first turned face down as the new hand, so that the card
   // discarded first is on top; returns whether that happened.
   bool turn_hand();
+
+ private:
+  Pile stock_;
+  std::size_t stock_face_up_ = 0;
 };
 
 }  // namespace parlour::rules::building

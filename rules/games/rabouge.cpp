@@ -192,8 +192,8 @@ class Rabouge final : public GameState {
       const auto& cards = shares[seat];
       auto& reserve = players_[seat].cards;
       const auto stock_end = cards.begin() + static_cast<std::ptrdiff_t>(stock_size());
-      reserve.stock.assign(std::make_reverse_iterator(stock_end), cards.rend());
-      reserve.stock_top_up = true;
+      reserve.set_stock(Pile(std::make_reverse_iterator(stock_end), cards.rend()), 0);
+      reserve.turn_up_stock();
       reserve.hand.assign(cards.rbegin(), std::make_reverse_iterator(stock_end));
     }
   }
@@ -203,7 +203,7 @@ class Rabouge final : public GameState {
     int best = 0;
     std::vector<int> tied;
     for (int seat = 0; seat < players(); ++seat) {
-      const int rank = players_[seat].cards.stock.back().card.rank;
+      const int rank = players_[seat].cards.stock().back().card.rank;
       if (rank > best) tied.clear();
       if (rank >= best) {
         best = rank;
@@ -246,7 +246,7 @@ class Rabouge final : public GameState {
     for (const auto& pile : centre_) all.push_back(&pile.cards);
     for (std::size_t s = 0; s < players_.size(); ++s) {
       const auto& reserve = players_[s].cards;
-      all.insert(all.end(), {&reserve.stock, &reserve.hand});
+      all.insert(all.end(), {&reserve.stock(), &reserve.hand});
       for (const auto& pile : reserve.discards) all.push_back(&pile);
       if (reserve.turned) turned[s].push_back(*reserve.turned);
       all.push_back(&turned[s]);
@@ -264,8 +264,8 @@ class Rabouge final : public GameState {
 
   static void set_up_player(Player& player, const Json& json) {
     auto& reserve = player.cards;
-    reserve.stock = building::parse_pile(json.value("stock", Json::array()), -1);
-    reserve.stock_top_up = true;
+    reserve.set_stock(building::parse_pile(json.value("stock", Json::array()), -1), 0);
+    reserve.turn_up_stock();
     reserve.hand = building::parse_pile(json.value("supply", Json::array()), -1);
     const Json discards = json.value("discards", Json::array());
     if (discards.size() > discard_slots) throw SetupError("position: at most four discard piles");
@@ -273,7 +273,7 @@ class Rabouge final : public GameState {
     const Json turned = json.value("turned", Json());
     if (!turned.is_null()) reserve.turned = building::parse_owned_card(turned, -1);
     player.opened = json.value("opened", true);
-    player.stock_paid = json.value("stock_paid", reserve.stock.empty());
+    player.stock_paid = json.value("stock_paid", reserve.stock().empty());
     player.rabouges = json.value("rabouges", 0);
   }
 
@@ -478,7 +478,7 @@ class Rabouge final : public GameState {
     auto& reserve = mine();
     if (from.zone == Zone::stock) {
       OwnedCard card = reserve.take_stock_top();
-      reserve.stock_top_up = !reserve.stock.empty();
+      reserve.turn_up_stock();
       return card;
     }
     if (from.zone == Zone::turned) {
@@ -518,11 +518,11 @@ class Rabouge final : public GameState {
 
   void stock_used(Effects& fx) {
     auto& player = players_[mover_];
-    if (!player.cards.stock.empty() || player.stock_paid) return;
+    if (!player.cards.stock().empty() || player.stock_paid) return;
     player.stock_paid = true;
     fx.say(seat_tag(mover_) + " has played the last stock card and is paid 2 Marks per card in every other stock.");
     for (int seat : opponents()) {
-      const auto cards = static_cast<std::int64_t>(players_[seat].cards.stock.size());
+      const auto cards = static_cast<std::int64_t>(players_[seat].cards.stock().size());
       pay(seat, mover_, marks_per_stock_card * cards,
           seat_tag(mover_) + " played his last stock card: 2 Marks for each of the " + std::to_string(cards) +
               " cards left in " + seat_tag(seat) + "'s stock",
@@ -561,7 +561,7 @@ class Rabouge final : public GameState {
     if (phase_ != Phase::playing) return;
     if (starter_rank_) lay_starters(fx);
     auto& reserve = mine();
-    if (reserve.stock.empty() && reserve.hand.empty() && reserve.discards_empty() && !reserve.turned)
+    if (reserve.stock().empty() && reserve.hand.empty() && reserve.discards_empty() && !reserve.turned)
       return finish("won", {mover_}, fx);
     const bool drawing_done = draws_left_ == 0 || reserve.hand.empty();
     if (opening() && !reserve.turned && drawing_done && !any_centre_play()) {
@@ -630,7 +630,7 @@ class Rabouge final : public GameState {
 
   // Cards left, stock cards counting double: the impasse's tie-break.
   static std::int64_t weighted_cards(const Reserve& r) {
-    std::int64_t count = 2 * static_cast<std::int64_t>(r.stock.size()) + static_cast<std::int64_t>(r.hand.size());
+    std::int64_t count = 2 * static_cast<std::int64_t>(r.stock().size()) + static_cast<std::int64_t>(r.hand.size());
     for (const auto& pile : r.discards) count += static_cast<std::int64_t>(pile.size());
     return count + (r.turned ? 1 : 0);
   }
@@ -681,7 +681,7 @@ class Rabouge final : public GameState {
       Json discards = Json::array();
       for (const auto& pile : p.cards.discards) discards.push_back(pile.size());
       left.push_back({{"seat", seat},
-                      {"stock", p.cards.stock.size()},
+                      {"stock", p.cards.stock().size()},
                       {"supply", p.cards.hand.size()},
                       {"discards", discards},
                       {"turned", p.cards.turned ? 1 : 0}});
@@ -717,7 +717,7 @@ class Rabouge final : public GameState {
     const auto& p = players_[seat];
     const auto& r = p.cards;
     Json out = view::seat(seat, building::plain_cards(r.hand), false, seat_status(seat), p.left);
-    out["stock"] = r.stock.size();
+    out["stock"] = r.stock().size();
     out["stock_top"] = r.stock_top() ? Json(to_string(*r.stock_top())) : Json();
     out["supply"] = r.hand.size();
     out["turned"] = r.turned ? Json(to_string(r.turned->card)) : Json();
@@ -740,7 +740,7 @@ class Rabouge final : public GameState {
     }
     for (int seat = 0; seat < players(); ++seat) {
       const auto& r = players_[seat].cards;
-      out.push_back(building::pile_view(to_string(Spot{Zone::stock, seat}), seat, r.stock, Shown::top, false));
+      out.push_back(building::pile_view(to_string(Spot{Zone::stock, seat}), seat, r.stock(), Shown::top, false));
       out.push_back(building::pile_view(to_string(Spot{Zone::supply, seat}), seat, r.hand, Shown::count, false));
       out.push_back(building::pile_view(to_string(Spot{Zone::turned, seat}), seat, r.turned ? Pile{*r.turned} : Pile{},
                                         Shown::top, false));

@@ -251,7 +251,7 @@ class RussianBank final : public GameState {
     for (int seat = 0; seat < players; ++seat) {
       const auto& pack = packs[seat];
       auto& side = sides_[seat];
-      side.stock.assign(pack.rbegin() + (pack.size() - stock_size), pack.rend());
+      side.set_stock(Pile(pack.rbegin() + (pack.size() - stock_size), pack.rend()), 0);
       for (int k = 0; k < column; ++k) {
         layout_[seat * column + k] = {pack[stock_size + k]};
         columns[seat][k] = pack[stock_size + k].card;
@@ -293,7 +293,7 @@ class RussianBank final : public GameState {
     std::vector<Pile> turned(players);
     for (int s = 0; s < players; ++s) {
       const auto& side = sides_[s];
-      all.insert(all.end(), {&side.stock, &side.hand, &side.discards[0]});
+      all.insert(all.end(), {&side.stock(), &side.hand, &side.discards[0]});
       if (side.turned) turned[s].push_back(*side.turned);
       all.push_back(&turned[s]);
     }
@@ -309,10 +309,44 @@ class RussianBank final : public GameState {
     }
   }
 
+  // "stock_up": true (the default: the top card), false, or how many cards at
+  // the top lie face up: the card the owner turned up and any loaded on it.
+  void set_up_stock(int seat, Pile stock, const Json& up) {
+    std::size_t face_up = stock.empty() ? 0 : 1;
+    if (up.is_boolean()) face_up = up.get<bool>() ? face_up : 0;
+    else if (up.is_number_integer() && up.get<std::int64_t>() >= 0 && up.get<std::uint64_t>() <= stock.size())
+      face_up = up.get<std::size_t>();
+    else if (!up.is_null())
+      throw SetupError("position: 'stock_up' is true, false or how many of the stock's " + std::to_string(stock.size()) +
+                       " cards lie face up, got " + up.dump());
+    check_stock_run(seat, stock, face_up);
+    sides_[seat].set_stock(std::move(stock), face_up);
+  }
+
+  // A stock holds its owner's cards as dealt, face down, but for the card he
+  // turned up and, face up on it, each card loaded on the one beneath (same
+  // suit, one rank up or down): the loads are what may come from either pack.
+  static void check_stock_run(int seat, const Pile& stock, std::size_t face_up) {
+    const std::string where = "position: stock:" + std::to_string(seat) + " ";
+    const std::size_t first_loaded = stock.size() - face_up + 1;
+    for (std::size_t i = 0; i < stock.size(); ++i) {
+      const std::string card = to_string(stock[i].card);
+      if (face_up == 0 || i < first_loaded) {
+        if (stock[i].owner != seat)
+          throw SetupError(where + "holds " + card + " of seat " + std::to_string(stock[i].owner) +
+                           "'s pack where no load lies: a loaded card lies face up ('stock_up' counts the face-up "
+                           "cards)");
+      } else if (!building::loads_in_suit(stock[i].card, Pile{stock[i - 1]})) {
+        throw SetupError(where + "shows " + card + " face up on " + to_string(stock[i - 1].card) +
+                         ": a card lies face up on a stock card only when loaded on it (same suit, one rank up or "
+                         "down)");
+      }
+    }
+  }
+
   void set_up_side(int seat, const Json& json) {
     auto& side = sides_[seat];
-    side.stock = building::parse_pile(json.value("stock", Json::array()), seat);
-    side.stock_top_up = json.value("stock_up", !side.stock.empty());
+    set_up_stock(seat, building::parse_pile(json.value("stock", Json::array()), seat), json.value("stock_up", Json()));
     side.hand = building::parse_pile(json.value("hand", Json::array()), seat);
     side.discards[0] = building::parse_pile(json.value("discard", Json::array()), seat);
     const Json turned = json.value("turned", Json());
@@ -362,8 +396,8 @@ class RussianBank final : public GameState {
       case Zone::stock:
         if (!valid_seat(from.index)) return Fault::no_such_pile;
         if (from.index != mover_) return Fault::opponents_pile;
-        if (mover_side().stock.empty()) return Fault::empty_pile;
-        return mover_side().stock_top_up ? Fault::none : Fault::stock_face_down;
+        if (mover_side().stock().empty()) return Fault::empty_pile;
+        return mover_side().stock_top_up() ? Fault::none : Fault::stock_face_down;
       case Zone::turned:
         if (!valid_seat(from.index)) return Fault::no_such_pile;
         if (from.index != mover_) return Fault::opponents_pile;
@@ -383,7 +417,7 @@ class RussianBank final : public GameState {
 
   Card source_card(const Spot& from) const {
     switch (from.zone) {
-      case Zone::stock: return mover_side().stock.back().card;
+      case Zone::stock: return mover_side().stock().back().card;
       case Zone::turned: return mover_side().turned->card;
       default: return layout_[from.index].back().card;
     }
@@ -400,13 +434,13 @@ class RussianBank final : public GameState {
         if (!valid_pile(to.index)) return Fault::no_such_pile;
         if (from == to) return Fault::onto_same_pile;
         if (from.zone == Zone::layout && layout_moves_ >= layout_moves_per_turn) return Fault::layout_limit;
-        if (layout_[to.index].empty() && from.zone == Zone::turned && !mover_side().stock.empty())
+        if (layout_[to.index].empty() && from.zone == Zone::turned && !mover_side().stock().empty())
           return Fault::hand_into_space;
         return building::builds_down_alternating(card, layout_[to.index]) ? Fault::none : Fault::layout_mismatch;
       case Zone::stock:
         if (!valid_seat(to.index)) return Fault::no_such_pile;
         if (to.index == mover_) return Fault::onto_own_pile;
-        return other.stock_top_up && building::loads_in_suit(card, other.stock) ? Fault::none : Fault::load_mismatch;
+        return other.stock_top_up() && building::loads_in_suit(card, other.stock()) ? Fault::none : Fault::load_mismatch;
       case Zone::discard:
         if (!valid_seat(to.index)) return Fault::no_such_pile;
         if (to.index == mover_) return from.zone == Zone::turned ? Fault::none : Fault::discard_not_turned;
@@ -429,15 +463,15 @@ class RussianBank final : public GameState {
     const auto& side = mover_side();
     switch (kind) {
       case Move::Kind::turn_stock:
-        if (side.stock.empty()) return "your stock is exhausted";
-        if (side.stock_top_up) return "your stock card is already face up: one card at a time (§8.3 M10)";
+        if (side.stock().empty()) return "your stock is exhausted";
+        if (side.stock_top_up()) return "your stock card is already face up: one card at a time (§8.3 M10)";
         return "";
       case Move::Kind::turn_hand:
         if (side.turned) return "you already have a turned hand card: play it or discard it first (§8.3 M11)";
         if (side.hand.empty() && side.discards[0].empty()) return "your hand and discard pile are spent";
         return "";
       case Move::Kind::end_turn:
-        if (side.turned || !side.hand.empty() || !side.discards[0].empty() || side.stock.empty())
+        if (side.turned || !side.hand.empty() || !side.discards[0].empty() || side.stock().empty())
           return "end_turn is only for a player with a stock but no hand, discard or turned card left (§8.3 M13); "
                  "otherwise a turn ends by discarding the turned hand card";
         return "";
@@ -475,7 +509,7 @@ class RussianBank final : public GameState {
   // §8.4's compulsory order and §8.5's demanded space, as they stand now.
   std::vector<Priority<Move>> priorities() const {
     const auto& side = mover_side();
-    const bool stock_left = !side.stock.empty();
+    const bool stock_left = !side.stock().empty();
     const bool vacancy = has_vacancy();
     const auto stock_top = side.stock_top();
     const bool stock_to_base = stock_top && base_for(*stock_top);
@@ -497,7 +531,7 @@ class RussianBank final : public GameState {
         {rule_spaces, vacancy && stock_left, neither_hand_nor_end},
         {rule_spaces_discard, vacancy && !stock_left,
          [this](const Move& m) { return !is_discard(m, mover_) && m.kind != Move::Kind::end_turn; }},
-        {rule_hand_too_soon, stock_left && !side.stock_top_up, neither_hand_nor_end},
+        {rule_hand_too_soon, stock_left && !side.stock_top_up(), neither_hand_nor_end},
     };
   }
 
@@ -553,8 +587,8 @@ class RussianBank final : public GameState {
     auto& side = mover_side();
     switch (move.kind) {
       case Move::Kind::turn_stock:
-        side.stock_top_up = true;
-        fx.say(seat_tag(mover_) + " turns up " + to_string(side.stock.back().card) + " on the stock.");
+        side.turn_up_stock();
+        fx.say(seat_tag(mover_) + " turns up " + to_string(side.stock().back().card) + " on the stock.");
         return;
       case Move::Kind::turn_hand: {
         if (side.turn_hand()) {
@@ -584,24 +618,25 @@ class RussianBank final : public GameState {
     return card;
   }
 
-  Pile& target_pile(const Spot& to) {
+  // A load onto a stock lies face up on its face-up top (§8.2 load).
+  void put(const Spot& to, const OwnedCard& card) {
     switch (to.zone) {
-      case Zone::centre: return centre_[to.index];
-      case Zone::stock: return sides_[to.index].stock;
-      case Zone::discard: return sides_[to.index].discards[0];
-      default: return layout_[to.index];
+      case Zone::centre: return centre_[to.index].push_back(card);
+      case Zone::stock: return sides_[to.index].load_stock(card);
+      case Zone::discard: return sides_[to.index].discards[0].push_back(card);
+      default: return layout_[to.index].push_back(card);
     }
   }
 
   void place(const Placement& p, Effects& fx) {
     const bool fills_space = p.to.zone == Zone::layout && layout_[p.to.index].empty();
     const OwnedCard card = take(p.from);
-    target_pile(p.to).push_back(card);
+    put(p.to, card);
     fx.say(seat_tag(mover_) + " moves " + to_string(card.card) + " from " + to_string(p.from) + " to " +
            to_string(p.to) + ".");
     if (p.to.zone == Zone::centre) recycles_ = {0, 0};
     if (p.from.zone == Zone::layout && p.to.zone == Zone::layout) ++layout_moves_;
-    if ((p.from.zone == Zone::stock && fills_space) || mover_side().stock.empty()) demanded_fill_ = false;
+    if ((p.from.zone == Zone::stock && fills_space) || mover_side().stock().empty()) demanded_fill_ = false;
     if (mover_side().cards_left() == 0) return finish_won(mover_, fx);
     if (is_discard({Move::Kind::place, p, card.card}, mover_)) pass_turn(fx);
   }
@@ -696,7 +731,7 @@ class RussianBank final : public GameState {
       }
     }
     if (side.cards_left() == 0) return finish_won(faulty, fx);
-    side.stock_top_up = !side.stock.empty();
+    side.turn_up_stock();
     pass_turn(fx);
   }
 
@@ -773,8 +808,8 @@ class RussianBank final : public GameState {
     for (const auto& pile : layout_) mix_pile(pile);
     for (const auto& pile : centre_) mix_pile(pile);
     for (const auto& side : sides_) {
-      mix_pile(side.stock);
-      mix(side.stock_top_up ? 1 : 2);
+      mix_pile(side.stock());
+      mix(1000 + side.stock_face_up());
       mix_pile(side.hand);
       mix_pile(side.discards[0]);
       mix_pile(side.turned ? Pile{*side.turned} : Pile{});
@@ -783,7 +818,7 @@ class RussianBank final : public GameState {
   }
 
   static int points_against(const Reserve& loser) {
-    return win_points + 2 * static_cast<int>(loser.stock.size()) + static_cast<int>(loser.hand.size()) +
+    return win_points + 2 * static_cast<int>(loser.stock().size()) + static_cast<int>(loser.hand.size()) +
            static_cast<int>(loser.discards[0].size()) + (loser.turned ? 1 : 0);
   }
 
@@ -819,7 +854,7 @@ class RussianBank final : public GameState {
     for (int seat = 0; seat < players; ++seat) {
       const auto& side = sides_[seat];
       left.push_back({{"seat", seat},
-                      {"stock", side.stock.size()},
+                      {"stock", side.stock().size()},
                       {"hand", side.hand.size()},
                       {"discard", side.discards[0].size()},
                       {"turned", side.turned ? 1 : 0}});
@@ -853,7 +888,7 @@ class RussianBank final : public GameState {
     const auto& side = sides_[seat];
     Json out = view::seat(seat, building::plain_cards(side.hand), false, seat_status(seat), left_[seat]);
     out["role"] = seat == first_ ? "X" : "Y";
-    out["stock"] = side.stock.size();
+    out["stock"] = side.stock().size();
     out["stock_top"] = side.stock_top() ? Json(to_string(*side.stock_top())) : Json();
     out["hand"] = side.hand.size();
     out["turned"] = side.turned ? Json(to_string(side.turned->card)) : Json();
@@ -874,8 +909,7 @@ class RussianBank final : public GameState {
     }
     for (int seat = 0; seat < players; ++seat) {
       const auto& side = sides_[seat];
-      const Shown stock_shown = side.stock_top_up ? Shown::top : Shown::count;
-      out.push_back(building::pile_view(to_string(Spot{Zone::stock, seat}), seat, side.stock, stock_shown, true));
+      out.push_back(building::stock_view(to_string(Spot{Zone::stock, seat}), seat, side));
       out.push_back(building::pile_view(to_string(Spot{Zone::hand, seat}), seat, side.hand, Shown::count, true));
       out.push_back(building::pile_view(to_string(Spot{Zone::turned, seat}), seat,
                                         side.turned ? Pile{*side.turned} : Pile{}, Shown::top, true));

@@ -16,11 +16,15 @@
 // A turn (§8.3). The player to move ("mover") may: play the face-up stock top, the
 // turned hand card or a layout top onto a base, a layout pile or the opponent's
 // face-up stock top or discard pile; turn up his stock top (one card, only while
-// it lies face down); turn up the next hand card (the spent hand is first replaced
-// by the discard pile turned face down, the first discard on top); put the turned
-// card on his own discard pile, which ends the turn; or, with no hand, discard or
-// turned card left, end the turn (M13). Never: taking from a discard pile, a base,
-// the opponent's stock, hand or turned card, or putting cards on one's own stock.
+// it lies face down); turn up the next hand card (the spent hand is first
+// replaced by the discard pile turned face down, the first discard on top); put
+// the turned card on his own discard pile, which ends the turn; or, with no hand,
+// discard or turned card left, end the turn (M13). Never: taking from a discard
+// pile, a base, the opponent's stock, hand or turned card, or putting cards on
+// one's own stock. A card loaded on a stock lies face up on the card it was
+// loaded on, so playing it off leaves that card face up again: a stock loaded
+// several deep is played off card by card, a card that fits a base going there
+// first (§8.4 P2), and only the card dealt beneath the run is turned up.
 //
 // Choices where the sources leave room (rules/other.md §8.8, decided here):
 // - Compulsory order (§8.4), checked before every action, in this order: P2 a
@@ -75,9 +79,10 @@
 // - A player leaving, or the table closing, ends the game unscored ("abandoned",
 //   "closed").
 // - Views are the same for both seats and spectators: everything face up (the
-//   layout, the bases, both discard piles in full, the turned cards, a face-up
-//   stock top) and counts for the rest; the hands and the stocks below the top are
-//   never shown, even to their owner. Piles carry "owners" / "top_owner" (whose
+//   layout, the bases, both discard piles in full, the turned cards, each stock's
+//   face-up run: the card turned up and any loaded on it) and counts for the
+//   rest; the hands and the stock cards below the face-up run are never shown,
+//   even to their owner. Piles carry "owners" / "top_owner" (whose
 //   pack each shown card is from).
 //
 // Actions, view and result: docs/protocol.md "Russian Bank".

@@ -1,5 +1,7 @@
 #include "tests/rules/rb_kit.h"
 
+#include "rules/building/piles.h"
+
 namespace parlour::test {
 
 Json move(const std::string& from, const std::string& to) { return {{"type", "move"}, {"from", from}, {"to", to}}; }
@@ -39,8 +41,8 @@ Json pile(const Json& view, const std::string& id) {
 std::vector<std::string> shown_cards(const Json& view) {
   std::vector<std::string> out;
   for (const auto& p : view["piles"]) {
-    if (p.contains("cards")) {
-      for (const auto& card : p["cards"]) out.push_back(card.get<std::string>());
+    if (p.contains("cards") || p.contains("face_up")) {
+      for (const auto& card : p.value("cards", p.value("face_up", Json::array()))) out.push_back(card.get<std::string>());
     } else if (p["top"].is_string()) {
       out.push_back(p["top"].get<std::string>());
     }
@@ -134,6 +136,27 @@ std::vector<Json> probe_actions(const Json& view, const std::vector<std::string>
   return out;
 }
 
+namespace {
+
+// A stock's face-up run: at most the stock, ending in its top, one owner a
+// card, and above its bottom card (the one turned up) only cards loaded each on
+// the one beneath.
+void check_face_up_run(const Json& stock) {
+  const auto& run = stock["face_up"];
+  CAPTURE(stock.dump());
+  REQUIRE(run.size() <= stock["count"].get<std::size_t>());
+  CHECK(stock["owners"].size() == run.size());
+  CHECK((run.empty() ? stock["top"].is_null() : stock["top"] == run.back()));
+  for (std::size_t i = 1; i < run.size(); ++i) {
+    const auto below = rules::parse_card(run[i - 1].get<std::string>());
+    const auto card = rules::parse_card(run[i].get<std::string>());
+    REQUIRE((below && card));
+    CHECK(rules::building::loads_in_suit(*card, {{*below, 0}}));
+  }
+}
+
+}  // namespace
+
 void check_public_view(rules::GameState& game, int seat) {
   const auto spectator = game.view(std::nullopt);
   auto view = game.view(seat);
@@ -143,7 +166,10 @@ void check_public_view(rules::GameState& game, int seat) {
   for (const auto& p : spectator["piles"]) {
     const auto id = p["id"].get<std::string>();
     const auto zone = id.substr(0, id.find(':'));
-    if (zone == "stock") CHECK_FALSE(p.contains("cards"));
+    if (zone == "stock") {
+      CHECK_FALSE(p.contains("cards"));
+      if (p.contains("face_up")) check_face_up_run(p);
+    }
     if (zone == "hand" || zone == "supply") {
       CHECK_FALSE(p.contains("cards"));
       CHECK(p["top"].is_null());

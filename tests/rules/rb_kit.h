@@ -21,8 +21,8 @@ bool lists(const Json& legal, const std::string& entry);
 
 // A view's pile by id.
 Json pile(const Json& view, const std::string& id);
-// Every card a view's piles show, once each: a spread pile's cards, or the top
-// of a squared one.
+// Every card a view's piles show, once each: a spread pile's cards, a stock's
+// face-up run, or the top of a squared pile.
 std::vector<std::string> shown_cards(const Json& view);
 // The sum of every pile's count in the view.
 std::size_t cards_in_piles(const Json& view);
@@ -65,8 +65,9 @@ int play_with_bots(Harness& h, const std::string& game, std::uint64_t seed, int 
 std::vector<Json> probe_actions(const Json& view, const std::vector<std::string>& others);
 
 // The hidden-information shape of a building view: stocks show at most their
-// top, hands and supplies only a count, seats' cards only "??"; and `seat`
-// sees what a spectator sees.
+// face-up run (loads each on the card beneath, ending in the top), hands and
+// supplies only a count, seats' cards only "??"; and `seat` sees what a
+// spectator sees.
 void check_public_view(rules::GameState& game, int seat);
 
 }  // namespace parlour::test

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <set>
+#include <stdexcept>
 
 #include "rules/building/moves.h"
 #include "rules/building/packs.h"
@@ -64,13 +65,32 @@ TEST_CASE("building: loading is the same suit one rank up or down, never round t
 
 TEST_CASE("building: the stock top is taken only face up and the next card then lies face down") {
   Reserve r;
-  r.stock = pile({"2C", "9D"});
+  r.set_stock(pile({"2C", "9D"}), 0);
   CHECK_FALSE(r.stock_top());
-  r.stock_top_up = true;
+  r.turn_up_stock();
   CHECK(r.stock_top() == c("9D"));
   CHECK(r.take_stock_top().card == c("9D"));
   CHECK_FALSE(r.stock_top());
   CHECK(r.cards_left() == 1);
+}
+
+TEST_CASE("building: cards loaded on a stock lie face up, and each is face up again when the one above is played") {
+  Reserve r;
+  r.set_stock(pile({"2C", "8C"}), 0);
+  CHECK_THROWS(r.load_stock({c("7C"), 1}));  // never on a face-down top
+  r.turn_up_stock();
+  r.load_stock({c("7C"), 1});
+  r.load_stock({c("6C"), 0});
+  CHECK(r.stock_face_up() == 3);
+  CHECK(r.stock_shown() == Pile{{c("8C"), 0}, {c("7C"), 1}, {c("6C"), 0}});
+  CHECK(r.take_stock_top().card == c("6C"));
+  CHECK(r.stock_top() == c("7C"));
+  CHECK(r.take_stock_top().card == c("7C"));
+  CHECK(r.stock_top() == c("8C"));
+  CHECK(r.take_stock_top().card == c("8C"));
+  CHECK_FALSE(r.stock_top());  // the card dealt beneath was never turned up
+  CHECK(r.stock_shown().empty());
+  CHECK_THROWS_AS(r.set_stock(pile({"2C"}), 2), std::invalid_argument);
 }
 
 TEST_CASE("building: a spent hand is replaced by the discard pile turned over, the first discard on top") {

@@ -220,19 +220,195 @@ TEST_CASE("E17: with a club base at 4, X must build 5, 6, 7 and 8 of clubs from 
                          {"layout", full_layout()},
                          {"centre", {{"AC", "2C", "3C", "4C"}}},
                          {"seats",
-                          {{{"stock", {"2D", "8C", "7C/1", "6C/1", "5C/1"}}, {"hand", {"3D"}}},
+                          {{{"stock", {"2D", "8C", "7C/1", "6C/1", "5C/1"}}, {"stock_up", 4}, {"hand", {"3D"}}},
                            {{"stock", {"JH"}}, {"hand", {"5D"}}}}}};
   auto h = at(position);
   for (const char* card : {"5C", "6C", "7C", "8C"}) {
     CAPTURE(card);
-    if (std::string(card) != "5C") {
-      CHECK(lists(h.legal(0), "turn_stock"));
-      h.act(0, action("turn_stock"));
-    }
     CHECK(listed(h.legal(0)) == strings({"stock:0>centre:0"}));
     h.act(0, {{"type", "move"}, {"card", card}, {"from", "stock:0"}, {"to", "centre:0"}});
   }
   CHECK(pile(h.game().view(0), "centre:0")["top"] == "8C");
+  CHECK(pile(h.game().view(0), "stock:0")["top"].is_null());
+  CHECK(lists(h.legal(0), "turn_stock"));
+}
+
+// ------------------------------------------------------------------ loaded cards stay face up
+
+namespace {
+
+// E17 played out: X (seat 0) ended his turn with 8♣ face up on his stock (2♦
+// dealt beneath it) and Q♦ on his discard pile. Y turns up 7♣ and loads it on
+// X's 8♣, then 6♣ and 5♣ from the layout; he fills the two spaces from his
+// stock, turns up 10♦, loads K♦ from his hand on X's Q♦ and discards K♥. X's
+// hand holds A♣ 2♣ 3♣ 4♣ on top; the layout offers him a move (J♥ or J♦ on
+// Q♣) and a load (J♦ on Y's 10♦).
+Harness e17_loaded(const Json& options = Json::object()) {
+  const Json position = {
+      {"first", 0},
+      {"mover", 1},
+      {"turn", 2},
+      {"layout", {{"6C"}, {"5C"}, {"KS"}, {"JH"}, {"7S"}, {"3S"}, {"QC"}, {"JD"}}},
+      {"seats",
+       {{{"stock", {"2D", "8C"}}, {"hand", {"3D", "4C", "3C", "2C", "AC"}}, {"discard", {"9H", "QD"}}},
+        {{"stock", {"TD", "2H", "4H", "7C"}}, {"stock_up", false}, {"hand", {"5D", "KH", "KD"}}}}}};
+  auto h = at(position, options);
+  for (const auto& step : {action("turn_stock"), move("stock:1", "stock:0"), move("layout:0", "stock:0"),
+                           move("layout:1", "stock:0"), action("turn_stock"), move("stock:1", "layout:0"),
+                           action("turn_stock"), move("stock:1", "layout:1"), action("turn_stock"),
+                           action("turn_hand"), move("turned:1", "discard:0"), action("turn_hand"),
+                           move("turned:1", "discard:1")})
+    h.act(1, step);
+  REQUIRE(h.game().view(0)["mover"] == 0);
+  return h;
+}
+
+// X builds A♣–4♣ from his hand, then the loaded 5♣ from his stock.
+void x_builds_clubs_to_five(Harness& h) {
+  for (int card = 0; card < 4; ++card) {
+    h.act(0, action("turn_hand"));
+    h.act(0, move("turned:0", "centre:0"));
+  }
+  h.act(0, move("stock:0", "centre:0"));
+  REQUIRE(pile(h.game().view(0), "centre:0")["top"] == "5C");
+}
+
+}  // namespace
+
+TEST_CASE("E17: a loaded stock shows every loaded card face up to both players, on the card they were loaded on") {
+  auto h = e17_loaded();
+  for (std::optional<int> viewer : {std::optional<int>(0), std::optional<int>(1), std::optional<int>()}) {
+    const auto x_stock = pile(h.game().view(viewer), "stock:0");
+    CHECK(x_stock["count"] == 5);
+    CHECK(x_stock["top"] == "5C");
+    CHECK(x_stock["face_up"] == Json::array({"8C", "7C", "6C", "5C"}));
+    CHECK(x_stock["owners"] == Json::array({0, 1, 0, 0}));
+  }
+}
+
+TEST_CASE("E17: after X builds the loaded 5 of clubs, the 6 beneath it lies face up for both players") {
+  auto h = e17_loaded();
+  x_builds_clubs_to_five(h);
+  for (std::optional<int> viewer : {std::optional<int>(0), std::optional<int>(1), std::optional<int>()}) {
+    const auto view = h.game().view(viewer);
+    const auto x_stock = pile(view, "stock:0");
+    CHECK(x_stock["top"] == "6C");
+    CHECK(x_stock["top_owner"] == 0);
+    CHECK(x_stock["face_up"] == Json::array({"8C", "7C", "6C"}));
+    CHECK(view["seats"][0]["stock_top"] == "6C");
+  }
+}
+
+TEST_CASE("E17, P2: the loaded card beneath must be built next: nothing else is listed, and the rest is refused with the rule") {
+  auto h = e17_loaded();
+  x_builds_clubs_to_five(h);
+  CHECK(listed(h.legal(0)) == strings({"stock:0>centre:0"}));
+  CHECK(contains(refusal_message(h, 0, move("layout:3", "layout:6")), "§8.4 P2"));
+  CHECK(contains(refusal_message(h, 0, move("layout:7", "stock:1")), "§8.4 P2"));
+  CHECK(contains(refusal_message(h, 0, action("turn_hand")), "§8.4 P2"));
+  CHECK(contains(refusal_message(h, 0, action("turn_stock")), "already face up"));
+  CHECK(h.legal(1).empty());
+}
+
+TEST_CASE("E17: loaded three deep, X builds 6, 7 and 8 of clubs in turn, and only then turns up the card dealt beneath") {
+  auto h = e17_loaded();
+  x_builds_clubs_to_five(h);
+  for (const char* card : {"6C", "7C", "8C"}) {
+    CAPTURE(card);
+    CHECK(pile(h.game().view(1), "stock:0")["top"] == card);
+    CHECK(listed(h.legal(0)) == strings({"stock:0>centre:0"}));
+    h.act(0, move("stock:0", "centre:0"));
+  }
+  const auto x_stock = pile(h.game().view(1), "stock:0");
+  CHECK(x_stock["count"] == 1);
+  CHECK(x_stock["top"].is_null());
+  CHECK(x_stock["face_up"] == Json::array());
+  CHECK(lists(h.legal(0), "turn_stock"));
+  CHECK(lists(h.legal(0), "layout:3>layout:6"));
+  h.act(0, action("turn_stock"));
+  CHECK(pile(h.game().view(1), "stock:0")["top"] == "2D");
+}
+
+TEST_CASE("E17: loaded cards played off the stock back onto the opponent's or onto the layout leave the next face up") {
+  Json layout = full_layout();
+  layout[5] = {"8H"};
+  layout[7] = {"3S"};
+  const Json position = {{"layout", layout},
+                         {"seats",
+                          {{{"stock", {"2D", "8C", "7C/1", "6C/1", "5C/1"}}, {"stock_up", 4}, {"hand", {"3D"}}},
+                           {{"stock", {"JH", "4C"}}, {"hand", {"5D"}}}}}};
+  auto h = at(position);
+  h.act(0, move("stock:0", "stock:1"));  // 5♣ loaded back on Y's 4♣
+  CHECK(pile(h.game().view(1), "stock:0")["top"] == "6C");
+  h.act(0, move("stock:0", "stock:1"));  // 6♣ on the 5♣
+  CHECK(pile(h.game().view(1), "stock:0")["top"] == "7C");
+  CHECK(lists(h.legal(0), "stock:0>layout:5"));
+  h.act(0, move("stock:0", "layout:5"));  // 7♣ on the 8♥
+  const auto x_stock = pile(h.game().view(1), "stock:0");
+  CHECK(x_stock["top"] == "8C");
+  CHECK(x_stock["face_up"] == Json::array({"8C"}));
+  const auto y_stock = pile(h.game().view(0), "stock:1");
+  CHECK(y_stock["face_up"] == Json::array({"4C", "5C", "6C"}));
+  CHECK(y_stock["owners"] == Json::array({1, 1, 1}));
+}
+
+TEST_CASE("E17: a card loaded on the discard pile stays in sight of both beneath later discards, and never comes off") {
+  const Json position = {{"layout", full_layout()},
+                         {"seats",
+                          {{{"stock", {"KC"}}, {"turned", "2S"}, {"discard", {"9H", "QD", "KD/1"}}},
+                           {{"stock", {"JH"}}, {"hand", {"5D"}}}}}};
+  auto h = at(position);
+  CHECK(contains(refusal_message(h, 0, move("discard:0", "layout:0")), "discard pile"));
+  h.act(0, move("turned:0", "discard:0"));
+  for (std::optional<int> viewer : {std::optional<int>(0), std::optional<int>(1), std::optional<int>()}) {
+    const auto x_discard = pile(h.game().view(viewer), "discard:0");
+    CHECK(x_discard["cards"] == Json::array({"9H", "QD", "KD", "2S"}));
+    CHECK(x_discard["owners"] == Json::array({0, 0, 1, 0}));
+  }
+}
+
+TEST_CASE("Russian Bank: a written position lays loaded cards face up on the card they were loaded on") {
+  const auto refused = [](const Json& x_seat) {
+    const Json position = {{"layout", full_layout()}, {"seats", {x_seat, {{"stock", {"JH"}}}}}};
+    try {
+      at(position);  // a position is laid out when play starts
+    } catch (const parlour::rules::SetupError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK(contains(refused({{"stock", {"2D", "8C", "7C/1"}}}), "7C of seat 1's pack where no load lies"));
+  CHECK(contains(refused({{"stock", {"2D", "8C", "6C"}}, {"stock_up", 2}}), "6C face up on 8C"));
+  CHECK(contains(refused({{"stock", {"8C"}}, {"stock_up", 2}}), "'stock_up'"));
+  CHECK(refused({{"stock", {"2D", "8C", "7C/1"}}, {"stock_up", 2}}) == "accepted");
+}
+
+TEST_CASE("Russian Bank bot: after building a loaded card it builds the loaded cards beneath, as the rules oblige") {
+  auto h = e17_loaded();
+  x_builds_clubs_to_five(h);
+  Rng rng(1);
+  for (const char* card : {"6C", "7C", "8C"}) {
+    CAPTURE(card);
+    const auto chosen = parlour::rules::russian_bank_bot(h.game().view(0), h.legal(0), rng);
+    CHECK(chosen["from"] == "stock:0");
+    CHECK(chosen["to"] == "centre:0");
+    h.act(0, chosen);
+  }
+  CHECK(pile(h.game().view(0), "centre:0")["top"] == "8C");
+}
+
+TEST_CASE("Stop rule, call: a stop after a loaded card was passed over plays it to its base, and the next loaded card stays face up") {
+  auto h = e17_loaded({{"stop_rule", "call"}});
+  x_builds_clubs_to_five(h);
+  h.act(0, move("layout:3", "layout:6"));  // J♥ on Q♣ before the 6♣: out of order
+  CHECK(contains(h.game().view(1)["infraction"].get<std::string>(), "§8.4 P2"));
+  REQUIRE(listed(h.legal(1)) == strings({"stop"}));
+  h.act(1, action("stop"));
+  const auto view = h.game().view(0);
+  CHECK(view["mover"] == 1);
+  CHECK(pile(view, "centre:0")["top"] == "6C");
+  CHECK(pile(view, "stock:0")["top"] == "7C");
+  CHECK(pile(view, "stock:0")["face_up"] == Json::array({"8C", "7C"}));
 }
 
 // ------------------------------------------------------------------ E18 priorities
@@ -613,9 +789,11 @@ TEST_CASE("Russian Bank: a player leaving ends the game unscored") {
 
 // ------------------------------------------------------------------ views
 
-TEST_CASE("Russian Bank: views show every face-up card to everyone and never a hand card or a stock card below the top") {
-  const Json position = {{"layout", full_layout()},
-                         {"seats", {{{"stock", {"TD", "9D"}}, {"hand", {"QH", "JD"}}}, {{"stock", {"2C", "JH"}}, {"stock_up", false}}}}};
+TEST_CASE("Russian Bank: views show every face-up card to everyone and never a hand card or a stock card below the face-up ones") {
+  const Json position = {
+      {"layout", full_layout()},
+      {"seats",
+       {{{"stock", {"TD", "9D", "8D/1"}}, {"stock_up", 2}, {"hand", {"QH", "JD"}}}, {{"stock", {"2C", "JH"}}, {"stock_up", false}}}}};
   auto h = at(position);
   Json first = h.game().view(std::nullopt);
   for (std::optional<int> viewer : {std::optional<int>(0), std::optional<int>(1), std::optional<int>()}) {
@@ -626,6 +804,7 @@ TEST_CASE("Russian Bank: views show every face-up card to everyone and never a h
     const auto shown = shown_cards(view);
     for (const char* hidden : {"TD", "QH", "JD", "2C", "JH"}) CHECK(std::count(shown.begin(), shown.end(), hidden) == 0);
     CHECK(std::count(shown.begin(), shown.end(), "9D") == 1);
+    CHECK(std::count(shown.begin(), shown.end(), "8D") == 1);
     CHECK(view["seats"][0]["cards"] == Json::array({"??", "??"}));
   }
   h.act(0, action("turn_hand"));

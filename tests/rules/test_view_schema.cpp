@@ -101,8 +101,17 @@ void check_piles(const Json& piles, int players, Checker& check) {
                    where + ".cards: every card face up, as many as count");
       check.expect(cards.empty() || cards.back() == pile["top"], where + ": the last card is the top");
     }
-    // A stock is face down: its order is never shown.
+    // A stock is face down: its order is never shown, but for a face-up run at
+    // its top (Russian Bank: the card turned up and any loaded on it).
     if (id.rfind("stock", 0) == 0) check.expect(!pile.contains("cards"), where + ": a stock shows no cards");
+    if (pile.contains("face_up")) {
+      const auto& run = pile["face_up"];
+      check.expect(run.is_array() && run.size() <= pile.value("count", std::size_t{0}) &&
+                       std::all_of(run.begin(), run.end(), [](const Json& c) { return is_card_text(c, false); }),
+                   where + ".face_up: face-up cards, at most count");
+      check.expect(run.is_array() && (run.empty() ? pile["top"].is_null() : run.back() == pile["top"]),
+                   where + ": the face-up run ends in the top");
+    }
   }
 }
 
