@@ -111,6 +111,12 @@ std::optional<Json> replay_of(const Json& history, std::uint64_t seed, Verdict& 
 }
 
 void check_decks(const Json& history, const Json& replayed, std::uint64_t seed, Verdict& verdict) {
+  if (!replayed.contains("fair")) {
+    verdict.ok = false;
+    verdict.lines.push_back("the events replay to no deal dealt; the history lists " +
+                            std::to_string(history.at("deals").size()));
+    return;
+  }
   const auto& fair = replayed.at("fair");
   const auto pack = pack_of(fair.value("pack", Json()));
   if (!pack) {
