@@ -344,6 +344,8 @@ TEST_CASE("hand history: a page costs the events logged since the last read, not
     CHECK(page["steps"].size() > 0);
   }
   CHECK(replayed() == once);  // pages of deals already replayed replay nothing
+  // Play goes on (a chat line wakes the players' loop, which stopped on a push asking for a bet).
+  REQUIRE(ann.request({{"type", "chat"}, {"table", table}, {"text", "on we go"}})["type"] == "ok");
   const auto later = at_deal(7);
   const auto page = ann.request({{"type", "history"}, {"table", table}, {"deal", 6}});
   REQUIRE_MESSAGE(page["type"] == "history", page.dump());
