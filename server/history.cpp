@@ -1,6 +1,8 @@
 #include "server/history.h"
 
 #include <algorithm>
+#include <atomic>
+#include <limits>
 #include <map>
 
 #include "protocol/messages.h"
@@ -55,7 +57,8 @@ Audience audience_of(const storage::TableRecord& record, const std::string& view
 
 // The event as the viewer may know it: another seat's action in a deal still
 // hidden is named by its type only (an exchange or a go-down may name cards).
-Json event_for(const Json& event, const TableCore& core, const Audience& audience) {
+// `player`: who sat at the event's seat then.
+Json event_for(const Json& event, const Json& player, const Audience& audience) {
   Json out;
   if (audience.full) {
     out = event;
@@ -69,7 +72,7 @@ Json event_for(const Json& event, const TableCore& core, const Audience& audienc
       out["action"] = own ? event["action"] : Json{{"type", event["action"].value("type", "")}};
     }
   }
-  if (event.contains("seat")) out["player"] = core.player_at(event["seat"].get<int>());
+  if (event.contains("seat")) out["player"] = player;
   return out;
 }
 
@@ -89,6 +92,26 @@ Json chips_after(const Json& event, const std::vector<storage::Posting>& posting
   return chips;
 }
 
+// A kept step as the viewer may see it: every seat's view, or his own.
+Json step_for(const std::string& kept, const Audience& audience) {
+  Json step = Json::parse(kept);
+  step["event"] = event_for(step.at("event"), step.value("player", Json()), audience);
+  step.erase("player");
+  if (!audience.full) {
+    step["view"] = step.at("views").at(*audience.seat);
+    step.erase("views");
+  }
+  return step;
+}
+
+bool same_seats(const std::vector<storage::Seat>& a, const std::vector<storage::Seat>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const storage::Seat& x, const storage::Seat& y) {
+    return x.seat == y.seat && x.player == y.player && x.bot == y.bot && x.bot_level == y.bot_level;
+  });
+}
+
+std::atomic<std::uint64_t> events_replayed{0};
+
 Json pack_json(const rules::PackSpec& pack) {
   return {{"short_pack", pack.short_pack},
           {"jokers", pack.jokers},
@@ -107,61 +130,124 @@ Json build_history(const storage::TableRecord& record, const std::vector<storage
 
 Json build_history(const storage::TableRecord& record, const rules::GameInfo& info,
                    const std::vector<storage::Event>& events, const Config& config, const HistoryQuery& query) {
-  const auto audience = audience_of(record, query.viewer);
-  const int wanted = query.deal.value_or(1);
+  audience_of(record, query.viewer);  // a refusal costs no replay
+  ReplayedHistory replay(record, info, config);
+  replay.extend(events);
+  return replay.document(record, query);
+}
 
+std::uint64_t history_events_replayed() { return events_replayed.load(); }
+
+// ---------------------------------------------------------------- ReplayedHistory
+
+struct ReplayedHistory::Impl {
   // An offline core: its own balances (a replay reads the chips from the log),
   // no clock, no database.
+  Impl(const storage::TableRecord& record, const rules::GameInfo& info, const Config& config)
+      : record(record), core(CoreServices{balances, config, [] { return std::int64_t{0}; }, {}}, record, info) {}
+
+  storage::TableRecord record;  // as it was when the replay began
   LiveBalances balances;
-  TableCore core(CoreServices{balances, config, [] { return std::int64_t{0}; }, {}}, record, info);
-  Json deals = Json::array();
-  Json steps = Json::array();
-  Json next_from;
+  TableCore core;
+  Json deals = Json::array();   // each deal's number, seqs, commitment and shuffle
   std::optional<rules::PackSpec> pack;
+  // The steps of deal d (0: before the first) as text with every seat's view
+  // and the event whole, and their seqs, for a page to start where it asks.
+  std::vector<std::vector<std::string>> steps{1};
+  std::vector<std::vector<std::int64_t>> seqs{1};
+  std::size_t bytes = 0;
+
+  void observe(const TableCore::ReplayedStep& step);
+  Json page(int deal, std::int64_t from, int limit, const Audience& audience, Json& next_from) const;
+};
+
+void ReplayedHistory::Impl::observe(const TableCore::ReplayedStep& step) {
+  ++events_replayed;
+  const std::string kind = step.event.at("kind");
+  const auto* game = core.game();
+  if (!game) return;
+  // A deal event that deals nothing (the game ended on it) starts no deal.
+  if ((kind == "start" || kind == "deal") && core.deals_started() > static_cast<int>(deals.size())) {
+    Json deal = {{"deal", core.deals_started()}, {"from_seq", step.seq}, {"to_seq", step.seq},
+                 {"commitment", core.commitment(core.deals_started())}};
+    if (const auto source = game->deck_source()) {
+      deal["shuffle"] = source->shuffles;
+      pack = source->pack;
+    }
+    deals.push_back(std::move(deal));
+  } else if (!deals.empty()) {
+    deals.back()["to_seq"] = step.seq;
+  }
+  Json views = Json::array();
+  for (int seat = 0; seat < core.seat_count(); ++seat) views.push_back(game->view(seat));
+  Json out = {{"seq", step.seq},
+              {"deal", core.deals_started()},
+              {"event", step.event},
+              {"log", step.lines},
+              {"phase", phase_name(game->phase())},
+              {"to_act", game->to_act()},
+              {"chips", chips_after(step.event, step.postings, core)},
+              {"views", std::move(views)}};
+  if (step.event.contains("seat")) out["player"] = core.player_at(step.event["seat"].get<int>());
+  if (game->phase() != rules::Phase::playing) out["result"] = game->result();
+  const auto deal = static_cast<std::size_t>(core.deals_started());
+  if (steps.size() <= deal) {
+    steps.resize(deal + 1);
+    seqs.resize(deal + 1);
+  }
+  steps[deal].push_back(out.dump());
+  seqs[deal].push_back(step.seq);
+  bytes += steps[deal].back().size() + sizeof(std::int64_t);
+}
+
+// Deal `deal`'s steps from seq `from`, at most `limit`; next_from the seq of the
+// first one left out.
+Json ReplayedHistory::Impl::page(int deal, std::int64_t from, int limit, const Audience& audience,
+                                 Json& next_from) const {
+  Json out = Json::array();
+  if (deal < 0 || deal >= static_cast<int>(steps.size())) return out;
+  const auto& deal_seqs = seqs[static_cast<std::size_t>(deal)];
+  auto at = static_cast<std::size_t>(std::lower_bound(deal_seqs.begin(), deal_seqs.end(), from) - deal_seqs.begin());
+  for (; at < deal_seqs.size(); ++at) {
+    if (static_cast<int>(out.size()) >= limit) {
+      next_from = deal_seqs[at];
+      break;
+    }
+    out.push_back(step_for(steps[static_cast<std::size_t>(deal)][at], audience));
+  }
+  return out;
+}
+
+ReplayedHistory::ReplayedHistory(const storage::TableRecord& record, const rules::GameInfo& info, const Config& config)
+    : impl_(std::make_unique<Impl>(record, info, config)) {}
+
+ReplayedHistory::~ReplayedHistory() = default;
+
+void ReplayedHistory::extend(const std::vector<storage::Event>& events) {
   try {
-    core.replay_observed(events, [&](const TableCore::ReplayedStep& step) {
-      const std::string kind = step.event.at("kind");
-      const auto* game = core.game();
-      if (!game) return;
-      // A deal event that deals nothing (the game ended on it) starts no deal.
-      if ((kind == "start" || kind == "deal") && core.deals_started() > static_cast<int>(deals.size())) {
-        Json deal = {{"deal", core.deals_started()}, {"from_seq", step.seq}, {"to_seq", step.seq},
-                     {"commitment", core.commitment(core.deals_started())}};
-        if (const auto source = game->deck_source()) {
-          deal["shuffle"] = source->shuffles;
-          pack = source->pack;
-        }
-        deals.push_back(std::move(deal));
-      } else if (!deals.empty()) {
-        deals.back()["to_seq"] = step.seq;
-      }
-      if (!query.whole && core.deals_started() != wanted) return;
-      if (step.seq < query.from.value_or(0) || !next_from.is_null()) return;
-      if (!query.whole && static_cast<int>(steps.size()) >= query.limit) {
-        next_from = step.seq;
-        return;
-      }
-      Json out = {{"seq", step.seq},
-                  {"deal", core.deals_started()},
-                  {"event", event_for(step.event, core, audience)},
-                  {"log", step.lines},
-                  {"phase", phase_name(game->phase())},
-                  {"to_act", game->to_act()},
-                  {"chips", chips_after(step.event, step.postings, core)}};
-      if (audience.full) {
-        Json views = Json::array();
-        for (int seat = 0; seat < core.seat_count(); ++seat) views.push_back(game->view(seat));
-        out["views"] = std::move(views);
-      } else {
-        out["view"] = game->view(*audience.seat);
-      }
-      if (game->phase() != rules::Phase::playing) out["result"] = game->result();
-      steps.push_back(std::move(out));
-    });
+    impl_->core.replay_observed(events, [this](const TableCore::ReplayedStep& step) { impl_->observe(step); });
   } catch (const ReplayError& e) {
     throw ProtocolError(code::internal, std::string("the history cannot be rebuilt: ") + e.what());
   }
+}
 
+std::int64_t ReplayedHistory::seq() const { return impl_->core.seq(); }
+
+std::size_t ReplayedHistory::bytes() const { return impl_->bytes; }
+
+bool ReplayedHistory::made_for(const storage::TableRecord& record) const {
+  const auto& mine = impl_->record;
+  return mine.id == record.id && mine.game == record.game && mine.status == record.status &&
+         mine.failure == record.failure && mine.options_json == record.options_json && mine.seed == record.seed &&
+         mine.deck_json == record.deck_json && same_seats(mine.seats, record.seats);
+}
+
+Json ReplayedHistory::document(const storage::TableRecord& record, const HistoryQuery& query) const {
+  const auto audience = audience_of(record, query.viewer);
+  const int wanted = query.deal.value_or(1);
+  const auto& core = impl_->core;
+
+  Json deals = impl_->deals;
   const bool over = record.status == "finished";
   const bool last_deal_played = core.game() && core.game()->phase() == rules::Phase::playing;
   for (auto& deal : deals)
@@ -174,6 +260,16 @@ Json build_history(const storage::TableRecord& record, const rules::GameInfo& in
     if (!deals[wanted - 1]["finished"].get<bool>())
       throw ProtocolError(code::forbidden, "deal " + std::to_string(wanted) + " of table " + record.id +
                                                " is still being played; it can be replayed once it ends");
+  }
+
+  Json steps = Json::array();
+  Json next_from;
+  if (query.whole) {
+    for (int deal = 0; deal < static_cast<int>(impl_->steps.size()); ++deal)
+      for (auto& step : impl_->page(deal, 0, std::numeric_limits<int>::max(), audience, next_from))
+        steps.push_back(std::move(step));
+  } else {
+    steps = impl_->page(wanted, query.from.value_or(0), query.limit, audience, next_from);
   }
 
   Json seats = Json::array();
@@ -192,12 +288,64 @@ Json build_history(const storage::TableRecord& record, const rules::GameInfo& in
               {"next_from", next_from}};
   if (over && core.deals_started() > 0) {
     Json fair = core.fair_json();
-    fair["pack"] = pack ? pack_json(*pack) : Json();
+    fair["pack"] = impl_->pack ? pack_json(*impl_->pack) : Json();
     fair["stacked_deck"] = record.deck_json.empty() ? Json() : Json::parse(record.deck_json);
     doc["fair"] = std::move(fair);
   }
   if (!record.failure.empty()) doc["failure"] = record.failure;
   return doc;
+}
+
+// ---------------------------------------------------------------- HistoryCache
+
+HistoryCache::HistoryCache(std::size_t max_bytes) : max_bytes_(max_bytes) {}
+
+Json HistoryCache::build(storage::Store& db, const storage::TableRecord& record, const Config& config,
+                         const HistoryQuery& query) {
+  audience_of(record, query.viewer);  // a refusal costs no replay
+  return kept_for(db, record, config).document(record, query);
+}
+
+ReplayedHistory& HistoryCache::kept_for(storage::Store& db, const storage::TableRecord& record, const Config& config) {
+  const auto* info = rules::Registry::builtin().find(record.game);
+  if (!info) throw ProtocolError(code::internal, "the game '" + record.game + "' is not known to this server");
+  auto it = kept_.find(record.id);
+  if (it != kept_.end() && !it->second.replay->made_for(record)) {
+    bytes_ -= it->second.bytes;
+    recency_.erase(it->second.recency);
+    kept_.erase(it);
+    it = kept_.end();
+  }
+  if (it == kept_.end()) {
+    recency_.push_front(record.id);
+    it = kept_.emplace(record.id, Kept{std::make_unique<ReplayedHistory>(record, *info, config), recency_.begin(), 0})
+             .first;
+  } else {
+    recency_.splice(recency_.begin(), recency_, it->second.recency);
+  }
+  Kept& kept = it->second;
+  try {
+    kept.replay->extend(db.events_after(record.id, kept.replay->seq()));
+  } catch (...) {
+    // Half applied: start afresh next time.
+    bytes_ -= kept.bytes;
+    recency_.erase(kept.recency);
+    kept_.erase(it);
+    throw;
+  }
+  bytes_ += kept.replay->bytes() - kept.bytes;
+  kept.bytes = kept.replay->bytes();
+  drop_beyond_budget(record.id);
+  return *kept.replay;
+}
+
+void HistoryCache::drop_beyond_budget(const std::string& keep) {
+  while (bytes_ > max_bytes_ && !recency_.empty() && recency_.back() != keep) {
+    const auto it = kept_.find(recency_.back());
+    bytes_ -= it->second.bytes;
+    kept_.erase(it);
+    recency_.pop_back();
+  }
 }
 
 }  // namespace parlour::server

@@ -4,10 +4,18 @@
 // chips after it and the views the viewer may see: his own seat's view of a
 // finished deal while the table runs, every seat's view once it has ended.
 // Built on the reader's thread (Lobby::history); pure of sockets.
+//
+// What a request costs: a table's replay is kept (HistoryCache) and only the
+// events logged since are applied to it, so a page costs the page and the new
+// events, not the table's age. The kept replay is a cache of the log, nothing
+// more: a page from it equals one from a fresh replay (tests/server/test_history_cache.cpp).
 #pragma once
 
 #include <cstdint>
+#include <list>
+#include <memory>
 #include <optional>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -39,5 +47,61 @@ nlohmann::json build_history(const storage::TableRecord& record, const rules::Ga
 // The same for a table of a game in the server's registry (`internal` for a game it does not know).
 nlohmann::json build_history(const storage::TableRecord& record, const std::vector<storage::Event>& events,
                              const Config& config, const HistoryQuery& query);
+
+// A table's history replayed up to seq(): the offline core standing there and
+// every step before it, kept a deal at a time.
+class ReplayedHistory {
+ public:
+  ReplayedHistory(const storage::TableRecord& record, const rules::GameInfo& game, const Config& config);
+  ~ReplayedHistory();
+  ReplayedHistory(const ReplayedHistory&) = delete;
+  ReplayedHistory& operator=(const ReplayedHistory&) = delete;
+
+  // Applies `events`, which must follow seq() (Store::events_after). Throws
+  // ProtocolError `internal` when the log cannot be replayed.
+  void extend(const std::vector<storage::Event>& events);
+  std::int64_t seq() const;
+  // Whether `record` is still the table this replay was made for: the same
+  // seats, status and settings (a seat taken or the table's end starts afresh).
+  bool made_for(const storage::TableRecord& record) const;
+  // The memory the kept steps take, roughly.
+  std::size_t bytes() const;
+  // The document for query (the steps replayed so far), as build_history says.
+  nlohmann::json document(const storage::TableRecord& record, const HistoryQuery& query) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Kept replays of the tables whose history was asked for lately, least
+// recently asked dropped first beyond `max_bytes`. The reader's thread only.
+class HistoryCache {
+ public:
+  explicit HistoryCache(std::size_t max_bytes = 64u << 20);
+  // build_history for `record` (as `db` holds it now), reading from `db` only
+  // the events logged since the kept replay. Throws as build_history.
+  nlohmann::json build(storage::Store& db, const storage::TableRecord& record, const Config& config,
+                       const HistoryQuery& query);
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  struct Kept {
+    std::unique_ptr<ReplayedHistory> replay;
+    std::list<std::string>::iterator recency;
+    std::size_t bytes = 0;
+  };
+  ReplayedHistory& kept_for(storage::Store& db, const storage::TableRecord& record, const Config& config);
+  void drop_beyond_budget(const std::string& keep);
+
+  const std::size_t max_bytes_;
+  std::size_t bytes_ = 0;
+  std::list<std::string> recency_;  // table ids, most recently asked first
+  std::unordered_map<std::string, Kept> kept_;
+};
+
+// Events a history replay applied since the server started (/metrics
+// parlour_history_events_replayed_total): what history requests cost.
+std::uint64_t history_events_replayed();
 
 }  // namespace parlour::server

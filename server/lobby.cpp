@@ -443,15 +443,26 @@ std::shared_ptr<TableActor> Lobby::find_by_invite(const std::string& invite) con
   return table == tables_.end() ? nullptr : table->second;
 }
 
+std::optional<ProtocolError> Lobby::read_for(const std::string& viewer, Reader::Work work) {
+  switch (reader_.run_for(storage::player_account(viewer), std::move(work))) {
+    case Reader::Admission::queued: return std::nullopt;
+    case Reader::Admission::client_full:
+      return ProtocolError(code::rate_limited, "you already have " + std::to_string(reader_.max_per_client()) +
+                                                   " history, ledger or settle-up reads waiting; ask again once "
+                                                   "they are answered");
+    case Reader::Admission::server_full: break;
+  }
+  return ProtocolError(code::rate_limited, "the server is busy; try again");
+}
+
 void Lobby::history(const std::string& table, const HistoryQuery& query,
                     std::function<void(Json, std::optional<ProtocolError>)> done) {
-  const Config& config = config_;
-  const bool queued = reader_.run([table, query, done, &config](storage::Store& db) {
+  const auto refused = read_for(query.viewer, [this, table, query, done](storage::Store& db) {
     Json doc;
     try {
       const auto record = db.find_table(table);
       if (!record) return done({}, ProtocolError(code::not_found, "no table " + quoted(table)));
-      doc = build_history(*record, db.events(table), config, query);
+      doc = history_cache_.build(db, *record, config_, query);
     } catch (const ProtocolError& e) {
       return done({}, e);
     } catch (const std::exception& e) {
@@ -461,7 +472,7 @@ void Lobby::history(const std::string& table, const HistoryQuery& query,
     spdlog::info("table {}: {} reads the history of deal {}", table, query.viewer, doc["deal"].dump());
     done(std::move(doc), std::nullopt);
   });
-  if (!queued) done({}, ProtocolError(code::rate_limited, "the server is busy; try again"));
+  if (refused) done({}, *refused);
 }
 
 std::size_t Lobby::table_count() const {
@@ -563,7 +574,7 @@ void Lobby::ledger(const std::string& viewer, const std::string& player, int lim
   }
   const auto account = storage::player_account(name);
   const bool own = storage::player_account(viewer) == account;
-  const bool queued = reader_.run([name, account, own, limit, before, done](storage::Store& db) {
+  const auto refused = read_for(viewer, [name, account, own, limit, before, done](storage::Store& db) {
     try {
       Json entries = Json::array();
       for (const auto& e : db.ledger(account, limit, before)) {
@@ -585,7 +596,7 @@ void Lobby::ledger(const std::string& viewer, const std::string& player, int lim
       done({}, ProtocolError(code::internal, "could not read the ledger"));
     }
   });
-  if (!queued) done({}, ProtocolError(code::rate_limited, "the server is busy; try again"));
+  if (refused) done({}, *refused);
 }
 
 namespace {
@@ -608,7 +619,7 @@ void Lobby::settle(const std::string& viewer, std::optional<std::vector<std::str
                                                          std::to_string(protocol::max_settle_tables) +
                                                          " tables, got " + std::to_string(tables->size())));
   const auto since = storage::utc_iso8601(std::chrono::system_clock::now() - settle_window);
-  const bool queued = reader_.run([this, viewer, tables, since, done](storage::Store& db) {
+  const auto refused = read_for(viewer, [this, viewer, tables, since, done](storage::Store& db) {
     try {
       std::vector<storage::TableRecord> chosen;
       if (!tables) {
@@ -633,7 +644,7 @@ void Lobby::settle(const std::string& viewer, std::optional<std::vector<std::str
       done({}, ProtocolError(code::internal, "could not settle up"));
     }
   });
-  if (!queued) done({}, ProtocolError(code::rate_limited, "the server is busy; try again"));
+  if (refused) done({}, *refused);
 }
 
 }  // namespace parlour::server

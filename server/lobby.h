@@ -135,7 +135,12 @@ class Lobby {
   boost::asio::io_context& io_;
   const Config& config_;
   Writer& writer_;
+  // Queues a read a person asked for in his own turn at the reader; the
+  // rate_limited refusal when his (or the server's) reads waiting are too many.
+  std::optional<ProtocolError> read_for(const std::string& viewer, Reader::Work work);
+
   Reader& reader_;
+  HistoryCache history_cache_;  // the reader's thread only
   LiveBalances& balances_;
   PlayerDirectory& players_;
   Json games_;

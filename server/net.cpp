@@ -412,6 +412,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     line("parlour_http_requests_total", m.http_requests);
     line("parlour_tables", context_.lobby.table_count());
     line("parlour_storage_transactions_total", context_.writer.transactions());
+    line("parlour_history_events_replayed_total", history_events_replayed());
     return text(req, http::status::ok, body, "text/plain; version=0.0.4");
   }
 

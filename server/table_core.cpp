@@ -824,7 +824,10 @@ Json TableCore::fair_json() const {
 
 void TableCore::replay_observed(const std::vector<storage::Event>& events,
                                 const std::function<void(const ReplayedStep&)>& after) {
-  if (game_ || seq_ != 0) throw std::logic_error("table core: replay_observed on a core that has played");
+  // An offline core only: fresh, or standing where its last replay left it.
+  if (!events.empty() && events.front().seq <= seq_)
+    throw std::logic_error("table core: replay_observed from seq " + std::to_string(events.front().seq) +
+                           " on a core already at seq " + std::to_string(seq_));
   try {
     replay(events, &after);
   } catch (const std::exception& e) {
@@ -864,7 +867,10 @@ void TableCore::replay(const std::vector<storage::Event>& events,
       ++deals_without_action_;
     }
   }
-  if (!events.empty()) spdlog::info("table {}: replayed {} events, seq {}", id(), events.size(), seq_);
+  // A history's replay (`after`) is a read, not a table event: details only.
+  if (!events.empty())
+    spdlog::log(after ? spdlog::level::debug : spdlog::level::info, "table {}: replayed {} events, seq {}", id(),
+                events.size(), seq_);
 }
 
 void TableCore::rebuild_from_database() {

@@ -183,9 +183,10 @@ class TableCore {
     std::vector<std::string> lines;
     const std::vector<storage::Posting>& postings;
   };
-  // Replays `events` into this core, which must be fresh (made with no events),
-  // calling `after` after each one with the core as it then stands. Throws
-  // ReplayError where the log cannot be replayed.
+  // Replays `events` into this offline core (made with no events, and fed only
+  // by replay_observed), which must all follow seq(): a history replay goes on
+  // from where it stood. Calls `after` after each one with the core as it then
+  // stands. Throws ReplayError where the log cannot be replayed.
   void replay_observed(const std::vector<storage::Event>& events,
                        const std::function<void(const ReplayedStep&)>& after);
   const rules::GameState* game() const { return game_.get(); }

@@ -1,5 +1,6 @@
 #include "server/verify.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -85,54 +86,90 @@ void check_commitments(const Json& history, std::uint64_t seed, const std::strin
   }
 }
 
-void check_decks(const Json& history, std::uint64_t seed, Verdict& verdict) {
-  const auto& fair = history.at("fair");
-  const auto pack = pack_of(fair.value("pack", Json()));
-  if (!pack) {
-    verdict.lines.push_back("this game lays out its own packs: its deals are checked by the replay alone");
-    return;
-  }
-  const auto stacked = cards_of(fair.value("stacked_deck", Json()));
-  for (const auto& deal : history.at("deals")) {
-    if (!deal.contains("shuffle")) continue;
-    const int shuffle = deal.at("shuffle");
-    const auto first = std::find_if(history.at("steps").begin(), history.at("steps").end(),
-                                    [&](const Json& step) { return step.at("seq") == deal.at("from_seq"); });
-    if (first == history.at("steps").end() || !first->contains("views")) continue;
-    if (first->at("phase") != "playing") continue;  // nothing was dealt: the game ended instead
-    const auto deck = rules::fair::shoe_deck(*pack, seed, shuffle, shuffle == 1 ? stacked : std::nullopt);
-    const std::vector<Json> views = first->at("views").get<std::vector<Json>>();
-    const auto problem = rules::fair::check_dealt(deck, views, views.empty() ? Json::object() : views.front());
-    verdict.ok = verdict.ok && !problem;
-    verdict.lines.push_back("deal " + deal.at("deal").dump() + ": " +
-                            (problem ? "the cards dealt DO NOT come from the shuffled deck: " + *problem
-                                     : "the cards dealt are the top of the deck the seed shuffles"));
-  }
-}
-
-void check_replay(const Json& history, std::uint64_t seed, Verdict& verdict) {
+// The table's events replayed from the revealed seed through the server's own
+// replay: every deal's shuffle and pack come from here, never from the file, so
+// a crafted number cannot make the verifier shuffle without end. Nullopt (and a
+// failed line) when the steps are not the whole log or do not replay.
+std::optional<Json> replay_of(const Json& history, std::uint64_t seed, Verdict& verdict) {
   const auto& steps = history.at("steps");
   for (std::size_t i = 0; i < steps.size(); ++i)
     if (steps[i].at("seq") != static_cast<std::int64_t>(i + 1)) {
       verdict.ok = false;
       verdict.lines.push_back("the history's steps are not the whole log (step " + std::to_string(i + 1) +
                               " is missing): download the whole table");
-      return;
+      return std::nullopt;
     }
-  Config config;
   const auto record = record_of(history, seed);
-  Json again;
   try {
-    again = build_history(record, events_of(steps), config, HistoryQuery{record.host, std::nullopt, std::nullopt, true});
+    return build_history(record, events_of(steps), Config{},
+                         HistoryQuery{record.host, std::nullopt, std::nullopt, true});
   } catch (const std::exception& e) {
     verdict.ok = false;
     verdict.lines.push_back(std::string("the events DO NOT replay from the revealed seed: ") + e.what());
+    return std::nullopt;
+  }
+}
+
+void check_decks(const Json& history, const Json& replayed, std::uint64_t seed, Verdict& verdict) {
+  if (!replayed.contains("fair")) {
+    verdict.ok = false;
+    verdict.lines.push_back("the events replay to no deal dealt; the history lists " +
+                            std::to_string(history.at("deals").size()));
     return;
   }
-  const auto& replayed = again.at("steps");
+  const auto& fair = replayed.at("fair");
+  const auto pack = pack_of(fair.value("pack", Json()));
+  if (!pack) {
+    verdict.lines.push_back("this game lays out its own packs: its deals are checked by the replay alone");
+    return;
+  }
+  if (history.at("fair").value("pack", Json()) != fair.at("pack")) {
+    verdict.ok = false;
+    verdict.lines.push_back("the history's pack " + history.at("fair").value("pack", Json()).dump() +
+                            " IS NOT the one the replay deals from, " + fair.at("pack").dump());
+  }
+  const auto stacked = cards_of(fair.value("stacked_deck", Json()));
+  std::map<std::int64_t, const Json*> shown_at;  // the history's steps by seq
+  for (const auto& step : history.at("steps")) shown_at[step.at("seq").get<std::int64_t>()] = &step;
+  std::map<int, const Json*> listed;  // the history's deals by number
+  for (const auto& deal : history.at("deals")) listed[deal.at("deal").get<int>()] = &deal;
+  for (const auto& deal : replayed.at("deals")) {
+    if (!deal.contains("shuffle")) continue;
+    const int number = deal.at("deal");
+    const int shuffle = deal.at("shuffle");
+    const auto said = listed.find(number);
+    if (said == listed.end() || said->second->value("shuffle", Json()) != deal.at("shuffle")) {
+      verdict.ok = false;
+      verdict.lines.push_back("deal " + std::to_string(number) + ": the history's shuffle number " +
+                              (said == listed.end() ? "is missing" : said->second->value("shuffle", Json()).dump()) +
+                              "; the replay shuffled " + std::to_string(shuffle));
+      continue;
+    }
+    const auto first = shown_at.find(deal.at("from_seq").get<std::int64_t>());
+    if (first == shown_at.end() || !first->second->contains("views")) continue;
+    if (first->second->at("phase") != "playing") continue;  // nothing was dealt: the game ended instead
+    const auto deck = rules::fair::shoe_deck(*pack, seed, shuffle, shuffle == 1 ? stacked : std::nullopt);
+    const std::vector<Json> views = first->second->at("views").get<std::vector<Json>>();
+    const auto problem = rules::fair::check_dealt(deck, views, views.empty() ? Json::object() : views.front());
+    verdict.ok = verdict.ok && !problem;
+    verdict.lines.push_back("deal " + std::to_string(number) + ": " +
+                            (problem ? "the cards dealt DO NOT come from the shuffled deck: " + *problem
+                                     : "the cards dealt are the top of the deck the seed shuffles"));
+  }
+}
+
+void check_replay(const Json& history, const Json& replayed, Verdict& verdict) {
+  const auto& steps = history.at("steps");
+  const auto& again = replayed.at("steps");
+  if (again.size() != steps.size()) {
+    verdict.ok = false;
+    verdict.lines.push_back("the replay from the revealed seed has " + std::to_string(again.size()) +
+                            " steps; the history shows " + std::to_string(steps.size()));
+    return;
+  }
   for (std::size_t i = 0; i < steps.size(); ++i) {
     for (const char* part : {"views", "log", "chips", "to_act", "result"}) {
-      if (steps[i].value(part, Json()) == replayed[i].value(part, Json())) continue;
+      if (steps[i].value(part, Json()) == again[i].value(part, Json())) continue;
       verdict.ok = false;
       verdict.lines.push_back("step " + steps[i].at("seq").dump() + ": its " + part +
                               " DO NOT match a replay from the revealed seed");
@@ -143,12 +180,42 @@ void check_replay(const Json& history, std::uint64_t seed, Verdict& verdict) {
                           " steps replay from the revealed seed to exactly the views, log and chips shown");
 }
 
+// How deep arrays and objects nest in JSON `text` (strings skipped): measured
+// before parsing, since what reads a parsed document recurses as deep as it nests.
+std::size_t nesting_of(const std::string& text) {
+  std::size_t depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
 Json read_json_file(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot open " + path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return Json::parse(text.str());
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<std::uint64_t>(std::max<std::streamoff>(in.tellg(), 0));
+  if (size > max_history_bytes)
+    throw std::runtime_error(path + " holds " + std::to_string(size) + " bytes; a history this verifier reads holds at most " +
+                             std::to_string(max_history_bytes));
+  in.seekg(0);
+  std::string text(size, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  if (const auto depth = nesting_of(text); depth > max_history_nesting)
+    throw std::runtime_error(path + " nests arrays and objects " + std::to_string(depth) +
+                             " deep; a history nests at most " + std::to_string(max_history_nesting));
+  return Json::parse(text);
 }
 
 }  // namespace
@@ -170,8 +237,10 @@ Verdict verify_history(const Json& history) {
   const std::uint64_t seed = std::stoull(fair.at("seed").get<std::string>());
   const std::string salt = fair.value("salt", "");
   check_commitments(history, seed, salt, verdict);
-  check_decks(history, seed, verdict);
-  check_replay(history, seed, verdict);
+  const auto replayed = replay_of(history, seed, verdict);
+  if (!replayed) return verdict;
+  check_decks(history, *replayed, seed, verdict);
+  check_replay(history, *replayed, verdict);
   return verdict;
 }
 

@@ -9,12 +9,18 @@
 //     replay (TableCore), give exactly the views, log and chips of every step.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 namespace parlour::server {
+
+// What `verify --history` reads at most: a file this size, arrays and objects
+// nested this deep (a real history nests about ten deep).
+inline constexpr std::uint64_t max_history_bytes = 256u << 20;
+inline constexpr std::size_t max_history_nesting = 64;
 
 struct Verdict {
   bool ok = true;

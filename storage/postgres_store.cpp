@@ -305,7 +305,7 @@ constexpr Statement kInsertSeat{
 constexpr Statement kSeats{"seats",
                            "SELECT seat, player, bot, bot_level FROM table_seats WHERE table_id = $1 ORDER BY seat"};
 constexpr Statement kInsertEvent{"insert_event", "INSERT INTO table_events(table_id, seq, json) VALUES ($1, $2, $3)"};
-constexpr Statement kEvents{"events", "SELECT seq, json FROM table_events WHERE table_id = $1 ORDER BY seq"};
+constexpr Statement kEvents{"events", "SELECT seq, json FROM table_events WHERE table_id = $1 AND seq > $2 ORDER BY seq"};
 constexpr Statement kInsertResult{"insert_result", "INSERT INTO results(table_id, time, json) VALUES ($1, $2, $3)"};
 constexpr Statement kResults{"results", "SELECT json FROM results WHERE table_id = $1 ORDER BY id"};
 
@@ -909,11 +909,11 @@ std::vector<TableRecord> PostgresStore::tables_hosted_since(const std::string& h
   }
 }
 
-std::vector<Event> PostgresStore::events(const std::string& table) {
+std::vector<Event> PostgresStore::events_after(const std::string& table, std::int64_t after_seq) {
   try {
     pqxx::nontransaction tx(impl_->live());
     std::vector<Event> events;
-    for (const pqxx::row& row : Impl::run(tx, kEvents, table)) {
+    for (const pqxx::row& row : Impl::run(tx, kEvents, table, after_seq)) {
       events.push_back(Event{row[0].as<std::int64_t>(), row[1].c_str()});
     }
     return events;

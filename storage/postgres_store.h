@@ -40,7 +40,8 @@ class PostgresStore final : public Store {
   std::optional<TableRecord> find_table(const std::string& id) override;
   std::vector<TableRecord> tables_with_status(const std::string& status) override;
   std::vector<TableRecord> tables_hosted_since(const std::string& host, const std::string& since, int limit) override;
-  std::vector<Event> events(const std::string& table) override;
+  using Store::events;
+  std::vector<Event> events_after(const std::string& table, std::int64_t after_seq) override;
   std::vector<std::string> results(const std::string& table) override;
 
   std::vector<bool> commit(const std::vector<TableWrite>& writes, std::vector<std::string>* errors = nullptr) override;

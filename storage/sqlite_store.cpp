@@ -368,7 +368,7 @@ constexpr const char* kInsertSeat =
 constexpr const char* kSeats =
     "SELECT seat, player, bot, bot_level FROM table_seats WHERE table_id = ?1 ORDER BY seat";
 constexpr const char* kInsertEvent = "INSERT INTO table_events(table_id, seq, json) VALUES (?1, ?2, ?3)";
-constexpr const char* kEvents = "SELECT seq, json FROM table_events WHERE table_id = ?1 ORDER BY seq";
+constexpr const char* kEvents = "SELECT seq, json FROM table_events WHERE table_id = ?1 AND seq > ?2 ORDER BY seq";
 constexpr const char* kInsertResult = "INSERT INTO results(table_id, time, json) VALUES (?1, ?2, ?3)";
 constexpr const char* kResults = "SELECT json FROM results WHERE table_id = ?1 ORDER BY id";
 
@@ -1112,10 +1112,11 @@ std::vector<TableRecord> SqliteStore::tables_hosted_since(const std::string& hos
   }
 }
 
-std::vector<Event> SqliteStore::events(const std::string& table) {
+std::vector<Event> SqliteStore::events_after(const std::string& table, std::int64_t after_seq) {
   try {
     Borrowed query(impl_->cached(kEvents));
     query->bind(1, table);
+    query->bind(2, after_seq);
     std::vector<Event> events;
     while (query->executeStep()) {
       events.push_back(Event{query->getColumn(0).getInt64(), query->getColumn(1).getString()});

@@ -204,7 +204,10 @@ class Store {
   // newest `limit` of them, oldest first.
   virtual std::vector<TableRecord> tables_hosted_since(const std::string& host, const std::string& since,
                                                        int limit) = 0;
-  virtual std::vector<Event> events(const std::string& table) = 0;
+  std::vector<Event> events(const std::string& table) { return events_after(table, 0); }
+  // The events of `table` with a seq above `after_seq`, in order: what a replay
+  // standing at `after_seq` still has to apply (server/history.h).
+  virtual std::vector<Event> events_after(const std::string& table, std::int64_t after_seq) = 0;
   virtual std::vector<std::string> results(const std::string& table) = 0;
 
   // Group commit: writes each step in its own savepoint inside one transaction,

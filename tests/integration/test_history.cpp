@@ -9,6 +9,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "rules/fair.h"
@@ -113,6 +114,18 @@ Json whole_history(WsClient& client, const std::string& table) {
 int run_verify(const std::string& args) {
   const int status = std::system((std::string(PARLOUR_BINARY) + " verify " + args + " > /dev/null 2>&1").c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// `parlour verify ARGS`: its exit status (-1 when it did not exit, e.g. a
+// crash) and what it printed.
+std::pair<int, std::string> verify_output(const std::string& args) {
+  FILE* pipe = ::popen((std::string(PARLOUR_BINARY) + " verify " + args + " 2>&1").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string output;
+  char buffer[4096];
+  while (const auto got = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, got);
+  const int status = ::pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
 
 }  // namespace
@@ -303,4 +316,128 @@ TEST_CASE("hand history: replayed views are exactly the views pushed live at tho
   // The seqs are the whole log, once each, in order.
   std::int64_t expected = 1;
   for (const auto& step : history["steps"]) CHECK(step["seq"] == expected++);
+}
+
+// Issue 25 item 4: a history read costs the page and what was logged since the
+// last read, never a replay of the table's whole age; counted by the server in
+// /metrics (events its history replays applied), not timed.
+TEST_CASE("hand history: a page costs the events logged since the last read, not the table's age") {
+  ServerProcess server(ServerProcess::fresh_db("history-cost"), {"--deal-pause-ms", "0"});
+  WsClient ann(server.port()), bob(server.port());
+  ann.hello("ann");
+  bob.hello("bob");
+  const auto table = red_dog(ann, bob, 3);
+  const auto replayed = [&] { return server.metric("parlour_history_events_replayed_total"); };
+  const auto at_deal = [&](int deal) {
+    return play_until(ann, bob, table, [deal](const Json& s) {
+             return s["view"].value("deal", 0) == deal && s["view"]["phase"] == "betting";
+           })["seq"].get<std::uint64_t>();
+  };
+  const auto seq = at_deal(6);
+  const auto before = replayed();
+  REQUIRE(ann.request({{"type", "history"}, {"table", table}, {"deal", 1}})["type"] == "history");
+  const auto once = replayed();
+  CHECK(once - before == seq);  // the first read replays the log once
+  for (int deal = 1; deal <= 5; ++deal) {
+    const auto page = ann.request({{"type", "history"}, {"table", table}, {"deal", deal}});
+    REQUIRE_MESSAGE(page["type"] == "history", page.dump());
+    CHECK(page["steps"].size() > 0);
+  }
+  CHECK(replayed() == once);  // pages of deals already replayed replay nothing
+  // Play goes on (a chat line wakes the players' loop, which stopped on a push asking for a bet).
+  REQUIRE(ann.request({{"type", "chat"}, {"table", table}, {"text", "on we go"}})["type"] == "ok");
+  const auto later = at_deal(7);
+  const auto page = ann.request({{"type", "history"}, {"table", table}, {"deal", 6}});
+  REQUIRE_MESSAGE(page["type"] == "history", page.dump());
+  CHECK(replayed() - once == later - seq);  // only the events logged since
+  CHECK(page["steps"].back()["seq"].get<std::uint64_t>() < later);
+}
+
+// Issue 25 item 4: history, ledger and settle-up reads are queued per person
+// and served in turn; one person's flood is refused beyond his share at once
+// (rate_limited) instead of standing before everyone else's reads. The order
+// itself is tested on the Reader (tests/server/test_server.cpp).
+TEST_CASE("hand history: a flood of one person's history reads is refused beyond his share; another's ledger read is served") {
+  ServerProcess server(ServerProcess::fresh_db("history-flood"), {"--deal-pause-ms", "0"});
+  WsClient ann(server.port()), bob(server.port());
+  const auto token = ann.hello("ann");
+  bob.hello("bob");
+  const auto table = red_dog(ann, bob, 4);
+  play_until(ann, bob, table, [](const Json& s) { return s["view"].value("deal", 0) == 3 && s["view"]["phase"] == "betting"; });
+  std::vector<std::unique_ptr<WsClient>> sockets;  // ann on four sockets, as in the report
+  for (int i = 0; i < 4; ++i) {
+    sockets.push_back(std::make_unique<WsClient>(server.port()));
+    sockets.back()->hello("ann", token);
+  }
+  constexpr int per_socket = 40;  // inside the per-connection burst of 100
+  for (auto& socket : sockets)
+    for (int i = 0; i < per_socket; ++i)
+      socket->send_raw(Json({{"type", "history"}, {"table", table}, {"deal", 1 + i % 2}, {"id", 1000 + i}}).dump());
+  const auto ledger = bob.request({{"type", "ledger"}, {"player", "bob"}});
+  CHECK_MESSAGE(ledger["type"] == "ledger", ledger.dump());  // bob's own share: never refused for ann's flood
+  int served = 0, refused = 0;
+  for (auto& socket : sockets) {
+    for (int answered = 0; answered < per_socket;) {
+      const auto frame = socket->read();
+      REQUIRE_MESSAGE(frame.has_value(), "an answer to a history read never came");
+      if (!frame->contains("re")) continue;
+      ++answered;
+      if ((*frame)["type"] == "history") {
+        ++served;
+      } else {
+        CHECK_MESSAGE((*frame)["code"] == "rate_limited", frame->dump());
+        CHECK((*frame)["message"].get<std::string>().find("reads waiting") != std::string::npos);
+        ++refused;
+      }
+    }
+  }
+  CHECK(served + refused == 4 * per_socket);
+  CHECK(served >= 1);
+  CHECK(refused > 0);  // not all queued behind one another: beyond ann's share, answered at once
+}
+
+// Issue 25 item 10: `verify --history` reads a file anyone can craft. A huge
+// shuffle number used to shuffle that many times (minutes on 557 bytes), and a
+// deeply nested one crashed it; now the shuffles come from the replay and the
+// nesting is measured before parsing, and both fail with a message.
+TEST_CASE("parlour verify: a crafted history fails with a message, neither running on nor crashing") {
+  ServerProcess server(ServerProcess::fresh_db("history-crafted"), {"--deal-pause-ms", "0"});
+  WsClient ann(server.port()), bob(server.port());
+  ann.hello("ann");
+  bob.hello("bob");
+  const auto table = red_dog(ann, bob, 9);
+  play_until(ann, bob, table, [](const Json& s) { return s["view"].value("deal", 0) >= 2; });
+  end_now(ann, table);
+  const auto history = whole_history(ann, table);
+  const auto dir = std::filesystem::path(server.db()).parent_path();
+  std::ofstream(dir / "honest.json") << history.dump();
+  CHECK(verify_output("--history " + (dir / "honest.json").string()).first == 0);
+
+  auto shuffled = history;
+  REQUIRE(shuffled["deals"][0].contains("shuffle"));
+  shuffled["deals"][0]["shuffle"] = 2'000'000'000;
+  std::ofstream(dir / "shuffled.json") << shuffled.dump();
+  const auto [shuffled_status, shuffled_said] = verify_output("--history " + (dir / "shuffled.json").string());
+  CHECK(shuffled_status == 1);
+  CHECK_MESSAGE(shuffled_said.find("deal 1: the history's shuffle number 2000000000; the replay shuffled 1") !=
+                    std::string::npos,
+                shuffled_said);
+
+  auto big_pack = history;
+  big_pack["fair"]["pack"]["decks"] = 2'000'000'000;
+  std::ofstream(dir / "big_pack.json") << big_pack.dump();
+  const auto [pack_status, pack_said] = verify_output("--history " + (dir / "big_pack.json").string());
+  CHECK(pack_status == 1);
+  CHECK_MESSAGE(pack_said.find("IS NOT the one the replay deals from") != std::string::npos, pack_said);
+
+  // A seat's view nested a million deep (2 MB): refused before it is parsed.
+  auto nested = history;
+  nested["steps"][0]["views"][0] = "NESTED";
+  auto text = nested.dump();
+  const std::size_t depth = 1'000'000;
+  text.replace(text.find("\"NESTED\""), 8, std::string(depth, '[') + std::string(depth, ']'));
+  std::ofstream(dir / "nested.json") << text;
+  const auto [nested_status, nested_said] = verify_output("--history " + (dir / "nested.json").string());
+  CHECK(nested_status == 2);
+  CHECK_MESSAGE(nested_said.find("deep; a history nests at most 64") != std::string::npos, nested_said);
 }

@@ -3,7 +3,13 @@
 #include "server/config.h"
 #include "server/connection.h"
 #include "server/live_balances.h"
+#include "server/reader.h"
 #include "server/tokens.h"
+
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <unistd.h>
 
 using namespace parlour::server;
 
@@ -103,4 +109,39 @@ TEST_CASE("live balances follow the database's balances with this node's uncommi
   }
   alone.settled(bet);
   CHECK(alone.balance("player:bob") == 15);
+}
+
+TEST_CASE("the reader takes one read from each client in turn, and refuses a client's reads beyond its share at once") {
+  const auto db = std::filesystem::temp_directory_path() / ("parlour-reader-" + std::to_string(::getpid()) + ".db");
+  std::filesystem::remove(db);
+  std::vector<std::string> order;
+  {
+    Reader reader(db.string(), 100, 4);
+    std::mutex mutex;
+    std::condition_variable opened;
+    bool open = false;
+    // The gate holds the reader's thread while the queues fill.
+    REQUIRE(reader.run([&](parlour::storage::Store&) {
+      std::unique_lock lock(mutex);
+      opened.wait(lock, [&] { return open; });
+    }));
+    const auto read = [&](const std::string& who) {
+      return [&order, &mutex, who](parlour::storage::Store&) {
+        std::lock_guard lock(mutex);
+        order.push_back(who);
+      };
+    };
+    for (int i = 0; i < 4; ++i) CHECK(reader.run_for("player:ann", read("ann")) == Reader::Admission::queued);
+    CHECK(reader.run_for("player:ann", read("ann")) == Reader::Admission::client_full);
+    CHECK(reader.run_for("player:bob", read("bob")) == Reader::Admission::queued);
+    {
+      std::lock_guard lock(mutex);
+      open = true;
+    }
+    opened.notify_all();
+    reader.stop();  // after every read queued has run
+  }
+  // Bob's one read waits for one of ann's four, not for all of them.
+  CHECK(order == std::vector<std::string>{"ann", "bob", "ann", "ann", "ann"});
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db.string() + suffix);
 }

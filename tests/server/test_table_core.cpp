@@ -1695,6 +1695,57 @@ TEST_CASE("history: replayed offline, a seated player's finished deals from his 
   CHECK(rest["next_from"].is_null());
 }
 
+TEST_CASE("history: a kept replay goes on from where it stood and serves the pages a fresh replay would") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  const auto play_deal = [&bench] {
+    bench.tap(bench.ann());
+    bench.tap(bench.bob());
+    bench.run(bench.core->act(bench.ann(), {{"type", "continue"}}, std::nullopt));
+    bench.run(bench.core->act(bench.bob(), {{"type", "continue"}}, std::nullopt));
+  };
+  play_deal();
+  play_deal();
+  ReplayedHistory kept(bench.stored_record(), bench.info, bench.config);
+  const auto counted = history_events_replayed();
+  kept.extend(bench.events);
+  CHECK(history_events_replayed() - counted == bench.events.size());
+  CHECK(kept.seq() == bench.core->seq());
+
+  for (int deal = 0; deal < 20; ++deal) play_deal();
+  const auto record = bench.stored_record();
+  REQUIRE(kept.made_for(record));
+  std::vector<storage::Event> since;
+  for (const auto& event : bench.events)
+    if (event.seq > kept.seq()) since.push_back(event);
+  const auto before = history_events_replayed();
+  kept.extend(since);
+  // Only what was logged since: the cost of going on is not the table's age.
+  CHECK(history_events_replayed() - before == since.size());
+  CHECK(since.size() < bench.events.size());
+  // Every page, for either player and paged small, is the page a fresh replay gives.
+  for (const std::string viewer : {"ann", "bob"})
+    for (int deal = 1; deal <= 22; ++deal)
+      for (const std::optional<std::int64_t> from : {std::optional<std::int64_t>{}, std::optional<std::int64_t>{bench.events.size() / 2}}) {
+        const HistoryQuery query{viewer, deal, from, false, 2};
+        CHECK(kept.document(record, query) == build_history(record, bench.info, bench.events, bench.config, query));
+      }
+  // A page costs no replay at all.
+  const auto paged = history_events_replayed();
+  kept.document(record, HistoryQuery{"ann", 5, {}, false});
+  CHECK(history_events_replayed() == paged);
+
+  // The table's end is another record: a kept replay is not taken for it.
+  bench.run(bench.core->end(bench.ann()));
+  bench.run(bench.core->end(bench.ann()));
+  CHECK_FALSE(kept.made_for(bench.stored_record()));
+  const auto whole = HistoryQuery{"ann", std::nullopt, std::nullopt, true};
+  ReplayedHistory ended(bench.stored_record(), bench.info, bench.config);
+  ended.extend(bench.events);
+  CHECK(ended.document(bench.stored_record(), whole) ==
+        build_history(bench.stored_record(), bench.info, bench.events, bench.config, whole));
+}
+
 TEST_CASE("late join: a player who left comes back as anyone late, in line, and is dealt in afresh at the next deal") {
   Bench bench(red_dog(), Json::object(), 3);
   seat_three_and_start(bench);
