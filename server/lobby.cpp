@@ -95,7 +95,8 @@ void Lobby::table_changed(const TableActor& actor, const TableSnapshot& snapshot
   if (snapshot.status != "finished") return;
   auto table = std::move(it->second);
   tables_.erase(it);
-  leased_.erase(snapshot.id);
+  // Several nodes: its lease stays listed (served_tables) until the table is
+  // gone, so that the finishing step is written under it before it is dropped.
   keep_finished(table, snapshot.invite);
   spdlog::debug("table {}: finished; {} open and {} finished tables in memory", snapshot.id, tables_.size(),
                 finished_.size());
@@ -131,6 +132,7 @@ void Lobby::sweep_finished_locked() {
   for (auto it = finished_.begin(); it != finished_.end();) {
     if (it->second.table.expired()) {
       if (!it->second.invite.empty()) invites_.erase(it->second.invite);
+      leased_.erase(it->first);
       it = finished_.erase(it);
     } else {
       ++it;
@@ -206,9 +208,9 @@ std::vector<ServedTable> Lobby::served_tables() const {
   std::vector<ServedTable> served;
   std::lock_guard lock(mutex_);
   for (const auto& [id, generation] : leased_) {
-    const auto it = tables_.find(id);
-    if (it == tables_.end()) continue;
-    auto snapshot = it->second->snapshot();
+    const auto table = loaded_locked(id);
+    if (!table) continue;
+    auto snapshot = table->snapshot();
     served.push_back({id, generation, snapshot.status, std::move(snapshot.summary)});
   }
   return served;
