@@ -1030,7 +1030,7 @@ TEST_CASE("chat: the sixth line within ten seconds is rate_limited with when to 
   auto refused = reply_to(bench, 1, 200);
   CHECK(refused["code"] == "rate_limited");
   CHECK(refused["retry_after_ms"] == 5000);  // the first line leaves the window 10 s after it was sent
-  CHECK(refused["message"] == "you may send 5 chat lines in 10 s; try again in 5 s");
+  CHECK(refused["message"] == "you may send 5 chat lines in 10 s, at all tables together; try again in 5 s");
   CHECK(bench.writes.size() == writes);
   // Bob's own allowance is his.
   bench.run(bench.core->chat(bench.bob(201), say("me too")));
