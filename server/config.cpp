@@ -48,7 +48,12 @@ std::string usage() {
          "  --max-connections-per-ip N   open connections from one address (default 64)\n"
          "  --idle-timeout-s N    close a WebSocket silent for N seconds; pings keep it open (default 300)\n"
          "  --max-queued-bytes N  unsent bytes a connection may pile up before it is dropped (default 4194304)\n"
+         "  --max-queued-bytes-per-ip N   unsent bytes all connections from one address may pile up;\n"
+         "                        beyond, the connection that would go over is dropped (default 16777216)\n"
          "  --max-open-tables N   waiting or playing tables one player may host (default 20)\n"
+         "  --tables-per-hour N   tables one player may create in an hour, rematches included (default 60)\n"
+         "  --max-finished-tables N   finished tables kept in memory for quick reading when nobody\n"
+         "                        uses them; older ones are read back from the database (default 100)\n"
          "  --registrations-per-ip-per-hour N   new names one address may register an hour (default 20)\n"
          "  --waiting-table-hours N   a table nobody starts expires after N hours unused (default 24)\n"
          "  --max-listed-tables N entries in one `tables` reply (default 200)\n"
@@ -95,7 +100,11 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
     else if (flag == "--idle-timeout-s") ok = parse_int<int>(value, config.idle_timeout_s, 1, 86'400);
     else if (flag == "--max-queued-bytes")
       ok = parse_int<std::size_t>(value, config.max_queued_bytes, 64 * 1024, std::size_t{1} << 32);
+    else if (flag == "--max-queued-bytes-per-ip")
+      ok = parse_int<std::size_t>(value, config.max_queued_bytes_per_ip, 64 * 1024, std::size_t{1} << 36);
     else if (flag == "--max-open-tables") ok = parse_int<int>(value, config.max_open_tables, 1, 1'000'000);
+    else if (flag == "--tables-per-hour") ok = parse_int<int>(value, config.tables_per_hour, 1, 1'000'000);
+    else if (flag == "--max-finished-tables") ok = parse_int<int>(value, config.max_finished_tables, 0, 1'000'000);
     else if (flag == "--registrations-per-ip-per-hour")
       ok = parse_int<int>(value, config.registrations_per_ip_per_hour, 1, 1'000'000);
     else if (flag == "--waiting-table-hours") ok = parse_int<int>(value, config.waiting_table_hours, 1, 24 * 365);

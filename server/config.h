@@ -31,7 +31,10 @@ struct Config {
   int max_connections_per_ip = 64;
   int idle_timeout_s = 300;                          // a WebSocket that sends nothing for this long is closed
   std::size_t max_queued_bytes = 4 * 1024 * 1024;    // unsent bytes per connection before it is dropped
+  std::size_t max_queued_bytes_per_ip = 16 * 1024 * 1024;  // unsent bytes of all one address's connections
   int max_open_tables = 20;                          // waiting or playing tables one player may host
+  int tables_per_hour = 60;                          // tables (rematches included) one player may create an hour
+  int max_finished_tables = 100;                     // finished tables kept in memory when nobody uses them
   int registrations_per_ip_per_hour = 20;            // new names one address may register in an hour
   int waiting_table_hours = 24;                      // a table nobody starts expires after this long unused
   int max_listed_tables = 200;                       // entries in one `tables` reply

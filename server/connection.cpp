@@ -66,17 +66,22 @@ void Connection::on_text(const std::shared_ptr<Client>& self, std::string_view t
 }
 
 void Connection::on_close(const std::shared_ptr<Client>& self) {
-  std::set<std::shared_ptr<TableActor>> tables;
+  std::map<const TableActor*, std::weak_ptr<TableActor>> tables;
   {
     std::lock_guard lock(mutex_);
     tables.swap(tables_);
   }
-  for (const auto& table : tables) table->disconnected(self->id());
+  for (const auto& [key, held] : tables)
+    if (const auto table = held.lock()) table->disconnected(self->id());
 }
 
 void Connection::touch(const std::shared_ptr<TableActor>& table) {
   std::lock_guard lock(mutex_);
-  tables_.insert(table);
+  tables_[table.get()] = table;
+  // Amortised: tables gone from memory are forgotten when the map has doubled.
+  if (tables_.size() <= 2 * tables_swept_size_ + 16) return;
+  for (auto it = tables_.begin(); it != tables_.end();) it = it->second.expired() ? tables_.erase(it) : std::next(it);
+  tables_swept_size_ = tables_.size();
 }
 
 std::shared_ptr<TableActor> Connection::table(const std::string& id) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -63,7 +64,10 @@ class Connection {
   const std::string address_;
   mutable std::mutex mutex_;
   std::string player_;
-  std::set<std::shared_ptr<TableActor>> tables_;  // every table this connection spoke to, to tell on close
+  // Every table this connection spoke to, to tell on close. Not held: a finished
+  // table leaves memory when the lobby lets it go, however many one connection made.
+  std::map<const TableActor*, std::weak_ptr<TableActor>> tables_;
+  std::size_t tables_swept_size_ = 0;
 };
 
 }  // namespace parlour::server

@@ -15,7 +15,6 @@ namespace code = protocol::code;
 namespace {
 
 constexpr std::size_t max_quoted_chars = 40;
-constexpr auto finished_kept_in_memory = std::chrono::minutes(10);
 constexpr auto housekeeping_every = std::chrono::seconds(30);
 // Settle-up's default, "tonight": the tables the player hosted that were
 // created, or moved chips, within this window.
@@ -46,7 +45,10 @@ Lobby::Lobby(boost::asio::io_context& io, const Config& config, Writer& writer, 
       reader_(reader),
       balances_(balances),
       players_(players),
-      sweep_timer_(io) {
+      sweep_timer_(io),
+      registrations_(static_cast<std::size_t>(config.registrations_per_ip_per_hour), 3'600'000),
+      creations_(static_cast<std::size_t>(config.tables_per_hour), 3'600'000),
+      chat_limit_(std::make_shared<WindowLimit>(TableCore::chat_lines_per_window, TableCore::chat_window_ms)) {
   games_ = Json::array();
   for (const auto& game : rules::Registry::builtin().all()) games_.push_back(rules::info_to_json(game));
 }
@@ -64,25 +66,100 @@ std::shared_ptr<TableActor> Lobby::make_table(storage::TableRecord record, const
                           auto stored = reader->find_table(table);
                           if (!stored) return std::nullopt;
                           return std::make_pair(std::move(*stored), reader->events(table));
-                        }};
+                        },
+                        chat_limit_};
   return std::make_shared<TableActor>(io_, writer_, std::make_unique<TableCore>(services, std::move(record), info, events));
 }
 
 void Lobby::add_table(const std::shared_ptr<TableActor>& table, const std::string& invite) {
   std::lock_guard lock(mutex_);
-  tables_[table->id()] = table;
+  add_table_locked(table, invite);
+}
+
+void Lobby::add_table_locked(const std::shared_ptr<TableActor>& table, const std::string& invite) {
+  // The lobby outlives every table.
+  table->listen([this](const TableActor& actor, const TableSnapshot& snapshot) { table_changed(actor, snapshot); });
+  const auto snapshot = table->snapshot();
   if (!invite.empty()) invites_[invite] = table->id();
+  if (snapshot.status == "finished") return keep_finished(table, invite);
+  tables_[table->id()] = table;
+  index(snapshot);
+}
+
+void Lobby::table_changed(const TableActor& actor, const TableSnapshot& snapshot) {
+  std::lock_guard lock(mutex_);
+  const auto it = tables_.find(snapshot.id);
+  // A table finished already, retired, or replaced by a newer actor is not ours to index.
+  if (it == tables_.end() || it->second.get() != &actor) return;
+  index(snapshot);
+  if (snapshot.status != "finished") return;
+  auto table = std::move(it->second);
+  tables_.erase(it);
+  // Several nodes: its lease stays listed (served_tables) until the table is
+  // gone, so that the finishing step is written under it before it is dropped.
+  keep_finished(table, snapshot.invite);
+  spdlog::debug("table {}: finished; {} open and {} finished tables in memory", snapshot.id, tables_.size(),
+                finished_.size());
+}
+
+void Lobby::index(const TableSnapshot& snapshot) {
+  unindex(snapshot.id, snapshot.host);
+  if (snapshot.status == "finished") return;
+  open_by_host_[storage::player_account(snapshot.host)].insert(snapshot.id);
+  if (snapshot.is_private) return;
+  auto& listed = snapshot.status == "waiting" ? listed_waiting_ : listed_playing_;
+  listed[snapshot.id] = std::make_shared<const Json>(snapshot.summary);
+}
+
+void Lobby::unindex(const std::string& table, const std::string& host_name) {
+  listed_waiting_.erase(table);
+  listed_playing_.erase(table);
+  const auto host = open_by_host_.find(storage::player_account(host_name));
+  if (host == open_by_host_.end()) return;
+  host->second.erase(table);
+  if (host->second.empty()) open_by_host_.erase(host);
+}
+
+void Lobby::keep_finished(const std::shared_ptr<TableActor>& table, const std::string& invite) {
+  finished_[table->id()] = Finished{table, invite};
+  recent_finished_.push_back(table);
+  while (recent_finished_.size() > static_cast<std::size_t>(config_.max_finished_tables)) recent_finished_.pop_front();
+  // Amortised: the entries of finished tables nobody holds go when the map has doubled.
+  if (finished_.size() > 2 * finished_swept_size_ + 64) sweep_finished_locked();
+}
+
+void Lobby::sweep_finished_locked() {
+  for (auto it = finished_.begin(); it != finished_.end();) {
+    if (it->second.table.expired()) {
+      if (!it->second.invite.empty()) invites_.erase(it->second.invite);
+      leased_.erase(it->first);
+      it = finished_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  finished_swept_size_ = finished_.size();
+}
+
+std::shared_ptr<TableActor> Lobby::loaded_locked(const std::string& table) const {
+  if (const auto it = tables_.find(table); it != tables_.end()) return it->second;
+  if (const auto it = finished_.find(table); it != finished_.end()) return it->second.table.lock();
+  return nullptr;
 }
 
 void Lobby::forget(const std::string& table) {
   std::lock_guard lock(mutex_);
-  const auto it = tables_.find(table);
-  if (it != tables_.end()) {
-    invites_.erase(it->second->snapshot().invite);
+  if (const auto it = tables_.find(table); it != tables_.end()) {
+    const auto snapshot = it->second->snapshot();
+    unindex(table, snapshot.host);
+    invites_.erase(snapshot.invite);
     tables_.erase(it);
   }
+  if (const auto it = finished_.find(table); it != finished_.end()) {
+    invites_.erase(it->second.invite);
+    finished_.erase(it);
+  }
   leased_.erase(table);
-  finished_seen_.erase(table);
 }
 
 void Lobby::serve(storage::TableRecord record, const std::vector<storage::Event>& events, std::int64_t generation) {
@@ -105,10 +182,14 @@ void Lobby::serve(storage::TableRecord record, const std::vector<storage::Event>
                            [this](const std::string& lost) { forget(lost); });
   {
     std::lock_guard lock(mutex_);
-    if (auto old = tables_.find(id); old != tables_.end()) old->second->retire("served anew under a new lease");
-    tables_[id] = table;
-    if (!invite.empty()) invites_[invite] = id;
+    if (auto old = tables_.find(id); old != tables_.end()) {
+      old->second->retire("served anew under a new lease");
+      unindex(id, old->second->snapshot().host);
+      tables_.erase(old);
+    }
+    finished_.erase(id);
     leased_[id] = generation;
+    add_table_locked(table, invite);
   }
   if (unreplayable.empty()) {
     table->wake();
@@ -127,9 +208,9 @@ std::vector<ServedTable> Lobby::served_tables() const {
   std::vector<ServedTable> served;
   std::lock_guard lock(mutex_);
   for (const auto& [id, generation] : leased_) {
-    const auto it = tables_.find(id);
-    if (it == tables_.end()) continue;
-    auto snapshot = it->second->snapshot();
+    const auto table = loaded_locked(id);
+    if (!table) continue;
+    auto snapshot = table->snapshot();
     served.push_back({id, generation, snapshot.status, std::move(snapshot.summary)});
   }
   return served;
@@ -206,68 +287,57 @@ void Lobby::start_housekeeping() {
   });
 }
 
-// Finished tables leave memory after a while unused (they are read back from
-// the database if someone asks for them); waiting tables nobody started expire.
+// Waiting tables nobody started expire; the entries of finished tables nobody
+// holds any more are forgotten (finished tables leave memory as soon as nothing
+// holds them, see keep_finished).
 void Lobby::housekeeping() {
-  const auto now = std::chrono::steady_clock::now();
   std::vector<std::shared_ptr<TableActor>> to_expire;
-  std::lock_guard lock(mutex_);
-  for (auto it = tables_.begin(); it != tables_.end();) {
-    const auto snapshot = it->second->snapshot();
-    if (snapshot.status == "finished") {
-      auto [seen, fresh] = finished_seen_.try_emplace(it->first, now);
-      // A finished table people still chat at (or open the rematch of) stays.
-      if (!fresh && now - seen->second > finished_kept_in_memory && it->second->idle_for() > finished_kept_in_memory) {
-        invites_.erase(snapshot.invite);
-        finished_seen_.erase(seen);
-        leased_.erase(it->first);
-        it = tables_.erase(it);
-        continue;
-      }
-    } else if (snapshot.status == "waiting" && it->second->idle_for() > std::chrono::hours(config_.waiting_table_hours)) {
-      it->second->expire();
-    }
-    ++it;
-  }
-}
-
-Json Lobby::tables() const {
-  std::vector<TableSnapshot> open;
   {
     std::lock_guard lock(mutex_);
-    for (const auto& [id, table] : tables_) {
-      auto snapshot = table->snapshot();
-      if (snapshot.is_private || snapshot.status == "finished") continue;
-      open.push_back(std::move(snapshot));
+    sweep_finished_locked();
+    for (const auto& [id, table] : tables_)
+      if (table->snapshot().status == "waiting" && table->idle_for() > std::chrono::hours(config_.waiting_table_hours))
+        to_expire.push_back(table);
+  }
+  for (const auto& table : to_expire) table->expire();
+}
+
+// Costs what it returns: the lines are kept up to date by the tables
+// themselves (table_changed), waiting tables first; the list is capped so that
+// a reply stays small however many tables there are.
+Json Lobby::tables() const {
+  const auto most = static_cast<std::size_t>(config_.max_listed_tables);
+  std::vector<std::shared_ptr<const Json>> lines;
+  std::vector<Json> elsewhere;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto* listed : {&listed_waiting_, &listed_playing_})
+      for (auto it = listed->begin(); it != listed->end() && lines.size() < most; ++it) lines.push_back(it->second);
+    for (const auto& line : elsewhere_) {
+      if (lines.size() + elsewhere.size() >= most) break;
+      // A table that came here since the other node's line was read is listed once, as here.
+      const auto id = line.value("table", "");
+      if (tables_.count(id) || finished_.count(id)) continue;
+      elsewhere.push_back(line);
     }
   }
-  // Tables still waiting for players first; the list is capped so that a
-  // reply stays small however many tables there are.
-  std::stable_sort(open.begin(), open.end(),
-                   [](const TableSnapshot& a, const TableSnapshot& b) { return a.status == "waiting" && b.status != "waiting"; });
   Json list = Json::array();
-  for (const auto& snapshot : open) {
-    if (list.size() >= static_cast<std::size_t>(config_.max_listed_tables)) break;
-    list.push_back(snapshot.summary);
-  }
-  std::lock_guard lock(mutex_);
-  for (const auto& line : elsewhere_) {
-    if (list.size() >= static_cast<std::size_t>(config_.max_listed_tables)) break;
-    // A table that came here since the other node's line was read is listed once, as here.
-    if (tables_.count(line.value("table", ""))) continue;
-    list.push_back(line);
-  }
+  for (const auto& line : lines) list.push_back(*line);
+  for (auto& line : elsewhere) list.push_back(std::move(line));
   return list;
 }
 
 int Lobby::open_tables_of(const std::string& host) const {
-  const auto key = storage::player_account(host);
-  int open = 0;
-  for (const auto& [id, table] : tables_) {
-    const auto snapshot = table->snapshot();
-    if (snapshot.status != "finished" && storage::player_account(snapshot.host) == key) ++open;
-  }
-  return open;
+  const auto it = open_by_host_.find(storage::player_account(host));
+  return it == open_by_host_.end() ? 0 : static_cast<int>(it->second.size());
+}
+
+std::optional<ProtocolError> Lobby::creation_refused(const std::string& host) {
+  const auto retry_after = creations_.take(storage::player_account(host), steady_ms());
+  if (!retry_after) return std::nullopt;
+  return ProtocolError(code::rate_limited, "you may create " + std::to_string(config_.tables_per_hour) +
+                                               " tables an hour (rematches included); try again in " +
+                                               std::to_string((*retry_after + 59'999) / 60'000) + " min");
 }
 
 void Lobby::create(const std::string& host, const protocol::Create& request,
@@ -294,6 +364,7 @@ void Lobby::create(const std::string& host, const protocol::Create& request,
       return done({}, ProtocolError(code::conflict, "you already host " + std::to_string(config_.max_open_tables) +
                                                         " open tables; end one before creating another"));
   }
+  if (auto refused = creation_refused(host)) return done({}, *refused);
   storage::TableRecord record;
   record.id = "t" + random_id(8);
   record.game = info->id;
@@ -341,6 +412,7 @@ void Lobby::create_rematch(RematchPlan plan, std::function<void(Json, std::optio
       return done({}, ProtocolError(code::conflict, "you already host " + std::to_string(config_.max_open_tables) +
                                                         " open tables; end one before opening a rematch"));
   }
+  if (auto refused = creation_refused(plan.host)) return done({}, *refused);
   storage::TableRecord record;
   record.id = "t" + random_id(8);
   record.game = info->id;
@@ -401,8 +473,7 @@ void Lobby::create_rematch(RematchPlan plan, std::function<void(Json, std::optio
 
 std::shared_ptr<TableActor> Lobby::find_loaded(const std::string& table) const {
   std::lock_guard lock(mutex_);
-  auto it = tables_.find(table);
-  return it == tables_.end() ? nullptr : it->second;
+  return loaded_locked(table);
 }
 
 void Lobby::find(const std::string& table, std::function<void(std::shared_ptr<TableActor>)> done) {
@@ -423,9 +494,9 @@ void Lobby::find(const std::string& table, std::function<void(std::shared_ptr<Ta
           found = make_table(*record, *info, {});
         }
         std::lock_guard lock(mutex_);
-        auto [it, fresh] = tables_.try_emplace(table, found);
-        found = it->second;
-        if (fresh && !record->invite.empty()) invites_[record->invite] = table;
+        // Read back meanwhile by another request: that one actor serves both.
+        if (auto loaded = loaded_locked(table)) found = loaded;
+        else add_table_locked(found, record->invite);
       }
     } catch (const std::exception& e) {
       spdlog::error("table {}: could not be read back: {}", table, e.what());
@@ -439,8 +510,7 @@ std::shared_ptr<TableActor> Lobby::find_by_invite(const std::string& invite) con
   std::lock_guard lock(mutex_);
   auto it = invites_.find(invite);
   if (it == invites_.end()) return nullptr;
-  auto table = tables_.find(it->second);
-  return table == tables_.end() ? nullptr : table->second;
+  return loaded_locked(it->second);
 }
 
 std::optional<ProtocolError> Lobby::read_for(const std::string& viewer, Reader::Work work) {
@@ -475,21 +545,17 @@ void Lobby::history(const std::string& table, const HistoryQuery& query,
   if (refused) done({}, *refused);
 }
 
-std::size_t Lobby::table_count() const {
+Lobby::Counts Lobby::table_counts() const {
   std::lock_guard lock(mutex_);
-  return tables_.size();
+  Counts counts{tables_.size(), 0};
+  for (const auto& [id, finished] : finished_) counts.finished += finished.table.expired() ? 0 : 1;
+  return counts;
 }
 
 // ---------------------------------------------------------------- players
 
 bool Lobby::may_register_from(const std::string& address) {
-  const auto now = std::chrono::steady_clock::now();
-  std::lock_guard lock(registrations_mutex_);
-  auto& times = registrations_[address];
-  while (!times.empty() && now - times.front() > std::chrono::hours(1)) times.pop_front();
-  if (static_cast<int>(times.size()) >= config_.registrations_per_ip_per_hour) return false;
-  times.push_back(now);
-  return true;
+  return !registrations_.take(address, steady_ms());
 }
 
 void Lobby::hello(const protocol::Hello& hello, const std::string& address, HelloDone done) {

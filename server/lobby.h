@@ -14,11 +14,13 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 
 #include "protocol/messages.h"
 #include "server/config.h"
 #include "server/history.h"
+#include "server/limits.h"
 #include "server/live_balances.h"
 #include "server/player_directory.h"
 #include "server/reader.h"
@@ -51,8 +53,8 @@ class Lobby {
   // due by itself when the server stopped (a next deal, a bot, a clock) runs
   // again. A table whose log cannot be replayed is quarantined, not restored.
   void restore();
-  // Starts the periodic sweep (expiring idle waiting tables, dropping finished
-  // tables from memory).
+  // Starts the periodic sweep (expiring idle waiting tables, forgetting finished
+  // tables nobody holds any more).
   void start_housekeeping();
 
   struct Welcome {
@@ -100,7 +102,13 @@ class Lobby {
   void settle(const std::string& viewer, std::optional<std::vector<std::string>> tables,
               std::function<void(Json, std::optional<ProtocolError>)> done);
 
-  std::size_t table_count() const;
+  // Tables in memory: every unfinished one, and the finished ones still held
+  // (the last config.max_finished_tables, and any a request is using).
+  struct Counts {
+    std::size_t open = 0;
+    std::size_t finished = 0;
+  };
+  Counts table_counts() const;
 
   // --- Several nodes (server/cluster.h) ---
   void attach(Cluster& cluster) { cluster_ = &cluster; }
@@ -123,12 +131,26 @@ class Lobby {
  private:
   std::shared_ptr<TableActor> make_table(storage::TableRecord record, const rules::GameInfo& info,
                                          const std::vector<storage::Event>& events);
+  // A table the lobby owns while it is unfinished: indexed, and told of each change.
   void add_table(const std::shared_ptr<TableActor>& table, const std::string& invite);
+  void add_table_locked(const std::shared_ptr<TableActor>& table, const std::string& invite);
+  // A table's lobby line, status or host changed (called on the table's strand).
+  void table_changed(const TableActor& table, const TableSnapshot& snapshot);
+  // Keeps the indexes (the `tables` lines, the open tables per host) up to date.
+  void index(const TableSnapshot& snapshot);
+  void unindex(const std::string& table, const std::string& host);
+  // A finished table leaves the owned tables: it stays findable while anyone
+  // holds it, and is held among the last few finished.
+  void keep_finished(const std::shared_ptr<TableActor>& table, const std::string& invite);
+  std::shared_ptr<TableActor> loaded_locked(const std::string& table) const;
+  void sweep_finished_locked();
   void forget(const std::string& table);
   // Several nodes: the freshly created table is claimed and served here before `reply`.
   void serve_created(const std::string& table, std::function<void()> reply);
   int open_tables_of(const std::string& host) const;
   bool may_register_from(const std::string& address);
+  // nullopt, or the refusal of one more table by `host` (too many made lately).
+  std::optional<ProtocolError> creation_refused(const std::string& host);
   void known_hello(const protocol::Hello& hello, const std::string& address, HelloDone done);
   void housekeeping();
 
@@ -147,15 +169,29 @@ class Lobby {
   boost::asio::steady_timer sweep_timer_;
 
   mutable std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<TableActor>> tables_;
-  std::map<std::string, std::string> invites_;  // invite → table
-  std::map<std::string, std::chrono::steady_clock::time_point> finished_seen_;  // table → when first seen finished
+  std::map<std::string, std::shared_ptr<TableActor>> tables_;  // every unfinished table served here
+  // Finished tables, just finished or read back: one actor per table while
+  // anyone holds it; `recent_finished_` holds the last few.
+  struct Finished {
+    std::weak_ptr<TableActor> table;
+    std::string invite;
+  };
+  std::map<std::string, Finished> finished_;
+  std::deque<std::shared_ptr<TableActor>> recent_finished_;  // at most config.max_finished_tables
+  std::size_t finished_swept_size_ = 0;
+  std::map<std::string, std::string> invites_;  // invite → table, of the tables above
+  // Indexes, so that a request costs what it returns, not the tables ever made:
+  // the public unfinished tables' lobby lines, waiting ones listed first, and
+  // each host's unfinished tables.
+  std::map<std::string, std::shared_ptr<const Json>> listed_waiting_, listed_playing_;
+  std::map<std::string, std::set<std::string>> open_by_host_;  // host's account → tables
   Cluster* cluster_ = nullptr;
   std::map<std::string, std::int64_t> leased_;  // table served here → its lease generation
   std::vector<Json> elsewhere_;                 // other nodes' tables' lobby lines
 
-  std::mutex registrations_mutex_;
-  std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> registrations_;  // address → times
+  WindowLimit registrations_;     // new names per address
+  WindowLimit creations_;         // tables created (or rematches opened) per host
+  std::shared_ptr<WindowLimit> chat_limit_;  // chat lines per person, at every table together
 };
 
 }  // namespace parlour::server

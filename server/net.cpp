@@ -36,47 +36,97 @@ constexpr std::size_t max_header_bytes = 16 * 1024;
 constexpr std::size_t max_body_bytes = 16 * 1024;
 constexpr auto http_read_timeout = std::chrono::seconds(30);
 
-// Open connections per peer address; a slot is held for the life of a session
-// and handed from the HTTP session to the WebSocket session it upgrades to.
+// Open connections per peer address, and the bytes their WebSockets have
+// queued unsent: what one address can pin. A slot is held for the life of a
+// session and handed from the HTTP session to the WebSocket session it upgrades to.
 class AddressCounter : public std::enable_shared_from_this<AddressCounter> {
  public:
-  explicit AddressCounter(int limit) : limit_(limit) {}
+  AddressCounter(int limit, std::size_t max_queued_bytes) : limit_(limit), max_queued_bytes_(max_queued_bytes) {}
 
   class Slot {
    public:
     Slot() = default;
     Slot(std::shared_ptr<AddressCounter> owner, std::string address)
         : owner_(std::move(owner)), address_(std::move(address)) {}
-    Slot(Slot&& other) noexcept : owner_(std::move(other.owner_)), address_(std::move(other.address_)) {}
+    Slot(Slot&& other) noexcept
+        : owner_(std::move(other.owner_)), address_(std::move(other.address_)), queued_(std::exchange(other.queued_, 0)) {}
     Slot& operator=(Slot&&) = delete;
     ~Slot() {
-      if (owner_) owner_->release(address_);
+      if (owner_) owner_->release(address_, queued_);
     }
     const std::string& address() const { return address_; }
+    // Counts `bytes` more queued for this address, unless that would take the
+    // address past its limit: then nothing is counted and false returned.
+    bool queue(std::size_t bytes) {
+      if (!owner_->queue(address_, bytes)) return false;
+      queued_ += bytes;
+      return true;
+    }
+    void unqueue(std::size_t bytes) {
+      bytes = std::min(bytes, queued_);
+      owner_->unqueue(address_, bytes);
+      queued_ -= bytes;
+    }
+    std::size_t address_queued() const { return owner_->queued(address_); }
 
    private:
     std::shared_ptr<AddressCounter> owner_;
     std::string address_;
+    std::size_t queued_ = 0;  // this session's share of its address's queued bytes
   };
 
   std::optional<Slot> take(const std::string& address) {
     std::lock_guard lock(mutex_);
-    auto& open = open_[address];
-    if (open >= limit_) return std::nullopt;
-    ++open;
+    auto& use = use_[address];
+    if (use.open >= limit_) return std::nullopt;
+    ++use.open;
     return Slot(shared_from_this(), address);
   }
 
+  std::size_t max_queued_bytes() const { return max_queued_bytes_; }
+  // Every address's queued bytes together (for /metrics).
+  std::size_t total_queued() const { return total_queued_; }
+
  private:
-  void release(const std::string& address) {
+  struct Use {
+    int open = 0;
+    std::size_t queued = 0;
+  };
+
+  void release(const std::string& address, std::size_t queued) {
     std::lock_guard lock(mutex_);
-    auto it = open_.find(address);
-    if (it != open_.end() && --it->second <= 0) open_.erase(it);
+    auto it = use_.find(address);
+    if (it == use_.end()) return;
+    it->second.queued -= std::min(queued, it->second.queued);
+    total_queued_ -= queued;
+    if (--it->second.open <= 0) use_.erase(it);
+  }
+  bool queue(const std::string& address, std::size_t bytes) {
+    std::lock_guard lock(mutex_);
+    auto& use = use_[address];
+    if (use.queued + bytes > max_queued_bytes_) return false;
+    use.queued += bytes;
+    total_queued_ += bytes;
+    return true;
+  }
+  void unqueue(const std::string& address, std::size_t bytes) {
+    std::lock_guard lock(mutex_);
+    auto it = use_.find(address);
+    if (it == use_.end()) return;
+    it->second.queued -= std::min(bytes, it->second.queued);
+    total_queued_ -= bytes;
+  }
+  std::size_t queued(const std::string& address) const {
+    std::lock_guard lock(mutex_);
+    auto it = use_.find(address);
+    return it == use_.end() ? 0 : it->second.queued;
   }
 
   const int limit_;
-  std::mutex mutex_;
-  std::unordered_map<std::string, int> open_;
+  const std::size_t max_queued_bytes_;
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, Use> use_;
+  std::atomic<std::size_t> total_queued_{0};
 };
 
 struct Context {
@@ -175,20 +225,33 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
     do_read();
   }
 
+  // The unsent frames go at once (and their bytes from the address's count),
+  // but the one being written, whose buffer the write still holds.
   void closed() {
     if (closed_) return;
     closed_ = true;
-    queue_.clear();
+    if (queue_.size() > 1) queue_.erase(std::next(queue_.begin()), queue_.end());
+    queue_.shrink_to_fit();
+    slot_.unqueue(queued_bytes_);
     queued_bytes_ = 0;
     connection_.on_close(shared_from_this());
   }
 
   // A client that does not read its frames is dropped once they pile up past
-  // the byte limit, before it costs the server more memory.
+  // the connection's byte limit, or past its address's (all its connections
+  // together), before it costs the server more memory.
   void queue(std::shared_ptr<const std::string> frame) {
     if (closed_) return;
-    if (queued_bytes_ + frame->size() > context_.config.max_queued_bytes) {
-      spdlog::warn("dropping {}: {} bytes in {} frames unread", describe(), queued_bytes_, queue_.size());
+    const bool within_connection = queued_bytes_ + frame->size() <= context_.config.max_queued_bytes;
+    if (!within_connection || !slot_.queue(frame->size())) {
+      if (within_connection)
+        spdlog::warn("dropping {}: {} bytes in {} frames unread, and its address has {} bytes unsent in all "
+                     "(at most {})",
+                     describe(), queued_bytes_, queue_.size(), slot_.address_queued(),
+                     context_.addresses->max_queued_bytes());
+      else
+        spdlog::warn("dropping {}: {} bytes in {} frames unread (at most {} a connection)", describe(), queued_bytes_,
+                     queue_.size(), context_.config.max_queued_bytes);
       ++context_.metrics.slow_clients_dropped;
       beast::error_code ignored;
       beast::get_lowest_layer(ws_).socket().close(ignored);
@@ -207,9 +270,10 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   }
 
   void on_write(beast::error_code ec, std::size_t) {
-    if (ec || queue_.empty()) return closed();
+    if (ec || queue_.empty() || closed_) return closed();
     ++context_.metrics.frames_out;
     queued_bytes_ -= queue_.front()->size();
+    slot_.unqueue(queue_.front()->size());
     queue_.pop_front();
     if (!queue_.empty()) do_write();
     else if (closing_) close_moved();
@@ -410,7 +474,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     line("parlour_frames_in_total", m.frames_in);
     line("parlour_frames_out_total", m.frames_out);
     line("parlour_http_requests_total", m.http_requests);
-    line("parlour_tables", context_.lobby.table_count());
+    const auto tables = context_.lobby.table_counts();
+    line("parlour_tables", tables.open + tables.finished);
+    line("parlour_tables_open", tables.open);
+    line("parlour_tables_finished_in_memory", tables.finished);
+    line("parlour_queued_bytes", context_.addresses->total_queued());
     line("parlour_storage_transactions_total", context_.writer.transactions());
     line("parlour_history_events_replayed_total", history_events_replayed());
     return text(req, http::status::ok, body, "text/plain; version=0.0.4");
@@ -653,7 +721,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
 }  // namespace
 
 unsigned short listen(asio::io_context& io, const Config& config, Lobby& lobby, Writer& writer, Metrics& metrics) {
-  auto addresses = std::make_shared<AddressCounter>(config.max_connections_per_ip);
+  auto addresses = std::make_shared<AddressCounter>(config.max_connections_per_ip, config.max_queued_bytes_per_ip);
   tcp::endpoint endpoint{asio::ip::make_address(config.bind), config.port};
   auto listener = std::make_shared<Listener>(io, endpoint, Context{config, lobby, writer, metrics, addresses});
   listener->run();

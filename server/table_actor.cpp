@@ -274,9 +274,13 @@ void TableActor::refresh_snapshot() {
   snapshot_version_ = core_->summary_version();
   TableSnapshot snapshot{core_->id(), core_->host(), core_->invite(), core_->status(), core_->is_private(),
                          core_->summary()};
-  std::lock_guard lock(snapshot_mutex_);
-  snapshot_ = std::move(snapshot);
-  last_step_ = std::chrono::steady_clock::now();
+  {
+    std::lock_guard lock(snapshot_mutex_);
+    snapshot_ = snapshot;
+    last_step_ = std::chrono::steady_clock::now();
+  }
+  // Outside the snapshot's lock: the lobby takes its own, then reads snapshots.
+  if (listener_) listener_(*this, snapshot);
 }
 
 TableSnapshot TableActor::snapshot() const {

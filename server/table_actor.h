@@ -55,6 +55,10 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
   void quarantine(std::string reason);
 
   TableSnapshot snapshot() const;
+  // Called (on the table's strand) each time the snapshot changes, so that the
+  // lobby keeps its indexes without walking the tables. Set before the table runs.
+  using Listener = std::function<void(const TableActor&, const TableSnapshot&)>;
+  void listen(Listener listener) { listener_ = std::move(listener); }
   const std::string& id() const { return id_; }
   // How long since the table last did anything.
   std::chrono::steady_clock::duration idle_for() const;
@@ -114,6 +118,7 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
   std::array<std::unique_ptr<boost::asio::steady_timer>, timer_kind_count> timers_;
   std::unordered_map<ClientId, std::weak_ptr<Client>> clients_;
 
+  Listener listener_;
   mutable std::mutex snapshot_mutex_;
   TableSnapshot snapshot_;
   std::uint64_t snapshot_version_ = 0;

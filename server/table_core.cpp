@@ -84,6 +84,7 @@ TableCore::TableCore(CoreServices services, storage::TableRecord record, const r
       clock_text_(protocol::clock_to_json(clock_).dump()),
       bot_rng_(record_.seed ^ 0x5bd1e995b0757ULL) {
   for (const auto& seat : record_.seats) seats_.push_back({seat.player, seat.bot, seat.bot_level, false, false, 0, 0, {}});
+  if (!services_.chat_limit) services_.chat_limit = std::make_shared<WindowLimit>(chat_lines_per_window, chat_window_ms);
   try {
     replay(events);
   } catch (const std::exception& e) {

@@ -28,6 +28,7 @@
 #include "rules/rng.h"
 #include "server/client.h"
 #include "server/config.h"
+#include "server/limits.h"
 #include "server/live_balances.h"
 #include "server/standings.h"
 #include "storage/database.h"
@@ -94,6 +95,9 @@ struct CoreServices {
   const Config& config;
   std::function<std::int64_t()> now_ms;  // wall clock, Unix milliseconds (for clients' countdowns)
   Reload reload;
+  // Chat lines per person across every table (the lobby shares one); a table
+  // given none keeps its own, per table.
+  std::shared_ptr<WindowLimit> chat_limit = nullptr;
 };
 
 // The log cannot be replayed: the table is quarantined instead of restored.
@@ -209,8 +213,9 @@ class TableCore {
   static constexpr std::size_t max_waiting = 32;
   // Action ids remembered per seat for answering a resent `act`.
   static constexpr std::size_t max_action_ids_per_seat = 256;
-  // Chat: at most this many lines per person in any window of this length;
-  // the last lines kept for a newcomer's first state.
+  // Chat: at most this many lines per person in any window of this length
+  // (across all tables, see CoreServices::chat_limit); the last lines kept for
+  // a newcomer's first state.
   static constexpr std::size_t chat_lines_per_window = 5;
   static constexpr std::int64_t chat_window_ms = 10'000;
   static constexpr std::size_t chat_lines_kept = 50;
@@ -437,7 +442,6 @@ class TableCore {
   std::int64_t chat_total_ = 0;   // chat lines ever: chat_.back() is line chat_total_ - 1
   std::map<std::string, std::string> chatters_;  // by lower-case name: everyone who has chatted here
   std::map<std::string, std::string> muted_;     // by lower-case name: the name as written
-  std::map<std::string, std::deque<std::int64_t>> chat_times_;  // by lower-case name, table memory: the rate limit
   Standings standings_;
   std::optional<Json> rematch_;     // {"table","same_seed"}: the rematch opened from this table
   std::optional<Json> rematch_of_;  // {"table","same_seed","standings"}: the table this one is the rematch of

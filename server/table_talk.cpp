@@ -87,23 +87,25 @@ Outbox TableCore::chat(const Caller& who, const protocol::Chat& message) {
     out.frames.push_back(error(who, code::forbidden, "the host, " + record_.host + ", has muted you at this table"));
     return out;
   }
-  // At most chat_lines_per_window lines in any window: the oldest line still in
-  // the window says when the next one may go.
+  // A finished table's log is closed: its chat would be permanent database
+  // written at no cost (issue 25 item 8).
+  if (finished()) {
+    out.frames.push_back(error(who, code::conflict, "table " + id() + " has finished; its chat is closed"));
+    return out;
+  }
+  // At most chat_lines_per_window lines in any window, across every table: the
+  // oldest line still in the window says when the next one may go.
   const auto now = services_.now_ms();
-  auto& times = chat_times_[lower(who.player)];
-  while (!times.empty() && times.front() <= now - chat_window_ms) times.pop_front();
-  if (times.size() >= chat_lines_per_window) {
-    const auto retry_after = times.front() + chat_window_ms - now;
+  if (const auto retry_after = services_.chat_limit->take(lower(who.player), now)) {
     auto refusal = protocol::error_message(
         who.re, code::rate_limited,
-        "you may send " + std::to_string(chat_lines_per_window) + " chat lines in " +
-            std::to_string(chat_window_ms / 1000) + " s; try again in " + std::to_string((retry_after + 999) / 1000) +
-            " s");
-    refusal["retry_after_ms"] = retry_after;
+        "you may send " + std::to_string(services_.chat_limit->most()) + " chat lines in " +
+            std::to_string(services_.chat_limit->window_ms() / 1000) + " s, at all tables together; try again in " +
+            std::to_string((*retry_after + 999) / 1000) + " s");
+    refusal["retry_after_ms"] = *retry_after;
     out.frames.push_back(reply(who, std::move(refusal)));
     return out;
   }
-  times.push_back(now);
   Json event = {{"kind", "chat"}, {"player", who.player}, {"time", now}};
   if (message.text) event["text"] = *message.text;
   else event["reaction"] = message.reaction.value_or("");

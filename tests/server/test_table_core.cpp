@@ -1030,7 +1030,7 @@ TEST_CASE("chat: the sixth line within ten seconds is rate_limited with when to 
   auto refused = reply_to(bench, 1, 200);
   CHECK(refused["code"] == "rate_limited");
   CHECK(refused["retry_after_ms"] == 5000);  // the first line leaves the window 10 s after it was sent
-  CHECK(refused["message"] == "you may send 5 chat lines in 10 s; try again in 5 s");
+  CHECK(refused["message"] == "you may send 5 chat lines in 10 s, at all tables together; try again in 5 s");
   CHECK(bench.writes.size() == writes);
   // Bob's own allowance is his.
   bench.run(bench.core->chat(bench.bob(201), say("me too")));
@@ -1116,15 +1116,16 @@ TEST_CASE("chat does not move the game: the turn clock keeps its deadline and id
   }
 }
 
-TEST_CASE("chat goes on at a finished table (gg), but not at one stopped by a fault") {
+TEST_CASE("no chat at a finished table, nor at one stopped by a fault: their logs are closed") {
   Bench bench(scripted_info());
   bench.seat_and_start();
   bench.run(bench.core->end(bench.ann()));
   bench.run(bench.core->end(bench.ann()));
   REQUIRE(bench.core->finished());
+  const auto seq = bench.core->seq();
   bench.run(bench.core->chat(bench.bob(50), react("gg")));
-  CHECK(reply_to(bench, 2, 50)["type"] == "ok");
-  CHECK(chat_seen(bench, 1).back()["reaction"] == "gg");
+  CHECK(reply_to(bench, 2, 50)["code"] == "conflict");
+  CHECK(bench.core->seq() == seq);
 
   Bench broken(scripted_info());
   broken.seat_and_start();
