@@ -45,7 +45,7 @@ bool to_act(const Json& state) {
 // pushes her real chips.
 TEST_CASE("chips spent at one table reach at once every other table the player sits at: pushed, and skipped if to act") {
   ServerProcess server(ServerProcess::fresh_db("tables-spent-elsewhere"),
-                       {"--starting-chips", "100", "--deal-pause-ms", "0"});
+                       {"--starting-chips", "100", "--deal-pause-ms", "0", "--allow-stacked-deck"});
   WsClient ann(server.port());
   ann.hello("ann");
   const auto playing = red_dog_with_bots(ann, 91, Json(), 1);  // ann antes 91: 9 left
@@ -53,8 +53,14 @@ TEST_CASE("chips spent at one table reach at once every other table the player s
   REQUIRE(ann.request({{"type", "join"}, {"table", waiting}})["type"] == "joined");
   const auto her_turn = ann.state_where([&](const Json& s) { return s["table"] == playing && to_act(s); });
   REQUIRE(chips_of(her_turn, "ann") == 9);
-  // A third table takes her last 9 chips as its ante.
-  red_dog_with_bots(ann, 9, Json(), 1);
+  // At a third table ann antes 8 and bets her last chip on a hand that cannot
+  // win (as in the test below); its two bots keep its pot in play.
+  const Json losing = {"2S", "2C", "2D", "3S", "3C", "3D", "4S", "4C", "4D", "5S", "5C", "5D",
+                       "6S", "6C", "6D", "AH", "KH", "QH", "JH", "TH", "9H"};
+  const auto third = red_dog_with_bots(ann, 8, losing, 2);
+  const auto my_bet = ann.state_where([&](const Json& s) { return s["table"] == third && to_act(s); });
+  REQUIRE(my_bet["legal"][0]["amount"]["max"] == 1);
+  REQUIRE(ann.request({{"type", "act"}, {"table", third}, {"action", {{"type", "bet"}, {"amount", 1}}}})["type"] == "ok");
   const auto skipped = ann.state_within(
       [&](const Json& s) { return s["table"] == playing && chips_of(s, "ann") == 0 && !to_act(s); }, 5000);
   CHECK_MESSAGE(skipped.has_value(), "the table where ann was to act neither pushed her chips nor skipped her");
