@@ -398,10 +398,14 @@ TEST_CASE("two nodes: a name registered on one node signs in on the other at onc
 
 namespace {
 
-std::string red_dog_with_a_bot(WsClient& ws, int ante) {
-  const std::string table =
-      ws.request({{"type", "create"}, {"game", "red_dog"}, {"options", {{"ante", ante}}}, {"seats", 2}})["table"];
-  for (const char* type : {"join", "bot", "start"}) {
+std::string red_dog_with_bots(WsClient& ws, int ante, int bots, const Json& deck = Json()) {
+  Json create = {{"type", "create"}, {"game", "red_dog"}, {"options", {{"ante", ante}}}, {"seats", 1 + bots}};
+  if (!deck.is_null()) create["deck"] = deck;
+  const std::string table = ws.request(create)["table"];
+  std::vector<const char*> steps{"join"};
+  steps.insert(steps.end(), bots, "bot");
+  steps.push_back("start");
+  for (const char* type : steps) {
     const auto reply = ws.request({{"type", type}, {"table", table}});
     REQUIRE_MESSAGE((reply["type"] == "joined" || reply["type"] == "ok"), reply.dump());
   }
@@ -431,12 +435,12 @@ TEST_CASE("two nodes: chips spent at a table on the other node skip the player a
   }
   PostgresCluster pg({"fsync=off"});
   const std::string url = pg.create_database("parlour_spent_elsewhere");
-  // Turns clocks of 90 s (the default) and a slow bot: nothing moves at ann's table unless her chips do.
-  auto node_a = start_node(url, "a", {"--starting-chips", "100"});
-  auto node_b = start_node(url, "b", {"--starting-chips", "100"});
+  // Turn clocks of 90 s (the default): nothing moves at ann's table unless her chips do.
+  auto node_a = start_node(url, "a", {"--starting-chips", "100", "--allow-stacked-deck"});
+  auto node_b = start_node(url, "b", {"--starting-chips", "100", "--allow-stacked-deck"});
   WsClient here(node_a->port());
   const auto token = here.hello("ann");
-  const auto table = red_dog_with_a_bot(here, 91);  // 9 left
+  const auto table = red_dog_with_bots(here, 91, 1);  // 9 left
   const auto her_turn = here.state_where([&](const Json& s) { return s["table"] == table && to_act(s); });
   REQUIRE(chips_of(her_turn, "ann") == 9);
   // Node b's chips for ann are its own affair (item 13): wait until it knows them.
@@ -447,7 +451,15 @@ TEST_CASE("two nodes: chips spent at a table on the other node skip the player a
     if (welcome["chips"] == 9) break;
     there.drain(200);
   }
-  red_dog_with_a_bot(there, 9);  // her last 9 chips, on node b
+  // On node b she antes 8 and bets her last chip on a hand that cannot win
+  // (as in test_tables.cpp); two bots keep that pot in play.
+  const Json losing = {"2S", "2C", "2D", "3S", "3C", "3D", "4S", "4C", "4D", "5S", "5C", "5D",
+                       "6S", "6C", "6D", "AH", "KH", "QH", "JH", "TH", "9H"};
+  const auto elsewhere = red_dog_with_bots(there, 8, 2, losing);
+  const auto my_bet = there.state_where([&](const Json& s) { return s["table"] == elsewhere && to_act(s); });
+  REQUIRE(my_bet["legal"][0]["amount"]["max"] == 1);
+  REQUIRE(there.request({{"type", "act"}, {"table", elsewhere}, {"action", {{"type", "bet"}, {"amount", 1}}}})["type"] ==
+          "ok");
   const auto skipped = here.state_within(
       [&](const Json& s) { return s["table"] == table && chips_of(s, "ann") == 0 && !to_act(s); }, 10'000);
   CHECK_MESSAGE(skipped.has_value(), "ann's table on node a neither pushed her chips nor skipped her");
