@@ -40,6 +40,7 @@ void LiveBalances::apply_committed(const std::vector<storage::Posting>& postings
     balances_[p.from] -= p.amount;
     balances_[p.to] += p.amount;
   }
+  wake_watchers(postings);
 }
 
 void LiveBalances::revert(const std::vector<storage::Posting>& postings) {
@@ -49,6 +50,7 @@ void LiveBalances::revert(const std::vector<storage::Posting>& postings) {
     balances_[it->to] -= it->amount;
   }
   if (tracking_) settle_locked(postings);
+  wake_watchers(postings);
 }
 
 void LiveBalances::settled(const std::vector<storage::Posting>& postings) {
@@ -70,10 +72,49 @@ void LiveBalances::settle_locked(const std::vector<storage::Posting>& postings) 
 
 void LiveBalances::refresh(const std::vector<std::pair<std::string, std::int64_t>>& committed) {
   auto held = lock();
+  std::vector<std::string> moved;
   for (const auto& [account, balance] : committed) {
     const auto pending = uncommitted_.find(account);
-    balances_[account] = balance + (pending == uncommitted_.end() ? 0 : pending->second);
+    auto& live = balances_[account];
+    const auto fresh = balance + (pending == uncommitted_.end() ? 0 : pending->second);
+    if (live != fresh) moved.push_back(account);
+    live = fresh;
   }
+  wake_watchers(moved);
+}
+
+void LiveBalances::watch(const std::string& account, const void* watcher, Wake wake) {
+  std::lock_guard held(watchers_mutex_);
+  watchers_[account][watcher] = std::move(wake);
+}
+
+void LiveBalances::unwatch(const std::string& account, const void* watcher) {
+  std::lock_guard held(watchers_mutex_);
+  const auto it = watchers_.find(account);
+  if (it == watchers_.end()) return;
+  it->second.erase(watcher);
+  if (it->second.empty()) watchers_.erase(it);
+}
+
+void LiveBalances::wake_watchers(const std::vector<storage::Posting>& postings) {
+  std::vector<std::string> accounts;
+  accounts.reserve(postings.size() * 2);
+  for (const auto& p : postings) {
+    accounts.push_back(p.from);
+    accounts.push_back(p.to);
+  }
+  wake_watchers(accounts);
+}
+
+void LiveBalances::wake_watchers(const std::vector<std::string>& accounts) {
+  std::lock_guard held(watchers_mutex_);
+  if (watchers_.empty()) return;
+  // A table watching two accounts a step moved is woken once.
+  std::map<const void*, const Wake*> due;
+  for (const auto& account : accounts)
+    if (const auto it = watchers_.find(account); it != watchers_.end())
+      for (const auto& [watcher, wake] : it->second) due.emplace(watcher, &wake);
+  for (const auto& [watcher, wake] : due) (*wake)();
 }
 
 std::vector<std::pair<std::string, std::int64_t>> LiveBalances::holding(const std::string& prefix, const Lock&) const {

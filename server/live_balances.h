@@ -4,9 +4,16 @@
 // A table holds the lock while it reads balances, runs the rules and applies the
 // resulting postings, so two tables can never both spend the same chips; a step
 // whose commit fails is reverted.
+//
+// A player's chips are his across tables, so a table must hear when they move
+// elsewhere: each table watches the accounts of the people seated at it, and
+// every change to a watched balance (this node's other tables, a registration,
+// a reverted step, or another node's writes read by refresh()) wakes it.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -46,6 +53,14 @@ class LiveBalances {
   void track_uncommitted() { tracking_ = true; }
   void settled(const std::vector<storage::Posting>& postings);
   void refresh(const std::vector<std::pair<std::string, std::int64_t>>& committed);
+  // Calls `wake` whenever `account`'s balance changes, until unwatch() with the
+  // same `watcher` (any key unique to the caller, such as its address). `wake`
+  // may run on any thread, under this object's lock: it must only post work
+  // elsewhere, never call back in or block.
+  using Wake = std::function<void()>;
+  void watch(const std::string& account, const void* watcher, Wake wake);
+  void unwatch(const std::string& account, const void* watcher);
+
   // Every account whose name starts with `prefix` and holds chips (a table's pools).
   std::vector<std::pair<std::string, std::int64_t>> holding(const std::string& prefix, const Lock&) const;
 
@@ -56,11 +71,19 @@ class LiveBalances {
 
  private:
   void settle_locked(const std::vector<storage::Posting>& postings);
+  // Wakes the watchers of the accounts the postings touch.
+  void wake_watchers(const std::vector<storage::Posting>& postings);
+  void wake_watchers(const std::vector<std::string>& accounts);
 
   std::mutex mutex_;
   std::unordered_map<std::string, std::int64_t> balances_;
   bool tracking_ = false;
   std::unordered_map<std::string, std::int64_t> uncommitted_;  // net of applied, uncommitted postings
+
+  // Its own lock, taken after mutex_ (never before), so that watching and
+  // unwatching never wait on a table holding the balances.
+  std::mutex watchers_mutex_;
+  std::unordered_map<std::string, std::map<const void*, Wake>> watchers_;  // by account
 };
 
 }  // namespace parlour::server

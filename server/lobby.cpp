@@ -560,21 +560,55 @@ bool Lobby::may_register_from(const std::string& address) {
 
 void Lobby::hello(const protocol::Hello& hello, const std::string& address, HelloDone done) {
   // Several nodes: the name may have been registered on another node since
-  // this one last read the players.
+  // this one last read the players (cluster tick), so it is looked up at once.
   if (clustered() && !players_.find(hello.name)) {
     const bool queued = reader_.run([this, hello, address, done](storage::Store& db) {
+      std::optional<storage::Player> player;
       try {
-        if (auto player = db.find_player(hello.name)) players_.add(*player);
+        player = db.find_player(hello.name);
       } catch (const std::exception& e) {
         spdlog::error("looking up player {} failed: {}", hello.name, e.what());
         return done(std::nullopt, ProtocolError(code::internal, "could not look up the name; try again"));
       }
-      known_hello(hello, address, done);
+      if (!player) return known_hello(hello, address, done);
+      players_.add(*player);
+      learn_balance(player->name, [this, hello, address, done] { known_hello(hello, address, done); });
     });
     if (!queued) done(std::nullopt, ProtocolError(code::rate_limited, "the server is busy; try again"));
     return;
   }
+  // Known by name (a tick read the players) but the chips not yet (the tick's
+  // balances come after): the welcome must not say 0.
+  if (clustered()) {
+    if (const auto player = players_.find(hello.name); player && !balance_known(player->name))
+      return learn_balance(player->name, [this, hello, address, done] { known_hello(hello, address, done); });
+  }
   known_hello(hello, address, done);
+}
+
+bool Lobby::balance_known(const std::string& player) {
+  auto held = balances_.lock();
+  return balances_.known(storage::player_account(player), held);
+}
+
+// On the writer's thread, between its transactions: the database's balance
+// plus what this node has applied and not yet written (LiveBalances::refresh).
+void Lobby::learn_balance(const std::string& player, std::function<void()> then) {
+  writer_.run(
+      [this, account = storage::player_account(player)](storage::Store& db) {
+        balances_.refresh({{account, db.balance(account)}});
+      },
+      [player, then = std::move(then)](std::exception_ptr error) {
+        if (error) {
+          try {
+            std::rethrow_exception(error);
+          } catch (const std::exception& e) {
+            // The welcome then says what this node knows; the next tick corrects it.
+            spdlog::error("reading the chips of player {} failed: {}", player, e.what());
+          }
+        }
+        then();
+      });
 }
 
 void Lobby::known_hello(const protocol::Hello& hello, const std::string& address, HelloDone done) {

@@ -152,6 +152,10 @@ class Lobby {
   // nullopt, or the refusal of one more table by `host` (too many made lately).
   std::optional<ProtocolError> creation_refused(const std::string& host);
   void known_hello(const protocol::Hello& hello, const std::string& address, HelloDone done);
+  // Several nodes: a player's chips are known here once a tick or learn_balance() read them.
+  bool balance_known(const std::string& player);
+  // Reads `player`'s chips from the database into the live balances, then runs `then`.
+  void learn_balance(const std::string& player, std::function<void()> then);
   void housekeeping();
 
   boost::asio::io_context& io_;

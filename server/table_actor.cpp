@@ -13,6 +13,8 @@ TableActor::TableActor(asio::io_context& io, Writer& writer, std::unique_ptr<Tab
   refresh_snapshot();
 }
 
+TableActor::~TableActor() { unwatch_balances(); }
+
 Caller TableActor::caller(const std::shared_ptr<Client>& client, std::optional<std::int64_t> re) {
   return Caller{client->id(), client->player(), re};
 }
@@ -31,6 +33,7 @@ void TableActor::retire_here(const std::string& why) {
   retired_ = true;
   held_.clear();
   for (auto& timer : timers_) timer->cancel();
+  unwatch_balances();
   spdlog::info("table {}: no longer served by this node: {}", id_, why);
   const auto notice = std::make_shared<const std::string>(
       protocol::error_message(std::nullopt, protocol::code::conflict,
@@ -189,7 +192,7 @@ void TableActor::run_held() {
   }
 }
 
-void TableActor::step(const char* what, const Command& command) {
+void TableActor::step(const char* what, const Command& command, bool use) {
   if (poisoned_ || retired_) return;
   Outbox out;
   try {
@@ -204,13 +207,13 @@ void TableActor::step(const char* what, const Command& command) {
       out = Outbox{};
     }
   }
-  carry_out(std::move(out));
+  carry_out(std::move(out), use);
 }
 
-void TableActor::carry_out(Outbox out) {
+void TableActor::carry_out(Outbox out, bool use) {
   // The lobby's line first: whoever reads a reply and then lists the tables
   // must find the change the reply speaks of.
-  refresh_snapshot();
+  refresh_snapshot(use);
   for (auto& frame : out.frames) {
     const auto it = clients_.find(frame.to);
     if (it == clients_.end()) continue;
@@ -218,6 +221,7 @@ void TableActor::carry_out(Outbox out) {
     else clients_.erase(it);
   }
   for (const auto& order : out.timers) set_timer(order);
+  watch_seated_balances();
   if (out.write) {
     out.write->fence = fence_;
     writer_.commit(std::move(*out.write), [self = shared_from_this()](bool ok, const std::string& error) {
@@ -260,15 +264,52 @@ void TableActor::set_timer(const TimerOrder& order) {
   });
 }
 
+void TableActor::watch_seated_balances() {
+  auto seated = poisoned_ || retired_ ? std::set<std::string>{} : core_->seated_accounts();
+  if (seated == watched_) return;
+  auto& balances = core_->live_balances();
+  for (const auto& account : watched_)
+    if (!seated.count(account)) balances.unwatch(account, this);
+  bool added = false;
+  for (const auto& account : seated) {
+    if (watched_.count(account)) continue;
+    // Runs on whichever thread moved the chips, under the balances' lock: it
+    // only posts, and holds the table weakly (never the last to let it go there).
+    balances.watch(account, this, [strand = strand_, weak = weak_from_this()] {
+      asio::post(strand, [weak] {
+        if (auto self = weak.lock()) self->balances_changed();
+      });
+    });
+    added = true;
+  }
+  watched_ = std::move(seated);
+  // Chips that moved between this step's look at them and the watch.
+  if (added) asio::post(strand_, [self = shared_from_this()] { self->balances_changed(); });
+}
+
+void TableActor::unwatch_balances() {
+  for (const auto& account : watched_) core_->live_balances().unwatch(account, this);
+  watched_.clear();
+}
+
+// On the strand. Chips moving elsewhere are no use of this table (a waiting
+// table nobody uses still expires). Behind a write in flight, or commands
+// held, it waits its turn like any command.
+void TableActor::balances_changed() {
+  const Command look = [](TableCore& core) { return core.balances_changed(); };
+  if (core_->committing() || !held_.empty()) return submit(nullptr, std::nullopt, look);
+  step("a change of chips elsewhere", look, false);
+}
+
 void TableActor::register_client(const std::shared_ptr<Client>& client) {
   clients_.try_emplace(client->id(), client);
 }
 
-void TableActor::refresh_snapshot() {
+void TableActor::refresh_snapshot(bool use) {
   // The lobby's line is rebuilt only when it may have changed, not on every step.
   if (core_->summary_version() == snapshot_version_) {
     std::lock_guard lock(snapshot_mutex_);
-    last_step_ = std::chrono::steady_clock::now();
+    if (use) last_step_ = std::chrono::steady_clock::now();
     return;
   }
   snapshot_version_ = core_->summary_version();
@@ -277,7 +318,7 @@ void TableActor::refresh_snapshot() {
   {
     std::lock_guard lock(snapshot_mutex_);
     snapshot_ = snapshot;
-    last_step_ = std::chrono::steady_clock::now();
+    if (use) last_step_ = std::chrono::steady_clock::now();
   }
   // Outside the snapshot's lock: the lobby takes its own, then reads snapshots.
   if (listener_) listener_(*this, snapshot);

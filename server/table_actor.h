@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -39,6 +40,9 @@ struct TableSnapshot {
 class TableActor : public std::enable_shared_from_this<TableActor> {
  public:
   TableActor(boost::asio::io_context& io, Writer& writer, std::unique_ptr<TableCore> core);
+  ~TableActor();
+  TableActor(const TableActor&) = delete;
+  TableActor& operator=(const TableActor&) = delete;
 
   // Several nodes: every write carries this node's lease (storage::Fence). If
   // the database refuses one because the lease moved, the table stops here at
@@ -97,13 +101,19 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
   // told `rate_limited` when the table's queue is full.
   void submit(std::shared_ptr<Client> from, std::optional<std::int64_t> re, Command command);
   void run_held();
-  void step(const char* what, const Command& command);
-  void carry_out(Outbox out);
+  // `use`: the step counts as someone using the table (idle_for()).
+  void step(const char* what, const Command& command, bool use = true);
+  void carry_out(Outbox out, bool use = true);
   void set_timer(const TimerOrder& order);
   void on_committed(bool ok, const std::string& error);
   void retire_here(const std::string& why);
   void register_client(const std::shared_ptr<Client>& client);
-  void refresh_snapshot();
+  // Watches the balances of whoever is seated now (LiveBalances::watch), so
+  // that chips moving anywhere else wake this table (TableCore::balances_changed).
+  void watch_seated_balances();
+  void unwatch_balances();
+  void balances_changed();
+  void refresh_snapshot(bool use = true);
   static Caller caller(const std::shared_ptr<Client>& client, std::optional<std::int64_t> re);
 
   boost::asio::strand<boost::asio::io_context::executor_type> strand_;
@@ -117,6 +127,7 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
   std::deque<Command> held_;
   std::array<std::unique_ptr<boost::asio::steady_timer>, timer_kind_count> timers_;
   std::unordered_map<ClientId, std::weak_ptr<Client>> clients_;
+  std::set<std::string> watched_;  // accounts whose balance changes wake this table
 
   Listener listener_;
   mutable std::mutex snapshot_mutex_;

@@ -608,6 +608,8 @@ Outbox TableCore::resume() {
     schedule(out);
     return out;
   }
+  // A later change of these wakes the table again (balances_changed).
+  chips_resumed_ = balances_now();
   const auto phase = game_->phase();
   if (phase == rules::Phase::game_over) return finish_table("the game is over");
   if (phase == rules::Phase::deal_over && ending_) return finish_table("the host ended the table");
@@ -621,6 +623,26 @@ Outbox TableCore::resume() {
   }
   schedule(out);
   return out;
+}
+
+Outbox TableCore::balances_changed() {
+  Outbox out;
+  // A step in flight pushes (and resumes) with the chips as they are once it is durable.
+  if (pending_ || finished()) return out;
+  const auto chips = balances_now();
+  if (chips != chips_resumed_) out = resume();
+  // A step the table took now (a skip) pushes everyone once it is written.
+  if (!out.write && !audience_.empty() && (players_version_ == 0 || players_key(chips) != players_key_))
+    broadcast(out);
+  return out;
+}
+
+std::set<std::string> TableCore::seated_accounts() const {
+  std::set<std::string> accounts;
+  if (finished()) return accounts;
+  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat)
+    if (!seats_[seat].player.empty() && !seats_[seat].bot) accounts.insert(account_of(seat));
+  return accounts;
 }
 
 Outbox TableCore::next_deal() {

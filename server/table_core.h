@@ -136,6 +136,16 @@ class TableCore {
   // What is due by itself now: after a restart, the next deal, a bot's move,
   // a turn clock. Also run after every committed step.
   Outbox resume();
+  // The chips of someone seated here moved elsewhere (LiveBalances::watch): the
+  // table looks again at once, as docs/protocol.md "Every game" asks. A player
+  // to act who can no longer cover any action is skipped; otherwise everyone
+  // is pushed the real chips (and the legal lists they allow). Nothing when the
+  // chips are as the table last saw them.
+  Outbox balances_changed();
+  // The accounts of the people seated here (bots' are the table's own): the
+  // balances to watch. None once the table has finished.
+  std::set<std::string> seated_accounts() const;
+  LiveBalances& live_balances() const { return services_.balances; }
 
   // `invited`: the join came with the table's invite (a private table in play
   // lets a stranger watch only through it, as `watch` does).
@@ -415,6 +425,7 @@ class TableCore {
   bool result_read_ = false;     // result_text_ holds the game's result since the last settlement
   std::uint64_t summary_version_ = 1;  // bumped whenever the lobby's line may have changed
   std::vector<Member> audience_;
+  rules::Balances chips_resumed_;  // the seats' chips resume() last looked at (skips are decided on them)
   std::optional<Pending> pending_;
   std::vector<storage::Posting> unsaved_postings_;  // applied in memory, not yet part of a write
 

@@ -8,6 +8,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
 #include <nlohmann/json.hpp>
+#include <chrono>
 #include <map>
 #include <optional>
 #include <string>
@@ -44,6 +45,28 @@ class WsClient {
     for (;;) {
       Json s = next_state(ms);
       if (pred(s)) return s;
+    }
+  }
+  // The first state push satisfying `pred` within `ms` in all (pushes that do
+  // not, of any table, may keep coming meanwhile, and are kept for later
+  // reads); nullopt if none came.
+  template <typename Pred>
+  std::optional<Json> state_within(Pred pred, int ms) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    std::size_t seen = 0;  // pending states already tried
+    for (;;) {
+      for (; seen < pending_states_.size(); ++seen) {
+        if (!pred(pending_states_[seen])) continue;
+        Json s = std::move(pending_states_[seen]);
+        pending_states_.erase(pending_states_.begin() + static_cast<std::ptrdiff_t>(seen));
+        return s;
+      }
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+      if (left <= 0) return std::nullopt;
+      auto frame = read(static_cast<int>(left));
+      if (!frame) return std::nullopt;
+      if ((*frame)["type"] == "state") pending_states_.push_back(std::move(*frame));
     }
   }
   void drain(int ms = 200);

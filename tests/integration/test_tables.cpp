@@ -26,7 +26,52 @@ std::string red_dog_with_bots(WsClient& ann, int ante, const Json& deck, int bot
   return table;
 }
 
+int chips_of(const Json& state, const std::string& player) {
+  for (const auto& entry : state["players"])
+    if (entry["player"] == player) return entry["chips"].get<int>();
+  return -1;
+}
+
+bool to_act(const Json& state) {
+  const auto& acting = state["to_act"];
+  return state.contains("seat") && std::find(acting.begin(), acting.end(), state["seat"]) != acting.end();
+}
+
 }  // namespace
+
+// Issue 25 item 2: nothing but the chips moving elsewhere happens here (no act,
+// no chat; the turn clock is 90 s), and within a few seconds both other tables
+// say so: the one where ann is to act skips her, the one waiting for players
+// pushes her real chips.
+TEST_CASE("chips spent at one table reach at once every other table the player sits at: pushed, and skipped if to act") {
+  ServerProcess server(ServerProcess::fresh_db("tables-spent-elsewhere"),
+                       {"--starting-chips", "100", "--deal-pause-ms", "0", "--allow-stacked-deck"});
+  WsClient ann(server.port());
+  ann.hello("ann");
+  const auto playing = red_dog_with_bots(ann, 91, Json(), 1);  // ann antes 91: 9 left
+  const auto waiting = ann.request({{"type", "create"}, {"game", "red_dog"}, {"seats", 2}})["table"].get<std::string>();
+  REQUIRE(ann.request({{"type", "join"}, {"table", waiting}})["type"] == "joined");
+  const auto her_turn = ann.state_where([&](const Json& s) { return s["table"] == playing && to_act(s); });
+  REQUIRE(chips_of(her_turn, "ann") == 9);
+  // At a third table ann antes 8 and bets her last chip on a hand that cannot
+  // win (as in the test below); its two bots keep its pot in play.
+  const Json losing = {"2S", "2C", "2D", "3S", "3C", "3D", "4S", "4C", "4D", "5S", "5C", "5D",
+                       "6S", "6C", "6D", "AH", "KH", "QH", "JH", "TH", "9H"};
+  const auto third = red_dog_with_bots(ann, 8, losing, 2);
+  const auto my_bet = ann.state_where([&](const Json& s) { return s["table"] == third && to_act(s); });
+  REQUIRE(my_bet["legal"][0]["amount"]["max"] == 1);
+  REQUIRE(ann.request({{"type", "act"}, {"table", third}, {"action", {{"type", "bet"}, {"amount", 1}}}})["type"] == "ok");
+  const auto skipped = ann.state_within(
+      [&](const Json& s) { return s["table"] == playing && chips_of(s, "ann") == 0 && !to_act(s); }, 5000);
+  CHECK_MESSAGE(skipped.has_value(), "the table where ann was to act neither pushed her chips nor skipped her");
+  if (skipped) {
+    bool said = false;
+    for (const auto& line : (*skipped)["log"]) said = said || line.get<std::string>().find("is skipped") != std::string::npos;
+    CHECK(said);
+  }
+  CHECK_MESSAGE(ann.state_within([&](const Json& s) { return s["table"] == waiting && chips_of(s, "ann") == 0; }, 5000),
+                "the table waiting for players did not push ann's chips");
+}
 
 TEST_CASE("a player broke by another table is skipped, shown with his real chips, and the table ends") {
   ServerProcess server(ServerProcess::fresh_db("tables-broke-elsewhere"),

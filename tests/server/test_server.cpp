@@ -145,3 +145,40 @@ TEST_CASE("the reader takes one read from each client in turn, and refuses a cli
   CHECK(order == std::vector<std::string>{"ann", "bob", "ann", "ann", "ann"});
   for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db.string() + suffix);
 }
+
+// A table watches the balances of the people seated at it: every change to
+// them, from wherever it comes, wakes it; nothing else does.
+TEST_CASE("live balances wake the watchers of an account whose chips move, from a step, a revert or a refresh") {
+  LiveBalances balances({{"player:ann", 100}, {"player:bob", 100}, {"bank", -200}});
+  balances.track_uncommitted();
+  int table_one = 0, table_two = 0;
+  const int one_key = 1, two_key = 2;
+  balances.watch("player:ann", &one_key, [&] { ++table_one; });
+  balances.watch("player:bob", &one_key, [&] { ++table_one; });
+  balances.watch("player:ann", &two_key, [&] { ++table_two; });
+  const std::vector<parlour::storage::Posting> both_bet = {
+      {"player:ann", "pool:t1:pot", 30, "bet", "t1", "red_dog", std::nullopt, std::nullopt},
+      {"player:bob", "pool:t1:pot", 30, "bet", "t1", "red_dog", std::nullopt, std::nullopt}};
+  {
+    auto held = balances.lock();
+    balances.apply(both_bet, held);
+  }
+  CHECK(table_one == 1);  // once for both of its players
+  CHECK(table_two == 1);
+  balances.revert(both_bet);
+  CHECK(table_one == 2);
+  CHECK(table_two == 2);
+  // Another node's write, read by the cluster thread: only a balance that moved wakes.
+  balances.refresh({{"player:ann", 100}, {"player:bob", 60}});
+  CHECK(table_one == 3);
+  CHECK(table_two == 2);
+  balances.unwatch("player:bob", &one_key);
+  balances.refresh({{"player:bob", 10}});
+  CHECK(table_one == 3);
+  {
+    auto held = balances.lock();
+    balances.apply_committed({{"bank", "player:ann", 5, "grant", "", "", std::nullopt, std::nullopt}}, held);
+  }
+  CHECK(table_one == 4);
+  CHECK(table_two == 3);
+}

@@ -525,6 +525,68 @@ TEST_CASE("Red Dog: a player whose chips went elsewhere is skipped by the table,
   }
 }
 
+// Issue 25 item 2: the table hears of chips spent elsewhere at once
+// (LiveBalances::watch wakes TableCore::balances_changed), without an act of its own.
+namespace {
+void spend_everything_elsewhere(LiveBalances& balances, const std::string& account) {
+  auto lock = balances.lock();
+  balances.apply({{account, "pool:t9:pot", balances.balance(account, lock), "elsewhere", "t9", "red_dog", std::nullopt,
+                   std::nullopt}},
+                 lock);
+}
+int chips_shown(const Json& state, const std::string& player) {
+  for (const auto& entry : state["players"])
+    if (entry["player"] == player) return entry["chips"];
+  return -1;
+}
+}  // namespace
+
+TEST_CASE("Red Dog: chips spent elsewhere by the player to act: the table skips him at once and pushes his real chips") {
+  Bench bench(*rules::Registry::builtin().find("red_dog"));
+  bench.seat_and_start();
+  bench.run(bench.core->watch(bench.ann()));
+  const int to_act = bench.last_state(1)["to_act"][0];
+  const std::string player = to_act == 0 ? "ann" : "bob";
+  spend_everything_elsewhere(bench.balances, "player:" + player);
+  const auto seq = bench.core->seq();
+  bench.run(bench.core->balances_changed());
+  REQUIRE(bench.core->seq() == seq + 1);
+  const auto event = Json::parse(bench.events.back().json);
+  CHECK(event["action"]["type"] == "skip");
+  CHECK(event["seat"] == to_act);
+  CHECK(chips_shown(bench.last_state(1), player) == 0);
+  // Told again with nothing changed, the table does nothing.
+  const auto frames = bench.frames[1].size();
+  bench.run(bench.core->balances_changed());
+  CHECK(bench.core->seq() == seq + 1);
+  CHECK(bench.frames[1].size() == frames);
+}
+
+TEST_CASE("Red Dog: chips spent elsewhere by a player not to act: the table pushes his real chips and takes no step") {
+  Bench bench(*rules::Registry::builtin().find("red_dog"));
+  bench.seat_and_start();
+  bench.run(bench.core->watch(bench.ann()));
+  bench.run(bench.core->watch(bench.bob()));
+  const int to_act = bench.last_state(1)["to_act"][0];
+  const std::string waiting = to_act == 0 ? "bob" : "ann";
+  spend_everything_elsewhere(bench.balances, "player:" + waiting);
+  const auto seq = bench.core->seq();
+  const auto frames = bench.frames[2].size();
+  bench.run(bench.core->balances_changed());
+  CHECK(bench.core->seq() == seq);
+  CHECK(bench.frames[2].size() == frames + 1);
+  for (ClientId client : {ClientId{1}, ClientId{2}}) CHECK(chips_shown(bench.last_state(client), waiting) == 0);
+}
+
+TEST_CASE("a table waiting for players pushes a seated player's chips spent elsewhere") {
+  Bench bench(*rules::Registry::builtin().find("red_dog"));
+  bench.run(bench.core->join(bench.ann(), std::nullopt));
+  REQUIRE(bench.core->seated_accounts() == std::set<std::string>{"player:ann"});
+  spend_everything_elsewhere(bench.balances, "player:ann");
+  bench.run(bench.core->balances_changed());
+  CHECK(chips_shown(bench.last_state(1), "ann") == 0);
+}
+
 TEST_CASE("the first dealer drawn from the seed is kept in the start event; an older log without it replays with seat 0") {
   Bench bench(*rules::Registry::builtin().find("red_dog"));
   bench.record.seed = 3;
