@@ -245,7 +245,7 @@ void Connection::dispatch(const std::shared_ptr<Client>& self, const protocol::R
         } else if constexpr (std::is_same_v<T, protocol::Leave>) {
           table(body.table)->leave(self, re);
         } else if constexpr (std::is_same_v<T, protocol::Bot>) {
-          table(body.table)->add_bot(self, re, body.seat, body.level.value_or(0));
+          table(body.table)->add_bot(self, re, body.seat, body.level);
         } else if constexpr (std::is_same_v<T, protocol::Start>) {
           table(body.table)->start(self, re);
         } else if constexpr (std::is_same_v<T, protocol::End>) {
