@@ -68,8 +68,8 @@ void TableActor::join(std::shared_ptr<Client> client, std::optional<std::int64_t
          [who = caller(client, re), seat, invited](TableCore& core) { return core.join(who, seat, invited); });
 }
 
-void TableActor::watch(std::shared_ptr<Client> client, std::optional<std::int64_t> re) {
-  submit(client, re, [who = caller(client, re)](TableCore& core) { return core.watch(who); });
+void TableActor::watch(std::shared_ptr<Client> client, std::optional<std::int64_t> re, bool invited) {
+  submit(client, re, [who = caller(client, re), invited](TableCore& core) { return core.watch(who, invited); });
 }
 
 void TableActor::leave(std::shared_ptr<Client> client, std::optional<std::int64_t> re) {

@@ -96,6 +96,13 @@ struct CoreServices {
   Reload reload;
 };
 
+// A new bot's name, "bot-" then 16 random hex digits then "-SEAT": opaque, so
+// that a bot's ledger and the memos naming it (anyone may read them) never give
+// away its table's id, which for a private table is a secret. Bots named the
+// old way, "bot-TABLEID-SEAT", keep their names: a name is stored with its seat
+// and in the log, never worked out again.
+std::string new_bot_name(int seat);
+
 // The log cannot be replayed: the table is quarantined instead of restored.
 class ReplayError : public std::runtime_error {
  public:
@@ -136,7 +143,8 @@ class TableCore {
   // `invited`: the join came with the table's invite (a private table in play
   // lets a stranger watch only through it, as `watch` does).
   Outbox join(const Caller& who, std::optional<int> seat, bool invited = false);
-  Outbox watch(const Caller& who);
+  // `invited`: he came through the table's invite (a private table asks for it).
+  Outbox watch(const Caller& who, bool invited = false);
   Outbox leave(const Caller& who);
   Outbox add_bot(const Caller& who, std::optional<int> seat, int level);
   Outbox start(const Caller& who);
@@ -297,13 +305,14 @@ class TableCore {
 
   // ---- late joiners and open seats (games that take players between deals)
   bool takes_late_joiners() const { return info_.seats_change_between_deals; }
-  Outbox join_started(const Caller& who, bool invited);
+  Outbox join_started(const Caller& who);
+  bool may_enter(const Caller& who, bool invited) const;
+  Outbox refuse_private(const Caller& who, const std::string& verb) const;
   Json seat_changes_due() const;
   std::vector<storage::Posting> fund_new_bots(const Json& changes);
   void change_seats(const Json& changes, const rules::Balances& chips, rules::Effects& effects);
   int seats_opening() const;
   std::optional<int> waiting_position(const std::string& player) const;
-  std::string bot_name(int seat) const { return "bot-" + id() + "-" + std::to_string(seat); }
   std::optional<int> seat_that_must_skip() const;
 
   // ---- timers

@@ -113,7 +113,8 @@ TEST_CASE("settle-up over WebSockets and HTTP: nets, fewest payments, bots and p
   const auto second = create_red_dog(alice);
   REQUIRE(alice.request({{"type", "join"}, {"table", second}, {"seat", 0}})["seat"] == 0);
   REQUIRE(dave.request({{"type", "join"}, {"table", second}, {"seat", 1}})["seat"] == 1);
-  REQUIRE(alice.request({{"type", "bot"}, {"table", second}, {"seat", 2}})["type"] == "ok");
+  const auto seated_bot = alice.request({{"type", "bot"}, {"table", second}, {"seat", 2}});
+  REQUIRE(seated_bot["type"] == "ok");
   REQUIRE(alice.request({{"type", "start"}, {"table", second}})["type"] == "ok");
   CHECK(bet(dave, second, 5)["seq"] == 2);
   alice.state_where([&](const Json& s) { return s["table"] == second && s["to_act"] == Json::array({0}); });
@@ -136,7 +137,7 @@ TEST_CASE("settle-up over WebSockets and HTTP: nets, fewest payments, bots and p
         Json::parse(R"([{"player":"alice","amount":2},{"player":"carol","amount":1}])"));
   CHECK(tonight["from_bots_and_pools"].empty());
   REQUIRE(tonight["bots"].size() == 1);
-  CHECK(tonight["bots"][0]["player"] == "bot-" + second + "-2");
+  CHECK(tonight["bots"][0]["player"] == seated_bot["player"]);
   const auto bot_lost = -tonight["bots_net"].get<std::int64_t>() - 5;
   CHECK(bot_lost >= 1);
   CHECK(tonight["pools"] == Json::array({{{"table", second}, {"pool", "pot"}, {"left", 8 + bot_lost}}}));

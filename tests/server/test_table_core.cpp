@@ -154,8 +154,13 @@ struct Bench {
     record.host = "ann";
     record.status = "waiting";
     record.invite = "secret-invite";
-    record.is_private = true;
     for (int seat = 0; seat < seats; ++seat) record.seats.push_back({seat, "", false, 0});
+    core = make(record, {});
+  }
+
+  // The bench's table is public; this makes it private, before anyone sits.
+  void make_private() {
+    record.is_private = true;
     core = make(record, {});
   }
 
@@ -242,7 +247,7 @@ struct Bench {
 
   void seat_and_start() {
     run(core->join(ann(), 0));
-    run(core->join(bob(), 1));
+    run(core->join(bob(), 1, /*invited=*/true));  // as through the invite, should the table be private
     run(core->start(ann()));
     REQUIRE(core->status() == "playing");
   }
@@ -272,6 +277,15 @@ struct Bench {
     return Json();
   }
 };
+
+// A bot named the new way: "bot-", 16 hex digits, "-SEAT"; nothing of its table's id.
+bool is_new_bot_name(const std::string& name, int seat) {
+  const std::string prefix = "bot-", suffix = "-" + std::to_string(seat);
+  if (name.size() != prefix.size() + 16 + suffix.size()) return false;
+  if (name.rfind(prefix, 0) != 0 || name.substr(name.size() - suffix.size()) != suffix) return false;
+  const auto id = name.substr(prefix.size(), 16);
+  return id.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
 
 }  // namespace
 
@@ -1078,10 +1092,11 @@ TEST_CASE("mute: nobody at the table is not_found, a bot or the host himself is 
   bench.run(bench.core->join(bench.ann(), 0));
   bench.run(bench.core->join(bench.bob(), 1));
   bench.run(bench.core->add_bot(bench.ann(), 2, 0));
+  const std::string bot = bench.player(1, 2)["player"];
   const auto writes = bench.writes.size();
   bench.run(bench.core->mute(bench.ann(40), "zed", true));
   CHECK(reply_to(bench, 1, 40)["code"] == "not_found");
-  bench.run(bench.core->mute(bench.ann(41), "bot-t1-2", true));
+  bench.run(bench.core->mute(bench.ann(41), bot, true));
   CHECK(reply_to(bench, 1, 41)["code"] == "bad_request");
   bench.run(bench.core->mute(bench.ann(42), "Ann", true));
   CHECK(reply_to(bench, 1, 42)["code"] == "bad_request");
@@ -1491,6 +1506,7 @@ TEST_CASE("open seats: the host moves a bot out for a person, who takes its seat
   bench.run(bench.core->add_bot(bench.ann(), 1, 0));
   bench.run(bench.core->start(bench.ann()));
   bench.run(bench.core->watch({9, "zed", 1}));
+  const std::string bot = bench.player(9, 1)["player"];
   bench.run(bench.core->join(bench.cat(), std::nullopt, /*invited=*/true));
   bench.run(bench.core->unseat(bench.ann(2), 1, "open"));
   CHECK(answer(bench, 1)["type"] == "ok");
@@ -1499,7 +1515,7 @@ TEST_CASE("open seats: the host moves a bot out for a person, who takes its seat
   play_out_deal(bench);
   bench.fire(TimerKind::next_deal);
   CHECK(bench.last_state(3)["seat"] == 1);
-  CHECK(seat_of_player(bench.last_state(9), "bot-t1-1").is_null());
+  CHECK(seat_of_player(bench.last_state(9), bot).is_null());
 }
 
 TEST_CASE("open seats: an absent player removed by the host is played by a bot to the deal's end, then a bot takes "
@@ -1521,10 +1537,13 @@ TEST_CASE("open seats: an absent player removed by the host is played by a bot t
   const auto bobs_chips = bench.chips("player:bob");
   bench.fire(TimerKind::next_deal);
   const auto deal = bench.last_event();
-  CHECK(deal["seats"] == Json::parse(R"([{"seat":1,"player":"bot-t1-1","bot":true,"level":1}])"));
-  CHECK(bench.player(9, 1)["player"] == "bot-t1-1");
+  REQUIRE(deal["seats"].size() == 1);
+  const std::string bot = deal["seats"][0]["player"];
+  CHECK(is_new_bot_name(bot, 1));
+  CHECK(deal["seats"][0] == Json{{"seat", 1}, {"player", bot}, {"bot", true}, {"level", 1}});
+  CHECK(bench.player(9, 1)["player"] == bot);
   CHECK(bench.chips("player:bob") == bobs_chips);
-  CHECK(bench.chips("player:bot-t1-1") > 0);  // its starting chips, less what it put in this deal
+  CHECK(bench.chips("player:" + bot) > 0);  // its starting chips, less what it put in this deal
   CHECK(bench.writes.back().postings.front().memo == "starting chips (bot)");
 }
 
@@ -1540,7 +1559,7 @@ TEST_CASE("open seats: a pending move out survives a restart and happens at the 
   CHECK(bench.player(9, 1)["away"] == true);
   play_out_deal(bench);
   bench.fire(TimerKind::next_deal);
-  CHECK(bench.player(9, 1)["player"] == "bot-t1-1");
+  CHECK(is_new_bot_name(bench.player(9, 1)["player"], 1));
 }
 
 TEST_CASE("open seats: only the host frees seats, never his own, and only a seat that exists and is taken") {
@@ -1717,7 +1736,8 @@ TEST_CASE("late join: a player who left comes back as anyone late, in line, and 
 }
 
 TEST_CASE("late join: a stranger without the invite of a private table in play is refused; the line has a limit") {
-  Bench bench(red_dog(), Json::object(), 3);  // the bench's table is private
+  Bench bench(red_dog(), Json::object(), 3);
+  bench.make_private();
   bench.seat_and_start();
   const auto seq = bench.core->seq();
   bench.run(bench.core->join(bench.cat(), std::nullopt));
@@ -1735,4 +1755,49 @@ TEST_CASE("late join: a stranger without the invite of a private table in play i
   CHECK(late["type"] == "watching");
   CHECK_FALSE(late.contains("waiting"));
   CHECK(late["message"] == "The game is under way and 32 people are in line for a seat already: you are watching.");
+}
+
+TEST_CASE("private tables: by its id alone nobody joins or watches a waiting table; the invite, the host and the "
+          "seated do") {
+  Bench bench(scripted_info(), Json::object(), 3);
+  bench.make_private();
+  bench.run(bench.core->join(bench.ann(), 0));  // the host
+  const auto seq = bench.core->seq();
+  bench.run(bench.core->join(bench.bob(), 1));
+  CHECK(answer(bench, 2)["code"] == "forbidden");
+  CHECK(answer(bench, 2)["message"] == "table t1 is private; join it through its invite");
+  bench.run(bench.core->watch(bench.cat()));
+  CHECK(answer(bench, 3)["code"] == "forbidden");
+  CHECK(answer(bench, 3)["message"] == "table t1 is private; watch it through its invite");
+  CHECK_FALSE(bench.core->is_member(2));
+  CHECK_FALSE(bench.core->is_member(3));
+  CHECK(bench.core->seq() == seq);
+  // No state went to them: no seat, no chat, no invite.
+  for (ClientId stranger : {ClientId{2}, ClientId{3}})
+    for (const auto& frame : bench.frames[stranger]) CHECK(frame["type"] == "error");
+  // Through the invite bob sits; seated, he comes back by id; cat watches through it.
+  bench.run(bench.core->join(bench.bob(), 1, /*invited=*/true));
+  CHECK(answer(bench, 2)["type"] == "joined");
+  bench.run(bench.core->join(bench.bob(), 1));
+  CHECK(answer(bench, 2)["type"] == "joined");
+  bench.run(bench.core->watch(bench.cat(), /*invited=*/true));
+  CHECK(answer(bench, 3)["type"] == "watching");
+  CHECK(bench.core->is_member(3));
+}
+
+TEST_CASE("a bot's name says nothing of its table: an opaque id and its seat, new at each seating") {
+  Bench bench(scripted_info(), Json::object(), 3);
+  bench.make_private();
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->add_bot(bench.ann(), 1, 1));
+  bench.run(bench.core->add_bot(bench.ann(), 2, 1));
+  const std::string first = bench.player(1, 1)["player"], second = bench.player(1, 2)["player"];
+  CHECK(is_new_bot_name(first, 1));
+  CHECK(is_new_bot_name(second, 2));
+  CHECK(first.find("t1") == std::string::npos);
+  CHECK(first.substr(0, first.size() - 2) != second.substr(0, second.size() - 2));
+  // The name is stored with the seat: a restart keeps it.
+  bench.restart();
+  bench.run(bench.core->watch(bench.ann()));
+  CHECK(bench.player(1, 1)["player"] == first);
 }
