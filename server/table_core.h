@@ -83,7 +83,17 @@ struct RematchPlan {
   std::string host;
   std::vector<storage::Seat> seats;  // bots by their old names: the lobby names them anew
   Json standings;                    // the finished table's, for the comparison (null if none)
+  // The finished table's own step naming its rematch (rematch_event) takes this
+  // seq and is committed in the new table's transaction, under this lease when
+  // several nodes share the database: the two tables are made one, or neither.
+  std::int64_t seq = 0;
+  std::optional<storage::Fence> fence;
+  // A retry after the rematch was made: the table it is, to be answered again.
+  std::optional<std::string> made;
 };
+
+// The finished table's event that names its rematch (docs/protocol.md "End of a table").
+Json rematch_event(const std::string& table, bool same_seed);
 
 // The database's record and log of a table, after a failed commit.
 using Reload = std::function<std::optional<std::pair<storage::TableRecord, std::vector<storage::Event>>>(
@@ -127,7 +137,9 @@ class TableCore {
   bool failed() const { return !record_.failure.empty(); }
   std::int64_t seq() const { return seq_; }
   // A write is in flight: hold commands until committed().
-  bool committing() const { return pending_.has_value(); }
+  // A write is in flight (or a rematch, whose step the lobby commits): the
+  // actor holds requests until it is done, so seqs stay in order.
+  bool committing() const { return pending_.has_value() || rematch_in_progress_; }
   bool holds_seat(const std::string& player) const { return seat_of(player).has_value(); }
   bool is_member(ClientId client) const;
 

@@ -1270,19 +1270,50 @@ TEST_CASE("rematch: only the host, only once the table has finished, only once")
   bench.run(std::move(out));
   CHECK(reply_to(bench, 1, 63)["code"] == "conflict");
 
+  // The lobby commits the new table with this table's event naming it (as the
+  // store test "a rematch is one transaction" does); it is taken in here as made.
+  const auto writes = bench.writes.size();
+  bench.events.push_back({plan->seq, rematch_event("t2", true).dump()});
   bench.run(bench.core->rematch_made(bench.ann(62), "t2", "new-invite"));
+  CHECK(bench.writes.size() == writes);  // nothing written twice
+  CHECK(bench.core->seq() == plan->seq);
   CHECK(reply_to(bench, 1, 62) == Json{{"type", "created"}, {"re", 62}, {"table", "t2"}, {"invite", "new-invite"},
                                        {"rematch_of", "t1"}, {"same_seed", true}});
   CHECK(bench.last_state(2)["rematch"] == Json{{"table", "t2"}, {"same_seed", true}});
   CHECK(bench.log_has(2, "The host opened a rematch with the same deals: table t2."));
-  out = Outbox{};
-  CHECK_FALSE(bench.core->plan_rematch(bench.ann(64), false, out));
-  bench.run(std::move(out));
-  CHECK(reply_to(bench, 1, 64)["message"] == "table t1 already has its rematch, table t2");
   // Kept in the log: a restart still offers the rematch.
   bench.restart();
   bench.run(bench.core->watch(bench.bob()));
   CHECK(bench.last_state(2)["rematch"] == Json{{"table", "t2"}, {"same_seed", true}});
+}
+
+TEST_CASE("rematch: the old table's event takes the next seq, requests wait for it, and a retry answers the same table") {
+  Bench bench(scripted_info(), Json::object(), 2);
+  bench.seat_and_start();
+  bench.run(bench.core->end(bench.ann()));
+  bench.run(bench.core->end(bench.ann()));
+  REQUIRE(bench.core->finished());
+  Outbox out;
+  const auto plan = bench.core->plan_rematch(bench.ann(80), false, out);
+  REQUIRE(plan);
+  CHECK(plan->seq == bench.core->seq() + 1);
+  CHECK_FALSE(plan->made);
+  CHECK(bench.core->committing());  // the actor holds other requests until the lobby answers
+  bench.events.push_back({plan->seq, rematch_event("t2", false).dump()});
+  bench.run(bench.core->rematch_made(bench.ann(80), "t2", "inv2"));
+  CHECK_FALSE(bench.core->committing());
+  // The host asks again (his reply was lost, or the server restarted): the same table.
+  bench.restart();
+  out = Outbox{};
+  const auto again = bench.core->plan_rematch(bench.ann(81), true, out);
+  REQUIRE(again);
+  CHECK(again->made == "t2");
+  CHECK(out.frames.empty());
+  const auto seq = bench.core->seq();
+  bench.run(bench.core->rematch_made(bench.ann(81), "t2", "inv2"));
+  CHECK(reply_to(bench, 1, 81) == Json{{"type", "created"}, {"re", 81}, {"table", "t2"}, {"invite", "inv2"},
+                                       {"rematch_of", "t1"}, {"same_seed", false}, {"duplicate", true}});
+  CHECK(bench.core->seq() == seq);
 }
 
 TEST_CASE("rematch: a refusal by the lobby is passed on and the host may ask again; a player who left leaves his seat open") {
