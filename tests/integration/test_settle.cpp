@@ -221,22 +221,23 @@ TEST_CASE("settle-up over WebSockets and HTTP: nets, fewest payments, bots and p
 
 TEST_CASE("CSV exports: a name a spreadsheet would take for a formula is text; chip amounts stay numbers") {
   ServerProcess server(ServerProcess::fresh_db("settle-csv-formula"), {"--deal-pause-ms", "0"});
-  WsClient minus(server.port()), equals(server.port());
+  // Names are letters, digits, _ and -, so a leading - is what one can start a formula with.
+  WsClient minus(server.port()), cell(server.port());
   const auto token = minus.hello("-2-3");
-  equals.hello("=A1");
+  cell.hello("-A1");
   auto created = minus.request({{"type", "create"}, {"game", "red_dog"}, {"options", {{"ante", 5}}}, {"seats", 2}});
   REQUIRE(created["type"] == "created");
   const std::string table = created["table"];
   REQUIRE(minus.request({{"type", "join"}, {"table", table}, {"seat", 0}})["type"] == "joined");
-  REQUIRE(equals.request({{"type", "join"}, {"table", table}, {"seat", 1}})["type"] == "joined");
+  REQUIRE(cell.request({{"type", "join"}, {"table", table}, {"seat", 1}})["type"] == "joined");
   REQUIRE(minus.request({{"type", "start"}, {"table", table}})["type"] == "ok");  // both ante 5 into the pot
   auto [status, csv] = server.get("/api/settle?tables=" + table + "&format=csv", token);
   REQUIRE(status == 200);
   CHECK(csv.find("\r\ntable,'-2-3,,," + table + ",red_dog\r\n") != std::string::npos);
   CHECK(csv.find("\r\nnet,'-2-3,,-5,,\r\n") != std::string::npos);
-  CHECK(csv.find("\r\nnet,'=A1,,-5,,\r\n") != std::string::npos);
+  CHECK(csv.find("\r\nnet,'-A1,,-5,,\r\n") != std::string::npos);
   CHECK(csv.find(",-2-3,") == std::string::npos);
-  CHECK(csv.find(",=A1,") == std::string::npos);
+  CHECK(csv.find(",-A1,") == std::string::npos);
   auto [ledger_status, ledger] = server.get("/api/players/-2-3/ledger?format=csv", token);
   REQUIRE(ledger_status == 200);
   CHECK(ledger.find(",-5,995,") != std::string::npos);  // the ante and the balance after it, as numbers
