@@ -32,10 +32,10 @@ build: configure
 	cmake --build $(BUILD_DIR) -j$(JOBS)
 
 # exec: the server replaces the shell, so Ctrl-C and signals reach it directly.
-# The default database is ./data/parlour.db.
+# The default database is ./data/parlour.db. The server's first info line says
+# the address to open, with the port it really listens on (ARGS may change it).
 run: build
 	@mkdir -p data
-	@echo "Starting Parlour (defaults: http://localhost:8080, database ./data/parlour.db)"
 	exec ./$(BUILD_DIR)/server/parlour $(ARGS)
 
 # Target-specific, so the deps step that `test` runs through `build` sees it.

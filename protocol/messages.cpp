@@ -259,7 +259,7 @@ Body build_bot(const Fields& fields) {
   return Bot{
       .table = fields.table(),
       .seat = fields.seat(),
-      .level = fields.optional_integer<int>("level", 0, max_bot_level),
+      .level = fields.optional_integer<int>("level", 0, max_bot_level).value_or(default_bot_level),
   };
 }
 

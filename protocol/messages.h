@@ -79,7 +79,10 @@ struct Create {
 struct Join { std::optional<std::string> table; std::optional<std::string> invite; std::optional<int> seat; };
 struct Watch { std::optional<std::string> table; std::optional<std::string> invite; };
 struct Leave { std::string table; };
-struct Bot { std::string table; std::optional<int> seat; std::optional<int> level; };
+// A `bot` without `level` is the careful bot (README "Bots"); level 0, asked
+// for by name, is the random one.
+inline constexpr int default_bot_level = 1;
+struct Bot { std::string table; std::optional<int> seat; int level = default_bot_level; };
 struct Start { std::string table; };
 struct End { std::string table; };
 // `action_id` (optional, chosen by the client) makes a resent act idempotent.

@@ -122,4 +122,12 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
   return ParsedArgs{config, "", false};
 }
 
+std::string browse_url(const std::string& bind, unsigned short port) {
+  const bool any_address = bind == "0.0.0.0" || bind == "::" || bind.empty();
+  const std::string host = any_address                             ? "localhost"
+                           : bind.find(':') != std::string::npos ? "[" + bind + "]"
+                                                                   : bind;
+  return "http://" + host + ":" + std::to_string(port);
+}
+
 }  // namespace parlour::server

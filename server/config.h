@@ -54,4 +54,9 @@ struct ParsedArgs {
 ParsedArgs parse_args(const std::vector<std::string>& args);
 std::string usage();
 
+// The address a browser on this machine opens to reach a server bound to
+// `bind` and listening on `port` (the port it really got, which --port 0
+// picks): a wildcard bind is reached at localhost, an IPv6 address in brackets.
+std::string browse_url(const std::string& bind, unsigned short port);
+
 }  // namespace parlour::server

@@ -116,30 +116,21 @@ void Connection::hello(const std::shared_ptr<Client>& self, std::optional<std::i
 }
 
 // A public table may be watched by anyone; a private one through its invite,
-// or by its host and players.
+// or by its host and players (the table decides: TableCore::may_enter).
 void Connection::watch(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re, const protocol::Watch& body) {
   if (body.invite) {
     auto target = lobby_.find_by_invite(*body.invite);
     if (!target) throw ProtocolError(code::not_found, "no table has the invite " + quoted(*body.invite));
     touch(target);
-    return target->watch(self, re);
+    return target->watch(self, re, true);
   }
-  const auto me = player();
-  lobby_.find(*body.table, [this, self, re, me, id = *body.table](std::shared_ptr<TableActor> target) {
+  lobby_.find(*body.table, [this, self, re, id = *body.table](std::shared_ptr<TableActor> target) {
     if (!target) return send(self, protocol::error_message(re, code::not_found, "no table " + quoted(id)));
-    const auto snapshot = target->snapshot();
-    bool invited = !snapshot.is_private || same_name(snapshot.host, me);
-    for (const auto& seat : snapshot.summary["seats"])
-      if (seat["player"].is_string() && same_name(seat["player"].get<std::string>(), me)) invited = true;
-    if (!invited)
-      return send(self, protocol::error_message(re, code::forbidden,
-                                                "table " + quoted(id) + " is private; watch it through its invite"));
     touch(target);
-    target->watch(self, re);
+    target->watch(self, re, false);
   });
 }
 
-// A finished table may have left memory: it is read back, like for `watch`.
 void Connection::rematch(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
                          const protocol::Rematch& body) {
   lobby_.find(body.table, [this, self, re, body](std::shared_ptr<TableActor> target) {
@@ -250,7 +241,7 @@ void Connection::dispatch(const std::shared_ptr<Client>& self, const protocol::R
         } else if constexpr (std::is_same_v<T, protocol::Leave>) {
           table(body.table)->leave(self, re);
         } else if constexpr (std::is_same_v<T, protocol::Bot>) {
-          table(body.table)->add_bot(self, re, body.seat, body.level.value_or(0));
+          table(body.table)->add_bot(self, re, body.seat, body.level);
         } else if constexpr (std::is_same_v<T, protocol::Start>) {
           table(body.table)->start(self, re);
         } else if constexpr (std::is_same_v<T, protocol::End>) {

@@ -404,6 +404,7 @@ void Lobby::create(const std::string& host, const protocol::Create& request,
 }
 
 void Lobby::create_rematch(RematchPlan plan, std::function<void(Json, std::optional<ProtocolError>)> done) {
+  if (plan.made) return answer_rematch_again(*plan.made, std::move(done));
   const auto* info = rules::Registry::builtin().find(plan.game);
   if (!info) return done({}, ProtocolError(code::not_found, "the game '" + plan.game + "' is no longer served"));
   {
@@ -435,16 +436,21 @@ void Lobby::create_rematch(RematchPlan plan, std::function<void(Json, std::optio
                                       .dump(-1, ' ', false, Json::error_handler_t::replace)};
   for (auto seat : plan.seats) {
     if (seat.bot) {
-      seat.player = "bot-" + record.id + "-" + std::to_string(seat.seat);
+      seat.player = new_bot_name(seat.seat);
       if (config_.starting_chips > 0)
         first.postings.push_back({storage::bank_account(), storage::player_account(seat.player), config_.starting_chips,
                                   "starting chips (bot)", record.id, info->id, std::nullopt, std::nullopt});
     }
     record.seats.push_back(std::move(seat));
   }
+  // The old table's step naming this one, in the same transaction (see RematchPlan).
+  storage::TableWrite named_in_old;
+  named_in_old.table = plan.from_table;
+  named_in_old.fence = plan.fence;
+  named_in_old.event = storage::Event{plan.seq, rematch_event(record.id, plan.same_seed).dump()};
   writer_.run(
-      [this, record, first](storage::Store& db) {
-        db.create_table(record, first);
+      [this, record, first, named_in_old](storage::Store& db) {
+        db.create_table(record, {first, named_in_old});
         auto lock = balances_.lock();
         balances_.apply_committed(first.postings, lock);
       },
@@ -469,6 +475,24 @@ void Lobby::create_rematch(RematchPlan plan, std::function<void(Json, std::optio
         }
         done(created, std::nullopt);
       });
+}
+
+// A retried rematch: the table made the first time, with its invite (the host's
+// to hand out), read back if it is not here.
+void Lobby::answer_rematch_again(const std::string& table,
+                                 std::function<void(Json, std::optional<ProtocolError>)> done) {
+  if (auto loaded = find_loaded(table)) return done({{"table", table}, {"invite", loaded->snapshot().invite}}, std::nullopt);
+  const bool queued = reader_.run([table, done](storage::Store& db) {
+    std::optional<storage::TableRecord> record;
+    try {
+      record = db.find_table(table);
+    } catch (const std::exception& e) {
+      spdlog::error("table {}: could not be read back for a retried rematch: {}", table, e.what());
+    }
+    if (!record) return done({}, ProtocolError(code::internal, "could not read the rematch, table " + table));
+    done({{"table", table}, {"invite", record->invite}}, std::nullopt);
+  });
+  if (!queued) done({}, ProtocolError(code::rate_limited, "the server is busy; try again"));
 }
 
 std::shared_ptr<TableActor> Lobby::find_loaded(const std::string& table) const {

@@ -75,7 +75,9 @@ class Lobby {
               std::function<void(Json reply, std::optional<ProtocolError>)> done);
   // The new table of a rematch (docs/protocol.md "End of a table"): the same
   // game, options, clock and people, its bots seated anew; its first event
-  // names the table it is the rematch of. `done` gets {"table","invite"}.
+  // names the table it is the rematch of; the old table's event naming the new
+  // one is committed in the same transaction. A retry (plan.made) is answered
+  // with the table made before. `done` gets {"table","invite"}.
   void create_rematch(RematchPlan plan, std::function<void(Json reply, std::optional<ProtocolError>)> done);
   // The table, loading a finished one from the database if it is not in memory;
   // `done` gets nullptr when there is no such table.
@@ -145,6 +147,7 @@ class Lobby {
   std::shared_ptr<TableActor> loaded_locked(const std::string& table) const;
   void sweep_finished_locked();
   void forget(const std::string& table);
+  void answer_rematch_again(const std::string& table, std::function<void(Json, std::optional<ProtocolError>)> done);
   // Several nodes: the freshly created table is claimed and served here before `reply`.
   void serve_created(const std::string& table, std::function<void()> reply);
   int open_tables_of(const std::string& host) const;

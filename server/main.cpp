@@ -100,8 +100,8 @@ int main(int argc, char** argv) {
     lobby.start_housekeeping();
     Metrics metrics;
     const auto port = listen(io, config, lobby, writer, metrics);
-    spdlog::info("parlour listening on http://{}:{} ({}, web client {}, {} players{})", config.bind, port,
-                 database, config.web_root, players.size(),
+    spdlog::info("parlour listening on {} port {}: open {} ({}, web client {}, {} players{})", config.bind, port,
+                 browse_url(config.bind, port), database, config.web_root, players.size(),
                  config.clustered() ? ", node " + config.node : std::string());
 
     boost::asio::signal_set signals(io, SIGINT, SIGTERM);

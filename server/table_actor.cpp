@@ -71,8 +71,8 @@ void TableActor::join(std::shared_ptr<Client> client, std::optional<std::int64_t
          [who = caller(client, re), seat, invited](TableCore& core) { return core.join(who, seat, invited); });
 }
 
-void TableActor::watch(std::shared_ptr<Client> client, std::optional<std::int64_t> re) {
-  submit(client, re, [who = caller(client, re)](TableCore& core) { return core.watch(who); });
+void TableActor::watch(std::shared_ptr<Client> client, std::optional<std::int64_t> re, bool invited) {
+  submit(client, re, [who = caller(client, re), invited](TableCore& core) { return core.watch(who, invited); });
 }
 
 void TableActor::leave(std::shared_ptr<Client> client, std::optional<std::int64_t> re) {
@@ -101,10 +101,11 @@ void TableActor::mute(std::shared_ptr<Client> client, std::optional<std::int64_t
   });
 }
 
-// The old table checks and remembers that a rematch is being made; the lobby
-// creates the new table off the strand; the old table then records it (or
-// forgets it, if the lobby refused). A fault of the lobby's is answered as
-// such and never fails this table.
+// The old table checks and remembers that a rematch is being made, and holds
+// other requests; the lobby creates the new table off the strand, committing
+// the old table's event naming it in the same transaction; the old table then
+// takes that event in (or forgets the rematch, if the lobby refused) and runs
+// what it held. A fault of the lobby's is answered as such and never fails this table.
 void TableActor::rematch(std::shared_ptr<Client> client, std::optional<std::int64_t> re, bool same_seed,
                          RematchMaker make) {
   submit(client, re, [self = shared_from_this(), who = caller(client, re), same_seed,
@@ -112,10 +113,15 @@ void TableActor::rematch(std::shared_ptr<Client> client, std::optional<std::int6
     Outbox out;
     auto plan = core.plan_rematch(who, same_seed, out);
     if (!plan) return out;
+    plan->fence = self->fence_;
+    // Not through submit: the held requests wait for this answer.
     auto done = [self, who](Json created, std::optional<protocol::ProtocolError> error) {
-      self->submit(nullptr, std::nullopt, [who, created = std::move(created), error](TableCore& core) {
-        if (error) return core.rematch_failed(who, error->code(), error->what());
-        return core.rematch_made(who, created.value("table", ""), created.value("invite", ""));
+      asio::post(self->strand_, [self, who, created = std::move(created), error] {
+        self->step("a rematch's answer", [&](TableCore& core) {
+          if (error) return core.rematch_failed(who, error->code(), error->what());
+          return core.rematch_made(who, created.value("table", ""), created.value("invite", ""));
+        });
+        self->run_held();
       });
     };
     try {

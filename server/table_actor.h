@@ -72,7 +72,7 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
   // Requests from a client; each is answered to that client.
   void join(std::shared_ptr<Client> client, std::optional<std::int64_t> re, std::optional<int> seat,
             bool invited = false);
-  void watch(std::shared_ptr<Client> client, std::optional<std::int64_t> re);
+  void watch(std::shared_ptr<Client> client, std::optional<std::int64_t> re, bool invited);
   void leave(std::shared_ptr<Client> client, std::optional<std::int64_t> re);
   void add_bot(std::shared_ptr<Client> client, std::optional<std::int64_t> re, std::optional<int> seat, int level);
   void start(std::shared_ptr<Client> client, std::optional<std::int64_t> re);

@@ -113,7 +113,8 @@ Outbox TableCore::join(const Caller& who, std::optional<int> wanted, bool invite
     out.add(resume());
     return out;
   }
-  if (record_.status != "waiting") return join_started(who, invited);
+  if (!may_enter(who, invited)) return refuse_private(who, "join");
+  if (record_.status != "waiting") return join_started(who);
   const auto seat = free_seat(wanted, who, out);
   if (!seat) return out;
   seats_[*seat] = SeatInfo{who.player, false, 0, false, false, 0, 0, {}};
@@ -123,7 +124,8 @@ Outbox TableCore::join(const Caller& who, std::optional<int> wanted, bool invite
                      {reply(who, protocol::reply("joined", who.re, {{"table", id()}, {"seat", *seat}}))}, who);
 }
 
-Outbox TableCore::watch(const Caller& who) {
+Outbox TableCore::watch(const Caller& who, bool invited) {
+  if (!may_enter(who, invited)) return refuse_private(who, "watch");
   Outbox out;
   remember(who);
   out.frames.push_back(reply(who, protocol::reply("watching", who.re, {{"table", id()}})));
@@ -157,6 +159,8 @@ Outbox TableCore::leave(const Caller& who) {
                      {left}, who);
 }
 
+std::string new_bot_name(int seat) { return "bot-" + random_id(16) + "-" + std::to_string(seat); }
+
 Outbox TableCore::add_bot(const Caller& who, std::optional<int> wanted, int level) {
   Outbox out;
   if (!is_host(who)) {
@@ -169,7 +173,7 @@ Outbox TableCore::add_bot(const Caller& who, std::optional<int> wanted, int leve
   }
   const auto seat = free_seat(wanted, who, out);
   if (!seat) return out;
-  const std::string name = "bot-" + id() + "-" + std::to_string(*seat);
+  const std::string name = new_bot_name(*seat);
   seats_[*seat] = SeatInfo{name, true, level, false, false, 0, 0, {}};
   std::vector<storage::Posting> postings;
   {
@@ -394,14 +398,21 @@ Outbox TableCore::unseat(const Caller& who, int seat, const std::string& replace
 
 // ---------------------------------------------------------------- late joiners
 
-Outbox TableCore::join_started(const Caller& who, bool invited) {
+// A private table is entered through its invite, by its host, or by someone who
+// came through the invite before (he holds a seat, left one, or is in line);
+// by its id alone it gives nothing away: no seat, no state, no chat, no invite.
+bool TableCore::may_enter(const Caller& who, bool invited) const {
+  return !is_private() || invited || is_host(who) || seat_of(who.player) || waiting_position(who.player);
+}
+
+Outbox TableCore::refuse_private(const Caller& who, const std::string& verb) const {
   Outbox out;
-  // He left his seat, or is in line already: he came through the invite before.
-  const bool known = is_host(who) || seat_of(who.player) || waiting_position(who.player);
-  if (is_private() && !invited && !known) {
-    out.frames.push_back(error(who, code::forbidden, "table " + id() + " is private; join it through its invite"));
-    return out;
-  }
+  out.frames.push_back(error(who, code::forbidden, "table " + id() + " is private; " + verb + " it through its invite"));
+  return out;
+}
+
+Outbox TableCore::join_started(const Caller& who) {
+  Outbox out;
   remember(who);
   std::string message;
   std::optional<int> place;
@@ -464,7 +475,7 @@ Json TableCore::seat_changes_due() const {
   for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat) {
     const auto& s = seats_[seat];
     if (s.leaving == "bot") {
-      changes.push_back({{"seat", seat}, {"player", bot_name(seat)}, {"bot", true}, {"level", 1}});
+      changes.push_back({{"seat", seat}, {"player", new_bot_name(seat)}, {"bot", true}, {"level", 1}});
       continue;
     }
     const bool gone = !s.player.empty() && (s.left || s.leaving == "open");

@@ -84,7 +84,17 @@ struct RematchPlan {
   std::string host;
   std::vector<storage::Seat> seats;  // bots by their old names: the lobby names them anew
   Json standings;                    // the finished table's, for the comparison (null if none)
+  // The finished table's own step naming its rematch (rematch_event) takes this
+  // seq and is committed in the new table's transaction, under this lease when
+  // several nodes share the database: the two tables are made one, or neither.
+  std::int64_t seq = 0;
+  std::optional<storage::Fence> fence;
+  // A retry after the rematch was made: the table it is, to be answered again.
+  std::optional<std::string> made;
 };
+
+// The finished table's event that names its rematch (docs/protocol.md "End of a table").
+Json rematch_event(const std::string& table, bool same_seed);
 
 // The database's record and log of a table, after a failed commit.
 using Reload = std::function<std::optional<std::pair<storage::TableRecord, std::vector<storage::Event>>>(
@@ -99,6 +109,13 @@ struct CoreServices {
   // given none keeps its own, per table.
   std::shared_ptr<WindowLimit> chat_limit = nullptr;
 };
+
+// A new bot's name, "bot-" then 16 random hex digits then "-SEAT": opaque, so
+// that a bot's ledger and the memos naming it (anyone may read them) never give
+// away its table's id, which for a private table is a secret. Bots named the
+// old way, "bot-TABLEID-SEAT", keep their names: a name is stored with its seat
+// and in the log, never worked out again.
+std::string new_bot_name(int seat);
 
 // The log cannot be replayed: the table is quarantined instead of restored.
 class ReplayError : public std::runtime_error {
@@ -124,7 +141,9 @@ class TableCore {
   bool failed() const { return !record_.failure.empty(); }
   std::int64_t seq() const { return seq_; }
   // A write is in flight: hold commands until committed().
-  bool committing() const { return pending_.has_value(); }
+  // A write is in flight (or a rematch, whose step the lobby commits): the
+  // actor holds requests until it is done, so seqs stay in order.
+  bool committing() const { return pending_.has_value() || rematch_in_progress_; }
   bool holds_seat(const std::string& player) const { return seat_of(player).has_value(); }
   bool is_member(ClientId client) const;
 
@@ -150,7 +169,8 @@ class TableCore {
   // `invited`: the join came with the table's invite (a private table in play
   // lets a stranger watch only through it, as `watch` does).
   Outbox join(const Caller& who, std::optional<int> seat, bool invited = false);
-  Outbox watch(const Caller& who);
+  // `invited`: he came through the table's invite (a private table asks for it).
+  Outbox watch(const Caller& who, bool invited = false);
   Outbox leave(const Caller& who);
   Outbox add_bot(const Caller& who, std::optional<int> seat, int level);
   Outbox start(const Caller& who);
@@ -313,13 +333,14 @@ class TableCore {
 
   // ---- late joiners and open seats (games that take players between deals)
   bool takes_late_joiners() const { return info_.seats_change_between_deals; }
-  Outbox join_started(const Caller& who, bool invited);
+  Outbox join_started(const Caller& who);
+  bool may_enter(const Caller& who, bool invited) const;
+  Outbox refuse_private(const Caller& who, const std::string& verb) const;
   Json seat_changes_due() const;
   std::vector<storage::Posting> fund_new_bots(const Json& changes);
   void change_seats(const Json& changes, const rules::Balances& chips, rules::Effects& effects);
   int seats_opening() const;
   std::optional<int> waiting_position(const std::string& player) const;
-  std::string bot_name(int seat) const { return "bot-" + id() + "-" + std::to_string(seat); }
   std::optional<int> seat_that_must_skip() const;
 
   // ---- timers

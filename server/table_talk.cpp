@@ -151,6 +151,10 @@ Outbox TableCore::mute(const Caller& who, const std::string& player, bool muted)
   return commit_step(event, {}, {}, {reply(who, protocol::reply("ok", who.re, std::move(fields)))}, who);
 }
 
+Json rematch_event(const std::string& table, bool same_seed) {
+  return {{"kind", "rematch"}, {"table", table}, {"same_seed", same_seed}};
+}
+
 std::optional<RematchPlan> TableCore::plan_rematch(const Caller& who, bool same_seed, Outbox& out) {
   if (!is_host(who)) {
     out.frames.push_back(error(who, code::forbidden, "only the host, " + record_.host + ", can open a rematch"));
@@ -162,9 +166,11 @@ std::optional<RematchPlan> TableCore::plan_rematch(const Caller& who, bool same_
     return std::nullopt;
   }
   if (rematch_) {
-    out.frames.push_back(error(who, code::conflict, "table " + id() + " already has its rematch, table " +
-                                                        rematch_->at("table").get<std::string>()));
-    return std::nullopt;
+    // A retry (the reply was lost, or the server restarted): the same table again.
+    RematchPlan made;
+    made.from_table = id();
+    made.made = rematch_->at("table").get<std::string>();
+    return made;
   }
   if (rematch_in_progress_) {
     out.frames.push_back(error(who, code::conflict, "the rematch of table " + id() + " is being made"));
@@ -187,19 +193,32 @@ std::optional<RematchPlan> TableCore::plan_rematch(const Caller& who, bool same_
     else plan.seats.push_back({seat, s.player, s.bot, s.bot_level});
   }
   plan.standings = standings();
+  plan.seq = seq_ + 1;
   rematch_in_progress_ = true;
   rematch_same_seed_ = same_seed;
   return plan;
 }
 
+// The lobby committed the new table together with this table's rematch event
+// (at the seq planned: requests were held meanwhile), or it answers a retry.
 Outbox TableCore::rematch_made(const Caller& who, const std::string& table, const std::string& invite) {
+  Outbox out;
+  Json created = {{"table", table}, {"invite", invite}, {"rematch_of", id()}};
+  if (rematch_) {
+    created["same_seed"] = rematch_->at("same_seed");
+    created["duplicate"] = true;
+    out.frames.push_back(reply(who, protocol::reply("created", who.re, std::move(created))));
+    return out;
+  }
   rematch_in_progress_ = false;
-  Json event = {{"kind", "rematch"}, {"table", table}, {"same_seed", rematch_same_seed_}};
-  apply_talk(event);
+  ++seq_;
+  apply_talk(rematch_event(table, rematch_same_seed_));
   spdlog::info("table {}: the host opens its rematch, table {}{}", id(), table,
                rematch_same_seed_ ? " (same seed)" : "");
-  Json created = {{"table", table}, {"invite", invite}, {"rematch_of", id()}, {"same_seed", rematch_same_seed_}};
-  return commit_step(event, {}, {}, {reply(who, protocol::reply("created", who.re, std::move(created)))}, who);
+  created["same_seed"] = rematch_same_seed_;
+  out.frames.push_back(reply(who, protocol::reply("created", who.re, std::move(created))));
+  broadcast(out);
+  return out;
 }
 
 Outbox TableCore::rematch_failed(const Caller& who, const std::string& error_code, const std::string& message) {

@@ -862,9 +862,9 @@ std::vector<TableNet> PostgresStore::table_nets(const std::string& table) {
   }
 }
 
-void PostgresStore::create_table(const TableRecord& table) { create_table(table, TableWrite{}); }
+void PostgresStore::create_table(const TableRecord& table) { create_table(table, std::vector<TableWrite>{}); }
 
-void PostgresStore::create_table(const TableRecord& table, const TableWrite& first_step) {
+void PostgresStore::create_table(const TableRecord& table, const std::vector<TableWrite>& steps) {
   try {
     pqxx::work tx(impl_->live());
     const std::string now = utc_now_iso8601();
@@ -872,7 +872,8 @@ void PostgresStore::create_table(const TableRecord& table, const TableWrite& fir
               table.host, table.status, table.is_private ? 1 : 0, text_or_null(table.invite),
               text_or_null(table.deck_json), now, text_or_null(table.clock_json));
     impl_->insert_seats(tx, table.id, table.seats);
-    if (first_step.event || !first_step.postings.empty()) impl_->apply_write(tx, first_step, now);
+    const auto leases = impl_->lock_leases(tx, steps);
+    for (const TableWrite& step : steps) impl_->apply_write(tx, step, now, leases);
     tx.commit();
   } catch (const std::exception& e) {
     throw StorageError("while creating table " + table.id + ": " + message_of(e));

@@ -36,7 +36,7 @@ class PostgresStore final : public Store {
   std::vector<TableNet> table_nets(const std::string& table) override;
 
   void create_table(const TableRecord& table) override;
-  void create_table(const TableRecord& table, const TableWrite& first_step) override;
+  void create_table(const TableRecord& table, const std::vector<TableWrite>& steps) override;
   std::optional<TableRecord> find_table(const std::string& id) override;
   std::vector<TableRecord> tables_with_status(const std::string& status) override;
   std::vector<TableRecord> tables_hosted_since(const std::string& host, const std::string& since, int limit) override;

@@ -1045,9 +1045,9 @@ std::vector<TableNet> SqliteStore::table_nets(const std::string& table) {
   }
 }
 
-void SqliteStore::create_table(const TableRecord& table) { create_table(table, TableWrite{}); }
+void SqliteStore::create_table(const TableRecord& table) { create_table(table, std::vector<TableWrite>{}); }
 
-void SqliteStore::create_table(const TableRecord& table, const TableWrite& first_step) {
+void SqliteStore::create_table(const TableRecord& table, const std::vector<TableWrite>& steps) {
   try {
     WriteTransaction transaction = impl_->begin_write();
     {
@@ -1071,7 +1071,8 @@ void SqliteStore::create_table(const TableRecord& table, const TableWrite& first
       set_clock->exec();
     }
     impl_->insert_seats(table.id, table.seats);
-    if (first_step.event || !first_step.postings.empty()) impl_->apply_write(first_step, utc_now_iso8601());
+    const std::string now = utc_now_iso8601();
+    for (const TableWrite& step : steps) impl_->apply_write(step, now);
     transaction.commit();
   } catch (const SQLite::Exception& e) {
     throw StorageError("while creating table " + table.id + ": " + e.what());

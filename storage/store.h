@@ -193,9 +193,10 @@ class Store {
 
   // Tables
   virtual void create_table(const TableRecord& table) = 0;
-  // Creates the table and commits its first step (its first event, chips granted
-  // to its bots) in the same transaction: a rematch is made whole or not at all.
-  virtual void create_table(const TableRecord& table, const TableWrite& first_step) = 0;
+  // Creates the table and commits `steps` in the same transaction: its first
+  // step (its first event, chips granted to its bots) and, for a rematch, the
+  // old table's event naming it: a rematch is made whole or not at all.
+  virtual void create_table(const TableRecord& table, const std::vector<TableWrite>& steps) = 0;
   virtual std::optional<TableRecord> find_table(const std::string& id) = 0;
   // In creation order.
   virtual std::vector<TableRecord> tables_with_status(const std::string& status) = 0;

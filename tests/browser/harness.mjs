@@ -497,7 +497,7 @@ export async function assertEventually(check, what, timeout = WAIT_MS) {
 // -- what every page must be ----------------------------------------------------
 
 /** Internal ids that must never reach the screen: table ids, meld and pile indices, bot account names. */
-export const ID_ON_SCREEN = /t[0-9a-f]{8}|meld \d+|depth \d+|bot-t/;
+export const ID_ON_SCREEN = /t[0-9a-f]{8}|meld \d+|depth \d+|bot-t|bot-[0-9a-f]{16}/;
 
 let axeSource = null;
 

@@ -121,12 +121,20 @@ TEST_CASE("private tables: not watched by id from outside, the invite kept from 
   ann.hello("ann");
   const auto bob_token = bob.hello("bob");
   eve.hello("eve");
-  auto created = ann.request({{"type", "create"}, {"game", "red_dog"}, {"seats", 2}, {"private", true}});
+  auto created = ann.request({{"type", "create"}, {"game", "red_dog"}, {"seats", 3}, {"private", true}});
   const std::string table = created["table"];
   const std::string invite = created["invite"];
   CHECK(eve.request({{"type", "watch"}, {"table", table}})["code"] == "forbidden");
   ann.request({{"type", "join"}, {"table", table}});
-  bob.request({{"type", "join"}, {"invite", invite}});
+  // By its id alone a waiting private table gives no seat (and so no state, chat or invite).
+  const auto by_id = bob.request({{"type", "join"}, {"table", table}});
+  CHECK(by_id["code"] == "forbidden");
+  CHECK(by_id["message"] == "table " + table + " is private; join it through its invite");
+  REQUIRE(bob.request({{"type", "join"}, {"invite", invite}})["type"] == "joined");
+  CHECK(bob.request({{"type", "join"}, {"table", table}})["type"] == "joined");  // seated: by id is enough
+  const auto bot = ann.request({{"type", "bot"}, {"table", table}});
+  const std::string bot_name = bot["player"];
+  CHECK(bot_name.find(table.substr(1)) == std::string::npos);
   ann.request({{"type", "start"}, {"table", table}});
   REQUIRE(eve.request({{"type", "watch"}, {"invite", invite}})["type"] == "watching");
   auto spectator = eve.next_state();
@@ -141,6 +149,11 @@ TEST_CASE("private tables: not watched by id from outside, the invite kept from 
     movement = movement || entry["game"] == "red_dog";
   }
   CHECK(movement);
+  // Nor do the bot's ledger and memos, which anyone may read, name the table.
+  const auto bots_ledger = eve.request({{"type", "ledger"}, {"player", bot_name}});
+  REQUIRE(bots_ledger["type"] == "ledger");
+  CHECK(bots_ledger.dump().find(table.substr(1)) == std::string::npos);
+  CHECK(eve.request({{"type", "ledger"}, {"player", "bob"}}).dump().find(table.substr(1)) == std::string::npos);
   auto seen_by_bob = bob.request({{"type", "ledger"}});
   bool own = false;
   for (const auto& entry : seen_by_bob["entries"]) own = own || entry["table"] == table;

@@ -113,7 +113,8 @@ TEST_CASE("settle-up over WebSockets and HTTP: nets, fewest payments, bots and p
   const auto second = create_red_dog(alice);
   REQUIRE(alice.request({{"type", "join"}, {"table", second}, {"seat", 0}})["seat"] == 0);
   REQUIRE(dave.request({{"type", "join"}, {"table", second}, {"seat", 1}})["seat"] == 1);
-  REQUIRE(alice.request({{"type", "bot"}, {"table", second}, {"seat", 2}})["type"] == "ok");
+  const auto seated_bot = alice.request({{"type", "bot"}, {"table", second}, {"seat", 2}});
+  REQUIRE(seated_bot["type"] == "ok");
   REQUIRE(alice.request({{"type", "start"}, {"table", second}})["type"] == "ok");
   CHECK(bet(dave, second, 5)["seq"] == 2);
   alice.state_where([&](const Json& s) { return s["table"] == second && s["to_act"] == Json::array({0}); });
@@ -136,7 +137,7 @@ TEST_CASE("settle-up over WebSockets and HTTP: nets, fewest payments, bots and p
         Json::parse(R"([{"player":"alice","amount":2},{"player":"carol","amount":1}])"));
   CHECK(tonight["from_bots_and_pools"].empty());
   REQUIRE(tonight["bots"].size() == 1);
-  CHECK(tonight["bots"][0]["player"] == "bot-" + second + "-2");
+  CHECK(tonight["bots"][0]["player"] == seated_bot["player"]);
   const auto bot_lost = -tonight["bots_net"].get<std::int64_t>() - 5;
   CHECK(bot_lost >= 1);
   CHECK(tonight["pools"] == Json::array({{{"table", second}, {"pool", "pot"}, {"left", 8 + bot_lost}}}));
@@ -216,4 +217,28 @@ TEST_CASE("settle-up over WebSockets and HTTP: nets, fewest payments, bots and p
   for (int i = 0; i < 51; ++i) many += (i ? "," : "") + std::string("t") + std::to_string(i);
   CHECK(server.get("/api/settle?tables=" + many, alice_token).first == 400);
   CHECK(settle(alice, Json::array({first}))["payments"] == one["payments"]);
+}
+
+TEST_CASE("CSV exports: a name a spreadsheet would take for a formula is text; chip amounts stay numbers") {
+  ServerProcess server(ServerProcess::fresh_db("settle-csv-formula"), {"--deal-pause-ms", "0"});
+  // Names are letters, digits, _ and -, so a leading - is what one can start a formula with.
+  WsClient minus(server.port()), cell(server.port());
+  const auto token = minus.hello("-2-3");
+  cell.hello("-A1");
+  auto created = minus.request({{"type", "create"}, {"game", "red_dog"}, {"options", {{"ante", 5}}}, {"seats", 2}});
+  REQUIRE(created["type"] == "created");
+  const std::string table = created["table"];
+  REQUIRE(minus.request({{"type", "join"}, {"table", table}, {"seat", 0}})["type"] == "joined");
+  REQUIRE(cell.request({{"type", "join"}, {"table", table}, {"seat", 1}})["type"] == "joined");
+  REQUIRE(minus.request({{"type", "start"}, {"table", table}})["type"] == "ok");  // both ante 5 into the pot
+  auto [status, csv] = server.get("/api/settle?tables=" + table + "&format=csv", token);
+  REQUIRE(status == 200);
+  CHECK(csv.find("\r\ntable,'-2-3,,," + table + ",red_dog\r\n") != std::string::npos);
+  CHECK(csv.find("\r\nnet,'-2-3,,-5,,\r\n") != std::string::npos);
+  CHECK(csv.find("\r\nnet,'-A1,,-5,,\r\n") != std::string::npos);
+  CHECK(csv.find(",-2-3,") == std::string::npos);
+  CHECK(csv.find(",-A1,") == std::string::npos);
+  auto [ledger_status, ledger] = server.get("/api/players/-2-3/ledger?format=csv", token);
+  REQUIRE(ledger_status == 200);
+  CHECK(ledger.find(",-5,995,") != std::string::npos);  // the ante and the balance after it, as numbers
 }

@@ -177,7 +177,7 @@ TEST_CASE("ledger parses with no fields") {
 TEST_CASE("an optional field sent as null counts as not given") {
   const auto bot = parse_as<Bot>(R"({"type":"bot","table":"t1","seat":null,"level":null})");
   CHECK_FALSE(bot.seat.has_value());
-  CHECK_FALSE(bot.level.has_value());
+  CHECK(bot.level == default_bot_level);
   CHECK_FALSE(parse_request(R"({"type":"ping","id":null})").id.has_value());
 }
 
@@ -318,6 +318,12 @@ TEST_CASE("seats out of 1..64 are rejected") {
 TEST_CASE("a seat out of 0..63 is rejected") {
   check_rejected(R"({"type":"join","table":"t","seat":-1})", "field 'seat' must be an integer from 0 to 63, got -1");
   check_rejected(R"({"type":"bot","table":"t","seat":64})", "field 'seat' must be an integer from 0 to 63, got 64");
+}
+
+TEST_CASE("a bot without level is the careful bot the README names the default; level 0 asked for stays random") {
+  CHECK(parse_as<Bot>(R"({"type":"bot","table":"t1"})").level == 1);
+  CHECK(parse_as<Bot>(R"({"type":"bot","table":"t1","seat":2})").level == 1);
+  CHECK(parse_as<Bot>(R"({"type":"bot","table":"t1","level":0})").level == 0);
 }
 
 TEST_CASE("a bot level out of 0..10 is rejected") {

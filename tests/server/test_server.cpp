@@ -48,6 +48,14 @@ TEST_CASE("flags: defaults, every flag, and clear errors") {
   CHECK(limited.config->rate_burst == 1000);
 }
 
+TEST_CASE("the address to open is the one the server really listens on") {
+  CHECK(browse_url("0.0.0.0", 9000) == "http://localhost:9000");
+  CHECK(browse_url("::", 41234) == "http://localhost:41234");
+  CHECK(browse_url("127.0.0.1", 8081) == "http://127.0.0.1:8081");
+  CHECK(browse_url("192.168.1.20", 8080) == "http://192.168.1.20:8080");
+  CHECK(browse_url("::1", 9000) == "http://[::1]:9000");
+}
+
 TEST_CASE("flags for several nodes: a node needs a PostgreSQL database and a plain name") {
   auto node = parse_args({"--node", "east-1", "--db", "postgresql://parlour@db:5432/parlour", "--lease-ms", "1500"});
   REQUIRE(node.config);

@@ -141,13 +141,48 @@ TEST_CASE("settle-up: random groups are squared in no more payments than greedy"
 }
 
 TEST_CASE("CSV: a field with a comma, a quote or a line break is quoted, its quotes doubled") {
-  CHECK(csv_field("plain") == "plain");
-  CHECK(csv_field("") == "");
-  CHECK(csv_field("a,b") == "\"a,b\"");
-  CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
-  CHECK(csv_field("two\nlines") == "\"two\nlines\"");
-  CHECK(csv_field("cr\rhere") == "\"cr\rhere\"");
+  CHECK(csv_cell("plain") == "plain");
+  CHECK(csv_cell("") == "");
+  CHECK(csv_cell("a,b") == "\"a,b\"");
+  CHECK(csv_cell("say \"hi\"") == "\"say \"\"hi\"\"\"");
+  CHECK(csv_cell("two\nlines") == "\"two\nlines\"");
+  CHECK(csv_cell("cr\rhere") == "\"cr\rhere\"");
   CHECK(csv_row({"a", "b,c", ""}) == "a,\"b,c\",\r\n");
+}
+
+TEST_CASE("CSV: a text cell a spreadsheet would take as a formula starts with a quote; numbers stay numbers") {
+  CHECK(csv_cell("-2-3") == "'-2-3");
+  CHECK(csv_cell("-A1") == "'-A1");
+  CHECK(csv_cell("=1+1") == "'=1+1");
+  CHECK(csv_cell("+1") == "'+1");
+  CHECK(csv_cell("@SUM(A1:A2)") == "'@SUM(A1:A2)");
+  CHECK(csv_cell("\tx") == "'\tx");
+  CHECK(csv_cell("\rx") == "\"'\rx\"");
+  CHECK(csv_cell("=HYPERLINK(\"http://x\",\"y\")") == "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+  CHECK(csv_cell("a-b=c") == "a-b=c");
+  CHECK(csv_cell(Json(-25)) == "-25");
+  CHECK(csv_cell(Json(0)) == "0");
+  CHECK(csv_cell(Json()) == "");
+  const Json ledger = {{"entries",
+                        {{{"entry", 3},
+                          {"time", "2026-11-22T22:30:00.000Z"},
+                          {"amount", -25},
+                          {"balance", 975},
+                          {"table", "t1"},
+                          {"game", "red_dog"},
+                          {"memo", "-2-3's bet of 25"},
+                          {"seq", 1},
+                          {"deal", 1}}}}};
+  CHECK(ledger_csv(ledger) ==
+        "entry,time,amount,balance,table,game,deal,seq,memo\r\n"
+        "3,2026-11-22T22:30:00.000Z,-25,975,t1,red_dog,1,1,'-2-3's bet of 25\r\n");
+  const Json settled = {{"nets", {{{"player", "-A1"}, {"net", -25}}, {{"player", "@x"}, {"net", 25}}}},
+                        {"payments", {{{"from", "-A1"}, {"to", "=cmd"}, {"amount", 25}}}}};
+  CHECK(settle_csv(settled) ==
+        "kind,from,to,amount,table,game\r\n"
+        "net,'-A1,,-25,,\r\n"
+        "net,'@x,,25,,\r\n"
+        "payment,'-A1,'=cmd,25,,\r\n");
 }
 
 TEST_CASE("CSV: the ledger has a header row and one row per entry, nulls empty") {

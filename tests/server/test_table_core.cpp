@@ -154,8 +154,13 @@ struct Bench {
     record.host = "ann";
     record.status = "waiting";
     record.invite = "secret-invite";
-    record.is_private = true;
     for (int seat = 0; seat < seats; ++seat) record.seats.push_back({seat, "", false, 0});
+    core = make(record, {});
+  }
+
+  // The bench's table is public; this makes it private, before anyone sits.
+  void make_private() {
+    record.is_private = true;
     core = make(record, {});
   }
 
@@ -242,7 +247,7 @@ struct Bench {
 
   void seat_and_start() {
     run(core->join(ann(), 0));
-    run(core->join(bob(), 1));
+    run(core->join(bob(), 1, /*invited=*/true));  // as through the invite, should the table be private
     run(core->start(ann()));
     REQUIRE(core->status() == "playing");
   }
@@ -272,6 +277,15 @@ struct Bench {
     return Json();
   }
 };
+
+// A bot named the new way: "bot-", 16 hex digits, "-SEAT"; nothing of its table's id.
+bool is_new_bot_name(const std::string& name, int seat) {
+  const std::string prefix = "bot-", suffix = "-" + std::to_string(seat);
+  if (name.size() != prefix.size() + 16 + suffix.size()) return false;
+  if (name.rfind(prefix, 0) != 0 || name.substr(name.size() - suffix.size()) != suffix) return false;
+  const auto id = name.substr(prefix.size(), 16);
+  return id.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
 
 }  // namespace
 
@@ -1140,10 +1154,11 @@ TEST_CASE("mute: nobody at the table is not_found, a bot or the host himself is 
   bench.run(bench.core->join(bench.ann(), 0));
   bench.run(bench.core->join(bench.bob(), 1));
   bench.run(bench.core->add_bot(bench.ann(), 2, 0));
+  const std::string bot = bench.player(1, 2)["player"];
   const auto writes = bench.writes.size();
   bench.run(bench.core->mute(bench.ann(40), "zed", true));
   CHECK(reply_to(bench, 1, 40)["code"] == "not_found");
-  bench.run(bench.core->mute(bench.ann(41), "bot-t1-2", true));
+  bench.run(bench.core->mute(bench.ann(41), bot, true));
   CHECK(reply_to(bench, 1, 41)["code"] == "bad_request");
   bench.run(bench.core->mute(bench.ann(42), "Ann", true));
   CHECK(reply_to(bench, 1, 42)["code"] == "bad_request");
@@ -1318,19 +1333,50 @@ TEST_CASE("rematch: only the host, only once the table has finished, only once")
   bench.run(std::move(out));
   CHECK(reply_to(bench, 1, 63)["code"] == "conflict");
 
+  // The lobby commits the new table with this table's event naming it (as the
+  // store test "a rematch is one transaction" does); it is taken in here as made.
+  const auto writes = bench.writes.size();
+  bench.events.push_back({plan->seq, rematch_event("t2", true).dump()});
   bench.run(bench.core->rematch_made(bench.ann(62), "t2", "new-invite"));
+  CHECK(bench.writes.size() == writes);  // nothing written twice
+  CHECK(bench.core->seq() == plan->seq);
   CHECK(reply_to(bench, 1, 62) == Json{{"type", "created"}, {"re", 62}, {"table", "t2"}, {"invite", "new-invite"},
                                        {"rematch_of", "t1"}, {"same_seed", true}});
   CHECK(bench.last_state(2)["rematch"] == Json{{"table", "t2"}, {"same_seed", true}});
   CHECK(bench.log_has(2, "The host opened a rematch with the same deals: table t2."));
-  out = Outbox{};
-  CHECK_FALSE(bench.core->plan_rematch(bench.ann(64), false, out));
-  bench.run(std::move(out));
-  CHECK(reply_to(bench, 1, 64)["message"] == "table t1 already has its rematch, table t2");
   // Kept in the log: a restart still offers the rematch.
   bench.restart();
   bench.run(bench.core->watch(bench.bob()));
   CHECK(bench.last_state(2)["rematch"] == Json{{"table", "t2"}, {"same_seed", true}});
+}
+
+TEST_CASE("rematch: the old table's event takes the next seq, requests wait for it, and a retry answers the same table") {
+  Bench bench(scripted_info(), Json::object(), 2);
+  bench.seat_and_start();
+  bench.run(bench.core->end(bench.ann()));
+  bench.run(bench.core->end(bench.ann()));
+  REQUIRE(bench.core->finished());
+  Outbox out;
+  const auto plan = bench.core->plan_rematch(bench.ann(80), false, out);
+  REQUIRE(plan);
+  CHECK(plan->seq == bench.core->seq() + 1);
+  CHECK_FALSE(plan->made);
+  CHECK(bench.core->committing());  // the actor holds other requests until the lobby answers
+  bench.events.push_back({plan->seq, rematch_event("t2", false).dump()});
+  bench.run(bench.core->rematch_made(bench.ann(80), "t2", "inv2"));
+  CHECK_FALSE(bench.core->committing());
+  // The host asks again (his reply was lost, or the server restarted): the same table.
+  bench.restart();
+  out = Outbox{};
+  const auto again = bench.core->plan_rematch(bench.ann(81), true, out);
+  REQUIRE(again);
+  CHECK(again->made == "t2");
+  CHECK(out.frames.empty());
+  const auto seq = bench.core->seq();
+  bench.run(bench.core->rematch_made(bench.ann(81), "t2", "inv2"));
+  CHECK(reply_to(bench, 1, 81) == Json{{"type", "created"}, {"re", 81}, {"table", "t2"}, {"invite", "inv2"},
+                                       {"rematch_of", "t1"}, {"same_seed", false}, {"duplicate", true}});
+  CHECK(bench.core->seq() == seq);
 }
 
 TEST_CASE("rematch: a refusal by the lobby is passed on and the host may ask again; a player who left leaves his seat open") {
@@ -1554,6 +1600,7 @@ TEST_CASE("open seats: the host moves a bot out for a person, who takes its seat
   bench.run(bench.core->add_bot(bench.ann(), 1, 0));
   bench.run(bench.core->start(bench.ann()));
   bench.run(bench.core->watch({9, "zed", 1}));
+  const std::string bot = bench.player(9, 1)["player"];
   bench.run(bench.core->join(bench.cat(), std::nullopt, /*invited=*/true));
   bench.run(bench.core->unseat(bench.ann(2), 1, "open"));
   CHECK(answer(bench, 1)["type"] == "ok");
@@ -1562,7 +1609,7 @@ TEST_CASE("open seats: the host moves a bot out for a person, who takes its seat
   play_out_deal(bench);
   bench.fire(TimerKind::next_deal);
   CHECK(bench.last_state(3)["seat"] == 1);
-  CHECK(seat_of_player(bench.last_state(9), "bot-t1-1").is_null());
+  CHECK(seat_of_player(bench.last_state(9), bot).is_null());
 }
 
 TEST_CASE("open seats: an absent player removed by the host is played by a bot to the deal's end, then a bot takes "
@@ -1584,10 +1631,13 @@ TEST_CASE("open seats: an absent player removed by the host is played by a bot t
   const auto bobs_chips = bench.chips("player:bob");
   bench.fire(TimerKind::next_deal);
   const auto deal = bench.last_event();
-  CHECK(deal["seats"] == Json::parse(R"([{"seat":1,"player":"bot-t1-1","bot":true,"level":1}])"));
-  CHECK(bench.player(9, 1)["player"] == "bot-t1-1");
+  REQUIRE(deal["seats"].size() == 1);
+  const std::string bot = deal["seats"][0]["player"];
+  CHECK(is_new_bot_name(bot, 1));
+  CHECK(deal["seats"][0] == Json{{"seat", 1}, {"player", bot}, {"bot", true}, {"level", 1}});
+  CHECK(bench.player(9, 1)["player"] == bot);
   CHECK(bench.chips("player:bob") == bobs_chips);
-  CHECK(bench.chips("player:bot-t1-1") > 0);  // its starting chips, less what it put in this deal
+  CHECK(bench.chips("player:" + bot) > 0);  // its starting chips, less what it put in this deal
   CHECK(bench.writes.back().postings.front().memo == "starting chips (bot)");
 }
 
@@ -1603,7 +1653,7 @@ TEST_CASE("open seats: a pending move out survives a restart and happens at the 
   CHECK(bench.player(9, 1)["away"] == true);
   play_out_deal(bench);
   bench.fire(TimerKind::next_deal);
-  CHECK(bench.player(9, 1)["player"] == "bot-t1-1");
+  CHECK(is_new_bot_name(bench.player(9, 1)["player"], 1));
 }
 
 TEST_CASE("open seats: only the host frees seats, never his own, and only a seat that exists and is taken") {
@@ -1831,7 +1881,8 @@ TEST_CASE("late join: a player who left comes back as anyone late, in line, and 
 }
 
 TEST_CASE("late join: a stranger without the invite of a private table in play is refused; the line has a limit") {
-  Bench bench(red_dog(), Json::object(), 3);  // the bench's table is private
+  Bench bench(red_dog(), Json::object(), 3);
+  bench.make_private();
   bench.seat_and_start();
   const auto seq = bench.core->seq();
   bench.run(bench.core->join(bench.cat(), std::nullopt));
@@ -1849,4 +1900,49 @@ TEST_CASE("late join: a stranger without the invite of a private table in play i
   CHECK(late["type"] == "watching");
   CHECK_FALSE(late.contains("waiting"));
   CHECK(late["message"] == "The game is under way and 32 people are in line for a seat already: you are watching.");
+}
+
+TEST_CASE("private tables: by its id alone nobody joins or watches a waiting table; the invite, the host and the "
+          "seated do") {
+  Bench bench(scripted_info(), Json::object(), 3);
+  bench.make_private();
+  bench.run(bench.core->join(bench.ann(), 0));  // the host
+  const auto seq = bench.core->seq();
+  bench.run(bench.core->join(bench.bob(), 1));
+  CHECK(answer(bench, 2)["code"] == "forbidden");
+  CHECK(answer(bench, 2)["message"] == "table t1 is private; join it through its invite");
+  bench.run(bench.core->watch(bench.cat()));
+  CHECK(answer(bench, 3)["code"] == "forbidden");
+  CHECK(answer(bench, 3)["message"] == "table t1 is private; watch it through its invite");
+  CHECK_FALSE(bench.core->is_member(2));
+  CHECK_FALSE(bench.core->is_member(3));
+  CHECK(bench.core->seq() == seq);
+  // No state went to them: no seat, no chat, no invite.
+  for (ClientId stranger : {ClientId{2}, ClientId{3}})
+    for (const auto& frame : bench.frames[stranger]) CHECK(frame["type"] == "error");
+  // Through the invite bob sits; seated, he comes back by id; cat watches through it.
+  bench.run(bench.core->join(bench.bob(), 1, /*invited=*/true));
+  CHECK(answer(bench, 2)["type"] == "joined");
+  bench.run(bench.core->join(bench.bob(), 1));
+  CHECK(answer(bench, 2)["type"] == "joined");
+  bench.run(bench.core->watch(bench.cat(), /*invited=*/true));
+  CHECK(answer(bench, 3)["type"] == "watching");
+  CHECK(bench.core->is_member(3));
+}
+
+TEST_CASE("a bot's name says nothing of its table: an opaque id and its seat, new at each seating") {
+  Bench bench(scripted_info(), Json::object(), 3);
+  bench.make_private();
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->add_bot(bench.ann(), 1, 1));
+  bench.run(bench.core->add_bot(bench.ann(), 2, 1));
+  const std::string first = bench.player(1, 1)["player"], second = bench.player(1, 2)["player"];
+  CHECK(is_new_bot_name(first, 1));
+  CHECK(is_new_bot_name(second, 2));
+  CHECK(first.find("t1") == std::string::npos);
+  CHECK(first.substr(0, first.size() - 2) != second.substr(0, second.size() - 2));
+  // The name is stored with the seat: a restart keeps it.
+  bench.restart();
+  bench.run(bench.core->watch(bench.ann()));
+  CHECK(bench.player(1, 1)["player"] == first);
 }

@@ -717,16 +717,41 @@ TEST_CASE("reopening a database is idempotent") {
 
 TEST_CASE("a table created with its first step (a rematch) has its first event and its bots' chips, or nothing") {
   OPEN_EACH_BACKEND(db);
-  db.create_table(make_table("t1"), step("t1", 1, {transfer(bank_account(), player_account("bot-t1-1"), 1000, "starting chips (bot)")}));
+  db.create_table(make_table("t1"), {step("t1", 1, {transfer(bank_account(), player_account("bot-t1-1"), 1000, "starting chips (bot)")})});
   REQUIRE(db.find_table("t1"));
   REQUIRE(db.events("t1").size() == 1);
   CHECK(db.events("t1")[0].seq == 1);
   CHECK(db.balance(player_account("bot-t1-1")) == 1000);
   CHECK(db.total_of_all_accounts() == 0);
   // A first step that cannot be written (a player paying chips he does not have) leaves no table behind.
-  CHECK_THROWS(db.create_table(make_table("t2", "inv2"), step("t2", 1, {transfer(player_account("nobody"), bank_account(), 5)})));
+  CHECK_THROWS(db.create_table(make_table("t2", "inv2"), {step("t2", 1, {transfer(player_account("nobody"), bank_account(), 5)})}));
   CHECK_FALSE(db.find_table("t2"));
   CHECK(db.events("t2").empty());
+}
+
+TEST_CASE("a rematch is one transaction: the new table and the old table's event naming it, or neither") {
+  OPEN_EACH_BACKEND(db);
+  db.create_table(make_table("t1"));
+  db.commit({step("t1", 1)});
+  const auto names = [](const std::string& table) {
+    TableWrite write = step("t1", 2);
+    write.event->json = R"({"kind":"rematch","table":")" + table + R"(","same_seed":false})";
+    return write;
+  };
+  const auto bots_chips = [](const std::string& table) {
+    return step(table, 1, {transfer(bank_account(), player_account("bot-" + table + "-1"), 1000, "starting chips (bot)")});
+  };
+  db.create_table(make_table("t2", "inv2"), {bots_chips("t2"), names("t2")});
+  REQUIRE(db.find_table("t2"));
+  REQUIRE(db.events("t1").size() == 2);
+  CHECK(db.events("t1")[1].json.find("\"t2\"") != std::string::npos);
+  // A second rematch whose old-table part cannot be written (its seq is taken):
+  // no new table, no bot's chips, the old table's log as it was.
+  CHECK_THROWS(db.create_table(make_table("t3", "inv3"), {bots_chips("t3"), names("t3")}));
+  CHECK_FALSE(db.find_table("t3"));
+  CHECK(db.balance(player_account("bot-t3-1")) == 0);
+  CHECK(db.events("t1").size() == 2);
+  CHECK(db.total_of_all_accounts() == 0);
 }
 
 TEST_CASE("a movement keeps the table event and deal that caused it, and the ledger returns them") {

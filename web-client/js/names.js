@@ -3,7 +3,8 @@
 // sources their book's name. Everything is worked out here, in the client, and
 // the same input always gives the same name, so every browser says the same.
 
-// The server names a bot after its table and seat: "bot-t4358d405-2".
+// The server names a bot with an opaque id and its seat: "bot-9f86d081884c7d65-2"
+// (bots named before that, after their table: "bot-t4358d405-2").
 const BOT_ACCOUNT = /^bot-[A-Za-z0-9]+-(\d+)$/;
 const BOT_IN_TEXT = /\bbot-[A-Za-z0-9]+-(\d+)\b/g;
 // Table ids: "t" and eight hex digits (docs/protocol.md).

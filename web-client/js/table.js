@@ -112,13 +112,19 @@ export function createTablePage(ctx, params) {
     }
   }
 
+  /** A private table is joined through its invite (its id alone is refused): the one we know, if any. */
+  function joinFields() {
+    const code = inviteFor(tableId);
+    return code ? { invite: code } : { table: tableId };
+  }
+
   async function enterTable() {
     // Read the wish to sit before drawing a cached state, which may predate our seat.
     const wantSeat = isSeated(ctx.me.name, tableId);
     renderCached();
     if (wantSeat) {
       try {
-        const reply = await ctx.conn.request('join', { table: tableId });
+        const reply = await ctx.conn.request('join', joinFields());
         seatedBy(reply);
         return; // seated, or watching with our place in line
       } catch (error) {
@@ -450,10 +456,10 @@ export function createTablePage(ctx, params) {
     const status = String(state.status ?? 'unknown');
     const buttons = [];
     if (mySeat === null && status === 'waiting') {
-      buttons.push(button('Take a seat', 'btn-primary', () => command('join', { table: tableId }, seatedBy)));
+      buttons.push(button('Take a seat', 'btn-primary', () => command('join', joinFields(), seatedBy)));
     }
     if (mySeat === null && status === 'playing' && takesLateJoiners() && !Number.isInteger(state.waiting)) {
-      buttons.push(button('Ask for a seat', 'btn-primary', () => command('join', { table: tableId }, seatedBy), 'ask-seat'));
+      buttons.push(button('Ask for a seat', 'btn-primary', () => command('join', joinFields(), seatedBy), 'ask-seat'));
     }
     if (isHost && (status === 'playing' || status === 'waiting')) buttons.push(...freeSeatControls(status));
     if (isHost && status === 'waiting') {
