@@ -1,13 +1,12 @@
-#include "tests/integration/server_process.h"
+#include "tests/support/ws_client.h"
 
 #include <chrono>
-#include <doctest/doctest.h>
+#include <stdexcept>
 
-namespace parlour::test {
+namespace parlour::support {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
-namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
 WsClient::WsClient(unsigned short port, int receive_buffer, const std::string& target) : ws_(io_) {
@@ -53,7 +52,7 @@ std::optional<Json> WsClient::read(int ms) {
     return std::nullopt;
   }
   std::string text = beast::buffers_to_string(buffer.data());
-  frames_.push_back(text);
+  if (keep_frames_) frames_.push_back(text);
   Json frame = Json::parse(text);
   if (frame.value("type", "") == "state") kept_.complete(frame);
   return frame;
@@ -65,7 +64,7 @@ Json WsClient::request(Json message) {
   send_raw(message.dump());
   for (;;) {
     auto frame = read();
-    REQUIRE_MESSAGE(frame.has_value(), "no reply to " << message.dump());
+    if (!frame) throw std::runtime_error("no reply to " + message.dump());
     if (frame->value("re", Json()) == id) return *frame;
     if ((*frame)["type"] == "state") pending_states_.push_back(*frame);
   }
@@ -79,7 +78,7 @@ Json WsClient::next_state(int ms) {
   }
   for (;;) {
     auto frame = read(ms);
-    REQUIRE_MESSAGE(frame.has_value(), "no state arrived");
+    if (!frame) throw std::runtime_error("no state arrived");
     if ((*frame)["type"] == "state") return *frame;
   }
 }
@@ -100,8 +99,8 @@ std::string WsClient::hello(const std::string& name, const std::string& token) {
   Json message = {{"type", "hello"}, {"name", name}};
   if (!token.empty()) message["token"] = token;
   auto welcome = request(message);
-  REQUIRE_MESSAGE(welcome["type"] == "welcome", welcome.dump());
+  if (welcome["type"] != "welcome") throw std::runtime_error("hello as " + name + " answered " + welcome.dump());
   return welcome["token"];
 }
 
-}  // namespace parlour::test
+}  // namespace parlour::support
