@@ -31,27 +31,27 @@ void WsClient::send_raw(const std::string& text, bool binary) {
 }
 
 std::optional<Json> WsClient::read(int ms) {
-  beast::flat_buffer buffer;
-  beast::error_code ec;
-  bool done = false;
-  ws_.async_read(buffer, [&](beast::error_code e, std::size_t) {
-    ec = e;
-    done = true;
-  });
+  // A read that times out stays pending and the next call carries on with it:
+  // cancelling it could cut a frame that was arriving, and a WebSocket stream
+  // whose read was cancelled mid-frame fails every later call ("Operation canceled").
+  if (!reading_) {
+    reading_ = true;
+    read_done_ = false;
+    read_buffer_.clear();
+    ws_.async_read(read_buffer_, [this](beast::error_code e, std::size_t) {
+      read_error_ = e;
+      read_done_ = true;
+    });
+  }
   io_.restart();
   io_.run_for(std::chrono::milliseconds(ms));
-  if (!done) {
-    // Timed out: cancel the read and let it finish.
-    beast::get_lowest_layer(ws_).cancel();
-    io_.restart();
-    io_.run();
-    if (ec == asio::error::operation_aborted) return std::nullopt;
-  }
-  if (ec) {
+  if (!read_done_) return std::nullopt;
+  reading_ = false;
+  if (read_error_) {
     broken_ = true;
     return std::nullopt;
   }
-  std::string text = beast::buffers_to_string(buffer.data());
+  std::string text = beast::buffers_to_string(read_buffer_.data());
   if (keep_frames_) frames_.push_back(text);
   Json frame = Json::parse(text);
   if (frame.value("type", "") == "state") kept_.complete(frame);

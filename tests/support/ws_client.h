@@ -67,6 +67,11 @@ class WsClient {
   std::vector<Json> pending_states_;
   std::vector<std::string> frames_;  // every text frame received
   std::int64_t next_id_ = 1;
+  // The read in progress (it outlives a read() that timed out).
+  boost::beast::flat_buffer read_buffer_;
+  bool reading_ = false;
+  bool read_done_ = false;
+  boost::beast::error_code read_error_;
   bool broken_ = false;
   bool keep_frames_ = true;
 };
