@@ -217,6 +217,8 @@ class Tally {
     std::lock_guard lock(mutex_);
     interval_errors_[code] += 1;
     total_errors_[code] += 1;
+    auto& examples = examples_[code];
+    if (examples.size() < 3) examples.push_back(context);
     if (expected) return;
     ++unexpected_;
     if (unexpected_examples_.size() < 20) unexpected_examples_.push_back(code + " (" + context + ")");
@@ -243,6 +245,11 @@ class Tally {
     std::lock_guard lock(mutex_);
     return unexpected_examples_;
   }
+  // The first few errors of each code, expected or not, to look into.
+  std::map<std::string, std::vector<std::string>> examples() const {
+    std::lock_guard lock(mutex_);
+    return examples_;
+  }
 
  private:
   mutable std::mutex mutex_;
@@ -250,6 +257,7 @@ class Tally {
   std::map<std::string, long> interval_errors_, total_errors_;
   long unexpected_ = 0;
   std::vector<std::string> unexpected_examples_;
+  std::map<std::string, std::vector<std::string>> examples_;
 };
 
 std::string join_counts(const std::map<std::string, long>& counts) {
@@ -676,15 +684,15 @@ class Client {
     if (kind != sent_.end()) sent_.erase(kind);
     const bool error = reply.value("type", "") == "error";
     if (what == "act" && unanswered_ && (*unanswered_)["id"] == re) {
+      const Json action = (*unanswered_)["action"];
       unanswered_.reset();
-      if (error) {
+      if (error)
         tally_.error(reply.value("code", "?"), Tally::expected("act", reply.value("code", "")),
-                     session_.name() + " act at " + table_ + ": " + reply.value("message", ""));
-        latest_.reset();  // act again on the next push, not on the state that was refused
-      } else {
+                     session_.name() + " act " + action.dump() + " at " + table_ + ": " + reply.value("message", ""));
+      else
         tally_.count("acks");
-        act_if_due();  // a push that came before this reply may have asked for more
-      }
+      // A push that came after the act (and only such a one is kept) may ask for the next.
+      act_if_due();
       return;
     }
     if (error)
@@ -924,6 +932,8 @@ int soak(const Options& options) {
   std::cout << "  totals: " << join_counts(totals.counts) << "\n";
   std::cout << "  errors by code: " << join_counts(totals.errors) << "; unexpected: " << tally.unexpected() << "\n";
   for (const auto& example : tally.unexpected_examples()) std::cout << "    " << example << "\n";
+  for (const auto& [code, examples] : tally.examples())
+    for (const auto& example : examples) std::cout << "    e.g. " << code << ": " << example << "\n";
   std::cout << "  stuck tables: " << stuck.size() << "\n";
   for (const auto& report : stuck) std::cout << "    " << report << "\n";
   std::vector<std::string> failures;
