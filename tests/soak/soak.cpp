@@ -602,6 +602,7 @@ class Client {
     const auto leave_at = chance(0.2) ? Clock::now() + seconds(uniform(20, 90)) : Clock::time_point::max();
     int ends_sent = 0;
     finished_ = false;
+    applied_seq_ = 0;
     unanswered_.reset();
     latest_.reset();
     for (const auto& state : session_.ws().take_kept_states()) on_state(state);
@@ -662,6 +663,9 @@ class Client {
       finished_ = true;
       return;
     }
+    // A push sent before his last act was applied (it was on its way when he
+    // acted) offers what he has just done: only a push from that act on counts.
+    if (state.value("seq", std::int64_t{0}) < applied_seq_) return;
     latest_ = state;
     act_if_due();
   }
@@ -689,8 +693,11 @@ class Client {
       if (error)
         tally_.error(reply.value("code", "?"), Tally::expected("act", reply.value("code", "")),
                      session_.name() + " act " + action.dump() + " at " + table_ + ": " + reply.value("message", ""));
-      else
+      else {
         tally_.count("acks");
+        applied_seq_ = reply.value("seq", std::int64_t{0});
+        if (latest_ && latest_->value("seq", std::int64_t{0}) < applied_seq_) latest_.reset();
+      }
       // A push that came after the act (and only such a one is kept) may ask for the next.
       act_if_due();
       return;
@@ -793,6 +800,7 @@ class Client {
   bool finished_ = false;
   std::optional<Json> latest_;      // the last state of the table, while its legal is unanswered
   std::optional<Json> unanswered_;  // the act sent and not yet answered
+  std::int64_t applied_seq_ = 0;    // the seq his last acknowledged act made
   std::map<std::int64_t, std::string> sent_;  // request id -> what it was
   std::int64_t next_id_ = 1000;
   int acts_ = 0;
