@@ -18,6 +18,8 @@ class StateKeeper {
   // Fills `state` (a push as it came) in from what earlier pushes of its table
   // carried, and remembers what this one carries.
   void complete(nlohmann::json& state);
+  // Lets go of what was kept of `table` (a long-lived client that moves on).
+  void forget(const std::string& table) { tables_.erase(table); }
 
  private:
   struct TableMemory {

@@ -20,6 +20,7 @@
 
 #include "storage/sqlite_store.h"
 #include "tests/integration/server_process.h"
+#include "tests/support/random_play.h"
 
 using parlour::test::Json;
 using parlour::test::ServerProcess;
@@ -120,14 +121,7 @@ class Player {
       if (message["status"] == "finished") return finish();
       const auto& legal = message["legal"];
       if (legal.empty()) continue;
-      Json action = legal[rng_() % legal.size()];
-      for (auto& item : action.items()) {
-        auto& value = item.value();
-        if (value.is_object() && value.contains("min") && value.contains("max")) {
-          const auto lo = value["min"].get<std::int64_t>(), hi = value["max"].get<std::int64_t>();
-          value = lo + static_cast<std::int64_t>(rng_() % static_cast<std::uint64_t>(hi - lo + 1));
-        }
-      }
+      const Json action = parlour::support::random_legal_action(legal, rng_);
       Json act = {{"type", "act"}, {"table", table_}, {"action", action},
                   {"action_id", name_ + "-" + std::to_string(++acted_)}, {"id", 100 + acted_}};
       unanswered_ = act;

@@ -1,13 +1,12 @@
-#include "tests/integration/server_process.h"
+#include "tests/support/ws_client.h"
 
 #include <chrono>
-#include <doctest/doctest.h>
+#include <stdexcept>
 
-namespace parlour::test {
+namespace parlour::support {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
-namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
 WsClient::WsClient(unsigned short port, int receive_buffer, const std::string& target) : ws_(io_) {
@@ -32,28 +31,28 @@ void WsClient::send_raw(const std::string& text, bool binary) {
 }
 
 std::optional<Json> WsClient::read(int ms) {
-  beast::flat_buffer buffer;
-  beast::error_code ec;
-  bool done = false;
-  ws_.async_read(buffer, [&](beast::error_code e, std::size_t) {
-    ec = e;
-    done = true;
-  });
+  // A read that times out stays pending and the next call carries on with it:
+  // cancelling it could cut a frame that was arriving, and a WebSocket stream
+  // whose read was cancelled mid-frame fails every later call ("Operation canceled").
+  if (!reading_) {
+    reading_ = true;
+    read_done_ = false;
+    read_buffer_.clear();
+    ws_.async_read(read_buffer_, [this](beast::error_code e, std::size_t) {
+      read_error_ = e;
+      read_done_ = true;
+    });
+  }
   io_.restart();
   io_.run_for(std::chrono::milliseconds(ms));
-  if (!done) {
-    // Timed out: cancel the read and let it finish.
-    beast::get_lowest_layer(ws_).cancel();
-    io_.restart();
-    io_.run();
-    if (ec == asio::error::operation_aborted) return std::nullopt;
-  }
-  if (ec) {
+  if (!read_done_) return std::nullopt;
+  reading_ = false;
+  if (read_error_) {
     broken_ = true;
     return std::nullopt;
   }
-  std::string text = beast::buffers_to_string(buffer.data());
-  frames_.push_back(text);
+  std::string text = beast::buffers_to_string(read_buffer_.data());
+  if (keep_frames_) frames_.push_back(text);
   Json frame = Json::parse(text);
   if (frame.value("type", "") == "state") kept_.complete(frame);
   return frame;
@@ -65,7 +64,7 @@ Json WsClient::request(Json message) {
   send_raw(message.dump());
   for (;;) {
     auto frame = read();
-    REQUIRE_MESSAGE(frame.has_value(), "no reply to " << message.dump());
+    if (!frame) throw std::runtime_error("no reply to " + message.dump());
     if (frame->value("re", Json()) == id) return *frame;
     if ((*frame)["type"] == "state") pending_states_.push_back(*frame);
   }
@@ -79,7 +78,7 @@ Json WsClient::next_state(int ms) {
   }
   for (;;) {
     auto frame = read(ms);
-    REQUIRE_MESSAGE(frame.has_value(), "no state arrived");
+    if (!frame) throw std::runtime_error("no state arrived");
     if ((*frame)["type"] == "state") return *frame;
   }
 }
@@ -100,8 +99,8 @@ std::string WsClient::hello(const std::string& name, const std::string& token) {
   Json message = {{"type", "hello"}, {"name", name}};
   if (!token.empty()) message["token"] = token;
   auto welcome = request(message);
-  REQUIRE_MESSAGE(welcome["type"] == "welcome", welcome.dump());
+  if (welcome["type"] != "welcome") throw std::runtime_error("hello as " + name + " answered " + welcome.dump());
   return welcome["token"];
 }
 
-}  // namespace parlour::test
+}  // namespace parlour::support
