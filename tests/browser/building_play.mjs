@@ -43,8 +43,9 @@ export async function playBuildingGame(player, { maxSteps }) {
     const tool = TOOL_ORDER.find((type) => legal.some((a) => a.type === type));
     const best = moves[0];
     if (!best && !tool) {
-      // Only the opponent's demands are offered while the bot moves: let it move.
-      await player.waitForChange(before, 'the bot moves on');
+      // Only the opponent's demands are offered while the bot moves: let it move. Its
+      // move may leave the demands offered as they were, so the table's seq tells too.
+      await player.waitForChange(before, 'the bot moves on', seq);
       continue;
     }
     assert.ok(++done.steps <= maxSteps, `the game ended within ${maxSteps} actions`);

@@ -1,6 +1,7 @@
 // Table chat in the browser: a line typed by a player and a quick reaction
 // from a watcher reach the others, the host mutes and unmutes the watcher,
-// a flood is refused with an error, and a reload shows the chat again.
+// a flood is refused with an error, a reload shows the chat again, and the
+// box closes when the table finishes.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -61,5 +62,12 @@ test('chat: lines and reactions reach everyone, the host mutes, a flood is refus
     await line(ann.page, 'bob').nth(4).waitFor();
     assert.equal(await ann.page.locator('[data-testid="chat-line"]').count(), 7);
     await ann.screenshot('chat.png');
+
+    // A finished table takes no more chat: the box closes and says why.
+    await ann.endTable();
+    for (const viewer of [ann, bob]) {
+      await viewer.page.locator('[data-testid="chat-closed"]').waitFor();
+      assert.equal(await viewer.page.locator('[data-testid="chat-input"]').isDisabled(), true, 'the box is closed');
+    }
   });
 });

@@ -396,10 +396,15 @@ export class Player {
     ]));
   }
 
-  /** Waits until movesKey() differs from `before`: the server has answered the last click. */
-  async waitForChange(before, what = 'the table changes after a click') {
+  /**
+   * Waits until movesKey() differs from `before`: the server has answered the last click.
+   * With `seq` (the table's data-seq when `before` was read), a new step of the table's
+   * counts too: another seat's move may leave this player's offers exactly as they were.
+   */
+  async waitForChange(before, what = 'the table changes after a click', seq = undefined) {
+    const moved = async () => seq !== undefined && (await this.table.getAttribute('data-seq')) !== seq;
     try {
-      await assertEventually(async () => (await this.movesKey()) !== before, what);
+      await assertEventually(async () => (await this.movesKey()) !== before || await moved(), what);
     } catch (error) {
       // What the page showed when it stopped changing, to tell a slow server from a stuck client.
       const seen = await this.page.evaluate(() => ({

@@ -27,6 +27,7 @@ export function createChatPanel(ctx, table) {
   const send = el('button', { type: 'submit', class: 'btn btn-small', text: 'Send', 'data-testid': 'chat-send' });
   const form = el('form', { class: 'chat-form', 'data-testid': 'chat-form' }, input, send);
   const mutedNote = el('p', { class: 'muted small', 'data-testid': 'chat-muted', hidden: true, text: 'The host has muted you at this table.' });
+  const closedNote = el('p', { class: 'muted small', 'data-testid': 'chat-closed', hidden: true, text: 'The table has finished; its chat is closed.' });
   const reactions = el('div', { class: 'chat-reactions', role: 'group', 'aria-label': 'Quick reactions' },
     REACTIONS.map(([name, shown]) => el('button', {
       type: 'button', class: 'btn btn-small btn-reaction', text: shown, title: name,
@@ -34,7 +35,7 @@ export function createChatPanel(ctx, table) {
     })));
   const people = el('div', { class: 'chat-people', 'data-testid': 'chat-people', hidden: true });
   const element = el('div', { class: 'chat-panel panel', 'data-zone': 'chat' },
-    el('h3', { class: 'panel-title', text: 'Chat' }), list, form, reactions, mutedNote, people);
+    el('h3', { class: 'panel-title', text: 'Chat' }), list, form, reactions, mutedNote, closedNote, people);
   let shownKey = null;
   let peopleKey = null;
 
@@ -67,10 +68,13 @@ export function createChatPanel(ctx, table) {
     const lines = Array.isArray(state.chat) ? state.chat.filter(isPlainObject) : [];
     const muted = Array.isArray(state.muted) ? state.muted.filter((name) => typeof name === 'string') : [];
     const mutedMe = muted.some((name) => sameName(name, me));
-    input.disabled = mutedMe;
-    send.disabled = mutedMe;
-    for (const button of reactions.querySelectorAll('button')) button.disabled = mutedMe;
-    mutedNote.hidden = !mutedMe;
+    // The server takes no chat at a finished table (docs/protocol.md "Table chat").
+    const closed = state.status === 'finished';
+    input.disabled = mutedMe || closed;
+    send.disabled = mutedMe || closed;
+    for (const button of reactions.querySelectorAll('button')) button.disabled = mutedMe || closed;
+    mutedNote.hidden = !mutedMe || closed;
+    closedNote.hidden = !closed;
 
     const key = JSON.stringify(lines);
     if (key !== shownKey) {
