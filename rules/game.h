@@ -103,6 +103,9 @@ enum class Phase {
 class GameState {
  public:
   virtual ~GameState() = default;
+  // An independent copy of the whole state, hidden cards and rng included: the
+  // fuzzer starts many runs from one mid-game state prepared once.
+  virtual std::unique_ptr<GameState> clone() const = 0;
 
   virtual Phase phase() const = 0;
   // Seats that may act now (several where a game lets them act at once).

@@ -7,6 +7,11 @@
 #   scripts/fuzz.sh smoke        30 seconds of each target (what CI runs)
 #   scripts/fuzz.sh runs N       N executions of each target
 #   scripts/fuzz.sh seconds N    N seconds of each target
+#   scripts/fuzz.sh long N       N executions of fuzz_games for each game in turn
+#                                (PARLOUR_FUZZ_GAME), one process at a time, each
+#                                game with its own corpus; a line per game with its
+#                                executions, exec/s and coverage (cov, ft)
+#   scripts/fuzz.sh long-seconds N   the same, N seconds of each game
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -16,7 +21,9 @@ case "$mode" in
   smoke) limit=(-max_total_time=30) ;;
   runs) limit=(-runs="${count:?runs needs a number}") ;;
   seconds) limit=(-max_total_time="${count:?seconds needs a number}") ;;
-  *) echo "usage: $0 smoke | runs N | seconds N" >&2; exit 2 ;;
+  long) limit=(-runs="${count:?long needs a number of runs per game}") ;;
+  long-seconds) limit=(-max_total_time="${count:?long-seconds needs a number of seconds per game}") ;;
+  *) echo "usage: $0 smoke | runs N | seconds N | long N | long-seconds N" >&2; exit 2 ;;
 esac
 
 source scripts/sanitized_tree.sh
@@ -29,16 +36,29 @@ mkdir -p "$build/artifacts"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-malloc_context_size=0:detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 status=0
-for target in fuzz_protocol fuzz_games; do
-  corpus="$build/corpus/$target"
+# fuzz TARGET NAME: one libFuzzer run of TARGET whose corpus, log and artifacts are called NAME.
+fuzz() {
+  local target=$1 name=$2
+  local corpus="$build/corpus/$name"
   mkdir -p "$corpus"
-  seeds="tests/fuzz/seeds/$target"
-  echo "== $target ${limit[*]}"
+  echo "== $name ${limit[*]}"
   if ! "$build/tests/fuzz/$target" "${limit[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-      -artifact_prefix="$build/artifacts/$target-" "$corpus" "$seeds" 2>"$build/$target.log"; then
+      -artifact_prefix="$build/artifacts/$name-" "$corpus" "tests/fuzz/seeds/$target" 2>"$build/$name.log"; then
     status=1
-    tail -n 60 "$build/$target.log" >&2
+    tail -n 60 "$build/$name.log" >&2
   fi
-  grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|Done)" "$build/$target.log" || true
-done
+  grep -E "^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb|Done)" "$build/$name.log" || true
+  # libFuzzer's last status line: the coverage reached (cov: edges, ft: features).
+  grep -E "^#[0-9]+[[:space:]]+DONE" "$build/$name.log" || true
+}
+
+if [ "$mode" = long ] || [ "$mode" = long-seconds ]; then
+  for game in $(PARLOUR_FUZZ_GAME=list "$build/tests/fuzz/fuzz_games"); do
+    export PARLOUR_FUZZ_GAME=$game
+    fuzz fuzz_games "fuzz_games-$game"
+  done
+  unset PARLOUR_FUZZ_GAME
+else
+  for target in fuzz_protocol fuzz_games; do fuzz "$target" "$target"; done
+fi
 exit $status

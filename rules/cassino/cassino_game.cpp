@@ -39,6 +39,7 @@ Json selection_json(const Selection& selection) { return cards_json(selection.lo
 
 class CassinoGame final : public GameState {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<CassinoGame>(*this); }
   CassinoGame(const CassinoConfig& config, const GameSetup& setup)
       : config_(config),
         players_(setup.players),

@@ -19,6 +19,7 @@ RummyConfig block_config(const Json& options) {
 
 class BlockRummy final : public StraightFamily {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<BlockRummy>(*this); }
   explicit BlockRummy(const GameSetup& setup) : StraightFamily(setup, block_config(setup.options)) {}
 };
 

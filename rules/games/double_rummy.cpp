@@ -26,6 +26,7 @@ RummyConfig double_rummy_config(const Json& options) {
 
 class DoubleRummy final : public StraightFamily {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<DoubleRummy>(*this); }
   explicit DoubleRummy(const GameSetup& setup) : StraightFamily(setup, double_rummy_config(setup.options)) {}
 };
 

@@ -20,6 +20,7 @@ constexpr int kMaxDeals = 200;  // every game ends, whatever the cards do
 
 class FiveHundredFamily final : public RummyBase {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<FiveHundredFamily>(*this); }
   FiveHundredFamily(const GameSetup& setup, const RummyConfig& config, const FiveHundredRules& rules)
       : RummyBase(setup, config), rules_(rules) {}
 

@@ -67,6 +67,7 @@ constexpr int kTarget = 100;
 
 class JavaRummy final : public GoDownFamily {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<JavaRummy>(*this); }
   explicit JavaRummy(const GameSetup& setup) : GoDownFamily(setup, java_config(setup.options)) {}
 
   Effects seat_left(int seat, const Balances& balances) override {

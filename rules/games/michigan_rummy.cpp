@@ -26,6 +26,7 @@ RummyConfig config_for(const Json& options, int players) {
 
 class MichiganRummy final : public RummyBase {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<MichiganRummy>(*this); }
   explicit MichiganRummy(const GameSetup& setup)
       : RummyBase(setup, config_for(setup.options, setup.players)),
         target_(setup.options.at("target").get<int>()),

@@ -18,6 +18,7 @@ RummyConfig queen_city_config(const Json& options) {
 
 class QueenCityRummy final : public StraightFamily {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<QueenCityRummy>(*this); }
   explicit QueenCityRummy(const GameSetup& setup) : StraightFamily(setup, queen_city_config(setup.options)) {}
 
  private:

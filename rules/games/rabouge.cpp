@@ -73,6 +73,7 @@ struct CentrePile {
 
 class Rabouge final : public GameState {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<Rabouge>(*this); }
   Rabouge(const Json& options, int players, std::uint64_t seed, std::optional<std::vector<Card>> stacked)
       : packs_(options.at("packs").get<int>() == 0 ? players : options.at("packs").get<int>()),
         stake_(options.at("stake").get<std::int64_t>()),

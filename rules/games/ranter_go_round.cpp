@@ -46,6 +46,7 @@ bool is_king(Card card) { return card.rank == king; }
 
 class RanterGoRound final : public GameState {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<RanterGoRound>(*this); }
   explicit RanterGoRound(const GameSetup& setup)
       : counters_(setup.options.at("counters").get<int>()),
         stake_(setup.options.at("stake").get<std::int64_t>()),

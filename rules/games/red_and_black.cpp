@@ -49,6 +49,7 @@ const char* colour_name(bool red) { return red ? "red" : "black"; }
 
 class RedAndBlack final : public GameState {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<RedAndBlack>(*this); }
   explicit RedAndBlack(const GameSetup& setup)
       : limit_(setup.options.at("limit").get<std::int64_t>()),
         sequential_(setup.options.at("sequential").get<bool>()),

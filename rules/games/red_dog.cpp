@@ -53,6 +53,7 @@ std::optional<Card> lowest_beating(const std::vector<Card>& hand, Card target) {
 
 class RedDog final : public GameState {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<RedDog>(*this); }
   explicit RedDog(const GameSetup& setup)
       : hand_size_(setup.options.at("hand_size").get<int>()),
         ante_(setup.options.at("ante").get<std::int64_t>()),

@@ -34,6 +34,7 @@ bool removed_for(int players, Card card) {
 
 class Reversi final : public GameState {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<Reversi>(*this); }
   explicit Reversi(const GameSetup& setup)
       : stake_(setup.options.at("stake").get<std::int64_t>()),
         deal_limit_(setup.options.at("deals").get<int>()),

@@ -30,6 +30,7 @@ RummyConfig round_the_corner_config(const GameSetup& setup) {
 
 class RoundTheCornerRummy final : public RummyBase {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<RoundTheCornerRummy>(*this); }
   explicit RoundTheCornerRummy(const GameSetup& setup) : RummyBase(setup, round_the_corner_config(setup)) {}
 
  private:

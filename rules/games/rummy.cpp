@@ -51,6 +51,7 @@ RummyConfig config_for(const Json& options, int players) {
 
 class Rummy final : public RummyBase {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<Rummy>(*this); }
   explicit Rummy(const GameSetup& setup) : RummyBase(setup, config_for(setup.options, setup.players)), options_(setup.options) {}
 
  private:

@@ -28,6 +28,7 @@ RummyConfig poker_config(const Json& options) {
 
 class RummyPoker final : public GoDownFamily {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<RummyPoker>(*this); }
   explicit RummyPoker(const GameSetup& setup)
       : GoDownFamily(setup, poker_config(setup.options)), penalty_(setup.options.value("scoring", "positive") == "penalty") {}
 

@@ -158,6 +158,7 @@ int first_by_layout(const Columns& columns) {
 
 class RussianBank final : public GameState {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<RussianBank>(*this); }
   explicit RussianBank(const GameSetup& setup) : RussianBank(setup.options) {
     seed_ = setup.seed;
     stacked_ = setup.stacked_deck;

@@ -24,6 +24,7 @@ RummyConfig skip_config(const Json& options) {
 
 class SkipRummy final : public StraightFamily {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<SkipRummy>(*this); }
   explicit SkipRummy(const GameSetup& setup) : StraightFamily(setup, skip_config(setup.options)) {}
 
  private:

@@ -152,6 +152,7 @@ using namespace rummy;
 
 class StraightRummy final : public StraightFamily {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<StraightRummy>(*this); }
   explicit StraightRummy(const GameSetup& setup) : StraightFamily(setup, straight_base_config(setup.options)) {}
 };
 

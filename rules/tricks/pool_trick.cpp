@@ -50,6 +50,7 @@ Json card_action(const char* type, Card card) { return {{"type", type}, {"card",
 
 class PoolTrick final : public GameState {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<PoolTrick>(*this); }
   PoolTrick(const PoolTrickConfig& config, const GameSetup& setup)
       : config_(config),
         shoe_(PackSpec{config.short_pack, 0, 1}, setup.seed, setup.stacked_deck),

@@ -1,6 +1,7 @@
 #include "tests/rules/playout.h"
 
 #include "rules/random_play.h"
+#include "tests/rules/view_checks.h"
 
 namespace parlour::test {
 
@@ -16,14 +17,6 @@ void replay_step(Harness& h, const Step& step) {
   else if (step.seat == -2) h.spend_elsewhere(step.action["seat"].get<int>(), step.action["amount"].get<std::int64_t>());
   else if (step.seat == -3) h.leave(step.action["seat"].get<int>());
   else h.act(step.seat, step.action);
-}
-
-std::size_t cards_in_play(const Json& view) {
-  std::size_t count = 0;
-  for (const auto& pile : view["piles"]) count += pile["count"].get<std::size_t>();  // the stock and the discards
-  for (const auto& seat : view["seats"]) count += seat["count"].get<std::size_t>();
-  for (const auto& meld : view["melds"]) count += meld["cards"].size();
-  return count;
 }
 
 // Replays the game to this point once per listed action and applies it there.

@@ -19,6 +19,7 @@ inline constexpr int kKnockMax = 5;      // knock with a count of at most this
 
 class Carousel final : public rummy::RummyBase {
  public:
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<Carousel>(*this); }
   explicit Carousel(const GameSetup& setup);
 
   Effects start_next_deal(const Balances& balances) override;
