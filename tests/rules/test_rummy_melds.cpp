@@ -246,6 +246,7 @@ namespace {
 class RearrangingGame final : public RummyBase {
  public:
   explicit RearrangingGame(const GameSetup& setup) : RummyBase(setup, rules_config()) {}
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<RearrangingGame>(*this); }
   static RummyConfig rules_config() {
     RummyConfig c;
     c.melds = carousel_rules();
@@ -291,6 +292,7 @@ namespace {
 class TwoPackSpreadGame final : public RummyBase {
  public:
   explicit TwoPackSpreadGame(const GameSetup& setup) : RummyBase(setup, rules_config()) {}
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<TwoPackSpreadGame>(*this); }
   static RummyConfig rules_config() {
     RummyConfig c;
     c.melds.set_duplicates = true;

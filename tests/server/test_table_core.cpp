@@ -29,6 +29,7 @@ namespace {
 class ScriptedGame final : public rules::GameState {
  public:
   explicit ScriptedGame(const rules::GameSetup& setup) : options_(setup.options), players_(setup.players) {}
+  std::unique_ptr<rules::GameState> clone() const override { return std::make_unique<ScriptedGame>(*this); }
   rules::Phase phase() const override { return phase_; }
   std::vector<int> to_act() const override {
     if (phase_ != rules::Phase::playing) return {};
