@@ -388,12 +388,28 @@ export class Player {
 
   /** What the viewer may do now, as one string: whose turn, the action buttons, whether a result shows. */
   async movesKey() {
-    return this.page.evaluate(() => JSON.stringify([
-      document.querySelector('[data-table][data-your-turn]')?.getAttribute('data-your-turn'),
-      [...document.querySelectorAll('[data-zone="actions"] [data-action-type]')]
-        .map((node) => `${node.getAttribute('data-action-type')} ${node.getAttribute('data-action') ?? ''}`),
-      document.querySelectorAll('[data-zone="result"] [data-chips-delta]').length,
-    ]));
+    return (await this.offers()).key;
+  }
+
+  /**
+   * One reading of the page: the complete actions offered as buttons (`legal`, as
+   * legalActions()), movesKey() of the same moment (`key`) and the table's seq. A
+   * push may land between two separate readings, so a player that decides from
+   * `legal` and then waits for `key` to change must take both from here.
+   */
+  async offers() {
+    return this.page.evaluate(() => {
+      const actions = '[data-zone="actions"]';
+      const legal = [...document.querySelectorAll(`${actions} button[data-action]`)]
+        .map((node) => node.getAttribute('data-action'));
+      const key = JSON.stringify([
+        document.querySelector('[data-table][data-your-turn]')?.getAttribute('data-your-turn'),
+        [...document.querySelectorAll(`${actions} [data-action-type]`)]
+          .map((node) => `${node.getAttribute('data-action-type')} ${node.getAttribute('data-action') ?? ''}`),
+        document.querySelectorAll('[data-zone="result"] [data-chips-delta]').length,
+      ]);
+      return { legal, key, seq: document.querySelector('[data-table]')?.getAttribute('data-seq') };
+    });
   }
 
   /**
