@@ -154,9 +154,10 @@ std::unique_ptr<ServerProcess> start_node(const std::string& url, const std::str
 void check_log(parlour::storage::Store& db, const Player& player) {
   const auto events = db.events(player.table);
   for (std::size_t i = 0; i < events.size(); ++i) REQUIRE(events[i].seq == static_cast<std::int64_t>(i + 1));
-  for (const auto& [seq, action_id] : player.acked) {
+  for (const auto& ack : player.acked) {
+    const auto& [seq, action_id] = ack;
     CAPTURE(player.table);
-    CAPTURE(seq);
+    CAPTURE(ack.first);  // not the binding: clang 14 cannot capture one
     REQUIRE(seq <= static_cast<std::int64_t>(events.size()));
     CHECK(events[seq - 1].json.find("\"" + action_id + "\"") != std::string::npos);
   }

@@ -824,7 +824,9 @@ int soak(const Options& options) {
     // nobody runs out of chips in a long run.
     own = std::make_unique<parlour::support::ServerProcess>(
         parlour::support::ServerProcess::fresh_db("soak"),
-        std::vector<std::string>{"--bot-delay-ms", "100", "--deal-pause-ms", "1000", "--starting-chips", "1000000"});
+        std::vector<std::string>{"--bot-delay-ms", "100", "--deal-pause-ms", "1000", "--starting-chips", "1000000",
+                                 // Its hosts make a table every few seconds all run long.
+                                 "--tables-per-hour", "100000"});
     port = own->port();
     pid = own->pid();
     std::cout << "soak: started " << PARLOUR_BINARY << " (pid " << pid << ") on port " << port << ", database "

@@ -233,7 +233,8 @@ TEST_CASE("torture: SIGKILL at random moments; nothing acknowledged is lost, not
       // No table went back.
       const auto now = read_tables(db);
       for (const auto& [table, facts] : before) {
-        CAPTURE(table);
+        const std::string& named = table;  // clang 14 cannot capture a structured binding
+        CAPTURE(named);
         CHECK(now.at(table).seq >= facts.seq);
       }
       before = now;
