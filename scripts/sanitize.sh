@@ -33,7 +33,8 @@ case "$mode" in
 esac
 
 cmake --build "$build" -j"${JOBS:-2}" --target "${targets[@]}"
-reports=$(reset_sanitizer_reports "$build")
+reset_sanitizer_reports "$build"
+reports=$SANITIZER_REPORTS
 status=0
 ctest --test-dir "$build" --output-on-failure --timeout 1200 -R "$tests" "$@" || status=$?
 check_sanitizer_reports "$reports" || status=1

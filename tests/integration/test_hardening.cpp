@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <thread>
 
@@ -14,6 +15,11 @@ using parlour::test::ServerProcess;
 using parlour::test::WsClient;
 
 namespace {
+
+// Under a sanitizer (scripts/sanitize.sh sets PARLOUR_SANITIZED) the server's
+// memory is shadow memory and quarantine, and the runtime holds descriptors of
+// its own: checks of RSS or of a tight descriptor limit say nothing there.
+bool sanitized() { return std::getenv("PARLOUR_SANITIZED") != nullptr; }
 
 void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
@@ -209,11 +215,15 @@ TEST_CASE("a client that stops reading is dropped by bytes queued, and the serve
   const auto rss_start = server.rss_kib();
   for (int i = 0; i < 100 && metric(server, "parlour_slow_clients_dropped_total") != "5"; ++i) sleep_ms(100);
   CHECK(metric(server, "parlour_slow_clients_dropped_total") == "5");
-  CHECK(server.rss_kib() < rss_start + 20 * 1024);
+  if (!sanitized()) CHECK(server.rss_kib() < rss_start + 20 * 1024);
   CHECK(host.request({{"type", "ping"}})["type"] == "pong");
 }
 
 TEST_CASE("out of file descriptors: the accept loop backs off instead of spinning, and recovers") {
+  if (sanitized()) {
+    MESSAGE("skipped under a sanitizer: its runtime's own descriptors and slowness make 40 descriptors meaningless");
+    return;
+  }
   ServerProcess server(ServerProcess::fresh_db("hard-fds"));
   server.limit_files(40);
   server.stop();
