@@ -389,6 +389,6 @@ TEST_CASE("a Carousel turn that outlasts turn_time_limit_s: the server withdraws
   CHECK(logged);
   // Ann is out of this deal; the bot plays it to its end and the next deal deals her in again.
   auto next_deal = ann.state_where(
-      [&](const Json& s) { return s["view"].value("deal", 0) == 2 && !ann_withdrawn(s); }, 20000);
+      [&](const Json& s) { return s.value("view", Json::object()).value("deal", 0) == 2 && !ann_withdrawn(s); }, 20000);
   CHECK(next_deal["status"] == "playing");
 }

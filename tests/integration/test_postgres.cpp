@@ -83,7 +83,7 @@ TEST_CASE("parlour on PostgreSQL: sign-ups, a Red Dog deal with a bot, and a res
 
   // Deal 2 begins by itself; bob deals, so the bot bets first, then alice.
   const Json before = alice.state_where(
-      [](const Json& s) { return s["view"].value("deal", 0) == 2 && s["to_act"] == Json::array({0}); });
+      [](const Json& s) { return s.value("view", Json::object()).value("deal", 0) == 2 && s["to_act"] == Json::array({0}); });
   const auto alice_ledger = server.get("/api/players/alice/ledger?limit=10", alice_token);
   const auto bob_ledger = server.get("/api/players/bob/ledger?limit=10", alice_token);
   REQUIRE(alice_ledger.first == 200);

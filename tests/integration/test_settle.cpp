@@ -119,7 +119,7 @@ TEST_CASE("settle-up over WebSockets and HTTP: nets, fewest payments, bots and p
   CHECK(bet(dave, second, 5)["seq"] == 2);
   alice.state_where([&](const Json& s) { return s["table"] == second && s["to_act"] == Json::array({0}); });
   CHECK(bet(alice, second, 2)["seq"] == 4);
-  alice.state_where([&](const Json& s) { return s["table"] == second && s["view"]["phase"] == "deal_over"; });
+  alice.state_where([&](const Json& s) { return s["table"] == second && s.value("view", Json::object()).value("phase", "") == "deal_over"; });
 
   // Tonight: both of alice's tables. Persons: alice +1 -3 = -2, bob +4,
   // carol -5, dave 0; they are 3 short: what the bot lost stayed in the pot.

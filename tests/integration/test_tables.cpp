@@ -146,7 +146,7 @@ TEST_CASE("a deal's result stays up until every player has said continue") {
   CHECK(ann.request({{"type", "act"}, {"table", table}, {"action", {{"type", "continue"}}}})["continued"] == true);
   ann.drain(300);
   CHECK(bob.request({{"type", "ping"}})["type"] == "pong");
-  auto still = bob.state_where([](const Json& s) { return s["view"]["phase"] == "deal_over"; });
+  auto still = bob.state_where([](const Json& s) { return s.value("view", Json::object()).value("phase", "") == "deal_over"; });
   CHECK(still["seq"] == seq);  // bob has not seen it yet: no new deal
   bob.request({{"type", "act"}, {"table", table}, {"action", {{"type", "continue"}}}});
   auto next = bob.state_where([&](const Json& s) { return s["seq"].get<int>() > seq.get<int>(); });
