@@ -29,6 +29,8 @@ using parlour::support::PostgresCluster;
 using parlour::test::Json;
 using parlour::test::ServerProcess;
 using parlour::test::WsClient;
+using parlour::test::chips_of;
+using parlour::test::to_act;
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
@@ -411,17 +413,6 @@ std::string red_dog_with_bots(WsClient& ws, int ante, int bots, const Json& deck
     REQUIRE_MESSAGE((reply["type"] == "joined" || reply["type"] == "ok"), reply.dump());
   }
   return table;
-}
-
-int chips_of(const Json& state, const std::string& player) {
-  for (const auto& entry : state["players"])
-    if (entry["player"] == player) return entry["chips"].get<int>();
-  return -1;
-}
-
-bool to_act(const Json& state) {
-  const auto& acting = state["to_act"];
-  return state.contains("seat") && std::find(acting.begin(), acting.end(), state["seat"]) != acting.end();
 }
 
 }  // namespace

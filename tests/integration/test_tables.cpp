@@ -12,6 +12,8 @@
 using parlour::test::Json;
 using parlour::test::ServerProcess;
 using parlour::test::WsClient;
+using parlour::test::chips_of;
+using parlour::test::to_act;
 
 namespace {
 
@@ -24,17 +26,6 @@ std::string red_dog_with_bots(WsClient& ann, int ante, const Json& deck, int bot
   for (int i = 0; i < bots; ++i) REQUIRE(ann.request({{"type", "bot"}, {"table", table}})["type"] == "ok");
   REQUIRE(ann.request({{"type", "start"}, {"table", table}})["type"] == "ok");
   return table;
-}
-
-int chips_of(const Json& state, const std::string& player) {
-  for (const auto& entry : state["players"])
-    if (entry["player"] == player) return entry["chips"].get<int>();
-  return -1;
-}
-
-bool to_act(const Json& state) {
-  const auto& acting = state["to_act"];
-  return state.contains("seat") && std::find(acting.begin(), acting.end(), state["seat"]) != acting.end();
 }
 
 }  // namespace
