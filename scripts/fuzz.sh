@@ -12,6 +12,9 @@
 #                                game with its own corpus; a line per game with its
 #                                executions, exec/s and coverage (cov, ft)
 #   scripts/fuzz.sh long-seconds N   the same, N seconds of each game
+#
+# In the long modes FUZZ_GAMES="id id …" fuzzes only those games (for example
+# half of them in each of two runs side by side, one a core).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -53,7 +56,7 @@ fuzz() {
 }
 
 if [ "$mode" = long ] || [ "$mode" = long-seconds ]; then
-  for game in $(PARLOUR_FUZZ_GAME=list "$build/tests/fuzz/fuzz_games"); do
+  for game in ${FUZZ_GAMES:-$(PARLOUR_FUZZ_GAME=list "$build/tests/fuzz/fuzz_games")}; do
     export PARLOUR_FUZZ_GAME=$game
     fuzz fuzz_games "fuzz_games-$game"
   done
