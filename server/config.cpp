@@ -54,6 +54,8 @@ std::string usage() {
          "  --tables-per-hour N   tables one player may create in an hour, rematches included (default 60)\n"
          "  --max-finished-tables N   finished tables kept in memory for quick reading when nobody\n"
          "                        uses them; older ones are read back from the database (default 100)\n"
+         "  --history-cache-mb N  memory for replayed hand histories, so a page of a long table's history\n"
+         "                        costs a page of work; the least recently read go first (default 64)\n"
          "  --registrations-per-ip-per-hour N   new names one address may register an hour (default 20)\n"
          "  --waiting-table-hours N   a table nobody starts expires after N hours unused (default 24)\n"
          "  --max-listed-tables N entries in one `tables` reply (default 200)\n"
@@ -105,6 +107,7 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
     else if (flag == "--max-open-tables") ok = parse_int<int>(value, config.max_open_tables, 1, 1'000'000);
     else if (flag == "--tables-per-hour") ok = parse_int<int>(value, config.tables_per_hour, 1, 1'000'000);
     else if (flag == "--max-finished-tables") ok = parse_int<int>(value, config.max_finished_tables, 0, 1'000'000);
+    else if (flag == "--history-cache-mb") ok = parse_int<int>(value, config.history_cache_mb, 0, 65'536);
     else if (flag == "--registrations-per-ip-per-hour")
       ok = parse_int<int>(value, config.registrations_per_ip_per_hour, 1, 1'000'000);
     else if (flag == "--waiting-table-hours") ok = parse_int<int>(value, config.waiting_table_hours, 1, 24 * 365);

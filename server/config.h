@@ -35,6 +35,7 @@ struct Config {
   int max_open_tables = 20;                          // waiting or playing tables one player may host
   int tables_per_hour = 60;                          // tables (rematches included) one player may create an hour
   int max_finished_tables = 100;                     // finished tables kept in memory when nobody uses them
+  int history_cache_mb = 64;                         // replayed hand histories kept for quick reading
   int registrations_per_ip_per_hour = 20;            // new names one address may register in an hour
   int waiting_table_hours = 24;                      // a table nobody starts expires after this long unused
   int max_listed_tables = 200;                       // entries in one `tables` reply

@@ -14,7 +14,8 @@
 // code; and any table that should be moving but has not for 60 s is reported as
 // stuck with its last state. The exit code is non-zero if a table was stuck, the
 // server died, an unexpected error came, or the RSS grew by more than 25 % after
-// the warm-up (the first 5 minutes). Errors are counted by their code; `dropped`
+// the warm-up (the first 5 minutes; the server it starts gets small caches, so
+// that they are full by then: --default-caches). Errors are counted by their code; `dropped`
 // counts a connection that broke, or a request not answered within 5 s.
 //
 // Everything stays inside the server's limits: at most 20 names registered (the
@@ -81,11 +82,13 @@ struct Options {
   std::optional<double> warmup_minutes;  // default: 5, or a third of a shorter run
   std::uint64_t seed = 0;
   double table_minutes = 4;  // a host ends his table after this long (bots' tables: 5 min)
+  bool default_caches = false;
 };
 
 const char* const usage =
     "usage: parlour_soak [--minutes M] [--clients N] [--port P [--pid PID]] [--seed S]\n"
     "                    [--report-s S] [--stuck-s S] [--rss-growth-percent P] [--warmup-minutes W]\n"
+    "                    [--default-caches]\n"
     "  --minutes M             how long to run (default 30)\n"
     "  --clients N             client threads that host, play, chat, reconnect, watch, read (default 8, at most 16)\n"
     "  --port P                drive the server listening on 127.0.0.1:P instead of starting one\n"
@@ -94,7 +97,11 @@ const char* const usage =
     "  --stuck-s S             a table that has not moved for S seconds is stuck (default 60)\n"
     "  --rss-growth-percent P  allowed RSS growth after the warm-up (default 25)\n"
     "  --warmup-minutes W      the warm-up (default 5, or a third of a shorter run)\n"
-    "  --seed S                random seed (default: from the clock)\n";
+    "  --seed S                random seed (default: from the clock)\n"
+    "  --default-caches        start the server with its default cache sizes (64 MiB of hand\n"
+    "                          histories, 100 finished tables), which fill in about 12 minutes of\n"
+    "                          this load; by default the soak's own server gets small ones (4 MiB,\n"
+    "                          10 tables) that fill within the warm-up, so growth after it is a leak\n";
 
 std::optional<Options> parse_options(int argc, char** argv) {
   Options o;
@@ -102,6 +109,10 @@ std::optional<Options> parse_options(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (flag == "--help" || flag == "-h") return std::nullopt;
+    if (flag == "--default-caches") {
+      o.default_caches = true;
+      continue;
+    }
     if (i + 1 >= argc) {
       std::cerr << "parlour_soak: " << flag << " needs a value\n";
       return std::nullopt;
@@ -822,11 +833,15 @@ int soak(const Options& options) {
   if (port == 0) {
     // A busy server: bots think 100 ms, a deal's result stays up 1 s, and
     // nobody runs out of chips in a long run.
-    own = std::make_unique<parlour::support::ServerProcess>(
-        parlour::support::ServerProcess::fresh_db("soak"),
-        std::vector<std::string>{"--bot-delay-ms", "100", "--deal-pause-ms", "1000", "--starting-chips", "1000000",
-                                 // Its hosts make a table every few seconds all run long.
-                                 "--tables-per-hour", "100000"});
+    std::vector<std::string> args{"--bot-delay-ms", "100", "--deal-pause-ms", "1000", "--starting-chips", "1000000",
+                                  // Its hosts make a table every few seconds all run long.
+                                  "--tables-per-hour", "100000"};
+    // The server's bounded caches grow until they are full; small ones are full
+    // within the warm-up, so that the RSS check after it sees leaks, not caches.
+    if (!options.default_caches)
+      args.insert(args.end(), {"--history-cache-mb", "4", "--max-finished-tables", "10"});
+    own = std::make_unique<parlour::support::ServerProcess>(parlour::support::ServerProcess::fresh_db("soak"),
+                                                            std::move(args));
     port = own->port();
     pid = own->pid();
     std::cout << "soak: started " << PARLOUR_BINARY << " (pid " << pid << ") on port " << port << ", database "
