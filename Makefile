@@ -40,8 +40,10 @@ run: build
 
 # Target-specific, so the deps step that `test` runs through `build` sees it.
 test: DEPS_FLAGS = --test
+# -j2: the two halves of test_rules run side by side; every other test is
+# RUN_SERIAL (tests/CMakeLists.txt) and runs alone.
 test: build
-	ctest --test-dir $(BUILD_DIR) --output-on-failure --timeout 600
+	ctest --test-dir $(BUILD_DIR) --output-on-failure --timeout 600 -j2
 
 bench: build
 	@if [ -x ./$(BUILD_DIR)/bench/parlour_bench ]; then \
