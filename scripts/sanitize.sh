@@ -12,6 +12,8 @@
 #   sanitize.sh thread [CTEST ARGS…]    GCC with ThreadSanitizer, in build-tsan/:
 #       the server and table-core tests and the integration tests, whose parlour
 #       servers run the I/O threads, writer, reader and cluster threads for real.
+#       The rules are linked from the plain tree's build/ (rules/CMakeLists.txt
+#       says why), which this builds first.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/sanitized_tree.sh

@@ -22,8 +22,14 @@ configure_asan_tree() {
   CC=clang CXX=clang++ _configure_tree build-asan -DPARLOUR_FUZZ=ON -DBUILD_TESTING=ON
 }
 
+# The TSan tree links the plain tree's rules library (rules/CMakeLists.txt says
+# why): it builds that one target in build/ first, configuring build/ as
+# `make build` does when it is not yet.
 configure_tsan_tree() {
-  _configure_tree build-tsan -DPARLOUR_TSAN=ON -DBUILD_TESTING=ON
+  _configure_tree build >/dev/null
+  cmake --build build -j"${JOBS:-2}" --target parlour_rules >&2
+  _configure_tree build-tsan -DPARLOUR_TSAN=ON -DBUILD_TESTING=ON \
+    -DPARLOUR_RULES_LIBRARY="$(pwd)/build/rules/libparlour_rules.a"
 }
 
 # Empties the tree's report folder, sets the sanitizers' options to write there
