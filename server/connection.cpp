@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "server/cluster.h"
+#include "server/names.h"
 
 namespace parlour::server {
 
@@ -15,12 +16,6 @@ constexpr std::size_t max_quoted_chars = 40;
 
 std::string quoted(const std::string& text) {
   return "'" + (text.size() > max_quoted_chars ? text.substr(0, max_quoted_chars) + "…" : text) + "'";
-}
-
-bool same_name(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
 }
 
 }  // namespace

@@ -7,8 +7,8 @@
 
 #include "protocol/messages.h"
 #include "rules/registry.h"
-#include "server/live_balances.h"
-#include "server/table_core.h"
+#include "server/names.h"
+#include "server/table_state.h"
 
 namespace parlour::server {
 
@@ -17,12 +17,6 @@ using Json = nlohmann::json;
 using protocol::ProtocolError;
 
 namespace {
-
-bool same_name(const std::string& a, const std::string& b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 const char* phase_name(rules::Phase phase) {
   switch (phase) {
@@ -62,7 +56,6 @@ Json event_for(const Json& event, const Json& player, const Audience& audience) 
   Json out;
   if (audience.full) {
     out = event;
-    out.erase("action_id");
   } else {
     out = {{"kind", event.at("kind")}};
     if (event.contains("seat")) out["seat"] = event["seat"];
@@ -70,26 +63,11 @@ Json event_for(const Json& event, const Json& player, const Audience& audience) 
     if (event.contains("action")) {
       const bool own = event.contains("seat") && audience.seat == event["seat"].get<int>();
       out["action"] = own ? event["action"] : Json{{"type", event["action"].value("type", "")}};
+      if (own && event.contains("action_id")) out["action_id"] = event["action_id"];
     }
   }
   if (event.contains("seat")) out["player"] = player;
   return out;
-}
-
-// Each seat's chips after the step: as the rules saw them before it, plus what it moved.
-Json chips_after(const Json& event, const std::vector<storage::Posting>& postings, const TableCore& core) {
-  Json chips = Json::array();
-  const auto before = event.value("balances", Json::array());
-  for (int seat = 0; seat < core.seat_count(); ++seat) {
-    std::int64_t amount = seat < static_cast<int>(before.size()) ? before[seat].get<std::int64_t>() : 0;
-    const auto account = core.player_at(seat).empty() ? std::string() : storage::player_account(core.player_at(seat));
-    for (const auto& posting : postings) {
-      if (posting.from == account) amount -= posting.amount;
-      if (posting.to == account) amount += posting.amount;
-    }
-    chips.push_back(amount);
-  }
-  return chips;
 }
 
 // A kept step as the viewer may see it: every seat's view, or his own.
@@ -99,7 +77,10 @@ Json step_for(const std::string& kept, const Audience& audience) {
   step.erase("player");
   if (!audience.full) {
     step["view"] = step.at("views").at(*audience.seat);
+    step["legal"] = step.at("legals").at(*audience.seat);
     step.erase("views");
+    step.erase("legals");
+    step.erase("table_view");
   }
   return step;
 }
@@ -121,17 +102,17 @@ Json pack_json(const rules::PackSpec& pack) {
 
 }  // namespace
 
-Json build_history(const storage::TableRecord& record, const std::vector<storage::Event>& events, const Config& config,
+Json build_history(const storage::TableRecord& record, const std::vector<storage::Event>& events,
                    const HistoryQuery& query) {
   const auto* info = rules::Registry::builtin().find(record.game);
   if (!info) throw ProtocolError(code::internal, "the game '" + record.game + "' is not known to this server");
-  return build_history(record, *info, events, config, query);
+  return build_history(record, *info, events, query);
 }
 
 Json build_history(const storage::TableRecord& record, const rules::GameInfo& info,
-                   const std::vector<storage::Event>& events, const Config& config, const HistoryQuery& query) {
+                   const std::vector<storage::Event>& events, const HistoryQuery& query) {
   audience_of(record, query.viewer);  // a refusal costs no replay
-  ReplayedHistory replay(record, info, config);
+  ReplayedHistory replay(record, info);
   replay.extend(events);
   return replay.document(record, query);
 }
@@ -141,14 +122,12 @@ std::uint64_t history_events_replayed() { return events_replayed.load(); }
 // ---------------------------------------------------------------- ReplayedHistory
 
 struct ReplayedHistory::Impl {
-  // An offline core: its own balances (a replay reads the chips from the log),
-  // no clock, no database.
-  Impl(const storage::TableRecord& record, const rules::GameInfo& info, const Config& config)
-      : record(record), core(CoreServices{balances, config, [] { return std::int64_t{0}; }, {}}, record, info) {}
+  // The table's state made as every table is, by replaying its log (TableState).
+  Impl(const storage::TableRecord& record, const rules::GameInfo& info)
+      : record(record), state(TableState::replay(record, info, {})) {}
 
   storage::TableRecord record;  // as it was when the replay began
-  LiveBalances balances;
-  TableCore core;
+  TableState state;
   Json deals = Json::array();   // each deal's number, seqs, commitment and shuffle
   std::optional<rules::PackSpec> pack;
   // The steps of deal d (0: before the first) as text with every seat's view
@@ -157,19 +136,19 @@ struct ReplayedHistory::Impl {
   std::vector<std::vector<std::int64_t>> seqs{1};
   std::size_t bytes = 0;
 
-  void observe(const TableCore::ReplayedStep& step);
+  void observe(const TableState& state, const TableState::ReplayedStep& step);
   Json page(int deal, std::int64_t from, int limit, const Audience& audience, Json& next_from) const;
 };
 
-void ReplayedHistory::Impl::observe(const TableCore::ReplayedStep& step) {
+void ReplayedHistory::Impl::observe(const TableState& state, const TableState::ReplayedStep& step) {
   ++events_replayed;
   const std::string kind = step.event.at("kind");
-  const auto* game = core.game();
+  const auto* game = state.game();
   if (!game) return;
   // A deal event that deals nothing (the game ended on it) starts no deal.
-  if ((kind == "start" || kind == "deal") && core.deals_started() > static_cast<int>(deals.size())) {
-    Json deal = {{"deal", core.deals_started()}, {"from_seq", step.seq}, {"to_seq", step.seq},
-                 {"commitment", core.commitment(core.deals_started())}};
+  if ((kind == "start" || kind == "deal") && state.deals_started() > static_cast<int>(deals.size())) {
+    Json deal = {{"deal", state.deals_started()}, {"from_seq", step.seq}, {"to_seq", step.seq},
+                 {"commitment", state.commitment(state.deals_started())}};
     if (const auto source = game->deck_source()) {
       deal["shuffle"] = source->shuffles;
       pack = source->pack;
@@ -178,19 +157,28 @@ void ReplayedHistory::Impl::observe(const TableCore::ReplayedStep& step) {
   } else if (!deals.empty()) {
     deals.back()["to_seq"] = step.seq;
   }
+  // What a member at the table was pushed after this step: each seat's view and
+  // legal list (the same TableState::legal_for the live table uses), what lies
+  // open on the table, and the chips as the log last saw them.
   Json views = Json::array();
-  for (int seat = 0; seat < core.seat_count(); ++seat) views.push_back(game->view(seat));
+  Json legals = Json::array();
+  for (int seat = 0; seat < state.seat_count(); ++seat) {
+    views.push_back(game->view(seat));
+    legals.push_back(state.legal_for(seat, state.chips()));
+  }
   Json out = {{"seq", step.seq},
-              {"deal", core.deals_started()},
+              {"deal", state.deals_started()},
               {"event", step.event},
-              {"log", step.lines},
+              {"log", step.applied.lines},
               {"phase", phase_name(game->phase())},
               {"to_act", game->to_act()},
-              {"chips", chips_after(step.event, step.postings, core)},
-              {"views", std::move(views)}};
-  if (step.event.contains("seat")) out["player"] = core.player_at(step.event["seat"].get<int>());
+              {"chips", state.chips()},
+              {"views", std::move(views)},
+              {"legals", std::move(legals)},
+              {"table_view", game->view(std::nullopt)}};
+  if (step.event.contains("seat")) out["player"] = state.player_at(step.event["seat"].get<int>());
   if (game->phase() != rules::Phase::playing) out["result"] = game->result();
-  const auto deal = static_cast<std::size_t>(core.deals_started());
+  const auto deal = static_cast<std::size_t>(state.deals_started());
   if (steps.size() <= deal) {
     steps.resize(deal + 1);
     seqs.resize(deal + 1);
@@ -218,20 +206,22 @@ Json ReplayedHistory::Impl::page(int deal, std::int64_t from, int limit, const A
   return out;
 }
 
-ReplayedHistory::ReplayedHistory(const storage::TableRecord& record, const rules::GameInfo& info, const Config& config)
-    : impl_(std::make_unique<Impl>(record, info, config)) {}
+ReplayedHistory::ReplayedHistory(const storage::TableRecord& record, const rules::GameInfo& info)
+    : impl_(std::make_unique<Impl>(record, info)) {}
 
 ReplayedHistory::~ReplayedHistory() = default;
 
 void ReplayedHistory::extend(const std::vector<storage::Event>& events) {
   try {
-    impl_->core.replay_observed(events, [this](const TableCore::ReplayedStep& step) { impl_->observe(step); });
+    impl_->state.replay_more(events, [this](const TableState& state, const TableState::ReplayedStep& step) {
+      impl_->observe(state, step);
+    });
   } catch (const ReplayError& e) {
     throw ProtocolError(code::internal, std::string("the history cannot be rebuilt: ") + e.what());
   }
 }
 
-std::int64_t ReplayedHistory::seq() const { return impl_->core.seq(); }
+std::int64_t ReplayedHistory::seq() const { return impl_->state.seq(); }
 
 std::size_t ReplayedHistory::bytes() const { return impl_->bytes; }
 
@@ -245,7 +235,7 @@ bool ReplayedHistory::made_for(const storage::TableRecord& record) const {
 Json ReplayedHistory::document(const storage::TableRecord& record, const HistoryQuery& query) const {
   const auto audience = audience_of(record, query.viewer);
   const int wanted = query.deal.value_or(1);
-  const auto& core = impl_->core;
+  const auto& core = impl_->state;
 
   Json deals = impl_->deals;
   const bool over = record.status == "finished";
@@ -300,13 +290,12 @@ Json ReplayedHistory::document(const storage::TableRecord& record, const History
 
 HistoryCache::HistoryCache(std::size_t max_bytes) : max_bytes_(max_bytes) {}
 
-Json HistoryCache::build(storage::Store& db, const storage::TableRecord& record, const Config& config,
-                         const HistoryQuery& query) {
+Json HistoryCache::build(storage::Store& db, const storage::TableRecord& record, const HistoryQuery& query) {
   audience_of(record, query.viewer);  // a refusal costs no replay
-  return kept_for(db, record, config).document(record, query);
+  return kept_for(db, record).document(record, query);
 }
 
-ReplayedHistory& HistoryCache::kept_for(storage::Store& db, const storage::TableRecord& record, const Config& config) {
+ReplayedHistory& HistoryCache::kept_for(storage::Store& db, const storage::TableRecord& record) {
   const auto* info = rules::Registry::builtin().find(record.game);
   if (!info) throw ProtocolError(code::internal, "the game '" + record.game + "' is not known to this server");
   auto it = kept_.find(record.id);
@@ -318,7 +307,7 @@ ReplayedHistory& HistoryCache::kept_for(storage::Store& db, const storage::Table
   }
   if (it == kept_.end()) {
     recency_.push_front(record.id);
-    it = kept_.emplace(record.id, Kept{std::make_unique<ReplayedHistory>(record, *info, config), recency_.begin(), 0})
+    it = kept_.emplace(record.id, Kept{std::make_unique<ReplayedHistory>(record, *info), recency_.begin(), 0})
              .first;
   } else {
     recency_.splice(recency_.begin(), recency_, it->second.recency);

@@ -1,6 +1,6 @@
 // The hand history of a table (docs/protocol.md "Hand history and replay"): its
-// stored events replayed offline through a fresh TableCore — never the live
-// table — one step per event, each with the event, the log lines it added, the
+// stored events replayed offline into a TableState — the one way every table is
+// made, never the live table itself — one step per event, each with the event, the log lines it added, the
 // chips after it and the views the viewer may see: his own seat's view of a
 // finished deal while the table runs, every seat's view once it has ended.
 // Built on the reader's thread (Lobby::history); pure of sockets.
@@ -22,7 +22,6 @@
 #include <nlohmann/json.hpp>
 
 #include "rules/registry.h"
-#include "server/config.h"
 #include "storage/store.h"
 
 namespace parlour::server {
@@ -43,16 +42,16 @@ struct HistoryQuery {
 // `not_found` for a deal the table has not had; `internal` when the log cannot
 // be replayed.
 nlohmann::json build_history(const storage::TableRecord& record, const rules::GameInfo& game,
-                             const std::vector<storage::Event>& events, const Config& config, const HistoryQuery& query);
+                             const std::vector<storage::Event>& events, const HistoryQuery& query);
 // The same for a table of a game in the server's registry (`internal` for a game it does not know).
 nlohmann::json build_history(const storage::TableRecord& record, const std::vector<storage::Event>& events,
-                             const Config& config, const HistoryQuery& query);
+                             const HistoryQuery& query);
 
 // A table's history replayed up to seq(): the offline core standing there and
 // every step before it, kept a deal at a time.
 class ReplayedHistory {
  public:
-  ReplayedHistory(const storage::TableRecord& record, const rules::GameInfo& game, const Config& config);
+  ReplayedHistory(const storage::TableRecord& record, const rules::GameInfo& game);
   ~ReplayedHistory();
   ReplayedHistory(const ReplayedHistory&) = delete;
   ReplayedHistory& operator=(const ReplayedHistory&) = delete;
@@ -81,8 +80,7 @@ class HistoryCache {
   explicit HistoryCache(std::size_t max_bytes = 64u << 20);
   // build_history for `record` (as `db` holds it now), reading from `db` only
   // the events logged since the kept replay. Throws as build_history.
-  nlohmann::json build(storage::Store& db, const storage::TableRecord& record, const Config& config,
-                       const HistoryQuery& query);
+  nlohmann::json build(storage::Store& db, const storage::TableRecord& record, const HistoryQuery& query);
   std::size_t bytes() const { return bytes_; }
 
  private:
@@ -91,7 +89,7 @@ class HistoryCache {
     std::list<std::string>::iterator recency;
     std::size_t bytes = 0;
   };
-  ReplayedHistory& kept_for(storage::Store& db, const storage::TableRecord& record, const Config& config);
+  ReplayedHistory& kept_for(storage::Store& db, const storage::TableRecord& record);
   void drop_beyond_budget(const std::string& keep);
 
   const std::size_t max_bytes_;

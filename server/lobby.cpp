@@ -4,6 +4,7 @@
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
+#include "server/names.h"
 #include "server/cluster.h"
 #include "server/settle_report.h"
 #include "server/tokens.h"
@@ -32,9 +33,7 @@ std::int64_t unix_ms() {
 }  // namespace
 
 bool is_bot_name(const std::string& name) {
-  return name.size() >= 4 && std::tolower(static_cast<unsigned char>(name[0])) == 'b' &&
-         std::tolower(static_cast<unsigned char>(name[1])) == 'o' &&
-         std::tolower(static_cast<unsigned char>(name[2])) == 't' && name[3] == '-';
+  return name.size() >= 4 && same_name(std::string_view(name).substr(0, 4), "bot-");
 }
 
 Lobby::Lobby(boost::asio::io_context& io, const Config& config, Writer& writer, Reader& reader,
@@ -557,7 +556,7 @@ void Lobby::history(const std::string& table, const HistoryQuery& query,
     try {
       const auto record = db.find_table(table);
       if (!record) return done({}, ProtocolError(code::not_found, "no table " + quoted(table)));
-      doc = history_cache_.build(db, *record, config_, query);
+      doc = history_cache_.build(db, *record, query);
     } catch (const ProtocolError& e) {
       return done({}, e);
     } catch (const std::exception& e) {

@@ -1,17 +1,12 @@
 #include "server/player_directory.h"
 
+#include "server/names.h"
+
 #include <algorithm>
 #include <cctype>
 #include <mutex>
 
 namespace parlour::server {
-
-namespace {
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
-}  // namespace
 
 PlayerDirectory::PlayerDirectory(const std::vector<storage::Player>& players) {
   for (const auto& player : players) add(player);
@@ -19,7 +14,7 @@ PlayerDirectory::PlayerDirectory(const std::vector<storage::Player>& players) {
 
 std::optional<storage::Player> PlayerDirectory::find(const std::string& name) const {
   std::shared_lock lock(mutex_);
-  const auto it = by_name_.find(lower(name));
+  const auto it = by_name_.find(folded_name(name));
   if (it == by_name_.end()) return std::nullopt;
   return it->second;
 }
@@ -33,7 +28,7 @@ std::optional<storage::Player> PlayerDirectory::find_by_token_hash(const std::st
 
 void PlayerDirectory::add(const storage::Player& player) {
   std::unique_lock lock(mutex_);
-  const auto key = lower(player.name);
+  const auto key = folded_name(player.name);
   by_name_[key] = player;
   by_token_hash_[player.token_hash] = key;
 }

@@ -5,6 +5,7 @@
 
 #include "rules/fair.h"
 #include "rules/random_play.h"
+#include "server/names.h"
 #include "server/tokens.h"
 
 namespace parlour::server {
@@ -19,17 +20,7 @@ struct RefusedAction : std::logic_error {
   using std::logic_error::logic_error;
 };
 
-constexpr std::size_t log_lines_kept = 50;
 constexpr std::size_t max_quoted_chars = 60;
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
-
-bool same_name(const std::string& a, const std::string& b) {
-  return a.size() == b.size() && lower(a) == lower(b);
-}
 
 std::shared_ptr<const std::string> text_of(const Json& message) {
   return std::make_shared<const std::string>(message.dump(-1, ' ', false, Json::error_handler_t::replace));
@@ -52,17 +43,6 @@ protocol::Clock stored_clock(const std::string& table, const std::string& text) 
   }
 }
 
-// An action in a log line: its type and its plain values, e.g. "discard 9D", "bet 1".
-std::string describe(const Json& action) {
-  std::string text = action.value("type", "?");
-  for (const auto& [key, value] : action.items()) {
-    if (key == "type") continue;
-    if (value.is_string()) text += " " + value.get<std::string>();
-    else if (value.is_number() || value.is_boolean()) text += " " + value.dump();
-  }
-  return text;
-}
-
 }  // namespace
 
 void Outbox::add(Outbox&& later) {
@@ -77,20 +57,14 @@ void Outbox::add(Outbox&& later) {
 TableCore::TableCore(CoreServices services, storage::TableRecord record, const rules::GameInfo& game,
                      const std::vector<storage::Event>& events)
     : services_(std::move(services)),
-      record_(std::move(record)),
+      state_(TableState::replay(std::move(record), game, events)),
       info_(game),
-      options_(Json::parse(record_.options_json)),
-      clock_(stored_clock(record_.id, record_.clock_json)),
+      clock_(stored_clock(state_.id(), state_.record().clock_json)),
       clock_text_(protocol::clock_to_json(clock_).dump()),
-      bot_rng_(record_.seed ^ 0x5bd1e995b0757ULL) {
-  for (const auto& seat : record_.seats) seats_.push_back({seat.player, seat.bot, seat.bot_level, false, false, 0, 0, {}});
+      bot_rng_(state_.record().seed ^ 0x5bd1e995b0757ULL) {
+  sync_memory();
   if (!services_.chat_limit) services_.chat_limit = std::make_shared<WindowLimit>(chat_lines_per_window, chat_window_ms);
-  try {
-    replay(events);
-  } catch (const std::exception& e) {
-    throw ReplayError("the log of table " + record_.id + " cannot be replayed at seq " + std::to_string(seq_ + 1) +
-                      ": " + e.what());
-  }
+  if (!events.empty()) spdlog::info("table {}: replayed {} events, seq {}", id(), events.size(), state_.seq());
 }
 
 TableCore::~TableCore() = default;
@@ -104,7 +78,7 @@ bool TableCore::is_member(ClientId client) const {
 Outbox TableCore::join(const Caller& who, std::optional<int> wanted, bool invited) {
   Outbox out;
   // A seat he left is not his any more: he comes back as anyone who is late.
-  if (auto held = seat_of(who.player); held && !seats_[*held].left) {
+  if (auto held = seat_of(who.player); held && !seats()[*held].left) {
     remember(who);
     out.frames.push_back(reply(who, protocol::reply("joined", who.re, {{"table", id()}, {"seat", *held}})));
     broadcast(out);
@@ -114,10 +88,10 @@ Outbox TableCore::join(const Caller& who, std::optional<int> wanted, bool invite
     return out;
   }
   if (!may_enter(who, invited)) return refuse_private(who, "join");
-  if (record_.status != "waiting") return join_started(who);
+  if (state_.status() != "waiting") return join_started(who);
   const auto seat = free_seat(wanted, who, out);
   if (!seat) return out;
-  seats_[*seat] = SeatInfo{who.player, false, 0, false, false, 0, 0, {}};
+  take_seat(*seat, SeatState{who.player});
   remember(who);
   spdlog::info("table {}: {} takes seat {}", id(), who.player, *seat);
   return commit_step(std::nullopt, {}, {.seats = true},
@@ -141,21 +115,20 @@ Outbox TableCore::leave(const Caller& who) {
   ++summary_version_;
   const auto seat = seat_of(who.player);
   const auto left = reply(who, protocol::reply("left", who.re, {{"table", id()}}));
-  if (!seat || finished() || seats_[*seat].left) {
+  if (!seat || finished() || seats()[*seat].left) {
     out.frames.push_back(left);
     broadcast(out);
     return out;
   }
   spdlog::info("table {}: {} leaves seat {}", id(), who.player, *seat);
-  if (record_.status == "waiting") {
-    seats_[*seat] = SeatInfo{};
+  if (state_.status() == "waiting") {
+    take_seat(*seat, SeatState{});
     return commit_step(std::nullopt, {}, {.seats = true}, {left}, who);
   }
-  seats_[*seat].left = true;
   continued_.erase(*seat);
   Json event = {{"kind", "leave"}, {"seat", *seat}};
-  auto postings = apply_event(event, false);
-  return commit_step(event, std::move(postings), {.seats = true, .result = game_->phase() != rules::Phase::playing},
+  auto postings = apply_event(event);
+  return commit_step(event, std::move(postings), {.seats = true, .result = game()->phase() != rules::Phase::playing},
                      {left}, who);
 }
 
@@ -164,17 +137,17 @@ std::string new_bot_name(int seat) { return "bot-" + random_id(16) + "-" + std::
 Outbox TableCore::add_bot(const Caller& who, std::optional<int> wanted, int level) {
   Outbox out;
   if (!is_host(who)) {
-    out.frames.push_back(error(who, code::forbidden, "only the host, " + record_.host + ", can seat a bot"));
+    out.frames.push_back(error(who, code::forbidden, "only the host, " + state_.record().host + ", can seat a bot"));
     return out;
   }
-  if (record_.status != "waiting") {
+  if (state_.status() != "waiting") {
     out.frames.push_back(error(who, code::conflict, "bots are seated before play starts"));
     return out;
   }
   const auto seat = free_seat(wanted, who, out);
   if (!seat) return out;
   const std::string name = new_bot_name(*seat);
-  seats_[*seat] = SeatInfo{name, true, level, false, false, 0, 0, {}};
+  take_seat(*seat, SeatState{name, true, level});
   std::vector<storage::Posting> postings;
   {
     auto lock = services_.balances.lock();
@@ -195,91 +168,87 @@ Outbox TableCore::add_bot(const Caller& who, std::optional<int> wanted, int leve
 Outbox TableCore::start(const Caller& who) {
   Outbox out;
   if (!is_host(who)) {
-    out.frames.push_back(error(who, code::forbidden, "only the host, " + record_.host + ", can start the game"));
+    out.frames.push_back(error(who, code::forbidden, "only the host, " + state_.record().host + ", can start the game"));
     return out;
   }
-  if (record_.status != "waiting") {
+  if (state_.status() != "waiting") {
     out.frames.push_back(error(who, code::conflict, "the game has already started"));
     return out;
   }
   const int seated = seated_count();
-  const int most = info_.max_players_with(options_);
+  const int most = info_.max_players_with(state_.options());
   if (seated < info_.min_players || seated > most) {
     out.frames.push_back(error(who, code::conflict,
                                info_.name + " needs " + std::to_string(info_.min_players) + " to " +
                                    std::to_string(most) + " players; " + std::to_string(seated) + " seated"));
     return out;
   }
-  // Play uses the occupied seats only, renumbered in order. The old seats are
-  // kept until the game is created, so a refused start changes nothing.
-  auto seats_before = seats_;
-  Json event = {{"kind", "start"}};
+  // Play uses the occupied seats only, renumbered in order (TableState), but in
+  // games that take players between deals.
+  Json event = {{"kind", "start"}, {"fair_salt", random_id(32)}};
   if (takes_late_joiners()) {
     // The empty seats stay in the game, out of play, for friends who come late.
     Json open = Json::array();
     Json seated = Json::array();
-    for (int s = 0; s < static_cast<int>(seats_.size()); ++s) {
-      if (seats_[s].player.empty()) open.push_back(s);
-      seated.push_back({{"player", seats_[s].player}, {"bot", seats_[s].bot}, {"level", seats_[s].bot_level}});
+    for (int s = 0; s < static_cast<int>(seats().size()); ++s) {
+      if (seats()[s].player.empty()) open.push_back(s);
+      seated.push_back({{"player", seats()[s].player}, {"bot", seats()[s].bot}, {"level", seats()[s].bot_level}});
     }
     if (!open.empty()) event["open"] = std::move(open);
     // The seats change hands later: a replay starts from these, not today's.
     event["seated"] = std::move(seated);
-  } else {
-    std::erase_if(seats_, [](const SeatInfo& s) { return s.player.empty(); });
   }
   std::vector<storage::Posting> postings;
   try {
-    postings = apply_event(event, false);
+    postings = apply_event(event);
   } catch (const rules::SetupError& e) {
-    seats_ = std::move(seats_before);
     out.frames.push_back(error(who, code::bad_request, std::string("cannot start: ") + e.what()));
     return out;
   }
-  record_.status = "playing";
-  spdlog::info("table {}: {} starts {} with {} players", id(), record_.host, info_.id, seated);
+  state_.set_status("playing");
+  spdlog::info("table {}: {} starts {} with {} players", id(), state_.record().host, info_.id, seated);
   return commit_step(event, std::move(postings), {.seats = true, .status = true, .result = true},
-                     {reply(who, protocol::reply("ok", who.re, {{"seq", seq_ + 1}}))}, who);
+                     {reply(who, protocol::reply("ok", who.re, {{"seq", state_.seq()}}))}, who);
 }
 
 Outbox TableCore::end(const Caller& who) {
   Outbox out;
   if (!is_host(who)) {
-    out.frames.push_back(error(who, code::forbidden, "only the host, " + record_.host + ", can end the table"));
+    out.frames.push_back(error(who, code::forbidden, "only the host, " + state_.record().host + ", can end the table"));
     return out;
   }
   if (finished()) {
     out.frames.push_back(error(who, code::conflict, "the table has already ended"));
     return out;
   }
-  if (record_.status == "waiting") {
-    record_.status = "finished";
+  if (state_.status() == "waiting") {
+    state_.set_status("finished");
     spdlog::info("table {}: ended by the host before play", id());
-    return commit_step(std::nullopt, {}, {.status = true}, {reply(who, protocol::reply("ok", who.re, {{"seq", seq_}}))},
+    return commit_step(std::nullopt, {}, {.status = true}, {reply(who, protocol::reply("ok", who.re, {{"seq", state_.seq()}}))},
                        who);
   }
   // A deal in progress is played out; a second `end` does not wait for it (the
   // host's way out of a deal nobody finishes). Between deals, it ends now.
-  const bool between_deals = game_->phase() != rules::Phase::playing;
-  if (between_deals || ending_) {
+  const bool between_deals = game()->phase() != rules::Phase::playing;
+  if (between_deals || state_.ending()) {
     spdlog::info("table {}: the host ends the table{}", id(), between_deals ? "" : " without waiting for the deal");
     out = finish_table("the host ended the table");
-    if (pending_) pending_->replies.insert(pending_->replies.begin(), reply(who, protocol::reply("ok", who.re, {{"seq", seq_}})));
+    if (pending_) pending_->replies.insert(pending_->replies.begin(), reply(who, protocol::reply("ok", who.re, {{"seq", state_.seq()}})));
     return out;
   }
-  ending_ = true;
+  // Logged, so that a restart still ends the table after this deal.
+  Json event = {{"kind", "ending"}};
+  auto postings = apply_event(event);
   spdlog::info("table {}: the host ends the table after this deal", id());
-  add_log({"The host ends the table after this deal (send end again to stop it now)."});
-  out.frames.push_back(reply(who, protocol::reply("ok", who.re, {{"seq", seq_}})));
-  broadcast(out);
-  return out;
+  return commit_step(event, std::move(postings), {},
+                     {reply(who, protocol::reply("ok", who.re, {{"seq", state_.seq()}}))}, who);
 }
 
 Outbox TableCore::act(const Caller& who, const Json& action, const std::optional<std::string>& action_id) {
   Outbox out;
-  if (record_.status != "playing" || !game_) {
+  if (state_.status() != "playing" || !game()) {
     out.frames.push_back(error(who, code::conflict,
-                               record_.status == "waiting" ? "the game has not started" : "the table has ended"));
+                               state_.status() == "waiting" ? "the game has not started" : "the table has ended"));
     return out;
   }
   const auto seat = seat_of(who.player);
@@ -288,7 +257,7 @@ Outbox TableCore::act(const Caller& who, const Json& action, const std::optional
     return out;
   }
   if (action_id) {
-    if (auto seq = seq_of_action(*seat, *action_id)) {
+    if (auto seq = state_.seq_of_action(*seat, *action_id)) {
       // A resend after a lost reply: the same answer, nothing applied again.
       remember(who);
       out.frames.push_back(
@@ -297,31 +266,29 @@ Outbox TableCore::act(const Caller& who, const Json& action, const std::optional
       return out;
     }
   }
-  if (seats_[*seat].left) {
+  if (seats()[*seat].left) {
     out.frames.push_back(error(who, code::conflict, "you have left this table"));
     return out;
   }
-  if (action.value("type", "") == "continue" && game_->phase() == rules::Phase::deal_over)
+  if (action.value("type", "") == "continue" && game()->phase() == rules::Phase::deal_over)
     return continue_to_next_deal(who, *seat);
   Json event = {{"kind", "act"}, {"seat", *seat}, {"action", action}};
   if (action_id) event["action_id"] = *action_id;
   std::vector<storage::Posting> postings;
   try {
-    postings = apply_event(event, false);
+    postings = apply_event(event);
   } catch (const rules::RulesError& e) {
     out.frames.push_back(error(who, e.code(), shorten(name_seats(e.what()))));
     return out;
   }
-  deals_without_action_ = 0;
   stop_clock(*seat);
   mark_present(*seat);
-  if (action_id) remember_action(*seat, *action_id, seq_ + 1);
-  Json fields = {{"seq", seq_ + 1}};
+  Json fields = {{"seq", state_.seq()}};
   if (action_id) fields["action_id"] = *action_id;
   // Every action, at debug: at info the log keeps one line per table event.
   if (spdlog::should_log(spdlog::level::debug))
-    spdlog::debug("table {}: #{} {} plays {}", id(), seq_ + 1, who.player, shorten(action.dump()));
-  return commit_step(event, std::move(postings), {.result = game_->phase() != rules::Phase::playing},
+    spdlog::debug("table {}: #{} {} plays {}", id(), state_.seq(), who.player, shorten(action.dump()));
+  return commit_step(event, std::move(postings), {.result = game()->phase() != rules::Phase::playing},
                      {reply(who, protocol::reply("ok", who.re, std::move(fields)))}, who);
 }
 
@@ -332,7 +299,7 @@ Outbox TableCore::back(const Caller& who) {
     out.frames.push_back(error(who, code::forbidden, "you hold no seat at table " + id()));
     return out;
   }
-  if (seats_[*seat].left) {
+  if (seats()[*seat].left) {
     out.frames.push_back(error(who, code::conflict, "you have left this table"));
     return out;
   }
@@ -351,26 +318,26 @@ Outbox TableCore::unseat(const Caller& who, int seat, const std::string& replace
     out.frames.push_back(error(who, error_code, message));
     return std::move(out);
   };
-  if (!is_host(who)) return refuse(code::forbidden, "only the host, " + record_.host + ", can free a seat");
+  if (!is_host(who)) return refuse(code::forbidden, "only the host, " + state_.record().host + ", can free a seat");
   if (finished()) return refuse(code::conflict, "the table has ended");
-  if (seat < 0 || seat >= static_cast<int>(seats_.size()))
+  if (seat < 0 || seat >= static_cast<int>(seats().size()))
     return refuse(code::bad_request, "seat " + std::to_string(seat) + " does not exist; seats are 0 to " +
-                                         std::to_string(seats_.size() - 1));
-  auto& s = seats_[seat];
+                                         std::to_string(seats().size() - 1));
+  const auto s = seats()[seat];
   if (s.player.empty()) return refuse(code::conflict, "seat " + std::to_string(seat) + " is already empty");
-  if (!s.bot && same_name(s.player, record_.host))
+  if (!s.bot && same_name(s.player, state_.record().host))
     return refuse(code::conflict, "that is your own seat: send leave to give it up");
-  if (record_.status == "waiting") {
+  if (state_.status() == "waiting") {
     // Before play a seat is simply emptied; "bot" would seat the bot that is there, or one more.
     if (replace == "bot") return refuse(code::bad_request, "before play, free the seat and seat a bot with 'bot'");
     spdlog::info("table {}: the host frees seat {} ({}) before play", id(), seat, s.player);
-    s = SeatInfo{};
+    take_seat(seat, SeatState{});
     return commit_step(std::nullopt, {}, {.seats = true},
-                       {reply(who, protocol::reply("ok", who.re, {{"seq", seq_}}))}, who);
+                       {reply(who, protocol::reply("ok", who.re, {{"seq", state_.seq()}}))}, who);
   }
   if (s.left || !s.leaving.empty())
     return refuse(code::conflict, s.player + " is already leaving seat " + std::to_string(seat));
-  if (!s.bot && human_connected(seat) && !s.away)
+  if (!s.bot && human_connected(seat) && !memory_[seat].away)
     return refuse(code::conflict, s.player + " is at the table and playing; only an absent player (disconnected or "
                                              "away) can be moved out of his seat");
   if (!takes_late_joiners()) {
@@ -379,21 +346,22 @@ Outbox TableCore::unseat(const Caller& who, int seat, const std::string& replace
                                                  "cannot change hands; free it with replace \"open\" and the game "
                                                  "goes on without it, as when a player leaves");
     spdlog::info("table {}: the host takes seat {} ({}) out of the game", id(), seat, s.player);
-    s.left = true;
     continued_.erase(seat);
     Json event = {{"kind", "leave"}, {"seat", seat}, {"by", "host"}};
-    auto postings = apply_event(event, false);
+    auto postings = apply_event(event);
     return commit_step(event, std::move(postings),
-                       {.seats = true, .result = game_->phase() != rules::Phase::playing},
-                       {reply(who, protocol::reply("ok", who.re, {{"seq", seq_ + 1}}))}, who);
+                       {.seats = true, .result = game()->phase() != rules::Phase::playing},
+                       {reply(who, protocol::reply("ok", who.re, {{"seq", state_.seq()}}))}, who);
   }
   if (replace == "bot" && s.bot) return refuse(code::conflict, "seat " + std::to_string(seat) + " has a bot already");
   spdlog::info("table {}: the host frees seat {} ({}) for {} from the next deal", id(), seat, s.player,
                replace == "bot" ? "a bot" : "a new player");
   Json event = {{"kind", "unseat"}, {"seat", seat}, {"replace", replace}};
-  auto postings = apply_event(event, false);
+  auto postings = apply_event(event);
+  // Until the seat changes hands a bot plays it.
+  if (!s.bot) mark_away(seat);
   return commit_step(event, std::move(postings), {.seats = true},
-                     {reply(who, protocol::reply("ok", who.re, {{"seq", seq_ + 1}}))}, who);
+                     {reply(who, protocol::reply("ok", who.re, {{"seq", state_.seq()}}))}, who);
 }
 
 // ---------------------------------------------------------------- late joiners
@@ -416,7 +384,7 @@ Outbox TableCore::join_started(const Caller& who) {
   remember(who);
   std::string message;
   std::optional<int> place;
-  const bool game_on = game_ && game_->phase() != rules::Phase::game_over && !ending_ && !finished();
+  const bool game_on = game() && game()->phase() != rules::Phase::game_over && !state_.ending() && !finished();
   if (finished()) {
     message = "This table has finished: you are watching its final state.";
   } else if (!takes_late_joiners() || !game_on) {
@@ -453,7 +421,7 @@ std::optional<int> TableCore::waiting_position(const std::string& player) const 
 // Seats a new player can take at the next deal: empty ones, and those whose
 // player has left or is being moved out for a new player.
 int TableCore::seats_opening() const {
-  return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const SeatInfo& s) {
+  return static_cast<int>(std::count_if(seats().begin(), seats().end(), [](const SeatState& s) {
     return s.player.empty() || s.leaving == "open" || (s.left && s.leaving.empty());
   }));
 }
@@ -469,11 +437,11 @@ Json TableCore::seat_changes_due() const {
     const bool here = std::any_of(audience_.begin(), audience_.end(),
                                   [&](const Member& m) { return same_name(m.player, person); });
     const auto seat = seat_of(person);
-    if (here && (!seat || seats_[*seat].left)) line.push_back(person);
+    if (here && (!seat || seats()[*seat].left)) line.push_back(person);
   }
   std::size_t next = 0;
-  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat) {
-    const auto& s = seats_[seat];
+  for (int seat = 0; seat < static_cast<int>(seats().size()); ++seat) {
+    const auto& s = seats()[seat];
     if (s.leaving == "bot") {
       changes.push_back({{"seat", seat}, {"player", new_bot_name(seat)}, {"bot", true}, {"level", 1}});
       continue;
@@ -503,29 +471,14 @@ std::vector<storage::Posting> TableCore::fund_new_bots(const Json& changes) {
   return postings;
 }
 
-// A deal event's seat changes, live and when replayed. A seat that changes hands
-// starts afresh in the game; one left empty is out of play until taken.
-void TableCore::change_seats(const Json& changes, const rules::Balances& chips, rules::Effects& effects) {
+// The people who took a seat at this deal are no longer in line for one.
+void TableCore::seats_changed_hands(const Json& changes) {
   for (const auto& change : changes) {
-    const int seat = change.at("seat").get<int>();
-    auto& s = seats_.at(seat);
-    const std::string before = s.player;
-    if (change.at("player").is_null()) {
-      if (!s.left) game_->seat_left(seat, chips);
-      standings_.seat_changes_hands(seat, before, s.bot);
-      s = SeatInfo{};
-      s.left = true;
-      effects.say(before.empty() ? "Seat " + std::to_string(seat) + " is open."
-                                 : before + " has gone; seat " + std::to_string(seat) + " is open.");
-      continue;
-    }
-    effects.append(game_->seat_taken(seat, chips));
-    standings_.seat_changes_hands(seat, before, s.bot);
-    s = SeatInfo{change.at("player").get<std::string>(), change.value("bot", false), change.value("level", 0), false, false, 0, 0, {}};
-    std::erase_if(waiting_, [&](const std::string& p) { return same_name(p, s.player); });
+    if (change.at("player").is_null()) continue;
+    const auto player = change.at("player").get<std::string>();
+    std::erase_if(waiting_, [&](const std::string& p) { return same_name(p, player); });
     ++summary_version_;
-    spdlog::info("table {}: {} takes seat {}{}", id(), s.player, seat, before.empty() ? "" : " from " + before);
-    effects.say(s.player + " takes seat " + std::to_string(seat) + " and is dealt in.");
+    spdlog::info("table {}: {} takes seat {}", id(), player, change.at("seat").get<int>());
   }
 }
 
@@ -533,9 +486,9 @@ Outbox TableCore::continue_to_next_deal(const Caller& who, int seat) {
   Outbox out;
   continued_.insert(seat);
   mark_present(seat);
-  out.frames.push_back(reply(who, protocol::reply("ok", who.re, {{"seq", seq_}, {"continued", true}})));
+  out.frames.push_back(reply(who, protocol::reply("ok", who.re, {{"seq", state_.seq()}, {"continued", true}})));
   const auto awaited = humans_awaited_at_deal_end();
-  if (awaited.empty() && !ending_) {
+  if (awaited.empty() && !state_.ending()) {
     out.timers.push_back(cancel(TimerKind::next_deal));
     out.add(next_deal());
     return out;
@@ -545,10 +498,10 @@ Outbox TableCore::continue_to_next_deal(const Caller& who, int seat) {
 }
 
 Outbox TableCore::expire() {
-  if (record_.status != "waiting") return Outbox{};
-  record_.status = "finished";
+  if (state_.status() != "waiting") return Outbox{};
+  state_.set_status("finished");
   spdlog::info("table {}: nobody started it; it expires", id());
-  add_log({"Nobody started the game; the table has expired."});
+  say("Nobody started the game; the table has expired.");
   return commit_step(std::nullopt, {}, {.status = true}, {}, std::nullopt);
 }
 
@@ -568,17 +521,17 @@ Outbox TableCore::commit_step(std::optional<Json> event, std::vector<storage::Po
   storage::TableWrite write;
   write.table = id();
   if (event) {
-    write.event = storage::Event{++seq_, event->dump()};
+    write.event = storage::Event{state_.seq(), event->dump()};
     // The ledger links each movement to the step that caused it.
     for (auto& posting : postings)
-      if (!posting.seq) posting.seq = seq_;
+      if (!posting.seq) posting.seq = state_.seq();
   }
   write.postings = postings;
-  if (changes.status) write.status = record_.status;
-  if (changes.seats) write.seats = stored_seats();
+  if (changes.status) write.status = state_.status();
+  if (changes.seats) write.seats = state_.stored_seats();
   if (changes.status || changes.seats) ++summary_version_;
-  if (changes.result && game_ && !game_->result().is_null()) write.result_json = game_->result().dump();
-  if (!record_.failure.empty() && record_.status == "finished" && changes.status) write.failure = record_.failure;
+  if (changes.result && game() && !game()->result().is_null()) write.result_json = game()->result().dump();
+  if (!state_.record().failure.empty() && state_.status() == "finished" && changes.status) write.failure = state_.record().failure;
   pending_ = Pending{std::move(postings), std::move(replies), std::move(caller)};
   unsaved_postings_.clear();
   Outbox out;
@@ -615,21 +568,21 @@ Outbox TableCore::committed(bool ok, const std::string& why) {
 
 Outbox TableCore::resume() {
   Outbox out;
-  if (pending_ || !game_ || record_.status != "playing") {
+  if (pending_ || !game() || state_.status() != "playing") {
     schedule(out);
     return out;
   }
   // A later change of these wakes the table again (balances_changed).
   chips_resumed_ = balances_now();
-  const auto phase = game_->phase();
+  const auto phase = game()->phase();
   if (phase == rules::Phase::game_over) return finish_table("the game is over");
-  if (phase == rules::Phase::deal_over && ending_) return finish_table("the host ended the table");
+  if (phase == rules::Phase::deal_over && state_.ending()) return finish_table("the host ended the table");
   if (phase == rules::Phase::playing) {
     if (auto seat = seat_that_must_skip()) return act_for(*seat, {{"type", "skip"}}, "automatic");
   }
   if (phase == rules::Phase::playing && nobody_can_act()) {
     spdlog::error("table {}: nobody can act in the deal in progress; the table ends", id());
-    add_log({"Nobody can act any more; the table ends."});
+    say("Nobody can act any more; the table ends.");
     return finish_table("nobody could act");
   }
   schedule(out);
@@ -651,16 +604,16 @@ Outbox TableCore::balances_changed() {
 std::set<std::string> TableCore::seated_accounts() const {
   std::set<std::string> accounts;
   if (finished()) return accounts;
-  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat)
-    if (!seats_[seat].player.empty() && !seats_[seat].bot) accounts.insert(account_of(seat));
+  for (int seat = 0; seat < static_cast<int>(seats().size()); ++seat)
+    if (!seats()[seat].player.empty() && !seats()[seat].bot) accounts.insert(account_of(seat));
   return accounts;
 }
 
 Outbox TableCore::next_deal() {
-  if (++deals_without_action_ > services_.config.max_idle_deals) {
+  if (state_.deals_without_action() + 1 > services_.config.max_idle_deals) {
     spdlog::warn("table {}: {} deals in a row passed without a single action; the table ends", id(),
                  services_.config.max_idle_deals);
-    add_log({"Deal after deal passes without anyone able to play; the table ends."});
+    say("Deal after deal passes without anyone able to play; the table ends.");
     return finish_table("deals passed without play");
   }
   continued_.clear();
@@ -671,18 +624,19 @@ Outbox TableCore::next_deal() {
     postings = fund_new_bots(changes);
     event["seats"] = std::move(changes);
   }
-  auto dealt = apply_event(event, false);
+  auto dealt = apply_event(event);
   postings.insert(postings.end(), dealt.begin(), dealt.end());
+  if (event.contains("seats")) seats_changed_hands(event["seats"]);
   return commit_step(event, std::move(postings),
-                     {.seats = event.contains("seats"), .result = game_->phase() == rules::Phase::game_over}, {},
+                     {.seats = event.contains("seats"), .result = game()->phase() == rules::Phase::game_over}, {},
                      std::nullopt);
 }
 
 Outbox TableCore::finish_table(const std::string& why) {
   Json event = {{"kind", "close"}};
-  auto postings = apply_event(event, false);
-  record_.status = "finished";
-  spdlog::info("table {}: finished after {} deals ({})", id(), game_->deals_played(), why);
+  auto postings = apply_event(event);
+  state_.set_status("finished");
+  spdlog::info("table {}: finished after {} deals ({})", id(), game()->deals_played(), why);
   Outbox out;
   for (auto kind : {TimerKind::bot, TimerKind::turn, TimerKind::next_deal}) out.timers.push_back(cancel(kind));
   out.add(commit_step(event, std::move(postings), {.status = true, .result = true}, {}, std::nullopt));
@@ -698,9 +652,8 @@ Outbox TableCore::fail(const std::string& reason) {
   services_.balances.revert(unsaved_postings_);
   unsaved_postings_.clear();
   pending_.reset();
-  record_.status = "finished";
-  record_.failure = shorten(reason);
-  add_log({"The table has stopped because of a fault in the server; its chips are safe."});
+  state_.set_failure(shorten(reason));
+  say("The table has stopped because of a fault in the server; its chips are safe.");
   auto postings = share_out_pools();
   out.add(commit_step(std::nullopt, std::move(postings), {.status = true}, {}, std::nullopt));
   return out;
@@ -710,249 +663,91 @@ Outbox TableCore::fail(const std::string& reason) {
 // only `skip`; the table plays it for him rather than wait on a formality.
 std::optional<int> TableCore::seat_that_must_skip() const {
   const auto chips = balances_now();
-  for (int seat : game_->to_act()) {
-    const auto legal = game_->legal_actions(seat, chips);
+  for (int seat : game()->to_act()) {
+    const auto legal = game()->legal_actions(seat, chips);
     if (legal.size() == 1 && legal[0].value("type", "") == "skip") return seat;
   }
   return std::nullopt;
 }
 
 bool TableCore::nobody_can_act() const {
-  if (game_->turn_timer()) return false;
-  const auto acting = game_->to_act();
+  if (game()->turn_timer()) return false;
+  const auto acting = game()->to_act();
   const auto chips = balances_now();
   return std::none_of(acting.begin(), acting.end(), [&](int seat) {
-    return !seats_[seat].left && !game_->legal_actions(seat, chips).empty();
+    return !seats()[seat].left && !game()->legal_actions(seat, chips).empty();
   });
 }
 
-std::vector<storage::Posting> TableCore::apply_event(Json& event, bool replaying) {
+// One event through the state's interpreter (the code a replay runs), its
+// chips read from and moved in the live balances under one lock.
+std::vector<storage::Posting> TableCore::apply_event(Json& event) {
   auto lock = services_.balances.lock();
-  rules::Balances chips = replaying ? event.at("balances").get<rules::Balances>() : balances(lock);
-  const std::string kind = event.at("kind");
-  rules::Effects effects;
-  if (kind == "start") {
-    if (const auto seated = event.find("seated"); replaying && seated != event.end()) {
-      for (std::size_t s = 0; s < seated->size() && s < seats_.size(); ++s) {
-        const auto& at = (*seated)[s];
-        seats_[s] = SeatInfo{at.value("player", ""), at.value("bot", false), at.value("level", 0), false, false, 0, 0, {}};
-      }
-    }
-    rules::GameSetup setup{options_, static_cast<int>(seats_.size()), record_.seed, std::nullopt, chips};
-    const auto open = event.value("open", std::vector<int>{});
-    std::vector<int> occupied;
-    for (int s = 0; s < static_cast<int>(seats_.size()); ++s)
-      if (std::find(open.begin(), open.end(), s) == open.end()) occupied.push_back(s);
-    // The first dealer is drawn from the seed, among the seats taken, and kept in
-    // the event; logs written before it was drawn had seat 0 deal first.
-    if (replaying) {
-      setup.first_dealer = event.value("first_dealer", 0);
-    } else {
-      setup.first_dealer = occupied.at(rules::draw_first_dealer(record_.seed, static_cast<int>(occupied.size())));
-      event["first_dealer"] = *setup.first_dealer;
-    }
-    if (!record_.deck_json.empty()) {
-      std::vector<rules::Card> deck;
-      for (const auto& card : Json::parse(record_.deck_json)) deck.push_back(*rules::parse_card(card.get<std::string>()));
-      setup.stacked_deck = std::move(deck);
-    }
-    auto game = rules::Registry::create(info_, std::move(setup));
-    for (int s : open) {
-      // Out of play until someone takes it; what the game says of a seat leaving is not news here.
-      seats_.at(s) = SeatInfo{};
-      seats_.at(s).left = true;
-      game->seat_left(s, chips);
-    }
-    effects = game->start_next_deal(chips);
-    game_ = std::move(game);
-    standings_.start(static_cast<int>(seats_.size()));
-    // The salt joins the seed in every deal's commitment (rules/fair.h); logs
-    // written before it was kept have none.
-    if (!replaying) event["fair_salt"] = random_id(32);
-    fair_salt_ = event.value("fair_salt", "");
-    deal_committed(effects, replaying);
-  } else if (!game_) {
-    throw std::runtime_error("event '" + kind + "' before the game started");
-  } else if (kind == "deal") {
-    if (const auto changes = event.find("seats"); changes != event.end()) {
-      change_seats(*changes, chips, effects);
-      // The deal is dealt to the seats' new players, from their own chips.
-      if (!replaying) chips = balances(lock);
-    }
-    if (game_->phase() == rules::Phase::deal_over) {
-      effects.append(game_->start_next_deal(chips));
-      deal_committed(effects, replaying);
-    }
-  } else if (kind == "act") {
-    effects = game_->apply(event.at("seat").get<int>(), event.at("action"), chips);
-  } else if (kind == "leave") {
-    const int seat = event.at("seat").get<int>();
-    if (replaying) seats_.at(seat).left = true;
-    effects = game_->seat_left(seat, chips);
-  } else if (kind == "unseat") {
-    // The seat changes hands at the next deal; until then a bot plays it.
-    const int seat = event.at("seat").get<int>();
-    seats_.at(seat).leaving = event.at("replace").get<std::string>();
-    if (!seats_[seat].bot) mark_away(seat);
-    effects.say("The host frees " + rules::seat_tag(seat) + "'s seat: from the next deal it goes to " +
-                (seats_[seat].leaving == "bot" ? "a bot." : "a new player (or stays empty)."));
-  } else if (kind == "close") {
-    effects = game_->close(chips);
-  } else {
-    throw std::runtime_error("unknown event kind '" + kind + "'");
-  }
-  if (!replaying) event["balances"] = chips;
-  // Replayed steps' chips are in the ledger already: their postings only tell a
-  // history what moved, and one for a seat nobody holds (a log from before the
-  // start event said who sat where) is left out rather than stop the replay.
-  auto postings = to_postings(effects.transfers, replaying);
-  if (!replaying) {
-    if (!services_.balances.affordable(postings, lock))
-      throw std::logic_error("the rules moved more chips than a player has: " + event.dump());
-    services_.balances.apply(postings, lock);
-    unsaved_postings_.insert(unsaved_postings_.end(), postings.begin(), postings.end());
-  }
+  const auto deals_before = state_.deals_started();
+  auto applied = state_.apply(event, [&](const std::vector<SeatState>& seats) { return balances(seats, lock); });
+  if (!services_.balances.affordable(applied.postings, lock))
+    throw std::logic_error("the rules moved more chips than a player has: " + event.dump());
+  services_.balances.apply(applied.postings, lock);
+  unsaved_postings_.insert(unsaved_postings_.end(), applied.postings.begin(), applied.postings.end());
   lock.unlock();
-  standings_.add_transfers(effects.transfers);
-  note_deal_settled(kind);
-  // An action the table played when the seat's clock ran out says so, also when replayed.
-  if (kind == "act" && event.value("by", "") == "clock")
-    add_log({rules::seat_tag(event.at("seat").get<int>()) + "'s time ran out: the table plays " +
-             describe(event.at("action")) + "."});
-  add_log(effects.log);
-  return postings;
+  sync_memory();
+  if (state_.deals_started() != deals_before)
+    spdlog::info("table {}: deal {} committed: sha256 {}", id(), state_.deals_started(), state_.current_commitment());
+  return std::move(applied.postings);
 }
 
-// A deal that settled (by an action, a deal that could not be played, a player
-// leaving) counts in the standings; the table's close is no deal of its own.
-void TableCore::note_deal_settled(const std::string& kind) {
-  if (kind == "close" || !game_ || game_->phase() == rules::Phase::playing) return;
-  standings_.add_settled_deal(game_->result());
-}
-
-// A deal has started: its commitment is announced with its first cards, in the
-// same push and before them in the log (docs/protocol.md "Provably fair deals").
-void TableCore::deal_committed(rules::Effects& effects, bool replaying) {
-  ++deals_started_;
-  commitment_ = commitment(deals_started_);
-  effects.log.insert(effects.log.begin(), "Deal " + std::to_string(deals_started_) +
-                                              " is dealt from a committed deck: sha256 " + commitment_ + ".");
-  if (!replaying) spdlog::info("table {}: deal {} committed: sha256 {}", id(), deals_started_, commitment_);
-}
-
-std::string TableCore::commitment(int deal) const {
-  return rules::fair::commitment(record_.id, deal, record_.seed, fair_salt_);
-}
-
-Json TableCore::fair_json() const {
-  if (deals_started_ == 0) return Json();
-  Json fair = {{"deal", deals_started_}, {"commitment", commitment_}};
-  if (finished()) {
-    // The table is over: the seed is revealed (as a string: it does not fit a JavaScript number).
-    fair["scheme"] = rules::fair::scheme;
-    fair["seed"] = std::to_string(record_.seed);
-    fair["salt"] = fair_salt_;
-  }
-  return fair;
-}
-
-void TableCore::replay_observed(const std::vector<storage::Event>& events,
-                                const std::function<void(const ReplayedStep&)>& after) {
-  // An offline core only: fresh, or standing where its last replay left it.
-  if (!events.empty() && events.front().seq <= seq_)
-    throw std::logic_error("table core: replay_observed from seq " + std::to_string(events.front().seq) +
-                           " on a core already at seq " + std::to_string(seq_));
-  try {
-    replay(events, &after);
-  } catch (const std::exception& e) {
-    throw ReplayError("the log of table " + record_.id + " cannot be replayed at seq " + std::to_string(seq_ + 1) +
-                      ": " + e.what());
-  }
-}
-
-void TableCore::replay(const std::vector<storage::Event>& events,
-                       const std::function<void(const ReplayedStep&)>* after) {
-  for (const auto& event : events) {
-    auto parsed = Json::parse(event.json);
-    if (is_talk(parsed.at("kind").get<std::string>())) {
-      // The table's talk: never the game's, but a replay shows it.
-      apply_talk(parsed);
-      seq_ = event.seq;
-      static const std::vector<storage::Posting> no_postings;
-      if (after) (*after)(ReplayedStep{event.seq, parsed, {}, no_postings});
-      continue;
-    }
-    const auto lines_before = log_total_;
-    const auto postings = apply_event(parsed, true);
-    seq_ = event.seq;
-    if (after) {
-      // The lines this event added, still among the kept tail.
-      const auto kept_from = log_total_ - static_cast<std::int64_t>(log_.size());
-      std::vector<std::string> lines;
-      for (auto line = std::max(lines_before, kept_from); line < log_total_; ++line)
-        lines.push_back(Json::parse(log_[static_cast<std::size_t>(line - kept_from)]).get<std::string>());
-      (*after)(ReplayedStep{event.seq, parsed, std::move(lines), postings});
-    }
-    if (parsed.at("kind") == "act") {
-      deals_without_action_ = 0;
-      if (auto id = parsed.find("action_id"); id != parsed.end())
-        remember_action(parsed.at("seat").get<int>(), id->get<std::string>(), event.seq);
-    } else if (parsed.at("kind") == "deal") {
-      ++deals_without_action_;
-    }
-  }
-  // A history's replay (`after`) is a read, not a table event: details only.
-  if (!events.empty())
-    spdlog::log(after ? spdlog::level::debug : spdlog::level::info, "table {}: replayed {} events, seq {}", id(),
-                events.size(), seq_);
-}
-
+// The database is the truth: the state is made again from the stored record
+// and log, as at a restart. What the table remembers beyond its log stays,
+// but for what only made sense of the step undone: pushes start afresh, the
+// clocks and the continues of a deal that may no longer be over.
 void TableCore::rebuild_from_database() {
-  // The database is the truth: reload the seats and status and replay the log.
   auto stored = services_.reload ? services_.reload(id()) : std::nullopt;
   if (!stored) throw std::runtime_error("table " + id() + " is no longer in the database");
-  record_ = std::move(stored->first);
-  seats_.clear();
-  for (const auto& seat : record_.seats) seats_.push_back({seat.player, seat.bot, seat.bot_level, false, false, 0, 0, {}});
-  game_.reset();
-  seq_ = 0;
-  deals_started_ = 0;
-  commitment_.clear();
-  fair_salt_.clear();
-  log_.clear();
-  log_total_ = 0;
+  state_ = TableState::replay(std::move(stored->first), info_, stored->second);
+  sync_memory();
   result_read_ = false;
-  for (auto& member : audience_) member.log_sent = member.chat_sent = -1;
-  chat_.clear();
-  chat_total_ = 0;
-  chatters_.clear();
-  muted_.clear();
-  standings_ = Standings{};
-  rematch_.reset();
-  rematch_of_.reset();
-  rematch_in_progress_ = false;
-  action_ids_.clear();
+  for (auto& member : audience_) member = Member{member.client, member.player};
+  players_version_ = roster_version_ = 0;
   clocks_.clear();
   clock_armed_.reset();
-  replay(stored->second);
+  continued_.clear();
+  rematch_in_progress_ = false;
+}
+
+void TableCore::sync_memory() {
+  const auto& seats = state_.seats();
+  memory_.resize(seats.size());
+  for (std::size_t seat = 0; seat < seats.size(); ++seat) {
+    auto& memory = memory_[seat];
+    if (memory.player == seats[seat].player) continue;
+    memory = SeatMemory{seats[seat].player};
+    // A person the host is moving out is played by a bot until the seat changes hands.
+    memory.away = !seats[seat].bot && !seats[seat].player.empty() && !seats[seat].leaving.empty();
+  }
+}
+
+void TableCore::say(const std::string& line) { state_.say(line); }
+
+void TableCore::take_seat(int seat, SeatState taker) {
+  state_.set_seat(seat, std::move(taker));
+  sync_memory();
 }
 
 Outbox TableCore::act_for(int seat, const Json& action, const char* why) {
   Json event = {{"kind", "act"}, {"seat", seat}, {"action", action}};
   std::vector<storage::Posting> postings;
   try {
-    postings = apply_event(event, false);
+    postings = apply_event(event);
   } catch (const rules::RulesError& e) {
     // The game listed this action (or named it as the turn's default): refusing
     // it is a fault of the game, and a table must not wait on it forever.
     throw RefusedAction(std::string(why) + " action " + action.dump() + " for seat " + std::to_string(seat) +
                         " was refused: " + e.what());
   }
-  deals_without_action_ = 0;
   stop_clock(seat);
   if (spdlog::should_log(spdlog::level::debug))
-    spdlog::debug("table {}: #{} {} plays {} for seat {}", id(), seq_ + 1, why, action.dump(), seat);
-  return commit_step(event, std::move(postings), {.result = game_->phase() != rules::Phase::playing}, {},
+    spdlog::debug("table {}: #{} {} plays {} for seat {}", id(), state_.seq(), why, action.dump(), seat);
+  return commit_step(event, std::move(postings), {.result = game()->phase() != rules::Phase::playing}, {},
                      std::nullopt);
 }
 
@@ -973,7 +768,7 @@ bool TableCore::current(TimerKind kind, std::uint64_t token) const {
 }
 
 void TableCore::schedule(Outbox& out) {
-  const bool live = !pending_ && game_ && record_.status == "playing";
+  const bool live = !pending_ && game() && state_.status() == "playing";
   if (!live) {
     for (auto kind : {TimerKind::bot, TimerKind::turn, TimerKind::next_deal})
       if (timer_token_[static_cast<std::size_t>(kind)] != 0) out.timers.push_back(cancel(kind));
@@ -990,9 +785,9 @@ void TableCore::schedule(Outbox& out) {
 
 void TableCore::schedule_bot(Outbox& out) {
   if (timer_token_[static_cast<std::size_t>(TimerKind::bot)] != 0) return;
-  if (game_->phase() != rules::Phase::playing) return;
-  for (int seat : game_->to_act()) {
-    if (!seats_[seat].bot && !seats_[seat].away) continue;
+  if (game()->phase() != rules::Phase::playing) return;
+  for (int seat : game()->to_act()) {
+    if (!seats()[seat].bot && !memory_[seat].away) continue;
     out.timers.push_back(arm(TimerKind::bot, std::chrono::milliseconds(services_.config.bot_delay_ms)));
     return;
   }
@@ -1004,7 +799,7 @@ void TableCore::schedule_bot(Outbox& out) {
 // earliest deadline. A restart arms every clock in full: the log records
 // steps, not clocks.
 void TableCore::schedule_turn_timer(Outbox& out) {
-  const auto timer = game_->phase() == rules::Phase::playing ? game_->turn_timer() : std::nullopt;
+  const auto timer = game()->phase() == rules::Phase::playing ? game()->turn_timer() : std::nullopt;
   const bool armed = timer_token_[static_cast<std::size_t>(TimerKind::turn)] != 0;
   if (timer) {
     for (auto it = clocks_.begin(); it != clocks_.end();) stop_clock((it++)->first);
@@ -1035,15 +830,15 @@ void TableCore::schedule_turn_timer(Outbox& out) {
 // The human seats the table's clock runs for: to act, with something to do,
 // present (an away seat is the bot's), at a table whose clock is on.
 std::set<int> TableCore::seats_on_the_clock() const {
-  std::set<int> seats;
-  if (clock_.seconds <= 0 || !game_ || game_->phase() != rules::Phase::playing) return seats;
+  std::set<int> due;
+  if (clock_.seconds <= 0 || !game() || game()->phase() != rules::Phase::playing) return due;
   const auto chips = balances_now();
-  for (int seat : game_->to_act()) {
-    const auto& s = seats_[seat];
-    if (s.player.empty() || s.bot || s.left || s.away) continue;
-    if (!game_->legal_actions(seat, chips).empty()) seats.insert(seat);
+  for (int seat : game()->to_act()) {
+    const auto& s = seats()[seat];
+    if (s.player.empty() || s.bot || s.left || memory_[seat].away) continue;
+    if (!game()->legal_actions(seat, chips).empty()) due.insert(seat);
   }
-  return seats;
+  return due;
 }
 
 // Seats no longer on the clock stop theirs; seats newly on it start one: the
@@ -1066,12 +861,12 @@ void TableCore::stop_clock(int seat) {
   const auto it = clocks_.find(seat);
   if (it == clocks_.end()) return;
   const auto beyond = services_.now_ms() - it->second.started_ms - std::int64_t{clock_.seconds} * 1000;
-  if (beyond > 0) seats_[seat].bank_used_ms += std::min(beyond, bank_left_ms(seat));
+  if (beyond > 0) memory_[seat].bank_used_ms += std::min(beyond, bank_left_ms(seat));
   clocks_.erase(it);
 }
 
 std::int64_t TableCore::bank_left_ms(int seat) const {
-  return std::max<std::int64_t>(0, std::int64_t{clock_.bank} * 1000 - seats_[seat].bank_used_ms);
+  return std::max<std::int64_t>(0, std::int64_t{clock_.bank} * 1000 - memory_[seat].bank_used_ms);
 }
 
 std::optional<std::pair<int, TableCore::SeatClock>> TableCore::earliest_clock() const {
@@ -1094,26 +889,26 @@ Json TableCore::clock_json(int seat, const SeatClock& clock) const {
 // instead of the table waiting on the clock again.
 Outbox TableCore::clock_ran_out() {
   clock_armed_.reset();
-  if (game_->phase() != rules::Phase::playing) return resume();
+  if (game()->phase() != rules::Phase::playing) return resume();
   const auto earliest = earliest_clock();
   if (!earliest || !seats_on_the_clock().count(earliest->first)) return resume();
   const int seat = earliest->first;
   clocks_.erase(seat);
   // The deadline held all of the bank that was left: it is spent.
-  seats_[seat].bank_used_ms = std::int64_t{clock_.bank} * 1000;
-  ++seats_[seat].missed;
-  const auto legal = game_->legal_actions(seat, balances_now());
+  memory_[seat].bank_used_ms = std::int64_t{clock_.bank} * 1000;
+  ++memory_[seat].missed;
+  const auto legal = game()->legal_actions(seat, balances_now());
   Json event = {{"kind", "act"}, {"seat", seat}, {"by", "clock"}};
   std::vector<storage::Posting> postings;
   std::optional<std::string> refused;
   try {
-    event["action"] = info_.default_for(game_->view(seat), legal);
+    event["action"] = info_.default_for(game()->view(seat), legal);
   } catch (const std::exception& e) {
     refused = e.what();
   }
   if (!refused) {
     try {
-      postings = apply_event(event, false);
+      postings = apply_event(event);
     } catch (const rules::RulesError& e) {
       refused = e.what();
     }
@@ -1127,39 +922,38 @@ Outbox TableCore::clock_ran_out() {
     broadcast(out);
     return out;
   }
-  deals_without_action_ = 0;
   spdlog::info("table {}: seat {}'s clock ran out ({} in a row); the table plays {}", id(), seat,
-               seats_[seat].missed, event["action"].dump());
-  if (seats_[seat].missed >= clock_.away_after) mark_away(seat);
-  return commit_step(event, std::move(postings), {.result = game_->phase() != rules::Phase::playing}, {},
+               memory_[seat].missed, event["action"].dump());
+  if (memory_[seat].missed >= clock_.away_after) mark_away(seat);
+  return commit_step(event, std::move(postings), {.result = game()->phase() != rules::Phase::playing}, {},
                      std::nullopt);
 }
 
 void TableCore::mark_away(int seat) {
-  auto& s = seats_[seat];
+  auto& s = memory_[seat];
   if (s.away) return;
   s.away = true;
   ++summary_version_;
   stop_clock(seat);
   spdlog::info("table {}: {} is away; a bot plays seat {}", id(), s.player, seat);
-  add_log({rules::seat_tag(seat) + " is away: a bot plays for them until they are back."});
+  say(rules::seat_tag(seat) + " is away: a bot plays for them until they are back.");
 }
 
 void TableCore::mark_present(int seat) {
-  auto& s = seats_[seat];
+  auto& s = memory_[seat];
   s.missed = 0;
   if (!s.away) return;
   s.away = false;
   ++summary_version_;
   spdlog::info("table {}: {} is back at seat {}", id(), s.player, seat);
-  add_log({rules::seat_tag(seat) + " is back."});
+  say(rules::seat_tag(seat) + " is back.");
 }
 
 // After a deal, its result stays on every screen until each human still here
 // has said `continue`, or the pause runs out.
 void TableCore::schedule_next_deal(Outbox& out) {
   if (timer_token_[static_cast<std::size_t>(TimerKind::next_deal)] != 0) return;
-  if (game_->phase() != rules::Phase::deal_over) return;
+  if (game()->phase() != rules::Phase::deal_over) return;
   const bool someone_reads = !humans_awaited_at_deal_end().empty();
   const int pause = someone_reads ? services_.config.deal_pause_ms : services_.config.bot_delay_ms;
   out.timers.push_back(arm(TimerKind::next_deal, std::chrono::milliseconds(pause)));
@@ -1170,28 +964,28 @@ Outbox TableCore::timer_fired(TimerKind kind, std::uint64_t token) {
   if (!current(kind, token)) return out;
   timer_token_[static_cast<std::size_t>(kind)] = 0;
   if (pending_) return out;  // the actor holds timers back while a write is in flight; resume() re-arms
-  if (!game_ || record_.status != "playing") return out;
+  if (!game() || state_.status() != "playing") return out;
   switch (kind) {
     case TimerKind::bot: return bot_move();
     case TimerKind::turn: return turn_ ? turn_timed_out() : clock_ran_out();
     case TimerKind::next_deal:
-      if (game_->phase() != rules::Phase::deal_over) return resume();
-      if (ending_) return finish_table("the host ended the table");
+      if (game()->phase() != rules::Phase::deal_over) return resume();
+      if (state_.ending()) return finish_table("the host ended the table");
       return next_deal();
   }
   return out;
 }
 
 Outbox TableCore::bot_move() {
-  if (game_->phase() != rules::Phase::playing) return resume();
+  if (game()->phase() != rules::Phase::playing) return resume();
   const auto chips = balances_now();
-  for (int seat : game_->to_act()) {
+  for (int seat : game()->to_act()) {
     // An away seat is played carefully (the game's bot, where it has one) until its player is back.
-    const bool away = !seats_[seat].bot && seats_[seat].away && !seats_[seat].left;
-    if (!seats_[seat].bot && !away) continue;
-    const Json legal = game_->legal_actions(seat, chips);
+    const bool away = !seats()[seat].bot && memory_[seat].away && !seats()[seat].left;
+    if (!seats()[seat].bot && !away) continue;
+    const Json legal = game()->legal_actions(seat, chips);
     if (legal.empty()) continue;
-    const bool careful = (away || seats_[seat].bot_level >= 1) && info_.bot;
+    const bool careful = (away || seats()[seat].bot_level >= 1) && info_.bot;
     if (!careful) return act_for(seat, rules::random_legal_action(legal, bot_rng_), "random bot");
     return careful_move(seat, legal, away ? "away bot" : "bot");
   }
@@ -1206,7 +1000,7 @@ Outbox TableCore::careful_move(int seat, const Json& legal, const char* why) {
   std::string failure;
   Json action;
   try {
-    action = info_.bot(game_->view(seat), legal, bot_rng_);
+    action = info_.bot(game()->view(seat), legal, bot_rng_);
   } catch (const std::exception& e) {
     failure = std::string("it threw: ") + e.what();
   }
@@ -1224,7 +1018,7 @@ Outbox TableCore::careful_move(int seat, const Json& legal, const char* why) {
 
 Outbox TableCore::turn_timed_out() {
   const auto timer = turn_;
-  const auto now = game_->phase() == rules::Phase::playing ? game_->turn_timer() : std::nullopt;
+  const auto now = game()->phase() == rules::Phase::playing ? game()->turn_timer() : std::nullopt;
   turn_.reset();
   if (!timer || !now || now->seat != timer->seat || now->turn != timer->turn) return resume();
   spdlog::info("table {}: seat {}'s {} s turn ran out; the server plays {}", id(), timer->seat, timer->seconds,
@@ -1234,82 +1028,48 @@ Outbox TableCore::turn_timed_out() {
 
 // ---------------------------------------------------------------- seats and chips
 
-std::string TableCore::account_of(int seat) const { return storage::player_account(seats_[seat].player); }
+std::string TableCore::account_of(int seat) const { return storage::player_account(seats()[seat].player); }
 
-rules::Balances TableCore::balances(const LiveBalances::Lock& lock) const {
+rules::Balances TableCore::balances(const std::vector<SeatState>& seats, const LiveBalances::Lock& lock) const {
   rules::Balances out;
-  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat)
-    out.push_back(seats_[seat].player.empty() ? 0 : services_.balances.balance(account_of(seat), lock));
+  out.reserve(seats.size());
+  for (const auto& seat : seats)
+    out.push_back(seat.player.empty() ? 0 : services_.balances.balance(storage::player_account(seat.player), lock));
   return out;
 }
 
 rules::Balances TableCore::balances_now() const {
   auto lock = services_.balances.lock();
-  return balances(lock);
+  return balances(seats(), lock);
 }
 
-std::optional<int> TableCore::seat_of(const std::string& player) const {
-  if (player.empty()) return std::nullopt;
-  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat)
-    if (!seats_[seat].bot && same_name(seats_[seat].player, player)) return seat;
-  return std::nullopt;
-}
-
-bool TableCore::is_host(const Caller& who) const { return same_name(who.player, record_.host); }
+bool TableCore::is_host(const Caller& who) const { return same_name(who.player, state_.record().host); }
 
 int TableCore::seated_count() const {
   return static_cast<int>(
-      std::count_if(seats_.begin(), seats_.end(), [](const SeatInfo& s) { return !s.player.empty(); }));
+      std::count_if(seats().begin(), seats().end(), [](const SeatState& s) { return !s.player.empty(); }));
 }
 
 std::optional<int> TableCore::free_seat(std::optional<int> wanted, const Caller& who, Outbox& out) const {
   if (wanted) {
-    if (*wanted < 0 || *wanted >= static_cast<int>(seats_.size())) {
+    if (*wanted < 0 || *wanted >= static_cast<int>(seats().size())) {
       out.frames.push_back(error(who, code::bad_request,
                                  "seat " + std::to_string(*wanted) + " does not exist; seats are 0 to " +
-                                     std::to_string(seats_.size() - 1)));
+                                     std::to_string(seats().size() - 1)));
       return std::nullopt;
     }
-    if (!seats_[*wanted].player.empty()) {
+    if (!seats()[*wanted].player.empty()) {
       out.frames.push_back(error(who, code::conflict, "seat " + std::to_string(*wanted) + " is taken"));
       return std::nullopt;
     }
     return wanted;
   }
-  auto free = std::find_if(seats_.begin(), seats_.end(), [](const SeatInfo& s) { return s.player.empty(); });
-  if (free == seats_.end()) {
+  auto free = std::find_if(seats().begin(), seats().end(), [](const SeatState& s) { return s.player.empty(); });
+  if (free == seats().end()) {
     out.frames.push_back(error(who, code::table_full, "every seat at table " + id() + " is taken"));
     return std::nullopt;
   }
-  return static_cast<int>(free - seats_.begin());
-}
-
-std::vector<storage::Seat> TableCore::stored_seats() const {
-  std::vector<storage::Seat> out;
-  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat)
-    out.push_back({seat, seats_[seat].player, seats_[seat].bot, seats_[seat].bot_level});
-  return out;
-}
-
-std::vector<storage::Posting> TableCore::to_postings(const std::vector<rules::Transfer>& transfers,
-                                                    bool skip_unheld_seats) const {
-  std::vector<storage::Posting> out;
-  auto held = [&](const rules::Account& a) {
-    return !a.is_seat() || (a.seat >= 0 && a.seat < static_cast<int>(seats_.size()) && !seats_[a.seat].player.empty());
-  };
-  auto account = [&](const rules::Account& a) {
-    if (!held(a)) throw std::logic_error("the rules moved chips for seat " + std::to_string(a.seat) + ", which nobody holds");
-    return a.is_seat() ? account_of(a.seat) : storage::pool_account(id(), a.pool);
-  };
-  std::optional<std::int64_t> deal;
-  if (game_ && game_->deals_played() > 0) deal = game_->deals_played();
-  for (const auto& t : transfers) {
-    if (skip_unheld_seats && (!held(t.from) || !held(t.to))) continue;
-    // Every movement names its game and the players the rules named by seat.
-    out.push_back({account(t.from), account(t.to), t.amount, info_.name + ": " + name_seats(t.memo), id(), info_.id,
-                   std::nullopt, deal});
-  }
-  return out;
+  return static_cast<int>(free - seats().begin());
 }
 
 // GAMES.md: chips left in a table's pools are shared equally among the players
@@ -1317,11 +1077,11 @@ std::vector<storage::Posting> TableCore::to_postings(const std::vector<rules::Tr
 // for its dealer, so the odd chips go from seat 0.
 std::vector<storage::Posting> TableCore::share_out_pools() {
   std::vector<int> sharers;
-  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat)
-    if (!seats_[seat].player.empty() && !seats_[seat].left) sharers.push_back(seat);
+  for (int seat = 0; seat < static_cast<int>(seats().size()); ++seat)
+    if (!seats()[seat].player.empty() && !seats()[seat].left) sharers.push_back(seat);
   if (sharers.empty())
-    for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat)
-      if (!seats_[seat].player.empty()) sharers.push_back(seat);
+    for (int seat = 0; seat < static_cast<int>(seats().size()); ++seat)
+      if (!seats()[seat].player.empty()) sharers.push_back(seat);
   std::vector<storage::Posting> postings;
   auto lock = services_.balances.lock();
   if (sharers.empty()) return postings;
@@ -1342,32 +1102,16 @@ std::vector<storage::Posting> TableCore::share_out_pools() {
 }
 
 bool TableCore::human_connected(int seat) const {
-  const auto& s = seats_[seat];
+  const auto& s = seats()[seat];
   if (s.player.empty() || s.bot || s.left) return false;
   return std::any_of(audience_.begin(), audience_.end(), [&](const Member& m) { return same_name(m.player, s.player); });
 }
 
 std::vector<int> TableCore::humans_awaited_at_deal_end() const {
   std::vector<int> out;
-  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat)
-    if (human_connected(seat) && !seats_[seat].away && !continued_.count(seat)) out.push_back(seat);
+  for (int seat = 0; seat < static_cast<int>(seats().size()); ++seat)
+    if (human_connected(seat) && !memory_[seat].away && !continued_.count(seat)) out.push_back(seat);
   return out;
-}
-
-// ---------------------------------------------------------------- idempotent actions
-
-std::optional<std::int64_t> TableCore::seq_of_action(int seat, const std::string& action_id) const {
-  const auto it = action_ids_.find(seat);
-  if (it == action_ids_.end()) return std::nullopt;
-  for (const auto& [id, seq] : it->second)
-    if (id == action_id) return seq;
-  return std::nullopt;
-}
-
-void TableCore::remember_action(int seat, const std::string& action_id, std::int64_t seq) {
-  auto& ids = action_ids_[seat];
-  ids.emplace_back(action_id, seq);
-  if (ids.size() > max_action_ids_per_seat) ids.pop_front();
 }
 
 // ---------------------------------------------------------------- frames
@@ -1394,25 +1138,25 @@ void TableCore::broadcast(Outbox& out) {
 
 std::vector<TableCore::PlayerKey> TableCore::players_key(const rules::Balances& chips) const {
   std::vector<PlayerKey> key;
-  key.reserve(seats_.size());
-  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat) {
-    const auto& s = seats_[seat];
-    key.push_back({s.player, chips[seat], s.bot, s.bot ? !s.left : human_connected(seat), s.away, s.leaving});
+  key.reserve(seats().size());
+  for (int seat = 0; seat < static_cast<int>(seats().size()); ++seat) {
+    const auto& s = seats()[seat];
+    key.push_back({s.player, chips[seat], s.bot, s.bot ? !s.left : human_connected(seat), memory_[seat].away, s.leaving});
   }
   return key;
 }
 
 Json TableCore::players_json(const rules::Balances& chips) const {
   Json players = Json::array();
-  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat) {
-    const auto& s = seats_[seat];
+  for (int seat = 0; seat < static_cast<int>(seats().size()); ++seat) {
+    const auto& s = seats()[seat];
     if (s.player.empty()) continue;
     const bool connected = s.bot ? !s.left : human_connected(seat);
     players.push_back({{"seat", seat},
                        {"player", s.player},
                        {"chips", chips[seat]},
                        {"connected", connected},
-                       {"away", s.away},
+                       {"away", memory_[seat].away},
                        {"bot", s.bot}});
     if (!s.leaving.empty()) players.back()["leaving"] = s.leaving;
   }
@@ -1423,8 +1167,8 @@ Json TableCore::players_json(const rules::Balances& chips) const {
 // when nothing else of the list changed.
 Json TableCore::players_chips_json(const rules::Balances& chips) const {
   Json out = Json::array();
-  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat)
-    if (!seats_[seat].player.empty()) out.push_back(chips[seat]);
+  for (int seat = 0; seat < static_cast<int>(seats().size()); ++seat)
+    if (!seats()[seat].player.empty()) out.push_back(chips[seat]);
   return out;
 }
 
@@ -1441,9 +1185,9 @@ bool TableCore::same_roster(const std::vector<PlayerKey>& a, const std::vector<P
 void TableCore::refresh_result() {
   // A result is the last settled deal's: it changes only when a deal settles,
   // never while one is played (after a restart it is read once).
-  if (game_->phase() == rules::Phase::playing && result_read_) return;
+  if (game()->phase() == rules::Phase::playing && result_read_) return;
   result_read_ = true;
-  const auto result = game_->result();
+  const auto result = game()->result();
   auto text = result.is_null() ? std::string() : result.dump(-1, ' ', false, Json::error_handler_t::replace);
   if (text == result_text_) return;
   result_text_ = std::move(text);
@@ -1467,9 +1211,9 @@ void TableCore::refresh_players(const rules::Balances& chips) {
 // In play the block is the deal's commitment, worked out once when it was
 // dealt; a finished table's adds the seed and salt.
 void TableCore::refresh_fair() {
-  if (deals_started_ == 0) return;
+  if (state_.deals_started() == 0) return;
   auto text = finished() ? fair_json().dump()
-                         : R"({"commitment":")" + commitment_ + R"(","deal":)" + std::to_string(deals_started_) + "}";
+                         : R"({"commitment":")" + state_.current_commitment() + R"(","deal":)" + std::to_string(state_.deals_started()) + "}";
   if (text == fair_text_) return;
   fair_text_ = std::move(text);
   ++fair_version_;
@@ -1482,19 +1226,19 @@ TableCore::SharedParts TableCore::shared_parts() {
   head += R"({"type":"state","table":)";
   head += Json(id()).dump();
   head += R"(,"seq":)";
-  head += std::to_string(seq_);
+  head += std::to_string(state_.seq());
   head += R"(,"status":)";
-  head += Json(record_.status).dump();
-  parts.intro = R"(,"game":)" + Json(info_.id).dump() + R"(,"host":)" + Json(record_.host).dump() +
+  head += Json(state_.status()).dump();
+  parts.intro = R"(,"game":)" + Json(info_.id).dump() + R"(,"host":)" + Json(state_.record().host).dump() +
                 R"(,"clock":)" + clock_text_;
   auto& tail = parts.tail;
-  if (!game_ || failed()) {
+  if (!game() || failed()) {
     tail += R"(,"to_act":[])";
   } else {
     tail += R"(,"to_act":)";
-    tail += Json(game_->to_act()).dump();
+    tail += Json(game()->to_act()).dump();
     refresh_result();
-    parts.result_always = record_.status != "playing";
+    parts.result_always = state_.status() != "playing";
   }
   if (turn_ && timer_token_[static_cast<std::size_t>(TimerKind::turn)] != 0) {
     tail += R"(,"timer":)" +
@@ -1509,7 +1253,7 @@ TableCore::SharedParts TableCore::shared_parts() {
       tail += R"(,"timers":)" + all.dump();
     }
   }
-  if (failed()) tail += R"(,"failure":)" + Json(record_.failure).dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (failed()) tail += R"(,"failure":)" + Json(state_.record().failure).dump(-1, ' ', false, Json::error_handler_t::replace);
   tail += talk_tail();
   refresh_fair();
   return parts;
@@ -1519,7 +1263,7 @@ TableCore::SharedParts TableCore::shared_parts() {
 // fault) the table's seats and options, in play the ones the game names.
 const std::vector<std::string>& TableCore::view_constant_keys() const {
   static const std::vector<std::string> table_keys = {"seats", "options"};
-  return !game_ || failed() ? table_keys : info_.view_constants;
+  return !game() || failed() ? table_keys : info_.view_constants;
 }
 
 // Each member's push carries its own seat's view; the constants go with it only
@@ -1529,8 +1273,8 @@ TableCore::ViewParts& TableCore::view_parts(SharedParts& parts, std::optional<in
   const bool first = parts.views.empty();
   auto [it, fresh] = parts.views.try_emplace(seat);
   if (!fresh) return it->second;
-  Json view = !game_ || failed() ? Json{{"seats", static_cast<int>(seats_.size())}, {"options", options_}}
-                                 : game_->view(seat);
+  Json view = !game() || failed() ? Json{{"seats", static_cast<int>(seats().size())}, {"options", state_.options()}}
+                                 : game()->view(seat);
   auto& out = it->second;
   out.constants = Json::object();
   if (view.is_object()) {
@@ -1589,8 +1333,8 @@ std::string TableCore::state_text(Member& member, SharedParts& parts, const rule
     if (const auto place = waiting_position(member.player)) text += R"(,"waiting":)" + std::to_string(*place);
   }
   // The invite is for those who may bring friends: the host and the seated.
-  if (!member.invite_sent && (seat || same_name(record_.host, member.player))) {
-    text += R"(,"invite":)" + Json(record_.invite).dump();
+  if (!member.invite_sent && (seat || same_name(state_.record().host, member.player))) {
+    text += R"(,"invite":)" + Json(state_.record().invite).dump();
     member.invite_sent = true;
   }
   text += parts.tail;
@@ -1602,7 +1346,7 @@ std::string TableCore::state_text(Member& member, SharedParts& parts, const rule
   }
   // While the table is played, the last deal's result goes once to each member:
   // it stays until the next deal settles (docs/protocol.md).
-  if (game_ && !failed() && !result_text_.empty() && (parts.result_always || member.result_sent != result_version_)) {
+  if (game() && !failed() && !result_text_.empty() && (parts.result_always || member.result_sent != result_version_)) {
     text += R"(,"result":)";
     text += result_text_;
     member.result_sent = result_version_;
@@ -1623,7 +1367,7 @@ std::string TableCore::state_text(Member& member, SharedParts& parts, const rule
     text += view.lean;
   }
   text += R"(,"legal":)";
-  text += seat && game_ && !failed() ? legal_for(*seat, chips).dump() : "[]";
+  text += seat && game() && !failed() ? legal_for(*seat, chips).dump() : "[]";
   log_delta(member, text);
   chat_delta(member, text);
   text += '}';
@@ -1634,7 +1378,7 @@ std::string TableCore::state_text(Member& member, SharedParts& parts, const rule
 // (lines are numbered from 0 for the life of the table), "log" holds them. A
 // member new to the table (or too far behind) gets the whole kept tail.
 void TableCore::log_delta(Member& member, std::string& out) const {
-  append_lines_since(out, "log", log_, log_total_, member.log_sent);
+  append_lines_since(out, "log", state_.log_tail(), state_.log_total(), member.log_sent);
 }
 
 // `,"NAME_from":N,"NAME":[…]`: the lines of `kept` (the last of `total` lines,
@@ -1658,15 +1402,12 @@ void TableCore::append_lines_since(std::string& out, const char* name, const std
   sent = total;
 }
 
+// What the log allows the seat (TableState::legal_for), less what the table's
+// memory rules out: nothing while a step is being written, no second continue.
 Json TableCore::legal_for(int seat, const rules::Balances& chips) const {
-  if (seats_[seat].left || record_.status != "playing" || pending_) return Json::array();
-  if (game_->phase() == rules::Phase::deal_over) {
-    if (ending_ || continued_.count(seat)) return Json::array();
-    return Json::array({{{"type", "continue"}}});
-  }
-  const auto acting = game_->to_act();
-  if (std::find(acting.begin(), acting.end(), seat) == acting.end()) return Json::array();
-  return game_->legal_actions(seat, chips);
+  if (state_.status() != "playing" || pending_) return Json::array();
+  if (game()->phase() == rules::Phase::deal_over && continued_.count(seat)) return Json::array();
+  return state_.legal_for(seat, chips);
 }
 
 Frame TableCore::reply(const Caller& who, Json message) const { return Frame{who.client, text_of(message)}; }
@@ -1676,43 +1417,24 @@ Frame TableCore::error(const Caller& who, const std::string& error_code, const s
   return reply(who, protocol::error_message(who.re, error_code, message));
 }
 
-std::string TableCore::name_seats(const std::string& line) const {
-  std::string out = line;
-  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat) {
-    const std::string tag = rules::seat_tag(seat);
-    const std::string name = seats_[seat].player.empty() ? "seat " + std::to_string(seat) : seats_[seat].player;
-    for (auto pos = out.find(tag); pos != std::string::npos; pos = out.find(tag, pos + name.size()))
-      out.replace(pos, tag.size(), name);
-  }
-  return out;
-}
-
-void TableCore::add_log(const std::vector<std::string>& lines) {
-  for (const auto& line : lines) {
-    log_.push_back(Json(name_seats(line)).dump(-1, ' ', false, Json::error_handler_t::replace));
-    ++log_total_;
-    if (log_.size() > log_lines_kept) log_.pop_front();
-  }
-}
-
 Json TableCore::summary() const {
-  Json seats = Json::array();
+  Json seat_lines = Json::array();
   int spectators = 0;
   for (const auto& m : audience_)
     if (!seat_of(m.player)) ++spectators;
-  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat) {
-    const auto& s = seats_[seat];
-    seats.push_back({{"seat", seat},
-                     {"player", s.player.empty() ? Json() : Json(s.player)},
-                     {"bot", s.bot},
-                     {"connected", s.bot ? !s.left : human_connected(seat)},
-                     {"away", s.away}});
+  for (int seat = 0; seat < static_cast<int>(seats().size()); ++seat) {
+    const auto& s = seats()[seat];
+    seat_lines.push_back({{"seat", seat},
+                          {"player", s.player.empty() ? Json() : Json(s.player)},
+                          {"bot", s.bot},
+                          {"connected", s.bot ? !s.left : human_connected(seat)},
+                          {"away", memory_[seat].away}});
   }
-  const bool late_join = record_.status == "playing" && takes_late_joiners() && game_ &&
-                         game_->phase() != rules::Phase::game_over && !ending_;
-  return {{"table", id()},          {"game", info_.id},        {"options", options_},
-          {"clock", protocol::clock_to_json(clock_)}, {"host", record_.host}, {"status", record_.status},
-          {"seats", seats},         {"spectators", spectators}, {"late_join", late_join},
+  const bool late_join = state_.status() == "playing" && takes_late_joiners() && game() &&
+                         game()->phase() != rules::Phase::game_over && !state_.ending();
+  return {{"table", id()},          {"game", info_.id},        {"options", state_.options()},
+          {"clock", protocol::clock_to_json(clock_)}, {"host", state_.record().host}, {"status", state_.status()},
+          {"seats", seat_lines},    {"spectators", spectators}, {"late_join", late_join},
           {"waiting", waiting_.size()}};
 }
 

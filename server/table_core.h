@@ -30,7 +30,7 @@
 #include "server/config.h"
 #include "server/limits.h"
 #include "server/live_balances.h"
-#include "server/standings.h"
+#include "server/table_state.h"
 #include "storage/database.h"
 
 namespace parlour::server {
@@ -117,12 +117,6 @@ struct CoreServices {
 // and in the log, never worked out again.
 std::string new_bot_name(int seat);
 
-// The log cannot be replayed: the table is quarantined instead of restored.
-class ReplayError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 class TableCore {
  public:
   // A table as stored; `events` replays its game (throws ReplayError if they
@@ -131,15 +125,17 @@ class TableCore {
             const std::vector<storage::Event>& events = {});
   ~TableCore();
 
-  const std::string& id() const { return record_.id; }
-  const std::string& host() const { return record_.host; }
-  const std::string& invite() const { return record_.invite; }
-  const std::string& status() const { return record_.status; }
-  bool is_private() const { return record_.is_private; }
+  const std::string& id() const { return state_.id(); }
+  const std::string& host() const { return state_.record().host; }
+  const std::string& invite() const { return state_.record().invite; }
+  const std::string& status() const { return state_.status(); }
+  bool is_private() const { return state_.record().is_private; }
   const protocol::Clock& clock() const { return clock_; }
-  bool finished() const { return record_.status == "finished"; }
-  bool failed() const { return !record_.failure.empty(); }
-  std::int64_t seq() const { return seq_; }
+  bool finished() const { return state_.finished(); }
+  bool failed() const { return state_.failed(); }
+  std::int64_t seq() const { return state_.seq(); }
+  // Everything the log determines (server/table_state.h).
+  const TableState& state() const { return state_; }
   // A write is in flight: hold commands until committed().
   // A write is in flight (or a rematch, whose step the lobby commits): the
   // actor holds requests until it is done, so seqs stay in order.
@@ -208,60 +204,34 @@ class TableCore {
   // from the game: it does not ask the game anything.
   Outbox fail(const std::string& reason);
 
-  // ---- the hand history (server/history.h) replays a stored table offline
-  // What one replayed event left behind: the event as stored, the log lines it
-  // added (names filled in) and the chips it moved.
-  struct ReplayedStep {
-    std::int64_t seq = 0;
-    const Json& event;
-    std::vector<std::string> lines;
-    const std::vector<storage::Posting>& postings;
-  };
-  // Replays `events` into this offline core (made with no events, and fed only
-  // by replay_observed), which must all follow seq(): a history replay goes on
-  // from where it stood. Calls `after` after each one with the core as it then
-  // stands. Throws ReplayError where the log cannot be replayed.
-  void replay_observed(const std::vector<storage::Event>& events,
-                       const std::function<void(const ReplayedStep&)>& after);
-  const rules::GameState* game() const { return game_.get(); }
-  // The seat's player ("" for an empty seat).
-  const std::string& player_at(int seat) const { return seats_.at(seat).player; }
-  int seat_count() const { return static_cast<int>(seats_.size()); }
+  const rules::GameState* game() const { return state_.game(); }
+  const std::string& player_at(int seat) const { return state_.player_at(seat); }
+  int seat_count() const { return state_.seat_count(); }
 
   // ---- provably fair deals (rules/fair.h)
-  // Deals started so far: the number of the deal in play (0 before play).
-  int deals_started() const { return deals_started_; }
-  std::string commitment(int deal) const;
-  // The state's "fair": the deal in play and its commitment, and once the table
-  // has finished the revealed seed and salt. Null before the first deal.
-  Json fair_json() const;
-  std::uint64_t seed() const { return record_.seed; }
-  const std::string& fair_salt() const { return fair_salt_; }
-  const std::string& stacked_deck_json() const { return record_.deck_json; }
+  int deals_started() const { return state_.deals_started(); }
+  std::string commitment(int deal) const { return state_.commitment(deal); }
+  Json fair_json() const { return state_.fair_json(); }
+  std::uint64_t seed() const { return state_.record().seed; }
+  const std::string& fair_salt() const { return state_.fair_salt(); }
+  const std::string& stacked_deck_json() const { return state_.record().deck_json; }
 
   // People in line for a seat at one table; beyond, a late joiner only watches.
   static constexpr std::size_t max_waiting = 32;
-  // Action ids remembered per seat for answering a resent `act`.
-  static constexpr std::size_t max_action_ids_per_seat = 256;
   // Chat: at most this many lines per person in any window of this length
   // (across all tables, see CoreServices::chat_limit); the last lines kept for
   // a newcomer's first state.
   static constexpr std::size_t chat_lines_per_window = 5;
   static constexpr std::int64_t chat_window_ms = 10'000;
-  static constexpr std::size_t chat_lines_kept = 50;
 
  private:
-  struct SeatInfo {
-    std::string player;  // "" when empty
-    bool bot = false;
-    int bot_level = 0;
-    bool left = false;  // left during play; the seat stays in the game
-    // Table memory, not stored: a restart finds every seat present with its bank full.
+  // What the table remembers of a seat beyond its log: a restart finds every
+  // seat present with its bank full (a seat the host freed is away again).
+  struct SeatMemory {
+    std::string player;             // whose memory it is: a seat changing hands starts afresh
     bool away = false;              // missed `away_after` turns in a row: a bot plays the seat
     int missed = 0;                 // turns in a row the clock ran out on
     std::int64_t bank_used_ms = 0;  // of the clock's time bank
-    // "open" or "bot": the host freed the seat, which changes hands at the next deal.
-    std::string leaving;
   };
   // A human seat's running turn clock.
   struct SeatClock {
@@ -315,15 +285,14 @@ class TableCore {
   // ---- steps
   Outbox commit_step(std::optional<Json> event, std::vector<storage::Posting> postings, StepChanges changes,
                      std::vector<Frame> replies, std::optional<Caller> caller);
-  std::vector<storage::Posting> apply_event(Json& event, bool replaying);
-  void replay(const std::vector<storage::Event>& events,
-              const std::function<void(const ReplayedStep&)>* after = nullptr);
-  void deal_committed(rules::Effects& effects, bool replaying);
-  // Chat, mute and rematch events: the table's talk, which the game never sees.
-  static bool is_talk(const std::string& kind);
-  void apply_talk(const Json& event);
-  void note_deal_settled(const std::string& kind);
+  // Applies a new event to the state, moving its chips in the live balances.
+  std::vector<storage::Posting> apply_event(Json& event);
   void rebuild_from_database();
+  // The seats' memory follows the state's seats (after a start, a deal, a rebuild).
+  void sync_memory();
+  void say(const std::string& line);
+  // Before play: a seat taken (or freed, with an empty SeatState).
+  void take_seat(int seat, SeatState taker);
   Outbox automatic_step();
   Outbox next_deal();
   Outbox finish_table(const std::string& why);
@@ -338,7 +307,7 @@ class TableCore {
   Outbox refuse_private(const Caller& who, const std::string& verb) const;
   Json seat_changes_due() const;
   std::vector<storage::Posting> fund_new_bots(const Json& changes);
-  void change_seats(const Json& changes, const rules::Balances& chips, rules::Effects& effects);
+  void seats_changed_hands(const Json& changes);
   int seats_opening() const;
   std::optional<int> waiting_position(const std::string& player) const;
   std::optional<int> seat_that_must_skip() const;
@@ -368,22 +337,16 @@ class TableCore {
 
   // ---- seats and chips
   std::string account_of(int seat) const;
-  rules::Balances balances(const LiveBalances::Lock& lock) const;
+  const std::vector<SeatState>& seats() const { return state_.seats(); }
+  rules::Balances balances(const std::vector<SeatState>& seats, const LiveBalances::Lock& lock) const;
   rules::Balances balances_now() const;
-  std::optional<int> seat_of(const std::string& player) const;
+  std::optional<int> seat_of(const std::string& player) const { return state_.seat_of(player); }
   bool is_host(const Caller& who) const;
   int seated_count() const;
   std::optional<int> free_seat(std::optional<int> wanted, const Caller& who, Outbox& out) const;
-  std::vector<storage::Seat> stored_seats() const;
-  std::vector<storage::Posting> to_postings(const std::vector<rules::Transfer>& transfers,
-                                            bool skip_unheld_seats = false) const;
   std::vector<storage::Posting> share_out_pools();
   bool human_connected(int seat) const;
   std::vector<int> humans_awaited_at_deal_end() const;
-
-  // ---- idempotent actions
-  std::optional<std::int64_t> seq_of_action(int seat, const std::string& action_id) const;
-  void remember_action(int seat, const std::string& action_id, std::int64_t seq);
 
   // ---- frames
   void remember(const Caller& who);
@@ -398,7 +361,6 @@ class TableCore {
                                  std::int64_t total, std::int64_t& sent);
   void chat_delta(Member& member, std::string& out) const;
   std::string talk_tail() const;
-  bool is_muted(const std::string& player) const;
   std::optional<std::string> person_at_table(const std::string& player) const;
   void refresh_players(const rules::Balances& chips);
   void refresh_result();
@@ -419,19 +381,12 @@ class TableCore {
   Json legal_for(int seat, const rules::Balances& chips) const;
   Frame reply(const Caller& who, Json message) const;
   Frame error(const Caller& who, const std::string& code, const std::string& message) const;
-  void add_log(const std::vector<std::string>& lines);
-  std::string name_seats(const std::string& line) const;
+  std::string name_seats(const std::string& line) const { return state_.name_seats(line); }
 
   CoreServices services_;
-  storage::TableRecord record_;
+  TableState state_;
   const rules::GameInfo& info_;
-  Json options_;
-  std::vector<SeatInfo> seats_;
-  std::unique_ptr<rules::GameState> game_;
-  std::int64_t seq_ = 0;
-  bool ending_ = false;
-  std::deque<std::string> log_;  // the last lines, JSON-quoted
-  std::int64_t log_total_ = 0;   // lines ever added: log_.back() is line log_total_ - 1
+  std::vector<SeatMemory> memory_;  // by seat, as state_.seats()
   std::string players_text_;     // the players list as last serialized
   std::vector<PlayerKey> players_key_;  // what it was made of
   std::uint64_t players_version_ = 0;
@@ -458,25 +413,11 @@ class TableCore {
   std::string clock_text_;                // clock_ as JSON, for a member's first push (it never changes)
   std::map<int, SeatClock> clocks_;       // the table's clock, by seat, while the game has none of its own
   std::optional<std::pair<int, std::int64_t>> clock_armed_;  // the seat and deadline the turn timer is armed for
-  std::set<int> continued_;  // seats that asked for the next deal
+  std::set<int> continued_;  // seats that asked for the next deal (of the deal over now)
   // People who asked for a seat at a table in play, first come first seated at a
   // deal's start (table memory: after a restart they ask again by joining).
   std::vector<std::string> waiting_;
   rules::Rng bot_rng_;
-  int deals_without_action_ = 0;
-  int deals_started_ = 0;  // start and deal events applied: the number of the deal in play
-  std::string fair_salt_;  // drawn at start, kept in the start event; secret until the table ends
-  std::string commitment_;  // the commitment of deal deals_started_
-  std::map<int, std::deque<std::pair<std::string, std::int64_t>>> action_ids_;  // per seat, oldest first
-
-  // ---- the table's talk and its end (rebuilt from the log)
-  std::deque<std::string> chat_;  // the last chat lines, as JSON
-  std::int64_t chat_total_ = 0;   // chat lines ever: chat_.back() is line chat_total_ - 1
-  std::map<std::string, std::string> chatters_;  // by lower-case name: everyone who has chatted here
-  std::map<std::string, std::string> muted_;     // by lower-case name: the name as written
-  Standings standings_;
-  std::optional<Json> rematch_;     // {"table","same_seed"}: the rematch opened from this table
-  std::optional<Json> rematch_of_;  // {"table","same_seed","standings"}: the table this one is the rematch of
   bool rematch_in_progress_ = false;  // the lobby is making it (same_seed as asked)
   bool rematch_same_seed_ = false;
 };

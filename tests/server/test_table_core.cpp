@@ -12,9 +12,10 @@
 #include "rules/fair.h"
 #include "server/history.h"
 #include "server/table_core.h"
-#include "tests/support/state_keeper.h"
+#include "tests/server/table_bench.h"
 
 using namespace parlour::server;
+using parlour::server::test::Bench;
 using parlour::rules::Json;
 namespace rules = parlour::rules;
 namespace storage = parlour::storage;
@@ -123,161 +124,6 @@ rules::GameInfo scripted_info() {
   };
   return info;
 }
-
-// A table core with everything a test needs around it: balances, a "database"
-// of committed writes, the frames each client received and the timers armed.
-struct Bench {
-  Config config;
-  LiveBalances balances;
-  rules::GameInfo info;
-  storage::TableRecord record;
-  std::vector<storage::Event> events;  // the committed log
-  std::vector<storage::TableWrite> writes;
-  std::map<ClientId, std::vector<Json>> frames;  // as sent: a state push leaves out what the client has had
-  std::map<ClientId, parlour::support::StateKeeper> keepers;
-  std::map<ClientId, Json> whole_states;  // each client's last state push, filled in as a client does
-  std::map<TimerKind, TimerOrder> timers;
-  std::unique_ptr<TableCore> core;
-  bool fail_next_commit = false;
-  std::string commit_error = "disk full";  // why the next failed commit failed
-  std::int64_t now = 1'000'000;  // the wall clock the core reads, in Unix ms
-
-  explicit Bench(rules::GameInfo game, Json options = Json::object(), int seats = 2)
-      : balances({{"player:ann", 100}, {"player:bob", 100}, {"player:cat", 100}, {"bank", -300}}),
-        info(std::move(game)) {
-    config.bot_delay_ms = 10;
-    config.deal_pause_ms = 1000;
-    config.max_idle_deals = 3;
-    record.id = "t1";
-    record.game = info.id;
-    record.options_json = rules::Registry::validate_options(info, options).dump();
-    record.seed = 7;
-    record.host = "ann";
-    record.status = "waiting";
-    record.invite = "secret-invite";
-    for (int seat = 0; seat < seats; ++seat) record.seats.push_back({seat, "", false, 0});
-    core = make(record, {});
-  }
-
-  // The bench's table is public; this makes it private, before anyone sits.
-  void make_private() {
-    record.is_private = true;
-    core = make(record, {});
-  }
-
-  std::unique_ptr<TableCore> make(const storage::TableRecord& stored, const std::vector<storage::Event>& log) {
-    CoreServices services{balances, config, [this] { return now; },
-                          [this](const std::string&) {
-                            return std::make_optional(std::make_pair(stored_record(), events));
-                          }};
-    return std::make_unique<TableCore>(services, stored, info, log);
-  }
-
-  storage::TableRecord stored_record() const {
-    auto copy = record;
-    for (const auto& write : writes) {
-      if (write.status) copy.status = *write.status;
-      if (write.seats) copy.seats = *write.seats;
-      if (write.failure) copy.failure = *write.failure;
-    }
-    return copy;
-  }
-
-  // Carries an outbox out as the actor would, committing every write.
-  void run(Outbox out) {
-    for (auto& frame : out.frames) {
-      frames[frame.to].push_back(Json::parse(*frame.text));
-      if (frames[frame.to].back()["type"] != "state") continue;
-      Json whole = frames[frame.to].back();
-      keepers[frame.to].complete(whole);
-      whole_states[frame.to] = std::move(whole);
-    }
-    for (const auto& timer : out.timers) {
-      if (timer.after) timers[timer.kind] = timer;
-      else timers.erase(timer.kind);
-    }
-    if (out.write) {
-      const bool ok = !fail_next_commit;
-      fail_next_commit = false;
-      if (ok) {
-        writes.push_back(*out.write);
-        if (out.write->event) events.push_back(*out.write->event);
-      }
-      run(core->committed(ok, ok ? "" : commit_error));
-    }
-  }
-
-  // The reply client `to` got to its request `re`.
-  Json reply(ClientId to, std::int64_t re) {
-    const auto it = std::find_if(frames[to].begin(), frames[to].end(), [re](const Json& f) { return f.value("re", 0) == re; });
-    REQUIRE(it != frames[to].end());
-    return *it;
-  }
-
-  void fire(TimerKind kind) {
-    REQUIRE(timers.count(kind));
-    const auto token = timers[kind].token;
-    timers.erase(kind);
-    run(core->timer_fired(kind, token));
-  }
-
-  // The restart: a new core from the committed log, woken as the lobby does.
-  void restart() {
-    timers.clear();
-    core = make(stored_record(), events);
-    run(core->resume());
-  }
-
-  Json last(ClientId client) const { return frames.at(client).back(); }
-  // The last state as the client sees it (filled in), or as it was sent.
-  Json last_state(ClientId client) const {
-    const auto it = whole_states.find(client);
-    return it == whole_states.end() ? Json() : it->second;
-  }
-  Json last_pushed(ClientId client) const {
-    const auto& list = frames.at(client);
-    for (auto it = list.rbegin(); it != list.rend(); ++it)
-      if ((*it)["type"] == "state") return *it;
-    return Json();
-  }
-  std::int64_t chips(const std::string& account) { return balances.balance(account); }
-
-  Caller ann(std::int64_t re = 1) const { return {1, "ann", re}; }
-  Caller bob(std::int64_t re = 1) const { return {2, "bob", re}; }
-  Caller cat(std::int64_t re = 1) const { return {3, "cat", re}; }
-
-  void seat_and_start() {
-    run(core->join(ann(), 0));
-    run(core->join(bob(), 1, /*invited=*/true));  // as through the invite, should the table be private
-    run(core->start(ann()));
-    REQUIRE(core->status() == "playing");
-  }
-  void tap(const Caller& who, std::optional<std::string> id = std::nullopt) {
-    run(core->act(who, {{"type", "tap"}}, id));
-  }
-  // The table as made by a `create` with this clock (before anyone sits).
-  void use_clock(const Json& clock) {
-    record.clock_json = clock.dump();
-    core = make(record, {});
-  }
-  std::int64_t turn_after_ms() const {
-    REQUIRE(timers.count(TimerKind::turn));
-    return timers.at(TimerKind::turn).after->count();
-  }
-  Json last_event() const { return Json::parse(events.back().json); }
-  bool log_has(ClientId client, const std::string& text) const {
-    for (const auto& frame : frames.at(client))
-      if (frame["type"] == "state")
-        for (const auto& line : frame["log"])
-          if (line.get<std::string>().find(text) != std::string::npos) return true;
-    return false;
-  }
-  Json player(ClientId client, int seat) const {
-    for (const auto& p : last_state(client).value("players", Json::array()))
-      if (p["seat"] == seat) return p;
-    return Json();
-  }
-};
 
 // A bot named the new way: "bot-", 16 hex digits, "-SEAT"; nothing of its table's id.
 bool is_new_bot_name(const std::string& name, int seat) {
@@ -481,6 +327,20 @@ TEST_CASE("the host's second end ends the table at once, mid-deal") {
   bench.run(bench.core->end(bench.ann()));
   CHECK(bench.core->status() == "finished");
   CHECK(bench.chips("pool:t1:pot") == 0);
+}
+
+TEST_CASE("the host's end after this deal is an event of the log: a restart still ends the table when the deal is over") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  bench.tap(bench.ann());
+  bench.run(bench.core->end(bench.ann(5)));
+  CHECK(bench.last_event() == Json{{"kind", "ending"}, {"balances", {99, 100}}});
+  CHECK(bench.reply(1, 5)["seq"] == bench.core->seq());
+  CHECK(bench.log_has(1, "The host ends the table after this deal"));
+  bench.restart();
+  CHECK(bench.core->status() == "playing");
+  bench.tap(bench.bob());
+  CHECK(bench.core->status() == "finished");
 }
 
 TEST_CASE("a private table's invite goes to its host and players, never to a spectator") {
@@ -1074,8 +934,13 @@ TEST_CASE("chat: a seated player's line and a watcher's reaction reach everyone 
        {{"player", "cat"}, {"reaction", "thumbs_up"}, {"time", 1'001'500}, {"log_at", 1}}});
   CHECK(chat_seen(bench, 2) == expected);
   CHECK(chat_seen(bench, 3) == expected);
-  CHECK(bench.last_event() ==
-        Json{{"kind", "chat"}, {"player", "cat"}, {"reaction", "thumbs_up"}, {"time", 1'001'500}});
+  // It carries the seats' chips when it was said, as every event does, so that
+  // its history step shows them (issue 26).
+  CHECK(bench.last_event() == Json{{"kind", "chat"},
+                                   {"player", "cat"},
+                                   {"reaction", "thumbs_up"},
+                                   {"time", 1'001'500},
+                                   {"balances", {100, 100}}});
   // Chips and the game are untouched; a restart shows the same lines to a newcomer.
   CHECK(bench.chips("player:ann") == 100);
   bench.restart();
@@ -1772,16 +1637,16 @@ TEST_CASE("history: replayed offline, a seated player's finished deals from his 
   bench.run(bench.core->act(bench.bob(), {{"type", "continue"}}, std::nullopt));
   bench.tap(bench.ann());  // deal 2 under way
   const auto record = bench.stored_record();
-  CHECK_THROWS_WITH_AS(build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"cat", {}, {}, false}),
+  CHECK_THROWS_WITH_AS(build_history(record, bench.info, bench.events, HistoryQuery{"cat", {}, {}, false}),
                        "table t1 is still being played; until it ends only the players seated at it may replay its "
                        "finished deals",
                        parlour::protocol::ProtocolError);
-  CHECK_THROWS_WITH_AS(build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"ann", 2, {}, false}),
+  CHECK_THROWS_WITH_AS(build_history(record, bench.info, bench.events, HistoryQuery{"ann", 2, {}, false}),
                        "deal 2 of table t1 is still being played; it can be replayed once it ends", parlour::protocol::ProtocolError);
-  CHECK_THROWS_WITH_AS(build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"ann", 3, {}, false}),
+  CHECK_THROWS_WITH_AS(build_history(record, bench.info, bench.events, HistoryQuery{"ann", 3, {}, false}),
                        "table t1 has had 2 deals; there is no deal 3", parlour::protocol::ProtocolError);
   const auto seq_before = bench.core->seq();
-  const auto doc = build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"bob", 1, {}, false});
+  const auto doc = build_history(record, bench.info, bench.events, HistoryQuery{"bob", 1, {}, false});
   CHECK(bench.core->seq() == seq_before);  // the live table is untouched
   CHECK(doc["viewer"] == Json({{"player", "bob"}, {"seat", 1}, {"full", false}}));
   REQUIRE(doc["steps"].size() == 3);  // start, ann's tap, bob's tap
@@ -1800,10 +1665,10 @@ TEST_CASE("history: replayed offline, a seated player's finished deals from his 
   }
   CHECK(doc["next_from"].is_null());
   // Paging: a reply holds at most `limit` steps; its next_from, sent as `from`, gives the rest of the deal.
-  const auto page = build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"bob", 1, {}, false, 2});
+  const auto page = build_history(record, bench.info, bench.events, HistoryQuery{"bob", 1, {}, false, 2});
   CHECK(page["steps"].size() == 2);
   CHECK(page["next_from"] == 3);
-  const auto rest = build_history(record, bench.info, bench.events, bench.config, HistoryQuery{"bob", 1, 3, false, 2});
+  const auto rest = build_history(record, bench.info, bench.events, HistoryQuery{"bob", 1, 3, false, 2});
   REQUIRE(rest["steps"].size() == 1);
   CHECK(rest["steps"][0] == doc["steps"][2]);
   CHECK(rest["next_from"].is_null());
@@ -1820,7 +1685,7 @@ TEST_CASE("history: a kept replay goes on from where it stood and serves the pag
   };
   play_deal();
   play_deal();
-  ReplayedHistory kept(bench.stored_record(), bench.info, bench.config);
+  ReplayedHistory kept(bench.stored_record(), bench.info);
   const auto counted = history_events_replayed();
   kept.extend(bench.events);
   CHECK(history_events_replayed() - counted == bench.events.size());
@@ -1842,7 +1707,7 @@ TEST_CASE("history: a kept replay goes on from where it stood and serves the pag
     for (int deal = 1; deal <= 22; ++deal)
       for (const std::optional<std::int64_t> from : {std::optional<std::int64_t>{}, std::optional<std::int64_t>{bench.events.size() / 2}}) {
         const HistoryQuery query{viewer, deal, from, false, 2};
-        CHECK(kept.document(record, query) == build_history(record, bench.info, bench.events, bench.config, query));
+        CHECK(kept.document(record, query) == build_history(record, bench.info, bench.events, query));
       }
   // A page costs no replay at all.
   const auto paged = history_events_replayed();
@@ -1854,10 +1719,10 @@ TEST_CASE("history: a kept replay goes on from where it stood and serves the pag
   bench.run(bench.core->end(bench.ann()));
   CHECK_FALSE(kept.made_for(bench.stored_record()));
   const auto whole = HistoryQuery{"ann", std::nullopt, std::nullopt, true};
-  ReplayedHistory ended(bench.stored_record(), bench.info, bench.config);
+  ReplayedHistory ended(bench.stored_record(), bench.info);
   ended.extend(bench.events);
   CHECK(ended.document(bench.stored_record(), whole) ==
-        build_history(bench.stored_record(), bench.info, bench.events, bench.config, whole));
+        build_history(bench.stored_record(), bench.info, bench.events, whole));
 }
 
 TEST_CASE("late join: a player who left comes back as anyone late, in line, and is dealt in afresh at the next deal") {
