@@ -69,9 +69,7 @@ TableCore::TableCore(CoreServices services, storage::TableRecord record, const r
 
 TableCore::~TableCore() = default;
 
-bool TableCore::is_member(ClientId client) const {
-  return std::any_of(audience_.begin(), audience_.end(), [&](const Member& m) { return m.client == client; });
-}
+bool TableCore::is_member(ClientId client) const { return pushes_.has(client); }
 
 // ---------------------------------------------------------------- requests
 
@@ -110,7 +108,7 @@ Outbox TableCore::watch(const Caller& who, bool invited) {
 
 Outbox TableCore::leave(const Caller& who) {
   Outbox out;
-  std::erase_if(audience_, [&](const Member& m) { return m.client == who.client; });
+  pushes_.remove(who.client);
   std::erase_if(waiting_, [&](const std::string& p) { return same_name(p, who.player); });
   ++summary_version_;
   const auto seat = seat_of(who.player);
@@ -434,8 +432,7 @@ Json TableCore::seat_changes_due() const {
   if (!takes_late_joiners()) return changes;
   std::vector<std::string> line;
   for (const auto& person : waiting_) {
-    const bool here = std::any_of(audience_.begin(), audience_.end(),
-                                  [&](const Member& m) { return same_name(m.player, person); });
+    const bool here = pushes_.has_player(person);
     const auto seat = seat_of(person);
     if (here && (!seat || seats()[*seat].left)) line.push_back(person);
   }
@@ -507,10 +504,8 @@ Outbox TableCore::expire() {
 
 Outbox TableCore::disconnected(ClientId client) {
   Outbox out;
-  const auto before = audience_.size();
-  std::erase_if(audience_, [&](const Member& m) { return m.client == client; });
   ++summary_version_;
-  if (audience_.size() != before) broadcast(out);
+  if (pushes_.remove(client)) broadcast(out);
   return out;
 }
 
@@ -596,8 +591,11 @@ Outbox TableCore::balances_changed() {
   const auto chips = balances_now();
   if (chips != chips_resumed_) out = resume();
   // A step the table took now (a skip) pushes everyone once it is written.
-  if (!out.write && !audience_.empty() && (players_version_ == 0 || players_key(chips) != players_key_))
-    broadcast(out);
+  if (!out.write && !pushes_.empty()) {
+    const auto seats_now = presence();
+    const PushScene scene{state_, info_, chips, seats_now, {}, clock_text_, {}, {}};
+    if (pushes_.players_changed(scene)) broadcast(out);
+  }
   return out;
 }
 
@@ -705,9 +703,7 @@ void TableCore::rebuild_from_database() {
   if (!stored) throw std::runtime_error("table " + id() + " is no longer in the database");
   state_ = TableState::replay(std::move(stored->first), info_, stored->second);
   sync_memory();
-  result_read_ = false;
-  for (auto& member : audience_) member = Member{member.client, member.player};
-  players_version_ = roster_version_ = 0;
+  pushes_.resend_all();
   clocks_.clear();
   clock_armed_.reset();
   continued_.clear();
@@ -1104,7 +1100,7 @@ std::vector<storage::Posting> TableCore::share_out_pools() {
 bool TableCore::human_connected(int seat) const {
   const auto& s = seats()[seat];
   if (s.player.empty() || s.bot || s.left) return false;
-  return std::any_of(audience_.begin(), audience_.end(), [&](const Member& m) { return same_name(m.player, s.player); });
+  return pushes_.has_player(s.player);
 }
 
 std::vector<int> TableCore::humans_awaited_at_deal_end() const {
@@ -1117,289 +1113,47 @@ std::vector<int> TableCore::humans_awaited_at_deal_end() const {
 // ---------------------------------------------------------------- frames
 
 void TableCore::remember(const Caller& who) {
-  for (const auto& m : audience_)
-    if (m.client == who.client) return;
-  audience_.push_back({who.client, who.player});
-  ++summary_version_;
+  if (pushes_.add(who.client, who.player)) ++summary_version_;
 }
 
-// One state push per member, assembled from parts serialized once a broadcast:
-// the same header and tail for everyone, one view per seat, and of the rest
-// only what the member has not had yet: log lines, the players list (or just
-// its chips), the table's fixed parts, the fair block and the view's constants.
+// Every member is pushed the table as it stands (PushEncoder).
 void TableCore::broadcast(Outbox& out) {
-  if (audience_.empty()) return;
+  if (pushes_.empty()) return;
   const auto chips = balances_now();
-  refresh_players(chips);
-  auto parts = shared_parts();
-  for (auto& member : audience_)
-    out.frames.push_back({member.client, std::make_shared<const std::string>(state_text(member, parts, chips))});
+  const auto seats_now = presence();
+  const PushScene scene{state_, info_, chips, seats_now, timer_json(), clock_text_,
+                        [&](int seat) { return legal_for(seat, chips); },
+                        [&](const std::string& player) { return waiting_position(player); }};
+  for (auto& frame : pushes_.encode(scene)) out.frames.push_back(std::move(frame));
 }
 
-std::vector<TableCore::PlayerKey> TableCore::players_key(const rules::Balances& chips) const {
-  std::vector<PlayerKey> key;
-  key.reserve(seats().size());
+std::vector<SeatPresence> TableCore::presence() const {
+  std::vector<SeatPresence> out;
+  out.reserve(seats().size());
   for (int seat = 0; seat < static_cast<int>(seats().size()); ++seat) {
     const auto& s = seats()[seat];
-    key.push_back({s.player, chips[seat], s.bot, s.bot ? !s.left : human_connected(seat), memory_[seat].away, s.leaving});
-  }
-  return key;
-}
-
-Json TableCore::players_json(const rules::Balances& chips) const {
-  Json players = Json::array();
-  for (int seat = 0; seat < static_cast<int>(seats().size()); ++seat) {
-    const auto& s = seats()[seat];
-    if (s.player.empty()) continue;
-    const bool connected = s.bot ? !s.left : human_connected(seat);
-    players.push_back({{"seat", seat},
-                       {"player", s.player},
-                       {"chips", chips[seat]},
-                       {"connected", connected},
-                       {"away", memory_[seat].away},
-                       {"bot", s.bot}});
-    if (!s.leaving.empty()) players.back()["leaving"] = s.leaving;
-  }
-  return players;
-}
-
-// The chips of players_json's entries, in the same order: what a push carries
-// when nothing else of the list changed.
-Json TableCore::players_chips_json(const rules::Balances& chips) const {
-  Json out = Json::array();
-  for (int seat = 0; seat < static_cast<int>(seats().size()); ++seat)
-    if (!seats()[seat].player.empty()) out.push_back(chips[seat]);
-  return out;
-}
-
-bool TableCore::same_roster(const std::vector<PlayerKey>& a, const std::vector<PlayerKey>& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    auto one = a[i];
-    one.chips = b[i].chips;
-    if (!(one == b[i])) return false;
-  }
-  return true;
-}
-
-void TableCore::refresh_result() {
-  // A result is the last settled deal's: it changes only when a deal settles,
-  // never while one is played (after a restart it is read once).
-  if (game()->phase() == rules::Phase::playing && result_read_) return;
-  result_read_ = true;
-  const auto result = game()->result();
-  auto text = result.is_null() ? std::string() : result.dump(-1, ' ', false, Json::error_handler_t::replace);
-  if (text == result_text_) return;
-  result_text_ = std::move(text);
-  ++result_version_;
-}
-
-void TableCore::refresh_players(const rules::Balances& chips) {
-  // Most steps change no one's chips, seat or presence: compare those first.
-  auto key = players_key(chips);
-  if (key == players_key_ && players_version_ != 0) return;
-  const bool chips_alone = players_version_ != 0 && same_roster(key, players_key_);
-  players_key_ = std::move(key);
-  auto text = players_json(chips).dump();
-  if (text == players_text_) return;
-  players_text_ = std::move(text);
-  players_chips_text_ = players_chips_json(chips).dump();
-  ++players_version_;
-  if (!chips_alone) ++roster_version_;
-}
-
-// In play the block is the deal's commitment, worked out once when it was
-// dealt; a finished table's adds the seed and salt.
-void TableCore::refresh_fair() {
-  if (state_.deals_started() == 0) return;
-  auto text = finished() ? fair_json().dump()
-                         : R"({"commitment":")" + state_.current_commitment() + R"(","deal":)" + std::to_string(state_.deals_started()) + "}";
-  if (text == fair_text_) return;
-  fair_text_ = std::move(text);
-  ++fair_version_;
-}
-
-TableCore::SharedParts TableCore::shared_parts() {
-  SharedParts parts;
-  auto& head = parts.head;
-  head.reserve(256);
-  head += R"({"type":"state","table":)";
-  head += Json(id()).dump();
-  head += R"(,"seq":)";
-  head += std::to_string(state_.seq());
-  head += R"(,"status":)";
-  head += Json(state_.status()).dump();
-  parts.intro = R"(,"game":)" + Json(info_.id).dump() + R"(,"host":)" + Json(state_.record().host).dump() +
-                R"(,"clock":)" + clock_text_;
-  auto& tail = parts.tail;
-  if (!game() || failed()) {
-    tail += R"(,"to_act":[])";
-  } else {
-    tail += R"(,"to_act":)";
-    tail += Json(game()->to_act()).dump();
-    refresh_result();
-    parts.result_always = state_.status() != "playing";
-  }
-  if (turn_ && timer_token_[static_cast<std::size_t>(TimerKind::turn)] != 0) {
-    tail += R"(,"timer":)" +
-            Json({{"seat", turn_->seat}, {"seconds", turn_->seconds}, {"ends_at", turn_deadline_ms_}}).dump();
-  } else if (!clocks_.empty() && timer_token_[static_cast<std::size_t>(TimerKind::turn)] != 0) {
-    // The earliest deadline; "timers" lists every seat's where several are to act at once.
-    const auto earliest = earliest_clock();
-    tail += R"(,"timer":)" + clock_json(earliest->first, earliest->second).dump();
-    if (clocks_.size() > 1) {
-      Json all = Json::array();
-      for (const auto& [seat, clock] : clocks_) all.push_back(clock_json(seat, clock));
-      tail += R"(,"timers":)" + all.dump();
-    }
-  }
-  if (failed()) tail += R"(,"failure":)" + Json(state_.record().failure).dump(-1, ' ', false, Json::error_handler_t::replace);
-  tail += talk_tail();
-  refresh_fair();
-  return parts;
-}
-
-// The view keys that stay the same all table long: before play (and after a
-// fault) the table's seats and options, in play the ones the game names.
-const std::vector<std::string>& TableCore::view_constant_keys() const {
-  static const std::vector<std::string> table_keys = {"seats", "options"};
-  return !game() || failed() ? table_keys : info_.view_constants;
-}
-
-// Each member's push carries its own seat's view; the constants go with it only
-// while the member has not had them (they are the same in every seat's view,
-// tests/rules/test_view_schema.cpp), so no push ever holds another seat's part.
-TableCore::ViewParts& TableCore::view_parts(SharedParts& parts, std::optional<int> seat) {
-  const bool first = parts.views.empty();
-  auto [it, fresh] = parts.views.try_emplace(seat);
-  if (!fresh) return it->second;
-  Json view = !game() || failed() ? Json{{"seats", static_cast<int>(seats().size())}, {"options", state_.options()}}
-                                 : game()->view(seat);
-  auto& out = it->second;
-  out.constants = Json::object();
-  if (view.is_object()) {
-    for (const auto& key : view_constant_keys()) {
-      auto at = view.find(key);
-      if (at == view.end()) continue;
-      out.constants[key] = std::move(*at);
-      view.erase(at);
-    }
-  }
-  out.lean = view.dump(-1, ' ', false, Json::error_handler_t::replace);
-  if (first && out.constants != view_constants_) {
-    view_constants_ = out.constants;
-    ++view_constants_version_;
+    out.push_back({s.bot ? !s.left : human_connected(seat), memory_[seat].away});
   }
   return out;
 }
 
-namespace {
-
-// `lean` and `constants` (two serialized JSON objects) as one object.
-std::string joined_objects(const std::string& lean, const std::string& constants) {
-  if (constants == "{}") return lean;
-  if (lean == "{}") return constants;
-  return lean.substr(0, lean.size() - 1) + "," + constants.substr(1);
-}
-
-}  // namespace
-
-std::string TableCore::state_text(Member& member, SharedParts& parts, const rules::Balances& chips) {
-  const auto seat = seat_of(member.player);
-  auto& view = view_parts(parts, seat);
-  std::string text;
-  text.reserve(parts.head.size() + parts.tail.size() + view.lean.size() + 512);
-  text += parts.head;
-  // What never changes goes in a member's first push only.
-  if (!member.introduced) {
-    text += parts.intro;
-    member.introduced = true;
+// The running clock a push shows: the game's own turn limit, or the table's
+// clock with its earliest deadline ("timers" lists every seat's where several
+// are to act at once).
+std::string TableCore::timer_json() const {
+  if (timer_token_[static_cast<std::size_t>(TimerKind::turn)] == 0) return {};
+  if (turn_)
+    return R"(,"timer":)" +
+           Json({{"seat", turn_->seat}, {"seconds", turn_->seconds}, {"ends_at", turn_deadline_ms_}}).dump();
+  if (clocks_.empty()) return {};
+  const auto earliest = earliest_clock();
+  std::string text = R"(,"timer":)" + clock_json(earliest->first, earliest->second).dump();
+  if (clocks_.size() > 1) {
+    Json all = Json::array();
+    for (const auto& [seat, clock] : clocks_) all.push_back(clock_json(seat, clock));
+    text += R"(,"timers":)" + all.dump();
   }
-  // The players list goes when it changed; when only chips changed, just those.
-  if (member.players_sent != players_version_) {
-    if (member.players_sent != 0 && member.roster_sent == roster_version_) {
-      text += R"(,"chips":)";
-      text += players_chips_text_;
-    } else {
-      text += R"(,"players":)";
-      text += players_text_;
-      member.roster_sent = roster_version_;
-    }
-    member.players_sent = players_version_;
-  }
-  text += R"(,"seat":)";
-  text += seat ? std::to_string(*seat) : "null";
-  if (!seat) {
-    if (const auto place = waiting_position(member.player)) text += R"(,"waiting":)" + std::to_string(*place);
-  }
-  // The invite is for those who may bring friends: the host and the seated.
-  if (!member.invite_sent && (seat || same_name(state_.record().host, member.player))) {
-    text += R"(,"invite":)" + Json(state_.record().invite).dump();
-    member.invite_sent = true;
-  }
-  text += parts.tail;
-  // A deal's commitment goes with the first push that shows its cards (before the view).
-  if (!fair_text_.empty() && member.fair_sent != fair_version_) {
-    text += R"(,"fair":)";
-    text += fair_text_;
-    member.fair_sent = fair_version_;
-  }
-  // While the table is played, the last deal's result goes once to each member:
-  // it stays until the next deal settles (docs/protocol.md).
-  if (game() && !failed() && !result_text_.empty() && (parts.result_always || member.result_sent != result_version_)) {
-    text += R"(,"result":)";
-    text += result_text_;
-    member.result_sent = result_version_;
-  }
-  text += R"(,"view":)";
-  if (member.constants_sent != view_constants_version_) {
-    if (view.whole.empty()) {
-      view.whole = joined_objects(view.lean, view.constants.dump(-1, ' ', false, Json::error_handler_t::replace));
-      Json names = Json::array();
-      for (auto it = view.constants.begin(); it != view.constants.end(); ++it) names.push_back(it.key());
-      view.names = names.dump();
-    }
-    text += view.whole;
-    text += R"(,"view_constants":)";
-    text += view.names;
-    member.constants_sent = view_constants_version_;
-  } else {
-    text += view.lean;
-  }
-  text += R"(,"legal":)";
-  text += seat && game() && !failed() ? legal_for(*seat, chips).dump() : "[]";
-  log_delta(member, text);
-  chat_delta(member, text);
-  text += '}';
   return text;
-}
-
-// The log lines this member has not had: "log_from" numbers the first of them
-// (lines are numbered from 0 for the life of the table), "log" holds them. A
-// member new to the table (or too far behind) gets the whole kept tail.
-void TableCore::log_delta(Member& member, std::string& out) const {
-  append_lines_since(out, "log", state_.log_tail(), state_.log_total(), member.log_sent);
-}
-
-// `,"NAME_from":N,"NAME":[…]`: the lines of `kept` (the last of `total` lines,
-// already JSON) from `sent` on, or all of them when `sent` is older than the tail.
-void TableCore::append_lines_since(std::string& out, const char* name, const std::deque<std::string>& kept,
-                                   std::int64_t total, std::int64_t& sent) {
-  const std::int64_t kept_from = total - static_cast<std::int64_t>(kept.size());
-  const std::int64_t from = sent < kept_from ? kept_from : sent;
-  out += R"(,")";
-  out += name;
-  out += R"(_from":)";
-  out += std::to_string(from);
-  out += R"(,")";
-  out += name;
-  out += R"(":[)";
-  for (std::int64_t line = from; line < total; ++line) {
-    if (line > from) out += ',';
-    out += kept[static_cast<std::size_t>(line - kept_from)];
-  }
-  out += ']';
-  sent = total;
 }
 
 // What the log allows the seat (TableState::legal_for), less what the table's
@@ -1419,9 +1173,7 @@ Frame TableCore::error(const Caller& who, const std::string& error_code, const s
 
 Json TableCore::summary() const {
   Json seat_lines = Json::array();
-  int spectators = 0;
-  for (const auto& m : audience_)
-    if (!seat_of(m.player)) ++spectators;
+  const int spectators = pushes_.spectators(state_);
   for (int seat = 0; seat < static_cast<int>(seats().size()); ++seat) {
     const auto& s = seats()[seat];
     seat_lines.push_back({{"seat", seat},

@@ -30,6 +30,7 @@
 #include "server/config.h"
 #include "server/limits.h"
 #include "server/live_balances.h"
+#include "server/push_encoder.h"
 #include "server/table_state.h"
 #include "storage/database.h"
 
@@ -43,11 +44,6 @@ struct Caller {
   ClientId client = 0;
   std::string player;
   std::optional<std::int64_t> re;
-};
-
-struct Frame {
-  ClientId to = 0;
-  std::shared_ptr<const std::string> text;
 };
 
 enum class TimerKind { bot, turn, next_deal };
@@ -238,37 +234,6 @@ class TableCore {
     std::int64_t started_ms = 0;
     std::int64_t ends_ms = 0;  // the move's seconds and what is left of the bank
   };
-  // A connection at the table, and what of the table's state its pushes have
-  // carried: later pushes leave out what it has had (docs/protocol.md "State").
-  struct Member {
-    ClientId client = 0;
-    std::string player;
-    std::int64_t log_sent = -1;      // absolute number of log lines this member has had; -1: none yet
-    std::uint64_t players_sent = 0;  // the players list version this member has had (whole or by chips); 0: none yet
-    std::uint64_t roster_sent = 0;   // the roster version of the last whole players list it had; 0: none yet
-    std::uint64_t result_sent = 0;   // the result version this member has had; 0: none yet
-    std::int64_t chat_sent = -1;     // absolute number of chat lines this member has had; -1: none yet
-    bool introduced = false;         // has had the table's fixed parts: game, host, clock
-    bool invite_sent = false;
-    std::uint64_t fair_sent = 0;       // the fair block version this member has had; 0: none yet
-    std::uint64_t constants_sent = 0;  // the view constants version this member has had; 0: none yet
-  };
-  // A view serialized for one seat (or a spectator): its constants (the keys
-  // the game names in GameInfo::view_constants) apart from the rest.
-  struct ViewParts {
-    std::string lean;         // the view without its constants
-    Json constants;           // {key: value} of the constants it holds
-    std::string whole;        // lean and constants together, made when a member needs it
-    std::string names;        // the constants' keys, a JSON array, made with `whole`
-  };
-  // The parts of a state push that are the same for everyone, serialized once a broadcast.
-  struct SharedParts {
-    std::string head;   // {"type":"state","table":..,"seq":..,"status":.. (no closing brace)
-    std::string intro;  // ,"game":..,"host":..,"clock":..: a member's first push only
-    std::string tail;   // ,"to_act":[..],"timer":{..},"failure":".."
-    bool result_always = false;  // the table is over: every push carries the result
-    std::map<std::optional<int>, ViewParts> views;  // by seat (nullopt: a spectator), filled as needed
-  };
   // A step whose write is in flight, and what to send once it is durable.
   struct Pending {
     std::vector<storage::Posting> postings;
@@ -351,33 +316,10 @@ class TableCore {
   // ---- frames
   void remember(const Caller& who);
   void broadcast(Outbox& out);
-  SharedParts shared_parts();
-  std::string state_text(Member& member, SharedParts& parts, const rules::Balances& chips);
-  ViewParts& view_parts(SharedParts& parts, std::optional<int> seat);
-  const std::vector<std::string>& view_constant_keys() const;
-  void refresh_fair();
-  void log_delta(Member& member, std::string& out) const;
-  static void append_lines_since(std::string& out, const char* name, const std::deque<std::string>& kept,
-                                 std::int64_t total, std::int64_t& sent);
-  void chat_delta(Member& member, std::string& out) const;
-  std::string talk_tail() const;
+  // The table as a push shows it now (PushEncoder).
+  std::vector<SeatPresence> presence() const;
+  std::string timer_json() const;
   std::optional<std::string> person_at_table(const std::string& player) const;
-  void refresh_players(const rules::Balances& chips);
-  void refresh_result();
-  // What the players list is made of, to tell cheaply whether it changed.
-  struct PlayerKey {
-    std::string player;
-    std::int64_t chips = 0;
-    bool bot = false;
-    bool connected = false;
-    bool away = false;
-    std::string leaving;
-    bool operator==(const PlayerKey&) const = default;
-  };
-  std::vector<PlayerKey> players_key(const rules::Balances& chips) const;
-  static bool same_roster(const std::vector<PlayerKey>& a, const std::vector<PlayerKey>& b);
-  Json players_json(const rules::Balances& chips) const;
-  Json players_chips_json(const rules::Balances& chips) const;
   Json legal_for(int seat, const rules::Balances& chips) const;
   Frame reply(const Caller& who, Json message) const;
   Frame error(const Caller& who, const std::string& code, const std::string& message) const;
@@ -387,20 +329,8 @@ class TableCore {
   TableState state_;
   const rules::GameInfo& info_;
   std::vector<SeatMemory> memory_;  // by seat, as state_.seats()
-  std::string players_text_;     // the players list as last serialized
-  std::vector<PlayerKey> players_key_;  // what it was made of
-  std::uint64_t players_version_ = 0;
-  std::string players_chips_text_;  // the chips of the players list, one per entry in its order
-  std::uint64_t roster_version_ = 0;  // bumped when the players list changes in anything but chips
-  std::string fair_text_;             // the state's fair block as last serialized ("" before play)
-  std::uint64_t fair_version_ = 0;
-  Json view_constants_;               // the view's constants as last seen (null: none yet)
-  std::uint64_t view_constants_version_ = 0;
-  std::string result_text_;      // the latest result as last serialized ("" if none)
-  std::uint64_t result_version_ = 0;
-  bool result_read_ = false;     // result_text_ holds the game's result since the last settlement
   std::uint64_t summary_version_ = 1;  // bumped whenever the lobby's line may have changed
-  std::vector<Member> audience_;
+  PushEncoder pushes_;  // the audience, and what each member has had
   rules::Balances chips_resumed_;  // the seats' chips resume() last looked at (skips are decided on them)
   std::optional<Pending> pending_;
   std::vector<storage::Posting> unsaved_postings_;  // applied in memory, not yet part of a write

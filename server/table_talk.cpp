@@ -18,8 +18,7 @@ namespace code = protocol::code;
 std::optional<std::string> TableCore::person_at_table(const std::string& player) const {
   for (const auto& seat : seats())
     if (!seat.bot && !seat.player.empty() && same_name(seat.player, player)) return seat.player;
-  for (const auto& member : audience_)
-    if (same_name(member.player, player)) return member.player;
+  if (auto member = pushes_.member_named(player)) return member;
   const auto& chatters = state_.talk().chatters;
   if (auto it = chatters.find(folded_name(player)); it != chatters.end()) return it->second;
   return std::nullopt;
@@ -183,43 +182,5 @@ Outbox TableCore::rematch_failed(const Caller& who, const std::string& error_cod
 }
 
 Json TableCore::standings() const { return state_.standings(); }
-
-// The parts of a state push about the table's talk and end, the same for everyone.
-std::string TableCore::talk_tail() const {
-  std::string tail;
-  const auto& talk = state_.talk();
-  if (!talk.muted.empty()) {
-    Json names = Json::array();
-    for (const auto& [key, name] : talk.muted) names.push_back(name);
-    tail += R"(,"muted":)" + names.dump();
-  }
-  if (talk.rematch_of) {
-    tail += R"(,"rematch_of":)" +
-            Json({{"table", talk.rematch_of->at("table")}, {"same_seed", talk.rematch_of->at("same_seed")}}).dump();
-  }
-  if (!finished()) return tail;
-  if (talk.rematch) tail += R"(,"rematch":)" + talk.rematch->dump();
-  auto table_standings = standings();
-  if (table_standings.is_null()) return tail;
-  if (talk.rematch_of) {
-    table_standings["rematch_of"] = talk.rematch_of->at("table");
-    // Duplicate play: the same deals, side by side with the table they were first played at.
-    if (talk.rematch_of->at("same_seed").get<bool>() && talk.rematch_of->at("standings").is_object()) {
-      auto compare = talk.rematch_of->at("standings");
-      compare["table"] = talk.rematch_of->at("table");
-      table_standings["compare"] = std::move(compare);
-    }
-  }
-  tail += R"(,"standings":)" + table_standings.dump(-1, ' ', false, Json::error_handler_t::replace);
-  return tail;
-}
-
-// Like the log: the chat lines this member has not had, `chat_from` numbering
-// the first; left out when there are none (but always in a member's first push).
-void TableCore::chat_delta(Member& member, std::string& out) const {
-  const auto& talk = state_.talk();
-  if (member.chat_sent == talk.chat_total) return;
-  append_lines_since(out, "chat", talk.chat, talk.chat_total, member.chat_sent);
-}
 
 }  // namespace parlour::server
