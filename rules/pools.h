@@ -14,8 +14,9 @@ namespace parlour::rules {
 // seated last, the remainder one chip each starting from the dealer's left.
 // `seats` are those players, in order from the dealer's left; `why` starts each
 // movement's memo ("the table ends").
+// `odd_chips_from` names where the first of `seats` sits, for the memo.
 Effects share_out_pool(const std::string& pool, std::int64_t amount, const std::vector<int>& seats,
-                       const std::string& why);
+                       const std::string& why, const std::string& odd_chips_from = "the dealer's left");
 
 // The table is closing: shares out the pool among the players still seated (all
 // players if none is), counting from the dealer's left, and empties it.

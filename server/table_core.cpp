@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "rules/fair.h"
+#include "rules/pools.h"
 #include "rules/random_play.h"
 #include "server/names.h"
 #include "server/tokens.h"
@@ -59,8 +60,7 @@ TableCore::TableCore(CoreServices services, storage::TableRecord record, const r
     : services_(std::move(services)),
       state_(TableState::replay(std::move(record), game, events)),
       info_(game),
-      clock_(stored_clock(state_.id(), state_.record().clock_json)),
-      clock_text_(protocol::clock_to_json(clock_).dump()),
+      turn_clock_(stored_clock(state_.id(), state_.record().clock_json)),
       bot_rng_(state_.record().seed ^ 0x5bd1e995b0757ULL) {
   sync_memory();
   if (!services_.chat_limit) services_.chat_limit = std::make_shared<WindowLimit>(chat_lines_per_window, chat_window_ms);
@@ -593,7 +593,7 @@ Outbox TableCore::balances_changed() {
   // A step the table took now (a skip) pushes everyone once it is written.
   if (!out.write && !pushes_.empty()) {
     const auto seats_now = presence();
-    const PushScene scene{state_, info_, chips, seats_now, {}, clock_text_, {}, {}};
+    const PushScene scene{state_, info_, chips, seats_now, {}, turn_clock_.settings_text(), {}, {}};
     if (pushes_.players_changed(scene)) broadcast(out);
   }
   return out;
@@ -704,8 +704,7 @@ void TableCore::rebuild_from_database() {
   state_ = TableState::replay(std::move(stored->first), info_, stored->second);
   sync_memory();
   pushes_.resend_all();
-  clocks_.clear();
-  clock_armed_.reset();
+  turn_clock_.clear_running();
   continued_.clear();
   rematch_in_progress_ = false;
 }
@@ -717,6 +716,7 @@ void TableCore::sync_memory() {
     auto& memory = memory_[seat];
     if (memory.player == seats[seat].player) continue;
     memory = SeatMemory{seats[seat].player};
+    turn_clock_.seat_changed_hands(static_cast<int>(seat));
     // A person the host is moving out is played by a bot until the seat changes hands.
     memory.away = !seats[seat].bot && !seats[seat].player.empty() && !seats[seat].leaving.empty();
   }
@@ -768,10 +768,7 @@ void TableCore::schedule(Outbox& out) {
   if (!live) {
     for (auto kind : {TimerKind::bot, TimerKind::turn, TimerKind::next_deal})
       if (timer_token_[static_cast<std::size_t>(kind)] != 0) out.timers.push_back(cancel(kind));
-    turn_.reset();
-    clock_armed_.reset();
-    // While a write is in flight the clocks keep their deadlines; the timer is re-armed after it.
-    if (!pending_) clocks_.clear();
+    turn_clock_.pause(pending_.has_value());
     return;
   }
   schedule_bot(out);
@@ -789,45 +786,20 @@ void TableCore::schedule_bot(Outbox& out) {
   }
 }
 
-// A game's own turn limit (Carousel's) wins: a new turn gets a new deadline, a
-// step within the same turn keeps it. Otherwise the table's clock runs for each
-// human seat to act (update_clocks), and the one timer is armed for the
-// earliest deadline. A restart arms every clock in full: the log records
-// steps, not clocks.
+// The turn timer is armed as the clock says (TurnClock::schedule).
 void TableCore::schedule_turn_timer(Outbox& out) {
-  const auto timer = game()->phase() == rules::Phase::playing ? game()->turn_timer() : std::nullopt;
-  const bool armed = timer_token_[static_cast<std::size_t>(TimerKind::turn)] != 0;
-  if (timer) {
-    for (auto it = clocks_.begin(); it != clocks_.end();) stop_clock((it++)->first);
-    clock_armed_.reset();
-    if (armed && turn_ && timer->seat == turn_->seat && timer->turn == turn_->turn) return;
-    turn_ = timer;
-    const auto limit = std::chrono::seconds(timer->seconds);
-    turn_deadline_ms_ = services_.now_ms() + std::chrono::duration_cast<std::chrono::milliseconds>(limit).count();
-    out.timers.push_back(arm(TimerKind::turn, limit));
-    return;
-  }
-  const bool game_timer_was_armed = turn_.has_value();
-  turn_.reset();
-  update_clocks();
-  const auto earliest = earliest_clock();
-  if (!earliest) {
-    if (armed) out.timers.push_back(cancel(TimerKind::turn));
-    clock_armed_.reset();
-    return;
-  }
-  const std::pair<int, std::int64_t> due{earliest->first, earliest->second.ends_ms};
-  if (armed && !game_timer_was_armed && clock_armed_ == due) return;
-  clock_armed_ = due;
-  const auto after = std::max<std::int64_t>(0, due.second - services_.now_ms());
-  out.timers.push_back(arm(TimerKind::turn, std::chrono::milliseconds(after)));
+  const auto limit = game()->phase() == rules::Phase::playing ? game()->turn_timer() : std::nullopt;
+  const auto order = turn_clock_.schedule(limit, limit ? std::set<int>{} : seats_on_the_clock(), turn_timer_armed(),
+                                          services_.now_ms());
+  if (order.what == TurnClock::Order::What::arm) out.timers.push_back(arm(TimerKind::turn, order.after));
+  else if (order.what == TurnClock::Order::What::cancel) out.timers.push_back(cancel(TimerKind::turn));
 }
 
 // The human seats the table's clock runs for: to act, with something to do,
 // present (an away seat is the bot's), at a table whose clock is on.
 std::set<int> TableCore::seats_on_the_clock() const {
   std::set<int> due;
-  if (clock_.seconds <= 0 || !game() || game()->phase() != rules::Phase::playing) return due;
+  if (!turn_clock_.on() || !game() || game()->phase() != rules::Phase::playing) return due;
   const auto chips = balances_now();
   for (int seat : game()->to_act()) {
     const auto& s = seats()[seat];
@@ -837,61 +809,16 @@ std::set<int> TableCore::seats_on_the_clock() const {
   return due;
 }
 
-// Seats no longer on the clock stop theirs; seats newly on it start one: the
-// move's seconds plus what is left of their bank. A seat that moved had its
-// clock stopped by that move, so its next move starts a new one.
-void TableCore::update_clocks() {
-  const auto due = seats_on_the_clock();
-  for (auto it = clocks_.begin(); it != clocks_.end();) {
-    const int seat = (it++)->first;
-    if (!due.count(seat)) stop_clock(seat);
-  }
-  const auto now = services_.now_ms();
-  for (int seat : due)
-    if (!clocks_.count(seat))
-      clocks_[seat] = SeatClock{now, now + std::int64_t{clock_.seconds} * 1000 + bank_left_ms(seat)};
-}
-
-// Time beyond the move's seconds comes out of the seat's bank.
-void TableCore::stop_clock(int seat) {
-  const auto it = clocks_.find(seat);
-  if (it == clocks_.end()) return;
-  const auto beyond = services_.now_ms() - it->second.started_ms - std::int64_t{clock_.seconds} * 1000;
-  if (beyond > 0) memory_[seat].bank_used_ms += std::min(beyond, bank_left_ms(seat));
-  clocks_.erase(it);
-}
-
-std::int64_t TableCore::bank_left_ms(int seat) const {
-  return std::max<std::int64_t>(0, std::int64_t{clock_.bank} * 1000 - memory_[seat].bank_used_ms);
-}
-
-std::optional<std::pair<int, TableCore::SeatClock>> TableCore::earliest_clock() const {
-  std::optional<std::pair<int, SeatClock>> earliest;
-  for (const auto& [seat, clock] : clocks_)
-    if (!earliest || clock.ends_ms < earliest->second.ends_ms) earliest = std::make_pair(seat, clock);
-  return earliest;
-}
-
-Json TableCore::clock_json(int seat, const SeatClock& clock) const {
-  const auto allowance = clock.ends_ms - clock.started_ms;
-  const auto bank = std::max<std::int64_t>(0, allowance - std::int64_t{clock_.seconds} * 1000);
-  return {{"seat", seat}, {"seconds", allowance / 1000}, {"ends_at", clock.ends_ms}, {"bank", bank / 1000}};
-}
-
 // The seat's clock ran out: the table plays the game's safe default for it
 // (an event like any act, marked "by":"clock"). After `away_after` of these in
 // a row the seat is away and a bot plays it. A default the game refuses is a
 // fault of the rules: the seat is marked away at once, so the bot plays
 // instead of the table waiting on the clock again.
 Outbox TableCore::clock_ran_out() {
-  clock_armed_.reset();
   if (game()->phase() != rules::Phase::playing) return resume();
-  const auto earliest = earliest_clock();
-  if (!earliest || !seats_on_the_clock().count(earliest->first)) return resume();
-  const int seat = earliest->first;
-  clocks_.erase(seat);
-  // The deadline held all of the bank that was left: it is spent.
-  memory_[seat].bank_used_ms = std::int64_t{clock_.bank} * 1000;
+  const auto ran_out = turn_clock_.take_ran_out(seats_on_the_clock());
+  if (!ran_out) return resume();
+  const int seat = *ran_out;
   ++memory_[seat].missed;
   const auto legal = game()->legal_actions(seat, balances_now());
   Json event = {{"kind", "act"}, {"seat", seat}, {"by", "clock"}};
@@ -920,7 +847,7 @@ Outbox TableCore::clock_ran_out() {
   }
   spdlog::info("table {}: seat {}'s clock ran out ({} in a row); the table plays {}", id(), seat,
                memory_[seat].missed, event["action"].dump());
-  if (memory_[seat].missed >= clock_.away_after) mark_away(seat);
+  if (memory_[seat].missed >= clock().away_after) mark_away(seat);
   return commit_step(event, std::move(postings), {.result = game()->phase() != rules::Phase::playing}, {},
                      std::nullopt);
 }
@@ -963,7 +890,7 @@ Outbox TableCore::timer_fired(TimerKind kind, std::uint64_t token) {
   if (!game() || state_.status() != "playing") return out;
   switch (kind) {
     case TimerKind::bot: return bot_move();
-    case TimerKind::turn: return turn_ ? turn_timed_out() : clock_ran_out();
+    case TimerKind::turn: return turn_clock_.runs_game_limit() ? turn_timed_out() : clock_ran_out();
     case TimerKind::next_deal:
       if (game()->phase() != rules::Phase::deal_over) return resume();
       if (state_.ending()) return finish_table("the host ended the table");
@@ -1013,9 +940,8 @@ Outbox TableCore::careful_move(int seat, const Json& legal, const char* why) {
 }
 
 Outbox TableCore::turn_timed_out() {
-  const auto timer = turn_;
+  const auto timer = turn_clock_.take_game_limit();
   const auto now = game()->phase() == rules::Phase::playing ? game()->turn_timer() : std::nullopt;
-  turn_.reset();
   if (!timer || !now || now->seat != timer->seat || now->turn != timer->turn) return resume();
   spdlog::info("table {}: seat {}'s {} s turn ran out; the server plays {}", id(), timer->seat, timer->seconds,
                timer->action.dump());
@@ -1069,8 +995,8 @@ std::optional<int> TableCore::free_seat(std::optional<int> wanted, const Caller&
 }
 
 // GAMES.md: chips left in a table's pools are shared equally among the players
-// seated last, the remainder one chip each. A failed table has no game to ask
-// for its dealer, so the odd chips go from seat 0.
+// seated last, the remainder one chip each (rules::share_out_pool). A failed
+// table has no game to ask for its dealer, so the odd chips go from the lowest seat.
 std::vector<storage::Posting> TableCore::share_out_pools() {
   std::vector<int> sharers;
   for (int seat = 0; seat < static_cast<int>(seats().size()); ++seat)
@@ -1078,20 +1004,12 @@ std::vector<storage::Posting> TableCore::share_out_pools() {
   if (sharers.empty())
     for (int seat = 0; seat < static_cast<int>(seats().size()); ++seat)
       if (!seats()[seat].player.empty()) sharers.push_back(seat);
-  std::vector<storage::Posting> postings;
   auto lock = services_.balances.lock();
-  if (sharers.empty()) return postings;
-  for (const auto& [pool, amount] : services_.balances.holding(storage::pool_account(id(), ""), lock)) {
-    if (amount <= 0) continue;
-    const auto n = static_cast<std::int64_t>(sharers.size());
-    const auto pool_name = pool.substr(pool.rfind(':') + 1);
-    const auto memo = info_.name + ": the table stopped on a server fault; its " + pool_name + " of " +
-                      std::to_string(amount) + " is shared out equally among " + std::to_string(n);
-    for (std::int64_t i = 0; i < n; ++i) {
-      const auto share = amount / n + (i < amount % n ? 1 : 0);
-      if (share > 0) postings.push_back({pool, account_of(sharers[i]), share, memo, id(), info_.id, std::nullopt, std::nullopt});
-    }
-  }
+  rules::Effects effects;
+  for (const auto& [pool, amount] : services_.balances.holding(storage::pool_account(id(), ""), lock))
+    effects.append(rules::share_out_pool(pool.substr(pool.rfind(':') + 1), amount, sharers,
+                                         "the table stopped on a server fault", "the lowest seat"));
+  auto postings = state_.postings_for(effects.transfers);
   services_.balances.apply(postings, lock);
   unsaved_postings_.insert(unsaved_postings_.end(), postings.begin(), postings.end());
   return postings;
@@ -1121,7 +1039,7 @@ void TableCore::broadcast(Outbox& out) {
   if (pushes_.empty()) return;
   const auto chips = balances_now();
   const auto seats_now = presence();
-  const PushScene scene{state_, info_, chips, seats_now, timer_json(), clock_text_,
+  const PushScene scene{state_, info_, chips, seats_now, turn_clock_.push_text(turn_timer_armed()), turn_clock_.settings_text(),
                         [&](int seat) { return legal_for(seat, chips); },
                         [&](const std::string& player) { return waiting_position(player); }};
   for (auto& frame : pushes_.encode(scene)) out.frames.push_back(std::move(frame));
@@ -1135,25 +1053,6 @@ std::vector<SeatPresence> TableCore::presence() const {
     out.push_back({s.bot ? !s.left : human_connected(seat), memory_[seat].away});
   }
   return out;
-}
-
-// The running clock a push shows: the game's own turn limit, or the table's
-// clock with its earliest deadline ("timers" lists every seat's where several
-// are to act at once).
-std::string TableCore::timer_json() const {
-  if (timer_token_[static_cast<std::size_t>(TimerKind::turn)] == 0) return {};
-  if (turn_)
-    return R"(,"timer":)" +
-           Json({{"seat", turn_->seat}, {"seconds", turn_->seconds}, {"ends_at", turn_deadline_ms_}}).dump();
-  if (clocks_.empty()) return {};
-  const auto earliest = earliest_clock();
-  std::string text = R"(,"timer":)" + clock_json(earliest->first, earliest->second).dump();
-  if (clocks_.size() > 1) {
-    Json all = Json::array();
-    for (const auto& [seat, clock] : clocks_) all.push_back(clock_json(seat, clock));
-    text += R"(,"timers":)" + all.dump();
-  }
-  return text;
 }
 
 // What the log allows the seat (TableState::legal_for), less what the table's
@@ -1185,7 +1084,7 @@ Json TableCore::summary() const {
   const bool late_join = state_.status() == "playing" && takes_late_joiners() && game() &&
                          game()->phase() != rules::Phase::game_over && !state_.ending();
   return {{"table", id()},          {"game", info_.id},        {"options", state_.options()},
-          {"clock", protocol::clock_to_json(clock_)}, {"host", state_.record().host}, {"status", state_.status()},
+          {"clock", protocol::clock_to_json(clock())}, {"host", state_.record().host}, {"status", state_.status()},
           {"seats", seat_lines},    {"spectators", spectators}, {"late_join", late_join},
           {"waiting", waiting_.size()}};
 }

@@ -32,6 +32,7 @@
 #include "server/live_balances.h"
 #include "server/push_encoder.h"
 #include "server/table_state.h"
+#include "server/turn_clock.h"
 #include "storage/database.h"
 
 namespace parlour::server {
@@ -126,7 +127,7 @@ class TableCore {
   const std::string& invite() const { return state_.record().invite; }
   const std::string& status() const { return state_.status(); }
   bool is_private() const { return state_.record().is_private; }
-  const protocol::Clock& clock() const { return clock_; }
+  const protocol::Clock& clock() const { return turn_clock_.settings(); }
   bool finished() const { return state_.finished(); }
   bool failed() const { return state_.failed(); }
   std::int64_t seq() const { return state_.seq(); }
@@ -227,12 +228,6 @@ class TableCore {
     std::string player;             // whose memory it is: a seat changing hands starts afresh
     bool away = false;              // missed `away_after` turns in a row: a bot plays the seat
     int missed = 0;                 // turns in a row the clock ran out on
-    std::int64_t bank_used_ms = 0;  // of the clock's time bank
-  };
-  // A human seat's running turn clock.
-  struct SeatClock {
-    std::int64_t started_ms = 0;
-    std::int64_t ends_ms = 0;  // the move's seconds and what is left of the bank
   };
   // A step whose write is in flight, and what to send once it is durable.
   struct Pending {
@@ -288,14 +283,10 @@ class TableCore {
   Outbox bot_move();
   Outbox careful_move(int seat, const Json& legal, const char* why);
   Outbox turn_timed_out();
-  // The table's own clock (not a game's turn_timer): which seats it runs for now,
-  // starting and stopping their clocks; the seat whose clock ran out.
+  // The human seats the table's clock runs for now.
   std::set<int> seats_on_the_clock() const;
-  void update_clocks();
-  void stop_clock(int seat);
-  std::optional<std::pair<int, SeatClock>> earliest_clock() const;
-  std::int64_t bank_left_ms(int seat) const;
-  Json clock_json(int seat, const SeatClock& clock) const;
+  void stop_clock(int seat) { turn_clock_.stop(seat, services_.now_ms()); }
+  bool turn_timer_armed() const { return timer_token_[static_cast<std::size_t>(TimerKind::turn)] != 0; }
   Outbox clock_ran_out();
   void mark_away(int seat);
   void mark_present(int seat);
@@ -318,7 +309,6 @@ class TableCore {
   void broadcast(Outbox& out);
   // The table as a push shows it now (PushEncoder).
   std::vector<SeatPresence> presence() const;
-  std::string timer_json() const;
   std::optional<std::string> person_at_table(const std::string& player) const;
   Json legal_for(int seat, const rules::Balances& chips) const;
   Frame reply(const Caller& who, Json message) const;
@@ -337,12 +327,7 @@ class TableCore {
 
   std::array<std::uint64_t, timer_kind_count> timer_token_{};  // the armed timer of each kind, 0 if none
   std::uint64_t last_token_ = 0;
-  std::optional<rules::TurnTimer> turn_;  // the game's own turn clock running now
-  std::int64_t turn_deadline_ms_ = 0;
-  protocol::Clock clock_;                 // the table's clock, chosen at create
-  std::string clock_text_;                // clock_ as JSON, for a member's first push (it never changes)
-  std::map<int, SeatClock> clocks_;       // the table's clock, by seat, while the game has none of its own
-  std::optional<std::pair<int, std::int64_t>> clock_armed_;  // the seat and deadline the turn timer is armed for
+  TurnClock turn_clock_;  // the table's clock, chosen at create, and a game's own turn limit
   std::set<int> continued_;  // seats that asked for the next deal (of the deal over now)
   // People who asked for a seat at a table in play, first come first seated at a
   // deal's start (table memory: after a restart they ask again by joining).

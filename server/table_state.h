@@ -166,6 +166,11 @@ class TableState {
   // Play has started and the table has not closed.
   bool in_play() const { return game_ && !closed_; }
 
+  // Chips the rules moved, as ledger postings of this table (accounts and memos named).
+  std::vector<storage::Posting> postings_for(const std::vector<rules::Transfer>& transfers) const {
+    return to_postings(transfers, false);
+  }
+
   // People's names in a rules line ("seat 2" tags) for the log and memos.
   std::string name_seats(const std::string& line) const;
 

@@ -31,6 +31,7 @@ struct Bench {
   std::vector<storage::Event> events;  // the committed log
   std::vector<storage::TableWrite> writes;
   std::map<ClientId, std::vector<Json>> frames;  // as sent: a state push leaves out what the client has had
+  std::vector<std::pair<ClientId, std::string>> raw;  // every frame's text, in order
   std::map<ClientId, parlour::support::StateKeeper> keepers;
   std::map<ClientId, Json> whole_states;  // each client's last state push, filled in as a client does
   std::map<TimerKind, TimerOrder> timers;
@@ -83,6 +84,7 @@ struct Bench {
   // Carries an outbox out as the actor would, committing every write.
   void run(Outbox out) {
     for (auto& frame : out.frames) {
+      raw.emplace_back(frame.to, *frame.text);
       frames[frame.to].push_back(Json::parse(*frame.text));
       if (frames[frame.to].back()["type"] != "state") continue;
       Json whole = frames[frame.to].back();

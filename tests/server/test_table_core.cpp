@@ -1812,3 +1812,44 @@ TEST_CASE("a bot's name says nothing of its table: an opaque id and its seat, ne
   bench.run(bench.core->watch(bench.ann()));
   CHECK(bench.player(1, 1)["player"] == first);
 }
+
+namespace {
+
+// A push with its commitments (salted at random each run) written as "C".
+std::string without_commitments(std::string text) {
+  for (const std::string mark : {R"("commitment":")", "sha256 "}) {
+    for (auto at = text.find(mark); at != std::string::npos; at = text.find(mark, at + 1))
+      if (text.size() >= at + mark.size() + 64) text.replace(at + mark.size(), 64, "C");
+  }
+  return text;
+}
+
+}  // namespace
+
+// The exact text of every state push in a short table (commitments, salted at
+// random, written as C): what an independent client reads. A change here is a
+// change of the wire contract (docs/protocol.md "State") and is made on purpose.
+TEST_CASE("push encoding: golden frames of first pushes, delta pushes and a spectator's first push") {
+  Bench bench(scripted_info());
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->join(bench.bob(), 1, true));
+  bench.run(bench.core->start(bench.ann()));
+  bench.run(bench.core->act(bench.ann(), {{"type", "tap"}}, std::nullopt));
+  bench.run(bench.core->watch(bench.cat()));
+  std::vector<std::string> pushed;
+  for (const auto& [to, text] : bench.raw)
+    if (text.find(R"("type":"state")") != std::string::npos)
+      pushed.push_back(std::to_string(to) + " " + without_commitments(text));
+  const std::vector<std::string> golden = {
+      R"(1 {"type":"state","table":"t1","seq":0,"status":"waiting","game":"scripted","host":"ann","clock":{"away_after":2,"bank":0,"seconds":90},"players":[{"away":false,"bot":false,"chips":100,"connected":true,"player":"ann","seat":0}],"seat":0,"invite":"secret-invite","to_act":[],"view":{"options":{"empty_deals":false,"nobody_acts":false,"scored":false,"throw_at_act":0},"seats":2},"view_constants":["options","seats"],"legal":[],"log_from":0,"log":[],"chat_from":0,"chat":[]})",
+      R"(1 {"type":"state","table":"t1","seq":0,"status":"waiting","players":[{"away":false,"bot":false,"chips":100,"connected":true,"player":"ann","seat":0},{"away":false,"bot":false,"chips":100,"connected":true,"player":"bob","seat":1}],"seat":0,"to_act":[],"view":{},"legal":[],"log_from":0,"log":[]})",
+      R"(2 {"type":"state","table":"t1","seq":0,"status":"waiting","game":"scripted","host":"ann","clock":{"away_after":2,"bank":0,"seconds":90},"players":[{"away":false,"bot":false,"chips":100,"connected":true,"player":"ann","seat":0},{"away":false,"bot":false,"chips":100,"connected":true,"player":"bob","seat":1}],"seat":1,"invite":"secret-invite","to_act":[],"view":{"options":{"empty_deals":false,"nobody_acts":false,"scored":false,"throw_at_act":0},"seats":2},"view_constants":["options","seats"],"legal":[],"log_from":0,"log":[],"chat_from":0,"chat":[]})",
+      R"(1 {"type":"state","table":"t1","seq":1,"status":"playing","seat":0,"to_act":[0],"timer":{"bank":0,"ends_at":1090000,"seat":0,"seconds":90},"fair":{"commitment":"C","deal":1},"view":{"deal":1,"pot":0},"view_constants":[],"legal":[{"type":"tap"}],"log_from":0,"log":["Deal 1 is dealt from a committed deck: sha256 C."]})",
+      R"(2 {"type":"state","table":"t1","seq":1,"status":"playing","seat":1,"to_act":[0],"timer":{"bank":0,"ends_at":1090000,"seat":0,"seconds":90},"fair":{"commitment":"C","deal":1},"view":{"deal":1,"pot":0},"view_constants":[],"legal":[],"log_from":0,"log":["Deal 1 is dealt from a committed deck: sha256 C."]})",
+      R"(1 {"type":"state","table":"t1","seq":2,"status":"playing","chips":[99,100],"seat":0,"to_act":[1],"timer":{"bank":0,"ends_at":1090000,"seat":1,"seconds":90},"view":{"deal":1,"pot":1},"legal":[],"log_from":1,"log":["tap 1"]})",
+      R"(2 {"type":"state","table":"t1","seq":2,"status":"playing","chips":[99,100],"seat":1,"to_act":[1],"timer":{"bank":0,"ends_at":1090000,"seat":1,"seconds":90},"view":{"deal":1,"pot":1},"legal":[{"type":"tap"}],"log_from":1,"log":["tap 1"]})",
+      R"(1 {"type":"state","table":"t1","seq":2,"status":"playing","seat":0,"to_act":[1],"timer":{"bank":0,"ends_at":1090000,"seat":1,"seconds":90},"view":{"deal":1,"pot":1},"legal":[],"log_from":2,"log":[]})",
+      R"(2 {"type":"state","table":"t1","seq":2,"status":"playing","seat":1,"to_act":[1],"timer":{"bank":0,"ends_at":1090000,"seat":1,"seconds":90},"view":{"deal":1,"pot":1},"legal":[{"type":"tap"}],"log_from":2,"log":[]})",
+      R"(3 {"type":"state","table":"t1","seq":2,"status":"playing","game":"scripted","host":"ann","clock":{"away_after":2,"bank":0,"seconds":90},"players":[{"away":false,"bot":false,"chips":99,"connected":true,"player":"ann","seat":0},{"away":false,"bot":false,"chips":100,"connected":true,"player":"bob","seat":1}],"seat":null,"to_act":[1],"timer":{"bank":0,"ends_at":1090000,"seat":1,"seconds":90},"fair":{"commitment":"C","deal":1},"view":{"deal":1,"pot":1},"view_constants":[],"legal":[],"log_from":0,"log":["Deal 1 is dealt from a committed deck: sha256 C.","tap 1"],"chat_from":0,"chat":[]})"};
+  CHECK(pushed == golden);
+}
