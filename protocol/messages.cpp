@@ -1,5 +1,7 @@
 #include "protocol/messages.h"
 
+#include <type_traits>
+
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -480,6 +482,35 @@ Request parse_request(std::string_view text, std::optional<std::int64_t>* id_out
   reject_unknown_fields(message, spec);
   request.body = spec.build(Fields(message, spec.type));
   return request;
+}
+
+namespace {
+
+template <typename T, typename Variant>
+struct is_alternative;
+template <typename T, typename... Ts>
+struct is_alternative<T, std::variant<Ts...>> : std::bool_constant<(std::is_same_v<T, Ts> || ...)> {};
+
+}  // namespace
+
+std::optional<TableRequest> table_request(const Body& body) {
+  return std::visit(
+      [](const auto& request) -> std::optional<TableRequest> {
+        using T = std::decay_t<decltype(request)>;
+        if constexpr (is_alternative<T, TableRequest>::value) return TableRequest{request};
+        else return std::nullopt;
+      },
+      body);
+}
+
+TableAddress address_of(const TableRequest& request) {
+  return std::visit(
+      [](const auto& body) -> TableAddress {
+        using T = std::decay_t<decltype(body)>;
+        if constexpr (std::is_same_v<T, Join> || std::is_same_v<T, Watch>) return {body.table, body.invite};
+        else return {body.table, std::nullopt};
+      },
+      request);
 }
 
 const std::vector<std::string>& chat_reactions() {

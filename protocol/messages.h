@@ -117,6 +117,20 @@ struct Unseat {
 using Body = std::variant<Hello, Games, Tables, Create, Join, Watch, Leave, Bot, Start, End, Act, LedgerQuery, Ping,
                           Back, Unseat, Chat, Mute, Rematch, History, Settle>;
 
+// The requests a table serves itself (its actor, on the node that holds it):
+// the one list that says which requests must reach the table's node first.
+using TableRequest = std::variant<Join, Watch, Leave, Bot, Start, End, Act, Back, Unseat, Chat, Mute, Rematch>;
+
+// The table a request is served by: its id, or the invite that names it.
+struct TableAddress {
+  std::optional<std::string> table;
+  std::optional<std::string> invite;
+};
+// A request's TableRequest, if it is one (derived from the variants' types, so
+// no list can forget one).
+std::optional<TableRequest> table_request(const Body& body);
+TableAddress address_of(const TableRequest& request);
+
 // Table chat (docs/protocol.md "Table chat").
 inline constexpr std::size_t max_chat_chars = 200;
 // The quick reactions, by wire name.

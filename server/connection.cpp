@@ -140,31 +140,6 @@ void Connection::rematch(const std::shared_ptr<Client>& self, std::optional<std:
 
 namespace {
 
-// The table a request acts on or joins, where it must be served by this node.
-struct TableAsked {
-  std::optional<std::string> table;
-  std::optional<std::string> invite;
-};
-
-TableAsked table_asked(const protocol::Request& request) {
-  return std::visit(
-      [](const auto& body) -> TableAsked {
-        using T = std::decay_t<decltype(body)>;
-        if constexpr (std::is_same_v<T, protocol::Join> || std::is_same_v<T, protocol::Watch>) {
-          return {body.table, body.invite};
-        } else if constexpr (std::is_same_v<T, protocol::Leave> || std::is_same_v<T, protocol::Bot> ||
-                             std::is_same_v<T, protocol::Start> || std::is_same_v<T, protocol::End> ||
-                             std::is_same_v<T, protocol::Back> || std::is_same_v<T, protocol::Unseat> ||
-                             std::is_same_v<T, protocol::Chat> || std::is_same_v<T, protocol::Mute> ||
-                             std::is_same_v<T, protocol::Act>) {
-          return {body.table, std::nullopt};
-        } else {
-          return {};
-        }
-      },
-      request.body);
-}
-
 // A table another node still serves after the wait (its hand-over is late).
 Json table_moving(std::optional<std::int64_t> re, const std::string& table) {
   return protocol::error_message(re, code::conflict,
@@ -178,7 +153,9 @@ Json table_moving(std::optional<std::int64_t> re, const std::string& table) {
 void Connection::handle(const std::shared_ptr<Client>& self, const protocol::Request& request) {
   Cluster* cluster = lobby_.cluster();
   if (!cluster || player().empty()) return dispatch(self, request);
-  const auto asked = table_asked(request);
+  const auto table_request = protocol::table_request(request.body);
+  if (!table_request) return dispatch(self, request);
+  const auto asked = protocol::address_of(*table_request);
   if (asked.table && !lobby_.serves(*asked.table)) {
     return cluster->acquire(*asked.table, [this, self, request, table = *asked.table](Cluster::Where where) {
       if (where == Cluster::Where::elsewhere) return send(self, table_moving(request.id, table));

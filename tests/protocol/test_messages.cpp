@@ -619,3 +619,19 @@ TEST_CASE("settle refuses an empty list, more than 50 tables, and anything but t
                  "field 'tables[1]' must be a string of 1–64 characters, got 5");
   check_rejected(R"({"type":"settle","players":["bob"]})", "unknown field 'players' in 'settle'");
 }
+
+TEST_CASE("the requests a table serves are told apart by their type, and each names its table or invite") {
+  using namespace parlour::protocol;
+  const auto rematch = table_request(Body{Rematch{"t9", true}});
+  REQUIRE(rematch);
+  CHECK(address_of(*rematch).table == "t9");
+  const auto join = table_request(Body{Join{std::nullopt, std::string("inv"), std::nullopt}});
+  REQUIRE(join);
+  CHECK_FALSE(address_of(*join).table);
+  CHECK(address_of(*join).invite == "inv");
+  CHECK(address_of(*table_request(Body{Act{"t2", Json::object(), std::nullopt}})).table == "t2");
+  // Reads served from the database are not the table's: no hand-over for them.
+  CHECK_FALSE(table_request(Body{History{"t9", std::nullopt, std::nullopt}}));
+  CHECK_FALSE(table_request(Body{Tables{}}));
+  CHECK_FALSE(table_request(Body{Create{}}));
+}
