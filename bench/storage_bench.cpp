@@ -95,8 +95,8 @@ void bench_batches(storage::Store& db, std::int64_t& seq, int batch, double dura
   while (clock.seconds() < duration) {
     std::vector<storage::TableWrite> writes;
     for (int i = 0; i < batch; ++i) writes.push_back(bet_step(++seq));
-    for (bool committed : db.commit(writes))
-      if (!committed) throw std::runtime_error("a benchmark step was not committed");
+    for (const storage::CommitOutcome& outcome : db.commit(writes))
+      if (!outcome.committed()) throw std::runtime_error("a benchmark step was not committed: " + outcome.detail);
     steps += batch;
     ++commits;
   }

@@ -32,10 +32,10 @@ Cluster::Cluster(boost::asio::io_context& io, const Config& config, Lobby& lobby
   balances_.track_uncommitted();
   // What this node's steps did is "committed" for the balances the moment the
   // writer knows it; a step another node's spending beat is corrected at once.
-  writer_.after_each_step([this](storage::Store& db, const storage::TableWrite& write, bool committed,
-                                 const std::string& error) {
-    if (committed) return balances_.settled(write.postings);
-    if (!storage::step_lacked_chips(error)) return;
+  writer_.after_each_step([this](storage::Store& db, const storage::TableWrite& write,
+                                 const storage::CommitOutcome& outcome) {
+    if (outcome.committed()) return balances_.settled(write.postings);
+    if (outcome.kind != storage::CommitOutcome::Kind::lacked_chips) return;
     std::vector<std::pair<std::string, std::int64_t>> fresh;
     for (const auto& posting : write.postings)
       if (posting.from.rfind("player:", 0) == 0) fresh.emplace_back(posting.from, db.balance(posting.from));

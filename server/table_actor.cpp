@@ -230,21 +230,21 @@ void TableActor::carry_out(Outbox out, bool use) {
   watch_seated_balances();
   if (out.write) {
     out.write->fence = fence_;
-    writer_.commit(std::move(*out.write), [self = shared_from_this()](bool ok, const std::string& error) {
-      asio::post(self->strand_, [self, ok, error] { self->on_committed(ok, error); });
+    writer_.commit(std::move(*out.write), [self = shared_from_this()](const storage::CommitOutcome& outcome) {
+      asio::post(self->strand_, [self, outcome] { self->on_committed(outcome); });
     });
   }
 }
 
-void TableActor::on_committed(bool ok, const std::string& error) {
-  const bool fenced = !ok && storage::step_was_fenced(error);
+void TableActor::on_committed(const storage::CommitOutcome& outcome) {
+  const bool fenced = outcome.kind == storage::CommitOutcome::Kind::fenced;
   if (retired_ || fenced) {
     // Another node holds the table now. A step that was not written gives its
     // chips back here; nothing else of this table runs on this node again.
-    if (fenced) spdlog::warn("table {}: {}", id_, error);
-    if (!ok) {
+    if (fenced) spdlog::warn("table {}: {}", id_, outcome.detail);
+    if (!outcome.committed()) {
       try {
-        core_->committed(false, error);
+        core_->committed(outcome);
       } catch (const std::exception& e) {
         spdlog::error("table {}: undoing a step that was not written failed: {}", id_, e.what());
       }
@@ -255,7 +255,7 @@ void TableActor::on_committed(bool ok, const std::string& error) {
     }
     return;
   }
-  step("a step after its commit", [&](TableCore& core) { return core.committed(ok, error); });
+  step("a step after its commit", [&](TableCore& core) { return core.committed(outcome); });
   run_held();
 }
 

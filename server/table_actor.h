@@ -105,7 +105,7 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
   void step(const char* what, const Command& command, bool use = true);
   void carry_out(Outbox out, bool use = true);
   void set_timer(const TimerOrder& order);
-  void on_committed(bool ok, const std::string& error);
+  void on_committed(const storage::CommitOutcome& outcome);
   void retire_here(const std::string& why);
   void register_client(const std::shared_ptr<Client>& client);
   // Watches the balances of whoever is seated now (LiveBalances::watch), so

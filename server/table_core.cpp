@@ -534,17 +534,17 @@ Outbox TableCore::commit_step(std::optional<Json> event, std::vector<storage::Po
   return out;
 }
 
-Outbox TableCore::committed(bool ok, const std::string& why) {
+Outbox TableCore::committed(const storage::CommitOutcome& outcome) {
   if (!pending_) throw std::logic_error("table core: committed() with no write in flight");
   Pending done = std::move(*pending_);
   pending_.reset();
   Outbox out;
-  if (!ok) {
-    spdlog::error("table {}: a step could not be saved and is undone: {}", id(), why);
+  if (!outcome.committed()) {
+    spdlog::error("table {}: a step could not be saved and is undone: {}", id(), outcome.detail);
     services_.balances.revert(done.postings);
     rebuild_from_database();
     // Another node's table spent the same chips first: the database decided.
-    if (done.caller && storage::step_lacked_chips(why))
+    if (done.caller && outcome.kind == storage::CommitOutcome::Kind::lacked_chips)
       out.frames.push_back(error(*done.caller, code::insufficient_chips,
                                  "not enough chips: they were spent at another table first; nothing changed"));
     else if (done.caller)

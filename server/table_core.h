@@ -195,7 +195,7 @@ class TableCore {
   Outbox timer_fired(TimerKind kind, std::uint64_t token);
   // The write of the last step is durable (ok) or was refused (then the table
   // is rebuilt from the database, which is the truth).
-  Outbox committed(bool ok, const std::string& error);
+  Outbox committed(const storage::CommitOutcome& outcome);
   // The fault barrier's last word: the table stops with `reason`, its pools are
   // shared out among the players seated, everyone there is told. Never throws
   // from the game: it does not ask the game anything.

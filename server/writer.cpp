@@ -71,8 +71,7 @@ void Writer::commit_steps(std::vector<Step>& steps) {
   writes.reserve(steps.size());
   for (auto& step : steps) writes.push_back(std::move(step.write));
   // A hook may read the database; that needs no write to be in flight.
-  std::vector<bool> committed;
-  std::vector<std::string> errors;
+  std::vector<storage::CommitOutcome> outcomes;
   // A database server that restarts is waited for: the batch is written again
   // once it is back. Never twice: a batch whose commit was in doubt and did
   // happen finds its events' seqs taken, and those steps fail and are rebuilt
@@ -81,14 +80,13 @@ void Writer::commit_steps(std::vector<Step>& steps) {
   const auto give_up = std::chrono::steady_clock::now() + reconnect_for;
   for (;;) {
     try {
-      committed = db_->commit(writes, &errors);
+      outcomes = db_->commit(writes);
       ++transactions_;
       break;
     } catch (const storage::ConnectionLost& e) {
       if (std::chrono::steady_clock::now() + wait > give_up) {
         spdlog::error("storage: a batch of {} table steps failed: {}", writes.size(), e.what());
-        committed.assign(writes.size(), false);
-        errors.assign(writes.size(), e.what());
+        outcomes.assign(writes.size(), storage::CommitOutcome::failure(e.what()));
         break;
       }
       spdlog::warn("storage: the database connection is lost ({}); writing the batch again in {} ms", e.what(),
@@ -97,22 +95,20 @@ void Writer::commit_steps(std::vector<Step>& steps) {
       wait = std::min(wait * 2, std::chrono::milliseconds(2000));
     } catch (const std::exception& e) {
       spdlog::error("storage: a batch of {} table steps failed: {}", writes.size(), e.what());
-      committed.assign(writes.size(), false);
-      errors.assign(writes.size(), e.what());
+      outcomes.assign(writes.size(), storage::CommitOutcome::failure(e.what()));
       break;
     }
   }
   spdlog::debug("storage: committed {} table steps in one transaction", writes.size());
   for (std::size_t i = 0; i < steps.size(); ++i) {
-    const std::string error = i < errors.size() ? errors[i] : std::string();
     if (after_step_) {
       try {
-        after_step_(*db_, writes[i], committed[i], error);
+        after_step_(*db_, writes[i], outcomes[i]);
       } catch (const std::exception& e) {
         spdlog::error("storage: after a step of table {}: {}", writes[i].table, e.what());
       }
     }
-    steps[i].done(committed[i], error);
+    steps[i].done(outcomes[i]);
   }
   steps.clear();
 }

@@ -22,7 +22,7 @@ namespace parlour::server {
 
 class Writer {
  public:
-  using Done = std::function<void(bool committed, const std::string& error)>;
+  using Done = std::function<void(const storage::CommitOutcome& outcome)>;
   using Work = std::function<void(storage::Store&)>;
   using WorkDone = std::function<void(std::exception_ptr)>;
 
@@ -30,7 +30,7 @@ class Writer {
   explicit Writer(const std::string& where);
   ~Writer();
 
-  // A table step; `done` learns whether it was committed.
+  // A table step; `done` learns what became of it.
   void commit(storage::TableWrite write, Done done);
   // Any other write (registering a player, creating a table), run in its own
   // transaction in queue order.
@@ -38,7 +38,8 @@ class Writer {
   // Runs on the writer's thread after each table step's transaction, before the
   // step's `done`: what must see "committed" exactly as the database does
   // (several nodes: LiveBalances::settled). Set before the first commit.
-  using AfterStep = std::function<void(storage::Store&, const storage::TableWrite&, bool committed, const std::string& error)>;
+  using AfterStep =
+      std::function<void(storage::Store&, const storage::TableWrite&, const storage::CommitOutcome& outcome)>;
   void after_each_step(AfterStep hook) { after_step_ = std::move(hook); }
   // Finishes what is queued, then stops the thread.
   void stop();

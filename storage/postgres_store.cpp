@@ -1,4 +1,5 @@
-// PostgreSQL backend of storage/store.h, through libpqxx. Every PostgreSQL
+// PostgreSQL backend of storage/store.h, through libpqxx: its SQL and its
+// transactions, under the shared store (storage/sql_store.h). Every PostgreSQL
 // statement of the project lives in this file: the migrations, which mirror
 // SQLite's (same tables, columns, indexes and schema_version rows), and the
 // statements, prepared once per connection.
@@ -8,9 +9,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <chrono>
-#include <iterator>
-#include <limits>
 #include <map>
 
 #include "storage/schema.h"
@@ -211,17 +209,61 @@ struct Statement {
   const char* sql;
 };
 
-constexpr Statement kSchemaVersion{"schema_version", "SELECT coalesce(max(version), 0) FROM schema_version"};
+// The reads of storage/sql_store.h's Query, with its parameters in its order.
+constexpr const char* sql_of(Query query) {
+  switch (query) {
+    case Query::schema_version: return "SELECT coalesce(max(version), 0) FROM schema_version";
+    case Query::all_players: return "SELECT " PARLOUR_PLAYER_COLUMNS " FROM players ORDER BY id";
+    case Query::find_player: return "SELECT " PARLOUR_PLAYER_COLUMNS " FROM players WHERE lower(name) = lower($1)";
+    case Query::find_player_by_token_hash:
+      return "SELECT " PARLOUR_PLAYER_COLUMNS " FROM players WHERE token_hash = $1";
+    case Query::balance: return "SELECT balance FROM accounts WHERE name = $1";
+    case Query::balances_with_prefix:
+      return R"sql(SELECT name, balance FROM accounts WHERE starts_with(name, $1) ORDER BY name COLLATE "C")sql";
+    case Query::ledger_page: return R"sql(
+SELECT e.entry, t.time, e.amount, e.balance_after, t.table_id, t.game, t.memo, coalesce(tb.is_private, 0),
+       t.seq, t.deal
+FROM ledger_entries e
+JOIN transfers t ON t.id = e.transfer_id
+LEFT JOIN tables tb ON tb.id = t.table_id
+WHERE e.account_id = (SELECT id FROM accounts WHERE name = $1) AND e.entry < $2
+ORDER BY e.entry DESC
+LIMIT $3)sql";
+    case Query::total_of_all_accounts: return "SELECT coalesce(sum(balance), 0)::BIGINT FROM accounts";
+    case Query::table_nets: return R"sql(
+SELECT a.name, sum(e.amount)::BIGINT
+FROM transfers t
+JOIN ledger_entries e ON e.transfer_id = t.id
+JOIN accounts a ON a.id = e.account_id
+WHERE t.table_id = $1
+  AND NOT EXISTS (SELECT 1 FROM ledger_entries g
+                  WHERE g.transfer_id = t.id AND g.account_id = (SELECT id FROM accounts WHERE name = 'bank'))
+GROUP BY a.name
+ORDER BY a.name COLLATE "C")sql";
+    case Query::find_table: return "SELECT " PARLOUR_TABLE_COLUMNS " FROM tables WHERE id = $1";
+    case Query::tables_with_status:
+      return "SELECT " PARLOUR_TABLE_COLUMNS " FROM tables WHERE status = $1 ORDER BY made";
+    case Query::tables_hosted_since: return "SELECT " PARLOUR_TABLE_COLUMNS R"sql(
+FROM (SELECT * FROM tables
+      WHERE lower(host) = lower($1)
+        AND (created_at COLLATE "C" >= $2
+             OR EXISTS (SELECT 1 FROM transfers t WHERE t.table_id = tables.id AND t.time COLLATE "C" >= $2))
+      ORDER BY made DESC
+      LIMIT $3) recent
+ORDER BY made)sql";
+    case Query::seats: return "SELECT seat, player, bot, bot_level FROM table_seats WHERE table_id = $1 ORDER BY seat";
+    case Query::events_after: return "SELECT seq, json FROM table_events WHERE table_id = $1 AND seq > $2 ORDER BY seq";
+    case Query::results: return "SELECT json FROM results WHERE table_id = $1 ORDER BY id";
+  }
+  return "";
+}
+
+std::string statement_name(Query query) { return "read_" + std::to_string(static_cast<int>(query)); }
+
 constexpr Statement kRecordMigration{
     "record_migration", "INSERT INTO schema_version(version, description, applied_at) VALUES ($1, $2, $3)"};
-
-constexpr Statement kFindPlayer{"find_player",
-                                "SELECT id, name, token_hash FROM players WHERE lower(name) = lower($1)"};
-constexpr Statement kFindPlayerByTokenHash{"find_player_by_token_hash",
-                                           "SELECT id, name, token_hash FROM players WHERE token_hash = $1"};
 constexpr Statement kInsertPlayer{
     "insert_player", "INSERT INTO players(name, token_hash, created_at) VALUES ($1, $2, $3) RETURNING id"};
-constexpr Statement kAllPlayers{"all_players", "SELECT id, name, token_hash FROM players ORDER BY id"};
 
 // A whole posting in one round trip: the transfer, the debit, the credit (each
 // account opened on first use) and the two entries. `debited` differs by the
@@ -252,62 +294,17 @@ constexpr Statement kPostingFromOther{
                     "ON CONFLICT (name) DO UPDATE SET balance = accounts.balance - $9 "
                     "RETURNING id, balance")};
 #undef PARLOUR_POSTING
-constexpr Statement kBalance{"balance", "SELECT balance FROM accounts WHERE name = $1"};
-constexpr Statement kBalancesWithPrefix{
-    "balances_with_prefix",
-    R"sql(SELECT name, balance FROM accounts WHERE starts_with(name, $1) ORDER BY name COLLATE "C")sql"};
-constexpr Statement kTotalOfAllAccounts{"total_of_all_accounts",
-                                        "SELECT coalesce(sum(balance), 0)::BIGINT FROM accounts"};
-constexpr Statement kLedgerPage{"ledger_page", R"sql(
-SELECT e.entry, t.time, e.amount, e.balance_after, t.table_id, t.game, t.memo, coalesce(tb.is_private, 0),
-       t.seq, t.deal
-FROM ledger_entries e
-JOIN transfers t ON t.id = e.transfer_id
-LEFT JOIN tables tb ON tb.id = t.table_id
-WHERE e.account_id = (SELECT id FROM accounts WHERE name = $1) AND e.entry < $2
-ORDER BY e.entry DESC
-LIMIT $3)sql"};
-constexpr Statement kTableNets{"table_nets", R"sql(
-SELECT a.name, sum(e.amount)::BIGINT
-FROM transfers t
-JOIN ledger_entries e ON e.transfer_id = t.id
-JOIN accounts a ON a.id = e.account_id
-WHERE t.table_id = $1
-  AND NOT EXISTS (SELECT 1 FROM ledger_entries g
-                  WHERE g.transfer_id = t.id AND g.account_id = (SELECT id FROM accounts WHERE name = 'bank'))
-GROUP BY a.name
-ORDER BY a.name COLLATE "C")sql"};
 
-#define PARLOUR_TABLE_COLUMNS \
-  "id, game, options_json, seed, host, status, is_private, invite, deck_json, failure, created_at, clock_json"
-
-constexpr Statement kTablesHostedSince{"tables_hosted_since", R"sql(
-SELECT )sql" PARLOUR_TABLE_COLUMNS R"sql(
-FROM (SELECT * FROM tables
-      WHERE lower(host) = lower($1)
-        AND (created_at COLLATE "C" >= $2
-             OR EXISTS (SELECT 1 FROM transfers t WHERE t.table_id = tables.id AND t.time COLLATE "C" >= $2))
-      ORDER BY made DESC
-      LIMIT $3) recent
-ORDER BY made)sql"};
 constexpr Statement kInsertTable{"insert_table", R"sql(
 INSERT INTO tables(id, game, options_json, seed, host, status, is_private, invite, deck_json, created_at, clock_json)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11))sql"};
-constexpr Statement kFindTable{"find_table", "SELECT " PARLOUR_TABLE_COLUMNS " FROM tables WHERE id = $1"};
-constexpr Statement kTablesWithStatus{"tables_with_status",
-                                      "SELECT " PARLOUR_TABLE_COLUMNS " FROM tables WHERE status = $1 ORDER BY made"};
-#undef PARLOUR_TABLE_COLUMNS
 constexpr Statement kSetStatus{"set_status", "UPDATE tables SET status = $2 WHERE id = $1"};
 constexpr Statement kSetFailure{"set_failure", "UPDATE tables SET status = 'finished', failure = $2 WHERE id = $1"};
 constexpr Statement kDeleteSeats{"delete_seats", "DELETE FROM table_seats WHERE table_id = $1"};
 constexpr Statement kInsertSeat{
     "insert_seat", "INSERT INTO table_seats(table_id, seat, player, bot, bot_level) VALUES ($1, $2, $3, $4, $5)"};
-constexpr Statement kSeats{"seats",
-                           "SELECT seat, player, bot, bot_level FROM table_seats WHERE table_id = $1 ORDER BY seat"};
 constexpr Statement kInsertEvent{"insert_event", "INSERT INTO table_events(table_id, seq, json) VALUES ($1, $2, $3)"};
-constexpr Statement kEvents{"events", "SELECT seq, json FROM table_events WHERE table_id = $1 AND seq > $2 ORDER BY seq"};
 constexpr Statement kInsertResult{"insert_result", "INSERT INTO results(table_id, time, json) VALUES ($1, $2, $3)"};
-constexpr Statement kResults{"results", "SELECT json FROM results WHERE table_id = $1 ORDER BY id"};
 
 // The leases of a batch's fenced tables, share-locked so that a node taking a
 // table over (an UPDATE of its row) waits for this transaction and then
@@ -318,13 +315,9 @@ constexpr Statement kLeasesForWrite{"leases_for_write", R"sql(
 SELECT table_id, node, generation FROM table_leases
 WHERE table_id = ANY($1::text[]) ORDER BY table_id FOR SHARE)sql"};
 
-constexpr Statement kAllStatements[] = {
-    kLeasesForWrite,
-    kSchemaVersion, kRecordMigration, kFindPlayer,     kFindPlayerByTokenHash, kInsertPlayer,  kAllPlayers,
-    kPostingFromPlayer, kPostingFromOther,         kBalance,       kBalancesWithPrefix,
-    kTotalOfAllAccounts, kLedgerPage, kTableNets,      kTablesHostedSince,     kInsertTable,   kFindTable,
-    kTablesWithStatus, kSetStatus,    kSetFailure,     kDeleteSeats,           kInsertSeat,    kSeats,
-    kInsertEvent,    kEvents,         kInsertResult,   kResults,
+constexpr Statement kWriteStatements[] = {
+    kLeasesForWrite, kRecordMigration, kInsertPlayer, kPostingFromPlayer, kPostingFromOther, kInsertTable,
+    kSetStatus,      kSetFailure,      kDeleteSeats,  kInsertSeat,        kInsertEvent,      kInsertResult,
 };
 
 constexpr const char* kSavepoint = "SAVEPOINT table_write";
@@ -336,15 +329,19 @@ constexpr const char* kCheckLedgerAndRelease =
     "SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED; RELEASE SAVEPOINT table_write";
 constexpr const char* kRollbackSavepoint = "ROLLBACK TO SAVEPOINT table_write; RELEASE SAVEPOINT table_write";
 
-constexpr int kMaxLedgerPage = 500;
-
-std::string utc_now_iso8601() { return utc_iso8601(std::chrono::system_clock::now()); }
-
 // libpqxx's messages end in a newline (and sometimes carry a query line after).
 std::string message_of(const std::exception& e) {
   std::string text = e.what();
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   return text;
+}
+
+// Every exception reaching the store from libpqxx; a broken connection, or a
+// commit whose fate is unknown, loses the whole batch (the writer writes it again).
+std::optional<Fault> postgres_fault(const std::exception& e) {
+  const bool lost =
+      dynamic_cast<const pqxx::broken_connection*>(&e) != nullptr || dynamic_cast<const pqxx::in_doubt_error*>(&e) != nullptr;
+  return Fault{message_of(e), lost};
 }
 
 // A connection URI without its password, fit for logs and error messages.
@@ -358,15 +355,8 @@ std::string without_password(const std::string& url) {
   return url.substr(0, colon) + ":***" + url.substr(at);
 }
 
-// Optional text: "" in C++ is NULL in SQL, as in the SQLite backend.
+// Optional text: "" in C++ is NULL in SQL (storage/sql_store.h, Row).
 const char* text_or_null(const std::string& text) { return text.empty() ? nullptr : text.c_str(); }
-
-std::string text_or_empty(const pqxx::field& field) { return field.is_null() ? std::string() : field.c_str(); }
-
-std::optional<std::int64_t> integer_or_none(const pqxx::field& field) {
-  if (field.is_null()) return std::nullopt;
-  return field.as<std::int64_t>();
-}
 
 // libpqxx 6 passes a null parameter as a null C string; an optional integer
 // is spelled out into `text` first.
@@ -376,62 +366,108 @@ const char* integer_or_null(std::optional<std::int64_t> value, std::string& text
   return text.c_str();
 }
 
-std::string describe_posting(const Posting& posting) {
-  std::string text = "posting " + std::to_string(posting.amount) + " from " + posting.from + " to " + posting.to;
-  if (!posting.memo.empty()) text += " (" + posting.memo + ")";
-  return text;
+// Table ids are [a-z0-9] (the server makes them), but quote them anyway.
+std::string array_literal(const std::vector<std::string>& items) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ',';
+    out += '"';
+    for (const char c : items[i]) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
+  return out + "}";
 }
 
-
-Player player_from(const pqxx::row& row) {
-  return Player{row[0].as<std::int64_t>(), row[1].c_str(), row[2].c_str()};
+template <typename... Args>
+pqxx::result run(pqxx::transaction_base& tx, const Statement& statement, Args&&... args) {
+  return tx.exec_prepared(statement.name, std::forward<Args>(args)...);
 }
 
-}  // namespace
+class PostgresRow final : public Row {
+ public:
+  explicit PostgresRow(const pqxx::row& row) : row_(row) {}
+  bool is_null(int column) const override { return row_[column].is_null(); }
+  std::int64_t integer(int column) const override { return row_[column].as<std::int64_t>(); }
+  std::string text(int column) const override { return row_[column].c_str(); }
+
+ private:
+  const pqxx::row& row_;
+};
+
+// Runs a read with its parameters sent as text (how libpqxx sends them anyway).
+void run_query(pqxx::transaction_base& tx, Query query, const Params& params, const EachRow& each) {
+  std::vector<std::string> spelled(params.size());
+  std::vector<const char*> values(params.size(), nullptr);
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    if (const auto* integer = std::get_if<std::int64_t>(&params[i])) {
+      spelled[i] = std::to_string(*integer);
+      values[i] = spelled[i].c_str();
+    } else if (const auto* text = std::get_if<std::string>(&params[i])) {
+      values[i] = text->c_str();
+    }
+  }
+  const pqxx::result rows = tx.exec_prepared(statement_name(query), pqxx::prepare::make_dynamic_params(values));
+  for (const pqxx::row& row : rows) each(PostgresRow(row));
+}
 
 // ---------------------------------------------------------------------------
 
-struct PostgresStore::Impl {
-  std::string url;  // without its password
-  const std::string full_url;
-  std::unique_ptr<pqxx::connection> open;
-
-  explicit Impl(const std::string& full) : url(without_password(full)), full_url(full) { connect(); }
-
-  void connect() {
-    open = std::make_unique<pqxx::connection>(full_url);
-    prepare_all();
+// One connection to the database, with every statement prepared on it.
+class PostgresDatabase final : public SqlBackend {
+ public:
+  PostgresDatabase(const std::string& full, int migrate_up_to) : url(without_password(full)), full_url_(full) {
+    connect();
+    migrate(migrate_up_to);
   }
+
+  std::string describe() const override {
+    auto& connection = live();
+    return std::string("PostgreSQL database ") + connection.dbname() + " on " +
+           (connection.hostname() ? connection.hostname() : "?") + ":" + (connection.port() ? connection.port() : "?");
+  }
+
+  void each_row(Query query, const Params& params, const EachRow& each) override {
+    pqxx::nontransaction tx(live());
+    run_query(tx, query, params, each);
+  }
+
+  std::unique_ptr<WriteTransaction> begin_write(const std::vector<TableWrite>& writes) override;
 
   // The connection, opened again if the server dropped it (a restart, a
   // failover): whatever was in flight when it broke failed with an error, and
   // the next use reconnects instead of failing forever.
-  pqxx::connection& live() {
-    if (!open || !open->is_open()) {
+  pqxx::connection& live() const {
+    if (!open_ || !open_->is_open()) {
       try {
         connect();
       } catch (const std::exception& e) {
-        open.reset();
-        throw StorageError("cannot reconnect to PostgreSQL database " + url + ": " + message_of(e));
+        open_.reset();
+        throw pqxx::broken_connection("cannot reconnect to PostgreSQL database " + url + ": " + message_of(e));
       }
     }
-    return *open;
+    return *open_;
   }
 
+  const std::string url;  // without its password
+
+ private:
   // libpqxx sends a statement to the server on its first use, so statements
   // naming columns a later migration adds can be declared before it runs.
-  void prepare_all() {
-    for (const Statement& statement : kAllStatements) open->prepare(statement.name, statement.sql);
+  void connect() const {
+    open_ = std::make_unique<pqxx::connection>(full_url_);
+    for (const Statement& statement : kWriteStatements) open_->prepare(statement.name, statement.sql);
+    for (int query = 0; query < kQueryCount; ++query)
+      open_->prepare(statement_name(static_cast<Query>(query)), sql_of(static_cast<Query>(query)));
   }
 
-  template <typename... Args>
-  static pqxx::result run(pqxx::transaction_base& tx, const Statement& statement, Args&&... args) {
-    return tx.exec_prepared(statement.name, std::forward<Args>(args)...);
+  int current_version(pqxx::transaction_base& tx) {
+    int version = 0;
+    run_query(tx, Query::schema_version, {}, [&](const Row& row) { version = static_cast<int>(row.integer(0)); });
+    return version;
   }
-
-  // --- Migrations ---
-
-  int current_version(pqxx::transaction_base& tx) { return run(tx, kSchemaVersion)[0][0].as<int>(); }
 
   void migrate(int up_to) {
     if (up_to < 0 || up_to > kLatestVersion) {
@@ -460,509 +496,136 @@ struct PostgresStore::Impl {
   }
 
   void apply(const Migration& migration) {
+    Guard{postgres_fault}(
+        [&] {
+          return "applying migration " + std::to_string(migration.version) + " (" + migration.description + ") to " +
+                 url;
+        },
+        [&] {
+          pqxx::work tx(live());
+          tx.exec(kLockMigrations);
+          // Re-read under the lock: another node may have applied it since we looked.
+          if (current_version(tx) >= migration.version) return;
+          tx.exec(migration.sql);
+          run(tx, kRecordMigration, migration.version, migration.description, utc_now_iso8601());
+          tx.commit();
+        });
+  }
+
+  const std::string full_url_;
+  mutable std::unique_ptr<pqxx::connection> open_;
+};
+
+// A write transaction on the connection. The fenced tables' leases are read
+// and share-locked as it begins, once for the batch.
+class PostgresWrite final : public WriteTransaction {
+ public:
+  PostgresWrite(PostgresDatabase& database, const std::vector<TableWrite>& writes) : tx_(database.live()) {
+    lock_leases(writes);
+  }
+
+  void commit() override { tx_.commit(); }
+
+  void each_row(Query query, const Params& params, const EachRow& each) override {
+    run_query(tx_, query, params, each);
+  }
+
+  std::optional<Fence> lease_of(const std::string& table) override {
+    const auto lease = leases_.find(table);
+    if (lease == leases_.end()) return std::nullopt;
+    return lease->second;
+  }
+
+  std::int64_t insert_player(const std::string& name, const std::string& token_hash,
+                             const std::string& time) override {
     try {
-      pqxx::work tx(live());
-      tx.exec(kLockMigrations);
-      // Re-read under the lock: another node may have applied it since we looked.
-      if (current_version(tx) >= migration.version) return;
-      tx.exec(migration.sql);
-      run(tx, kRecordMigration, migration.version, migration.description, utc_now_iso8601());
-      tx.commit();
-    } catch (const pqxx::failure& e) {
-      throw StorageError("while applying migration " + std::to_string(migration.version) + " (" +
-                         migration.description + ") to " + url + ": " + message_of(e));
+      return run(tx_, kInsertPlayer, name, token_hash, time)[0][0].as<std::int64_t>();
+    } catch (const pqxx::unique_violation&) {
+      throw NameTaken("name taken: '" + name + "' was registered (in some case) by another node just now");
     }
   }
 
-  // --- Players ---
-
-  std::optional<Player> find_player(pqxx::transaction_base& tx, const std::string& name) {
-    const pqxx::result rows = run(tx, kFindPlayer, name);
-    if (rows.empty()) return std::nullopt;
-    return player_from(rows[0]);
+  void insert_table(const TableRecord& table, const std::string& time) override {
+    run(tx_, kInsertTable, table.id, table.game, table.options_json, std::bit_cast<std::int64_t>(table.seed), table.host,
+        table.status, table.is_private ? 1 : 0, text_or_null(table.invite), text_or_null(table.deck_json), time,
+        text_or_null(table.clock_json));
   }
 
-  // --- Ledger ---
-
-  std::int64_t balance(pqxx::transaction_base& tx, const std::string& account) {
-    const pqxx::result rows = run(tx, kBalance, account);
-    return rows.empty() ? 0 : rows[0][0].as<std::int64_t>();
+  void insert_seat(const std::string& table, const Seat& seat) override {
+    run(tx_, kInsertSeat, table, seat.seat, text_or_null(seat.player), seat.bot ? 1 : 0, seat.bot_level);
   }
 
-  void apply_posting(pqxx::transaction_base& tx, const Posting& posting, const std::string& time) {
-    if (posting.amount <= 0) {
-      throw StorageError("invalid " + describe_posting(posting) + ": the amount must be positive");
-    }
-    if (posting.from.empty() || posting.to.empty()) {
-      throw StorageError("invalid " + describe_posting(posting) + ": both accounts must be named");
-    }
-    if (posting.from == posting.to) {
-      throw StorageError("invalid " + describe_posting(posting) + ": an account cannot pay itself");
-    }
+  void delete_seats(const std::string& table) override { run(tx_, kDeleteSeats, table); }
+
+  void append_event(const std::string& table, const Event& event) override {
+    run(tx_, kInsertEvent, table, event.seq, event.json);
+  }
+
+  std::int64_t set_status(const std::string& table, const std::string& status) override {
+    return static_cast<std::int64_t>(run(tx_, kSetStatus, table, status).affected_rows());
+  }
+
+  void set_failure(const std::string& table, const std::string& failure) override {
+    run(tx_, kSetFailure, table, failure);
+  }
+
+  void append_result(const std::string& table, const std::string& json, const std::string& time) override {
+    run(tx_, kInsertResult, table, time, json);
+  }
+
+  // The transfer and the credit a refused debit leaves are undone with its step.
+  bool apply_posting(const Posting& posting, const std::string& time) override {
     const bool from_player = posting.from.rfind("player:", 0) == 0;
-    std::int64_t entries = 0;
-    try {
-      std::string seq_text;
-      std::string deal_text;
-      entries = run(tx, from_player ? kPostingFromPlayer : kPostingFromOther, time, text_or_null(posting.table),
-                    text_or_null(posting.game), posting.memo, integer_or_null(posting.seq, seq_text),
-                    integer_or_null(posting.deal, deal_text), posting.from, posting.to, posting.amount)[0][0]
-                    .as<std::int64_t>();
-    } catch (const pqxx::failure& e) {
-      throw StorageError("while " + describe_posting(posting) + ": " + message_of(e));
-    }
-    // The transfer and the credit written so far are undone with the write's savepoint.
-    if (entries != 2) {
-      throw StorageError(std::string(kInsufficientChipsError) + " for " + describe_posting(posting) + ": " + posting.from + " has " +
-                         std::to_string(balance(tx, posting.from)));
-    }
+    std::string seq_text;
+    std::string deal_text;
+    const std::int64_t entries =
+        run(tx_, from_player ? kPostingFromPlayer : kPostingFromOther, time, text_or_null(posting.table),
+            text_or_null(posting.game), posting.memo, integer_or_null(posting.seq, seq_text),
+            integer_or_null(posting.deal, deal_text), posting.from, posting.to, posting.amount)[0][0]
+            .as<std::int64_t>();
+    return entries == 2;
   }
 
-  // --- Tables ---
-
-  void insert_seats(pqxx::transaction_base& tx, const std::string& table, const std::vector<Seat>& seats) {
-    for (const Seat& seat : seats) {
-      try {
-        run(tx, kInsertSeat, table, seat.seat, text_or_null(seat.player), seat.bot ? 1 : 0, seat.bot_level);
-      } catch (const pqxx::failure& e) {
-        throw StorageError("while seating " + (seat.player.empty() ? std::string("nobody") : seat.player) +
-                           " at seat " + std::to_string(seat.seat) + " of table " + table + ": " + message_of(e));
-      }
-    }
-  }
-
-  void replace_seats(pqxx::transaction_base& tx, const std::string& table, const std::vector<Seat>& seats) {
-    try {
-      run(tx, kDeleteSeats, table);
-    } catch (const pqxx::failure& e) {
-      throw StorageError("while clearing the seats of table " + table + ": " + message_of(e));
-    }
-    insert_seats(tx, table, seats);
-  }
-
-  std::vector<Seat> seats(pqxx::transaction_base& tx, const std::string& table) {
-    std::vector<Seat> result;
-    for (const pqxx::row& row : run(tx, kSeats, table)) {
-      Seat seat;
-      seat.seat = row[0].as<int>();
-      seat.player = text_or_empty(row[1]);
-      seat.bot = row[2].as<int>() != 0;
-      seat.bot_level = row[3].as<int>();
-      result.push_back(std::move(seat));
-    }
-    return result;
-  }
-
-  std::vector<TableRecord> read_tables(pqxx::transaction_base& tx, const pqxx::result& rows) {
-    std::vector<TableRecord> tables;
-    for (const pqxx::row& row : rows) {
-      TableRecord table;
-      table.id = row[0].c_str();
-      table.game = row[1].c_str();
-      table.options_json = row[2].c_str();
-      table.seed = std::bit_cast<std::uint64_t>(row[3].as<std::int64_t>());
-      table.host = row[4].c_str();
-      table.status = row[5].c_str();
-      table.is_private = row[6].as<int>() != 0;
-      table.invite = text_or_empty(row[7]);
-      table.deck_json = text_or_empty(row[8]);
-      table.failure = text_or_empty(row[9]);
-      table.created_at = row[10].c_str();
-      table.clock_json = text_or_empty(row[11]);
-      tables.push_back(std::move(table));
-    }
-    for (TableRecord& table : tables) table.seats = seats(tx, table.id);
-    return tables;
-  }
-
-  void append_event(pqxx::transaction_base& tx, const std::string& table, const Event& event) {
-    try {
-      run(tx, kInsertEvent, table, event.seq, event.json);
-    } catch (const pqxx::failure& e) {
-      throw StorageError("while appending event " + std::to_string(event.seq) + " of table " + table + ": " +
-                         message_of(e));
-    }
-  }
-
-  void set_status(pqxx::transaction_base& tx, const std::string& table, const std::string& status) {
-    pqxx::result changed;
-    try {
-      changed = run(tx, kSetStatus, table, status);
-    } catch (const pqxx::failure& e) {
-      throw StorageError("while setting the status of table " + table + " to '" + status + "': " + message_of(e));
-    }
-    if (changed.affected_rows() == 0) throw StorageError("cannot set the status of table " + table + ": no such table");
-  }
-
-  void set_failure(pqxx::transaction_base& tx, const std::string& table, const std::string& failure) {
-    try {
-      run(tx, kSetFailure, table, failure);
-    } catch (const pqxx::failure& e) {
-      throw StorageError("while marking table " + table + " failed: " + message_of(e));
-    }
-  }
-
-  void append_result(pqxx::transaction_base& tx, const std::string& table, const std::string& json,
-                     const std::string& time) {
-    try {
-      run(tx, kInsertResult, table, time, json);
-    } catch (const pqxx::failure& e) {
-      throw StorageError("while recording a result of table " + table + ": " + message_of(e));
-    }
-  }
-
-  // The event goes first, as in SQLite: if any later part fails, the whole
-  // write is undone, so the log and the ledger never disagree.
-  // Every lease a batch's writes are fenced by, read (and locked) once.
-  using Leases = std::map<std::string, std::pair<std::string, std::int64_t>>;
-  Leases lock_leases(pqxx::transaction_base& tx, const std::vector<TableWrite>& writes) {
-    std::vector<std::string> tables;
-    for (const TableWrite& write : writes)
-      if (write.fence) tables.push_back(write.table);
-    Leases leases;
-    if (tables.empty()) return leases;
-    std::sort(tables.begin(), tables.end());
-    tables.erase(std::unique(tables.begin(), tables.end()), tables.end());
-    for (const auto& row : run(tx, kLeasesForWrite, array_literal(tables)))
-      leases[row[0].as<std::string>()] = {row[1].as<std::string>(), row[2].as<std::int64_t>()};
-    return leases;
-  }
-
-  static void check_fence(const Leases& leases, const TableWrite& write) {
-    const Fence& fence = *write.fence;
-    const auto lease = leases.find(write.table);
-    if (lease != leases.end() && lease->second.first == fence.node && lease->second.second == fence.generation) return;
-    const std::string holder = lease == leases.end() ? std::string("nobody")
-                                                     : "node " + lease->second.first + " (generation " +
-                                                           std::to_string(lease->second.second) + ")";
-    throw StorageError(std::string(kFencedError) + " table " + write.table + " is leased to " + holder + ", not to node " +
-                       fence.node + " (generation " + std::to_string(fence.generation) + ")");
-  }
-
-  // Table ids are [a-z0-9] (the server makes them), but quote them anyway.
-  static std::string array_literal(const std::vector<std::string>& items) {
-    std::string out = "{";
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      if (i) out += ',';
-      out += '"';
-      for (const char c : items[i]) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-      }
-      out += '"';
-    }
-    return out + "}";
-  }
-
-  void apply_write(pqxx::transaction_base& tx, const TableWrite& write, const std::string& time,
-                   const Leases& leases = {}) {
-    if (write.fence) check_fence(leases, write);
-    if (write.event) append_event(tx, write.table, *write.event);
-    for (const Posting& posting : write.postings) apply_posting(tx, posting, time);
-    if (write.status) set_status(tx, write.table, *write.status);
-    if (write.seats) replace_seats(tx, write.table, *write.seats);
-    if (write.result_json) append_result(tx, write.table, *write.result_json, time);
-    if (write.failure) set_failure(tx, write.table, *write.failure);
-  }
-
-  // Runs one write inside its own savepoint; returns "" or why it was undone.
   // Savepoints are plain statements on the batch's transaction (libpqxx 6's
   // subtransaction sends its SAVEPOINT only on its first plain statement, after
   // prepared ones); a failed statement leaves the transaction usable once
   // rolled back to the savepoint.
-  std::string apply_in_savepoint(pqxx::work& tx, const TableWrite& write, const std::string& time,
-                                 const Leases& leases) {
-    tx.exec(kSavepoint);
-    std::string error;
-    try {
-      apply_write(tx, write, time, leases);
-      try {
-        tx.exec(kCheckLedgerAndRelease);
-        return "";
-      } catch (const pqxx::sql_error& e) {
-        error = "while writing table " + write.table + ": " + message_of(e);
-      }
-    } catch (const StorageError& e) {
-      error = e.what();
-    } catch (const pqxx::sql_error& e) {
-      error = "while writing table " + write.table + ": " + message_of(e);
-    }
-    tx.exec(kRollbackSavepoint);
-    return error;
+  void begin_step() override { tx_.exec(kSavepoint); }
+  // An unbalanced transfer fails here, as a constraint of the database.
+  bool end_step() override {
+    tx_.exec(kCheckLedgerAndRelease);
+    return true;
   }
+  void undo_step(const std::string&) override { tx_.exec(kRollbackSavepoint); }
+
+ private:
+  void lock_leases(const std::vector<TableWrite>& writes) {
+    std::vector<std::string> tables;
+    for (const TableWrite& write : writes)
+      if (write.fence) tables.push_back(write.table);
+    if (tables.empty()) return;
+    std::sort(tables.begin(), tables.end());
+    tables.erase(std::unique(tables.begin(), tables.end()), tables.end());
+    for (const auto& row : run(tx_, kLeasesForWrite, array_literal(tables)))
+      leases_[row[0].as<std::string>()] = Fence{row[1].as<std::string>(), row[2].as<std::int64_t>()};
+  }
+
+  pqxx::work tx_;
+  std::map<std::string, Fence> leases_;
 };
 
-// ---------------------------------------------------------------------------
-
-PostgresStore::PostgresStore(const std::string& url) : PostgresStore(url, kLatestVersion) {}
-
-PostgresStore::PostgresStore(const std::string& url, int migrate_up_to) {
-  try {
-    impl_ = std::make_unique<Impl>(url);
-    impl_->migrate(migrate_up_to);
-  } catch (const StorageError&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw StorageError("while opening PostgreSQL database " + without_password(url) + ": " + message_of(e));
-  }
+std::unique_ptr<WriteTransaction> PostgresDatabase::begin_write(const std::vector<TableWrite>& writes) {
+  return std::make_unique<PostgresWrite>(*this, writes);
 }
 
-PostgresStore::~PostgresStore() = default;
-
-std::string PostgresStore::describe() const {
-  auto& connection = impl_->live();
-  return std::string("PostgreSQL database ") + connection.dbname() + " on " +
-         (connection.hostname() ? connection.hostname() : "?") + ":" + (connection.port() ? connection.port() : "?");
+std::unique_ptr<SqlBackend> open_database(const std::string& url, int migrate_up_to) {
+  return Guard{postgres_fault}([&] { return "opening PostgreSQL database " + without_password(url); },
+                               [&] { return std::make_unique<PostgresDatabase>(url, migrate_up_to); });
 }
 
-int PostgresStore::schema_version() {
-  try {
-    pqxx::nontransaction tx(impl_->live());
-    return impl_->current_version(tx);
-  } catch (const std::exception& e) {
-    throw StorageError("while reading the schema version: " + message_of(e));
-  }
-}
+}  // namespace
 
-std::vector<Player> PostgresStore::all_players() {
-  try {
-    pqxx::nontransaction tx(impl_->live());
-    std::vector<Player> players;
-    for (const pqxx::row& row : Impl::run(tx, kAllPlayers)) players.push_back(player_from(row));
-    return players;
-  } catch (const std::exception& e) {
-    throw StorageError("while listing the players: " + message_of(e));
-  }
-}
-
-std::optional<Player> PostgresStore::find_player(const std::string& name) {
-  try {
-    pqxx::nontransaction tx(impl_->live());
-    return impl_->find_player(tx, name);
-  } catch (const std::exception& e) {
-    throw StorageError("while looking up player " + name + ": " + message_of(e));
-  }
-}
-
-std::optional<Player> PostgresStore::find_player_by_token_hash(const std::string& token_hash) {
-  try {
-    pqxx::nontransaction tx(impl_->live());
-    const pqxx::result rows = Impl::run(tx, kFindPlayerByTokenHash, token_hash);
-    if (rows.empty()) return std::nullopt;
-    return player_from(rows[0]);
-  } catch (const std::exception& e) {
-    throw StorageError("while looking up a player by token: " + message_of(e));
-  }
-}
-
-Player PostgresStore::create_player(const std::string& name, const std::string& token_hash,
-                                    std::int64_t starting_chips) {
-  if (name.empty()) throw StorageError("cannot register a player with an empty name");
-  if (starting_chips < 0) {
-    throw StorageError("cannot register " + name + " with negative starting chips (" +
-                       std::to_string(starting_chips) + ")");
-  }
-  const std::string time = utc_now_iso8601();
-  try {
-    pqxx::work tx(impl_->live());
-    // For the message only: the unique index on lower(name) is what decides
-    // when two nodes register the same name at once.
-    if (std::optional<Player> existing = impl_->find_player(tx, name)) {
-      throw NameTaken("name taken: '" + name + "' is already registered as '" + existing->name + "'");
-    }
-    Player player{0, name, token_hash};
-    try {
-      player.id = Impl::run(tx, kInsertPlayer, name, token_hash, time)[0][0].as<std::int64_t>();
-    } catch (const pqxx::unique_violation&) {
-      throw NameTaken("name taken: '" + name + "' was registered (in some case) by another node just now");
-    }
-    if (starting_chips > 0) {
-      impl_->apply_posting(tx,
-                           Posting{bank_account(), player_account(name), starting_chips, "starting chips", "", "",
-                                   std::nullopt, std::nullopt},
-                           time);
-    }
-    tx.commit();
-    return player;
-  } catch (const StorageError&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw StorageError("while registering player " + name + ": " + message_of(e));
-  }
-}
-
-std::int64_t PostgresStore::balance(const std::string& account) {
-  try {
-    pqxx::nontransaction tx(impl_->live());
-    return impl_->balance(tx, account);
-  } catch (const std::exception& e) {
-    throw StorageError("while reading the balance of " + account + ": " + message_of(e));
-  }
-}
-
-std::vector<std::pair<std::string, std::int64_t>> PostgresStore::balances(const std::string& prefix) {
-  try {
-    pqxx::nontransaction tx(impl_->live());
-    std::vector<std::pair<std::string, std::int64_t>> result;
-    for (const pqxx::row& row : Impl::run(tx, kBalancesWithPrefix, prefix)) {
-      result.emplace_back(row[0].c_str(), row[1].as<std::int64_t>());
-    }
-    return result;
-  } catch (const std::exception& e) {
-    throw StorageError("while reading the balances of accounts starting with '" + prefix + "': " + message_of(e));
-  }
-}
-
-std::vector<LedgerEntry> PostgresStore::ledger(const std::string& account, int limit,
-                                               std::optional<std::int64_t> before) {
-  try {
-    pqxx::nontransaction tx(impl_->live());
-    std::vector<LedgerEntry> entries;
-    for (const pqxx::row& row : Impl::run(tx, kLedgerPage, account,
-                                          before.value_or(std::numeric_limits<std::int64_t>::max()),
-                                          std::clamp(limit, 1, kMaxLedgerPage))) {
-      LedgerEntry entry;
-      entry.entry = row[0].as<std::int64_t>();
-      entry.time = row[1].c_str();
-      entry.amount = row[2].as<std::int64_t>();
-      entry.balance = row[3].as<std::int64_t>();
-      entry.table = text_or_empty(row[4]);
-      entry.game = text_or_empty(row[5]);
-      entry.memo = row[6].c_str();
-      entry.table_private = row[7].as<int>() != 0;
-      entry.seq = integer_or_none(row[8]);
-      entry.deal = integer_or_none(row[9]);
-      entries.push_back(std::move(entry));
-    }
-    return entries;
-  } catch (const std::exception& e) {
-    throw StorageError("while reading the ledger of " + account + ": " + message_of(e));
-  }
-}
-
-std::int64_t PostgresStore::total_of_all_accounts() {
-  try {
-    pqxx::nontransaction tx(impl_->live());
-    return Impl::run(tx, kTotalOfAllAccounts)[0][0].as<std::int64_t>();
-  } catch (const std::exception& e) {
-    throw StorageError("while adding up all accounts: " + message_of(e));
-  }
-}
-
-std::vector<TableNet> PostgresStore::table_nets(const std::string& table) {
-  try {
-    pqxx::nontransaction tx(impl_->live());
-    std::vector<TableNet> nets;
-    for (const pqxx::row& row : Impl::run(tx, kTableNets, table)) {
-      nets.push_back({row[0].c_str(), row[1].as<std::int64_t>()});
-    }
-    return nets;
-  } catch (const std::exception& e) {
-    throw StorageError("while adding up the movements at table " + table + ": " + message_of(e));
-  }
-}
-
-void PostgresStore::create_table(const TableRecord& table) { create_table(table, std::vector<TableWrite>{}); }
-
-void PostgresStore::create_table(const TableRecord& table, const std::vector<TableWrite>& steps) {
-  try {
-    pqxx::work tx(impl_->live());
-    const std::string now = utc_now_iso8601();
-    Impl::run(tx, kInsertTable, table.id, table.game, table.options_json, std::bit_cast<std::int64_t>(table.seed),
-              table.host, table.status, table.is_private ? 1 : 0, text_or_null(table.invite),
-              text_or_null(table.deck_json), now, text_or_null(table.clock_json));
-    impl_->insert_seats(tx, table.id, table.seats);
-    const auto leases = impl_->lock_leases(tx, steps);
-    for (const TableWrite& step : steps) impl_->apply_write(tx, step, now, leases);
-    tx.commit();
-  } catch (const std::exception& e) {
-    throw StorageError("while creating table " + table.id + ": " + message_of(e));
-  }
-}
-
-std::optional<TableRecord> PostgresStore::find_table(const std::string& id) {
-  try {
-    pqxx::nontransaction tx(impl_->live());
-    std::vector<TableRecord> tables = impl_->read_tables(tx, Impl::run(tx, kFindTable, id));
-    if (tables.empty()) return std::nullopt;
-    return std::move(tables.front());
-  } catch (const std::exception& e) {
-    throw StorageError("while reading table " + id + ": " + message_of(e));
-  }
-}
-
-std::vector<TableRecord> PostgresStore::tables_with_status(const std::string& status) {
-  try {
-    pqxx::nontransaction tx(impl_->live());
-    return impl_->read_tables(tx, Impl::run(tx, kTablesWithStatus, status));
-  } catch (const std::exception& e) {
-    throw StorageError("while listing the " + status + " tables: " + message_of(e));
-  }
-}
-
-std::vector<TableRecord> PostgresStore::tables_hosted_since(const std::string& host, const std::string& since,
-                                                            int limit) {
-  try {
-    pqxx::nontransaction tx(impl_->live());
-    return impl_->read_tables(tx, Impl::run(tx, kTablesHostedSince, host, since, std::max(limit, 0)));
-  } catch (const std::exception& e) {
-    throw StorageError("while listing the tables " + host + " hosted since " + since + ": " + message_of(e));
-  }
-}
-
-std::vector<Event> PostgresStore::events_after(const std::string& table, std::int64_t after_seq) {
-  try {
-    pqxx::nontransaction tx(impl_->live());
-    std::vector<Event> events;
-    for (const pqxx::row& row : Impl::run(tx, kEvents, table, after_seq)) {
-      events.push_back(Event{row[0].as<std::int64_t>(), row[1].c_str()});
-    }
-    return events;
-  } catch (const std::exception& e) {
-    throw StorageError("while reading the events of table " + table + ": " + message_of(e));
-  }
-}
-
-std::vector<std::string> PostgresStore::results(const std::string& table) {
-  try {
-    pqxx::nontransaction tx(impl_->live());
-    std::vector<std::string> results;
-    for (const pqxx::row& row : Impl::run(tx, kResults, table)) results.emplace_back(row[0].c_str());
-    return results;
-  } catch (const std::exception& e) {
-    throw StorageError("while reading the results of table " + table + ": " + message_of(e));
-  }
-}
-
-std::vector<bool> PostgresStore::commit(const std::vector<TableWrite>& writes, std::vector<std::string>* errors) {
-  std::vector<bool> committed(writes.size(), false);
-  if (errors) errors->assign(writes.size(), std::string());
-  if (writes.empty()) return committed;
-  const std::string time = utc_now_iso8601();
-  std::vector<std::string> why(writes.size());
-  try {
-    pqxx::work tx(impl_->live());
-    const auto leases = impl_->lock_leases(tx, writes);
-    for (std::size_t i = 0; i < writes.size(); ++i) {
-      why[i] = impl_->apply_in_savepoint(tx, writes[i], time, leases);
-      committed[i] = why[i].empty();
-    }
-    tx.commit();
-  } catch (const pqxx::broken_connection& e) {
-    throw ConnectionLost("while committing a batch of " + std::to_string(writes.size()) + " table writes: " +
-                         message_of(e));
-  } catch (const pqxx::in_doubt_error& e) {
-    throw ConnectionLost("while committing a batch of " + std::to_string(writes.size()) + " table writes: " +
-                         message_of(e));
-  } catch (const StorageError& e) {
-    // Reconnecting failed: the server is still down.
-    throw ConnectionLost(e.what());
-  } catch (const std::exception& e) {
-    throw StorageError("while committing a batch of " + std::to_string(writes.size()) + " table writes: " +
-                       message_of(e));
-  }
-  if (errors) *errors = std::move(why);
-  return committed;
-}
+PostgresStore::PostgresStore(const std::string& url, int migrate_up_to)
+    : SqlStore(open_database(url, migrate_up_to), postgres_fault) {}
 
 }  // namespace parlour::storage

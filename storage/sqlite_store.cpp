@@ -1,6 +1,7 @@
-// SQLite backend of storage/store.h. Every SQLite statement of the project
-// lives in this file: the migrations that build the schema, and the statements,
-// which are prepared once per connection and reused.
+// SQLite backend of storage/store.h: its SQL and its transactions, under the
+// shared store (storage/sql_store.h). Every SQLite statement of the project
+// lives in this file: the migrations that build the schema, and the
+// statements, which are prepared once per connection and reused.
 #include "storage/sqlite_store.h"
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -8,12 +9,7 @@
 
 #include <algorithm>
 #include <bit>
-#include <cctype>
-#include <chrono>
-#include <cstdio>
 #include <filesystem>
-#include <iterator>
-#include <limits>
 #include <unordered_map>
 
 #include "storage/schema.h"
@@ -272,7 +268,6 @@ constexpr int kLatestVersion = kLatestSchemaVersion;
 // ---------------------------------------------------------------------------
 // Statements, prepared on first use and cached by their text's address.
 
-constexpr const char* kSchemaVersion = "SELECT coalesce(max(version), 0) FROM schema_version";
 constexpr const char* kRecordMigration =
     "INSERT INTO schema_version(version, description, applied_at) VALUES (?1, ?2, ?3)";
 
@@ -282,10 +277,60 @@ constexpr const char* kSavepoint = "SAVEPOINT table_write";
 constexpr const char* kRollbackToSavepoint = "ROLLBACK TO table_write";
 constexpr const char* kReleaseSavepoint = "RELEASE table_write";
 
-constexpr const char* kFindPlayer = "SELECT id, name, token_hash FROM players WHERE name = ?1";
-constexpr const char* kFindPlayerByTokenHash = "SELECT id, name, token_hash FROM players WHERE token_hash = ?1";
-constexpr const char* kInsertPlayer =
-    "INSERT INTO players(name, token_hash, created_at) VALUES (?1, ?2, ?3)";
+// The reads of storage/sql_store.h's Query, with its parameters in its order.
+// rowid order is creation order.
+constexpr const char* sql_of(Query query) {
+  switch (query) {
+    case Query::schema_version: return "SELECT coalesce(max(version), 0) FROM schema_version";
+    case Query::all_players: return "SELECT " PARLOUR_PLAYER_COLUMNS " FROM players ORDER BY id";
+    case Query::find_player: return "SELECT " PARLOUR_PLAYER_COLUMNS " FROM players WHERE name = ?1";
+    case Query::find_player_by_token_hash:
+      return "SELECT " PARLOUR_PLAYER_COLUMNS " FROM players WHERE token_hash = ?1";
+    case Query::balance: return "SELECT balance FROM accounts WHERE name = ?1";
+    // The prefix followed by byte 0xFF, which never occurs in UTF-8 text,
+    // bounds exactly the names starting with the prefix, and uses the index.
+    case Query::balances_with_prefix:
+      return "SELECT name, balance FROM accounts WHERE name >= ?1 AND name < ?1 || CAST(x'FF' AS TEXT) ORDER BY name";
+    case Query::ledger_page: return R"sql(
+SELECT e.entry, t.time, e.amount, e.balance_after, t.table_id, t.game, t.memo, coalesce(tb.is_private, 0),
+       t.seq, t.deal
+FROM ledger_entries e
+JOIN transfers t ON t.id = e.transfer_id
+LEFT JOIN tables tb ON tb.id = t.table_id
+WHERE e.account_id = (SELECT id FROM accounts WHERE name = ?1) AND e.entry < ?2
+ORDER BY e.entry DESC
+LIMIT ?3)sql";
+    case Query::total_of_all_accounts: return "SELECT coalesce(sum(balance), 0) FROM accounts";
+    // A movement with the bank on either side is a grant, not winnings.
+    case Query::table_nets: return R"sql(
+SELECT a.name, sum(e.amount)
+FROM transfers t
+JOIN ledger_entries e ON e.transfer_id = t.id
+JOIN accounts a ON a.id = e.account_id
+WHERE t.table_id = ?1
+  AND NOT EXISTS (SELECT 1 FROM ledger_entries g
+                  WHERE g.transfer_id = t.id AND g.account_id = (SELECT id FROM accounts WHERE name = 'bank'))
+GROUP BY a.name
+ORDER BY a.name)sql";
+    case Query::find_table: return "SELECT " PARLOUR_TABLE_COLUMNS " FROM tables WHERE id = ?1";
+    case Query::tables_with_status:
+      return "SELECT " PARLOUR_TABLE_COLUMNS " FROM tables WHERE status = ?1 ORDER BY rowid";
+    case Query::tables_hosted_since: return "SELECT " PARLOUR_TABLE_COLUMNS R"sql(
+FROM (SELECT rowid AS made, * FROM tables
+      WHERE host = ?1 COLLATE NOCASE
+        AND (created_at >= ?2 OR EXISTS (SELECT 1 FROM transfers t WHERE t.table_id = tables.id AND t.time >= ?2))
+      ORDER BY rowid DESC
+      LIMIT ?3)
+ORDER BY made)sql";
+    case Query::seats: return "SELECT seat, player, bot, bot_level FROM table_seats WHERE table_id = ?1 ORDER BY seat";
+    case Query::events_after: return "SELECT seq, json FROM table_events WHERE table_id = ?1 AND seq > ?2 ORDER BY seq";
+    case Query::results: return "SELECT json FROM results WHERE table_id = ?1 ORDER BY id";
+  }
+  return "";
+}
+
+constexpr const char* kInsertPlayer = "INSERT INTO players(name, token_hash, created_at) VALUES (?1, ?2, ?3)";
+constexpr const char* kLease = "SELECT node, generation FROM table_leases WHERE table_id = ?1";
 
 constexpr const char* kInsertTransfer =
     "INSERT INTO transfers(time, table_id, game, memo) VALUES (?1, ?2, ?3, ?4)";
@@ -307,83 +352,26 @@ constexpr const char* kInsertTransferAfterEntries =
     "INSERT INTO transfers(id, time, table_id, game, memo, seq, deal) VALUES (?7, ?1, ?2, ?3, ?4, ?5, ?6)";
 constexpr const char* kAddToAccount =
     "UPDATE accounts SET balance = balance + ?2 WHERE name = ?1 RETURNING id, balance";
-constexpr const char* kOpenAccount =
-    "INSERT INTO accounts(name, balance) VALUES (?1, ?2) RETURNING id, balance";
+constexpr const char* kOpenAccount = "INSERT INTO accounts(name, balance) VALUES (?1, ?2) RETURNING id, balance";
 constexpr const char* kInsertEntry =
     "INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after) VALUES (?1, ?2, ?3, ?4)";
-constexpr const char* kBalance = "SELECT balance FROM accounts WHERE name = ?1";
-// ?2 is the prefix followed by byte 0xFF, which never occurs in UTF-8 text, so
-// the range is exactly the names starting with the prefix, and uses the index.
-constexpr const char* kBalancesWithPrefix =
-    "SELECT name, balance FROM accounts WHERE name >= ?1 AND name < ?2 ORDER BY name";
-constexpr const char* kTotalOfAllAccounts = "SELECT coalesce(sum(balance), 0) FROM accounts";
-constexpr const char* kLedgerPage = R"sql(
-SELECT e.entry, t.time, e.amount, e.balance_after, t.table_id, t.game, t.memo, coalesce(tb.is_private, 0),
-       t.seq, t.deal
-FROM ledger_entries e
-JOIN transfers t ON t.id = e.transfer_id
-LEFT JOIN tables tb ON tb.id = t.table_id
-WHERE e.account_id = (SELECT id FROM accounts WHERE name = ?1) AND e.entry < ?2
-ORDER BY e.entry DESC
-LIMIT ?3)sql";
-
-// A movement with the bank on either side is a grant, not winnings.
-constexpr const char* kTableNets = R"sql(
-SELECT a.name, sum(e.amount)
-FROM transfers t
-JOIN ledger_entries e ON e.transfer_id = t.id
-JOIN accounts a ON a.id = e.account_id
-WHERE t.table_id = ?1
-  AND NOT EXISTS (SELECT 1 FROM ledger_entries g
-                  WHERE g.transfer_id = t.id AND g.account_id = (SELECT id FROM accounts WHERE name = 'bank'))
-GROUP BY a.name
-ORDER BY a.name)sql";
-constexpr const char* kTablesHostedSince = R"sql(
-SELECT id, game, options_json, seed, host, status, is_private, invite, deck_json, failure, created_at, clock_json
-FROM (SELECT rowid AS made, * FROM tables
-      WHERE host = ?1 COLLATE NOCASE
-        AND (created_at >= ?2 OR EXISTS (SELECT 1 FROM transfers t WHERE t.table_id = tables.id AND t.time >= ?2))
-      ORDER BY rowid DESC
-      LIMIT ?3)
-ORDER BY made)sql";
 
 constexpr const char* kInsertTable = R"sql(
 INSERT INTO tables(id, game, options_json, seed, host, status, is_private, invite, deck_json, created_at)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10))sql";
 // Apart from the insert, which so works on a file of any schema version.
 constexpr const char* kSetClock = "UPDATE tables SET clock_json = ?2 WHERE id = ?1";
-constexpr const char* kFindTable =
-    "SELECT id, game, options_json, seed, host, status, is_private, invite, deck_json, failure, created_at, clock_json "
-    "FROM tables WHERE id = ?1";
-// rowid order is creation order.
-constexpr const char* kTablesWithStatus =
-    "SELECT id, game, options_json, seed, host, status, is_private, invite, deck_json, failure, created_at, clock_json "
-    "FROM tables WHERE status = ?1 ORDER BY rowid";
 constexpr const char* kSetStatus = "UPDATE tables SET status = ?2 WHERE id = ?1";
 constexpr const char* kSetFailure = "UPDATE tables SET status = 'finished', failure = ?2 WHERE id = ?1";
-constexpr const char* kAllPlayers = "SELECT id, name, token_hash FROM players ORDER BY id";
 constexpr const char* kDeleteSeats = "DELETE FROM table_seats WHERE table_id = ?1";
 constexpr const char* kInsertSeat =
     "INSERT INTO table_seats(table_id, seat, player, bot, bot_level) VALUES (?1, ?2, ?3, ?4, ?5)";
-constexpr const char* kSeats =
-    "SELECT seat, player, bot, bot_level FROM table_seats WHERE table_id = ?1 ORDER BY seat";
 constexpr const char* kInsertEvent = "INSERT INTO table_events(table_id, seq, json) VALUES (?1, ?2, ?3)";
-constexpr const char* kEvents = "SELECT seq, json FROM table_events WHERE table_id = ?1 AND seq > ?2 ORDER BY seq";
 constexpr const char* kInsertResult = "INSERT INTO results(table_id, time, json) VALUES (?1, ?2, ?3)";
-constexpr const char* kResults = "SELECT json FROM results WHERE table_id = ?1 ORDER BY id";
 
 constexpr int kBusyTimeoutMs = 5000;
-constexpr int kMaxLedgerPage = 500;
 
-std::string utc_now_iso8601() { return utc_iso8601(std::chrono::system_clock::now()); }
-
-std::optional<std::int64_t> integer_or_none(const SQLite::Column& column) {
-  if (column.isNull()) return std::nullopt;
-  return column.getInt64();
-}
-
-// Optional text columns: "" in C++ is NULL in SQL, so that "no invite" or
-// "not at a table" never collides with a UNIQUE constraint or reads as a value.
+// Optional text columns: "" in C++ is NULL in SQL (storage/sql_store.h, Row).
 void bind_text_or_null(SQLite::Statement& statement, int index, const std::string& text) {
   if (text.empty()) {
     statement.bind(index);
@@ -400,8 +388,32 @@ void bind_integer_or_null(SQLite::Statement& statement, int index, std::optional
   }
 }
 
-std::string text_or_empty(const SQLite::Column& column) {
-  return column.isNull() ? std::string() : column.getString();
+void bind_params(SQLite::Statement& statement, const Params& params) {
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    const int index = static_cast<int>(i) + 1;
+    if (const auto* integer = std::get_if<std::int64_t>(&params[i])) statement.bind(index, *integer);
+    else if (const auto* text = std::get_if<std::string>(&params[i])) statement.bind(index, *text);
+    else statement.bind(index);
+  }
+}
+
+// The statement's current row, as storage/sql_store.h reads rows.
+class SqliteRow final : public Row {
+ public:
+  explicit SqliteRow(SQLite::Statement& statement) : statement_(statement) {}
+  bool is_null(int column) const override { return statement_.getColumn(column).isNull(); }
+  std::int64_t integer(int column) const override { return statement_.getColumn(column).getInt64(); }
+  std::string text(int column) const override { return statement_.getColumn(column).getString(); }
+
+ private:
+  SQLite::Statement& statement_;
+};
+
+// SQLiteCpp's exceptions, and the folder a new file is made in.
+std::optional<Fault> sqlite_fault(const std::exception& e) {
+  if (dynamic_cast<const SQLite::Exception*>(&e) || dynamic_cast<const std::filesystem::filesystem_error*>(&e))
+    return Fault{e.what(), false};
+  return std::nullopt;
 }
 
 // Lends a cached statement and resets it when the borrower is done, even on an
@@ -423,17 +435,17 @@ class Borrowed {
 
 // Rolls back a transaction begun with kBeginImmediate unless commit() was
 // reached; SQLite::Transaction would re-prepare BEGIN and COMMIT every time.
-class WriteTransaction {
+class ImmediateTransaction {
  public:
-  WriteTransaction(SQLite::Statement& begin, SQLite::Statement& commit, SQLite::Database& db)
+  ImmediateTransaction(SQLite::Statement& begin, SQLite::Statement& commit, SQLite::Database& db)
       : commit_(commit), db_(db) {
     Borrowed(begin)->exec();
   }
-  ~WriteTransaction() {
+  ~ImmediateTransaction() {
     if (!committed_) db_.tryExec("ROLLBACK");
   }
-  WriteTransaction(const WriteTransaction&) = delete;
-  WriteTransaction& operator=(const WriteTransaction&) = delete;
+  ImmediateTransaction(const ImmediateTransaction&) = delete;
+  ImmediateTransaction& operator=(const ImmediateTransaction&) = delete;
 
   void commit() {
     Borrowed(commit_)->exec();
@@ -467,17 +479,35 @@ struct AccountChange {
   std::int64_t balance_after = 0;
 };
 
-std::string describe_posting(const Posting& posting) {
-  std::string text = "posting " + std::to_string(posting.amount) + " from " + posting.from + " to " + posting.to;
-  if (!posting.memo.empty()) text += " (" + posting.memo + ")";
-  return text;
-}
-
-}  // namespace
-
 // ---------------------------------------------------------------------------
 
-struct SqliteStore::Impl {
+// One SQLite file, open on one connection, migrated.
+class SqliteDatabase final : public SqlBackend {
+ public:
+  SqliteDatabase(const std::string& file_path, int migrate_up_to) : path(file_path), db(open(file_path)) {
+    configure();
+    migrate(migrate_up_to);
+  }
+
+  std::string describe() const override { return "SQLite file " + path; }
+
+  void each_row(Query query, const Params& params, const EachRow& each) override {
+    Borrowed statement(cached(sql_of(query)));
+    bind_params(*statement, params);
+    const SqliteRow row(*statement);
+    while (statement->executeStep()) each(row);
+  }
+
+  std::unique_ptr<WriteTransaction> begin_write(const std::vector<TableWrite>& writes) override;
+
+  SQLite::Statement& cached(const char* sql) {
+    std::unique_ptr<SQLite::Statement>& slot = statements[sql];
+    if (!slot) slot = std::make_unique<SQLite::Statement>(db, sql);
+    return *slot;
+  }
+
+  ImmediateTransaction begin_immediate() { return ImmediateTransaction(cached(kBeginImmediate), cached(kCommit), db); }
+
   std::string path;
   SQLite::Database db;
   // Declared after db so that they are finalized before the connection closes.
@@ -487,11 +517,13 @@ struct SqliteStore::Impl {
   // older version (the migration tests) keeps its own shape.
   int schema = 0;
 
-  explicit Impl(const std::string& file_path) : path(file_path), db(open(file_path)) { configure(); }
-
+ private:
   static SQLite::Database open(const std::string& path) {
     const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-    if (!parent.empty()) std::filesystem::create_directories(parent);
+    if (!parent.empty()) {
+      Guard{sqlite_fault}([&] { return "creating the folder of database " + path; },
+                          [&] { std::filesystem::create_directories(parent); });
+    }
     return SQLite::Database(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, kBusyTimeoutMs);
   }
 
@@ -521,18 +553,10 @@ struct SqliteStore::Impl {
     db.exec("PRAGMA foreign_keys=ON");
   }
 
-  SQLite::Statement& cached(const char* sql) {
-    std::unique_ptr<SQLite::Statement>& slot = statements[sql];
-    if (!slot) slot = std::make_unique<SQLite::Statement>(db, sql);
-    return *slot;
-  }
-
-  WriteTransaction begin_write() { return WriteTransaction(cached(kBeginImmediate), cached(kCommit), db); }
-
   // --- Migrations ---
 
   int current_version() {
-    Borrowed query(cached(kSchemaVersion));
+    Borrowed query(cached(sql_of(Query::schema_version)));
     query->executeStep();
     return query->getColumn(0).getInt();
   }
@@ -563,23 +587,25 @@ struct SqliteStore::Impl {
   }
 
   void apply(const Migration& migration) {
-    try {
-      WriteTransaction transaction = begin_write();
-      // Re-read under the write lock: another process opening the same file
-      // may have applied this migration since we looked.
-      if (current_version() >= migration.version) return;
-      db.exec(migration.sql);
-      require_foreign_keys_hold(migration);
-      Borrowed record(cached(kRecordMigration));
-      record->bind(1, migration.version);
-      record->bind(2, migration.description);
-      record->bind(3, utc_now_iso8601());
-      record->exec();
-      transaction.commit();
-    } catch (const SQLite::Exception& e) {
-      throw StorageError("while applying migration " + std::to_string(migration.version) + " (" +
-                         migration.description + ") to " + path + ": " + e.what());
-    }
+    Guard{sqlite_fault}(
+        [&] {
+          return "applying migration " + std::to_string(migration.version) + " (" + migration.description + ") to " +
+                 path;
+        },
+        [&] {
+          ImmediateTransaction transaction = begin_immediate();
+          // Re-read under the write lock: another process opening the same file
+          // may have applied this migration since we looked.
+          if (current_version() >= migration.version) return;
+          db.exec(migration.sql);
+          require_foreign_keys_hold(migration);
+          Borrowed record(cached(kRecordMigration));
+          record->bind(1, migration.version);
+          record->bind(2, migration.description);
+          record->bind(3, utc_now_iso8601());
+          record->exec();
+          transaction.commit();
+        });
   }
 
   // Foreign keys are off while migrating (a rebuilt table would otherwise
@@ -592,8 +618,134 @@ struct SqliteStore::Impl {
                        check.getColumn(1).getString() + ") pointing at a missing row of " +
                        check.getColumn(2).getString() + "; nothing was changed");
   }
+};
 
-  // --- Ledger ---
+// A write transaction on the file: BEGIN IMMEDIATE takes the write lock.
+class SqliteWrite final : public WriteTransaction {
+ public:
+  explicit SqliteWrite(SqliteDatabase& database) : database_(database), transaction_(database.begin_immediate()) {}
+
+  void commit() override { transaction_.commit(); }
+
+  void each_row(Query query, const Params& params, const EachRow& each) override {
+    database_.each_row(query, params, each);
+  }
+
+  std::optional<Fence> lease_of(const std::string& table) override {
+    Borrowed lease(cached(kLease));
+    lease->bind(1, table);
+    if (!lease->executeStep()) return std::nullopt;
+    return Fence{lease->getColumn(0).getString(), lease->getColumn(1).getInt64()};
+  }
+
+  std::int64_t insert_player(const std::string& name, const std::string& token_hash,
+                             const std::string& time) override {
+    exec(kInsertPlayer, name, token_hash, time);
+    return database_.db.getLastInsertRowid();
+  }
+
+  void insert_table(const TableRecord& table, const std::string& time) override {
+    Borrowed insert(cached(kInsertTable));
+    insert->bind(1, table.id);
+    insert->bind(2, table.game);
+    insert->bind(3, table.options_json);
+    insert->bind(4, std::bit_cast<std::int64_t>(table.seed));
+    insert->bind(5, table.host);
+    insert->bind(6, table.status);
+    insert->bind(7, table.is_private ? 1 : 0);
+    bind_text_or_null(*insert, 8, table.invite);
+    bind_text_or_null(*insert, 9, table.deck_json);
+    insert->bind(10, time);
+    insert->exec();
+    if (!table.clock_json.empty()) exec(kSetClock, table.id, table.clock_json);
+  }
+
+  void insert_seat(const std::string& table, const Seat& seat) override {
+    Borrowed insert(cached(kInsertSeat));
+    insert->bind(1, table);
+    insert->bind(2, seat.seat);
+    bind_text_or_null(*insert, 3, seat.player);
+    insert->bind(4, seat.bot ? 1 : 0);
+    insert->bind(5, seat.bot_level);
+    insert->exec();
+  }
+
+  void delete_seats(const std::string& table) override { exec(kDeleteSeats, table); }
+
+  void append_event(const std::string& table, const Event& event) override {
+    exec(kInsertEvent, table, event.seq, event.json);
+  }
+
+  std::int64_t set_status(const std::string& table, const std::string& status) override {
+    return exec(kSetStatus, table, status);
+  }
+
+  void set_failure(const std::string& table, const std::string& failure) override {
+    exec(kSetFailure, table, failure);
+  }
+
+  void append_result(const std::string& table, const std::string& json, const std::string& time) override {
+    exec(kInsertResult, table, time, json);
+  }
+
+  // Five rows that only make sense together, in the order the schema checks.
+  bool apply_posting(const Posting& posting, const std::string& time) override {
+    if (database_.schema >= 8) {
+      const std::int64_t transfer_id = next_transfer_id();
+      const std::optional<AccountChange> debit = debit_account(posting);
+      if (!debit) return false;
+      const AccountChange credit = add_to_account(posting.to, posting.amount);
+      insert_entry(transfer_id, *debit, -posting.amount);
+      insert_entry(transfer_id, credit, posting.amount);
+      insert_transfer(posting, time, transfer_id);
+      return true;
+    }
+    const std::int64_t transfer_id = insert_transfer(posting, time, std::nullopt);
+    const std::optional<AccountChange> debit = debit_account(posting);
+    if (!debit) return false;
+    const AccountChange credit = add_to_account(posting.to, posting.amount);
+    insert_entry(transfer_id, *debit, -posting.amount);
+    insert_entry(transfer_id, credit, posting.amount);
+    return true;
+  }
+
+  void begin_step() override { Borrowed(cached(kSavepoint))->exec(); }
+
+  // SQLite checks the deferred foreign keys of migrations 7 and 8 only at
+  // COMMIT, where a violation would fail the whole batch: checked here
+  // instead, so that only the write that left a transfer unbalanced is undone.
+  bool end_step() override {
+    int outstanding = 0;
+    int highest = 0;
+    sqlite3_db_status(database_.db.getHandle(), SQLITE_DBSTATUS_DEFERRED_FKS, &outstanding, &highest, 0);
+    if (outstanding != 0) return false;
+    Borrowed(cached(kReleaseSavepoint))->exec();
+    return true;
+  }
+
+  void undo_step(const std::string& why) override {
+    // Some errors (disk full, I/O) make SQLite roll back the whole transaction,
+    // not just the failed statement. Carrying on would commit the remaining
+    // writes one by one and report earlier ones as committed when they were not.
+    if (sqlite3_get_autocommit(database_.db.getHandle()) != 0) {
+      throw StorageError("SQLite abandoned the whole batch after this error: " + why);
+    }
+    Borrowed(cached(kRollbackToSavepoint))->exec();
+    // ROLLBACK TO keeps the savepoint open; RELEASE closes it.
+    Borrowed(cached(kReleaseSavepoint))->exec();
+  }
+
+ private:
+  SQLite::Statement& cached(const char* sql) { return database_.cached(sql); }
+
+  // Runs a statement whose parameters are all given (none NULL); returns the rows it changed.
+  template <typename... Args>
+  int exec(const char* sql, const Args&... args) {
+    Borrowed statement(cached(sql));
+    int index = 0;
+    (statement->bind(++index, args), ...);
+    return statement->exec();
+  }
 
   // Adds `delta` to an account, opening it on first use, and returns its id and
   // new balance. A player's account going negative fails the CHECK constraint.
@@ -611,13 +763,19 @@ struct SqliteStore::Impl {
     return {insert->getColumn(0).getInt64(), insert->getColumn(1).getInt64()};
   }
 
+  // nullopt when the payer is a player the debit would take below zero (the
+  // failed statement changed nothing).
+  std::optional<AccountChange> debit_account(const Posting& posting) {
+    try {
+      return add_to_account(posting.from, -posting.amount);
+    } catch (const SQLite::Exception& e) {
+      if (e.getExtendedErrorCode() != SQLITE_CONSTRAINT_CHECK) throw;
+      return std::nullopt;
+    }
+  }
+
   void insert_entry(std::int64_t transfer_id, const AccountChange& change, std::int64_t amount) {
-    Borrowed insert(cached(kInsertEntry));
-    insert->bind(1, transfer_id);
-    insert->bind(2, change.account_id);
-    insert->bind(3, amount);
-    insert->bind(4, change.balance_after);
-    insert->exec();
+    exec(kInsertEntry, transfer_id, change.account_id, amount, change.balance_after);
   }
 
   std::int64_t next_transfer_id() {
@@ -629,11 +787,12 @@ struct SqliteStore::Impl {
   // `id` is the transfer's id, chosen by next_transfer_id() (from schema 8 on),
   // or nullopt to let the database choose it (before).
   std::int64_t insert_transfer(const Posting& posting, const std::string& time, std::optional<std::int64_t> id) {
+    const int schema = database_.schema;
     const bool linked = posting.seq || posting.deal || schema >= 7;
-    Borrowed insert(cached(id                ? kInsertTransferAfterEntries
-                           : schema >= 7     ? kInsertBalancedTransfer
-                           : linked          ? kInsertLinkedTransfer
-                                             : kInsertTransfer));
+    Borrowed insert(cached(id              ? kInsertTransferAfterEntries
+                           : schema >= 7   ? kInsertBalancedTransfer
+                           : linked        ? kInsertLinkedTransfer
+                                           : kInsertTransfer));
     if (id) insert->bind(7, *id);
     insert->bind(1, time);
     bind_text_or_null(*insert, 2, posting.table);
@@ -644,521 +803,25 @@ struct SqliteStore::Impl {
       bind_integer_or_null(*insert, 6, posting.deal);
     }
     insert->exec();
-    return db.getLastInsertRowid();
+    return database_.db.getLastInsertRowid();
   }
 
-  // Must run inside a transaction: it writes five rows that only make sense together.
-  void apply_posting(const Posting& posting, const std::string& time) {
-    if (posting.amount <= 0) throw StorageError("invalid " + describe_posting(posting) + ": the amount must be positive");
-    if (posting.from.empty() || posting.to.empty()) {
-      throw StorageError("invalid " + describe_posting(posting) + ": both accounts must be named");
-    }
-    if (posting.from == posting.to) {
-      throw StorageError("invalid " + describe_posting(posting) + ": an account cannot pay itself");
-    }
-    try {
-      if (schema >= 8) {
-        const std::int64_t transfer_id = next_transfer_id();
-        const AccountChange debit = debit_account(posting);
-        const AccountChange credit = add_to_account(posting.to, posting.amount);
-        insert_entry(transfer_id, debit, -posting.amount);
-        insert_entry(transfer_id, credit, posting.amount);
-        insert_transfer(posting, time, transfer_id);
-        return;
-      }
-      const std::int64_t transfer_id = insert_transfer(posting, time, std::nullopt);
-      const AccountChange debit = debit_account(posting);
-      const AccountChange credit = add_to_account(posting.to, posting.amount);
-      insert_entry(transfer_id, debit, -posting.amount);
-      insert_entry(transfer_id, credit, posting.amount);
-    } catch (const SQLite::Exception& e) {
-      throw StorageError("while " + describe_posting(posting) + ": " + e.what());
-    }
-  }
-
-  AccountChange debit_account(const Posting& posting) {
-    try {
-      return add_to_account(posting.from, -posting.amount);
-    } catch (const SQLite::Exception& e) {
-      if (e.getExtendedErrorCode() != SQLITE_CONSTRAINT_CHECK) throw;
-      // The failed statement changed nothing, so this reads the balance before it.
-      throw StorageError(std::string(kInsufficientChipsError) + " for " + describe_posting(posting) + ": " + posting.from + " has " +
-                         std::to_string(balance(posting.from)));
-    }
-  }
-
-  std::int64_t balance(const std::string& account) {
-    Borrowed query(cached(kBalance));
-    query->bind(1, account);
-    return query->executeStep() ? query->getColumn(0).getInt64() : 0;
-  }
-
-  // --- Tables ---
-
-  void insert_seats(const std::string& table, const std::vector<Seat>& seats) {
-    for (const Seat& seat : seats) {
-      try {
-        Borrowed insert(cached(kInsertSeat));
-        insert->bind(1, table);
-        insert->bind(2, seat.seat);
-        bind_text_or_null(*insert, 3, seat.player);
-        insert->bind(4, seat.bot ? 1 : 0);
-        insert->bind(5, seat.bot_level);
-        insert->exec();
-      } catch (const SQLite::Exception& e) {
-        throw StorageError("while seating " + (seat.player.empty() ? std::string("nobody") : seat.player) +
-                           " at seat " + std::to_string(seat.seat) + " of table " + table + ": " + e.what());
-      }
-    }
-  }
-
-  void replace_seats(const std::string& table, const std::vector<Seat>& seats) {
-    try {
-      Borrowed remove(cached(kDeleteSeats));
-      remove->bind(1, table);
-      remove->exec();
-    } catch (const SQLite::Exception& e) {
-      throw StorageError("while clearing the seats of table " + table + ": " + e.what());
-    }
-    insert_seats(table, seats);
-  }
-
-  std::vector<Seat> seats(const std::string& table) {
-    Borrowed query(cached(kSeats));
-    query->bind(1, table);
-    std::vector<Seat> result;
-    while (query->executeStep()) {
-      Seat seat;
-      seat.seat = query->getColumn(0).getInt();
-      seat.player = text_or_empty(query->getColumn(1));
-      seat.bot = query->getColumn(2).getInt() != 0;
-      seat.bot_level = query->getColumn(3).getInt();
-      result.push_back(std::move(seat));
-    }
-    return result;
-  }
-
-  // Reads the tables a query selects (the columns of kFindTable), with their seats.
-  std::vector<TableRecord> read_tables(SQLite::Statement& query) {
-    std::vector<TableRecord> tables;
-    while (query.executeStep()) {
-      TableRecord table;
-      table.id = query.getColumn(0).getString();
-      table.game = query.getColumn(1).getString();
-      table.options_json = query.getColumn(2).getString();
-      table.seed = std::bit_cast<std::uint64_t>(query.getColumn(3).getInt64());
-      table.host = query.getColumn(4).getString();
-      table.status = query.getColumn(5).getString();
-      table.is_private = query.getColumn(6).getInt() != 0;
-      table.invite = text_or_empty(query.getColumn(7));
-      table.deck_json = text_or_empty(query.getColumn(8));
-      table.failure = text_or_empty(query.getColumn(9));
-      table.created_at = query.getColumn(10).getString();
-      table.clock_json = text_or_empty(query.getColumn(11));
-      tables.push_back(std::move(table));
-    }
-    // Seats are read after the loop so that only one statement is stepping at a time.
-    for (TableRecord& table : tables) table.seats = seats(table.id);
-    return tables;
-  }
-
-  void append_event(const std::string& table, const Event& event) {
-    try {
-      Borrowed insert(cached(kInsertEvent));
-      insert->bind(1, table);
-      insert->bind(2, event.seq);
-      insert->bind(3, event.json);
-      insert->exec();
-    } catch (const SQLite::Exception& e) {
-      throw StorageError("while appending event " + std::to_string(event.seq) + " of table " + table + ": " +
-                         e.what());
-    }
-  }
-
-  void set_status(const std::string& table, const std::string& status) {
-    int changed = 0;
-    try {
-      Borrowed update(cached(kSetStatus));
-      update->bind(1, table);
-      update->bind(2, status);
-      changed = update->exec();
-    } catch (const SQLite::Exception& e) {
-      throw StorageError("while setting the status of table " + table + " to '" + status + "': " + e.what());
-    }
-    if (changed == 0) throw StorageError("cannot set the status of table " + table + ": no such table");
-  }
-
-  void set_failure(const std::string& table, const std::string& failure) {
-    try {
-      Borrowed update(cached(kSetFailure));
-      update->bind(1, table);
-      update->bind(2, failure);
-      update->exec();
-    } catch (const SQLite::Exception& e) {
-      throw StorageError("while marking table " + table + " failed: " + e.what());
-    }
-  }
-
-  void append_result(const std::string& table, const std::string& json, const std::string& time) {
-    try {
-      Borrowed insert(cached(kInsertResult));
-      insert->bind(1, table);
-      insert->bind(2, time);
-      insert->bind(3, json);
-      insert->exec();
-    } catch (const SQLite::Exception& e) {
-      throw StorageError("while recording a result of table " + table + ": " + e.what());
-    }
-  }
-
-  // The event goes first: if any later part fails, the whole write is undone,
-  // so the log and the ledger never disagree.
-  void check_fence(const TableWrite& write) {
-    const Fence& fence = *write.fence;
-    Borrowed lease(cached("SELECT node, generation FROM table_leases WHERE table_id = ?"));
-    lease->bind(1, write.table);
-    if (lease->executeStep() && lease->getColumn(0).getString() == fence.node &&
-        lease->getColumn(1).getInt64() == fence.generation)
-      return;
-    throw StorageError(std::string(kFencedError) + " table " + write.table + " is not leased to node " + fence.node +
-                       " at generation " + std::to_string(fence.generation));
-  }
-
-  void apply_write(const TableWrite& write, const std::string& time) {
-    if (write.fence) check_fence(write);
-    if (write.event) append_event(write.table, *write.event);
-    for (const Posting& posting : write.postings) apply_posting(posting, time);
-    if (write.status) set_status(write.table, *write.status);
-    if (write.seats) replace_seats(write.table, *write.seats);
-    if (write.result_json) append_result(write.table, *write.result_json, time);
-    if (write.failure) set_failure(write.table, *write.failure);
-  }
-
-  // Some errors (disk full, I/O) make SQLite roll back the whole transaction,
-  // not just the failed statement. Carrying on would commit the remaining writes
-  // one by one and report earlier ones as committed when they were not.
-  void require_open_transaction(const std::string& after) {
-    if (sqlite3_get_autocommit(db.getHandle()) != 0) {
-      throw StorageError("SQLite abandoned the whole batch after this error: " + after);
-    }
-  }
-
-  // SQLite checks the deferred foreign key of migration 7 only at COMMIT, where
-  // a violation would fail the whole batch: checked here instead, so that only
-  // the write that left a transfer unbalanced is undone.
-  std::string unbalanced_transfer_error(const TableWrite& write) {
-    int outstanding = 0;
-    int highest = 0;
-    sqlite3_db_status(db.getHandle(), SQLITE_DBSTATUS_DEFERRED_FKS, &outstanding, &highest, 0);
-    if (outstanding == 0) return "";
-    return "while writing table " + write.table +
-           ": a transfer does not balance (expected two ledger entries summing to zero)";
-  }
-
-  // Runs one write inside its own savepoint; returns "" or why it was undone.
-  std::string apply_in_savepoint(const TableWrite& write, const std::string& time) {
-    Borrowed(cached(kSavepoint))->exec();
-    std::string error;
-    try {
-      apply_write(write, time);
-    } catch (const StorageError& e) {
-      error = e.what();
-    } catch (const SQLite::Exception& e) {
-      error = "while writing table " + write.table + ": " + e.what();
-    }
-    if (error.empty()) error = unbalanced_transfer_error(write);
-    if (!error.empty()) {
-      require_open_transaction(error);
-      Borrowed(cached(kRollbackToSavepoint))->exec();
-    }
-    // ROLLBACK TO keeps the savepoint open; RELEASE closes it either way.
-    Borrowed(cached(kReleaseSavepoint))->exec();
-    return error;
-  }
+  SqliteDatabase& database_;
+  ImmediateTransaction transaction_;
 };
 
-// ---------------------------------------------------------------------------
-
-SqliteStore::SqliteStore(const std::string& path) : SqliteStore(path, kLatestVersion) {}
-
-SqliteStore::SqliteStore(const std::string& path, int migrate_up_to) {
-  try {
-    impl_ = std::make_unique<Impl>(path);
-    impl_->migrate(migrate_up_to);
-  } catch (const SQLite::Exception& e) {
-    throw StorageError("while opening database " + path + ": " + e.what());
-  } catch (const std::filesystem::filesystem_error& e) {
-    throw StorageError("while creating the folder of database " + path + ": " + e.what());
-  }
+std::unique_ptr<WriteTransaction> SqliteDatabase::begin_write(const std::vector<TableWrite>&) {
+  return std::make_unique<SqliteWrite>(*this);
 }
 
-SqliteStore::~SqliteStore() = default;
-
-std::string SqliteStore::describe() const { return "SQLite file " + impl_->path; }
-
-int SqliteStore::schema_version() {
-  try {
-    return impl_->current_version();
-  } catch (const SQLite::Exception& e) {
-    throw StorageError(std::string("while reading the schema version: ") + e.what());
-  }
+std::unique_ptr<SqlBackend> open_database(const std::string& path, int migrate_up_to) {
+  return Guard{sqlite_fault}([&] { return "opening database " + path; },
+                             [&] { return std::make_unique<SqliteDatabase>(path, migrate_up_to); });
 }
 
-// Both look-ups select (id, name, token_hash) by one text key.
-std::optional<Player> SqliteStore::find_player_where(const char* sql, const std::string& key, const std::string& what) {
-  try {
-    Borrowed query(impl_->cached(sql));
-    query->bind(1, key);
-    if (!query->executeStep()) return std::nullopt;
-    return Player{query->getColumn(0).getInt64(), query->getColumn(1).getString(),
-                  query->getColumn(2).getString()};
-  } catch (const SQLite::Exception& e) {
-    throw StorageError("while looking up " + what + ": " + e.what());
-  }
-}
+}  // namespace
 
-std::vector<Player> SqliteStore::all_players() {
-  try {
-    Borrowed query(impl_->cached(kAllPlayers));
-    std::vector<Player> players;
-    while (query->executeStep())
-      players.push_back(
-          Player{query->getColumn(0).getInt64(), query->getColumn(1).getString(), query->getColumn(2).getString()});
-    return players;
-  } catch (const SQLite::Exception& e) {
-    throw StorageError(std::string("while listing the players: ") + e.what());
-  }
-}
-
-std::optional<Player> SqliteStore::find_player(const std::string& name) {
-  return find_player_where(kFindPlayer, name, "player " + name);
-}
-
-std::optional<Player> SqliteStore::find_player_by_token_hash(const std::string& token_hash) {
-  return find_player_where(kFindPlayerByTokenHash, token_hash, "a player by token");
-}
-
-Player SqliteStore::create_player(const std::string& name, const std::string& token_hash,
-                               std::int64_t starting_chips) {
-  if (name.empty()) throw StorageError("cannot register a player with an empty name");
-  if (starting_chips < 0) {
-    throw StorageError("cannot register " + name + " with negative starting chips (" +
-                       std::to_string(starting_chips) + ")");
-  }
-  const std::string time = utc_now_iso8601();
-  try {
-    WriteTransaction transaction = impl_->begin_write();
-    // Checked under the write lock, so no other connection can register the
-    // name between this check and the insert.
-    if (std::optional<Player> existing = find_player(name)) {
-      throw NameTaken("name taken: '" + name + "' is already registered as '" + existing->name + "'");
-    }
-    {
-      Borrowed insert(impl_->cached(kInsertPlayer));
-      insert->bind(1, name);
-      insert->bind(2, token_hash);
-      insert->bind(3, time);
-      insert->exec();
-    }
-    Player player{impl_->db.getLastInsertRowid(), name, token_hash};
-    if (starting_chips > 0) {
-      impl_->apply_posting(Posting{bank_account(), player_account(name), starting_chips, "starting chips", "", "", std::nullopt, std::nullopt},
-                           time);
-    }
-    transaction.commit();
-    return player;
-  } catch (const SQLite::Exception& e) {
-    throw StorageError("while registering player " + name + ": " + e.what());
-  }
-}
-
-std::int64_t SqliteStore::balance(const std::string& account) {
-  try {
-    return impl_->balance(account);
-  } catch (const SQLite::Exception& e) {
-    throw StorageError("while reading the balance of " + account + ": " + e.what());
-  }
-}
-
-std::vector<std::pair<std::string, std::int64_t>> SqliteStore::balances(const std::string& prefix) {
-  try {
-    Borrowed query(impl_->cached(kBalancesWithPrefix));
-    query->bind(1, prefix);
-    query->bind(2, prefix + '\xFF');
-    std::vector<std::pair<std::string, std::int64_t>> result;
-    while (query->executeStep()) {
-      result.emplace_back(query->getColumn(0).getString(), query->getColumn(1).getInt64());
-    }
-    return result;
-  } catch (const SQLite::Exception& e) {
-    throw StorageError("while reading the balances of accounts starting with '" + prefix + "': " + e.what());
-  }
-}
-
-std::vector<LedgerEntry> SqliteStore::ledger(const std::string& account, int limit,
-                                          std::optional<std::int64_t> before) {
-  try {
-    Borrowed query(impl_->cached(kLedgerPage));
-    query->bind(1, account);
-    query->bind(2, before.value_or(std::numeric_limits<std::int64_t>::max()));
-    query->bind(3, std::clamp(limit, 1, kMaxLedgerPage));
-    std::vector<LedgerEntry> entries;
-    while (query->executeStep()) {
-      LedgerEntry entry;
-      entry.entry = query->getColumn(0).getInt64();
-      entry.time = query->getColumn(1).getString();
-      entry.amount = query->getColumn(2).getInt64();
-      entry.balance = query->getColumn(3).getInt64();
-      entry.table = text_or_empty(query->getColumn(4));
-      entry.game = text_or_empty(query->getColumn(5));
-      entry.memo = query->getColumn(6).getString();
-      entry.table_private = query->getColumn(7).getInt() != 0;
-      entry.seq = integer_or_none(query->getColumn(8));
-      entry.deal = integer_or_none(query->getColumn(9));
-      entries.push_back(std::move(entry));
-    }
-    return entries;
-  } catch (const SQLite::Exception& e) {
-    throw StorageError("while reading the ledger of " + account + ": " + e.what());
-  }
-}
-
-std::int64_t SqliteStore::total_of_all_accounts() {
-  try {
-    Borrowed query(impl_->cached(kTotalOfAllAccounts));
-    query->executeStep();
-    return query->getColumn(0).getInt64();
-  } catch (const SQLite::Exception& e) {
-    throw StorageError(std::string("while adding up all accounts: ") + e.what());
-  }
-}
-
-std::vector<TableNet> SqliteStore::table_nets(const std::string& table) {
-  try {
-    Borrowed query(impl_->cached(kTableNets));
-    query->bind(1, table);
-    std::vector<TableNet> nets;
-    while (query->executeStep()) nets.push_back({query->getColumn(0).getString(), query->getColumn(1).getInt64()});
-    return nets;
-  } catch (const SQLite::Exception& e) {
-    throw StorageError("while adding up the movements at table " + table + ": " + e.what());
-  }
-}
-
-void SqliteStore::create_table(const TableRecord& table) { create_table(table, std::vector<TableWrite>{}); }
-
-void SqliteStore::create_table(const TableRecord& table, const std::vector<TableWrite>& steps) {
-  try {
-    WriteTransaction transaction = impl_->begin_write();
-    {
-      Borrowed insert(impl_->cached(kInsertTable));
-      insert->bind(1, table.id);
-      insert->bind(2, table.game);
-      insert->bind(3, table.options_json);
-      insert->bind(4, std::bit_cast<std::int64_t>(table.seed));
-      insert->bind(5, table.host);
-      insert->bind(6, table.status);
-      insert->bind(7, table.is_private ? 1 : 0);
-      bind_text_or_null(*insert, 8, table.invite);
-      bind_text_or_null(*insert, 9, table.deck_json);
-      insert->bind(10, utc_now_iso8601());
-      insert->exec();
-    }
-    if (!table.clock_json.empty()) {
-      Borrowed set_clock(impl_->cached(kSetClock));
-      set_clock->bind(1, table.id);
-      set_clock->bind(2, table.clock_json);
-      set_clock->exec();
-    }
-    impl_->insert_seats(table.id, table.seats);
-    const std::string now = utc_now_iso8601();
-    for (const TableWrite& step : steps) impl_->apply_write(step, now);
-    transaction.commit();
-  } catch (const SQLite::Exception& e) {
-    throw StorageError("while creating table " + table.id + ": " + e.what());
-  }
-}
-
-std::optional<TableRecord> SqliteStore::find_table(const std::string& id) {
-  try {
-    Borrowed query(impl_->cached(kFindTable));
-    query->bind(1, id);
-    std::vector<TableRecord> tables = impl_->read_tables(*query);
-    if (tables.empty()) return std::nullopt;
-    return std::move(tables.front());
-  } catch (const SQLite::Exception& e) {
-    throw StorageError("while reading table " + id + ": " + e.what());
-  }
-}
-
-std::vector<TableRecord> SqliteStore::tables_with_status(const std::string& status) {
-  try {
-    Borrowed query(impl_->cached(kTablesWithStatus));
-    query->bind(1, status);
-    return impl_->read_tables(*query);
-  } catch (const SQLite::Exception& e) {
-    throw StorageError("while listing the " + status + " tables: " + e.what());
-  }
-}
-
-std::vector<TableRecord> SqliteStore::tables_hosted_since(const std::string& host, const std::string& since, int limit) {
-  try {
-    Borrowed query(impl_->cached(kTablesHostedSince));
-    query->bind(1, host);
-    query->bind(2, since);
-    query->bind(3, std::max(limit, 0));
-    return impl_->read_tables(*query);
-  } catch (const SQLite::Exception& e) {
-    throw StorageError("while listing the tables " + host + " hosted since " + since + ": " + e.what());
-  }
-}
-
-std::vector<Event> SqliteStore::events_after(const std::string& table, std::int64_t after_seq) {
-  try {
-    Borrowed query(impl_->cached(kEvents));
-    query->bind(1, table);
-    query->bind(2, after_seq);
-    std::vector<Event> events;
-    while (query->executeStep()) {
-      events.push_back(Event{query->getColumn(0).getInt64(), query->getColumn(1).getString()});
-    }
-    return events;
-  } catch (const SQLite::Exception& e) {
-    throw StorageError("while reading the events of table " + table + ": " + e.what());
-  }
-}
-
-std::vector<std::string> SqliteStore::results(const std::string& table) {
-  try {
-    Borrowed query(impl_->cached(kResults));
-    query->bind(1, table);
-    std::vector<std::string> results;
-    while (query->executeStep()) results.push_back(query->getColumn(0).getString());
-    return results;
-  } catch (const SQLite::Exception& e) {
-    throw StorageError("while reading the results of table " + table + ": " + e.what());
-  }
-}
-
-std::vector<bool> SqliteStore::commit(const std::vector<TableWrite>& writes, std::vector<std::string>* errors) {
-  std::vector<bool> committed(writes.size(), false);
-  if (errors) errors->assign(writes.size(), std::string());
-  if (writes.empty()) return committed;
-  // One timestamp for the batch: its writes become visible at the same instant.
-  const std::string time = utc_now_iso8601();
-  try {
-    WriteTransaction transaction = impl_->begin_write();
-    for (std::size_t i = 0; i < writes.size(); ++i) {
-      std::string error = impl_->apply_in_savepoint(writes[i], time);
-      committed[i] = error.empty();
-      if (errors) (*errors)[i] = std::move(error);
-    }
-    transaction.commit();
-  } catch (const SQLite::Exception& e) {
-    throw StorageError("while committing a batch of " + std::to_string(writes.size()) + " table writes: " +
-                       e.what());
-  }
-  return committed;
-}
+SqliteStore::SqliteStore(const std::string& path, int migrate_up_to)
+    : SqlStore(open_database(path, migrate_up_to), sqlite_fault) {}
 
 }  // namespace parlour::storage

@@ -40,6 +40,16 @@ std::string utc_iso8601(std::chrono::system_clock::time_point when) {
   return text;
 }
 
+const char* name_of(CommitOutcome::Kind kind) {
+  switch (kind) {
+    case CommitOutcome::Kind::committed: return "committed";
+    case CommitOutcome::Kind::fenced: return "fenced";
+    case CommitOutcome::Kind::lacked_chips: return "lacked_chips";
+    case CommitOutcome::Kind::failed: return "failed";
+  }
+  return "unknown";
+}
+
 int Store::latest_schema_version() { return kLatestSchemaVersion; }
 
 bool is_postgres_url(const std::string& where) {

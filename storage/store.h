@@ -108,18 +108,11 @@ struct Event {
 // Who may write a table's steps when several nodes share one database: the
 // node holding the table's lease, at the lease's generation (storage/table_leases.h).
 // A write carrying a fence commits only if the lease is still that node's at
-// that generation; otherwise the step fails with an error starting "fenced:".
+// that generation; otherwise its outcome is `fenced`.
 struct Fence {
   std::string node;
   std::int64_t generation = 0;
 };
-
-// How a failed step's error begins when the cause is one a table must act on
-// (both backends write these prefixes; the server reads them).
-inline constexpr const char* kFencedError = "fenced:";
-inline constexpr const char* kInsufficientChipsError = "insufficient chips";
-inline bool step_was_fenced(const std::string& error) { return error.rfind(kFencedError, 0) == 0; }
-inline bool step_lacked_chips(const std::string& error) { return error.rfind(kInsufficientChipsError, 0) == 0; }
 
 // Everything one table step writes, committed atomically.
 struct TableWrite {
@@ -132,6 +125,25 @@ struct TableWrite {
   std::optional<std::string> result_json;  // a settled deal's or the game's result
   std::optional<std::string> failure;      // the table failed: why (its status is set to finished)
 };
+
+// What became of one table write in a commit: a kind the server acts on, and
+// for a write that was refused, why, as "what failed: why" for logs and users.
+struct CommitOutcome {
+  enum class Kind {
+    committed,
+    fenced,        // the table's lease is another node's, or another generation's: this node must let it go
+    lacked_chips,  // a posting's payer could not pay (another table spent the chips first)
+    failed,        // anything else: a broken constraint, a lost connection, a full disk...
+  };
+  Kind kind = Kind::committed;
+  std::string detail;  // "" when committed
+
+  bool committed() const { return kind == Kind::committed; }
+  static CommitOutcome failure(std::string why) { return {Kind::failed, std::move(why)}; }
+};
+
+// "committed", "fenced", "lacked_chips", "failed".
+const char* name_of(CommitOutcome::Kind kind);
 
 class StorageError : public std::runtime_error {
  public:
@@ -212,12 +224,11 @@ class Store {
   virtual std::vector<std::string> results(const std::string& table) = 0;
 
   // Group commit: writes each step in its own savepoint inside one transaction,
-  // so that one failing step (returned false, with why in `errors`) does not
-  // undo the others, and each step is all or nothing. Returns one flag per
-  // write: true if it was committed. Throws StorageError, having written
-  // nothing, if the transaction itself cannot begin or commit.
-  virtual std::vector<bool> commit(const std::vector<TableWrite>& writes,
-                                   std::vector<std::string>* errors = nullptr) = 0;
+  // so that one failing step does not undo the others, and each step is all or
+  // nothing. Returns one outcome per write, in order. Throws StorageError
+  // (ConnectionLost when the connection broke), having written nothing, if the
+  // transaction itself cannot begin or commit.
+  virtual std::vector<CommitOutcome> commit(const std::vector<TableWrite>& writes) = 0;
 };
 
 // True for "postgresql://..." and "postgres://..." (libpq's connection URIs).

@@ -37,7 +37,7 @@ struct Bench {
   std::map<TimerKind, TimerOrder> timers;
   std::unique_ptr<TableCore> core;
   bool fail_next_commit = false;
-  std::string commit_error = "disk full";  // why the next failed commit failed
+  storage::CommitOutcome commit_failure = storage::CommitOutcome::failure("disk full");  // the next failed commit's
   std::int64_t now = 1'000'000;  // the wall clock the core reads, in Unix ms
 
   explicit Bench(rules::GameInfo game, Json options = Json::object(), int seats = 2)
@@ -102,7 +102,7 @@ struct Bench {
         writes.push_back(*out.write);
         if (out.write->event) events.push_back(*out.write->event);
       }
-      run(core->committed(ok, ok ? "" : commit_error));
+      run(core->committed(ok ? storage::CommitOutcome{} : commit_failure));
     }
   }
 

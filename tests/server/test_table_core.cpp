@@ -367,11 +367,22 @@ TEST_CASE("a step another node's table beat to the same chips is undone and answ
   Bench bench(scripted_info());
   bench.seat_and_start();
   bench.fail_next_commit = true;
-  bench.commit_error = "insufficient chips for moving 5 from player:ann to pool:t2:pot: player:ann has 0";
+  bench.commit_failure = {storage::CommitOutcome::Kind::lacked_chips,
+                          "insufficient chips for moving 5 from player:ann to pool:t2:pot: player:ann has 0"};
   bench.tap(bench.ann(9));
   CHECK(bench.chips("player:ann") == 100);
   CHECK(bench.core->seq() == 1);
   CHECK(bench.reply(1, 9)["code"] == "insufficient_chips");
+}
+TEST_CASE("a step that failed for another reason is answered internal, whatever its detail says: the kind decides") {
+  Bench bench(scripted_info());
+  bench.seat_and_start();
+  bench.fail_next_commit = true;
+  bench.commit_failure = storage::CommitOutcome::failure("insufficient chips, says a trigger someone added");
+  bench.tap(bench.ann(9));
+  CHECK(bench.chips("player:ann") == 100);
+  CHECK(bench.core->seq() == 1);
+  CHECK(bench.reply(1, 9)["code"] == "internal");
 }
 
 TEST_CASE("Red Dog: a player whose chips went elsewhere is skipped by the table, never offered a bet he cannot make") {

@@ -65,11 +65,8 @@ TableWrite step(const std::string& table, std::int64_t seq, std::optional<Fence>
   return write;
 }
 
-// Commits one write; returns "" or why it was refused.
-std::string commit_one(Store& db, const TableWrite& write) {
-  std::vector<std::string> errors;
-  const auto committed = db.commit({write}, &errors);
-  return committed.at(0) ? "" : errors.at(0);
+// Commits one write; returns what became of it.
+CommitOutcome commit_one(Store& db, const TableWrite& write) { return db.commit({write}).at(0);
 }
 
 }  // namespace
@@ -98,7 +95,7 @@ TEST_CASE("a write fenced by a generation that is not the lease's current one is
   db.create_table(table_record("t1"));
   TableLeases a(url, "a", 10s), b(url, "b", 10s);
   REQUIRE(a.claim("t1") == 1);
-  CHECK(commit_one(db, step("t1", 1, Fence{"a", 1})).empty());
+  CHECK(commit_one(db, step("t1", 1, Fence{"a", 1})).committed());
 
   // b asks for the table; a hands it over on its next renewal.
   CHECK(b.ask_for("t1") == std::optional<std::string>("a"));
@@ -112,14 +109,14 @@ TEST_CASE("a write fenced by a generation that is not the lease's current one is
   REQUIRE(b.claim("t1") == 2);
 
   // a, late, still tries to write: refused, as fenced, and nothing of it is kept.
-  const std::string refused = commit_one(db, step("t1", 2, Fence{"a", 1}));
-  CHECK(step_was_fenced(refused));
-  CHECK(refused.find("node b (generation 2)") != std::string::npos);
+  const CommitOutcome refused = commit_one(db, step("t1", 2, Fence{"a", 1}));
+  CHECK(refused.kind == CommitOutcome::Kind::fenced);
+  CHECK(refused.detail.find("node b (generation 2)") != std::string::npos);
   CHECK(db.events("t1").size() == 1);
   // b writes at its generation; a table with no lease refuses any fenced write.
-  CHECK(commit_one(db, step("t1", 2, Fence{"b", 2})).empty());
+  CHECK(commit_one(db, step("t1", 2, Fence{"b", 2})).committed());
   db.create_table(table_record("t2"));
-  CHECK(step_was_fenced(commit_one(db, step("t2", 1, Fence{"b", 1}))));
+  CHECK(commit_one(db, step("t2", 1, Fence{"b", 1})).kind == CommitOutcome::Kind::fenced);
   CHECK(db.events("t1").size() == 2);
   CHECK(a.renew().empty());
 }
@@ -136,7 +133,7 @@ TEST_CASE("a lease that is not renewed expires, and another node takes the table
   CHECK(b.orphans(10) == std::vector<std::string>{"t1"});
   CHECK(b.claim("t1") == 2);
   CHECK(a.renew().empty());  // a wakes up: nothing is its own any more
-  CHECK(step_was_fenced(commit_one(db, step("t1", 1, Fence{"a", 1}))));
+  CHECK(commit_one(db, step("t1", 1, Fence{"a", 1})).kind == CommitOutcome::Kind::fenced);
 }
 
 TEST_CASE("orphans are the unfinished tables nobody holds; finished tables are nobody's business") {
@@ -190,7 +187,7 @@ TEST_CASE("two nodes spending the same chips at once: one transaction decides, t
     TableWrite grant;
     grant.table = "t1";
     grant.postings = {{bank_account(), player_account("carol"), 100, "grant", "", "", std::nullopt, std::nullopt}};
-    REQUIRE(setup.commit({grant}).at(0));
+    REQUIRE(setup.commit({grant}).at(0).committed());
     auto spend = [](const std::string& table) {
       TableWrite write;
       write.table = table;
@@ -198,30 +195,30 @@ TEST_CASE("two nodes spending the same chips at once: one transaction decides, t
                          std::nullopt, std::nullopt}};
       return write;
     };
-    std::string error_a, error_b;
+    CommitOutcome outcome_a, outcome_b;
     std::atomic<int> ready{0};
     std::thread first([&] {
       ++ready;
       while (ready < 2) {}
-      error_a = commit_one(node_a, spend("t1"));
+      outcome_a = commit_one(node_a, spend("t1"));
     });
     std::thread second([&] {
       ++ready;
       while (ready < 2) {}
-      error_b = commit_one(node_b, spend("t2"));
+      outcome_b = commit_one(node_b, spend("t2"));
     });
     first.join();
     second.join();
     CAPTURE(round);
-    CHECK((error_a.empty() != error_b.empty()));
-    CHECK(step_lacked_chips(error_a.empty() ? error_b : error_a));
+    CHECK(outcome_a.committed() != outcome_b.committed());
+    CHECK((outcome_a.committed() ? outcome_b : outcome_a).kind == CommitOutcome::Kind::lacked_chips);
     CHECK(setup.balance(player_account("carol")) == 20);
     // Back to zero for the next round: carol's 20 go to a pool.
     TableWrite rest;
     rest.table = "t1";
     rest.postings = {{player_account("carol"), pool_account("t1", "pot"), 20, "bet", "t1", "red_dog", std::nullopt,
                       std::nullopt}};
-    REQUIRE(setup.commit({rest}).at(0));
+    REQUIRE(setup.commit({rest}).at(0).committed());
   }
   CHECK(setup.total_of_all_accounts() == 0);
 }
@@ -232,20 +229,20 @@ TEST_CASE("a store outlives a restart of the database server: the step in the ou
   db.create_table(table_record("t1"));
   TableLeases leases(url, "a", 10s);
   REQUIRE(leases.claim("t1") == 1);
-  REQUIRE(commit_one(db, step("t1", 1, Fence{"a", 1})).empty());
+  REQUIRE(commit_one(db, step("t1", 1, Fence{"a", 1})).committed());
   cluster()->restart();
   // The old connection is gone: the first use after the restart may fail (the
   // break is only seen then), never half-write; the next one reconnects.
   bool failed_cleanly = false;
   try {
-    failed_cleanly = !db.commit({step("t1", 2, Fence{"a", 1})}).at(0);
+    failed_cleanly = !db.commit({step("t1", 2, Fence{"a", 1})}).at(0).committed();
   } catch (const StorageError& e) {
     failed_cleanly = true;
     MESSAGE("the write in the outage: " << std::string(e.what()));
   }
   const auto seqs_now = db.events("t1").size();
   CHECK(seqs_now == (failed_cleanly ? 1u : 2u));
-  CHECK(commit_one(db, step("t1", seqs_now + 1, Fence{"a", 1})).empty());
+  CHECK(commit_one(db, step("t1", seqs_now + 1, Fence{"a", 1})).committed());
   CHECK(db.events("t1").size() == seqs_now + 1);
   // The leases' own connection comes back too.
   std::vector<HeldLease> held;

@@ -1,0 +1,351 @@
+#include "storage/sql_store.h"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <limits>
+
+namespace parlour::storage {
+
+namespace {
+
+constexpr int kMaxLedgerPage = 500;
+
+// A step refused for a reason the table acts on; commit() turns each into its
+// CommitOutcome kind. Elsewhere (creating a table) they are StorageErrors.
+class StepFenced : public StorageError {
+ public:
+  using StorageError::StorageError;
+};
+class StepLackedChips : public StorageError {
+ public:
+  using StorageError::StorageError;
+};
+
+template <typename T>
+std::vector<T> rows_of(Reader& reader, Query query, const Params& params, T (*from)(const Row&)) {
+  std::vector<T> rows;
+  reader.each_row(query, params, [&](const Row& row) { rows.push_back(from(row)); });
+  return rows;
+}
+
+template <typename T>
+std::optional<T> first_of(Reader& reader, Query query, const Params& params, T (*from)(const Row&)) {
+  std::optional<T> first;
+  reader.each_row(query, params, [&](const Row& row) {
+    if (!first) first = from(row);
+  });
+  return first;
+}
+
+std::string describe_lease(const std::optional<Fence>& lease) {
+  if (!lease) return "nobody";
+  return "node " + lease->node + " (generation " + std::to_string(lease->generation) + ")";
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+
+void Guard::raise(const std::string& what, const Fault& fault) {
+  const std::string text = "while " + what + ": " + fault.why;
+  if (fault.connection_lost) throw ConnectionLost(text);
+  throw StorageError(text);
+}
+
+Player player_from(const Row& row) { return Player{row.integer(0), row.text(1), row.text(2)}; }
+
+LedgerEntry ledger_entry_from(const Row& row) {
+  LedgerEntry entry;
+  entry.entry = row.integer(0);
+  entry.time = row.text(1);
+  entry.amount = row.integer(2);
+  entry.balance = row.integer(3);
+  entry.table = row.text_or_empty(4);
+  entry.game = row.text_or_empty(5);
+  entry.memo = row.text(6);
+  entry.table_private = row.integer(7) != 0;
+  entry.seq = row.integer_or_none(8);
+  entry.deal = row.integer_or_none(9);
+  return entry;
+}
+
+TableRecord table_from(const Row& row) {
+  TableRecord table;
+  table.id = row.text(0);
+  table.game = row.text(1);
+  table.options_json = row.text(2);
+  table.seed = std::bit_cast<std::uint64_t>(row.integer(3));  // kept as the int64 with the same bits
+  table.host = row.text(4);
+  table.status = row.text(5);
+  table.is_private = row.integer(6) != 0;
+  table.invite = row.text_or_empty(7);
+  table.deck_json = row.text_or_empty(8);
+  table.failure = row.text_or_empty(9);
+  table.created_at = row.text(10);
+  table.clock_json = row.text_or_empty(11);
+  return table;
+}
+
+Seat seat_from(const Row& row) {
+  return Seat{static_cast<int>(row.integer(0)), row.text_or_empty(1), row.integer(2) != 0,
+              static_cast<int>(row.integer(3))};
+}
+
+Event event_from(const Row& row) { return Event{row.integer(0), row.text(1)}; }
+
+TableNet table_net_from(const Row& row) { return TableNet{row.text(0), row.integer(1)}; }
+
+std::pair<std::string, std::int64_t> balance_from(const Row& row) { return {row.text(0), row.integer(1)}; }
+
+std::int64_t integer_from(const Row& row) { return row.integer(0); }
+
+std::string text_from(const Row& row) { return row.text(0); }
+
+std::string describe_posting(const Posting& posting) {
+  std::string text = "posting " + std::to_string(posting.amount) + " from " + posting.from + " to " + posting.to;
+  if (!posting.memo.empty()) text += " (" + posting.memo + ")";
+  return text;
+}
+
+void check_posting(const Posting& posting) {
+  if (posting.amount <= 0) throw StorageError("invalid " + describe_posting(posting) + ": the amount must be positive");
+  if (posting.from.empty() || posting.to.empty()) {
+    throw StorageError("invalid " + describe_posting(posting) + ": both accounts must be named");
+  }
+  if (posting.from == posting.to) {
+    throw StorageError("invalid " + describe_posting(posting) + ": an account cannot pay itself");
+  }
+}
+
+std::string utc_now_iso8601() { return utc_iso8601(std::chrono::system_clock::now()); }
+
+// ---------------------------------------------------------------------------
+
+SqlStore::SqlStore(std::unique_ptr<SqlBackend> backend, FaultOf fault_of)
+    : sql_(std::move(backend)), guard_(fault_of) {}
+
+SqlStore::~SqlStore() = default;
+
+std::string SqlStore::describe() const { return sql_->describe(); }
+
+int SqlStore::schema_version() {
+  return guard_("reading the schema version", [&] {
+    return static_cast<int>(first_of(*sql_, Query::schema_version, {}, integer_from).value_or(0));
+  });
+}
+
+std::vector<Player> SqlStore::all_players() {
+  return guard_("listing the players", [&] { return rows_of(*sql_, Query::all_players, {}, player_from); });
+}
+
+std::optional<Player> SqlStore::find_player(const std::string& name) {
+  return guard_([&] { return "looking up player " + name; },
+                [&] { return first_of(*sql_, Query::find_player, {name}, player_from); });
+}
+
+std::optional<Player> SqlStore::find_player_by_token_hash(const std::string& token_hash) {
+  return guard_("looking up a player by token",
+                [&] { return first_of(*sql_, Query::find_player_by_token_hash, {token_hash}, player_from); });
+}
+
+Player SqlStore::create_player(const std::string& name, const std::string& token_hash,
+                               std::int64_t starting_chips) {
+  if (name.empty()) throw StorageError("cannot register a player with an empty name");
+  if (starting_chips < 0) {
+    throw StorageError("cannot register " + name + " with negative starting chips (" +
+                       std::to_string(starting_chips) + ")");
+  }
+  const std::string time = utc_now_iso8601();
+  return guard_([&] { return "registering player " + name; }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    // Checked inside the write transaction (SQLite: under the write lock; on
+    // PostgreSQL the unique index on lower(name) has the last word).
+    if (std::optional<Player> existing = first_of(*tx, Query::find_player, {name}, player_from)) {
+      throw NameTaken("name taken: '" + name + "' is already registered as '" + existing->name + "'");
+    }
+    const Player player{tx->insert_player(name, token_hash, time), name, token_hash};
+    if (starting_chips > 0) {
+      post(*tx, Posting{bank_account(), player_account(name), starting_chips, "starting chips", "", "", std::nullopt,
+                        std::nullopt},
+           time);
+    }
+    tx->commit();
+    return player;
+  });
+}
+
+std::int64_t SqlStore::balance(const std::string& account) {
+  return guard_([&] { return "reading the balance of " + account; },
+                [&] { return first_of(*sql_, Query::balance, {account}, integer_from).value_or(0); });
+}
+
+std::vector<std::pair<std::string, std::int64_t>> SqlStore::balances(const std::string& prefix) {
+  return guard_([&] { return "reading the balances of accounts starting with '" + prefix + "'"; },
+                [&] { return rows_of(*sql_, Query::balances_with_prefix, {prefix}, balance_from); });
+}
+
+std::vector<LedgerEntry> SqlStore::ledger(const std::string& account, int limit, std::optional<std::int64_t> before) {
+  const Params params{account, before.value_or(std::numeric_limits<std::int64_t>::max()),
+                      std::int64_t{std::clamp(limit, 1, kMaxLedgerPage)}};
+  return guard_([&] { return "reading the ledger of " + account; },
+                [&] { return rows_of(*sql_, Query::ledger_page, params, ledger_entry_from); });
+}
+
+std::int64_t SqlStore::total_of_all_accounts() {
+  return guard_("adding up all accounts",
+                [&] { return first_of(*sql_, Query::total_of_all_accounts, {}, integer_from).value_or(0); });
+}
+
+std::vector<TableNet> SqlStore::table_nets(const std::string& table) {
+  return guard_([&] { return "adding up the movements at table " + table; },
+                [&] { return rows_of(*sql_, Query::table_nets, {table}, table_net_from); });
+}
+
+void SqlStore::create_table(const TableRecord& table) { create_table(table, std::vector<TableWrite>{}); }
+
+void SqlStore::create_table(const TableRecord& table, const std::vector<TableWrite>& steps) {
+  guard_([&] { return "creating table " + table.id; }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write(steps);
+    const std::string now = utc_now_iso8601();
+    tx->insert_table(table, now);
+    insert_seats(*tx, table.id, table.seats);
+    for (const TableWrite& step : steps) write_step(*tx, step, now);
+    tx->commit();
+  });
+}
+
+std::vector<TableRecord> SqlStore::tables_with_seats(Query query, const Params& params) {
+  std::vector<TableRecord> tables = rows_of(*sql_, query, params, table_from);
+  // Seats are read after the tables, so that one statement steps at a time.
+  for (TableRecord& table : tables) table.seats = rows_of(*sql_, Query::seats, {table.id}, seat_from);
+  return tables;
+}
+
+std::optional<TableRecord> SqlStore::find_table(const std::string& id) {
+  return guard_([&] { return "reading table " + id; }, [&]() -> std::optional<TableRecord> {
+    std::vector<TableRecord> tables = tables_with_seats(Query::find_table, {id});
+    if (tables.empty()) return std::nullopt;
+    return std::move(tables.front());
+  });
+}
+
+std::vector<TableRecord> SqlStore::tables_with_status(const std::string& status) {
+  return guard_([&] { return "listing the " + status + " tables"; },
+                [&] { return tables_with_seats(Query::tables_with_status, {status}); });
+}
+
+std::vector<TableRecord> SqlStore::tables_hosted_since(const std::string& host, const std::string& since, int limit) {
+  return guard_([&] { return "listing the tables " + host + " hosted since " + since; }, [&] {
+    return tables_with_seats(Query::tables_hosted_since, {host, since, std::int64_t{std::max(limit, 0)}});
+  });
+}
+
+std::vector<Event> SqlStore::events_after(const std::string& table, std::int64_t after_seq) {
+  return guard_([&] { return "reading the events of table " + table; },
+                [&] { return rows_of(*sql_, Query::events_after, {table, after_seq}, event_from); });
+}
+
+std::vector<std::string> SqlStore::results(const std::string& table) {
+  return guard_([&] { return "reading the results of table " + table; },
+                [&] { return rows_of(*sql_, Query::results, {table}, text_from); });
+}
+
+std::vector<CommitOutcome> SqlStore::commit(const std::vector<TableWrite>& writes) {
+  std::vector<CommitOutcome> outcomes;
+  if (writes.empty()) return outcomes;
+  // One timestamp for the batch: its writes become visible at the same instant.
+  const std::string time = utc_now_iso8601();
+  guard_([&] { return "committing a batch of " + std::to_string(writes.size()) + " table writes"; }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write(writes);
+    for (const TableWrite& write : writes) outcomes.push_back(write_in_savepoint(*tx, write, time));
+    tx->commit();
+  });
+  return outcomes;
+}
+
+// ---------------------------------------------------------------------------
+// The write plan
+
+void SqlStore::write_step(WriteTransaction& tx, const TableWrite& write, const std::string& time) {
+  const std::string& table = write.table;
+  if (write.fence) check_fence(tx, write);
+  if (write.event) {
+    guard_([&] { return "appending event " + std::to_string(write.event->seq) + " of table " + table; },
+           [&] { tx.append_event(table, *write.event); });
+  }
+  for (const Posting& posting : write.postings) post(tx, posting, time);
+  if (write.status) {
+    const std::int64_t changed =
+        guard_([&] { return "setting the status of table " + table + " to '" + *write.status + "'"; },
+               [&] { return tx.set_status(table, *write.status); });
+    if (changed == 0) throw StorageError("cannot set the status of table " + table + ": no such table");
+  }
+  if (write.seats) {
+    guard_([&] { return "clearing the seats of table " + table; }, [&] { tx.delete_seats(table); });
+    insert_seats(tx, table, *write.seats);
+  }
+  if (write.result_json) {
+    guard_([&] { return "recording a result of table " + table; },
+           [&] { tx.append_result(table, *write.result_json, time); });
+  }
+  if (write.failure) {
+    guard_([&] { return "marking table " + table + " failed"; }, [&] { tx.set_failure(table, *write.failure); });
+  }
+}
+
+void SqlStore::check_fence(WriteTransaction& tx, const TableWrite& write) {
+  const Fence& fence = *write.fence;
+  const std::optional<Fence> lease = tx.lease_of(write.table);
+  if (lease && lease->node == fence.node && lease->generation == fence.generation) return;
+  throw StepFenced("fenced: table " + write.table + " is leased to " + describe_lease(lease) + ", not to node " +
+                   fence.node + " (generation " + std::to_string(fence.generation) + ")");
+}
+
+void SqlStore::post(WriteTransaction& tx, const Posting& posting, const std::string& time) {
+  check_posting(posting);
+  const bool paid =
+      guard_([&] { return describe_posting(posting); }, [&] { return tx.apply_posting(posting, time); });
+  if (paid) return;
+  // What the refused debit left is the balance before it.
+  const std::int64_t has = first_of(tx, Query::balance, {posting.from}, integer_from).value_or(0);
+  throw StepLackedChips("insufficient chips for " + describe_posting(posting) + ": " + posting.from + " has " +
+                        std::to_string(has));
+}
+
+void SqlStore::insert_seats(WriteTransaction& tx, const std::string& table, const std::vector<Seat>& seats) {
+  for (const Seat& seat : seats) {
+    guard_(
+        [&] {
+          return "seating " + (seat.player.empty() ? std::string("nobody") : seat.player) + " at seat " +
+                 std::to_string(seat.seat) + " of table " + table;
+        },
+        [&] { tx.insert_seat(table, seat); });
+  }
+}
+
+CommitOutcome SqlStore::write_in_savepoint(WriteTransaction& tx, const TableWrite& write, const std::string& time) {
+  tx.begin_step();
+  CommitOutcome outcome;
+  try {
+    const bool balanced = guard_([&] { return "writing table " + write.table; }, [&] {
+      write_step(tx, write, time);
+      return tx.end_step();
+    });
+    if (balanced) return outcome;
+    outcome = CommitOutcome::failure("while writing table " + write.table +
+                                     ": a transfer does not balance (expected two ledger entries summing to zero)");
+  } catch (const ConnectionLost&) {
+    throw;  // the whole batch is lost, not this step
+  } catch (const StepFenced& e) {
+    outcome = {CommitOutcome::Kind::fenced, e.what()};
+  } catch (const StepLackedChips& e) {
+    outcome = {CommitOutcome::Kind::lacked_chips, e.what()};
+  } catch (const StorageError& e) {
+    outcome = CommitOutcome::failure(e.what());
+  }
+  tx.undo_step(outcome.detail);
+  return outcome;
+}
+
+}  // namespace parlour::storage

@@ -1,0 +1,252 @@
+// What both SQL backends share, written once: the Store interface implemented
+// over a small backend interface (SqlBackend, WriteTransaction) that each
+// backend fills with its own SQL and transactions. Here, and only here:
+//   * the error guard: a database's exception becomes a StorageError reading
+//     "while WHAT: WHY" (ConnectionLost when the connection broke);
+//   * the posting checks and the write plan of one TableWrite (which statements
+//     in which order), and how a failed step becomes a typed CommitOutcome;
+//   * the mapping of result rows to Player, LedgerEntry, TableRecord, ...
+//     (each backend adapts its library's row to Row).
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "storage/store.h"
+
+namespace parlour::storage {
+
+// ---------------------------------------------------------------------------
+// Errors
+
+// What a database exception means: why (its text, tidied), and whether the
+// connection is gone, so that the whole batch is to be written again.
+struct Fault {
+  std::string why;
+  bool connection_lost = false;
+};
+// A backend's reading of an exception: nullopt when it is not the database's
+// (it then passes through unchanged).
+using FaultOf = std::optional<Fault> (*)(const std::exception&);
+
+// Runs a body and turns the database's exceptions into StorageError (or
+// ConnectionLost) reading "while WHAT: WHY". A StorageError passes unchanged:
+// it already says what failed. `what` is a string, or a callable making one,
+// called only on failure (the step statements' descriptions are not built on
+// every write).
+class Guard {
+ public:
+  explicit Guard(FaultOf fault_of) : fault_of_(fault_of) {}
+
+  template <typename What, typename Body>
+  decltype(auto) operator()(const What& what, Body&& body) const {
+    try {
+      return body();
+    } catch (const StorageError&) {
+      throw;
+    } catch (const std::exception& e) {
+      const std::optional<Fault> fault = fault_of_(e);
+      if (!fault) throw;
+      raise(text_of(what), *fault);
+    }
+  }
+
+ private:
+  template <typename What>
+  static std::string text_of(const What& what) {
+    if constexpr (std::is_invocable_v<const What&>) return what();
+    else return std::string(what);
+  }
+  [[noreturn]] static void raise(const std::string& what, const Fault& fault);
+
+  FaultOf fault_of_;
+};
+
+// ---------------------------------------------------------------------------
+// Rows
+
+// One result row, read by column number; each backend adapts its library's row.
+class Row {
+ public:
+  virtual bool is_null(int column) const = 0;
+  virtual std::int64_t integer(int column) const = 0;
+  virtual std::string text(int column) const = 0;
+
+  // "" in C++ is NULL in SQL (no invite, not at a table), so that an absent
+  // value never collides with a UNIQUE constraint or reads as a value.
+  std::string text_or_empty(int column) const { return is_null(column) ? std::string() : text(column); }
+  std::optional<std::int64_t> integer_or_none(int column) const {
+    if (is_null(column)) return std::nullopt;
+    return integer(column);
+  }
+
+ protected:
+  ~Row() = default;
+};
+
+// Each mapping reads the columns its query selects, in the order given; the
+// backends' SELECTs name them so (PARLOUR_*_COLUMNS where a list is shared).
+#define PARLOUR_PLAYER_COLUMNS "id, name, token_hash"
+Player player_from(const Row& row);
+// entry, time, amount, balance_after, table_id, game, memo, is_private (0/1), seq, deal
+LedgerEntry ledger_entry_from(const Row& row);
+#define PARLOUR_TABLE_COLUMNS \
+  "id, game, options_json, seed, host, status, is_private, invite, deck_json, failure, created_at, clock_json"
+// Without its seats, which are rows of their own.
+TableRecord table_from(const Row& row);
+// seat, player, bot, bot_level
+Seat seat_from(const Row& row);
+// seq, json
+Event event_from(const Row& row);
+// account name, amount
+TableNet table_net_from(const Row& row);
+// account name, balance
+std::pair<std::string, std::int64_t> balance_from(const Row& row);
+std::int64_t integer_from(const Row& row);  // column 0
+std::string text_from(const Row& row);      // column 0
+
+// ---------------------------------------------------------------------------
+// The backend interface
+
+// The reads the store makes; each backend has one statement for each, taking
+// the parameters named here in this order.
+enum class Query {
+  schema_version,             // -> integer
+  all_players,                // -> players by id
+  find_player,                // name, any case -> player
+  find_player_by_token_hash,  // token hash -> player
+  balance,                    // account -> balance
+  balances_with_prefix,       // prefix -> (account, balance) by name in byte order
+  ledger_page,                // account, before entry, limit -> entries, newest first
+  total_of_all_accounts,      // -> integer
+  table_nets,                 // table -> (account, net) by name in byte order, bank movements left out
+  find_table,                 // id -> table
+  tables_with_status,         // status -> tables in creation order
+  tables_hosted_since,        // host, since, limit -> the newest `limit`, oldest first
+  seats,                      // table -> seats by number
+  events_after,               // table, seq -> events by seq
+  results,                    // table -> result json by id
+};
+inline constexpr int kQueryCount = static_cast<int>(Query::results) + 1;
+
+using Param = std::variant<std::monostate, std::int64_t, std::string>;  // monostate: NULL
+using Params = std::vector<Param>;
+using EachRow = std::function<void(const Row&)>;
+
+class Reader {
+ public:
+  // Runs `query` and calls `each` on every row it returns, in order.
+  virtual void each_row(Query query, const Params& params, const EachRow& each) = 0;
+
+ protected:
+  ~Reader() = default;
+};
+
+// An open write transaction of a backend: the statements a table step, a new
+// table or a new player writes, in the backend's SQL. Destroyed without
+// commit(), it rolls back.
+class WriteTransaction : public Reader {
+ public:
+  virtual ~WriteTransaction() = default;
+  virtual void commit() = 0;
+
+  // Who holds the table's lease, as this transaction sees it; nullopt: nobody.
+  virtual std::optional<Fence> lease_of(const std::string& table) = 0;
+  // The new player's id. PostgreSQL may throw NameTaken (another node, just now).
+  virtual std::int64_t insert_player(const std::string& name, const std::string& token_hash,
+                                     const std::string& time) = 0;
+  virtual void insert_table(const TableRecord& table, const std::string& time) = 0;
+  virtual void insert_seat(const std::string& table, const Seat& seat) = 0;
+  virtual void delete_seats(const std::string& table) = 0;
+  virtual void append_event(const std::string& table, const Event& event) = 0;
+  // The transfer and its two ledger entries, each account opened on first use.
+  // False when the payer is a player who cannot pay: what it wrote is undone
+  // with its step (the posting is checked before: check_posting).
+  virtual bool apply_posting(const Posting& posting, const std::string& time) = 0;
+  virtual std::int64_t set_status(const std::string& table, const std::string& status) = 0;  // rows changed
+  virtual void set_failure(const std::string& table, const std::string& failure) = 0;
+  virtual void append_result(const std::string& table, const std::string& json, const std::string& time) = 0;
+
+  // Each step of a batch in its own savepoint: begin_step(), then end_step()
+  // if it was written, which checks the ledger's deferred constraints for it
+  // and releases the savepoint (false: a transfer does not balance; then
+  // undo_step follows), or undo_step(why) to roll back to it and release it.
+  virtual void begin_step() = 0;
+  virtual bool end_step() = 0;
+  virtual void undo_step(const std::string& why) = 0;
+};
+
+// One connection to one database, with its SQL.
+class SqlBackend : public Reader {
+ public:
+  virtual ~SqlBackend() = default;
+  virtual std::string describe() const = 0;
+  // Begins a write transaction. `writes` are the steps it will write: the
+  // leases of the fenced ones may be read (and locked) here, once.
+  virtual std::unique_ptr<WriteTransaction> begin_write(const std::vector<TableWrite>& writes) = 0;
+};
+
+// ---------------------------------------------------------------------------
+// The store, written once
+
+// "posting 5 from player:ann to pool:t1:pot (ante)"
+std::string describe_posting(const Posting& posting);
+// Throws StorageError saying why a posting can never be written (amount, accounts).
+void check_posting(const Posting& posting);
+std::string utc_now_iso8601();
+
+class SqlStore : public Store {
+ public:
+  int schema_version() override;
+  std::string describe() const override;
+
+  std::vector<Player> all_players() override;
+  std::optional<Player> find_player(const std::string& name) override;
+  std::optional<Player> find_player_by_token_hash(const std::string& token_hash) override;
+  Player create_player(const std::string& name, const std::string& token_hash, std::int64_t starting_chips) override;
+
+  std::int64_t balance(const std::string& account) override;
+  std::vector<std::pair<std::string, std::int64_t>> balances(const std::string& prefix) override;
+  std::vector<LedgerEntry> ledger(const std::string& account, int limit, std::optional<std::int64_t> before) override;
+  std::int64_t total_of_all_accounts() override;
+  std::vector<TableNet> table_nets(const std::string& table) override;
+
+  void create_table(const TableRecord& table) override;
+  void create_table(const TableRecord& table, const std::vector<TableWrite>& steps) override;
+  std::optional<TableRecord> find_table(const std::string& id) override;
+  std::vector<TableRecord> tables_with_status(const std::string& status) override;
+  std::vector<TableRecord> tables_hosted_since(const std::string& host, const std::string& since, int limit) override;
+  using Store::events;
+  std::vector<Event> events_after(const std::string& table, std::int64_t after_seq) override;
+  std::vector<std::string> results(const std::string& table) override;
+
+  std::vector<CommitOutcome> commit(const std::vector<TableWrite>& writes) override;
+
+ protected:
+  SqlStore(std::unique_ptr<SqlBackend> backend, FaultOf fault_of);
+  ~SqlStore() override;
+
+ private:
+  // The write plan: what one TableWrite writes, in this order. The event goes
+  // first: if any later part fails, the whole write is undone, so the log and
+  // the ledger never disagree.
+  void write_step(WriteTransaction& tx, const TableWrite& write, const std::string& time);
+  CommitOutcome write_in_savepoint(WriteTransaction& tx, const TableWrite& write, const std::string& time);
+  void check_fence(WriteTransaction& tx, const TableWrite& write);
+  void post(WriteTransaction& tx, const Posting& posting, const std::string& time);
+  void insert_seats(WriteTransaction& tx, const std::string& table, const std::vector<Seat>& seats);
+  std::vector<TableRecord> tables_with_seats(Query query, const Params& params);
+
+  std::unique_ptr<SqlBackend> sql_;
+  Guard guard_;
+};
+
+}  // namespace parlour::storage
