@@ -209,7 +209,8 @@ class LiveTable {
     run(bench_->core->watch(cat()));
     if (dan_in_line_) run(bench_->core->join(dan(), std::nullopt));
     if (bench_->core->seq() != seq) return;  // the table moved on by itself (a skip): nothing to compare
-    for (const auto& [client, state] : before) {
+    for (const auto& [member, state] : before) {
+      const ClientId client = member;  // a name the capture below can take
       const auto& now = last_.at(client);
       if (state.at("seq") != now.at("seq")) continue;
       CAPTURE(client);
