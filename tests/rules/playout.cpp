@@ -9,7 +9,7 @@ namespace parlour::test {
 namespace {
 
 constexpr int kGuaranteeTries = 3;   // actions made up from a listed one, at a step checked
-constexpr int kGuaranteeSteps = 40;  // steps both states are then played on
+constexpr int kGuaranteeSteps = 20;  // steps both states are then played on
 
 struct Step {
   int seat;  // -1: the next deal; -2: chips spent elsewhere, action {"seat","amount"}; -3: a player leaves, action {"seat"}
