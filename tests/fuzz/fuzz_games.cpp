@@ -23,7 +23,7 @@
 //
 // Checked at a thorough input, 1 in kThoroughOneIn (by a hash of the whole input,
 // so that most of a thorough input's mutants are not): an action refused leaves
-// the actor's view and choices, the public view and the result as they were;
+// the whole state as it was, hidden parts included (tests/rules/strong_guarantee.h);
 // the cards in play stay the same within a deal (in games whose views account
 // for all their cards, found out at start-up); and the state it ends on has an
 // action for every seat to act, and a spectator's view and one seat's (its
@@ -47,6 +47,7 @@
 
 #include "rules/random_play.h"
 #include "rules/registry.h"
+#include "tests/rules/strong_guarantee.h"
 #include "tests/rules/view_checks.h"
 
 namespace rules = parlour::rules;
@@ -60,6 +61,7 @@ constexpr std::uint32_t kThoroughOneIn = 16;  // inputs checked thoroughly: 1 in
 constexpr int kGamesPerSnapshotSet = 12;   // seeded games played per game at start-up
 constexpr int kSnapshotsPerGame = 6;       // states kept from each of those games
 constexpr int kMaxPreparationSteps = 600;  // steps into a game a snapshot may be taken
+constexpr int kGuaranteeSteps = 5;         // steps a refused action's state and its copy are played on
 
 class Input {
  public:
@@ -183,13 +185,6 @@ struct Table {
   }
 
   std::size_t cards_in_play() const { return test::cards_in_play(game->view(std::nullopt)); }
-
-  // What a refused action must leave as it was: the actor's view and choices,
-  // the public view and the result.
-  std::string snapshot(int seat) const {
-    return game->view(seat).dump() + game->legal_actions(seat, chips).dump() + game->view(std::nullopt).dump() +
-           game->result().dump();
-  }
 
   // The spectator's view and the seats' views (all of them, or the one given)
   // follow the schema, and none shows what its seat may not see.
@@ -363,14 +358,25 @@ void play_listed(Table& table, Input& in) {
   table.changed();
 }
 
-// An action that may be refused: refused, it must change nothing (compared at a
-// thorough input: the comparison builds four views before and four after).
+// An action that may be refused: refused, it must change nothing, hidden parts
+// included (checked at a thorough input: tests/rules/strong_guarantee.h compares a
+// copy taken before with the state after, every seat's view and choices, then
+// plays both on for kGuaranteeSteps steps).
 void try_action(Table& table, int actor, const Json& action, bool compare) {
-  const auto before = compare ? table.snapshot(actor) : std::string();
+  const auto before = compare ? table.game->clone() : nullptr;
   try {
     table.record(table.game->apply(actor, action, table.chips));
   } catch (const rules::RulesError&) {
-    if (compare && table.snapshot(actor) != before) fail(table.where() + ": refused action " + action.dump() + " changed the state");
+    if (!compare) return;
+    auto problem = test::differences(*table.game, *before, table.chips);
+    if (problem.empty()) {
+      const auto after = table.game->clone();
+      rules::Rng rng(fnv1a(reinterpret_cast<const std::uint8_t*>(action.dump().data()), action.dump().size()));
+      problem = test::drive_apart(*after, *before, table.chips, rng, kGuaranteeSteps);
+    }
+    if (!problem.empty())
+      fail(table.where() + ": refused action " + action.dump() + " by seat " + std::to_string(actor) +
+           " changed the state: " + problem);
     return;
   }
   table.changed();

@@ -1,11 +1,15 @@
 #include "tests/rules/playout.h"
 
 #include "rules/random_play.h"
+#include "tests/rules/strong_guarantee.h"
 #include "tests/rules/view_checks.h"
 
 namespace parlour::test {
 
 namespace {
+
+constexpr int kGuaranteeTries = 3;   // actions made up from a listed one, at a step checked
+constexpr int kGuaranteeSteps = 20;  // steps both states are then played on
 
 struct Step {
   int seat;  // -1: the next deal; -2: chips spent elsewhere, action {"seat","amount"}; -3: a player leaves, action {"seat"}
@@ -54,6 +58,13 @@ void every_listed_action_applies_to_a_copy(const Playout& spec, Harness& h, int 
     }
 }
 
+// The strong guarantee (tests/rules/strong_guarantee.h) at this step, with the
+// check's own rng so that the games played stay the same whether it runs or not.
+void strong_guarantee_holds(Harness& h, int seat, const Json& legal, rules::Rng& rng) {
+  for (const auto& problem : check_refusals(h.game(), h.chips(), seat, legal, rng, kGuaranteeTries, kGuaranteeSteps))
+    FAIL_CHECK(problem);
+}
+
 }  // namespace
 
 int random_playouts(const Playout& spec) {
@@ -71,6 +82,7 @@ int random_playouts(const Playout& spec) {
     CAPTURE(options);
     CAPTURE(players);
     Harness h(spec.game, options, chips, seed, std::nullopt, drawn_dealer);
+    rules::Rng guarantee_rng(seed * 104723 + 11);
     const auto total = h.total();
     std::vector<Step> history;
     const auto check_cards = [&] {
@@ -95,6 +107,8 @@ int random_playouts(const Playout& spec) {
         every_listed_action_applies(spec.game, options, chips, seed, history, seat, legal);
       if (spec.copy_game && rng.below(static_cast<std::uint64_t>(spec.copy_one_in)) == 0)
         every_listed_action_applies_to_a_copy(spec, h, seat, legal);
+      if (guarantee_rng.below(static_cast<std::uint64_t>(spec.guarantee_one_in)) == 0)
+        strong_guarantee_holds(h, seat, legal, guarantee_rng);
       const auto action = spec.choose ? spec.choose(legal, rng) : rules::random_legal_action(legal, rng);
       REQUIRE_NOTHROW(h.act(seat, action));
       history.push_back({seat, action});
@@ -127,6 +141,7 @@ int low_chip_games(const LowChips& spec) {
     CAPTURE(g);
     CAPTURE(players);
     Harness h(spec.game, spec.options, chips, seed, std::nullopt, drawn_dealer);
+    rules::Rng guarantee_rng(seed * 104723 + 13);
     const auto start_total = h.total();
     std::int64_t spent = 0;
     std::vector<Step> history;
@@ -152,6 +167,8 @@ int low_chip_games(const LowChips& spec) {
       REQUIRE_MESSAGE(!legal.empty(), "no legal action for seat " << seat << ": " << h.game().view(seat).dump());
       if (g <= spec.replays && history.size() < 400 && rng.below(40) == 0)
         every_listed_action_applies(spec.game, spec.options, chips, seed, history, seat, legal);
+      if (guarantee_rng.below(static_cast<std::uint64_t>(spec.guarantee_one_in)) == 0)
+        strong_guarantee_holds(h, seat, legal, guarantee_rng);
       const auto action = rules::random_legal_action(legal, rng);
       REQUIRE_NOTHROW(h.act(seat, action));
       history.push_back({seat, action});

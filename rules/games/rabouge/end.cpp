@@ -1,0 +1,84 @@
+// §9.5 the win, the impasse and the end of a deal, with its result.
+#include "rules/games/rabouge/game.h"
+
+#include <algorithm>
+
+#include "rules/action.h"
+#include "rules/building/pile_view.h"
+#include "rules/shoe.h"
+#include "rules/view.h"
+
+namespace parlour::rules::rabouge {
+
+// Cards left, stock cards counting double: the impasse's tie-break.
+std::int64_t Rabouge::weighted_cards(const Reserve& r) {
+  std::int64_t count = 2 * static_cast<std::int64_t>(r.stock().size()) + static_cast<std::int64_t>(r.hand.size());
+  for (const auto& pile : r.discards) count += static_cast<std::int64_t>(pile.size());
+  return count + (r.turned ? 1 : 0);
+}
+
+void Rabouge::impasse(Effects& fx) {
+  fx.say("Every player has passed in turn: the game is at an impasse.");
+  std::vector<int> winners;
+  for (int seat = 0; seat < players(); ++seat) {
+    if (players_[seat].left) continue;
+    if (winners.empty()) {
+      winners.push_back(seat);
+      continue;
+    }
+    const auto& a = players_[seat];
+    const auto& b = players_[winners.front()];
+    const auto key_a = std::make_pair(-a.rabouges, weighted_cards(a.cards));
+    const auto key_b = std::make_pair(-b.rabouges, weighted_cards(b.cards));
+    if (key_a < key_b) winners = {seat};
+    else if (key_a == key_b) winners.push_back(seat);
+  }
+  finish("impasse", winners, fx);
+}
+
+void Rabouge::finish(const std::string& end, const std::vector<int>& winners, Effects& fx) {
+  phase_ = Phase::game_over;
+  const bool scored = !winners.empty();
+  for (int winner : winners) fx.say(seat_tag(winner) + " wins.");
+  if (scored) {
+    for (int seat = 0; seat < players(); ++seat) {
+      if (players_[seat].left || std::find(winners.begin(), winners.end(), seat) != winners.end()) continue;
+      const auto held = card_count_ ? weighted_cards(players_[seat].cards) : 0;
+      const auto owed = win_stake_ + held;
+      for (int winner : winners)
+        pay(seat, winner, owed,
+            seat_tag(winner) + " wins: " + seat_tag(seat) + " pays the winner's stake of " + marks_text(win_stake_) +
+                (card_count_ ? " and " + marks_text(held) + " for his cards left (2 a stock card, 1 any other)"
+                             : ""),
+            fx);
+    }
+  } else {
+    fx.say("The game ends unscored (" + end + ").");
+  }
+  Json left = Json::array();
+  Json seats = Json::array();
+  Json rabouges = Json::array();
+  for (int seat = 0; seat < players(); ++seat) {
+    const auto& p = players_[seat];
+    Json discards = Json::array();
+    for (const auto& pile : p.cards.discards) discards.push_back(pile.size());
+    left.push_back({{"seat", seat},
+                    {"stock", p.cards.stock().size()},
+                    {"supply", p.cards.hand.size()},
+                    {"discards", discards},
+                    {"turned", p.cards.turned ? 1 : 0}});
+    const bool won = std::find(winners.begin(), winners.end(), seat) != winners.end();
+    const std::string outcome = !scored ? end : won ? "won" : p.left ? "left" : "lost";
+    seats.push_back(book_.seat_result(seat, {{"points", p.rabouges}, {"outcome", outcome}}));
+    rabouges.push_back(p.rabouges);
+  }
+  result_ = book_.deal_result({{"deal", deals_},
+                               {"end", end},
+                               {"winners", winners},
+                               {"rabouges", rabouges},
+                               {"starter_rank", starter_rank_ ? Json(rank_letter(*starter_rank_)) : Json()},
+                               {"left", left},
+                               {"seats", seats}});
+}
+
+}  // namespace parlour::rules::rabouge

@@ -1,0 +1,150 @@
+// The GameState interface: who acts, apply's dispatch, a deal's start, a player
+// leaving, the table closing; and the registry entry.
+#include "rules/games/rabouge/game.h"
+
+#include <algorithm>
+
+#include "rules/action.h"
+#include "rules/building/pile_view.h"
+#include "rules/shoe.h"
+#include "rules/view.h"
+
+namespace parlour::rules::rabouge {
+
+Rabouge::Rabouge(const Json& options, int players, std::uint64_t seed, std::optional<std::vector<Card>> stacked)
+    : packs_(options.at("packs").get<int>() == 0 ? players : options.at("packs").get<int>()),
+      stake_(options.at("stake").get<std::int64_t>()),
+      win_stake_(options.at("win_stake").get<std::int64_t>()),
+      card_count_(options.at("card_count").get<bool>()),
+      rabouge_stake_(options.at("rabouge_stake").get<std::int64_t>()),
+      seed_(seed),
+      stacked_(std::move(stacked)),
+      players_(static_cast<std::size_t>(players)),
+      book_(players, "pool") {
+  for (auto& p : players_) p.cards.discards.resize(discard_slots);
+  if (packs_ == players) building::own_packs(players, seed_, stacked_);  // refuses a bad deck now
+  else Shoe(PackSpec{false, 0, packs_}, seed_, stacked_);
+}
+
+Rabouge::Rabouge(const Json& options, int players, const Json& position) : Rabouge(options, players, 0, std::nullopt) {
+  position_ = position;
+}
+
+std::vector<int> Rabouge::to_act() const {
+  if (phase_ != Phase::playing) return {};
+  return {mover_};
+}
+
+Json Rabouge::legal_actions(int seat, const Balances&) const {
+  Json legal = Json::array();
+  if (phase_ != Phase::playing || seat != mover_) return legal;
+  for (const auto& move : legal_moves()) legal.push_back(move_to_json(move));
+  return legal;
+}
+
+Effects Rabouge::apply(int seat, const Json& action, const Balances& balances) {
+  if (phase_ != Phase::playing) throw not_your_turn("the game is not in play");
+  if (seat != mover_) throw not_your_turn("it is " + seat_tag(mover_) + "'s turn");
+  std::optional<Card> named;
+  Move move = parse_action(action, named);
+  check(move, named);
+  book_.sync(balances);
+  Effects fx;
+  perform(move, fx);
+  return fx;
+}
+
+Effects Rabouge::start_next_deal(const Balances& balances) {
+  if (phase_ != Phase::deal_over) throw std::logic_error("rabouge: one game per table");
+  book_.sync(balances);
+  Effects fx;
+  deals_ = 1;
+  phase_ = Phase::playing;
+  if (position_.is_null()) {
+    deal();
+    mover_ = lead(fx);
+    begin_turn(mover_, fx);
+  } else {
+    set_up(position_);
+    settle_automatic(fx);
+  }
+  return fx;
+}
+
+Effects Rabouge::seat_left(int seat, const Balances& balances) {
+  Effects fx;
+  if (seat < 0 || seat >= players() || players_[seat].left) return fx;
+  players_[seat].left = true;
+  fx.say(seat_tag(seat) + " leaves the table.");
+  if (phase_ == Phase::game_over) return fx;
+  if (seated() < 2) {
+    finish("abandoned", {}, fx);
+    return fx;
+  }
+  if (phase_ == Phase::playing && seat == mover_) {
+    book_.sync(balances);
+    next_turn(fx);
+  }
+  return fx;
+}
+
+Effects Rabouge::close(const Balances&) {
+  Effects fx;
+  if (phase_ != Phase::game_over) finish("closed", {}, fx);
+  return fx;
+}
+
+int Rabouge::seated() const {
+  return static_cast<int>(std::count_if(players_.begin(), players_.end(), [](const Player& p) { return !p.left; }));
+}
+
+}  // namespace parlour::rules::rabouge
+
+namespace parlour::rules {
+
+std::unique_ptr<GameState> rabouge_at(const Json& options, int players, const Json& position) {
+  const auto* info = Registry::builtin().find("rabouge");
+  if (!info) throw SetupError("rabouge is not registered");
+  const Json checked = Registry::validate_options(*info, options);
+  if (players < info->min_players || players > info->max_players_with(checked))
+    throw SetupError("rabouge: bad player count for these options");
+  return std::make_unique<rabouge::Rabouge>(checked, players, position);
+}
+
+GameInfo rabouge_info() {
+  GameInfo info;
+  info.view_constants = {"packs", "stock_size", "stake", "win_stake", "card_count", "rabouge_stake"};  // set by the options (registry.h)
+  info.id = "rabouge";
+  info.name = "Rabouge";
+  info.aliases = {"Rappuse", "Rapuse", "Grabuge", "Grabouge", "Rapouse", "Rabuse"};
+  info.min_players = 2;
+  info.max_players = 8;
+  info.summary =
+      "Get rid of your reserve and your supply onto shared centre piles that run up by rank, suits ignored; lay "
+      "the 13th card of a pile to claim a rabouge.";
+  info.source = "001";
+  info.options = {
+      {"packs", OptionSpec::Type::integer, 0, {}, 0, 24,
+       "Packs in play: 0 for one each; more packs than players are shuffled together and make bigger stocks."},
+      {"stake", OptionSpec::Type::integer, 1, {}, 1, 1000, "Chips per Mark."},
+      {"win_stake", OptionSpec::Type::integer, 0, {}, 0, 1000, "Marks each loser pays the winner at the end."},
+      {"card_count", OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt,
+       "At the end each loser also pays 2 Marks per stock card and 1 per supply or discard card left."},
+      {"rabouge_stake", OptionSpec::Type::integer, 0, {}, 0, 1000,
+       "Marks each opponent pays the player who claims a rabouge."},
+  };
+  info.check_options = [](const Json& options) {
+    if (options.at("packs").get<int>() == 1) throw SetupError("option 'packs' is 0 (one each) or at least 2");
+  };
+  info.max_players_for = [](const Json& options) {
+    const int packs = options.at("packs").get<int>();
+    return packs == 0 ? 8 : std::min(8, packs);
+  };
+  info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {
+    return std::make_unique<rabouge::Rabouge>(setup.options, setup.players, setup.seed, setup.stacked_deck);
+  };
+  info.bot = rabouge_bot;
+  return info;
+}
+
+}  // namespace parlour::rules
