@@ -239,15 +239,18 @@ class LiveTable {
 // The sanitizer builds run every server test several times slower; one table a
 // game there exercises the same code.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr std::uint64_t tables_per_game = 1;
+#define PARLOUR_SANITIZED 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr std::uint64_t tables_per_game = 1;
-#else
-constexpr std::uint64_t tables_per_game = 2;
+#define PARLOUR_SANITIZED 1
 #endif
+#endif
+#ifdef PARLOUR_SANITIZED
+constexpr std::uint64_t tables_per_game = 1;
+constexpr int steps_per_table = 150;
 #else
 constexpr std::uint64_t tables_per_game = 2;
+constexpr int steps_per_table = 300;
 #endif
 
 TEST_CASE("the hand history equals what every member was pushed live, in every game, across a restart") {
@@ -257,7 +260,7 @@ TEST_CASE("the hand history equals what every member was pushed live, in every g
     for (std::uint64_t seed = 1; seed <= tables_per_game; ++seed) {
       CAPTURE(seed);
       LiveTable table(info, seed);
-      table.play(300, 100);
+      table.play(steps_per_table, steps_per_table / 3);
       table.check_history();
       deals += table.deals();
     }
