@@ -236,24 +236,38 @@ class LiveTable {
 
 }  // namespace
 
-// The sanitizer builds run every server test several times slower; one table a
-// game there exercises the same code.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+// The sanitizer builds run every test several times slower. Under ASan one
+// shorter table a game exercises the same code; the ThreadSanitizer job is
+// there for the server's threads, and this test runs on one: it skips it.
+#if defined(__SANITIZE_THREAD__)
+#define PARLOUR_THREAD_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PARLOUR_THREAD_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
 #define PARLOUR_SANITIZED 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#if __has_feature(address_sanitizer)
 #define PARLOUR_SANITIZED 1
 #endif
+#endif
+#ifdef PARLOUR_THREAD_SANITIZED
+constexpr bool skipped_here = true;
+#else
+constexpr bool skipped_here = false;
 #endif
 #ifdef PARLOUR_SANITIZED
 constexpr std::uint64_t tables_per_game = 1;
-constexpr int steps_per_table = 150;
+constexpr int steps_per_table = 120;
 #else
 constexpr std::uint64_t tables_per_game = 2;
 constexpr int steps_per_table = 300;
 #endif
 
-TEST_CASE("the hand history equals what every member was pushed live, in every game, across a restart") {
+TEST_CASE("the hand history equals what every member was pushed live, in every game, across a restart" *
+          doctest::skip(skipped_here)) {
   for (const auto& info : rules::Registry::builtin().all()) {
     CAPTURE(info.id);
     int deals = 0;
