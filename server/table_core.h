@@ -13,7 +13,6 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -133,7 +132,6 @@ class TableCore {
   std::int64_t seq() const { return state_.seq(); }
   // Everything the log determines (server/table_state.h).
   const TableState& state() const { return state_; }
-  // A write is in flight: hold commands until committed().
   // A write is in flight (or a rematch, whose step the lobby commits): the
   // actor holds requests until it is done, so seqs stay in order.
   bool committing() const { return pending_.has_value() || rematch_in_progress_; }
@@ -209,9 +207,6 @@ class TableCore {
   int deals_started() const { return state_.deals_started(); }
   std::string commitment(int deal) const { return state_.commitment(deal); }
   Json fair_json() const { return state_.fair_json(); }
-  std::uint64_t seed() const { return state_.record().seed; }
-  const std::string& fair_salt() const { return state_.fair_salt(); }
-  const std::string& stacked_deck_json() const { return state_.record().deck_json; }
 
   // People in line for a seat at one table; beyond, a late joiner only watches.
   static constexpr std::size_t max_waiting = 32;
@@ -253,7 +248,6 @@ class TableCore {
   void say(const std::string& line);
   // Before play: a seat taken (or freed, with an empty SeatState).
   void take_seat(int seat, SeatState taker);
-  Outbox automatic_step();
   Outbox next_deal();
   Outbox finish_table(const std::string& why);
   Outbox act_for(int seat, const Json& action, const char* why);
