@@ -1,5 +1,7 @@
 #include "rules/chip_book.h"
 
+#include "rules/snapshot.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -73,6 +75,22 @@ void ChipBook::pool_to_seat(int to, std::int64_t amount, std::int64_t& pool, con
   if (amount > 0) chips_[to] += amount;
   note(from, Account::of_seat(to), amount, memo);
   pool -= amount;
+}
+
+Json ChipBook::snapshot() const {
+  return {{"pool", pool_name_}, {"chips", chips_}, {"net", net_}, {"movements", movements_}, {"unpaid", unpaid_}};
+}
+
+ChipBook ChipBook::restore(const Json& snapshot) {
+  ChipBook book;
+  book.pool_name_ = field<std::string>(snapshot, "pool");
+  book.chips_ = field<Balances>(snapshot, "chips");
+  book.net_ = field<std::vector<std::int64_t>>(snapshot, "net");
+  book.movements_ = field<Json>(snapshot, "movements");
+  book.unpaid_ = field<Json>(snapshot, "unpaid");
+  if (!book.movements_.is_array() || !book.unpaid_.is_array())
+    throw SnapshotError("a chip book's movements and unpaid must be arrays");
+  return book;
 }
 
 Json ChipBook::seat_result(int seat, Json facts) const {

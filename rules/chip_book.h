@@ -59,6 +59,10 @@ class ChipBook {
   // The games on a chip book report a deal the same way: each seat's line has its
   // net "chips" and its "unpaid" sum, the result the "movements" and "unpaid"
   // lists; `facts` are the game's own keys beside them.
+  // Everything the book holds (rules/snapshot.h).
+  Json snapshot() const;
+  static ChipBook restore(const Json& snapshot);
+
   Json seat_result(int seat, Json facts) const;
   Json deal_result(Json facts) const;
 

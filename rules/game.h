@@ -106,6 +106,15 @@ class GameState {
   // An independent copy of the whole state, hidden cards and rng included: the
   // fuzzer starts many runs from one mid-game state prepared once.
   virtual std::unique_ptr<GameState> clone() const = 0;
+  // The whole state as JSON, hidden cards and random streams included
+  // (rules/snapshot.h): what the server keeps of a table at a deal's start, so a
+  // hand history is read from there, not replayed from the table's first event.
+  virtual Json snapshot() const;
+  // Makes this state the one `snapshot` was taken of: the same in every view,
+  // list, result and step played on. Called only through Registry::restore, on a
+  // state just created with the snapshot's setup, which it may leave half
+  // overwritten when it throws (SnapshotError or a JSON error).
+  virtual void restore(const Json& snapshot);
 
   virtual Phase phase() const = 0;
   // Seats that may act now (several where a game lets them act at once).

@@ -1,9 +1,12 @@
 #include "rules/registry.h"
 
+#include "rules/snapshot.h"
+
 #include <algorithm>
 #include <cctype>
 
 #include "rules/rng.h"
+#include "rules/snapshot.h"
 #include "rules/view.h"
 
 #include "rules/games/red_dog.h"
@@ -194,6 +197,18 @@ std::unique_ptr<GameState> Registry::create(const GameInfo& info, GameSetup setu
     throw SetupError("the first dealer must be a seat from 0 to " + std::to_string(setup.players - 1) + ", got " +
                      std::to_string(*setup.first_dealer));
   return info.create(setup);
+}
+
+std::unique_ptr<GameState> Registry::restore(const GameInfo& info, GameSetup setup, const Json& snapshot) {
+  auto game = create(info, std::move(setup));
+  try {
+    game->restore(snapshot);
+  } catch (const SnapshotError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw SnapshotError(info.name + " snapshot does not fit: " + e.what());
+  }
+  return game;
 }
 
 }  // namespace parlour::rules

@@ -109,6 +109,10 @@ class Registry {
   static Json validate_options(const GameInfo& info, const Json& given);
   // Validates the setup and creates the game; throws SetupError.
   static std::unique_ptr<GameState> create(const GameInfo& info, GameSetup setup);
+  // The game created with `setup` and made the state `snapshot` was taken of
+  // (GameState::snapshot). Throws SnapshotError (SetupError for a bad setup):
+  // a snapshot that does not fit the game is refused, never half applied.
+  static std::unique_ptr<GameState> restore(const GameInfo& info, GameSetup setup, const Json& snapshot);
 
  private:
   std::vector<GameInfo> games_;

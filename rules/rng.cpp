@@ -19,6 +19,12 @@ Rng::Rng(std::uint64_t seed) {
   for (auto& word : state_) word = splitmix64(seed);
 }
 
+Rng Rng::from_state(const std::array<std::uint64_t, 4>& state) {
+  Rng rng(0);
+  rng.state_ = state;
+  return rng;
+}
+
 std::uint64_t Rng::next() {
   const std::uint64_t result = rotl(state_[1] * 5, 7) * 9;
   const std::uint64_t t = state_[1] << 17;

@@ -21,6 +21,10 @@ class Rng {
   // Uniform in [lo, hi]; throws std::invalid_argument when lo > hi.
   std::int64_t between(std::int64_t lo, std::int64_t hi);
 
+  // The whole state, for snapshots (rules/snapshot.h): restored, the same numbers follow.
+  std::array<std::uint64_t, 4> state() const { return state_; }
+  static Rng from_state(const std::array<std::uint64_t, 4>& state);
+
   template <typename T>
   void shuffle(std::vector<T>& items) {
     for (std::size_t i = items.size(); i > 1; --i) {

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "rules/registry.h"
+#include "rules/snapshot.h"
 
 namespace parlour::rules {
 
@@ -17,6 +18,20 @@ std::vector<Card> Stock::draw(std::size_t count) {
   out.reserve(count);
   for (std::size_t i = 0; i < count; ++i) out.push_back(draw());
   return out;
+}
+
+Json Stock::snapshot() const { return cards_json(cards_left()); }
+
+Stock Stock::restore(const Json& snapshot) { return Stock(cards_from(snapshot)); }
+
+Json Shoe::snapshot() const { return {{"rng", rng_json(rng_)}, {"deals", deals_}}; }
+
+void Shoe::restore(const Json& snapshot) {
+  auto rng = rng_from(member(snapshot, "rng"));
+  const int deals = field<int>(snapshot, "deals");
+  if (deals < 0) throw SnapshotError("a shoe's deals cannot be negative, got " + std::to_string(deals));
+  rng_ = rng;
+  deals_ = deals;
 }
 
 Shoe::Shoe(PackSpec spec, std::uint64_t seed, std::optional<std::vector<Card>> stacked)

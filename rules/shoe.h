@@ -24,6 +24,10 @@ class Stock {
   // What is left, top first.
   std::vector<Card> cards_left() const { return {cards_.begin() + static_cast<std::ptrdiff_t>(top_), cards_.end()}; }
 
+  // The cards left, top first (rules/snapshot.h).
+  Json snapshot() const;
+  static Stock restore(const Json& snapshot);
+
  private:
   std::vector<Card> cards_;
   std::size_t top_ = 0;
@@ -39,6 +43,11 @@ class Shoe {
   int deals_dealt() const { return deals_; }
   // The pack it shuffles and the deals shuffled so far (rules/fair.h re-shuffles them).
   DeckSource source() const { return DeckSource{spec_, deals_}; }
+
+  // The rng and the deals dealt (rules/snapshot.h); restore() into a shoe made
+  // for the same table (the pack and the stacked deck come from its setup).
+  Json snapshot() const;
+  void restore(const Json& snapshot);
 
  private:
   PackSpec spec_;

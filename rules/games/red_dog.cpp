@@ -8,6 +8,7 @@
 #include "rules/deal_phases.h"
 #include "rules/pools.h"
 #include "rules/shoe.h"
+#include "rules/snapshot.h"
 #include "rules/view.h"
 
 namespace parlour::rules {
@@ -155,6 +156,56 @@ class RedDog final : public GameState {
   Json result() const override { return result_; }
   int deals_played() const override { return deals_; }
   std::optional<DeckSource> deck_source() const override { return shoe_.source(); }
+
+  // The options' fields (hand size, ante, deals) come from the setup the game is
+  // restored with; everything else is here.
+  Json snapshot() const override {
+    Json seats = Json::array();
+    for (const auto& s : seats_) {
+      seats.push_back({{"hand", cards_json(s.hand)},
+                       {"status", enum_json(s.status)},
+                       {"left", s.left},
+                       {"in_pot", s.in_pot},
+                       {"bet", optional_json(s.bet)},
+                       {"target", optional_card_json(s.target)},
+                       {"shown", optional_card_json(s.shown)},
+                       {"deal_net", s.deal_net}});
+    }
+    return {{"shoe", shoe_.snapshot()}, {"stock", stock_.snapshot()}, {"seats", std::move(seats)},
+            {"order", order_}, {"turn", turn_}, {"turned", cards_json(turned_)}, {"dealer", dealer_},
+            {"deals", deals_}, {"pot", pot_}, {"phase", enum_json(phase_)}, {"result", result_}};
+  }
+
+  void restore(const Json& snapshot) override {
+    shoe_.restore(member(snapshot, "shoe"));
+    stock_ = Stock::restore(member(snapshot, "stock"));
+    const auto& seats = member(snapshot, "seats");
+    expect_size(seats, seats_.size(), "seats");
+    for (std::size_t i = 0; i < seats_.size(); ++i) {
+      auto& s = seats_[i];
+      const auto& saved = seats[i];
+      s.hand = cards_from(member(saved, "hand"));
+      s.status = enum_field(saved, "status", Status::left);
+      s.left = field<bool>(saved, "left");
+      s.in_pot = field<bool>(saved, "in_pot");
+      s.bet = optional_field<std::int64_t>(saved, "bet");
+      s.target = optional_card_from(member(saved, "target"));
+      s.shown = optional_card_from(member(saved, "shown"));
+      s.deal_net = field<std::int64_t>(saved, "deal_net");
+    }
+    order_ = field<std::vector<int>>(snapshot, "order");
+    for (const int seat : order_)
+      if (seat < 0 || seat >= players()) throw SnapshotError("a bettor's seat is out of range");
+    turn_ = field<std::size_t>(snapshot, "turn");
+    turned_ = cards_from(member(snapshot, "turned"));
+    dealer_ = field<int>(snapshot, "dealer");
+    deals_ = field<int>(snapshot, "deals");
+    pot_ = field<std::int64_t>(snapshot, "pot");
+    phase_ = phase_field(snapshot, "phase");
+    result_ = field<Json>(snapshot, "result");
+    if (phase_ == Phase::playing && turn_ >= order_.size()) throw SnapshotError("the turn is past the bettors");
+    if (dealer_ < 0 || dealer_ >= players()) throw SnapshotError("the dealer's seat is out of range");
+  }
 
  private:
   int players() const { return static_cast<int>(seats_.size()); }

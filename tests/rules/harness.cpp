@@ -28,8 +28,15 @@ Harness::Harness(const std::string& game, Json options, std::vector<std::int64_t
   REQUIRE(info != nullptr);
   rules::GameSetup setup{std::move(options), static_cast<int>(chips_.size()), seed, std::move(deck), chips_,
                          first_dealer};
+  info_ = info;
+  setup_ = setup;
   game_ = rules::Registry::create(*info, std::move(setup));
   next_deal();
+}
+
+std::unique_ptr<rules::GameState> Harness::restored(const Json& snapshot) const {
+  REQUIRE_MESSAGE(setup_.has_value(), "only a harness that created its game knows its setup");
+  return rules::Registry::restore(*info_, *setup_, snapshot);
 }
 
 Harness::Harness(std::unique_ptr<rules::GameState> game, std::vector<std::int64_t> chips)

@@ -51,12 +51,18 @@ class Harness {
   // across tables, so the game sees fewer at its next call.
   void spend_elsewhere(int seat, std::int64_t amount) { chips_[seat] -= amount; }
 
+  // A new game made from `snapshot` (GameState::snapshot) with this game's setup;
+  // only for a harness that created its game.
+  std::unique_ptr<rules::GameState> restored(const Json& snapshot) const;
+
   // The error code an action is refused with, after checking it changed nothing.
   std::string refusal(int seat, const Json& action);
 
  private:
   rules::Effects record(rules::Effects effects);
 
+  const rules::GameInfo* info_ = nullptr;
+  std::optional<rules::GameSetup> setup_;  // the game's, when the harness created it
   std::unique_ptr<rules::GameState> game_;
   std::vector<std::int64_t> chips_;
   std::map<std::string, std::int64_t> pools_;

@@ -1,6 +1,7 @@
 #include "tests/rules/playout.h"
 
 #include "rules/random_play.h"
+#include "rules/snapshot.h"
 #include "tests/rules/strong_guarantee.h"
 #include "tests/rules/view_checks.h"
 
@@ -10,6 +11,7 @@ namespace {
 
 constexpr int kGuaranteeTries = 3;   // actions made up from a listed one, at a step checked
 constexpr int kGuaranteeSteps = 20;  // steps both states are then played on
+constexpr int kSnapshotSteps = 12;   // steps a game and its restored snapshot are played on, compared
 
 struct Step {
   int seat;  // -1: the next deal; -2: chips spent elsewhere, action {"seat","amount"}; -3: a player leaves, action {"seat"}
@@ -65,6 +67,26 @@ void strong_guarantee_holds(Harness& h, int seat, const Json& legal, rules::Rng&
     FAIL_CHECK(problem);
 }
 
+// A snapshot restored is the same game (rules/snapshot.h): it shows the same and
+// plays on the same; its own snapshot is the one it was made from; and it goes
+// through JSON text, as the server stores it.
+void snapshot_round_trips(Harness& h, rules::Rng& rng) {
+  Json snapshot;
+  try {
+    snapshot = h.game().snapshot();
+  } catch (const rules::SnapshotUnsupported&) {
+    return;  // a game without snapshots yet
+  }
+  std::unique_ptr<rules::GameState> restored;
+  REQUIRE_NOTHROW(restored = h.restored(Json::parse(snapshot.dump())));
+  CHECK(restored->snapshot() == snapshot);
+  auto copy = h.game().clone();
+  const auto differ = differences(*copy, *restored, h.chips());
+  if (!differ.empty()) FAIL_CHECK("restored from its snapshot, the game shows otherwise: " << differ);
+  const auto apart = drive_apart(*copy, *restored, h.chips(), rng, kSnapshotSteps);
+  if (!apart.empty()) FAIL_CHECK("restored from its snapshot, the game plays on otherwise: " << apart);
+}
+
 }  // namespace
 
 int random_playouts(const Playout& spec) {
@@ -90,8 +112,10 @@ int random_playouts(const Playout& spec) {
       else REQUIRE(cards_in_play(h.game().view(std::nullopt)) == spec.pack_size(players));
     };
     if (spec.deal_starts && h.game().phase() == rules::Phase::playing) spec.deal_starts(h);
+    rules::Rng snapshot_rng(seed * 7907 + 5);
     for (int steps = 0; h.game().phase() != rules::Phase::game_over && steps < spec.max_steps; ++steps) {
       if (h.game().phase() == rules::Phase::deal_over) {
+        if (spec.snapshot_one_in > 0 && snapshot_rng.below(2) == 0) snapshot_round_trips(h, snapshot_rng);
         h.next_deal();
         history.push_back({-1, {}});
         if (spec.deal_starts && h.game().phase() == rules::Phase::playing) spec.deal_starts(h);
@@ -109,6 +133,8 @@ int random_playouts(const Playout& spec) {
         every_listed_action_applies_to_a_copy(spec, h, seat, legal);
       if (guarantee_rng.below(static_cast<std::uint64_t>(spec.guarantee_one_in)) == 0)
         strong_guarantee_holds(h, seat, legal, guarantee_rng);
+      if (spec.snapshot_one_in > 0 && snapshot_rng.below(static_cast<std::uint64_t>(spec.snapshot_one_in)) == 0)
+        snapshot_round_trips(h, snapshot_rng);
       const auto action = spec.choose ? spec.choose(legal, rng) : rules::random_legal_action(legal, rng);
       REQUIRE_NOTHROW(h.act(seat, action));
       history.push_back({seat, action});
