@@ -67,6 +67,8 @@ void strong_guarantee_holds(Harness& h, int seat, const Json& legal, rules::Rng&
     FAIL_CHECK(problem);
 }
 
+}  // namespace
+
 // A snapshot restored is the same game (rules/snapshot.h): it shows the same and
 // plays on the same; its own snapshot is the one it was made from; and it goes
 // through JSON text, as the server stores it.
@@ -86,8 +88,6 @@ void snapshot_round_trips(Harness& h, rules::Rng& rng) {
   const auto apart = drive_apart(*copy, *restored, h.chips(), rng, kSnapshotSteps);
   if (!apart.empty()) FAIL_CHECK("restored from its snapshot, the game plays on otherwise: " << apart);
 }
-
-}  // namespace
 
 int random_playouts(const Playout& spec) {
   int deals = 0;

@@ -68,6 +68,12 @@ struct Playout {
 };
 
 // Returns the number of games played.
+// The game's snapshot (rules/snapshot.h), through JSON text as the server stores
+// it, restored into a new game: it must show the same and play on the same for
+// some steps, hidden parts included, and give back the same snapshot. For a
+// game's own random loops; random_playouts calls it as Playout::snapshot_one_in says.
+void snapshot_round_trips(Harness& h, rules::Rng& rng);
+
 int random_playouts(const Playout& spec);
 
 // Games in which the players start with few chips and play at random until the
