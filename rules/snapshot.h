@@ -1,7 +1,7 @@
 // Snapshots of a game's whole state (GameState::snapshot and restore): JSON that
 // holds everything a state is, hidden cards and random streams included, so that
 // the server can keep a table's state at a deal's start and read a hand history
-// from there instead of replaying the table's whole log (server/history.h).
+// from there instead of replaying the table's whole log (server/history/history.h).
 //
 // A snapshot is made and read by the same build of the server: it is a cache of
 // the log, never the truth (a table is a pure function of its log), so it carries

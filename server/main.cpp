@@ -12,13 +12,13 @@
 #include <spdlog/spdlog.h>
 #include <thread>
 
-#include "server/cluster.h"
-#include "server/config.h"
-#include "server/lobby.h"
-#include "server/net.h"
-#include "server/reader.h"
-#include "server/verify.h"
-#include "server/writer.h"
+#include "server/cluster/cluster.h"
+#include "server/common/config.h"
+#include "server/lobby/lobby.h"
+#include "server/net/net.h"
+#include "server/persistence/reader.h"
+#include "server/history/verify.h"
+#include "server/persistence/writer.h"
 
 using namespace parlour::server;
 
@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
     startup_db.reset();
     Lobby lobby(io, config, writer, reader, balances, players);
     // Alone, this node restores every unfinished table; one of several, it
-    // serves those it claims (server/cluster.h).
+    // serves those it claims (server/cluster/cluster.h).
     std::unique_ptr<Cluster> cluster;
     if (config.clustered()) {
       cluster = std::make_unique<Cluster>(io, config, lobby, writer, balances, players);

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "rules/registry.h"
-#include "server/table_core.h"
+#include "server/table/table_core.h"
 #include "tests/support/state_keeper.h"
 
 namespace parlour::server::test {

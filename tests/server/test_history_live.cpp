@@ -13,7 +13,7 @@
 
 #include "rules/random_play.h"
 #include "rules/rng.h"
-#include "server/history.h"
+#include "server/history/history.h"
 #include "tests/server/table_bench.h"
 
 using namespace parlour::server;

@@ -1,10 +1,10 @@
 #include <doctest/doctest.h>
 
-#include "server/config.h"
-#include "server/connection.h"
-#include "server/live_balances.h"
-#include "server/reader.h"
-#include "server/tokens.h"
+#include "server/common/config.h"
+#include "server/net/connection.h"
+#include "server/ledger/live_balances.h"
+#include "server/persistence/reader.h"
+#include "server/common/tokens.h"
 
 #include <condition_variable>
 #include <filesystem>

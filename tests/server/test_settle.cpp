@@ -5,8 +5,8 @@
 #include <random>
 #include <stdexcept>
 
-#include "server/csv.h"
-#include "server/settle.h"
+#include "server/common/csv.h"
+#include "server/ledger/settle.h"
 
 using namespace parlour::server;
 

@@ -10,8 +10,8 @@
 
 #include "rules/registry.h"
 #include "rules/fair.h"
-#include "server/history.h"
-#include "server/table_core.h"
+#include "server/history/history.h"
+#include "server/table/table_core.h"
 #include "tests/server/table_bench.h"
 
 using namespace parlour::server;

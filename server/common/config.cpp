@@ -1,0 +1,136 @@
+#include "server/common/config.h"
+
+#include <cctype>
+#include <charconv>
+
+#include "storage/store.h"
+
+namespace parlour::server {
+
+using storage::is_postgres_url;
+
+namespace {
+
+template <typename Int>
+bool parse_int(const std::string& text, Int& out, Int lo, Int hi) {
+  Int value{};
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < lo || value > hi) return false;
+  out = value;
+  return true;
+}
+
+bool valid_node_name(const std::string& name) {
+  if (name.empty() || name.size() > 40) return false;
+  for (const char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') return false;
+  return true;
+}
+
+}  // namespace
+
+std::string usage() {
+  return "usage: parlour [options]\n"
+         "  --port N              TCP port for HTTP and WebSocket (default 8080; 0 picks a free one)\n"
+         "  --bind ADDRESS        address to listen on (default 0.0.0.0)\n"
+         "  --db PATH|URI         SQLite database file (default ./data/parlour.db), or a PostgreSQL\n"
+         "                        database: postgresql://USER@HOST:PORT/DBNAME\n"
+         "  --web-root PATH       folder of the browser client (default: the source tree's web-client)\n"
+         "  --starting-chips N    chips granted to a new player (default 1000)\n"
+         "  --allow-stacked-deck  accept a `deck` in `create` (for tests and lessons)\n"
+         "  --log-level LEVEL     trace, debug, info, warn, error (default info)\n"
+         "  --bot-delay-ms N      how long a bot thinks before acting (default 700)\n"
+         "  --threads N           I/O threads (default 2)\n"
+         "  --rate-limit N        messages a connection may send per second, bursts of 2N (default 50)\n"
+         "  --deal-pause-ms N     how long a deal's result stays up before the next deal, unless every\n"
+         "                        player says continue sooner (default 4000)\n"
+         "  --max-idle-deals N    a table ends after N deals in a row in which nobody could act (default 10)\n"
+         "  --max-connections-per-ip N   open connections from one address (default 64)\n"
+         "  --idle-timeout-s N    close a WebSocket silent for N seconds; pings keep it open (default 300)\n"
+         "  --max-queued-bytes N  unsent bytes a connection may pile up before it is dropped (default 4194304)\n"
+         "  --max-queued-bytes-per-ip N   unsent bytes all connections from one address may pile up;\n"
+         "                        beyond, the connection that would go over is dropped (default 16777216)\n"
+         "  --max-open-tables N   waiting or playing tables one player may host (default 20)\n"
+         "  --tables-per-hour N   tables one player may create in an hour, rematches included (default 60)\n"
+         "  --max-finished-tables N   finished tables kept in memory for quick reading when nobody\n"
+         "                        uses them; older ones are read back from the database (default 100)\n"
+         "  --history-cache-mb N  memory for replayed hand histories, so a page of a long table's history\n"
+         "                        costs a page of work; the least recently read go first (default 64)\n"
+         "  --registrations-per-ip-per-hour N   new names one address may register an hour (default 20)\n"
+         "  --waiting-table-hours N   a table nobody starts expires after N hours unused (default 24)\n"
+         "  --max-listed-tables N entries in one `tables` reply (default 200)\n"
+         "  --node NAME           run as one of several nodes sharing a PostgreSQL --db: this node's\n"
+         "                        name (letters, digits, - and _); each table is served by the node\n"
+         "                        holding its lease (README \"Running several nodes\")\n"
+         "  --lease-ms N          how long a node's table leases last unrenewed: a dead node's tables\n"
+         "                        move to another node after at most this long (default 6000)\n"
+         "  --help                this text\n";
+}
+
+ParsedArgs parse_args(const std::vector<std::string>& args) {
+  Config config;
+  auto fail = [](std::string message) { return ParsedArgs{std::nullopt, std::move(message) + "\n" + usage(), false}; };
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& flag = args[i];
+    if (flag == "--help" || flag == "-h") return ParsedArgs{std::nullopt, usage(), true};
+    if (flag == "--allow-stacked-deck") {
+      config.allow_stacked_deck = true;
+      continue;
+    }
+    if (i + 1 >= args.size()) return fail("missing value after " + flag);
+    const std::string& value = args[++i];
+    bool ok = true;
+    if (flag == "--port") ok = parse_int<unsigned short>(value, config.port, 0, 65535);
+    else if (flag == "--bind") config.bind = value;
+    else if (flag == "--db") config.db = value;
+    else if (flag == "--web-root") config.web_root = value;
+    else if (flag == "--starting-chips") ok = parse_int<std::int64_t>(value, config.starting_chips, 0, 1'000'000'000);
+    else if (flag == "--log-level") {
+      ok = value == "trace" || value == "debug" || value == "info" || value == "warn" || value == "error";
+      config.log_level = value;
+    } else if (flag == "--bot-delay-ms") ok = parse_int<int>(value, config.bot_delay_ms, 0, 60'000);
+    else if (flag == "--threads") ok = parse_int<int>(value, config.threads, 1, 64);
+    else if (flag == "--rate-limit") {
+      int rate = 0;
+      ok = parse_int<int>(value, rate, 1, 1'000'000);
+      config.rate_per_second = rate;
+      config.rate_burst = 2.0 * rate;
+    }
+    else if (flag == "--deal-pause-ms") ok = parse_int<int>(value, config.deal_pause_ms, 0, 600'000);
+    else if (flag == "--max-idle-deals") ok = parse_int<int>(value, config.max_idle_deals, 1, 1'000'000);
+    else if (flag == "--max-connections-per-ip") ok = parse_int<int>(value, config.max_connections_per_ip, 1, 1'000'000);
+    else if (flag == "--idle-timeout-s") ok = parse_int<int>(value, config.idle_timeout_s, 1, 86'400);
+    else if (flag == "--max-queued-bytes")
+      ok = parse_int<std::size_t>(value, config.max_queued_bytes, 64 * 1024, std::size_t{1} << 32);
+    else if (flag == "--max-queued-bytes-per-ip")
+      ok = parse_int<std::size_t>(value, config.max_queued_bytes_per_ip, 64 * 1024, std::size_t{1} << 36);
+    else if (flag == "--max-open-tables") ok = parse_int<int>(value, config.max_open_tables, 1, 1'000'000);
+    else if (flag == "--tables-per-hour") ok = parse_int<int>(value, config.tables_per_hour, 1, 1'000'000);
+    else if (flag == "--max-finished-tables") ok = parse_int<int>(value, config.max_finished_tables, 0, 1'000'000);
+    else if (flag == "--history-cache-mb") ok = parse_int<int>(value, config.history_cache_mb, 0, 65'536);
+    else if (flag == "--registrations-per-ip-per-hour")
+      ok = parse_int<int>(value, config.registrations_per_ip_per_hour, 1, 1'000'000);
+    else if (flag == "--waiting-table-hours") ok = parse_int<int>(value, config.waiting_table_hours, 1, 24 * 365);
+    else if (flag == "--max-listed-tables") ok = parse_int<int>(value, config.max_listed_tables, 1, 100'000);
+    else if (flag == "--node") {
+      ok = valid_node_name(value);
+      config.node = value;
+    }
+    else if (flag == "--lease-ms") ok = parse_int<int>(value, config.lease_ms, 500, 600'000);
+    else return fail("unknown option " + flag);
+    if (!ok) return fail("bad value for " + flag + ": '" + value + "'");
+  }
+  if (!config.node.empty() && !is_postgres_url(config.db))
+    return fail("--node needs a shared PostgreSQL database: --db postgresql://USER@HOST:PORT/DBNAME");
+  return ParsedArgs{config, "", false};
+}
+
+std::string browse_url(const std::string& bind, unsigned short port) {
+  const bool any_address = bind == "0.0.0.0" || bind == "::" || bind.empty();
+  const std::string host = any_address                             ? "localhost"
+                           : bind.find(':') != std::string::npos ? "[" + bind + "]"
+                                                                   : bind;
+  return "http://" + host + ":" + std::to_string(port);
+}
+
+}  // namespace parlour::server

@@ -1,0 +1,54 @@
+#include "server/common/tokens.h"
+
+#include <array>
+#include <cstdint>
+#include <random>
+
+#include "rules/sha256.h"
+
+namespace parlour::server {
+
+namespace {
+
+std::string hex(const unsigned char* bytes, std::size_t n) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) {
+    out.push_back(digits[bytes[i] >> 4]);
+    out.push_back(digits[bytes[i] & 15]);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string sha256_hex(std::string_view data) { return rules::sha256_hex(data); }
+
+std::string random_id(std::size_t hex_digits) {
+  thread_local std::random_device device;
+  std::string out;
+  while (out.size() < hex_digits) {
+    const std::uint32_t word = device();
+    unsigned char bytes[4] = {static_cast<unsigned char>(word), static_cast<unsigned char>(word >> 8),
+                              static_cast<unsigned char>(word >> 16), static_cast<unsigned char>(word >> 24)};
+    out += hex(bytes, 4);
+  }
+  out.resize(hex_digits);
+  return out;
+}
+
+std::string new_token() { return random_id(64); }
+
+std::uint64_t random_seed() {
+  thread_local std::random_device device;
+  return (std::uint64_t(device()) << 32) ^ device();
+}
+
+bool constant_time_equal(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return diff == 0;
+}
+
+}  // namespace parlour::server

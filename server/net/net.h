@@ -1,0 +1,32 @@
+// The network front: one port for HTTP (client files, /healthz, /metrics, /api)
+// and the WebSocket at /ws. The only translation unit that includes Beast.
+#pragma once
+
+#include <utility>
+
+#include <atomic>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <memory>
+
+#include "server/common/config.h"
+#include "server/lobby/lobby.h"
+
+namespace parlour::server {
+
+struct Metrics {
+  std::atomic<std::uint64_t> connections{0};
+  std::atomic<std::uint64_t> open_connections{0};
+  std::atomic<std::uint64_t> frames_in{0};
+  std::atomic<std::uint64_t> frames_out{0};
+  std::atomic<std::uint64_t> http_requests{0};
+  std::atomic<std::uint64_t> connections_refused{0};   // over the per-address limit
+  std::atomic<std::uint64_t> slow_clients_dropped{0};  // over the unsent-bytes limit
+  std::atomic<std::uint64_t> accept_errors{0};         // e.g. out of file descriptors
+};
+
+// Starts accepting; returns the bound port (useful with --port 0).
+unsigned short listen(boost::asio::io_context& io, const Config& config, Lobby& lobby, Writer& writer,
+                      Metrics& metrics);
+
+}  // namespace parlour::server
