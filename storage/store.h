@@ -219,7 +219,7 @@ class Store {
                                                        int limit) = 0;
   std::vector<Event> events(const std::string& table) { return events_after(table, 0); }
   // The events of `table` with a seq above `after_seq`, in order: what a replay
-  // standing at `after_seq` still has to apply (server/history.h).
+  // standing at `after_seq` still has to apply (server/history/history.h).
   virtual std::vector<Event> events_after(const std::string& table, std::int64_t after_seq) = 0;
   virtual std::vector<std::string> results(const std::string& table) = 0;
 

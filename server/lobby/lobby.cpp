@@ -345,8 +345,7 @@ std::optional<ProtocolError> Lobby::creation_refused(const std::string& host) {
                                                std::to_string((*retry_after + 59'999) / 60'000) + " min");
 }
 
-void Lobby::create(const std::string& host, const protocol::Create& request,
-                   std::function<void(Json, std::optional<ProtocolError>)> done) {
+void Lobby::create(const std::string& host, const protocol::Create& request, Done done) {
   const auto* info = rules::Registry::builtin().find(request.game);
   if (!info) return done({}, ProtocolError(code::not_found, "no game " + quoted(request.game) + "; see `games`"));
   if (request.deck && !config_.allow_stacked_deck)
@@ -363,71 +362,28 @@ void Lobby::create(const std::string& host, const protocol::Create& request,
     return done({}, ProtocolError(code::bad_request, info->name + " seats " + std::to_string(info->min_players) +
                                                          " to " + std::to_string(most) + " players, not " +
                                                          std::to_string(seats)));
-  {
-    std::lock_guard lock(mutex_);
-    if (open_tables_of(host) >= config_.max_open_tables)
-      return done({}, ProtocolError(code::conflict, "you already host " + std::to_string(config_.max_open_tables) +
-                                                        " open tables; end one before creating another"));
-  }
-  if (auto refused = creation_refused(host)) return done({}, *refused);
   storage::TableRecord record;
-  record.id = "t" + random_id(8);
-  record.game = info->id;
   record.options_json = options.dump();
   record.seed = request.seed ? *request.seed : random_seed();
   record.host = host;
-  record.status = "waiting";
   record.is_private = request.is_private;
-  record.invite = random_id(12);
   record.clock_json = protocol::clock_to_json(request.clock).dump();
   // A stacked deck is checked against the seats actually taken, at `start`.
   if (request.deck) record.deck_json = Json(rules::to_strings(*request.deck)).dump();
   for (int seat = 0; seat < seats; ++seat) record.seats.push_back({seat, "", false, 0});
-  writer_.run([record](storage::Store& db) { db.create_table(record); },
-              [this, record, info, done](std::exception_ptr error) {
-                if (error) {
-                  try {
-                    std::rethrow_exception(error);
-                  } catch (const std::exception& e) {
-                    spdlog::error("creating a table failed: {}", e.what());
-                  }
-                  return done({}, ProtocolError(code::internal, "could not create the table"));
-                }
-                spdlog::info("table {}: {} created by {}{}", record.id, record.game, record.host,
-                             record.is_private ? " (private)" : "");
-                Json created{{"table", record.id}, {"invite", record.invite}};
-                if (clustered()) return serve_created(record.id, [done, created] { done(created, std::nullopt); });
-                try {
-                  auto table = make_table(record, *info, {});
-                  add_table(table, record.invite);
-                } catch (const std::exception& e) {
-                  spdlog::error("table {}: could not be set up: {}", record.id, e.what());
-                  return done({}, ProtocolError(code::internal, "could not set up the table"));
-                }
-                done(created, std::nullopt);
-              });
+  open_table(std::move(record), *info, {}, "", std::move(done));
 }
 
-void Lobby::create_rematch(RematchPlan plan, std::function<void(Json, std::optional<ProtocolError>)> done) {
+void Lobby::create_rematch(RematchPlan plan, Done done) {
   if (plan.made) return answer_rematch_again(*plan.made, std::move(done));
   const auto* info = rules::Registry::builtin().find(plan.game);
   if (!info) return done({}, ProtocolError(code::not_found, "the game '" + plan.game + "' is no longer served"));
-  {
-    std::lock_guard lock(mutex_);
-    if (open_tables_of(plan.host) >= config_.max_open_tables)
-      return done({}, ProtocolError(code::conflict, "you already host " + std::to_string(config_.max_open_tables) +
-                                                        " open tables; end one before opening a rematch"));
-  }
-  if (auto refused = creation_refused(plan.host)) return done({}, *refused);
   storage::TableRecord record;
-  record.id = "t" + random_id(8);
-  record.game = info->id;
+  record.id = new_table_id();
   record.options_json = plan.options_json;
   record.seed = plan.same_seed ? plan.seed : random_seed();
   record.host = plan.host;
-  record.status = "waiting";
   record.is_private = plan.is_private;
-  record.invite = random_id(12);
   record.clock_json = plan.clock_json;
   record.deck_json = plan.same_seed ? plan.deck_json : "";
   // The first step: the event naming the old table (with its standings, for the
@@ -453,30 +409,65 @@ void Lobby::create_rematch(RematchPlan plan, std::function<void(Json, std::optio
   named_in_old.table = plan.from_table;
   named_in_old.fence = plan.fence;
   named_in_old.event = storage::Event{plan.seq, rematch_event(record.id, plan.same_seed).dump()};
+  open_table(std::move(record), *info, {std::move(first), std::move(named_in_old)}, plan.from_table, std::move(done));
+}
+
+std::string Lobby::new_table_id() { return "t" + random_id(8); }
+
+// Every table is opened here, a new one or a rematch: the host's limits, the
+// record and its first steps in one transaction (with their postings applied to
+// the live balances), then the table served here (several nodes: claimed first).
+// `steps` start with the new table's own first step, if any; `rematch_of` names
+// the old table of a rematch ("" for a new table).
+void Lobby::open_table(storage::TableRecord record, const rules::GameInfo& info, std::vector<storage::TableWrite> steps,
+                       std::string rematch_of, Done done) {
+  {
+    std::lock_guard lock(mutex_);
+    if (open_tables_of(record.host) >= config_.max_open_tables)
+      return done({}, ProtocolError(code::conflict, "you already host " + std::to_string(config_.max_open_tables) +
+                                                        " open tables; end one before " +
+                                                        (rematch_of.empty() ? "creating another" : "opening a rematch")));
+  }
+  if (auto refused = creation_refused(record.host)) return done({}, *refused);
+  if (record.id.empty()) record.id = new_table_id();
+  record.game = info.id;
+  record.status = "waiting";
+  record.invite = random_id(12);
+  std::vector<storage::Event> own_events;
+  std::vector<storage::Posting> postings;
+  for (const auto& step : steps) {
+    if (step.table != record.id) continue;
+    if (step.event) own_events.push_back(*step.event);
+    postings.insert(postings.end(), step.postings.begin(), step.postings.end());
+  }
+  const std::string what = rematch_of.empty() ? "the table" : "the rematch";
   writer_.run(
-      [this, record, first, named_in_old](storage::Store& db) {
-        db.create_table(record, {first, named_in_old});
+      [this, record, steps, postings](storage::Store& db) {
+        if (steps.empty()) db.create_table(record);
+        else db.create_table(record, steps);
+        if (postings.empty()) return;
         auto lock = balances_.lock();
-        balances_.apply_committed(first.postings, lock);
+        balances_.apply_committed(postings, lock);
       },
-      [this, record, first, info, from = plan.from_table, done](std::exception_ptr error) {
+      [this, record, info = &info, own_events, rematch_of, what, done](std::exception_ptr error) {
         if (error) {
           try {
             std::rethrow_exception(error);
           } catch (const std::exception& e) {
-            spdlog::error("the rematch of table {} could not be created: {}", from, e.what());
+            spdlog::error("creating {} failed{}: {}", what, rematch_of.empty() ? "" : " (of table " + rematch_of + ")",
+                          e.what());
           }
-          return done({}, ProtocolError(code::internal, "could not create the rematch"));
+          return done({}, ProtocolError(code::internal, "could not create " + what));
         }
-        spdlog::info("table {}: {} created by {} as the rematch of {}", record.id, record.game, record.host, from);
+        spdlog::info("table {}: {} created by {}{}{}", record.id, record.game, record.host,
+                     record.is_private ? " (private)" : "", rematch_of.empty() ? "" : " as the rematch of " + rematch_of);
         Json created{{"table", record.id}, {"invite", record.invite}};
         if (clustered()) return serve_created(record.id, [done, created] { done(created, std::nullopt); });
         try {
-          auto table = make_table(record, *info, {*first.event});
-          add_table(table, record.invite);
+          add_table(make_table(record, *info, own_events), record.invite);
         } catch (const std::exception& e) {
-          spdlog::error("table {}: the rematch of {} could not be set up: {}", record.id, from, e.what());
-          return done({}, ProtocolError(code::internal, "could not set up the rematch"));
+          spdlog::error("table {}: could not be set up: {}", record.id, e.what());
+          return done({}, ProtocolError(code::internal, "could not set up " + what));
         }
         done(created, std::nullopt);
       });

@@ -63,14 +63,15 @@ class Lobby final : public ServedTables {
 
   const Json& games() const { return games_; }
   Json tables() const;
-  void create(const std::string& host, const protocol::Create& create,
-              std::function<void(Json reply, std::optional<ProtocolError>)> done);
+  // What a request the lobby answers later gets: the reply's fields, or the error.
+  using Done = std::function<void(Json reply, std::optional<ProtocolError>)>;
+  void create(const std::string& host, const protocol::Create& create, Done done);
   // The new table of a rematch (docs/protocol.md "End of a table"): the same
   // game, options, clock and people, its bots seated anew; its first event
   // names the table it is the rematch of; the old table's event naming the new
   // one is committed in the same transaction. A retry (plan.made) is answered
   // with the table made before. `done` gets {"table","invite"}.
-  void create_rematch(RematchPlan plan, std::function<void(Json reply, std::optional<ProtocolError>)> done);
+  void create_rematch(RematchPlan plan, Done done);
   // The table, loading a finished one from the database if it is not in memory;
   // `done` gets nullptr when there is no such table.
   void find(const std::string& table, std::function<void(std::shared_ptr<TableActor>)> done);
@@ -142,6 +143,9 @@ class Lobby final : public ServedTables {
   void answer_rematch_again(const std::string& table, std::function<void(Json, std::optional<ProtocolError>)> done);
   // Several nodes: the freshly created table is claimed and served here before `reply`.
   void serve_created(const std::string& table, std::function<void()> reply);
+  void open_table(storage::TableRecord record, const rules::GameInfo& info, std::vector<storage::TableWrite> steps,
+                  std::string rematch_of, Done done);
+  static std::string new_table_id();
   int open_tables_of(const std::string& host) const;
   bool may_register_from(const std::string& address);
   // nullopt, or the refusal of one more table by `host` (too many made lately).
