@@ -10,6 +10,7 @@
 #include "rules/chip_book.h"
 #include "rules/pools.h"
 #include "rules/shoe.h"
+#include "rules/snapshot.h"
 #include "rules/view.h"
 
 namespace parlour::rules::cassino {
@@ -32,8 +33,6 @@ std::vector<Card> without(std::vector<Card> hand, Card card) {
   hand.erase(std::find(hand.begin(), hand.end(), card));
   return hand;
 }
-
-Json cards_json(const std::vector<Card>& cards) { return to_strings(cards); }
 
 Json selection_json(const Selection& selection) { return cards_json(selection.loose); }
 
@@ -154,6 +153,64 @@ class CassinoGame final : public GameState {
   Json result() const override { return result_; }
   int deals_played() const override { return deals_; }
   std::optional<DeckSource> deck_source() const override { return shoe_.source(); }
+
+  // The configuration, the players, their sides and the card values come from
+  // the setup the snapshot is restored with; everything else is here.
+  Json snapshot() const override {
+    return {{"shoe", shoe_.snapshot()},
+            {"stock", stock_.snapshot()},
+            {"hands", card_lists_json(hands_)},
+            {"captured", card_lists_json(captured_)},
+            {"sweeps", sweeps_},
+            {"sweep_sides", sweep_sides_},
+            {"left", left_},
+            {"scores", scores_},
+            {"table", table_.snapshot()},
+            {"last_capturer", optional_json(last_capturer_)},
+            {"last_announced", last_announced_},
+            {"next_build_id", next_build_id_},
+            {"round", round_},
+            {"rounds", rounds_},
+            {"turn", turn_},
+            {"dealer", dealer_},
+            {"deals", deals_},
+            {"step", enum_json(step_)},
+            {"result", result_}};
+  }
+
+  void restore(const Json& snapshot) override {
+    const auto seats = static_cast<std::size_t>(players_);
+    shoe_.restore(member(snapshot, "shoe"));
+    stock_ = Stock::restore(member(snapshot, "stock"));
+    expect_size(member(snapshot, "hands"), seats, "hands");
+    hands_ = card_lists_from(member(snapshot, "hands"));
+    expect_size(member(snapshot, "captured"), seats, "seats' captured cards");
+    captured_ = card_lists_from(member(snapshot, "captured"));
+    expect_size(member(snapshot, "sweeps"), seats, "seats' sweeps");
+    sweeps_ = field<std::vector<int>>(snapshot, "sweeps");
+    sweep_sides_ = field<std::vector<int>>(snapshot, "sweep_sides");
+    for (const int side : sweep_sides_)
+      if (side < 0 || side >= side_count()) throw SnapshotError("a sweep's side is out of range");
+    expect_size(member(snapshot, "left"), seats, "seats' leaving");
+    left_ = field<std::vector<bool>>(snapshot, "left");
+    expect_size(member(snapshot, "scores"), static_cast<std::size_t>(side_count()), "sides' scores");
+    scores_ = field<std::vector<int>>(snapshot, "scores");
+    table_ = TableCards::restore(member(snapshot, "table"), players_);
+    last_capturer_ = optional_field<int>(snapshot, "last_capturer");
+    last_announced_ = field<bool>(snapshot, "last_announced");
+    next_build_id_ = field<int>(snapshot, "next_build_id");
+    round_ = field<int>(snapshot, "round");
+    rounds_ = field<int>(snapshot, "rounds");
+    turn_ = field<int>(snapshot, "turn");
+    dealer_ = field<int>(snapshot, "dealer");
+    deals_ = field<int>(snapshot, "deals");
+    step_ = enum_field(snapshot, "step", Step::game_over);
+    result_ = field<Json>(snapshot, "result");
+    const auto in_range = [&](int seat) { return seat >= 0 && seat < players_; };
+    if (!in_range(turn_)) throw SnapshotError("the seat to play is out of range");
+    if (!in_range(dealer_)) throw SnapshotError("the dealer's seat is out of range");
+    if (last_capturer_ && !in_range(*last_capturer_)) throw SnapshotError("the last capturer's seat is out of range");
+  }
 
  private:
   // ------------------------------------------------------------ seats, sides

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "rules/snapshot.h"
+
 namespace parlour::rules::cassino {
 
 std::vector<Card> Build::cards() const {
@@ -14,6 +16,31 @@ std::vector<Card> Build::cards() const {
 const Build* TableCards::build(int id) const {
   auto it = std::find_if(builds.begin(), builds.end(), [&](const Build& b) { return b.id == id; });
   return it == builds.end() ? nullptr : &*it;
+}
+
+Json TableCards::snapshot() const {
+  Json out_builds = Json::array();
+  for (const auto& b : builds)
+    out_builds.push_back({{"id", b.id}, {"value", b.value}, {"owner", b.owner}, {"groups", card_lists_json(b.groups)}});
+  return {{"loose", cards_json(loose)}, {"builds", std::move(out_builds)}};
+}
+
+TableCards TableCards::restore(const Json& snapshot, int players) {
+  TableCards table;
+  table.loose = cards_from(member(snapshot, "loose"));
+  const auto& saved = member(snapshot, "builds");
+  if (!saved.is_array()) throw SnapshotError("expected the table's builds as an array, got " + saved.dump());
+  for (const auto& entry : saved) {
+    Build b;
+    b.id = field<int>(entry, "id");
+    b.value = field<int>(entry, "value");
+    b.owner = field<int>(entry, "owner");
+    b.groups = card_lists_from(member(entry, "groups"));
+    if (b.owner < -1 || b.owner >= players) throw SnapshotError("a build's owner is out of range");
+    if (table.build(b.id)) throw SnapshotError("two builds have the id " + std::to_string(b.id));
+    table.builds.push_back(std::move(b));
+  }
+  return table;
 }
 
 std::size_t TableCards::card_count() const {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rules/cards.h"
+#include "rules/game.h"
 
 namespace parlour::rules::cassino {
 
@@ -32,6 +33,11 @@ struct TableCards {
   bool empty() const { return loose.empty() && builds.empty(); }
   const Build* build(int id) const;
   std::size_t card_count() const;
+
+  // The loose cards and every build (rules/snapshot.h). Read back, each build's
+  // owner must be one of `players` seats or none (-1), and its id unique.
+  Json snapshot() const;
+  static TableCards restore(const Json& snapshot, int players);
 };
 
 // Part of the table a play takes or builds on.

@@ -9,6 +9,7 @@
 #include "rules/chip_book.h"
 #include "rules/pools.h"
 #include "rules/shoe.h"
+#include "rules/snapshot.h"
 #include "rules/view.h"
 
 namespace parlour::rules {
@@ -202,6 +203,64 @@ class RanterGoRound final : public GameState {
   Json result() const override { return result_; }
   int deals_played() const override { return deals_; }
   std::optional<DeckSource> deck_source() const override { return shoe_.source(); }
+
+  // The counters, the stake and the options come from the setup the snapshot is
+  // restored with; everything else is here.
+  Json snapshot() const override {
+    Json seats = Json::array();
+    for (const auto& s : seats_) {
+      seats.push_back({{"standing", enum_json(s.standing)},
+                       {"counters", s.counters},
+                       {"card", optional_card_json(s.card)},
+                       {"in_deal", s.in_deal},
+                       {"done", s.done},
+                       {"lost", s.lost},
+                       {"deal_net", s.deal_net}});
+    }
+    return {{"shoe", shoe_.snapshot()},   {"stock", stock_.snapshot()}, {"returned", cards_json(returned_)},
+            {"seats", std::move(seats)},  {"exposed", exposed_},        {"order", order_},
+            {"turn", turn_},              {"dealer", dealer_},          {"deals", deals_},
+            {"pool", pool_},              {"replay", replay_},          {"shown", shown_},
+            {"winner", optional_json(winner_)}, {"phase", enum_json(phase_)}, {"result", result_}};
+  }
+
+  void restore(const Json& snapshot) override {
+    shoe_.restore(member(snapshot, "shoe"));
+    stock_ = Stock::restore(member(snapshot, "stock"));
+    returned_ = cards_from(member(snapshot, "returned"));
+    const auto& seats = member(snapshot, "seats");
+    expect_size(seats, seats_.size(), "seats");
+    for (std::size_t i = 0; i < seats_.size(); ++i) {
+      auto& s = seats_[i];
+      const auto& saved = seats[i];
+      s.standing = enum_field(saved, "standing", Standing::left);
+      s.counters = field<int>(saved, "counters");
+      s.card = optional_card_from(member(saved, "card"));
+      s.in_deal = field<bool>(saved, "in_deal");
+      s.done = field<std::string>(saved, "done");
+      s.lost = field<bool>(saved, "lost");
+      s.deal_net = field<std::int64_t>(saved, "deal_net");
+      // A player in the deal holds his card until the deal is over: the showdown reads it.
+      if (s.in_deal && !s.card) throw SnapshotError("a player in the deal holds no card");
+    }
+    expect_size(member(snapshot, "exposed"), seats_.size(), "seats' kings turned up");
+    exposed_ = field<std::vector<bool>>(snapshot, "exposed");
+    order_ = field<std::vector<int>>(snapshot, "order");
+    for (const int seat : order_)
+      if (seat < 0 || seat >= players()) throw SnapshotError("a player's seat in the deal is out of range");
+    turn_ = field<std::size_t>(snapshot, "turn");
+    dealer_ = field<int>(snapshot, "dealer");
+    deals_ = field<int>(snapshot, "deals");
+    pool_ = field<std::int64_t>(snapshot, "pool");
+    replay_ = field<bool>(snapshot, "replay");
+    shown_ = field<bool>(snapshot, "shown");
+    winner_ = optional_field<int>(snapshot, "winner");
+    phase_ = phase_field(snapshot, "phase");
+    result_ = field<Json>(snapshot, "result");
+    if (phase_ == Phase::playing && turn_ >= order_.size()) throw SnapshotError("the turn is past the players");
+    if (dealer_ < 0 || dealer_ >= players()) throw SnapshotError("the dealer's seat is out of range");
+    if (winner_ && (*winner_ < 0 || *winner_ >= players())) throw SnapshotError("the winner's seat is out of range");
+  }
 
  private:
   int players() const { return static_cast<int>(seats_.size()); }

@@ -9,6 +9,7 @@
 #include "rules/chip_book.h"
 #include "rules/pools.h"
 #include "rules/shoe.h"
+#include "rules/snapshot.h"
 #include "rules/view.h"
 
 namespace parlour::rules {
@@ -199,6 +200,55 @@ class RedAndBlack final : public GameState {
   Json result() const override { return result_; }
   int deals_played() const override { return deals_; }
   std::optional<DeckSource> deck_source() const override { return shoe_.source(); }
+
+  // The limit, the options and the deal limit come from the setup the snapshot
+  // is restored with; everything else is here.
+  Json snapshot() const override {
+    Json seats = Json::array();
+    for (const auto& s : seats_) {
+      seats.push_back({{"status", enum_json(s.status)},
+                       {"left", s.left},
+                       {"red", optional_json(s.red)},
+                       {"bet", optional_json(s.bet)},
+                       {"cards", cards_json(s.cards)},
+                       {"deal_net", s.deal_net}});
+    }
+    return {{"shoe", shoe_.snapshot()}, {"stock", stock_.snapshot()}, {"seats", std::move(seats)},
+            {"order", order_},          {"turn", turn_},              {"dealer", dealer_},
+            {"deals", deals_},          {"unpaid", unpaid_},          {"phase", enum_json(phase_)},
+            {"result", result_}};
+  }
+
+  void restore(const Json& snapshot) override {
+    shoe_.restore(member(snapshot, "shoe"));
+    stock_ = Stock::restore(member(snapshot, "stock"));
+    const auto& seats = member(snapshot, "seats");
+    expect_size(seats, seats_.size(), "seats");
+    for (std::size_t i = 0; i < seats_.size(); ++i) {
+      auto& s = seats_[i];
+      const auto& saved = seats[i];
+      s.status = enum_field(saved, "status", Status::left);
+      s.left = field<bool>(saved, "left");
+      s.red = optional_field<bool>(saved, "red");
+      s.bet = optional_field<std::int64_t>(saved, "bet");
+      s.cards = cards_from(member(saved, "cards"));
+      s.deal_net = field<std::int64_t>(saved, "deal_net");
+      // A bet standing is settled by its colour and amount.
+      if (s.status == Status::bet && (!s.red || !s.bet)) throw SnapshotError("a bet standing names no colour or amount");
+    }
+    order_ = field<std::vector<int>>(snapshot, "order");
+    for (const int seat : order_)
+      if (seat < 0 || seat >= players()) throw SnapshotError("a bettor's seat is out of range");
+    turn_ = field<std::size_t>(snapshot, "turn");
+    dealer_ = field<int>(snapshot, "dealer");
+    deals_ = field<int>(snapshot, "deals");
+    unpaid_ = field<Json>(snapshot, "unpaid");
+    phase_ = phase_field(snapshot, "phase");
+    result_ = field<Json>(snapshot, "result");
+    if (!unpaid_.is_array()) throw SnapshotError("expected the unpaid rests as an array");
+    if (phase_ == Phase::playing && turn_ >= order_.size()) throw SnapshotError("the turn is past the bettors");
+    if (dealer_ < 0 || dealer_ >= players()) throw SnapshotError("the dealer's seat is out of range");
+  }
 
  private:
   int players() const { return static_cast<int>(seats_.size()); }

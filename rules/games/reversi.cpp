@@ -5,6 +5,7 @@
 #include "rules/action.h"
 #include "rules/deal_phases.h"
 #include "rules/pools.h"
+#include "rules/snapshot.h"
 #include "rules/view.h"
 #include "rules/tricks/bot.h"
 #include "rules/tricks/tricks.h"
@@ -182,6 +183,58 @@ class Reversi final : public GameState {
   Json result() const override { return result_; }
   int deals_played() const override { return deals_; }
   std::optional<DeckSource> deck_source() const override { return shoe_.source(); }
+
+  // The stake, the deal limit and the trick rules (no trump) come from the setup
+  // the snapshot is restored with; everything else is here.
+  Json snapshot() const override {
+    Json seats = Json::array();
+    for (const auto& s : seats_)
+      seats.push_back({{"hand", cards_json(s.hand)}, {"tricks", s.tricks}, {"in_deal", s.in_deal}, {"left", s.left}});
+    return {{"shoe", shoe_.snapshot()},
+            {"seats", std::move(seats)},
+            {"order", order_},
+            {"trick", tricks::trick_snapshot(trick_)},
+            {"last_trick", tricks::trick_snapshot(last_trick_)},
+            {"book", book_.snapshot()},
+            {"tricks_per_deal", tricks_per_deal_},
+            {"turn", turn_},
+            {"dealer", dealer_},
+            {"deals", deals_},
+            {"pool", pool_},
+            {"phase", enum_json(phase_)},
+            {"result", result_}};
+  }
+
+  void restore(const Json& snapshot) override {
+    shoe_.restore(member(snapshot, "shoe"));
+    const auto& seats = member(snapshot, "seats");
+    expect_size(seats, seats_.size(), "seats");
+    for (std::size_t i = 0; i < seats_.size(); ++i) {
+      auto& s = seats_[i];
+      const auto& saved = seats[i];
+      s.hand = cards_from(member(saved, "hand"));
+      s.tricks = field<int>(saved, "tricks");
+      s.in_deal = field<bool>(saved, "in_deal");
+      s.left = field<bool>(saved, "left");
+    }
+    order_ = field<std::vector<int>>(snapshot, "order");
+    for (const int seat : order_)
+      if (seat < 0 || seat >= players()) throw SnapshotError("a player's seat in the deal is out of range");
+    trick_ = tricks::trick_restore(member(snapshot, "trick"), players());
+    last_trick_ = tricks::trick_restore(member(snapshot, "last_trick"), players());
+    book_ = tricks::book_restore(member(snapshot, "book"), players());
+    tricks_per_deal_ = field<int>(snapshot, "tricks_per_deal");
+    turn_ = field<int>(snapshot, "turn");
+    dealer_ = field<int>(snapshot, "dealer");
+    deals_ = field<int>(snapshot, "deals");
+    pool_ = field<std::int64_t>(snapshot, "pool");
+    phase_ = phase_field(snapshot, "phase");
+    result_ = field<Json>(snapshot, "result");
+    if (turn_ < 0 || turn_ >= players()) throw SnapshotError("the seat to play is out of range");
+    if (dealer_ < 0 || dealer_ >= players()) throw SnapshotError("the dealer's seat is out of range");
+    if (phase_ == Phase::playing && std::find(order_.begin(), order_.end(), turn_) == order_.end())
+      throw SnapshotError("the seat to play is not in the deal");
+  }
 
  private:
   int players() const { return static_cast<int>(seats_.size()); }

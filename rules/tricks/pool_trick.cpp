@@ -5,6 +5,7 @@
 #include "rules/action.h"
 #include "rules/deal_phases.h"
 #include "rules/pools.h"
+#include "rules/snapshot.h"
 #include "rules/view.h"
 
 namespace parlour::rules::tricks {
@@ -195,7 +196,123 @@ class PoolTrick final : public GameState {
   int deals_played() const override { return deals_; }
   std::optional<DeckSource> deck_source() const override { return shoe_.source(); }
 
+  // The configuration comes from the setup the snapshot is restored with; the
+  // deal's trick rules are derived from it and the turned card (deal_cards), so
+  // they are recomputed on restore. Everything else is here.
+  Json snapshot() const override {
+    Json seats = Json::array();
+    for (const auto& s : seats_) {
+      seats.push_back({{"hand", cards_json(s.hand)},
+                       {"status", enum_json(s.status)},
+                       {"left", s.left},
+                       {"took_widow", s.took_widow},
+                       {"tricks", s.tricks},
+                       {"dead", s.dead}});
+    }
+    return {{"shoe", shoe_.snapshot()},
+            {"seats", std::move(seats)},
+            {"order", order_},
+            {"widow", cards_json(widow_)},
+            {"turned", deals_ > 0 ? card_json(turned_) : Json()},  // no card is turned before the first deal
+            {"turned_taken", turned_taken_},
+            {"widow_taken", widow_taken_},
+            {"stage", enum_json(stage_)},
+            {"decl_index", decl_index_},
+            {"first_player", first_player_},
+            {"general", general_},
+            {"general_queue", general_queue_},
+            {"discarder", discarder_},
+            {"trick", trick_snapshot(trick_)},
+            {"last_trick", trick_snapshot(last_trick_)},
+            {"tricks_played", tricks_played_},
+            {"first_trick_winner", first_trick_winner_},
+            {"turn", turn_},
+            {"pool_at_play", pool_at_play_},
+            {"share", share_},
+            {"book", book_.snapshot()},
+            {"dealer", dealer_},
+            {"deals", deals_},
+            {"pool", pool_},
+            {"phase", enum_json(phase_)},
+            {"result", result_},
+            {"could_not_deal", could_not_deal_}};
+  }
+
+  void restore(const Json& snapshot) override {
+    shoe_.restore(member(snapshot, "shoe"));
+    const auto& seats = member(snapshot, "seats");
+    expect_size(seats, seats_.size(), "seats");
+    for (std::size_t i = 0; i < seats_.size(); ++i) {
+      auto& s = seats_[i];
+      const auto& saved = seats[i];
+      s.hand = cards_from(member(saved, "hand"));
+      s.status = enum_field(saved, "status", Status::active);
+      s.left = field<bool>(saved, "left");
+      s.took_widow = field<bool>(saved, "took_widow");
+      s.tricks = field<int>(saved, "tricks");
+      s.dead = field<std::size_t>(saved, "dead");
+    }
+    order_ = seat_list(snapshot, "order");
+    widow_ = cards_from(member(snapshot, "widow"));
+    deals_ = field<int>(snapshot, "deals");
+    const auto turned = optional_card_from(member(snapshot, "turned"));
+    if (deals_ > 0 && !turned) throw SnapshotError("a deal was dealt but no trump card is turned");
+    turned_ = turned.value_or(Card{});
+    turned_taken_ = field<bool>(snapshot, "turned_taken");
+    widow_taken_ = field<bool>(snapshot, "widow_taken");
+    stage_ = enum_field(snapshot, "stage", Stage::play);
+    decl_index_ = field<std::size_t>(snapshot, "decl_index");
+    first_player_ = seat_or_none(snapshot, "first_player");
+    general_ = seat_or_none(snapshot, "general");
+    general_queue_ = seat_list(snapshot, "general_queue");
+    discarder_ = seat_or_none(snapshot, "discarder");
+    trick_ = trick_restore(member(snapshot, "trick"), players());
+    last_trick_ = trick_restore(member(snapshot, "last_trick"), players());
+    tricks_played_ = field<int>(snapshot, "tricks_played");
+    first_trick_winner_ = seat_or_none(snapshot, "first_trick_winner");
+    turn_ = field<int>(snapshot, "turn");
+    pool_at_play_ = field<std::int64_t>(snapshot, "pool_at_play");
+    share_ = field<std::int64_t>(snapshot, "share");
+    book_ = book_restore(member(snapshot, "book"), players());
+    dealer_ = field<int>(snapshot, "dealer");
+    pool_ = field<std::int64_t>(snapshot, "pool");
+    phase_ = phase_field(snapshot, "phase");
+    result_ = field<Json>(snapshot, "result");
+    could_not_deal_ = field<Json>(snapshot, "could_not_deal");
+    if (!could_not_deal_.is_array()) throw SnapshotError("expected the seats that could not deal as an array");
+    rules_ = TrickRules{};
+    if (deals_ > 0) {
+      rules_ = config_.rules;
+      rules_.trump = turned_.suit;
+    }
+    if (dealer_ < 0 || dealer_ >= players()) throw SnapshotError("the dealer's seat is out of range");
+    if (turn_ < 0 || turn_ >= players()) throw SnapshotError("the seat to play is out of range");
+    if (phase_ == Phase::playing) expect_actor();
+  }
+
  private:
+  // A list of seats from a snapshot, each one of the table's.
+  std::vector<int> seat_list(const Json& snapshot, const char* key) const {
+    auto seats = field<std::vector<int>>(snapshot, key);
+    for (const int seat : seats)
+      if (seat < 0 || seat >= players()) throw SnapshotError(std::string("a seat in \"") + key + "\" is out of range");
+    return seats;
+  }
+  // A seat from a snapshot, or -1 for none.
+  int seat_or_none(const Json& snapshot, const char* key) const {
+    const int seat = field<int>(snapshot, key);
+    if (seat < -1 || seat >= players()) throw SnapshotError(std::string("\"") + key + "\" is out of range");
+    return seat;
+  }
+  // Whoever actor() names in a restored deal must be a seat of the table.
+  void expect_actor() const {
+    const bool named = (stage_ == Stage::declare && decl_index_ < order_.size()) ||
+                       (stage_ == Stage::widow_discard && discarder_ >= 0) ||
+                       (stage_ == Stage::general_choose && !general_queue_.empty()) ||
+                       stage_ == Stage::dealer_exchange || stage_ == Stage::play;
+    if (!named) throw SnapshotError(std::string("nobody is to act in the stage \"") + stage_name(stage_) + "\"");
+  }
+
   int players() const { return static_cast<int>(seats_.size()); }
 
   const char* phase_name() const {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "rules/snapshot.h"
+
 namespace parlour::rules::tricks {
 
 int rank_value(Card card, RankOrder order) {
@@ -81,5 +83,34 @@ bool holds_suit(const std::vector<Card>& hand, Suit suit) {
   return std::any_of(hand.begin(), hand.end(), [&](Card c) { return c.suit == suit; });
 }
 
+Json trick_snapshot(const Trick& trick) {
+  Json out = Json::array();
+  for (const auto& play : trick) out.push_back(Json::array({play.seat, card_json(play.card)}));
+  return out;
+}
+
+Trick trick_restore(const Json& snapshot, int players) {
+  if (!snapshot.is_array()) throw SnapshotError("expected a trick's plays, got " + snapshot.dump());
+  Trick trick;
+  for (const auto& play : snapshot) {
+    if (!play.is_array() || play.size() != 2 || !play[0].is_number_integer())
+      throw SnapshotError("expected a play as [seat, card], got " + play.dump());
+    const int seat = play[0].get<int>();
+    if (seat < 0 || seat >= players) throw SnapshotError("a trick's seat is out of range: " + play.dump());
+    trick.push_back({seat, card_from(play[1])});
+  }
+  return trick;
+}
+
+ChipBook book_restore(const Json& snapshot, int players) {
+  const auto& net = member(snapshot, "net");
+  const auto& chips = member(snapshot, "chips");
+  const bool never_opened = net.is_array() && net.empty() && chips.is_array() && chips.empty();
+  if (!never_opened) {
+    expect_size(net, static_cast<std::size_t>(players), "seats' nets in the chip book");
+    expect_size(chips, static_cast<std::size_t>(players), "seats' chips in the chip book");
+  }
+  return ChipBook::restore(snapshot);
+}
 
 }  // namespace parlour::rules::tricks

@@ -55,5 +55,14 @@ std::vector<std::vector<Card>> deal_in_packets(Stock& stock, const std::vector<s
 void remove_card(std::vector<Card>& hand, Card card);  // the card must be held
 bool holds_suit(const std::vector<Card>& hand, Suit suit);
 
+// Snapshots (rules/snapshot.h) of the state the trick games share. A trick as
+// [[seat, card], ...]; read back, every seat must be one of the table's `players`
+// (the winner's seat indexes the games' seats).
+Json trick_snapshot(const Trick& trick);
+Trick trick_restore(const Json& snapshot, int players);
+// A deal's chip book, its per-seat lists checked against the table's `players`
+// (a book never opened has none): ChipBook::restore takes any length.
+ChipBook book_restore(const Json& snapshot, int players);
+
 
 }  // namespace parlour::rules::tricks

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "rules/random_play.h"
+#include "rules/snapshot.h"
 #include "tests/rules/harness.h"
 #include "tests/rules/playout.h"
 
@@ -504,4 +505,27 @@ TEST_CASE("ledger memos: the forced player pays the dealer; General Rams lost pa
   REQUIRE(lost.transfers.size() == 4);
   CHECK(lost.transfers[0].memo == "{seat:2} lost General Rams, a trick taken from him: he pays each player 5");
   CHECK(lost.transfers[3].memo == "{seat:2} lost General Rams: he doubles the pool of 5");
+}
+
+TEST_CASE("snapshot: restored during the declarations, the hidden widow comes back to whoever takes it") {
+  auto h = e1_table();
+  h.act(1, act("play"));
+  auto restored = h.restored(Json::parse(h.game().snapshot().dump()));
+  // A snapshot short of any field, or naming a seat or turn the table has not, is refused.
+  const auto snapshot = h.game().snapshot();
+  for (const auto& [key, value] : snapshot.items()) {
+    auto broken = snapshot;
+    broken.erase(key);
+    CHECK_THROWS_AS(h.restored(broken), parlour::rules::SnapshotError);
+  }
+  for (const char* key : {"dealer", "decl_index"}) {
+    auto broken = snapshot;
+    broken[key] = 99;
+    CHECK_THROWS_AS(h.restored(broken), parlour::rules::SnapshotError);
+  }
+  CHECK(restored->to_act() == std::vector<int>{2});
+  CHECK(restored->view(3)["seats"][3]["cards"] == Json(e1_s3));
+  restored->apply(2, act("take_widow"), {95, 100, 100, 100});
+  CHECK(restored->view(2)["seats"][2]["cards"] == Json(e1_widow));
+  CHECK(restored->view(std::nullopt)["turned"] == "JH");
 }

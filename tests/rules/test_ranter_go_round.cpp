@@ -5,6 +5,7 @@
 #include <set>
 
 #include "rules/random_play.h"
+#include "rules/snapshot.h"
 #include "tests/rules/harness.h"
 #include "tests/rules/playout.h"
 
@@ -421,4 +422,29 @@ TEST_CASE("ledger memos: each lowest card shown pays a counter into the pool; th
   REQUIRE(end.transfers.size() == 2);
   CHECK(end.transfers[0].memo == "{seat:1}'s 3♣ is the lowest card shown: a counter into the pool");
   CHECK(end.transfers[1].memo == "{seat:0}, the last player left in the game, takes the pool of 1");
+}
+
+TEST_CASE("snapshot: restored after an exchange, the hidden cards and the stock's next card come back") {
+  auto h = table(3, {"AC", "8C", "9C", "5D"});
+  h.act(1, exchange);
+  auto restored = h.restored(Json::parse(h.game().snapshot().dump()));
+  // A snapshot short of any field, or naming a seat or turn the table has not, is refused.
+  const auto snapshot = h.game().snapshot();
+  for (const auto& [key, value] : snapshot.items()) {
+    auto broken = snapshot;
+    broken.erase(key);
+    CHECK_THROWS_AS(h.restored(broken), parlour::rules::SnapshotError);
+  }
+  for (const char* key : {"dealer", "turn"}) {
+    auto broken = snapshot;
+    broken[key] = 99;
+    CHECK_THROWS_AS(h.restored(broken), parlour::rules::SnapshotError);
+  }
+  CHECK(restored->view(2)["seats"][2]["cards"] == Json::array({"AC"}));
+  CHECK(restored->view(1)["seats"][1]["cards"] == Json::array({"8C"}));
+  const std::vector<std::int64_t> chips = {20, 20, 20};
+  restored->apply(2, stand, chips);
+  CHECK(restored->view(0)["seats"][0]["cards"] == Json::array({"9C"}));
+  restored->apply(0, draw, chips);  // the dealer draws the stock's top card
+  CHECK(restored->view(std::nullopt)["seats"][0]["cards"] == Json::array({"5D"}));  // shown at the showdown
 }

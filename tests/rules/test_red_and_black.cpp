@@ -5,6 +5,7 @@
 #include <set>
 
 #include "rules/random_play.h"
+#include "rules/snapshot.h"
 #include "tests/rules/harness.h"
 #include "tests/rules/playout.h"
 
@@ -344,4 +345,28 @@ TEST_CASE("ledger memos: the banker pays a winning bet, double for all five; a l
         "{seat:1}'s losing bet of 10 on red goes to the banker, {seat:0}: only 2 of the five cards red");
   CHECK(memo_of(five_red, "black", 10) ==
         "{seat:1} pays the banker, {seat:0}, double the bet of 10 on black: none of the five cards black");
+}
+
+TEST_CASE("snapshot: restored after the first bet, the stock deals the same cards when the last bet is made") {
+  Harness h("red_and_black", {}, {100, 50, 50}, 1, stack({three_red, five_black}));
+  h.act(1, bet("red", 5));
+  auto restored = h.restored(Json::parse(h.game().snapshot().dump()));
+  // A snapshot short of any field, or naming a seat or turn the table has not, is refused.
+  const auto snapshot = h.game().snapshot();
+  for (const auto& [key, value] : snapshot.items()) {
+    auto broken = snapshot;
+    broken.erase(key);
+    CHECK_THROWS_AS(h.restored(broken), parlour::rules::SnapshotError);
+  }
+  for (const char* key : {"dealer", "turn"}) {
+    auto broken = snapshot;
+    broken[key] = 99;
+    CHECK_THROWS_AS(h.restored(broken), parlour::rules::SnapshotError);
+  }
+  CHECK(restored->to_act() == std::vector<int>{2});
+  CHECK(restored->view(std::nullopt)["seats"][1]["bet"] == 5);
+  restored->apply(2, bet("black", 4), {100, 50, 50});
+  const auto view = restored->view(std::nullopt);
+  CHECK(view["seats"][1]["cards"] == Json(three_red));
+  CHECK(view["seats"][2]["cards"] == Json(five_black));
 }

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "rules/random_play.h"
+#include "rules/snapshot.h"
 #include "tests/rules/harness.h"
 #include "tests/rules/playout.h"
 
@@ -288,4 +289,32 @@ TEST_CASE("ledger memos: reversis collects from each player and takes the pool")
   const auto movements = h.game().result()["movements"];
   REQUIRE(movements.size() == 3);
   CHECK(movements[0]["memo"] == "{seat:1} took every trick (reversis): each player pays him 2 a trick for 13 tricks");
+}
+
+TEST_CASE("snapshot: restored in the middle of a trick, every hidden hand comes back and the trick plays on") {
+  TwelveOne t;
+  Harness h("reversi", {}, {50, 50, 50, 50}, 1, t.deck());
+  h.act(1, card("AS"));
+  h.act(2, card("2S"));
+  auto restored = h.restored(Json::parse(h.game().snapshot().dump()));
+  // A snapshot short of any field, or naming a seat or turn the table has not, is refused.
+  const auto snapshot = h.game().snapshot();
+  for (const auto& [key, value] : snapshot.items()) {
+    auto broken = snapshot;
+    broken.erase(key);
+    CHECK_THROWS_AS(h.restored(broken), parlour::rules::SnapshotError);
+  }
+  for (const char* key : {"dealer", "turn"}) {
+    auto broken = snapshot;
+    broken[key] = 99;
+    CHECK_THROWS_AS(h.restored(broken), parlour::rules::SnapshotError);
+  }
+  CHECK(restored->to_act() == std::vector<int>{3});
+  CHECK(restored->view(3)["seats"][3]["cards"] == Json(t.s3));
+  CHECK(restored->view(0)["seats"][0]["cards"] == Json(t.s0));
+  CHECK(restored->view(std::nullopt)["trick"]["plays"].size() == 2);
+  const std::vector<std::int64_t> chips = {50, 50, 50, 50};
+  restored->apply(3, card("AD"), chips);
+  restored->apply(0, card("AC"), chips);
+  CHECK(restored->view(std::nullopt)["seats"][1]["tricks"] == 1);  // the ace of spades led still wins it
 }

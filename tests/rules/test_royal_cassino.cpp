@@ -8,6 +8,7 @@
 #include "rules/cassino/bot.h"
 #include "rules/cassino/cassino_game.h"
 #include "rules/registry.h"
+#include "rules/snapshot.h"
 #include "tests/rules/harness.h"
 #include "tests/rules/playout.h"
 
@@ -590,4 +591,34 @@ TEST_CASE("ledger memos: the game's winner, the score, and why the loser pays wh
   settlement = sides.game().result()["settlement"];
   REQUIRE(settlement.size() == 2);
   CHECK(settlement[0]["memo"] == "{seat:0} and {seat:2} win the game 6 to 0 of {seat:1} and {seat:3}: the difference in points");
+}
+
+TEST_CASE("Royal Cassino snapshot: restored with a build on the table, the hidden hands and the build come back") {
+  auto deck = first_round({{"7D", "9D", "2C", "6D"}, {"3H", "7H", "9C", "QS"}}, {"4C", "2H", "7S", "8D"},
+                          {"5S", "5H", "5D", "5C"});
+  Harness h("royal_cassino", {}, chips2, 1, deck);
+  h.act(1, build("3H", {"4C"}, 7));
+  auto restored = h.restored(Json::parse(h.game().snapshot().dump()));
+  // A snapshot short of any field, or naming a seat or turn the table has not, is refused.
+  const auto snapshot = h.game().snapshot();
+  for (const auto& [key, value] : snapshot.items()) {
+    auto broken = snapshot;
+    broken.erase(key);
+    CHECK_THROWS_AS(h.restored(broken), parlour::rules::SnapshotError);
+  }
+  for (const char* key : {"dealer", "turn"}) {
+    auto broken = snapshot;
+    broken[key] = 99;
+    CHECK_THROWS_AS(h.restored(broken), parlour::rules::SnapshotError);
+  }
+  CHECK(restored->view(0)["seats"][0]["cards"] == Json::array({"7D", "9D", "2C", "6D"}));
+  CHECK(restored->view(1)["seats"][1]["cards"] == Json::array({"7H", "9C", "QS"}));
+  const auto view = restored->view(std::nullopt);
+  REQUIRE(view["melds"].size() == 1);
+  CHECK(view["melds"][0]["owner"] == 1);
+  CHECK(view["melds"][0]["groups"] == Json::array({Json::array({"3H", "4C"})}));
+  CHECK(parlour::test::view_pile(view, "stock")["count"] == 52 - 12);
+  // The build is taken whole from the restored table, as from the original.
+  restored->apply(0, capture("7D", {"7S"}, {1}), chips2);
+  CHECK(restored->view(0)["seats"][0]["captured"] == 4);
 }

@@ -2,6 +2,7 @@
 // duties of each game (rules/other.md §2 E6, §3 E7), trick winners, packets.
 #include <doctest/doctest.h>
 
+#include "rules/snapshot.h"
 #include "rules/tricks/tricks.h"
 #include "tests/rules/harness.h"
 
@@ -99,4 +100,24 @@ TEST_CASE("the deal book never overdraws a seat and names the unpaid rest") {
   CHECK(fx.transfers.size() == 3);
   CHECK(book.movements().size() == 3);
   CHECK(book.unpaid_json().size() == 1);
+}
+
+TEST_CASE("snapshot: a trick and a deal's book come back; a seat not at the table is refused") {
+  const Trick trick = trick_of({"AS", "KH", "2S"});
+  const auto restored = trick_restore(Json::parse(trick_snapshot(trick).dump()), 3);
+  REQUIRE(restored.size() == 3);
+  CHECK(restored[1].seat == 1);
+  CHECK(restored[1].card == trick[1].card);
+  CHECK_THROWS_AS(trick_restore(trick_snapshot(trick), 2), SnapshotError);
+  CHECK_THROWS_AS(trick_restore(Json::array({Json::array({0})}), 3), SnapshotError);
+
+  ChipBook book(3, "pool");
+  book.sync({5, 5, 5});
+  Effects fx;
+  std::int64_t pool = 0;
+  book.seat_to_pool(2, 7, pool, "penalty", fx);
+  CHECK(book_restore(book.snapshot(), 3).snapshot() == book.snapshot());
+  CHECK(book_restore(book.snapshot(), 3).unpaid(2) == 2);
+  CHECK_THROWS_AS(book_restore(book.snapshot(), 4), SnapshotError);
+  CHECK(book_restore(ChipBook().snapshot(), 4).snapshot() == ChipBook().snapshot());  // a book never opened
 }
