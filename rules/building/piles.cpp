@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "rules/snapshot.h"
+
 namespace parlour::rules::building {
 
 std::optional<Card> top_card(const Pile& pile) {
@@ -108,6 +110,76 @@ bool Reserve::turn_hand() {
   turned = hand.back();
   hand.pop_back();
   return turned_over;
+}
+
+// ------------------------------------------------------------ snapshots (rules/snapshot.h)
+
+namespace {
+
+int owner_from(const Json& json, int seats) {
+  if (!json.is_number_integer() || json.get<std::int64_t>() < -1 || json.get<std::int64_t>() >= seats)
+    throw SnapshotError("expected a card's owner, a seat below " + std::to_string(seats) + " or -1, got " +
+                        json.dump());
+  return json.get<int>();
+}
+
+}  // namespace
+
+Json pile_json(const Pile& pile) {
+  Json owners = Json::array();
+  for (const auto& owned : pile) owners.push_back(owned.owner);
+  return {{"cards", cards_json(plain_cards(pile))}, {"owners", std::move(owners)}};
+}
+
+Pile pile_from(const Json& json, int seats) {
+  const auto cards = cards_from(member(json, "cards"));
+  const auto& owners = member(json, "owners");
+  expect_size(owners, cards.size(), "owners, one a card of the pile");
+  Pile pile;
+  pile.reserve(cards.size());
+  for (std::size_t i = 0; i < cards.size(); ++i) pile.push_back({cards[i], owner_from(owners[i], seats)});
+  return pile;
+}
+
+Json piles_json(std::span<const Pile> piles) {
+  Json out = Json::array();
+  for (const auto& pile : piles) out.push_back(pile_json(pile));
+  return out;
+}
+
+void piles_from(const Json& json, std::span<Pile> piles, int seats, const char* what) {
+  expect_size(json, piles.size(), what);
+  for (std::size_t i = 0; i < piles.size(); ++i) piles[i] = pile_from(json[i], seats);
+}
+
+Json optional_owned_json(const std::optional<OwnedCard>& card) {
+  return card ? Json{{"card", card_json(card->card)}, {"owner", card->owner}} : Json(nullptr);
+}
+
+std::optional<OwnedCard> optional_owned_from(const Json& json, int seats) {
+  if (json.is_null()) return std::nullopt;
+  return OwnedCard{card_from(member(json, "card")), owner_from(member(json, "owner"), seats)};
+}
+
+Json Reserve::snapshot() const {
+  return {{"stock", pile_json(stock_)},
+          {"stock_face_up", stock_face_up_},
+          {"hand", pile_json(hand)},
+          {"turned", optional_owned_json(turned)},
+          {"discards", piles_json(discards)}};
+}
+
+void Reserve::restore(const Json& snapshot, int seats) {
+  auto stock = pile_from(member(snapshot, "stock"), seats);
+  const auto face_up = field<std::size_t>(snapshot, "stock_face_up");
+  if (face_up > stock.size())
+    throw SnapshotError("expected at most " + std::to_string(stock.size()) + " face-up cards on a stock of " +
+                        std::to_string(stock.size()) + ", got " + std::to_string(face_up));
+  piles_from(member(snapshot, "discards"), discards, seats, "discard piles");
+  hand = pile_from(member(snapshot, "hand"), seats);
+  turned = optional_owned_from(member(snapshot, "turned"), seats);
+  stock_ = std::move(stock);
+  stock_face_up_ = face_up;
 }
 
 }  // namespace parlour::rules::building

@@ -8,9 +8,11 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "rules/cards.h"
+#include "rules/game.h"
 
 namespace parlour::rules::building {
 
@@ -28,6 +30,19 @@ using Pile = std::vector<OwnedCard>;
 std::optional<Card> top_card(const Pile& pile);
 std::vector<Card> plain_cards(const Pile& pile);
 Pile owned_by(int owner, const std::vector<Card>& cards);
+
+// Snapshots (rules/snapshot.h) of the piles every building game holds, written
+// once here: a pile as its cards and, beside them, each card's owner; an owner
+// read back must be a seat of `seats` or -1 (a card of a written position that
+// belongs to no one), else SnapshotError.
+Json pile_json(const Pile& pile);
+Pile pile_from(const Json& json, int seats);
+// Piles of a fixed number (a layout, the bases, a player's discard piles): a
+// snapshot with another number is refused; `what` names them in the message.
+Json piles_json(std::span<const Pile> piles);
+void piles_from(const Json& json, std::span<Pile> piles, int seats, const char* what);
+Json optional_owned_json(const std::optional<OwnedCard>& card);
+std::optional<OwnedCard> optional_owned_from(const Json& json, int seats);
 
 // The next rank of a sequence that goes round the corner: 2 … K, A, 2 …
 int next_rank_wrapping(int rank);
@@ -91,6 +106,12 @@ class Reserve {
   // pile 0 is first turned face down as the new hand, so that the card
   // discarded first is on top; returns whether that happened.
   bool turn_hand();
+
+  // The whole reserve (rules/snapshot.h). restore() keeps the number of discard
+  // piles the game gave this reserve and refuses a snapshot with another number,
+  // or with more face-up stock cards than the stock holds (SnapshotError).
+  Json snapshot() const;
+  void restore(const Json& snapshot, int seats);
 
  private:
   Pile stock_;

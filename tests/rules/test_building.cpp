@@ -11,6 +11,7 @@
 #include "rules/building/piles.h"
 #include "rules/building/shifts.h"
 #include "rules/registry.h"
+#include "rules/snapshot.h"
 #include "tests/rules/harness.h"
 
 using namespace parlour::rules;
@@ -106,6 +107,64 @@ TEST_CASE("building: a spent hand is replaced by the discard pile turned over, t
   CHECK(r.hand == pile({"4H", "3D"}));
   CHECK(r.discards[0].empty());
   CHECK(r.cards_left() == 3);
+}
+
+TEST_CASE("building: a reserve restored from its snapshot has the same stock, face-up run, hand, turned card, discards") {
+  Reserve r;
+  r.discards.resize(2);
+  r.set_stock(pile({"2C", "8C"}), 0);
+  r.turn_up_stock();
+  r.load_stock({c("7C"), 1});
+  r.hand = pile({"KS", "3D"});
+  r.turned = OwnedCard{c("QH"), 1};
+  r.discards[1] = pile({"5S", "6H"}, 1);
+  Reserve restored;
+  restored.discards.resize(2);
+  restored.restore(Json::parse(r.snapshot().dump()), 2);
+  CHECK(restored.stock() == r.stock());
+  CHECK(restored.stock_face_up() == 2);
+  CHECK(restored.hand == r.hand);
+  CHECK(restored.turned == r.turned);
+  CHECK(restored.discards == r.discards);
+  CHECK(restored.snapshot() == r.snapshot());
+  // The loaded card comes off and leaves the 8 face up, as on the reserve it was taken of.
+  CHECK(restored.take_stock_top() == OwnedCard{c("7C"), 1});
+  CHECK(restored.stock_top() == c("8C"));
+}
+
+TEST_CASE("building: a pile or reserve snapshot that does not fit is refused with a message") {
+  const Pile cards = pile({"AS", "2S"}, 1);
+  CHECK(pile_from(pile_json(cards), 2) == cards);
+  CHECK_THROWS_AS(pile_from(pile_json(cards), 1), SnapshotError);  // seat 1 is no seat of one player
+  Json bad = pile_json(cards);
+  bad["owners"] = Json::array({1});
+  CHECK_THROWS_AS(pile_from(bad, 2), SnapshotError);
+  bad["owners"] = Json::array({1, "1"});
+  CHECK_THROWS_AS(pile_from(bad, 2), SnapshotError);
+  std::vector<Pile> two(2);
+  CHECK_THROWS_AS(piles_from(piles_json(std::vector<Pile>(3)), two, 2, "discard piles"), SnapshotError);
+
+  Reserve r;
+  r.discards.resize(1);
+  r.set_stock(pile({"2C", "8C"}), 1);
+  const auto snapshot = r.snapshot();
+  Reserve restored;
+  restored.discards.resize(1);
+  auto face_up = snapshot;
+  face_up["stock_face_up"] = 3;
+  try {
+    restored.restore(face_up, 2);
+    FAIL("three face-up cards on a stock of two were taken");
+  } catch (const SnapshotError& e) {
+    CHECK(std::string(e.what()).find("face-up") != std::string::npos);
+  }
+  auto discards = snapshot;
+  discards["discards"].push_back(pile_json({}));
+  CHECK_THROWS_AS(restored.restore(discards, 2), SnapshotError);
+  auto turned = snapshot;
+  turned["turned"] = {{"card", "QH"}, {"owner", 5}};
+  CHECK_THROWS_AS(restored.restore(turned, 2), SnapshotError);
+  CHECK_NOTHROW(restored.restore(snapshot, 2));
 }
 
 TEST_CASE("building: spots are the view's pile ids") {

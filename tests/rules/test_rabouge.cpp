@@ -4,7 +4,9 @@
 #include <set>
 
 #include "rules/games/rabouge.h"
+#include "rules/snapshot.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/playout.h"
 #include "tests/rules/rb_kit.h"
 
 using namespace parlour::test;
@@ -484,9 +486,58 @@ TEST_CASE("Rabouge bot: bots finish their games") {
   }
 }
 
+// ------------------------------------------------------------------ snapshots
+
+TEST_CASE("Rabouge: a game restored from a snapshot taken mid-opening draws the same hidden supply cards") {
+  auto h = e20();
+  h.act(0, action("draw"));  // the 9 of spades, the starter, starts centre:0
+  const auto restored = h.restored(Json::parse(h.game().snapshot().dump()));
+  CHECK(restored->view(1) == h.game().view(1));
+  restored->apply(0, action("draw"), h.chips());
+  CHECK(restored->view(1)["seats"][0]["turned"] == "TH");
+  restored->apply(0, move("turned:0", "centre:0"), h.chips());
+  restored->apply(0, action("draw"), h.chips());
+  CHECK(pile(restored->view(1), "centre:1")["cards"] == Json::array({"9H"}));
+}
+
+TEST_CASE("Rabouge: a snapshot that does not fit the game is refused, naming what was expected") {
+  auto h = e20();
+  h.act(0, action("draw"));
+  const auto snapshot = h.game().snapshot();
+  const auto refused = [&](const std::function<void(Json&)>& spoil, const std::string& named) {
+    auto bad = snapshot;
+    spoil(bad);
+    try {
+      h.restored(bad);
+      FAIL("a spoilt snapshot was taken: " << bad.dump());
+    } catch (const parlour::rules::SnapshotError& e) {
+      CHECK_MESSAGE(contains(e.what(), named), e.what());
+    }
+  };
+  refused([](Json& s) { s["mover"] = 2; }, "\"mover\"");
+  refused([](Json& s) { s["players"].erase(1); }, "players");
+  refused([](Json& s) { s["players"][1]["cards"]["discards"].erase(0); }, "discard piles");
+  refused([](Json& s) { s["starter_rank"] = 14; }, "\"starter_rank\"");
+  refused([](Json& s) { s["centre"][0]["cards"] = {{"cards", Json::array()}, {"owners", Json::array()}}; },
+          "centre pile");
+  refused([](Json& s) { s["centre"].push_back(s["centre"][0]); }, "distinct ids");
+  refused([](Json& s) { s["next_pile_id"] = 0; }, "distinct ids");
+  refused([](Json& s) { s["players"][1]["left"] = true; }, "two seated players");
+  refused([](Json& s) { s["book"]["net"] = Json::array({0, 0, 0}); }, "chip book");
+  refused([](Json& s) { s["phase"] = 2; }, "result");
+  // Seat 1 has yet to open: an opening may lay aside four drawn cards, each on an empty slot.
+  refused(
+      [](Json& s) {
+        s["players"][1]["cards"]["discards"][3] = {{"cards", Json::array({"2C"})}, {"owners", Json::array({1})}};
+      },
+      "empty discard slots");
+  CHECK_NOTHROW(h.restored(snapshot));
+}
+
 // ------------------------------------------------------------------ random play
 
 TEST_CASE("Rabouge: 1,000 seeded random games conserve cards and chips, always end, apply what they list, refuse the rest") {
+  int snapshots = 0;
   int won = 0, impasses = 0, rabouges = 0;
   for (std::uint64_t g = 1; g <= 1000; ++g) {
     CAPTURE(g);
@@ -504,10 +555,18 @@ TEST_CASE("Rabouge: 1,000 seeded random games conserve cards and chips, always e
     const std::size_t cards = 52 * static_cast<std::size_t>(packs == 0 ? players : packs);
     std::vector<Step> history;
     const bool deep = g <= 4;
+    // Its own rng, so that the games played stay the same. A snapshot check plays
+    // 12 steps comparing every seat's view after each (about 20 ms a check): one
+    // step in 2,000 restores about 300 snapshots, and the end of one game in two one more.
+    Rng snapshot_rng(g * 7907 + 5);
     for (int steps = 0; h.game().phase() == Phase::playing && steps < 100000; ++steps) {
       const int seat = h.game().to_act().front();
       const auto legal = h.legal(seat);
       REQUIRE_FALSE(legal.empty());
+      if (snapshot_rng.below(2000) == 0) {
+        ++snapshots;
+        snapshot_round_trips(h, snapshot_rng);
+      }
       if (deep && history.size() < 300 && rng.below(25) == 0) {
         every_listed_action_applies(replay, history, seat, legal);
         unlisted_actions_refused(replay, history, seat, legal,
@@ -526,6 +585,7 @@ TEST_CASE("Rabouge: 1,000 seeded random games conserve cards and chips, always e
       if (steps % 128 == 0) check_public_view(h.game(), steps / 128 % players);
     }
     REQUIRE(h.game().phase() == Phase::game_over);
+    if (snapshot_rng.below(2) == 0) snapshot_round_trips(h, snapshot_rng);  // the game's one deal is over
     const auto view = h.game().view(std::nullopt);
     CHECK(cards_in_piles(view) + view["aside"].get<std::size_t>() + view["rabouge_cards"].get<std::size_t>() == cards);
     const auto result = h.game().result();
@@ -534,7 +594,8 @@ TEST_CASE("Rabouge: 1,000 seeded random games conserve cards and chips, always e
     impasses += result["end"] == "impasse" ? 1 : 0;
     for (const auto& count : result["rabouges"]) rabouges += count.get<int>();
   }
-  MESSAGE("won " << won << ", impasses " << impasses << ", rabouges " << rabouges);
+  MESSAGE("snapshots restored mid-game " << snapshots << ", won " << won << ", impasses " << impasses
+                                         << ", rabouges " << rabouges);
   CHECK(won + impasses == 1000);
   CHECK(won > 0);
   CHECK(rabouges > 0);

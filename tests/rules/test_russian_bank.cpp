@@ -5,7 +5,9 @@
 
 #include "rules/games/russian_bank.h"
 #include "rules/random_play.h"
+#include "rules/snapshot.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/playout.h"
 #include "tests/rules/rb_kit.h"
 
 using namespace parlour::test;
@@ -845,6 +847,55 @@ TEST_CASE("Russian Bank bot: two bots finish their games without shuffling the l
   }
 }
 
+// ------------------------------------------------------------------ snapshots
+
+namespace {
+
+// X (seat 0: the 2 of spades is the lowest layout card) has turned up his
+// stock's king of hearts; the queen of spades tops his hand, unseen by anyone.
+Harness x_turned_up_the_stock() {
+  auto h = dealt(pack({"KH", "7D"}, {"2S", "4H", "6C", "8D"}, {"QS", "5C"}), pack({}, {"3S", "5D", "9C", "JH"}, {}));
+  REQUIRE(h.game().to_act().front() == 0);
+  h.act(0, action("turn_stock"));
+  return h;
+}
+
+}  // namespace
+
+TEST_CASE("Russian Bank: a game restored from a snapshot taken mid-game turns up the same hidden hand card") {
+  auto h = x_turned_up_the_stock();
+  const auto restored = h.restored(Json::parse(h.game().snapshot().dump()));
+  CHECK(restored->view(1) == h.game().view(1));
+  restored->apply(0, action("turn_hand"), h.chips());
+  CHECK(restored->view(1)["seats"][0]["turned"] == "QS");
+  CHECK(pile(restored->view(1), "stock:0")["top"] == "KH");
+}
+
+TEST_CASE("Russian Bank: a snapshot that does not fit the game is refused, naming what was expected") {
+  auto h = x_turned_up_the_stock();
+  const auto snapshot = h.game().snapshot();
+  const auto refused = [&](const std::function<void(Json&)>& spoil, const std::string& named) {
+    auto bad = snapshot;
+    spoil(bad);
+    try {
+      h.restored(bad);
+      FAIL("a spoilt snapshot was taken: " << bad.dump());
+    } catch (const parlour::rules::SnapshotError& e) {
+      CHECK_MESSAGE(contains(e.what(), named), e.what());
+    }
+  };
+  refused([](Json& s) { s["mover"] = 2; }, "\"mover\"");
+  refused([](Json& s) { s["layout"].erase(0); }, "layout piles");
+  refused([](Json& s) { s["centre"].push_back(s["centre"][0]); }, "bases");
+  refused([](Json& s) { s["sides"].erase(1); }, "sides");
+  refused([](Json& s) { s["left"] = Json::array({false}); }, "left");
+  refused([](Json& s) { s["layout_moves"] = 65; }, "\"layout_moves\"");
+  refused([](Json& s) { s["book"]["net"] = Json::array({0}); }, "chip book");
+  refused([](Json& s) { s["phase"] = 2; }, "result");  // finished, but with no result for the seats to read
+  refused([](Json& s) { s["sides"][0]["stock_face_up"] = 13; }, "face-up");
+  CHECK_NOTHROW(h.restored(snapshot));
+}
+
 // ------------------------------------------------------------------ random play
 
 namespace {
@@ -879,6 +930,7 @@ bool ace_to_another_empty_base(const Json& probe, const Json& legal) {
 }  // namespace
 
 TEST_CASE("Russian Bank: 1,000 seeded random games conserve cards and chips, always end, apply what they list, refuse the rest") {
+  int snapshots = 0;
   int won = 0, drawn = 0, stops = 0, demands = 0, infractions = 0;
   for (std::uint64_t g = 1; g <= 1000; ++g) {
     CAPTURE(g);
@@ -888,6 +940,10 @@ TEST_CASE("Russian Bank: 1,000 seeded random games conserve cards and chips, alw
     const Replay replay{"russian_bank", options, 2, g};
     Harness h("russian_bank", options, {1000, 1000}, g);
     Rng rng(g * 7919);
+    // Its own rng, so that the games played stay the same. A snapshot check plays
+    // 12 steps comparing every view after each (7 ms): one step in 600 restores
+    // about 800 snapshots, and the end of one game in two one more.
+    Rng snapshot_rng(g * 7907 + 5);
     std::vector<Step> history;
     const bool deep = g <= 6;
     for (int steps = 0; h.game().phase() == Phase::playing && steps < 100000; ++steps) {
@@ -895,6 +951,10 @@ TEST_CASE("Russian Bank: 1,000 seeded random games conserve cards and chips, alw
       const int seat = acting[rng.below(acting.size())];
       const auto legal = h.legal(seat);
       REQUIRE_FALSE(legal.empty());
+      if (snapshot_rng.below(600) == 0) {
+        ++snapshots;
+        snapshot_round_trips(h, snapshot_rng);
+      }
       if (deep && history.size() < 300 && rng.below(25) == 0) {
         every_listed_action_applies(replay, history, seat, legal);
         if (!call)
@@ -921,6 +981,7 @@ TEST_CASE("Russian Bank: 1,000 seeded random games conserve cards and chips, alw
       if (steps % 128 == 0) check_public_view(h.game(), steps / 128 % 2);
     }
     REQUIRE(h.game().phase() == Phase::game_over);
+    if (snapshot_rng.below(2) == 0) snapshot_round_trips(h, snapshot_rng);  // the game's one deal is over
     CHECK(cards_in_piles(h.game().view(std::nullopt)) == 104);
     const auto result = h.game().result();
     if (result["end"] == "won") {
@@ -933,8 +994,8 @@ TEST_CASE("Russian Bank: 1,000 seeded random games conserve cards and chips, alw
       CHECK(h.chips() == std::vector<std::int64_t>{1000, 1000});
     }
   }
-  MESSAGE("won " << won << ", drawn " << drawn << ", stops " << stops << ", demands " << demands << ", infractions "
-                 << infractions);
+  MESSAGE("snapshots restored mid-game " << snapshots << ", won " << won << ", drawn " << drawn << ", stops " << stops
+                                         << ", demands " << demands << ", infractions " << infractions);
   CHECK(won > 0);
   CHECK(stops > 0);
   CHECK(demands > 0);

@@ -7,6 +7,7 @@
 #include "rules/action.h"
 #include "rules/building/pile_view.h"
 #include "rules/shoe.h"
+#include "rules/snapshot.h"
 #include "rules/view.h"
 
 namespace parlour::rules::rabouge {
@@ -92,6 +93,114 @@ Effects Rabouge::close(const Balances&) {
   Effects fx;
   if (phase_ != Phase::game_over) finish("closed", {}, fx);
   return fx;
+}
+
+Json Player::snapshot() const {
+  return {{"cards", cards.snapshot()},
+          {"opened", opened},
+          {"stock_paid", stock_paid},
+          {"rabouges", rabouges},
+          {"left", left}};
+}
+
+void Player::restore(const Json& snapshot, int seats) {
+  cards.restore(member(snapshot, "cards"), seats);
+  opened = field<bool>(snapshot, "opened");
+  stock_paid = field<bool>(snapshot, "stock_paid");
+  rabouges = field<int>(snapshot, "rabouges");
+  left = field<bool>(snapshot, "left");
+}
+
+Json CentrePile::snapshot() const { return {{"id", id}, {"cards", building::pile_json(cards)}}; }
+
+CentrePile CentrePile::restore(const Json& snapshot, int seats) {
+  CentrePile pile{field<int>(snapshot, "id"), building::pile_from(member(snapshot, "cards"), seats)};
+  if (pile.cards.empty() || pile.cards.size() >= pile_full)
+    throw SnapshotError("expected a centre pile of 1 to " + std::to_string(pile_full - 1) + " cards, got " +
+                        std::to_string(pile.cards.size()));
+  return pile;
+}
+
+// A game set up at a position (rabouge_at) is not made through the registry, so
+// `position_` is never part of a snapshot.
+Json Rabouge::snapshot() const {
+  Json seats = Json::array();
+  for (const auto& p : players_) seats.push_back(p.snapshot());
+  Json centre = Json::array();
+  for (const auto& pile : centre_) centre.push_back(pile.snapshot());
+  return {{"players", std::move(seats)},
+          {"centre", std::move(centre)},
+          {"next_pile_id", next_pile_id_},
+          {"starter_rank", optional_json(starter_rank_)},
+          {"mover", mover_},
+          {"draws_left", draws_left_},
+          {"passes", passes_},
+          {"aside", aside_},
+          {"rabouge_cards", rabouge_cards_},
+          {"book", book_.snapshot()},
+          {"phase", enum_json(phase_)},
+          {"deals", deals_},
+          {"result", result_}};
+}
+
+void Rabouge::restore(const Json& snapshot) {
+  const auto& saved = member(snapshot, "players");
+  expect_size(saved, players_.size(), "players");
+  for (std::size_t seat = 0; seat < players_.size(); ++seat) players_[seat].restore(saved[seat], players());
+  const auto& centre = member(snapshot, "centre");
+  if (!centre.is_array()) throw SnapshotError("expected \"centre\" to be an array of piles, got " + centre.dump());
+  centre_.clear();
+  for (const auto& pile : centre) centre_.push_back(CentrePile::restore(pile, players()));
+  next_pile_id_ = field<int>(snapshot, "next_pile_id");
+  starter_rank_ = optional_field<int>(snapshot, "starter_rank");
+  mover_ = field<int>(snapshot, "mover");
+  draws_left_ = field<int>(snapshot, "draws_left");
+  passes_ = field<int>(snapshot, "passes");
+  aside_ = field<std::size_t>(snapshot, "aside");
+  rabouge_cards_ = field<std::size_t>(snapshot, "rabouge_cards");
+  expect_size(member(member(snapshot, "book"), "net"), players_.size(), "seats' nets in the chip book");
+  book_ = ChipBook::restore(member(snapshot, "book"));
+  phase_ = phase_field(snapshot, "phase");
+  deals_ = field<int>(snapshot, "deals");
+  result_ = field<Json>(snapshot, "result");
+  check_restored();
+}
+
+void Rabouge::check_restored() const {
+  if (mover_ < 0 || mover_ >= players()) throw SnapshotError("\"mover\" is not a seat: " + std::to_string(mover_));
+  if (starter_rank_ && (*starter_rank_ < ace || *starter_rank_ > king))
+    throw SnapshotError("\"starter_rank\" is not a rank: " + std::to_string(*starter_rank_));
+  std::vector<int> ids;
+  for (const auto& pile : centre_) ids.push_back(pile.id);
+  std::sort(ids.begin(), ids.end());
+  if (std::adjacent_find(ids.begin(), ids.end()) != ids.end() ||
+      (!ids.empty() && (ids.front() < 0 || ids.back() >= next_pile_id_)))
+    throw SnapshotError("centre piles need distinct ids below \"next_pile_id\"");
+  // next_turn() looks for the next seated player, and one is always there in play.
+  if (phase_ == Phase::playing && (seated() < 2 || players_[mover_].left))
+    throw SnapshotError("a game in play needs two seated players, the mover one of them");
+  // An opening lays each drawn card that fits nowhere on an empty discard slot
+  // (start_discard_pile) and never runs out of them: an opening draws at most
+  // four cards to lay aside, since the game's first draw is the starter, which
+  // starts a pile. A player yet to open must have room for all he may lay aside.
+  for (int seat = 0; seat < players(); ++seat) {
+    const auto& p = players_[seat];
+    if (p.opened || p.left) continue;
+    const bool drawing = phase_ == Phase::playing && seat == mover_;
+    const int draws = drawing ? std::max(draws_left_, 0) : starter_rank_ ? later_opening_draws : first_opening_draws;
+    const int may_lay_aside = draws + (p.cards.turned ? 1 : 0) - (starter_rank_ ? 0 : 1);
+    const auto empty = std::count_if(p.cards.discards.begin(), p.cards.discards.end(),
+                                     [](const Pile& pile) { return pile.empty(); });
+    if (may_lay_aside > empty)
+      throw SnapshotError("seat " + std::to_string(seat) + " has yet to open and may lay aside " +
+                          std::to_string(may_lay_aside) + " cards, but has " + std::to_string(empty) +
+                          " empty discard slots");
+  }
+  // A finished game's seats read the result's "winners" and "end" (view.cpp).
+  if (phase_ == Phase::game_over &&
+      (!result_.is_object() || !result_.contains("winners") || !result_["winners"].is_array() ||
+       !result_.contains("end") || !result_["end"].is_string()))
+    throw SnapshotError("a finished game's result needs \"winners\" and \"end\", got " + result_.dump());
 }
 
 int Rabouge::seated() const {

@@ -1,7 +1,8 @@
 // Rabouge's rules (rules/games/rabouge.h says what they are), cut by rule, one
 // file each:
 //   game.cpp      the GameState interface: who acts, apply's dispatch, a deal's
-//                 start, a player leaving, the table closing; the registry entry
+//                 start, a player leaving, the table closing, the snapshot; the
+//                 registry entry
 //   setup.cpp     §9.1–9.4 the deal, the lead and the opening turn's own rules
 //                 (the starters, a first discard pile); a game set up at a position
 //   moves.cpp     the centre piles, what may be taken from where and put where,
@@ -75,11 +76,21 @@ struct Player {
   bool stock_paid = false;  // has been paid for exhausting his stock
   int rabouges = 0;
   bool left = false;
+
+  // The player's whole state (rules/snapshot.h; game.cpp); restore() keeps the
+  // four discard slots.
+  Json snapshot() const;
+  void restore(const Json& snapshot, int seats);
 };
 
 struct CentrePile {
   int id = 0;
   Pile cards;
+
+  // A pile of play is never empty nor full (a full one leaves play): restore()
+  // refuses one that is (game.cpp).
+  Json snapshot() const;
+  static CentrePile restore(const Json& snapshot, int seats);
 };
 
 class Rabouge final : public GameState {
@@ -100,7 +111,15 @@ class Rabouge final : public GameState {
   Json result() const override { return result_; }
   int deals_played() const override { return deals_; }
 
+  // Everything play changes (game.cpp); the options, the seed and the stacked
+  // deck come from the setup the game is restored with.
+  Json snapshot() const override;
+  void restore(const Json& snapshot) override;
+
  private:
+  // Refuses a restored state that later play would index out of range (game.cpp).
+  void check_restored() const;
+
   int players() const { return static_cast<int>(players_.size()); }
   int seated() const;
   Reserve& mine() { return players_[mover_].cards; }

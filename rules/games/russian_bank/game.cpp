@@ -3,6 +3,7 @@
 #include "rules/games/russian_bank/game.h"
 
 #include "rules/action.h"
+#include "rules/snapshot.h"
 
 namespace parlour::rules::russian_bank {
 
@@ -66,6 +67,84 @@ Effects RussianBank::close(const Balances&) {
   Effects fx;
   if (phase_ != Phase::game_over) finish_unscored("closed", fx);
   return fx;
+}
+
+// A game set up at a position (russian_bank_at) is not made through the registry,
+// so `position_` is never part of a snapshot. The opponent's listed actions are
+// a cache of the state: restore() drops it and they are worked out again.
+Json RussianBank::snapshot() const {
+  Json seen = Json::array();
+  for (const auto& [key, count] : positions_seen_) seen.push_back({key, count});
+  return {{"sides", Json::array({sides_[0].snapshot(), sides_[1].snapshot()})},
+          {"layout", building::piles_json(layout_)},
+          {"centre", building::piles_json(centre_)},
+          {"left", left_},
+          {"first", first_},
+          {"mover", mover_},
+          {"turn_number", turn_number_},
+          {"layout_moves", layout_moves_},
+          {"infraction", optional_json(infraction_)},
+          {"demanded_fill", demanded_fill_},
+          {"recycles", recycles_},
+          {"positions_seen", std::move(seen)},
+          {"book", book_.snapshot()},
+          {"phase", enum_json(phase_)},
+          {"deals", deals_},
+          {"result", result_}};
+}
+
+namespace {
+
+// One value a seat, exactly `players` of them.
+template <typename T>
+std::array<T, players> per_seat(const Json& snapshot, const char* key) {
+  expect_size(member(snapshot, key), players, key);
+  const auto values = field<std::vector<T>>(snapshot, key);
+  std::array<T, players> out{};
+  std::copy(values.begin(), values.end(), out.begin());
+  return out;
+}
+
+int seat_field(const Json& snapshot, const char* key) {
+  const int seat = field<int>(snapshot, key);
+  if (seat < 0 || seat >= players) throw SnapshotError(std::string("\"") + key + "\" is not seat 0 or 1");
+  return seat;
+}
+
+// A finished game's seats read the result's "winner" and "end" (view.cpp).
+void check_final_result(const Json& result) {
+  if (!result.is_object() || !result.contains("winner") || !result.contains("end") || !result["end"].is_string() ||
+      !(result["winner"].is_null() || result["winner"].is_number_integer()))
+    throw SnapshotError("a finished game's result needs \"winner\" and \"end\", got " + result.dump());
+}
+
+}  // namespace
+
+void RussianBank::restore(const Json& snapshot) {
+  const auto& sides = member(snapshot, "sides");
+  expect_size(sides, players, "sides");
+  for (int seat = 0; seat < players; ++seat) sides_[seat].restore(sides[seat], players);
+  building::piles_from(member(snapshot, "layout"), layout_, players, "layout piles");
+  building::piles_from(member(snapshot, "centre"), centre_, players, "bases");
+  left_ = per_seat<bool>(snapshot, "left");
+  first_ = seat_field(snapshot, "first");
+  mover_ = seat_field(snapshot, "mover");
+  turn_number_ = field<int>(snapshot, "turn_number");
+  layout_moves_ = field<int>(snapshot, "layout_moves");
+  if (layout_moves_ < 0 || layout_moves_ > layout_moves_per_turn)
+    throw SnapshotError("\"layout_moves\" is out of range: " + std::to_string(layout_moves_));
+  infraction_ = optional_field<std::string>(snapshot, "infraction");
+  demanded_fill_ = field<bool>(snapshot, "demanded_fill");
+  recycles_ = per_seat<int>(snapshot, "recycles");
+  const auto seen = field<std::vector<std::pair<std::uint64_t, int>>>(snapshot, "positions_seen");
+  positions_seen_ = {seen.begin(), seen.end()};
+  expect_size(member(member(snapshot, "book"), "net"), players, "seats' nets in the chip book");
+  book_ = ChipBook::restore(member(snapshot, "book"));
+  phase_ = phase_field(snapshot, "phase");
+  deals_ = field<int>(snapshot, "deals");
+  result_ = field<Json>(snapshot, "result");
+  if (phase_ == Phase::game_over) check_final_result(result_);
+  opponent_cache_.reset();
 }
 
 RussianBank::RussianBank(const Json& options)

@@ -1,7 +1,8 @@
 // Russian Bank's rules (rules/games/russian_bank.h says what they are), cut by
 // rule, one file each:
 //   game.cpp              the GameState interface: who acts, apply's dispatch, the
-//                         deal's start, a player leaving, the table closing; the registry entry
+//                         deal's start, a player leaving, the table closing, the
+//                         snapshot; the registry entry
 //   setup.cpp             §8.1 the deal and who is player X; a game set up at a position
 //   placements.cpp        the piles: what may be taken from where and put where (the
 //                         form of the rules, refused in every stop mode), and moving a card
@@ -139,6 +140,11 @@ class RussianBank final : public GameState {
   Json view(std::optional<int> viewer) const override;
   Json result() const override { return result_; }
   int deals_played() const override { return deals_; }
+
+  // Everything play changes (game.cpp); the options, the seed and the stacked
+  // deck come from the setup the game is restored with.
+  Json snapshot() const override;
+  void restore(const Json& snapshot) override;
 
  private:
   explicit RussianBank(const Json& options);
