@@ -81,15 +81,27 @@ Json ChipBook::snapshot() const {
   return {{"pool", pool_name_}, {"chips", chips_}, {"net", net_}, {"movements", movements_}, {"unpaid", unpaid_}};
 }
 
-ChipBook ChipBook::restore(const Json& snapshot) {
+ChipBook ChipBook::restore(const Json& snapshot, int players) {
   ChipBook book;
   book.pool_name_ = field<std::string>(snapshot, "pool");
   book.chips_ = field<Balances>(snapshot, "chips");
   book.net_ = field<std::vector<std::int64_t>>(snapshot, "net");
   book.movements_ = field<Json>(snapshot, "movements");
   book.unpaid_ = field<Json>(snapshot, "unpaid");
+  // One per seat, or none in a book never opened (a default-made one).
+  const bool never_opened = book.chips_.empty() && book.net_.empty();
+  const auto seats = static_cast<std::size_t>(players);
+  if (!never_opened && (book.chips_.size() != seats || book.net_.size() != seats))
+    throw SnapshotError("a chip book holds one balance and one net per seat (" + std::to_string(players) + "), got " +
+                        std::to_string(book.chips_.size()) + " and " + std::to_string(book.net_.size()));
   if (!book.movements_.is_array() || !book.unpaid_.is_array())
     throw SnapshotError("a chip book's movements and unpaid must be arrays");
+  // unpaid() reads every entry's seat and amount.
+  for (const auto& line : book.unpaid_) {
+    const int seat = field<int>(line, "seat");
+    field<std::int64_t>(line, "amount");
+    if (seat < 0 || seat >= players) throw SnapshotError("an unpaid entry's seat is out of range");
+  }
   return book;
 }
 

@@ -61,7 +61,8 @@ class ChipBook {
   // lists; `facts` are the game's own keys beside them.
   // Everything the book holds (rules/snapshot.h).
   Json snapshot() const;
-  static ChipBook restore(const Json& snapshot);
+  // Refuses a book whose per-seat lists are not `players` long (or empty: never opened).
+  static ChipBook restore(const Json& snapshot, int players);
 
   Json seat_result(int seat, Json facts) const;
   Json deal_result(Json facts) const;

@@ -222,7 +222,7 @@ class Reversi final : public GameState {
       if (seat < 0 || seat >= players()) throw SnapshotError("a player's seat in the deal is out of range");
     trick_ = tricks::trick_restore(member(snapshot, "trick"), players());
     last_trick_ = tricks::trick_restore(member(snapshot, "last_trick"), players());
-    book_ = tricks::book_restore(member(snapshot, "book"), players());
+    book_ = ChipBook::restore(member(snapshot, "book"), players());
     tricks_per_deal_ = field<int>(snapshot, "tricks_per_deal");
     turn_ = field<int>(snapshot, "turn");
     dealer_ = field<int>(snapshot, "dealer");

@@ -273,7 +273,7 @@ class PoolTrick final : public GameState {
     turn_ = field<int>(snapshot, "turn");
     pool_at_play_ = field<std::int64_t>(snapshot, "pool_at_play");
     share_ = field<std::int64_t>(snapshot, "share");
-    book_ = book_restore(member(snapshot, "book"), players());
+    book_ = ChipBook::restore(member(snapshot, "book"), players());
     dealer_ = field<int>(snapshot, "dealer");
     pool_ = field<std::int64_t>(snapshot, "pool");
     phase_ = phase_field(snapshot, "phase");

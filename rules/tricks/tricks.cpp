@@ -102,15 +102,5 @@ Trick trick_restore(const Json& snapshot, int players) {
   return trick;
 }
 
-ChipBook book_restore(const Json& snapshot, int players) {
-  const auto& net = member(snapshot, "net");
-  const auto& chips = member(snapshot, "chips");
-  const bool never_opened = net.is_array() && net.empty() && chips.is_array() && chips.empty();
-  if (!never_opened) {
-    expect_size(net, static_cast<std::size_t>(players), "seats' nets in the chip book");
-    expect_size(chips, static_cast<std::size_t>(players), "seats' chips in the chip book");
-  }
-  return ChipBook::restore(snapshot);
-}
 
 }  // namespace parlour::rules::tricks

@@ -60,9 +60,6 @@ bool holds_suit(const std::vector<Card>& hand, Suit suit);
 // (the winner's seat indexes the games' seats).
 Json trick_snapshot(const Trick& trick);
 Trick trick_restore(const Json& snapshot, int players);
-// A deal's chip book, its per-seat lists checked against the table's `players`
-// (a book never opened has none): ChipBook::restore takes any length.
-ChipBook book_restore(const Json& snapshot, int players);
 
 
 }  // namespace parlour::rules::tricks

@@ -49,10 +49,16 @@ TEST_CASE("snapshot: a chip book restored holds the same") {
   std::int64_t pot = 0;
   book.seat_to_pool(1, 4, pot, "ante", fx);  // unpaid: seat 1 has nothing
   book.seat_to_seat(0, 2, 3, "pays", fx);
-  const auto restored = rules::ChipBook::restore(Json::parse(book.snapshot().dump()));
+  const auto restored = rules::ChipBook::restore(Json::parse(book.snapshot().dump()), 3);
   CHECK(restored.snapshot() == book.snapshot());
   CHECK(restored.unpaid(1) == book.unpaid(1));
   CHECK(restored.net(2) == book.net(2));
+  CHECK_THROWS_AS(rules::ChipBook::restore(book.snapshot(), 2), rules::SnapshotError);  // another table's seats
+  auto unpaid_elsewhere = book.snapshot();
+  unpaid_elsewhere["unpaid"][0]["seat"] = 7;
+  CHECK_THROWS_AS(rules::ChipBook::restore(unpaid_elsewhere, 3), rules::SnapshotError);
+  unpaid_elsewhere["unpaid"][0].erase("seat");
+  CHECK_THROWS_AS(rules::ChipBook::restore(unpaid_elsewhere, 3), rules::SnapshotError);
 }
 
 TEST_CASE("snapshot: a snapshot missing a field or of the wrong shape is refused with a message, not half applied") {

@@ -116,8 +116,8 @@ TEST_CASE("snapshot: a trick and a deal's book come back; a seat not at the tabl
   Effects fx;
   std::int64_t pool = 0;
   book.seat_to_pool(2, 7, pool, "penalty", fx);
-  CHECK(book_restore(book.snapshot(), 3).snapshot() == book.snapshot());
-  CHECK(book_restore(book.snapshot(), 3).unpaid(2) == 2);
-  CHECK_THROWS_AS(book_restore(book.snapshot(), 4), SnapshotError);
-  CHECK(book_restore(ChipBook().snapshot(), 4).snapshot() == ChipBook().snapshot());  // a book never opened
+  CHECK(ChipBook::restore(book.snapshot(), 3).snapshot() == book.snapshot());
+  CHECK(ChipBook::restore(book.snapshot(), 3).unpaid(2) == 2);
+  CHECK_THROWS_AS(ChipBook::restore(book.snapshot(), 4), SnapshotError);
+  CHECK(ChipBook::restore(ChipBook().snapshot(), 4).snapshot() == ChipBook().snapshot());  // a book never opened
 }

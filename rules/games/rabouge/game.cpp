@@ -158,8 +158,7 @@ void Rabouge::restore(const Json& snapshot) {
   passes_ = field<int>(snapshot, "passes");
   aside_ = field<std::size_t>(snapshot, "aside");
   rabouge_cards_ = field<std::size_t>(snapshot, "rabouge_cards");
-  expect_size(member(member(snapshot, "book"), "net"), players_.size(), "seats' nets in the chip book");
-  book_ = ChipBook::restore(member(snapshot, "book"));
+  book_ = ChipBook::restore(member(snapshot, "book"), static_cast<int>(players_.size()));
   phase_ = phase_field(snapshot, "phase");
   deals_ = field<int>(snapshot, "deals");
   result_ = field<Json>(snapshot, "result");

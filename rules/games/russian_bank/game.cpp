@@ -138,8 +138,7 @@ void RussianBank::restore(const Json& snapshot) {
   recycles_ = per_seat<int>(snapshot, "recycles");
   const auto seen = field<std::vector<std::pair<std::uint64_t, int>>>(snapshot, "positions_seen");
   positions_seen_ = {seen.begin(), seen.end()};
-  expect_size(member(member(snapshot, "book"), "net"), players, "seats' nets in the chip book");
-  book_ = ChipBook::restore(member(snapshot, "book"));
+  book_ = ChipBook::restore(member(snapshot, "book"), static_cast<int>(players));
   phase_ = phase_field(snapshot, "phase");
   deals_ = field<int>(snapshot, "deals");
   result_ = field<Json>(snapshot, "result");
