@@ -23,7 +23,8 @@
 //
 // Checked at a thorough input, 1 in kThoroughOneIn (by a hash of the whole input,
 // so that most of a thorough input's mutants are not): an action refused leaves
-// the whole state as it was, hidden parts included (tests/rules/strong_guarantee.h);
+// the whole state as it was, hidden parts included (its snapshot unchanged, in a
+// game that writes snapshots; else tests/rules/strong_guarantee.h's views);
 // the cards in play stay the same within a deal (in games whose views account
 // for all their cards, found out at start-up); and the state it ends on has an
 // action for every seat to act, and a spectator's view and one seat's (its
