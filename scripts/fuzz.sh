@@ -14,7 +14,10 @@
 #   scripts/fuzz.sh long-seconds N   the same, N seconds of each game
 #
 # In the long modes FUZZ_GAMES="id id …" fuzzes only those games (for example
-# half of them in each of two runs side by side, one a core).
+# half of them in each of two runs side by side, one a core). FUZZ_TIMEOUT sets
+# the seconds one input may take before it counts as a hang (10 by default): a
+# niced run on a busy machine needs more, since a thorough input of a game
+# without snapshots compares every seat's view over several steps.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -45,7 +48,7 @@ fuzz() {
   local corpus="$build/corpus/$name"
   mkdir -p "$corpus"
   echo "== $name ${limit[*]}"
-  if ! "$build/tests/fuzz/$target" "${limit[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  if ! "$build/tests/fuzz/$target" "${limit[@]}" -max_len=4096 -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="$build/artifacts/$name-" "$corpus" "tests/fuzz/seeds/$target" 2>"$build/$name.log"; then
     status=1
     tail -n 60 "$build/$name.log" >&2
