@@ -146,7 +146,8 @@ void RummyBase::restore(const Json& snapshot) {
 }
 
 // The call window's entries, one per seat asked: the seat, its answer, the meld
-// it called (an index into the table, which resolve_call_window uses).
+// it called (an index into the table, which resolve_call_window uses while the
+// window is open; the last window's entries stay after it, the table since dealt anew).
 void RummyBase::restore_call_window(const Json& snapshot) {
   call_order_ = field<std::vector<int>>(snapshot, "call_order");
   for (const int seat : call_order_) check_seat(seat, players(), "a seat asked in the call window");
@@ -158,7 +159,8 @@ void RummyBase::restore_call_window(const Json& snapshot) {
     if (call_answer_[i] < -1 || call_answer_[i] > 1)
       throw SnapshotError("expected a call window answer of -1, 0 or 1, got " + std::to_string(call_answer_[i]));
     const bool called = call_answer_[i] == 1;
-    if (called ? call_meld_[i] < 0 || call_meld_[i] >= static_cast<int>(table_.size()) : call_meld_[i] != -1)
+    const bool on_table = call_meld_[i] >= 0 && call_meld_[i] < static_cast<int>(table_.size());
+    if (stage_ == Stage::call_window && (called ? !on_table : call_meld_[i] != -1))
       throw SnapshotError("expected " + std::string(called ? "a meld on the table" : "no meld") +
                           " for a call window answer, got " + std::to_string(call_meld_[i]));
   }

@@ -344,6 +344,7 @@ TEST_CASE("snapshot: one that does not fit the engine is refused with a message,
   refused([](Json& s) { s["scores"].push_back(0); }, "scores");
   refused(
       [](Json& s) {
+        s["stage"] = 2;  // the call window
         s["call_order"] = {2, 0};
         s["call_answer"] = {1, 0};
         s["call_meld"] = {1, -1};  // the table holds one meld
