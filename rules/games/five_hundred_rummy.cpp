@@ -39,6 +39,26 @@ class FiveHundredFamily final : public RummyBase {
     return fx;
   }
 
+  // The engine's state, and this game's under "five_hundred".
+  Json snapshot() const override {
+    Json out = RummyBase::snapshot();
+    out["five_hundred"] = {{"over", over_}, {"team_scores", team_scores_}, {"intact_fours", intact_fours_}};
+    return out;
+  }
+
+  void restore(const Json& snapshot) override {
+    RummyBase::restore(snapshot);
+    const auto& own = member(snapshot, "five_hundred");
+    over_ = field<bool>(own, "over");
+    expect_size(member(own, "team_scores"), 2, "team scores");
+    team_scores_ = field<std::vector<int>>(own, "team_scores");
+    intact_fours_ = field<std::vector<std::size_t>>(own, "intact_fours");
+    for (const auto m : intact_fours_)
+      if (m >= table().size())
+        throw SnapshotError("expected an intact set of four on the table, got meld " + std::to_string(m) + " of " +
+                            std::to_string(table().size()));
+  }
+
  private:
   static int team_of(int seat) { return seat % 2; }
 

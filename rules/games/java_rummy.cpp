@@ -30,6 +30,17 @@ RummyConfig java_config(const Json& options) {
 GoDownFamily::GoDownFamily(const GameSetup& setup, RummyConfig config)
     : RummyBase(setup, std::move(config)), deal_limit_(setup.options.value("deals", 0)) {}
 
+Json GoDownFamily::snapshot() const {
+  Json out = RummyBase::snapshot();
+  out["go_down"] = {{"over", over_}};
+  return out;
+}
+
+void GoDownFamily::restore(const Json& snapshot) {
+  RummyBase::restore(snapshot);
+  over_ = field<bool>(member(snapshot, "go_down"), "over");
+}
+
 std::vector<int> GoDownFamily::counts() const {
   std::vector<int> out(players(), 0);
   for (int s = 0; s < players(); ++s)
@@ -83,6 +94,19 @@ class JavaRummy final : public GoDownFamily {
     }
     if (phase() == Phase::game_over) over_ = true;
     return fx;
+  }
+
+  // The family's state, and this game's pool under "java".
+  Json snapshot() const override {
+    Json out = GoDownFamily::snapshot();
+    out["java"] = {{"pool", pool_}};
+    return out;
+  }
+
+  void restore(const Json& snapshot) override {
+    GoDownFamily::restore(snapshot);
+    pool_ = field<std::int64_t>(member(snapshot, "java"), "pool");
+    if (pool_ < 0) throw SnapshotError("expected the pool to hold no fewer than 0 chips, got " + std::to_string(pool_));
   }
 
   Effects close(const Balances& balances) override {

@@ -62,6 +62,10 @@ class GoDownFamily : public RummyBase {
   static constexpr int kMaxDeals = 200;  // every game ends, whatever the cards do
   GoDownFamily(const GameSetup& setup, RummyConfig config);
 
+  // The engine's state, and the family's under "go_down".
+  Json snapshot() const override;
+  void restore(const Json& snapshot) override;
+
  protected:
   // Java's penalty points of a deal for each player still in: losers (everyone
   // after the break) their unmatched count; the winner his shown card, or −25

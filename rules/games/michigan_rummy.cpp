@@ -55,6 +55,21 @@ class MichiganRummy final : public RummyBase {
     return fx;
   }
 
+  // The engine's state, and this game's under "michigan".
+  Json snapshot() const override {
+    Json out = RummyBase::snapshot();
+    out["michigan"] = {{"over", over_}, {"banked", banked_}, {"deal_points", deal_points_}};
+    return out;
+  }
+
+  void restore(const Json& snapshot) override {
+    RummyBase::restore(snapshot);
+    const auto& own = member(snapshot, "michigan");
+    over_ = field<bool>(own, "over");
+    banked_ = seat_list_field<int>(own, "banked");
+    deal_points_ = seat_list_field<int>(own, "deal_points");
+  }
+
  private:
   // Melds and lay-offs score when made, for the player who makes them.
   void on_meld_made(int seat, const TableMeld& tm, const std::vector<std::size_t>& new_cards, bool) override {

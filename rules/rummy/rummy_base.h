@@ -13,6 +13,7 @@
 //   deal_end.cpp     the end of a deal and its result
 //   settlement.cpp   paying a deal's points in chips (rules/rummy/settlement.h)
 //   view.cpp         what each seat sees
+//   snapshot.cpp     the whole state as JSON and back (rules/snapshot.h)
 //
 // Actions (PROTOCOL.md `act`):
 //   {"type":"draw","from":"stock"|"discard"}     the stock top, or the upcard
@@ -47,6 +48,7 @@
 #include "rules/rummy/meld.h"
 #include "rules/rummy/values.h"
 #include "rules/shoe.h"
+#include "rules/snapshot.h"
 
 namespace parlour::rules::rummy {
 
@@ -71,6 +73,11 @@ struct TableMeld {
   Meld meld;
   std::vector<int> placed_by;  // per card
   bool melded_intact = false;  // put down as one action (Persian's set of four)
+
+  // The meld, its cards' placers and flag (snapshot.cpp). Reading one checks what
+  // the engine later indexes by: a card list, a placer per card, seats in range.
+  Json snapshot() const;
+  static TableMeld restore(const Json& snapshot, int players);
 };
 
 class RummyBase : public GameState {
@@ -88,6 +95,12 @@ class RummyBase : public GameState {
   Json result() const override { return result_; }
   int deals_played() const override { return deals_; }
   std::optional<DeckSource> deck_source() const override { return shoe_.source(); }
+  // Everything the engine holds that play changes (snapshot.cpp); the config and
+  // the Shoe's pack come from the setup the game is restored with. A game with
+  // state of its own overrides both, calls the base's and keeps its fields under
+  // a key of its own ({"michigan": {...}}, {"java": {...}}).
+  Json snapshot() const override;
+  void restore(const Json& snapshot) override;
   // Running totals carried in from earlier play (a resumed table, lessons, tests).
   void set_scores(std::vector<int> totals) { scores_ = std::move(totals); }
 
@@ -137,6 +150,16 @@ class RummyBase : public GameState {
   // lists one arrangement per different worth, so the server never picks a
   // declaration that costs the player. 0 where declarations change nothing.
   virtual int arrangement_worth(const std::vector<Meld>&) const { return 0; }
+
+  // ---- for a game's own snapshot (snapshot.cpp)
+  // The member `key`: one entry per seat, or SnapshotError.
+  template <typename T>
+  std::vector<T> seat_list_field(const Json& json, const char* key) const {
+    expect_size(member(json, key), hands_.size(), key);
+    return field<std::vector<T>>(json, key);
+  }
+  // The member `key`: a seat, or -1 (none) where `or_none`; else SnapshotError.
+  int seat_field(const Json& json, const char* key, bool or_none = false) const;
 
   // ---- helpers for games
   int left_of(int seat) const { return (seat + 1) % players(); }
@@ -275,6 +298,9 @@ class RummyBase : public GameState {
   const char* showdown_end_name() const;
   void restock_for_draw(bool take_upcard, Effects& fx);
   bool reshuffle_except_top(Effects& fx);
+
+  // snapshot.cpp
+  void restore_call_window(const Json& snapshot);
 
   // view.cpp
   Json seat_view(int seat, std::optional<int> viewer) const;

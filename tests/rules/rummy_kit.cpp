@@ -73,6 +73,19 @@ std::map<std::string, int> random_deal_ends(const std::string& game, Json option
   return ends;
 }
 
+std::unique_ptr<rules::GameState> from_snapshot(Harness& h) {
+  return h.restored(Json::parse(h.game().snapshot().dump()));
+}
+
+std::vector<std::string> sorted(std::vector<std::string> cards) {
+  std::sort(cards.begin(), cards.end());
+  return cards;
+}
+
+std::vector<std::string> sorted_hand(const rules::GameState& game, int seat) {
+  return sorted(game.view(seat)["seats"][seat]["cards"].get<std::vector<std::string>>());
+}
+
 Json draw(const std::string& from) { return {{"type", "draw"}, {"from", from}}; }
 Json take(int depth) { return {{"type", "take"}, {"depth", depth}}; }
 Json discard(const std::string& card) { return {{"type", "discard"}, {"card", card}}; }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +51,13 @@ Json go_rummy(std::vector<std::vector<std::string>> melds, std::optional<std::st
 Json go_down(std::vector<std::vector<std::string>> melds, std::optional<std::string> shown = std::nullopt);
 // Running totals carried in from earlier deals (the engine's set_scores).
 void totals(Harness& h, std::vector<int> scores);
+
+// The game restored from its snapshot (rules/snapshot.h) taken now, through JSON
+// text as the server keeps it: a new game to play on beside the harness's.
+std::unique_ptr<rules::GameState> from_snapshot(Harness& h);
+// The cards a seat holds, as it sees them, sorted (to compare with a dealt hand).
+std::vector<std::string> sorted_hand(const rules::GameState& game, int seat);
+std::vector<std::string> sorted(std::vector<std::string> cards);
 
 // A deal result's points per seat (its seats[].points), in seat order.
 Json deal_points(const Json& result);

@@ -548,6 +548,21 @@ TEST_CASE("carousel withdraw (R-CA4): only with a time limit, never listed; no m
   CHECK(deal_points(r) == Json::array({45, 0, 0}));
 }
 
+TEST_CASE("snapshot: restored after a withdrawal, the player stays out of the deal; the stock keeps its order") {
+  Harness h = three(x_12, y_20, k_run, {"KD", "QD", "KC", "9H", "9C", "9D", "8H"}, options({{"turn_time_limit_s", 60}}));
+  h.act(1, withdraw);
+  const auto game = from_snapshot(h);
+  CHECK(game->to_act() == std::vector<int>{2});
+  game->apply(2, draw(), h.chips());  // KD, the stock's top
+  Cards y = y_20;
+  y.push_back("KD");
+  CHECK(sorted_hand(*game, 2) == sorted(y));
+  game->apply(2, draw(), h.chips());
+  game->apply(2, draw(), h.chips());
+  for (int c = 0; c < 3; ++c) game->apply(0, draw(), h.chips());
+  CHECK(game->to_act() == std::vector<int>{2});  // the withdrawn seat 1 is skipped
+}
+
 TEST_CASE("carousel withdraw: a withdrawn player is skipped for the rest of the deal, back in the next") {
   Harness h("carousel", options({{"turn_time_limit_s", 60}}), {100, 100, 100}, 9);
   h.act(1, withdraw);

@@ -452,18 +452,23 @@ TEST_CASE("random deals: two to six players, units and points; cards and chips c
   }
 }
 
+// One step in this many, the game is restored from its snapshot and compared (as random_playouts does).
+constexpr std::uint64_t kSnapshotOneIn = 150;
+
 TEST_CASE("random breaks that take every listed shift: cards conserved, jokers only ever join the table") {
   int shifts = 0;
   for (std::uint64_t seed = 1; seed <= 120; ++seed) {
     const int players = 4 + static_cast<int>(seed % 3);
     Harness h("double_rummy", options(), std::vector<std::int64_t>(players, 1000), seed);
     parlour::rules::Rng rng(seed * 31);
+    parlour::rules::Rng snapshot_rng(seed * 7907 + 5);  // its own, so the games played stay the same
     const auto total = h.total();
     int jokers_on_table = 0;
     while (h.game().phase() == Phase::playing) {
       const int seat = h.game().to_act().front();
       const auto legal = h.legal(seat);
       REQUIRE(!legal.empty());
+      if (snapshot_rng.below(kSnapshotOneIn) == 0) parlour::test::snapshot_round_trips(h, snapshot_rng);
       Json chosen;
       for (const auto& a : legal)
         if (a.contains("shift")) chosen = a;  // a shift whenever one is listed
@@ -483,6 +488,7 @@ TEST_CASE("random breaks that take every listed shift: cards conserved, jokers o
       CHECK(jokers >= jokers_on_table);  // never recaptured
       jokers_on_table = jokers;
     }
+    parlour::test::snapshot_round_trips(h, snapshot_rng);  // at the deal's end
     CHECK(h.total() == total);
   }
   CHECK(shifts > 0);

@@ -304,6 +304,26 @@ TEST_CASE("a player who leaves: the deal is abandoned; if one player is left in,
   CHECK(h.chips() == std::vector<std::int64_t>{104, 100, 96});
 }
 
+TEST_CASE("snapshot: restored mid-deal, the pool comes back and goes to the last player left in") {
+  Harness h("java_rummy", options({{"stake", 4}}), {100, 100, 100}, 1, e20_deck());
+  totals(h, {10, 30, 96});
+  h.act(1, e20_go_down);
+  h.next_deal();
+  h.act(0, draw());
+  const auto game = from_snapshot(h);
+  CHECK(sorted_hand(*game, 0) == sorted_hand(h.game(), 0));
+  const auto fx = game->seat_left(1, h.chips());
+  CHECK(game->phase() == Phase::game_over);
+  REQUIRE(fx.transfers.size() == 1);
+  CHECK(fx.transfers[0].to.seat == 0);
+  CHECK(fx.transfers[0].amount == 4);
+  // The finished game's snapshot comes back whole too (the game is over).
+  h.leave(1);
+  parlour::rules::Rng rng(1);
+  parlour::test::snapshot_round_trips(h, rng);
+  CHECK(from_snapshot(h)->snapshot() == h.game().snapshot());
+}
+
 TEST_CASE("java: an eliminated player leaving does not stop the deal") {
   Harness h("java_rummy", options(), {100, 100, 100}, 1, e20_deck());
   totals(h, {10, 30, 96});

@@ -362,6 +362,19 @@ TEST_CASE("a player who leaves: the deal is abandoned and scores nothing; he is 
   if (s[0] != s[1]) CHECK(h.chips(s[0] > s[1] ? 0 : 1) == 100 + std::abs(s[0] - s[1]));
 }
 
+TEST_CASE("snapshot: restored in the second deal, the banked scores come back (a deal abandoned falls back to them)") {
+  Harness h("michigan_rummy", options({{"settle_each_deal", true}, {"deals", 3}}), {100, 100, 100}, 1, e9_deck());
+  play_e9(h);
+  h.next_deal();
+  const int first = h.game().to_act().front();
+  h.act(first, draw());
+  const auto game = from_snapshot(h);
+  CHECK(sorted_hand(*game, first) == sorted_hand(h.game(), first));
+  game->seat_left((first + 1) % 3, h.chips());
+  CHECK(game->phase() == Phase::deal_over);
+  CHECK(game->view(std::nullopt)["scores"] == Json::array({54, 81, 25}));  // banked after the first deal
+}
+
 TEST_CASE("R-M4: a deal ended by the Otherwise rule moves no chips under settle_each_deal") {
   Harness h("michigan_rummy", options({{"settle_each_deal", true}, {"max_restocks", 0}}), {100, 100}, 9);
   int turned = 0;

@@ -96,6 +96,17 @@ TEST_CASE("E12: 8-8-8-8 intact = 64, Jk Jk Jk = 60, A-K-Q = 35, A-2-3 refused; g
   CHECK(h.chips() == chips100);  // settled after the last deal
 }
 
+TEST_CASE("snapshot: restored after a set of four melded intact, it still counts double; the stock keeps its order") {
+  Harness h("persian_rummy", options(), chips100, 1, e12_deck());
+  h.act(1, draw());
+  h.act(1, meld({"8S", "8H", "8D", "8C"}));
+  const auto game = from_snapshot(h);
+  CHECK(game->view(1)["melded"] == Json::array({0, 64, 0, 0}));
+  game->apply(1, discard("KH"), h.chips());
+  game->apply(2, draw(), h.chips());
+  CHECK(sorted_hand(*game, 2) == sorted({"JK", "JK", "JK", "5C", "6H", "7H", "9S", "KD"}));  // KD: the stock's next
+}
+
 TEST_CASE("E12: a set of three completed by a lay-off is not doubled: 24 + 8 = 32") {
   auto deck = deal_with_upcard({{"8S", "8H", "8D", "2C", "3D", "4H", "6S"},
                      {"9C", "TC", "5C", "6H", "7H", "9S", "KS"},

@@ -136,12 +136,15 @@ TEST_CASE("random deals where the leader is dealt a rummy: conservation and the 
     Harness h("queen_city_rummy", options({{"stake", 3}}), std::vector<std::int64_t>(players, 1000), seed, deck);
     const auto total = h.total();
     h.act(1, draw());
+    parlour::rules::Rng snapshot_rng(seed * 7907 + 5);
+    parlour::test::snapshot_round_trips(h, snapshot_rng);  // restored about to go rummy, and at the deal's end
     Json rummy;
     for (const auto& a : h.legal(1))
       if (a["type"] == "go_rummy" && !rummy.is_object()) rummy = a;
     REQUIRE(rummy.is_object());
     CHECK(rummy["discard"] == "2D");
     h.act(1, rummy);
+    parlour::test::snapshot_round_trips(h, snapshot_rng);
     CHECK(h.total() == total);
     CHECK(h.game().result()["winner"] == 1);
     CHECK(h.chips(1) == 1000 + 3 * 46 * (players - 1));  // the melds 4S-7S and three 8s: 46

@@ -2,11 +2,14 @@
 // examples E1–E8.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <functional>
 #include <set>
 
 #include "tests/rules/harness.h"
 #include "tests/rules/rummy_kit.h"
 #include "tests/rules/playout.h"
+#include "rules/snapshot.h"
 
 using parlour::rules::Json;
 using parlour::rules::Phase;
@@ -296,6 +299,65 @@ TEST_CASE("contradictory options are refused when the table is created") {
   CHECK_THROWS_AS(parlour::rules::Registry::validate_options(*info, {{"two_meld", true}, {"boathouse", true}}),
                   parlour::rules::SetupError);
   CHECK_NOTHROW(parlour::rules::Registry::validate_options(*info, {{"block", true}, {"call", true}, {"high_low", true}}));
+}
+
+// ------------------------------------------------------------------ snapshots (rules/snapshot.h)
+
+TEST_CASE("snapshot: restored mid-turn, the engine holds the same hands, table and stock order") {
+  auto deck = deal_with_upcard({{"5H", "6H", "7H", "9C", "9D", "9S", "KC"}, b_hand, c_hand}, "2C",
+                               {"QD", "6D", "6C", "8H"});
+  Harness h("rummy", options(), {100, 100, 100}, 1, deck);
+  h.act(1, draw());  // QD
+  h.act(1, meld({"5H", "6H", "7H"}));
+  const auto game = from_snapshot(h);
+  CHECK(game->view(std::nullopt)["melds"][0]["cards"] == Json::array({"5H", "6H", "7H"}));
+  CHECK(sorted_hand(*game, 2) == sorted(b_hand));  // hidden from seat 1, whose turn it is
+  game->apply(1, discard("KC"), h.chips());
+  game->apply(2, draw(), h.chips());
+  const auto drawn = sorted_hand(*game, 2);
+  CHECK(std::count(drawn.begin(), drawn.end(), "6D") == 1);  // the stock's next card
+}
+
+TEST_CASE("snapshot: one that does not fit the engine is refused with a message, never applied") {
+  auto deck = deal_with_upcard({{"5H", "6H", "7H", "9C", "9D", "9S", "KC"}, b_hand, c_hand}, "2C", {"QD"});
+  Harness h("rummy", options({{"call", true}}), {100, 100, 100}, 1, deck);
+  h.act(1, draw());
+  h.act(1, meld({"5H", "6H", "7H"}));
+  const auto good = h.game().snapshot();
+  const auto refused = [&](const std::function<void(Json&)>& change, const std::string& says) {
+    Json bad = good;
+    change(bad);
+    try {
+      h.restored(bad);
+      FAIL_CHECK("a snapshot was taken that should say " << says);
+    } catch (const parlour::rules::SnapshotError& e) {
+      CHECK_MESSAGE(std::string(e.what()).find(says) != std::string::npos, e.what());
+    }
+  };
+  refused([](Json& s) { s["hands"].erase(0); }, "hands");
+  refused([](Json& s) { s["turn"] = 3; }, "\"turn\"");
+  refused([](Json& s) { s["stage"] = 6; }, "\"stage\"");
+  refused([](Json& s) { s.erase("reshuffle_rng"); }, "reshuffle_rng");
+  refused([](Json& s) { s["table"][0]["owner"] = -1; }, "owner");
+  refused([](Json& s) { s["table"][0]["placed_by"].erase(0); }, "placers");
+  refused([](Json& s) { s["table"][0]["cards"] = Json::array(); }, "at least one card");
+  refused([](Json& s) { s["scores"].push_back(0); }, "scores");
+  refused(
+      [](Json& s) {
+        s["stage"] = 2;  // the call window
+        s["call_order"] = {2, 0};
+        s["call_answer"] = {1, 0};
+        s["call_meld"] = {1, -1};  // the table holds one meld
+      },
+      "a meld on the table");
+  refused(
+      [](Json& s) {
+        s["call_order"] = {2, 3};  // three seats
+        s["call_answer"] = {0, 0};
+        s["call_meld"] = {-1, -1};
+      },
+      "call window");
+  CHECK_NOTHROW(h.restored(good));
 }
 
 namespace {

@@ -12,6 +12,7 @@
 #include "rules/rummy/bot.h"
 #include "rules/rummy/rules_json.h"
 #include "tests/rules/harness.h"
+#include "tests/rules/playout.h"
 #include "tests/rules/rummy_kit.h"
 
 using parlour::rules::Json;
@@ -285,17 +286,20 @@ void play_bot_games(const BotTable& table, int games, bool all_bots) {
     const std::uint64_t seed = 1000 + static_cast<std::uint64_t>(g);
     Harness h(table.game, table.options, std::vector<std::int64_t>(table.players, 100000), seed);
     Rng rng(seed * 31 + 7);
+    Rng snapshot_rng(seed * 7907 + 5);  // its own, so the games played stay the same
     const auto total = h.total();
     const int bot_seat = g % table.players;
     int steps = 0;
     for (; h.game().phase() != Phase::game_over && steps < 30000; ++steps) {
       if (h.game().phase() == Phase::deal_over) {
+        parlour::test::snapshot_round_trips(h, snapshot_rng);
         h.next_deal();
         continue;
       }
       const int seat = h.game().to_act().front();
       const auto legal = h.legal(seat);
       REQUIRE_FALSE(legal.empty());
+      if (snapshot_rng.below(150) == 0) parlour::test::snapshot_round_trips(h, snapshot_rng);
       const bool bot = all_bots || seat == bot_seat;
       const auto action = bot ? info->bot(h.game().view(seat), legal, rng) : parlour::rules::random_legal_action(legal, rng);
       INFO(table.game << " " << table.options.dump() << " seed " << seed << ": " << action.dump());

@@ -74,6 +74,23 @@ Effects Carousel::start_next_deal(const Balances& balances) {
   return fx;
 }
 
+Json Carousel::snapshot() const {
+  Json out = RummyBase::snapshot();
+  out["carousel"] = {{"over", over_},       {"deals_won", deals_won_},         {"withdrawn", withdrawn_},
+                     {"knocker", knocker_}, {"closed_result", closed_result_}};
+  return out;
+}
+
+void Carousel::restore(const Json& snapshot) {
+  RummyBase::restore(snapshot);
+  const auto& own = member(snapshot, "carousel");
+  over_ = field<bool>(own, "over");
+  deals_won_ = seat_list_field<int>(own, "deals_won");
+  withdrawn_ = seat_list_field<bool>(own, "withdrawn");
+  knocker_ = seat_field(own, "knocker", true);
+  closed_result_ = field<Json>(own, "closed_result");
+}
+
 // Mid-game: the final settlement of what is settled so far (running scores and
 // deals won), with no game winner.
 Effects Carousel::close(const Balances& balances) {

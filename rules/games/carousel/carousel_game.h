@@ -27,6 +27,9 @@ class Carousel final : public rummy::RummyBase {
   Json result() const override { return closed_result_.is_null() ? RummyBase::result() : closed_result_; }
   Json view(std::optional<int> viewer) const override;
   std::optional<TurnTimer> turn_timer() const override;
+  // The engine's state, and this game's under "carousel" (carousel.cpp).
+  Json snapshot() const override;
+  void restore(const Json& snapshot) override;
 
  private:
   // ---- the turn (turn.cpp): DRAW1 → options → DRAW2 → options → DRAW3 ends it
