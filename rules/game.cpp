@@ -2,8 +2,6 @@
 
 #include <stdexcept>
 
-#include "rules/snapshot.h"
-
 namespace parlour::rules {
 
 void Effects::append(Effects&& other) {
@@ -14,10 +12,6 @@ void Effects::append(Effects&& other) {
 Effects GameState::seat_taken(int, const Balances&) {
   throw std::logic_error("this game is played to its end by the players who started it: no seat can be taken");
 }
-
-// Until every game writes its own (the server then keeps no snapshot of its tables).
-Json GameState::snapshot() const { throw SnapshotUnsupported("this game has no snapshots yet"); }
-void GameState::restore(const Json&) { throw SnapshotUnsupported("this game has no snapshots yet"); }
 
 RulesError not_your_turn(const std::string& message) { return RulesError("not_your_turn", message); }
 RulesError illegal_action(const std::string& message) { return RulesError("illegal_action", message); }

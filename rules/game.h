@@ -109,12 +109,12 @@ class GameState {
   // The whole state as JSON, hidden cards and random streams included
   // (rules/snapshot.h): what the server keeps of a table at a deal's start, so a
   // hand history is read from there, not replayed from the table's first event.
-  virtual Json snapshot() const;
+  virtual Json snapshot() const = 0;
   // Makes this state the one `snapshot` was taken of: the same in every view,
   // list, result and step played on. Called only through Registry::restore, on a
   // state just created with the snapshot's setup, which it may leave half
   // overwritten when it throws (SnapshotError or a JSON error).
-  virtual void restore(const Json& snapshot);
+  virtual void restore(const Json& snapshot) = 0;
 
   virtual Phase phase() const = 0;
   // Seats that may act now (several where a game lets them act at once).

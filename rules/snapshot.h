@@ -30,12 +30,6 @@ class SnapshotError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Thrown by a game that writes no snapshots yet.
-class SnapshotUnsupported : public SnapshotError {
- public:
-  using SnapshotError::SnapshotError;
-};
-
 // Cards as the wire writes them ("TH", "JK", "ES"); read back with every rank a
 // pack of this project can hold.
 Json card_json(Card card);

@@ -23,8 +23,7 @@
 //
 // Checked at a thorough input, 1 in kThoroughOneIn (by a hash of the whole input,
 // so that most of a thorough input's mutants are not): an action refused leaves
-// the whole state as it was, hidden parts included (its snapshot unchanged, in a
-// game that writes snapshots; else tests/rules/strong_guarantee.h's views);
+// the whole state as it was, hidden parts included (its snapshot unchanged);
 // the cards in play stay the same within a deal (in games whose views account
 // for all their cards, found out at start-up); and the state it ends on has an
 // action for every seat to act, and a spectator's view and one seat's (its
@@ -49,7 +48,6 @@
 #include "rules/random_play.h"
 #include "rules/registry.h"
 #include "rules/snapshot.h"
-#include "tests/rules/strong_guarantee.h"
 #include "tests/rules/view_checks.h"
 
 namespace rules = parlour::rules;
@@ -63,7 +61,6 @@ constexpr std::uint32_t kThoroughOneIn = 16;  // inputs checked thoroughly: 1 in
 constexpr int kGamesPerSnapshotSet = 12;   // seeded games played per game at start-up
 constexpr int kSnapshotsPerGame = 6;       // states kept from each of those games
 constexpr int kMaxPreparationSteps = 600;  // steps into a game a snapshot may be taken
-constexpr int kGuaranteeSteps = 5;         // steps a refused action's state and its copy are played on
 
 class Input {
  public:
@@ -158,13 +155,12 @@ struct Table {
   std::int64_t total = 0;
   std::vector<bool> left;
   std::optional<std::size_t> deal_cards;  // cards in play this deal, where the game's views count them all
-  bool by_snapshot = false;               // the game writes snapshots of its whole state (GameState::snapshot)
   bool touched = false;                   // the state changed since it was copied
 
   Table() = default;
   Table(const Table& other)
       : info(other.info), game(other.game->clone()), chips(other.chips), pools(other.pools), total(other.total),
-        left(other.left), deal_cards(other.deal_cards), by_snapshot(other.by_snapshot) {}
+        left(other.left), deal_cards(other.deal_cards) {}
   Table(Table&&) = default;
   Table& operator=(Table&&) = default;
   Table& operator=(const Table& other) { return *this = Table(other); }
@@ -290,17 +286,6 @@ bool counts_every_card(const std::vector<std::vector<std::size_t>>& counts_per_d
   return true;
 }
 
-// Whether the game writes snapshots of its whole state (rules/snapshot.h); a game
-// without them yet throws SnapshotUnsupported.
-bool writes_snapshots(const rules::GameState& game) {
-  try {
-    game.snapshot();
-    return true;
-  } catch (const rules::SnapshotUnsupported&) {
-    return false;
-  }
-}
-
 GameSnapshots prepare(const rules::GameInfo& info, std::uint64_t seed) {
   GameSnapshots out{&info, {}};
   rules::Rng rng(seed);
@@ -344,15 +329,12 @@ GameSnapshots prepare(const rules::GameInfo& info, std::uint64_t seed) {
     if (out.tables[i].game->view(std::nullopt).dump() != seen_when_kept[i])
       fail(info.id + ": a copy of a state changed when the original played on");
   const bool cards_counted = counts_every_card(counts_per_deal);
-  const bool snapshots = writes_snapshots(*out.tables.front().game);
   for (auto& table : out.tables) {
     if (cards_counted) table.deal_cards = table.cards_in_play();
-    table.by_snapshot = snapshots;
     table.check_views();
   }
-  std::fprintf(stderr, "fuzz_games: %s: %zu snapshots%s; refusals checked by %s\n", info.id.c_str(),
-               out.tables.size(), cards_counted ? ", cards counted" : " (its views do not count every card: no card check)",
-               snapshots ? "the whole state's snapshot" : "every view and list, played on");
+  std::fprintf(stderr, "fuzz_games: %s: %zu snapshots%s\n", info.id.c_str(), out.tables.size(),
+               cards_counted ? ", cards counted" : " (its views do not count every card: no card check)");
   return out;
 }
 
@@ -384,34 +366,18 @@ std::string snapshot_difference(const Json& before, const Json& after) {
 }
 
 // An action that may be refused: refused, it must change nothing, hidden parts
-// included (checked at a thorough input). A game that writes snapshots of its
-// whole state, hidden cards and random streams included, compares the snapshot
-// taken before with the one after: equal snapshots are the same state, so this
-// is the whole check, at the cost of two snapshots. A game without snapshots
-// yet is checked as tests/rules/strong_guarantee.h does: a copy taken before and
-// the state after compared in every seat's view and choices, then both played
-// on for kGuaranteeSteps steps (two views a seat a step: most of a run's cost).
+// included (checked at a thorough input): the snapshot of the whole state
+// (GameState::snapshot: hidden cards and random streams included) taken before
+// equals the one after. Equal snapshots are the same state, so this is the whole
+// check, at the cost of two snapshots (comparing every seat's views and lists,
+// played on for some steps, cost most of a run before games wrote snapshots).
 void try_action(Table& table, int actor, const Json& action, bool compare) {
-  const bool by_snapshot = compare && table.by_snapshot;
-  const Json snapshot_before = by_snapshot ? table.game->snapshot() : Json();
-  const auto before = compare && !by_snapshot ? table.game->clone() : nullptr;
+  const Json before = compare ? table.game->snapshot() : Json();
   try {
     table.record(table.game->apply(actor, action, table.chips));
   } catch (const rules::RulesError&) {
     if (!compare) return;
-    std::string problem;
-    if (by_snapshot) {
-      problem = snapshot_difference(snapshot_before, table.game->snapshot());
-    } else {
-      problem = test::differences(*table.game, *before, table.chips);
-      if (problem.empty()) {
-        const auto after = table.game->clone();
-        const std::string text = action.dump();
-        rules::Rng rng(fnv1a(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
-        problem = test::drive_apart(*after, *before, table.chips, rng, kGuaranteeSteps);
-      }
-    }
-    if (!problem.empty())
+    if (const auto problem = snapshot_difference(before, table.game->snapshot()); !problem.empty())
       fail(table.where() + ": refused action " + action.dump() + " by seat " + std::to_string(actor) +
            " changed the state: " + problem);
     return;

@@ -49,6 +49,11 @@ class Draws : public GameState {
   Effects close(const Balances&) override { return {}; }
   Json view(std::optional<int>) const override { return {{"hand", hand_}, {"stock", stock_.size()}}; }
   Json result() const override { return nullptr; }
+  Json snapshot() const override { return {{"hand", hand_}, {"stock", stock_}}; }
+  void restore(const Json& snapshot) override {
+    hand_ = snapshot.at("hand").get<decltype(hand_)>();
+    stock_ = snapshot.at("stock").get<decltype(stock_)>();
+  }
   int deals_played() const override { return 1; }
 
  private:

@@ -91,6 +91,20 @@ class ScriptedGame final : public rules::GameState {
     return {{"deal", deals_}, {"seats", seats}, {"scores", scores_}};
   }
   int deals_played() const override { return deals_; }
+  Json snapshot() const override {
+    return {{"phase", static_cast<int>(phase_)}, {"turn", turn_}, {"acts", acts_}, {"deals", deals_}, {"pot", pot_},
+            {"deal_chips", deal_chips_}, {"scores", scores_}, {"winner", winner_}};
+  }
+  void restore(const Json& snapshot) override {
+    phase_ = static_cast<rules::Phase>(snapshot.at("phase").get<int>());
+    turn_ = snapshot.at("turn").get<int>();
+    acts_ = snapshot.at("acts").get<int>();
+    deals_ = snapshot.at("deals").get<int>();
+    pot_ = snapshot.at("pot").get<std::int64_t>();
+    deal_chips_ = snapshot.at("deal_chips").get<std::vector<std::int64_t>>();
+    scores_ = snapshot.at("scores").get<std::vector<int>>();
+    winner_ = snapshot.at("winner").get<int>();
+  }
 
  private:
   void settle() { phase_ = rules::Phase::deal_over; }
