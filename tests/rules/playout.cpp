@@ -11,7 +11,8 @@ namespace {
 
 constexpr int kGuaranteeTries = 3;   // actions made up from a listed one, at a step checked
 constexpr int kGuaranteeSteps = 20;  // steps both states are then played on
-constexpr int kSnapshotSteps = 12;   // steps a game and its restored snapshot are played on, compared
+constexpr int kSnapshotSteps = 8;    // steps a game and its restored snapshot are played on, compared
+constexpr std::uint64_t kSnapshotDealEndsOneIn = 5;  // deals' ends at which a snapshot is restored: one in this many
 
 struct Step {
   int seat;  // -1: the next deal; -2: chips spent elsewhere, action {"seat","amount"}; -3: a player leaves, action {"seat"}
@@ -110,7 +111,7 @@ int random_playouts(const Playout& spec) {
     rules::Rng snapshot_rng(seed * 7907 + 5);
     for (int steps = 0; h.game().phase() != rules::Phase::game_over && steps < spec.max_steps; ++steps) {
       if (h.game().phase() == rules::Phase::deal_over) {
-        if (spec.snapshot_one_in > 0 && snapshot_rng.below(2) == 0) snapshot_round_trips(h, snapshot_rng);
+        if (spec.snapshot_one_in > 0 && snapshot_rng.below(kSnapshotDealEndsOneIn) == 0) snapshot_round_trips(h, snapshot_rng);
         h.next_deal();
         history.push_back({-1, {}});
         if (spec.deal_starts && h.game().phase() == rules::Phase::playing) spec.deal_starts(h);
