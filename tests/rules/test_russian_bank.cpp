@@ -1010,3 +1010,14 @@ TEST_CASE("ledger memo: the winner's points, how they are counted, and the stake
         "{seat:0} got rid of every card: 67 points (30 for the game, 2 a card in {seat:1}'s stock, 1 a card in his "
         "hand, discard and turned card), at 2 chips a point");
 }
+
+TEST_CASE("a refused move leaves everything as it was, the chips the game last saw included, after chips went elsewhere") {
+  parlour::test::Harness h("russian_bank", Json::object(), {100, 100});
+  const int mover = h.game().to_act().front();
+  h.spend_elsewhere(1 - mover, 15);
+  const auto before = h.game().snapshot();
+  CHECK_THROWS_AS(h.game().apply(mover, {{"type", "H AA"}, {"card", "TC"}, {"from", "turned:0"}, {"to", "layout:1"}},
+                                 h.chips()),
+                  parlour::rules::RulesError);
+  CHECK(h.game().snapshot() == before);
+}

@@ -33,10 +33,18 @@ Effects RussianBank::apply(int seat, const Json& action, const Balances& balance
   if (phase_ != Phase::playing) throw not_your_turn("the game is not in play");
   if (seat != 0 && seat != 1) throw not_your_turn(seat_tag(seat) + " does not play Russian Bank here");
   const auto type = action_type(action);
+  // The book keeps the chips of the call before; a refused action leaves them so
+  // (the fuzzer's snapshot comparison found a refusal that had synced them).
+  const Balances synced_before{book_.chips(0), book_.chips(1)};  // synced at the deal, before any apply
   book_.sync(balances);
   Effects fx;
-  if (seat == mover_) apply_mover(type, action, fx);
-  else apply_opponent(type, action, fx);
+  try {
+    if (seat == mover_) apply_mover(type, action, fx);
+    else apply_opponent(type, action, fx);
+  } catch (const RulesError&) {
+    book_.sync(synced_before);
+    throw;
+  }
   opponent_cache_.reset();
   return fx;
 }
