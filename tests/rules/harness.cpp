@@ -1,5 +1,7 @@
 #include "tests/rules/harness.h"
 
+#include "rules/snapshot.h"
+
 namespace parlour::test {
 
 std::vector<rules::Card> cards(const std::vector<std::string>& names) {
@@ -32,6 +34,20 @@ Harness::Harness(const std::string& game, Json options, std::vector<std::int64_t
   setup_ = setup;
   game_ = rules::Registry::create(*info, std::move(setup));
   next_deal();
+}
+
+void Harness::spoilt_snapshots_refused(const std::vector<std::string>& seat_fields) const {
+  const auto snapshot = game_->snapshot();
+  for (const auto& [key, value] : snapshot.items()) {
+    auto broken = snapshot;
+    broken.erase(key);
+    CHECK_THROWS_AS(restored(broken), rules::SnapshotError);
+  }
+  for (const auto& key : seat_fields) {
+    auto broken = snapshot;
+    broken[key] = 99;
+    CHECK_THROWS_AS(restored(broken), rules::SnapshotError);
+  }
 }
 
 std::unique_ptr<rules::GameState> Harness::restored(const Json& snapshot) const {

@@ -55,6 +55,10 @@ class Harness {
   // only for a harness that created its game.
   std::unique_ptr<rules::GameState> restored(const Json& snapshot) const;
 
+  // Checks that a snapshot of this game short of any one of its fields, or with
+  // one of `seat_fields` naming a seat the table has not, is refused.
+  void spoilt_snapshots_refused(const std::vector<std::string>& seat_fields) const;
+
   // The error code an action is refused with, after checking it changed nothing.
   std::string refusal(int seat, const Json& action);
 
