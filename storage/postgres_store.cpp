@@ -191,6 +191,17 @@ CREATE TABLE table_leases (
 );
 CREATE INDEX table_leases_by_node ON table_leases(node);
 )sql"},
+    {10, "each deal's start: the table's state before it, so that a hand history reads one deal", R"sql(
+-- As in SQLite: a cache of the log, written with the step that deals each deal.
+CREATE TABLE deal_starts (
+  table_id    TEXT NOT NULL REFERENCES tables(id),
+  deal        INTEGER NOT NULL CHECK (deal > 0),
+  seq         BIGINT NOT NULL,
+  entry_json  TEXT NOT NULL,
+  state_json  TEXT NOT NULL,
+  PRIMARY KEY (table_id, deal)
+);
+)sql"},
 };
 
 static_assert(migrations_are_numbered_in_order(kMigrations),
@@ -254,6 +265,10 @@ ORDER BY made)sql";
     case Query::seats: return "SELECT seat, player, bot, bot_level FROM table_seats WHERE table_id = $1 ORDER BY seat";
     case Query::events_after: return "SELECT seq, json FROM table_events WHERE table_id = $1 AND seq > $2 ORDER BY seq";
     case Query::results: return "SELECT json FROM results WHERE table_id = $1 ORDER BY id";
+    case Query::events_between:
+      return "SELECT seq, json FROM table_events WHERE table_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq";
+    case Query::deal_starts: return "SELECT deal, seq, entry_json FROM deal_starts WHERE table_id = $1 ORDER BY deal";
+    case Query::deal_state: return "SELECT state_json FROM deal_starts WHERE table_id = $1 AND deal = $2";
   }
   return "";
 }
@@ -305,6 +320,9 @@ constexpr Statement kInsertSeat{
     "insert_seat", "INSERT INTO table_seats(table_id, seat, player, bot, bot_level) VALUES ($1, $2, $3, $4, $5)"};
 constexpr Statement kInsertEvent{"insert_event", "INSERT INTO table_events(table_id, seq, json) VALUES ($1, $2, $3)"};
 constexpr Statement kInsertResult{"insert_result", "INSERT INTO results(table_id, time, json) VALUES ($1, $2, $3)"};
+constexpr Statement kInsertDealStart{
+    "insert_deal_start",
+    "INSERT INTO deal_starts(table_id, deal, seq, entry_json, state_json) VALUES ($1, $2, $3, $4, $5)"};
 
 // The leases of a batch's fenced tables, share-locked so that a node taking a
 // table over (an UPDATE of its row) waits for this transaction and then
@@ -318,6 +336,7 @@ WHERE table_id = ANY($1::text[]) ORDER BY table_id FOR SHARE)sql"};
 constexpr Statement kWriteStatements[] = {
     kLeasesForWrite, kRecordMigration, kInsertPlayer, kPostingFromPlayer, kPostingFromOther, kInsertTable,
     kSetStatus,      kSetFailure,      kDeleteSeats,  kInsertSeat,        kInsertEvent,      kInsertResult,
+    kInsertDealStart,
 };
 
 constexpr const char* kSavepoint = "SAVEPOINT table_write";
@@ -557,6 +576,9 @@ class PostgresWrite final : public WriteTransaction {
 
   void delete_seats(const std::string& table) override { run(tx_, kDeleteSeats, table); }
 
+  void insert_deal_start(const std::string& table, const DealStart& start) override {
+    run(tx_, kInsertDealStart, table, std::int64_t{start.deal}, start.seq, start.entry_json, start.state_json);
+  }
   void append_event(const std::string& table, const Event& event) override {
     run(tx_, kInsertEvent, table, event.seq, event.json);
   }

@@ -7,7 +7,7 @@
 
 namespace parlour::storage {
 
-inline constexpr int kLatestSchemaVersion = 9;
+inline constexpr int kLatestSchemaVersion = 10;
 
 struct Migration {
   int version;

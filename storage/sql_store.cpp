@@ -94,6 +94,10 @@ Seat seat_from(const Row& row) {
 
 Event event_from(const Row& row) { return Event{row.integer(0), row.text(1)}; }
 
+DealStart deal_start_from(const Row& row) {
+  return DealStart{static_cast<int>(row.integer(0)), row.integer(1), row.text(2), ""};
+}
+
 TableNet table_net_from(const Row& row) { return TableNet{row.text(0), row.integer(1)}; }
 
 std::pair<std::string, std::int64_t> balance_from(const Row& row) { return {row.text(0), row.integer(1)}; }
@@ -246,6 +250,22 @@ std::vector<Event> SqlStore::events_after(const std::string& table, std::int64_t
                 [&] { return rows_of(*sql_, Query::events_after, {table, after_seq}, event_from); });
 }
 
+std::vector<Event> SqlStore::events_between(const std::string& table, std::int64_t after_seq,
+                                           std::int64_t upto_seq) {
+  return guard_([&] { return "reading the events of table " + table; },
+                [&] { return rows_of(*sql_, Query::events_between, {table, after_seq, upto_seq}, event_from); });
+}
+
+std::vector<DealStart> SqlStore::deal_starts(const std::string& table) {
+  return guard_([&] { return "reading the deals of table " + table; },
+                [&] { return rows_of(*sql_, Query::deal_starts, {table}, deal_start_from); });
+}
+
+std::optional<std::string> SqlStore::deal_state(const std::string& table, int deal) {
+  return guard_([&] { return "reading the state before deal " + std::to_string(deal) + " of table " + table; },
+                [&] { return first_of(*sql_, Query::deal_state, {table, std::int64_t{deal}}, text_from); });
+}
+
 std::vector<std::string> SqlStore::results(const std::string& table) {
   return guard_([&] { return "reading the results of table " + table; },
                 [&] { return rows_of(*sql_, Query::results, {table}, text_from); });
@@ -291,6 +311,10 @@ void SqlStore::write_step(WriteTransaction& tx, const TableWrite& write, const s
   }
   if (write.failure) {
     guard_([&] { return "marking table " + table + " failed"; }, [&] { tx.set_failure(table, *write.failure); });
+  }
+  if (write.deal_start) {
+    guard_([&] { return "keeping the start of deal " + std::to_string(write.deal_start->deal) + " of table " + table; },
+           [&] { tx.insert_deal_start(table, *write.deal_start); });
   }
 }
 

@@ -106,6 +106,8 @@ TableRecord table_from(const Row& row);
 Seat seat_from(const Row& row);
 // seq, json
 Event event_from(const Row& row);
+// deal, seq, entry json (the state is read apart)
+DealStart deal_start_from(const Row& row);
 // account name, amount
 TableNet table_net_from(const Row& row);
 // account name, balance
@@ -134,8 +136,11 @@ enum class Query {
   seats,                      // table -> seats by number
   events_after,               // table, seq -> events by seq
   results,                    // table -> result json by id
+  events_between,             // table, after seq, up to seq -> events by seq
+  deal_starts,                // table -> deal, seq, entry json by deal
+  deal_state,                 // table, deal -> state json
 };
-inline constexpr int kQueryCount = static_cast<int>(Query::results) + 1;
+inline constexpr int kQueryCount = static_cast<int>(Query::deal_state) + 1;
 
 using Param = std::variant<std::monostate, std::int64_t, std::string>;  // monostate: NULL
 using Params = std::vector<Param>;
@@ -174,6 +179,7 @@ class WriteTransaction : public Reader {
   virtual std::int64_t set_status(const std::string& table, const std::string& status) = 0;  // rows changed
   virtual void set_failure(const std::string& table, const std::string& failure) = 0;
   virtual void append_result(const std::string& table, const std::string& json, const std::string& time) = 0;
+  virtual void insert_deal_start(const std::string& table, const DealStart& start) = 0;
 
   // Each step of a batch in its own savepoint: begin_step(), then end_step()
   // if it was written, which checks the ledger's deferred constraints for it
@@ -226,7 +232,10 @@ class SqlStore : public Store {
   std::vector<TableRecord> tables_hosted_since(const std::string& host, const std::string& since, int limit) override;
   using Store::events;
   std::vector<Event> events_after(const std::string& table, std::int64_t after_seq) override;
+  std::vector<Event> events_between(const std::string& table, std::int64_t after_seq, std::int64_t upto_seq) override;
   std::vector<std::string> results(const std::string& table) override;
+  std::vector<DealStart> deal_starts(const std::string& table) override;
+  std::optional<std::string> deal_state(const std::string& table, int deal) override;
 
   std::vector<CommitOutcome> commit(const std::vector<TableWrite>& writes) override;
 

@@ -259,6 +259,19 @@ CREATE TABLE table_leases (
 );
 CREATE INDEX table_leases_by_node ON table_leases(node);
 )sql"},
+    {10, "each deal's start: the table's state before it, so that a hand history reads one deal", R"sql(
+-- A cache of the log, written with the step that deals each deal: the
+-- table's state just before that step and the deal's line in the history's
+-- list. A history of deal N reads its row and that deal's events only.
+CREATE TABLE deal_starts (
+  table_id    TEXT NOT NULL REFERENCES tables(id),
+  deal        INTEGER NOT NULL CHECK (deal > 0),
+  seq         INTEGER NOT NULL,
+  entry_json  TEXT NOT NULL,
+  state_json  TEXT NOT NULL,
+  PRIMARY KEY (table_id, deal)
+) WITHOUT ROWID;
+)sql"},
 };
 
 static_assert(migrations_are_numbered_in_order(kMigrations),
@@ -325,6 +338,10 @@ ORDER BY made)sql";
     case Query::seats: return "SELECT seat, player, bot, bot_level FROM table_seats WHERE table_id = ?1 ORDER BY seat";
     case Query::events_after: return "SELECT seq, json FROM table_events WHERE table_id = ?1 AND seq > ?2 ORDER BY seq";
     case Query::results: return "SELECT json FROM results WHERE table_id = ?1 ORDER BY id";
+    case Query::events_between:
+      return "SELECT seq, json FROM table_events WHERE table_id = ?1 AND seq > ?2 AND seq <= ?3 ORDER BY seq";
+    case Query::deal_starts: return "SELECT deal, seq, entry_json FROM deal_starts WHERE table_id = ?1 ORDER BY deal";
+    case Query::deal_state: return "SELECT state_json FROM deal_starts WHERE table_id = ?1 AND deal = ?2";
   }
   return "";
 }
@@ -368,6 +385,8 @@ constexpr const char* kInsertSeat =
     "INSERT INTO table_seats(table_id, seat, player, bot, bot_level) VALUES (?1, ?2, ?3, ?4, ?5)";
 constexpr const char* kInsertEvent = "INSERT INTO table_events(table_id, seq, json) VALUES (?1, ?2, ?3)";
 constexpr const char* kInsertResult = "INSERT INTO results(table_id, time, json) VALUES (?1, ?2, ?3)";
+constexpr const char* kInsertDealStart =
+    "INSERT INTO deal_starts(table_id, deal, seq, entry_json, state_json) VALUES (?1, ?2, ?3, ?4, ?5)";
 
 constexpr int kBusyTimeoutMs = 5000;
 
@@ -672,6 +691,9 @@ class SqliteWrite final : public WriteTransaction {
 
   void delete_seats(const std::string& table) override { exec(kDeleteSeats, table); }
 
+  void insert_deal_start(const std::string& table, const DealStart& start) override {
+    exec(kInsertDealStart, table, std::int64_t{start.deal}, start.seq, start.entry_json, start.state_json);
+  }
   void append_event(const std::string& table, const Event& event) override {
     exec(kInsertEvent, table, event.seq, event.json);
   }

@@ -115,6 +115,18 @@ struct Fence {
 };
 
 // Everything one table step writes, committed atomically.
+// A deal's start, written with the step that deals it, so that a hand history
+// of deal N reads that deal and nothing before it (server/history/history.h):
+// the table's whole state just before that step (TableState::snapshot), and
+// the deal's line in the history's list of deals. A cache of the log, never the
+// truth: a table is a pure function of its events.
+struct DealStart {
+  int deal = 0;             // 1, 2, 3...
+  std::int64_t seq = 0;     // the step that dealt it
+  std::string entry_json;   // {"deal","from_seq","commitment","shuffle"?}
+  std::string state_json;   // the table before that step; "" where not read (Store::deal_starts)
+};
+
 struct TableWrite {
   std::string table;
   std::optional<Fence> fence;        // several nodes: the lease this write needs
@@ -124,6 +136,7 @@ struct TableWrite {
   std::optional<std::vector<Seat>> seats;
   std::optional<std::string> result_json;  // a settled deal's or the game's result
   std::optional<std::string> failure;      // the table failed: why (its status is set to finished)
+  std::optional<DealStart> deal_start;     // the step deals a new deal
 };
 
 // What became of one table write in a commit: a kind the server acts on, and
@@ -221,7 +234,15 @@ class Store {
   // The events of `table` with a seq above `after_seq`, in order: what a replay
   // standing at `after_seq` still has to apply (server/history/history.h).
   virtual std::vector<Event> events_after(const std::string& table, std::int64_t after_seq) = 0;
+  // The events of `table` with a seq in (after_seq, upto_seq], in order: one deal's.
+  virtual std::vector<Event> events_between(const std::string& table, std::int64_t after_seq,
+                                            std::int64_t upto_seq) = 0;
   virtual std::vector<std::string> results(const std::string& table) = 0;
+  // Every deal the table has dealt, by deal number, without their states
+  // (state_json ""): the index a hand history lists.
+  virtual std::vector<DealStart> deal_starts(const std::string& table) = 0;
+  // The table's state before deal `deal`, as written with it; nullopt when none was.
+  virtual std::optional<std::string> deal_state(const std::string& table, int deal) = 0;
 
   // Group commit: writes each step in its own savepoint inside one transaction,
   // so that one failing step does not undo the others, and each step is all or

@@ -10,6 +10,8 @@
 #include "server/common/names.h"
 #include "server/table/table_state.h"
 
+#include <spdlog/spdlog.h>
+
 namespace parlour::server {
 
 namespace code = protocol::code;
@@ -91,6 +93,11 @@ bool same_seats(const std::vector<storage::Seat>& a, const std::vector<storage::
   });
 }
 
+ProtocolError no_such_deal(const storage::TableRecord& record, int dealt, int wanted) {
+  return ProtocolError(code::not_found, "table " + record.id + " has had " + std::to_string(dealt) +
+                                            " deals; there is no deal " + std::to_string(wanted));
+}
+
 std::atomic<std::uint64_t> events_replayed{0};
 
 Json pack_json(const rules::PackSpec& pack) {
@@ -125,9 +132,12 @@ struct ReplayedHistory::Impl {
   // The table's state made as every table is, by replaying its log (TableState).
   Impl(const storage::TableRecord& record, const rules::GameInfo& info)
       : record(record), state(TableState::replay(record, info, {})) {}
+  Impl(const storage::TableRecord& record, TableState resumed)
+      : record(record), state(std::move(resumed)), first_deal(state.deals_started()) {}
 
   storage::TableRecord record;  // as it was when the replay began
   TableState state;
+  int first_deal = 0;           // the deals dealt before the replay began
   Json deals = Json::array();   // each deal's number, seqs, commitment and shuffle
   std::optional<rules::PackSpec> pack;
   // The steps of deal d (0: before the first) as text with every seat's view
@@ -146,14 +156,9 @@ void ReplayedHistory::Impl::observe(const TableState& state, const TableState::R
   const auto* game = state.game();
   if (!game) return;
   // A deal event that deals nothing (the game ended on it) starts no deal.
-  if ((kind == "start" || kind == "deal") && state.deals_started() > static_cast<int>(deals.size())) {
-    Json deal = {{"deal", state.deals_started()}, {"from_seq", step.seq}, {"to_seq", step.seq},
-                 {"commitment", state.commitment(state.deals_started())}};
-    if (const auto source = game->deck_source()) {
-      deal["shuffle"] = source->shuffles;
-      pack = source->pack;
-    }
-    deals.push_back(std::move(deal));
+  if ((kind == "start" || kind == "deal") && state.deals_started() > first_deal + static_cast<int>(deals.size())) {
+    deals.push_back(state.deal_entry(step.seq));
+    if (const auto source = game->deck_source()) pack = source->pack;
   } else if (!deals.empty()) {
     deals.back()["to_seq"] = step.seq;
   }
@@ -209,6 +214,27 @@ Json ReplayedHistory::Impl::page(int deal, std::int64_t from, int limit, const A
 ReplayedHistory::ReplayedHistory(const storage::TableRecord& record, const rules::GameInfo& info)
     : impl_(std::make_unique<Impl>(record, info)) {}
 
+ReplayedHistory::ReplayedHistory(const storage::TableRecord& record, const rules::GameInfo& info,
+                                 const storage::DealStart& start) {
+  const auto where = "the state kept before deal " + std::to_string(start.deal) + " of table " + record.id;
+  Json snapshot;
+  try {
+    snapshot = Json::parse(start.state_json);
+  } catch (const Json::exception& e) {
+    throw ProtocolError(code::internal, where + " is not JSON: " + e.what());
+  }
+  try {
+    impl_ = std::make_unique<Impl>(record, TableState::resume(record, info, snapshot));
+  } catch (const ReplayError& e) {
+    throw ProtocolError(code::internal, where + " cannot be read: " + e.what());
+  }
+  const auto& state = impl_->state;
+  if (state.seq() != start.seq - 1 || state.deals_started() != start.deal - 1)
+    throw ProtocolError(code::internal, where + " stands at seq " + std::to_string(state.seq()) + " after deal " +
+                                            std::to_string(state.deals_started()) + ", not just before seq " +
+                                            std::to_string(start.seq));
+}
+
 ReplayedHistory::~ReplayedHistory() = default;
 
 void ReplayedHistory::extend(const std::vector<storage::Event>& events) {
@@ -233,20 +259,38 @@ bool ReplayedHistory::made_for(const storage::TableRecord& record) const {
 }
 
 Json ReplayedHistory::document(const storage::TableRecord& record, const HistoryQuery& query) const {
+  return assemble(record, query, impl_->deals, *impl_, *impl_);
+}
+
+Json ReplayedHistory::document(const storage::TableRecord& record, const HistoryQuery& query,
+                               const std::vector<storage::DealStart>& starts, const ReplayedHistory& last,
+                               const ReplayedHistory& paged) {
+  // Each deal runs to the step before the next deal's, the last to the end of the log.
+  Json deals = Json::array();
+  for (std::size_t d = 0; d < starts.size(); ++d) {
+    Json deal = Json::parse(starts[d].entry_json);
+    deal["to_seq"] = d + 1 < starts.size() ? starts[d + 1].seq - 1 : last.seq();
+    deals.push_back(std::move(deal));
+  }
+  return assemble(record, query, std::move(deals), *last.impl_, *paged.impl_);
+}
+
+// The document from the list of deals, the replay standing at the log's end
+// (`last`: the table's seats, its last deal's phase, its fair deals) and the
+// replay holding the deal asked for (`paged`); the same replay when the whole log was replayed.
+Json ReplayedHistory::assemble(const storage::TableRecord& record, const HistoryQuery& query, Json deals,
+                               const Impl& last, const Impl& paged) {
   const auto audience = audience_of(record, query.viewer);
   const int wanted = query.deal.value_or(1);
-  const auto& core = impl_->state;
+  const auto& core = last.state;
 
-  Json deals = impl_->deals;
   const bool over = record.status == "finished";
   const bool last_deal_played = core.game() && core.game()->phase() == rules::Phase::playing;
   for (auto& deal : deals)
     deal["finished"] = over || deal["deal"].get<int>() < core.deals_started() || !last_deal_played;
   const int dealt = static_cast<int>(deals.size());
   if (!query.whole && (dealt > 0 || query.deal)) {
-    if (wanted < 1 || wanted > dealt)
-      throw ProtocolError(code::not_found, "table " + record.id + " has had " + std::to_string(dealt) +
-                                               " deals; there is no deal " + std::to_string(wanted));
+    if (wanted < 1 || wanted > dealt) throw no_such_deal(record, dealt, wanted);
     if (!deals[wanted - 1]["finished"].get<bool>())
       throw ProtocolError(code::forbidden, "deal " + std::to_string(wanted) + " of table " + record.id +
                                                " is still being played; it can be replayed once it ends");
@@ -255,11 +299,11 @@ Json ReplayedHistory::document(const storage::TableRecord& record, const History
   Json steps = Json::array();
   Json next_from;
   if (query.whole) {
-    for (int deal = 0; deal < static_cast<int>(impl_->steps.size()); ++deal)
-      for (auto& step : impl_->page(deal, 0, std::numeric_limits<int>::max(), audience, next_from))
+    for (int deal = 0; deal < static_cast<int>(paged.steps.size()); ++deal)
+      for (auto& step : paged.page(deal, 0, std::numeric_limits<int>::max(), audience, next_from))
         steps.push_back(std::move(step));
   } else {
-    steps = impl_->page(wanted, query.from.value_or(0), query.limit, audience, next_from);
+    steps = paged.page(wanted, query.from.value_or(0), query.limit, audience, next_from);
   }
 
   Json seats = Json::array();
@@ -278,7 +322,7 @@ Json ReplayedHistory::document(const storage::TableRecord& record, const History
               {"next_from", next_from}};
   if (over && core.deals_started() > 0) {
     Json fair = core.fair_json();
-    fair["pack"] = impl_->pack ? pack_json(*impl_->pack) : Json();
+    fair["pack"] = last.pack ? pack_json(*last.pack) : Json();
     fair["stacked_deck"] = record.deck_json.empty() ? Json() : Json::parse(record.deck_json);
     doc["fair"] = std::move(fair);
   }
@@ -291,14 +335,69 @@ Json ReplayedHistory::document(const storage::TableRecord& record, const History
 HistoryCache::HistoryCache(std::size_t max_bytes) : max_bytes_(max_bytes) {}
 
 Json HistoryCache::build(storage::Store& db, const storage::TableRecord& record, const HistoryQuery& query) {
-  audience_of(record, query.viewer);  // a refusal costs no replay
-  return kept_for(db, record).document(record, query);
+  StoredTableLog log(db, record.id);
+  return build(log, record, query);
 }
 
-ReplayedHistory& HistoryCache::kept_for(storage::Store& db, const storage::TableRecord& record) {
+namespace {
+
+// Deals 1, 2, 3... each with its start kept: a table logged before the starts
+// were kept has none or only its later ones.
+bool every_deal_kept(const std::vector<storage::DealStart>& starts) {
+  for (std::size_t d = 0; d < starts.size(); ++d)
+    if (starts[d].deal != static_cast<int>(d) + 1) return false;
+  return !starts.empty();
+}
+
+}  // namespace
+
+Json HistoryCache::build(TableLog& log, const storage::TableRecord& record, const HistoryQuery& query) {
+  audience_of(record, query.viewer);  // a refusal costs no replay
   const auto* info = rules::Registry::builtin().find(record.game);
   if (!info) throw ProtocolError(code::internal, "the game '" + record.game + "' is not known to this server");
-  auto it = kept_.find(record.id);
+  auto starts = query.whole ? std::vector<storage::DealStart>{} : log.deal_starts();
+  if (!every_deal_kept(starts)) return whole_table(log, record, *info, query);
+  const int dealt = static_cast<int>(starts.size());
+  const int wanted = query.deal.value_or(1);
+  if (wanted < 1 || wanted > dealt) throw no_such_deal(record, dealt, wanted);
+  try {
+    const auto from_start = [&](int deal) -> Make {
+      return [&log, &record, info, deal, &starts] {
+        auto start = starts[static_cast<std::size_t>(deal - 1)];
+        auto state = log.deal_state(deal);
+        if (!state) throw ProtocolError(code::internal, "no state was kept before deal " + std::to_string(deal));
+        start.state_json = std::move(*state);
+        return std::make_unique<ReplayedHistory>(record, *info, start);
+      };
+    };
+    const auto key = [&](int deal) { return record.id + "#" + std::to_string(deal); };
+    auto& last = kept_for(log, record, key(dealt), from_start(dealt), std::nullopt);
+    auto& paged = wanted == dealt ? last
+                                  : kept_for(log, record, key(wanted), from_start(wanted),
+                                             starts[static_cast<std::size_t>(wanted)].seq - 1);
+    auto doc = ReplayedHistory::document(record, query, starts, last, paged);
+    drop_beyond_budget(key(wanted));
+    return doc;
+  } catch (const ProtocolError& e) {
+    // A start that cannot be read is a cache lost: the log is the truth.
+    if (e.code() != code::internal) throw;
+    spdlog::warn("table {}: the history replays the whole log: {}", record.id, e.what());
+    return whole_table(log, record, *info, query);
+  }
+}
+
+Json HistoryCache::whole_table(TableLog& log, const storage::TableRecord& record, const rules::GameInfo& info,
+                               const HistoryQuery& query) {
+  ++whole_replays_;
+  const auto make = [&] { return std::make_unique<ReplayedHistory>(record, info); };
+  auto doc = kept_for(log, record, record.id, make, std::nullopt).document(record, query);
+  drop_beyond_budget(record.id);
+  return doc;
+}
+
+ReplayedHistory& HistoryCache::kept_for(TableLog& log, const storage::TableRecord& record, const std::string& key,
+                                        const Make& make, std::optional<std::int64_t> upto) {
+  auto it = kept_.find(key);
   if (it != kept_.end() && !it->second.replay->made_for(record)) {
     bytes_ -= it->second.bytes;
     recency_.erase(it->second.recency);
@@ -306,15 +405,15 @@ ReplayedHistory& HistoryCache::kept_for(storage::Store& db, const storage::Table
     it = kept_.end();
   }
   if (it == kept_.end()) {
-    recency_.push_front(record.id);
-    it = kept_.emplace(record.id, Kept{std::make_unique<ReplayedHistory>(record, *info), recency_.begin(), 0})
-             .first;
+    auto replay = make();
+    recency_.push_front(key);
+    it = kept_.emplace(key, Kept{std::move(replay), recency_.begin(), 0}).first;
   } else {
     recency_.splice(recency_.begin(), recency_, it->second.recency);
   }
   Kept& kept = it->second;
   try {
-    kept.replay->extend(db.events_after(record.id, kept.replay->seq()));
+    if (!upto || kept.replay->seq() < *upto) kept.replay->extend(log.events(kept.replay->seq(), upto));
   } catch (...) {
     // Half applied: start afresh next time.
     bytes_ -= kept.bytes;
@@ -324,7 +423,6 @@ ReplayedHistory& HistoryCache::kept_for(storage::Store& db, const storage::Table
   }
   bytes_ += kept.replay->bytes() - kept.bytes;
   kept.bytes = kept.replay->bytes();
-  drop_beyond_budget(record.id);
   return *kept.replay;
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "rules/snapshot.h"
+
 namespace parlour::server {
 
 namespace {
@@ -126,6 +128,36 @@ Standings::Json Standings::to_json(const std::vector<std::string>& names, const 
   }
   for (const auto& entry : former_) players.push_back(entry);
   return {{"deals", deals_}, {"players", std::move(players)}};
+}
+
+Standings::Json Standings::snapshot() const {
+  return {{"chips", chips_},
+          {"deals_won", deals_won_},
+          {"deals", deals_},
+          {"last_deal", last_deal_ ? Json(*last_deal_) : Json()},
+          {"running", running_},
+          {"has_running", has_running_},
+          {"summed_points", summed_points_},
+          {"has_points", has_points_},
+          {"former", former_}};
+}
+
+Standings Standings::restore(const Json& snapshot) {
+  using rules::field;
+  Standings out;
+  out.chips_ = field<std::vector<std::int64_t>>(snapshot, "chips");
+  const auto seats = out.chips_.size();
+  out.deals_won_ = field<std::vector<int>>(snapshot, "deals_won");
+  out.deals_ = field<int>(snapshot, "deals");
+  out.last_deal_ = rules::optional_field<std::int64_t>(snapshot, "last_deal");
+  out.running_ = field<std::vector<std::int64_t>>(snapshot, "running");
+  out.has_running_ = field<bool>(snapshot, "has_running");
+  out.summed_points_ = field<std::vector<std::int64_t>>(snapshot, "summed_points");
+  out.has_points_ = field<bool>(snapshot, "has_points");
+  out.former_ = field<std::vector<Json>>(snapshot, "former");
+  if (out.deals_won_.size() != seats || out.running_.size() != seats || out.summed_points_.size() != seats)
+    throw rules::SnapshotError("the standings' per-seat lists differ in length");
+  return out;
 }
 
 }  // namespace parlour::server

@@ -46,6 +46,11 @@ class Standings {
   // up a seat follow the seats, with "left": true.
   Json to_json(const std::vector<std::string>& names, const std::vector<bool>& bots) const;
 
+  // Everything above, for a table's deal snapshot (TableState::snapshot); read
+  // back whole or not at all (throws rules::SnapshotError saying what is wrong).
+  Json snapshot() const;
+  static Standings restore(const Json& snapshot);
+
  private:
   std::vector<std::int64_t> chips_;
   std::vector<int> deals_won_;

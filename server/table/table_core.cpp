@@ -235,6 +235,7 @@ Outbox TableCore::commit_step(std::optional<Json> event, std::vector<storage::Po
       if (!posting.seq) posting.seq = state_.seq();
   }
   write.postings = postings;
+  write.deal_start = std::exchange(unsaved_deal_start_, std::nullopt);
   if (changes.status) write.status = state_.status();
   if (changes.seats) write.seats = state_.stored_seats();
   if (changes.status || changes.seats) ++summary_version_;
@@ -316,6 +317,7 @@ Outbox TableCore::fail(const std::string& reason) {
   // A step that threw after moving chips in memory never reached the database.
   services_.balances.revert(unsaved_postings_);
   unsaved_postings_.clear();
+  unsaved_deal_start_.reset();
   pending_.reset();
   state_.set_failure(shorten(reason));
   say("The table has stopped because of a fault in the server; its chips are safe.");
@@ -334,6 +336,7 @@ std::vector<storage::Posting> TableCore::apply_event(Json& event) {
     throw std::logic_error("the rules moved more chips than a player has: " + event.dump());
   services_.balances.apply(applied.postings, lock);
   unsaved_postings_.insert(unsaved_postings_.end(), applied.postings.begin(), applied.postings.end());
+  if (applied.deal_start) unsaved_deal_start_ = std::move(applied.deal_start);
   lock.unlock();
   sync_memory();
   if (state_.deals_started() != deals_before)

@@ -324,6 +324,7 @@ class TableCore {
   rules::Balances chips_resumed_;  // the seats' chips resume() last looked at (skips are decided on them)
   std::optional<Pending> pending_;
   std::vector<storage::Posting> unsaved_postings_;  // applied in memory, not yet part of a write
+  std::optional<storage::DealStart> unsaved_deal_start_;  // a deal dealt in memory, not yet part of a write
 
   std::array<std::uint64_t, timer_kind_count> timer_token_{};  // the armed timer of each kind, 0 if none
   std::uint64_t last_token_ = 0;

@@ -86,8 +86,16 @@ void TableState::replay_event(const storage::Event& stored, const Observer& obse
 }
 
 AppliedEvent TableState::apply(Json& event, const ChipsNow& chips_now) {
+  // Only a start or a deal event deals; the state before one is kept with it.
+  const std::string& kind = event.at("kind").get_ref<const std::string&>();
+  std::optional<Json> before;
+  if (kind == "start" || kind == "deal") before = snapshot();
+  const int deals_before = deals_started_;
   auto applied = apply_event(event, chips_now ? &chips_now : nullptr, seq_ + 1);
   ++seq_;
+  if (before && deals_started_ > deals_before)
+    applied.deal_start = storage::DealStart{deals_started_, seq_, deal_entry(seq_).dump(),
+                                            before->dump(-1, ' ', false, Json::error_handler_t::replace)};
   return applied;
 }
 
@@ -193,14 +201,11 @@ void TableState::start_game(Json& event, rules::Balances& chips, rules::Effects&
   std::vector<int> occupied;
   for (int s = 0; s < static_cast<int>(seats.size()); ++s)
     if (std::find(open.begin(), open.end(), s) == open.end()) occupied.push_back(s);
-  rules::GameSetup setup{options_, static_cast<int>(seats.size()), record_.seed, std::nullopt, chips};
   // The first dealer is drawn from the seed, among the seats taken, and kept in
   // the event; logs written before it was drawn had seat 0 deal first.
   if (live && !event.contains("first_dealer"))
     event["first_dealer"] = occupied.at(rules::draw_first_dealer(record_.seed, static_cast<int>(occupied.size())));
-  setup.first_dealer = event.value("first_dealer", 0);
-  if (!record_.deck_json.empty()) setup.stacked_deck = stacked_deck(record_.deck_json);
-  auto game = rules::Registry::create(*info_, std::move(setup));
+  auto game = rules::Registry::create(*info_, game_setup(static_cast<int>(seats.size()), chips, event.value("first_dealer", 0)));
   for (int s : open) {
     // Out of play until someone takes it; what the game says of a seat leaving is not news here.
     seats.at(s) = SeatState{};
@@ -291,6 +296,14 @@ std::vector<std::string> TableState::apply_talk(const Json& event) {
     return add_log({"The host ends the table after this deal (send end again to stop it now)."});
   }
   return {};
+}
+
+// The game's setup at the start, and for a snapshot's game before it is restored.
+rules::GameSetup TableState::game_setup(int players, rules::Balances chips, int first_dealer) const {
+  rules::GameSetup setup{options_, players, record_.seed, std::nullopt, std::move(chips)};
+  setup.first_dealer = first_dealer;
+  if (!record_.deck_json.empty()) setup.stacked_deck = stacked_deck(record_.deck_json);
+  return setup;
 }
 
 int TableState::draw_first_dealer() const {

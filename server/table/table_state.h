@@ -65,6 +65,10 @@ struct TableTalkState {
 struct AppliedEvent {
   std::vector<storage::Posting> postings;  // the chips it moved, accounts and memos named
   std::vector<std::string> lines;          // the log lines it added, names filled in
+  // A live event that dealt a new deal: the table's state just before it, to be
+  // written with the step (storage::DealStart), so that the hand history of
+  // that deal reads from there. Never set by a replay.
+  std::optional<storage::DealStart> deal_start;
 };
 
 class TableState {
@@ -83,6 +87,11 @@ class TableState {
   // replayed in order. Throws ReplayError where the log cannot be replayed.
   static TableState replay(storage::TableRecord record, const rules::GameInfo& game,
                            const std::vector<storage::Event>& events, const Observer& observe = {});
+  // A table's state from its snapshot (snapshot(), as written with a deal's
+  // start): the same state the log's replay up to the snapshot's seq makes
+  // (tests/server/test_history_live.cpp checks this for every game). Throws
+  // ReplayError when the snapshot cannot be read or does not fit the record.
+  static TableState resume(storage::TableRecord record, const rules::GameInfo& game, const Json& snapshot);
   // Replays more of the log, which must follow seq() (a history goes on from
   // where it stood). Throws ReplayError as replay() does.
   void replay_more(const std::vector<storage::Event>& events, const Observer& observe = {});
@@ -142,6 +151,14 @@ class TableState {
   const std::deque<std::string>& log_tail() const { return log_; }
   std::int64_t log_total() const { return log_total_; }
 
+  // Everything this state is beyond its record, as JSON: seq, seats, the game
+  // (rules::GameState::snapshot), the log's tail, fair deals, standings, talk,
+  // action ids and chips. resume() reads it back.
+  Json snapshot() const;
+  // The deal in play's line in a hand history's list of deals, for a deal dealt
+  // at `from_seq`: {"deal","from_seq","to_seq","commitment","shuffle"?}.
+  Json deal_entry(std::int64_t from_seq) const;
+
   // ---- provably fair deals (rules/fair.h)
   int deals_started() const { return deals_started_; }  // the number of the deal in play (0 before play)
   std::string commitment(int deal) const;
@@ -182,6 +199,8 @@ class TableState {
  private:
   TableState(storage::TableRecord record, const rules::GameInfo& game);
   void replay_event(const storage::Event& stored, const Observer& observe);
+  void restore(const Json& snapshot);
+  rules::GameSetup game_setup(int players, rules::Balances chips, int first_dealer) const;
   AppliedEvent apply_event(Json& event, const ChipsNow* chips_now, std::int64_t seq);
   std::vector<std::string> apply_talk(const Json& event);
   void start_game(Json& event, rules::Balances& chips, rules::Effects& effects, bool live);

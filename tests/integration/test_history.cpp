@@ -318,10 +318,11 @@ TEST_CASE("hand history: replayed views are exactly the views pushed live at tho
   for (const auto& step : history["steps"]) CHECK(step["seq"] == expected++);
 }
 
-// Issue 25 item 4: a history read costs the page and what was logged since the
-// last read, never a replay of the table's whole age; counted by the server in
-// /metrics (events its history replays applied), not timed.
-TEST_CASE("hand history: a page costs the events logged since the last read, not the table's age") {
+// Issue 25 item 4: a history read costs the deal it shows and the table's last
+// deal (each replayed from the state kept at its start), and then only what
+// was logged since; never a replay of the table's whole age. Counted by the
+// server in /metrics (events its history replays applied), not timed.
+TEST_CASE("hand history: a page costs its own deal and the last, then what was logged since, not the table's age") {
   ServerProcess server(ServerProcess::fresh_db("history-cost"), {"--deal-pause-ms", "0"});
   WsClient ann(server.port()), bob(server.port());
   ann.hello("ann");
@@ -333,23 +334,41 @@ TEST_CASE("hand history: a page costs the events logged since the last read, not
              return s["view"].value("deal", 0) == deal && s["view"]["phase"] == "betting";
            })["seq"].get<std::uint64_t>();
   };
+  const auto size = [](const Json& deal) {
+    return deal["to_seq"].get<std::uint64_t>() - deal["from_seq"].get<std::uint64_t>() + 1;
+  };
   const auto seq = at_deal(6);
   const auto before = replayed();
-  REQUIRE(ann.request({{"type", "history"}, {"table", table}, {"deal", 1}})["type"] == "history");
+  const auto first = ann.request({{"type", "history"}, {"table", table}, {"deal", 1}});
+  REQUIRE_MESSAGE(first["type"] == "history", first.dump());
+  const auto deals = first["deals"];
+  REQUIRE(deals.size() == 6);
   const auto once = replayed();
-  CHECK(once - before == seq);  // the first read replays the log once
-  for (int deal = 1; deal <= 5; ++deal) {
+  CHECK(once - before == size(deals[0]) + size(deals[5]));  // deal 1 and the last deal, no more
+  CHECK(once - before < seq);
+  std::uint64_t middle = 0;
+  for (int deal = 2; deal <= 5; ++deal) {
     const auto page = ann.request({{"type", "history"}, {"table", table}, {"deal", deal}});
     REQUIRE_MESSAGE(page["type"] == "history", page.dump());
     CHECK(page["steps"].size() > 0);
+    CHECK(page["deals"] == deals);
+    middle += size(deals[deal - 1]);
   }
-  CHECK(replayed() == once);  // pages of deals already replayed replay nothing
+  CHECK(replayed() - once == middle);  // each deal its own events
+  const auto all_read = replayed();
+  for (int deal = 1; deal <= 5; ++deal)
+    REQUIRE(ann.request({{"type", "history"}, {"table", table}, {"deal", deal}})["type"] == "history");
+  CHECK(replayed() == all_read);  // pages of deals already replayed replay nothing
   // Play goes on (a chat line wakes the players' loop, which stopped on a push asking for a bet).
   REQUIRE(ann.request({{"type", "chat"}, {"table", table}, {"text", "on we go"}})["type"] == "ok");
   const auto later = at_deal(7);
   const auto page = ann.request({{"type", "history"}, {"table", table}, {"deal", 6}});
   REQUIRE_MESSAGE(page["type"] == "history", page.dump());
-  CHECK(replayed() - once == later - seq);  // only the events logged since
+  const auto deals_now = page["deals"];
+  REQUIRE(deals_now.size() == 7);
+  // Only the events logged since: the rest of deal 6, and the new last deal.
+  CHECK(replayed() - all_read ==
+        deals_now[5]["to_seq"].get<std::uint64_t>() - deals[5]["to_seq"].get<std::uint64_t>() + size(deals_now[6]));
   CHECK(page["steps"].back()["seq"].get<std::uint64_t>() < later);
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "rules/registry.h"
+#include "server/history/history.h"
 #include "server/table/table_core.h"
 #include "tests/support/state_keeper.h"
 
@@ -176,6 +177,35 @@ struct Bench {
       if (p["seat"] == seat) return p;
     return Json();
   }
+};
+
+// A bench's committed writes as a hand history reads a table's log from the database.
+class BenchLog final : public TableLog {
+ public:
+  explicit BenchLog(const Bench& bench) : bench_(bench) {}
+  std::vector<storage::DealStart> deal_starts() override {
+    std::vector<storage::DealStart> starts;
+    for (const auto& write : bench_.writes)
+      if (write.deal_start) {
+        starts.push_back(*write.deal_start);
+        starts.back().state_json.clear();
+      }
+    return starts;
+  }
+  std::optional<std::string> deal_state(int deal) override {
+    for (const auto& write : bench_.writes)
+      if (write.deal_start && write.deal_start->deal == deal) return write.deal_start->state_json;
+    return std::nullopt;
+  }
+  std::vector<storage::Event> events(std::int64_t after, std::optional<std::int64_t> upto) override {
+    std::vector<storage::Event> out;
+    for (const auto& event : bench_.events)
+      if (event.seq > after && (!upto || event.seq <= *upto)) out.push_back(event);
+    return out;
+  }
+
+ private:
+  const Bench& bench_;
 };
 
 }  // namespace parlour::server::test

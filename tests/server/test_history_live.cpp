@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "protocol/messages.h"
 #include "rules/random_play.h"
 #include "rules/rng.h"
 #include "server/history/history.h"
@@ -18,6 +19,7 @@
 
 using namespace parlour::server;
 using parlour::server::test::Bench;
+using parlour::server::test::BenchLog;
 using Json = nlohmann::json;
 namespace rules = parlour::rules;
 
@@ -56,7 +58,10 @@ class LiveTable {
   // Plays `steps` random steps (or to the table's end), restarting the server at `restart_at`.
   void play(int steps, int restart_at) {
     for (int step = 0; step < steps && !bench_->core->finished(); ++step) {
-      if (step == restart_at) restart();
+      if (step == restart_at) {
+        check_deal_by_deal("bob");  // in play: his own seat's view of the deals that are over
+        restart();
+      }
       const auto roll = rng_.below(100);
       if (roll < 4) chat();
       else if (roll < 6) toggle_mute();
@@ -102,6 +107,62 @@ class LiveTable {
       ++compared;
     }
     CHECK(compared > 0);
+  }
+
+  // Every page of every deal, read from the deal's kept start and its own
+  // events (what the server does), equals the page a replay of the whole log
+  // gives, refusals included; and no request fell back to the whole log.
+  void check_deal_by_deal(const std::string& viewer) {
+    BenchLog log(*bench_);
+    const auto record = bench_->stored_record();
+    const auto starts = log.deal_starts();
+    CHECK(static_cast<int>(starts.size()) == bench_->core->state().deals_started());
+    HistoryCache cache;
+    ReplayedHistory whole(record, bench_->info);  // build_history's replay, made once
+    whole.extend(bench_->events);
+    const auto answer = [&](const auto& build) {
+      try {
+        return build();
+      } catch (const parlour::protocol::ProtocolError& e) {
+        return Json{{"error", e.code()}, {"message", e.what()}};
+      }
+    };
+    for (int deal = 0; deal <= static_cast<int>(starts.size()) + 1; ++deal) {
+      CAPTURE(deal);
+      std::optional<std::int64_t> from;
+      for (int page = 0; page < 1000; ++page) {
+        const HistoryQuery query{viewer, deal, from, false, 7};
+        const auto kept = answer([&] { return cache.build(log, record, query); });
+        CHECK(kept == answer([&] { return whole.document(record, query); }));
+        if (!kept.contains("next_from") || kept["next_from"].is_null()) break;
+        from = kept["next_from"].get<std::int64_t>();
+      }
+    }
+    CHECK(cache.whole_replays() == 0);
+  }
+
+  // The state kept with each deal's start is the state a replay of the log up
+  // to that step makes, and reads back to itself: the snapshot leaves nothing out.
+  void check_kept_starts() {
+    const auto record = bench_->stored_record();
+    int starts = 0;
+    for (const auto& write : bench_->writes) {
+      if (!write.deal_start) continue;
+      ++starts;
+      const auto& start = *write.deal_start;
+      CAPTURE(start.deal);
+      const auto kept = Json::parse(start.state_json);
+      std::vector<parlour::storage::Event> before;
+      for (const auto& event : bench_->events)
+        if (event.seq < start.seq) before.push_back(event);
+      auto replayed = TableState::replay(record, bench_->info, before).snapshot();
+      // Before the start a replay has the record's seats as they are now, where
+      // seats changed hands since; the start event says who sat (`seated`).
+      if (start.deal == 1) replayed["seats"] = kept.at("seats");
+      CHECK(replayed == kept);
+      CHECK(TableState::resume(record, bench_->info, kept).snapshot() == kept);
+    }
+    CHECK(starts > 0);
   }
 
   int deals() const { return bench_->core->game() ? bench_->core->game()->deals_played() : 0; }
@@ -276,6 +337,8 @@ TEST_CASE("the hand history equals what every member was pushed live, in every g
       LiveTable table(info, seed);
       table.play(steps_per_table, steps_per_table / 3);
       table.check_history();
+      table.check_deal_by_deal("cat");
+      table.check_kept_starts();
       deals += table.deals();
     }
     CHECK(deals > 0);

@@ -673,6 +673,43 @@ TEST_CASE("tables round-trip with their seats, status, events and results") {
   CHECK(db.find_table("t2")->status == "playing");
 }
 
+TEST_CASE("a deal's start is kept with its step: the list without states, one deal's state, one deal's events") {
+  OPEN_EACH_BACKEND(db);
+  db.create_table(make_table("t1"));
+  db.create_table(make_table("t2"));
+  std::vector<TableWrite> writes;
+  for (std::int64_t seq = 1; seq <= 9; ++seq) writes.push_back(step("t1", seq));
+  writes[0].deal_start = DealStart{1, 1, R"({"deal":1,"from_seq":1})", R"({"seq":0})"};
+  writes[4].deal_start = DealStart{2, 5, R"({"deal":2,"from_seq":5})", R"({"seq":4})"};
+  REQUIRE(commit(db, writes) == std::vector<bool>(9, true));
+
+  const auto starts = db.deal_starts("t1");
+  REQUIRE(starts.size() == 2);
+  CHECK(starts[0].deal == 1);
+  CHECK(starts[0].seq == 1);
+  CHECK(starts[0].entry_json == R"({"deal":1,"from_seq":1})");
+  CHECK(starts[0].state_json.empty());  // the list never carries the states
+  CHECK(starts[1].deal == 2);
+  CHECK(starts[1].seq == 5);
+  CHECK(db.deal_state("t1", 2) == std::optional<std::string>(R"({"seq":4})"));
+  CHECK_FALSE(db.deal_state("t1", 3));
+  CHECK(db.deal_starts("t2").empty());
+  CHECK(seqs(db.events_between("t1", 0, 4)) == std::vector<std::int64_t>{1, 2, 3, 4});
+  CHECK(seqs(db.events_between("t1", 4, 100)) == std::vector<std::int64_t>{5, 6, 7, 8, 9});
+
+  // A deal kept twice is a broken write: that step is undone whole, its event too.
+  TableWrite again = step("t1", 10);
+  again.deal_start = DealStart{2, 10, "{}", "{}"};
+  CHECK(commit(db, {again}) == std::vector<bool>{false});
+  CHECK(seqs(db.events_after("t1", 9)).empty());
+  // And a start for a table that does not exist is refused.
+  TableWrite stranger = step("t2", 1);
+  stranger.table = "t9";
+  stranger.event.reset();
+  stranger.deal_start = DealStart{1, 1, "{}", "{}"};
+  CHECK(commit(db, {stranger}) == std::vector<bool>{false});
+}
+
 TEST_CASE("migrations upgrade a version 1 file and keep its data") {
   TempFolder temp;
   REQUIRE(Store::latest_schema_version() >= 2);
