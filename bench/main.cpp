@@ -1,11 +1,13 @@
 // parlour_bench: prints the project's performance figures (`make bench`).
-// Sections: rules (in process), storage (SQLite on a temporary file) and server
+// Sections: rules (in process), storage (SQLite on a temporary file), history
+// (a long table's hand history, in process) and server
 // (the real binary over loopback WebSockets). See --help for the flags.
 #include <cstdio>
 #include <exception>
 #include <iostream>
 #include <thread>
 
+#include "bench/history_bench.h"
 #include "bench/options.h"
 #include "bench/report.h"
 #include "bench/rules_bench.h"
@@ -27,6 +29,7 @@ int main(int argc, char** argv) {
   try {
     if (options.wants("rules")) run_rules_bench(options);
     if (options.wants("storage")) run_storage_bench(options);
+    if (options.wants("history")) run_history_bench(options);
     if (options.wants("server")) run_server_bench(options);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "parlour_bench failed: %s\n", e.what());

@@ -8,7 +8,7 @@ namespace {
 
 std::string usage() {
   return "usage: parlour_bench [options]\n"
-         "  --only SECTION        run one section: rules, storage or server (default: all)\n"
+         "  --only SECTION        run one section: rules, storage, history or server (default: all)\n"
          "  --seconds N           end-to-end measurement time in seconds (default 10); each\n"
          "                        in-process measurement takes a fifth of it\n"
          "  --tables N,N,...      table counts of the server section (default 10,100,1000)\n"
@@ -54,7 +54,7 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
     const std::string& value = args[++i];
     bool ok = true;
     if (flag == "--only") {
-      ok = value == "rules" || value == "storage" || value == "server";
+      ok = value == "rules" || value == "storage" || value == "history" || value == "server";
       options.only = value;
     } else if (flag == "--seconds") ok = parse_number(value, options.seconds, 0.1, 3600.0);
     else if (flag == "--tables") {
