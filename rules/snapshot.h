@@ -25,6 +25,15 @@
 
 namespace parlour::rules {
 
+// The layout of every game's snapshot (and the server's table snapshot around
+// it). A stored snapshot of another format is not read: the log is replayed
+// instead, so that a server upgraded to a build that reads a field otherwise
+// never shows a state its log does not make. Bump it with any change to what a
+// snapshot holds: the golden replays (tests/rules/test_golden_replay.cpp) hash
+// every game's snapshot along each log and refuse a changed hash under the same
+// format, when checking and when re-recording.
+inline constexpr int snapshot_format = 1;
+
 class SnapshotError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

@@ -51,7 +51,8 @@ Json TableState::snapshot() const {
   for (const auto& seat : seats_) seats.push_back(seat_json(seat));
   Json action_ids = Json::object();
   for (const auto& [seat, ids] : action_ids_) action_ids[std::to_string(seat)] = ids;
-  return {{"seq", seq_},
+  return {{"format", rules::snapshot_format},
+          {"seq", seq_},
           {"seats", std::move(seats)},
           {"game", game_ ? game_->snapshot() : Json()},
           {"ending", ending_},
@@ -81,6 +82,9 @@ TableState TableState::resume(storage::TableRecord record, const rules::GameInfo
 
 void TableState::restore(const Json& snapshot) {
   using rules::field;
+  if (const auto format = field<int>(snapshot, "format"); format != rules::snapshot_format)
+    throw rules::SnapshotError("the snapshot is of format " + std::to_string(format) + "; this server reads format " +
+                               std::to_string(rules::snapshot_format));
   seq_ = field<std::int64_t>(snapshot, "seq");
   seats_.clear();
   for (const auto& seat : field<std::vector<Json>>(snapshot, "seats")) seats_.push_back(seat_from(seat));

@@ -22,6 +22,7 @@
 
 #include "rules/random_play.h"
 #include "rules/registry.h"
+#include "rules/snapshot.h"
 
 #ifndef PARLOUR_GOLDEN_DIR
 #error "PARLOUR_GOLDEN_DIR must name tests/rules/golden"
@@ -187,6 +188,9 @@ std::unique_ptr<GameState> create(const GameLog& log) {
 
 struct Replay {
   std::vector<Json> checkpoints;
+  // Every step's whole-state snapshot (GameState::snapshot), hashed: a change
+  // of what a snapshot holds needs a new rules::snapshot_format.
+  std::uint64_t snapshot_hash = 0xcbf29ce484222325ULL;
   std::vector<Json> snapshots;
   std::set<std::string> endings;  // how the deals of the log ended, for the recording's message
   int unpaid = 0;                 // results that name an unpaid rest
@@ -217,6 +221,7 @@ Replay replay(const GameLog& log) {
     const Effects fx = run_step(*game, step, balances);
     print.effects = fnv1a(print.effects, effects_json(fx).dump());
     fold_state(print, *game, log.players, balances);
+    out.snapshot_hash = fnv1a(out.snapshot_hash, game->snapshot().dump());
     const std::size_t done = i + 1;
     if (done % checkpoint_every == 0 || done == log.steps.size()) out.checkpoints.push_back(print.to_json(done));
     if (was_playing && game->phase() != parlour::rules::Phase::playing && !game->result().is_null()) {
@@ -382,6 +387,20 @@ std::string golden_dir() { return env("PARLOUR_GOLDEN_DIR_OVERRIDE", PARLOUR_GOL
 
 std::string path_of(const std::string& name) { return golden_dir() + "/" + name + ".json"; }
 
+Json snapshot_stamp(const Replay& replayed) {
+  return {{"format", parlour::rules::snapshot_format}, {"hash", hex(replayed.snapshot_hash)}};
+}
+
+// A changed snapshot hash under the same format: what a server would misread.
+void require_snapshot_format_bumped(const Replay& replayed, const Json& file) {
+  const auto recorded = file.value("snapshot_format", Json());
+  if (recorded.is_null() || recorded.value("format", 0) != parlour::rules::snapshot_format) return;
+  INFO("this log's game snapshots differ from the recorded ones under the same format; a server reading "
+       "snapshots stored by the previous build would take them for what they are not: bump "
+       "rules::snapshot_format (rules/snapshot.h), then re-record with PARLOUR_RECORD_GOLDEN=1");
+  REQUIRE(recorded.value("hash", "") == hex(replayed.snapshot_hash));
+}
+
 // One top-level field per line, one step per line: small diffs when re-recorded.
 void write_file(const GameLog& log, const Replay& replayed) {
   std::ofstream out(path_of(log.name));
@@ -404,7 +423,8 @@ void write_file(const GameLog& log, const Replay& replayed) {
   out << "\"snapshots\": [\n";
   for (std::size_t i = 0; i < replayed.snapshots.size(); ++i)
     out << replayed.snapshots[i].dump() << (i + 1 < replayed.snapshots.size() ? ",\n" : "\n");
-  out << "]\n}\n";
+  out << "],\n";
+  out << "\"snapshot_format\": " << snapshot_stamp(replayed).dump() << "\n}\n";
 }
 
 std::optional<Json> read_file(const std::string& name) {
@@ -460,6 +480,7 @@ TEST_CASE("golden replay: every game's recorded log replays to the recorded stat
     if (!mode.empty()) {
       const GameLog log = mode == "fresh" || !file ? play_fresh(spec) : log_from(spec.name, *file);
       const Replay replayed = replay(log);
+      if (file && mode != "fresh") require_snapshot_format_bumped(replayed, *file);
       write_file(log, replayed);
       std::string endings;
       for (const auto& ending : replayed.endings) endings += " " + ending;
@@ -479,6 +500,9 @@ TEST_CASE("golden replay: every game's recorded log replays to the recorded stat
       REQUIRE(replayed.checkpoints[i] == expected[i]);
     }
     CHECK(Json(replayed.snapshots) == file->at("snapshots"));
+    require_snapshot_format_bumped(replayed, *file);
+    INFO("the snapshot format was bumped: re-record with PARLOUR_RECORD_GOLDEN=1");
+    CHECK(file->value("snapshot_format", Json()) == snapshot_stamp(replayed));
   }
   // Every registered game has a log.
   for (const auto& info : Registry::builtin().all()) {
