@@ -164,6 +164,19 @@ void RummyBase::apply_go_down(int seat, const Json& action, Balances& chips, Eff
 
 // ------------------------------------------------------------------ legal
 
+namespace {
+
+// Card values for "may the whole hand be melded": any positive value per card
+// does, so deadwood value 0 means every card melded.
+constexpr CardValues kMeldAll{1, 1, 1, 1, 1};
+
+// A card whose removal lets the rest meld completely is all the deadwood of some
+// arrangement of the whole hand, so its value is at least the least deadwood
+// value the whole hand can have (`least`). Cards worth less need no search.
+bool may_be_all_left_over(Card card, int least) { return kMeldAll.in_hand(card) >= least; }
+
+}  // namespace
+
 // The discards that may end the turn (play_legal_actions): none while a card
 // taken must still be melded, or in the break while the hand holds a meld.
 void RummyBase::list_discards(int seat, Json& legal) const {
@@ -185,8 +198,7 @@ void RummyBase::list_discards(int seat, Json& legal) const {
 void RummyBase::list_go_down(int seat, Json& legal) const {
   const auto& hand = hands_[seat];
   auto listing = [&](const std::vector<Card>& cards, std::optional<Card> shown) {
-    const CardValues ones{1, 1, 1, 1, 1};
-    auto best = best_arrangement(cards, config_.melds, ones);
+    auto best = best_arrangement(cards, config_.melds, kMeldAll);
     if (!best.deadwood.empty() || best.melds.empty()) return;
     for (const auto& arrangement : arrangements_by_worth(best.melds)) {
       Json melds = Json::array();
@@ -205,12 +217,13 @@ void RummyBase::list_go_down(int seat, Json& legal) const {
   };
   // Keeping one card back leaves at most one fewer unmatched card: a hand whose
   // best arrangement leaves two or more cannot go down at all.
-  const CardValues ones{1, 1, 1, 1, 1};
-  const auto unmatched = best_arrangement(hand, config_.melds, ones).deadwood.size();
+  const auto whole = best_arrangement(hand, config_.melds, kMeldAll);
+  const auto unmatched = whole.deadwood.size();
   if (unmatched == 0) listing(hand, std::nullopt);
   if (config_.melding.go_down_shown_max < 0 || unmatched > 1) return;
   for (auto c : distinct(hand)) {
     if (config_.values.in_hand(c) > config_.melding.go_down_shown_max) continue;
+    if (!may_be_all_left_over(c, whole.deadwood_value)) continue;
     auto rest = hand;
     rest.erase(std::find(rest.begin(), rest.end(), c));
     if (!rest.empty()) listing(rest, c);
@@ -221,8 +234,7 @@ void RummyBase::list_go_down(int seat, Json& legal) const {
 void RummyBase::list_go_rummy(int seat, Json& legal) const {
   const auto& hand = hands_[seat];
   auto listing = [&](const std::vector<Card>& cards, std::optional<Card> discard) {
-    const CardValues ones{1, 1, 1, 1, 1};
-    auto best = best_arrangement(cards, config_.melds, ones);
+    auto best = best_arrangement(cards, config_.melds, kMeldAll);
     if (!best.deadwood.empty()) return;
     for (const auto& arrangement : arrangements_by_worth(best.melds)) {
       Json melds = Json::array();
@@ -242,8 +254,13 @@ void RummyBase::list_go_rummy(int seat, Json& legal) const {
     }
   };
   if (cards_in_no_meld(hand, config_.melds) > 1) return;  // quick exit: no arrangement can leave only one out
-  if (!config_.discard.final_discard_required) listing(hand, std::nullopt);
+  // One search of the whole hand spares the search without each card worth less
+  // than its least deadwood (most hands in play: a search per card was most of
+  // the cost of listing a turn's actions).
+  const int least = best_arrangement(hand, config_.melds, kMeldAll).deadwood_value;
+  if (!config_.discard.final_discard_required && least == 0) listing(hand, std::nullopt);
   for (auto c : distinct(hand)) {
+    if (!may_be_all_left_over(c, least)) continue;
     if (config_.discard.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == c &&
         std::count(hand.begin(), hand.end(), c) == 1)
       continue;

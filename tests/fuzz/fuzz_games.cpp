@@ -156,19 +156,31 @@ struct Table {
   std::vector<bool> left;
   std::optional<std::size_t> deal_cards;  // cards in play this deal, where the game's views count them all
   bool touched = false;                   // the state changed since it was copied
+  // The last seat's list of legal actions, while neither the state nor the chips
+  // changed: a refused action changes nothing (checked at thorough inputs), so
+  // the steps after it would list the same actions again.
+  mutable std::optional<std::pair<int, Json>> listed;
 
   Table() = default;
   Table(const Table& other)
       : info(other.info), game(other.game->clone()), chips(other.chips), pools(other.pools), total(other.total),
-        left(other.left), deal_cards(other.deal_cards) {}
+        left(other.left), deal_cards(other.deal_cards), listed(other.listed) {}
   Table(Table&&) = default;
   Table& operator=(Table&&) = default;
   Table& operator=(const Table& other) { return *this = Table(other); }
 
   int players() const { return static_cast<int>(chips.size()); }
+
+  const Json& legal_actions(int seat) const {
+    if (!listed || listed->first != seat) listed.emplace(seat, game->legal_actions(seat, chips));
+    return listed->second;
+  }
+  // The state or the chips changed: what was listed may no longer hold.
+  void forget_listed() { listed.reset(); }
   std::string where() const { return info->id + " (deal " + std::to_string(game->deals_played()) + ")"; }
 
   void record(const rules::Effects& effects) {
+    forget_listed();
     for (const auto& t : effects.transfers) {
       if (t.amount <= 0) fail(where() + ": a transfer of " + std::to_string(t.amount));
       auto& from = t.from.is_seat() ? chips.at(t.from.seat) : pools[t.from.pool];
@@ -213,6 +225,7 @@ struct Table {
   // listed action is asked for at every step that plays one, and must exist.
   void changed() {
     touched = true;
+    forget_listed();
     if (game->phase() == rules::Phase::playing && game->to_act().empty())
       fail(where() + ": nobody to act while playing");
   }
@@ -220,7 +233,7 @@ struct Table {
   void check_seats_to_act_can() const {
     if (game->phase() != rules::Phase::playing) return;
     for (int seat : game->to_act())
-      if (game->legal_actions(seat, chips).empty()) fail(where() + ": seat " + std::to_string(seat) + " to act has no action");
+      if (legal_actions(seat).empty()) fail(where() + ": seat " + std::to_string(seat) + " to act has no action");
   }
 
   void check_cards() const {
@@ -345,7 +358,7 @@ void play_listed(Table& table, Input& in) {
   const auto acting = table.game->to_act();
   if (acting.empty()) fail(table.where() + ": nobody to act while playing");
   const int seat = acting[in.byte() % acting.size()];
-  const Json legal = table.game->legal_actions(seat, table.chips);
+  const Json& legal = table.legal_actions(seat);
   if (legal.empty()) fail(table.where() + ": seat " + std::to_string(seat) + " to act has no action");
   rules::Rng numbers(in.byte());
   const Json action = rules::random_legal_action(Json::array({legal[in.byte() % legal.size()]}), numbers);
@@ -398,7 +411,7 @@ void step(Table& table, Input& in, bool thorough) {
       return;
     case 3: case 4: {
       const int actor = some_seat(table, in);
-      const Json legal = table.game->legal_actions(actor, table.chips);
+      const Json& legal = table.legal_actions(actor);
       try_action(table, actor, mutated(legal.empty() ? Json{{"type", "pass"}} : legal[in.byte() % legal.size()], in),
                  thorough);
       return;
@@ -421,6 +434,7 @@ void step(Table& table, Input& in, bool thorough) {
       const std::int64_t spent = std::min<std::int64_t>(table.chips[seat], 1 + in.byte() % 50);
       table.chips[seat] -= spent;
       table.total -= spent;
+      table.forget_listed();
       return;
     }
   }

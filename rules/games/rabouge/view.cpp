@@ -45,7 +45,7 @@ Json Rabouge::piles_view() const {
   for (const auto& pile : centre_) {
     Json json = building::pile_view(to_string(Spot{Zone::centre, pile.id}), std::nullopt, pile.cards, Shown::all, false);
     json["next"] = rank_letter(building::next_rank_wrapping(pile.cards.back().card.rank));
-    out.push_back(json);
+    out.push_back(std::move(json));
   }
   for (int seat = 0; seat < players(); ++seat) {
     const auto& r = players_[seat].cards;

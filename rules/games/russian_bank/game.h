@@ -217,7 +217,9 @@ class RussianBank final : public GameState {
 
   // ------------------------------------------------------------ the opponent (stop_and_demands.cpp)
 
-  Json opponent_actions() const;
+  // Computed once per state (opponent_cache_); a reference, since to_act() asks
+  // for it at every turn of play and needs no copy.
+  const Json& opponent_actions() const;
   Json compute_opponent_actions() const;
 
   // The demand as listed: each step names the card it moves.

@@ -8,7 +8,7 @@
 
 namespace parlour::rules::russian_bank {
 
-Json RussianBank::opponent_actions() const {
+const Json& RussianBank::opponent_actions() const {
   if (!opponent_cache_) opponent_cache_ = compute_opponent_actions();
   return *opponent_cache_;
 }

@@ -37,7 +37,7 @@ Json RussianBank::piles_view() const {
   for (int i = 0; i < piles; ++i) {
     Json pile = building::pile_view(to_string(Spot{Zone::layout, i}), std::nullopt, layout_[i], Shown::all, true);
     pile["side"] = i < column ? 0 : 1;
-    out.push_back(pile);
+    out.push_back(std::move(pile));
   }
   for (int seat = 0; seat < players; ++seat) {
     const auto& side = sides_[seat];
