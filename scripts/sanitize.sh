@@ -14,6 +14,11 @@
 #       servers run the I/O threads, writer, reader and cluster threads for real.
 #       The rules are linked from the plain tree's build/ (rules/CMakeLists.txt
 #       says why), which this builds first.
+# Both run the plain tree's test_integration and test_torture (built first in
+# build/) against their own sanitized parlour server: the clients are not the
+# code under test, and compiling their Beast-heavy files in every tree cost CI
+# minutes (tests/CMakeLists.txt, PARLOUR_CLIENT_TESTS_DIR). The servers they
+# start and the `parlour verify` they run are this tree's.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/sanitized_tree.sh
@@ -23,17 +28,20 @@ mode=${1:-}
 case "$mode" in
   address)
     build=$(configure_asan_tree)
-    targets=(parlour test_protocol test_storage test_server test_integration test_torture)
+    clients=(test_integration test_torture)
+    targets=(parlour test_protocol test_storage test_server)
     tests='^(test_protocol|test_storage|test_server|test_integration|test_torture)$'
     ;;
   thread)
     build=$(configure_tsan_tree)
-    targets=(parlour test_server test_integration)
+    clients=(test_integration)
+    targets=(parlour test_server)
     tests='^(test_server|test_integration)$'
     ;;
   *) echo "usage: $0 address|thread [ctest arguments…]" >&2; exit 2 ;;
 esac
 
+build_plain_targets "${clients[@]}"
 cmake --build "$build" -j"${JOBS:-2}" --target "${targets[@]}"
 reset_sanitizer_reports "$build"
 reports=$SANITIZER_REPORTS

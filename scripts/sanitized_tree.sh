@@ -1,16 +1,42 @@
 # Sourced by scripts/sanitize.sh and scripts/fuzz.sh: configures the sanitized
 # build trees and points every sanitizer at one report folder per run.
 
-# Prints the tree's folder after configuring it once. ccache is used when present.
+# Prints the tree's folder after configuring it. ccache is used when present. A
+# tree configured before is configured again only when a -DNAME=VALUE given here
+# is not what its cache holds (an option added since, for example).
 _configure_tree() {
   local build=$1
   shift
-  if [ ! -f "$build/CMakeCache.txt" ]; then
-    local launcher=()
-    command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" "${launcher[@]}" >&2
+  if [ -f "$build/CMakeCache.txt" ] && _cache_holds "$build/CMakeCache.txt" "$@"; then
+    echo "$build"
+    return
   fi
+  local launcher=()
+  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" "${launcher[@]}" >&2
   echo "$build"
+}
+
+# Whether the cache file holds every -DNAME=VALUE given.
+_cache_holds() {
+  local cache=$1
+  shift
+  local arg name value
+  for arg in "$@"; do
+    [[ $arg == -D*=* ]] || continue
+    name=${arg#-D}
+    value=${name#*=}
+    name=${name%%=*}
+    grep -qxF -- "$value" <(sed -n "s/^${name}:[A-Z]*=//p" "$cache") || return 1
+  done
+}
+
+# Builds TARGETS in the plain tree build/, configuring it as `make build` does
+# when it is not yet. The sanitized trees take the rules (TSan) and the clients
+# of a real server (test_integration, test_torture) from there.
+build_plain_targets() {
+  _configure_tree build >/dev/null
+  cmake --build build -j"${JOBS:-2}" --target "$@" >&2
 }
 
 # clang, ASan + UBSan, the libFuzzer targets and the tests: one tree serves the
@@ -19,17 +45,17 @@ configure_asan_tree() {
   for tool in clang clang++; do
     command -v "$tool" >/dev/null || { echo "sanitize: $tool is missing (scripts/install-deps.sh --test installs it)" >&2; return 1; }
   done
-  CC=clang CXX=clang++ _configure_tree build-asan -DPARLOUR_FUZZ=ON -DBUILD_TESTING=ON
+  CC=clang CXX=clang++ _configure_tree build-asan -DPARLOUR_FUZZ=ON -DBUILD_TESTING=ON \
+    -DPARLOUR_CLIENT_TESTS_DIR="$(pwd)/build/tests"
 }
 
 # The TSan tree links the plain tree's rules library (rules/CMakeLists.txt says
-# why): it builds that one target in build/ first, configuring build/ as
-# `make build` does when it is not yet.
+# why), which is built first.
 configure_tsan_tree() {
-  _configure_tree build >/dev/null
-  cmake --build build -j"${JOBS:-2}" --target parlour_rules >&2
+  build_plain_targets parlour_rules
   _configure_tree build-tsan -DPARLOUR_TSAN=ON -DBUILD_TESTING=ON \
-    -DPARLOUR_RULES_LIBRARY="$(pwd)/build/rules/libparlour_rules.a"
+    -DPARLOUR_RULES_LIBRARY="$(pwd)/build/rules/libparlour_rules.a" \
+    -DPARLOUR_CLIENT_TESTS_DIR="$(pwd)/build/tests"
 }
 
 # Empties the tree's report folder, sets the sanitizers' options to write there

@@ -112,14 +112,14 @@ Json whole_history(WsClient& client, const std::string& table) {
 }
 
 int run_verify(const std::string& args) {
-  const int status = std::system((std::string(PARLOUR_BINARY) + " verify " + args + " > /dev/null 2>&1").c_str());
+  const int status = std::system((parlour::support::parlour_binary() + " verify " + args + " > /dev/null 2>&1").c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 // `parlour verify ARGS`: its exit status (-1 when it did not exit, e.g. a
 // crash) and what it printed.
 std::pair<int, std::string> verify_output(const std::string& args) {
-  FILE* pipe = ::popen((std::string(PARLOUR_BINARY) + " verify " + args + " 2>&1").c_str(), "r");
+  FILE* pipe = ::popen((parlour::support::parlour_binary() + " verify " + args + " 2>&1").c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::string output;
   char buffer[4096];

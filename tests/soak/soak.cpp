@@ -853,7 +853,7 @@ int soak(const Options& options) {
                                                             std::move(args));
     port = own->port();
     pid = own->pid();
-    std::cout << "soak: started " << PARLOUR_BINARY << " (pid " << pid << ") on port " << port << ", database "
+    std::cout << "soak: started " << parlour::support::parlour_binary() << " (pid " << pid << ") on port " << port << ", database "
               << own->db() << std::endl;
   } else if (pid == 0) {
     pid = pid_listening_on(port);

@@ -6,6 +6,7 @@
 #include <boost/beast/http.hpp>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sched.h>
@@ -36,6 +37,15 @@ bool reaped_within(pid_t pid, std::chrono::milliseconds limit) {
 }
 
 }  // namespace
+
+std::string parlour_binary() {
+  const char* given = std::getenv("PARLOUR_BINARY");
+  if (given == nullptr || *given == '\0') return PARLOUR_BINARY;
+  if (::access(given, X_OK) != 0)
+    throw std::runtime_error(std::string("PARLOUR_BINARY is set to ") + given +
+                             ", which is not an executable file (expected the path of a parlour server binary)");
+  return given;
+}
 
 unsigned short free_port() {
   asio::io_context io;

@@ -16,6 +16,14 @@
 
 namespace parlour::support {
 
+// The parlour binary the tests start (and run `verify` with): the environment's
+// PARLOUR_BINARY when it is set, else the one built in this tree (the compile
+// definition). scripts/sanitize.sh sets it so that the plain tree's client tests
+// (test_integration, test_torture) drive a sanitized server, and the sanitized
+// trees need not compile those clients again. Throws when the file named is not
+// an executable.
+std::string parlour_binary();
+
 // A loopback TCP port that is free now.
 unsigned short free_port();
 
@@ -26,7 +34,7 @@ class ServerProcess {
  public:
   // Starts the server on `db` (a file path) and waits for /healthz.
   explicit ServerProcess(std::string db, std::vector<std::string> extra_args = {},
-                         std::string binary = PARLOUR_BINARY);
+                         std::string binary = parlour_binary());
   ~ServerProcess();
   ServerProcess(const ServerProcess&) = delete;
   ServerProcess& operator=(const ServerProcess&) = delete;
