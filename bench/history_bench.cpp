@@ -1,5 +1,6 @@
 #include "bench/history_bench.h"
 
+#include <algorithm>
 #include <ctime>
 
 #include <nlohmann/json.hpp>
@@ -107,10 +108,14 @@ void run_history_bench(const Options& options) {
     server::HistoryCache warm_cache;
     warm_cache.build(table, record, first_deal);
     const double warm = mean_cpu_ms(options.micro_seconds(), [&] { warm_cache.build(table, record, first_deal); });
+    std::size_t stored = 0;
+    for (const auto& start : table.starts) stored += start.state_json.size() + start.entry_json.size();
     const std::string name = "history/red_dog " + std::to_string(table.log.size()) + " events";
     print_line(name, "deal 1 from its stored start " + fixed(cold, 3) + " ms CPU cold, " + fixed(warm, 3) +
                          " ms kept; whole-log replay " + fixed(whole, 2) + " ms (" +
-                         std::to_string(table.starts.size()) + " deals)");
+                         std::to_string(table.starts.size()) + " deals, " +
+                         std::to_string(stored / std::max<std::size_t>(table.starts.size(), 1)) +
+                         " bytes stored a deal)");
   }
 }
 

@@ -153,10 +153,10 @@ class TableState {
 
   // Everything this state is beyond its record, as JSON: seq, seats, the game
   // (rules::GameState::snapshot), the log's tail, fair deals, standings, talk,
-  // action ids and chips. resume() reads it back.
+  // action ids and chips. resume() reads it back. Stamped with
+  // rules::snapshot_format (rules/snapshot.h), and another format is not read:
+  // bump that number with any change to what this snapshot holds too.
   Json snapshot() const;
-  // Stamped with rules::snapshot_format (rules/snapshot.h); another format is
-  // not read. Bump that number with any change to what this snapshot holds too.
   // The deal in play's line in a hand history's list of deals, for a deal dealt
   // at `from_seq`: {"deal","from_seq","to_seq","commitment","shuffle"?}.
   Json deal_entry(std::int64_t from_seq) const;

@@ -1,8 +1,6 @@
 // A table's state as JSON and back (TableState::snapshot, TableState::resume):
 // what is written with each deal's start so that the hand history of a deal
 // reads from there instead of replaying the table's whole log.
-#include <algorithm>
-
 #include "rules/snapshot.h"
 #include "server/table/table_state.h"
 
