@@ -32,7 +32,8 @@ namespace parlour::rules {
 // snapshot holds: the golden replays (tests/rules/test_golden_replay.cpp) hash
 // every game's snapshot along each log and refuse a changed hash under the same
 // format, when checking and when re-recording.
-inline constexpr int snapshot_format = 1;
+// 2: the table snapshot holds "deal_seq", the seq that dealt the deal in play.
+inline constexpr int snapshot_format = 2;
 
 class SnapshotError : public std::runtime_error {
  public:

@@ -95,7 +95,7 @@ Seat seat_from(const Row& row) {
 Event event_from(const Row& row) { return Event{row.integer(0), row.text(1)}; }
 
 DealStart deal_start_from(const Row& row) {
-  return DealStart{static_cast<int>(row.integer(0)), row.integer(1), row.text(2), ""};
+  return DealStart{static_cast<int>(row.integer(0)), row.integer(1), row.text(2), "", row.integer(3) != 0};
 }
 
 TableNet table_net_from(const Row& row) { return TableNet{row.text(0), row.integer(1)}; }
@@ -263,7 +263,11 @@ std::vector<DealStart> SqlStore::deal_starts(const std::string& table) {
 
 std::optional<std::string> SqlStore::deal_state(const std::string& table, int deal) {
   return guard_([&] { return "reading the state before deal " + std::to_string(deal) + " of table " + table; },
-                [&] { return first_of(*sql_, Query::deal_state, {table, std::int64_t{deal}}, text_from); });
+                [&]() -> std::optional<std::string> {
+                  auto state = first_of(*sql_, Query::deal_state, {table, std::int64_t{deal}}, text_from);
+                  if (state && state->empty()) return std::nullopt;  // that deal's start kept no state
+                  return state;
+                });
 }
 
 std::vector<std::string> SqlStore::results(const std::string& table) {

@@ -137,7 +137,7 @@ enum class Query {
   events_after,               // table, seq -> events by seq
   results,                    // table -> result json by id
   events_between,             // table, after seq, up to seq -> events by seq
-  deal_starts,                // table -> deal, seq, entry json by deal
+  deal_starts,                // table -> deal, seq, entry json, state kept (0/1) by deal
   deal_state,                 // table, deal -> state json
 };
 inline constexpr int kQueryCount = static_cast<int>(Query::deal_state) + 1;

@@ -340,7 +340,7 @@ ORDER BY made)sql";
     case Query::results: return "SELECT json FROM results WHERE table_id = ?1 ORDER BY id";
     case Query::events_between:
       return "SELECT seq, json FROM table_events WHERE table_id = ?1 AND seq > ?2 AND seq <= ?3 ORDER BY seq";
-    case Query::deal_starts: return "SELECT deal, seq, entry_json FROM deal_starts WHERE table_id = ?1 ORDER BY deal";
+    case Query::deal_starts: return "SELECT deal, seq, entry_json, CASE WHEN state_json = '' THEN 0 ELSE 1 END FROM deal_starts WHERE table_id = ?1 ORDER BY deal";
     case Query::deal_state: return "SELECT state_json FROM deal_starts WHERE table_id = ?1 AND deal = ?2";
   }
   return "";

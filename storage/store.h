@@ -116,15 +116,17 @@ struct Fence {
 
 // Everything one table step writes, committed atomically.
 // A deal's start, written with the step that deals it, so that a hand history
-// of deal N reads that deal and nothing before it (server/history/history.h):
-// the table's whole state just before that step (TableState::snapshot), and
-// the deal's line in the history's list of deals. A cache of the log, never the
-// truth: a table is a pure function of its events.
+// of deal N reads little before it (server/history/history.h): the deal's line
+// in the history's list of deals, and for some deals (the table's first, then
+// one every so many events) the table's whole state just before that step
+// (TableState::snapshot). A cache of the log, never the truth: a table is a pure
+// function of its events.
 struct DealStart {
   int deal = 0;             // 1, 2, 3...
   std::int64_t seq = 0;     // the step that dealt it
   std::string entry_json;   // {"deal","from_seq","commitment","shuffle"?}
-  std::string state_json;   // the table before that step; "" where not read (Store::deal_starts)
+  std::string state_json;   // the table before that step; "" where none was kept, or not read
+  bool state_kept = false;  // Store::deal_starts: whether a state was kept (it is not read there)
 };
 
 struct TableWrite {
@@ -239,9 +241,9 @@ class Store {
                                             std::int64_t upto_seq) = 0;
   virtual std::vector<std::string> results(const std::string& table) = 0;
   // Every deal the table has dealt, by deal number, without their states
-  // (state_json ""): the index a hand history lists.
+  // (state_json "", state_kept set where one was kept): the index a hand history lists.
   virtual std::vector<DealStart> deal_starts(const std::string& table) = 0;
-  // The table's state before deal `deal`, as written with it; nullopt when none was.
+  // The table's state before deal `deal`, as written with it; nullopt when none was kept.
   virtual std::optional<std::string> deal_state(const std::string& table, int deal) = 0;
 
   // Group commit: writes each step in its own savepoint inside one transaction,

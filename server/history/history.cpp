@@ -249,6 +249,8 @@ void ReplayedHistory::extend(const std::vector<storage::Event>& events) {
 
 std::int64_t ReplayedHistory::seq() const { return impl_->state.seq(); }
 
+int ReplayedHistory::deals_started() const { return impl_->state.deals_started(); }
+
 std::size_t ReplayedHistory::bytes() const { return impl_->bytes; }
 
 bool ReplayedHistory::made_for(const storage::TableRecord& record) const {
@@ -341,12 +343,19 @@ Json HistoryCache::build(storage::Store& db, const storage::TableRecord& record,
 
 namespace {
 
-// Deals 1, 2, 3... each with its start kept: a table logged before the starts
-// were kept has none or only its later ones.
+// Deals 1, 2, 3... each with its start kept, the first with the table's state:
+// a table logged before the starts were kept has none or only its later ones.
 bool every_deal_kept(const std::vector<storage::DealStart>& starts) {
   for (std::size_t d = 0; d < starts.size(); ++d)
     if (starts[d].deal != static_cast<int>(d) + 1) return false;
-  return !starts.empty();
+  return !starts.empty() && starts.front().state_kept;
+}
+
+// The deal at or before `deal` whose start kept the table's state: where a
+// replay that shows `deal` begins.
+int resumed_from(const std::vector<storage::DealStart>& starts, int deal) {
+  while (deal > 1 && !starts[static_cast<std::size_t>(deal - 1)].state_kept) --deal;
+  return deal;
 }
 
 }  // namespace
@@ -370,13 +379,24 @@ Json HistoryCache::build(TableLog& log, const storage::TableRecord& record, cons
         return std::make_unique<ReplayedHistory>(record, *info, start);
       };
     };
+    // One replay from a kept state serves every deal up to the next kept one.
     const auto key = [&](int deal) { return record.id + "#" + std::to_string(deal); };
-    auto& last = kept_for(log, record, key(dealt), from_start(dealt), std::nullopt);
-    auto& paged = wanted == dealt ? last
-                                  : kept_for(log, record, key(wanted), from_start(wanted),
-                                             starts[static_cast<std::size_t>(wanted)].seq - 1);
+    const int last_from = resumed_from(starts, dealt);
+    const int paged_from = resumed_from(starts, wanted);
+    auto& last = kept_for(log, record, key(last_from), from_start(last_from), std::nullopt);
+    // The live table went on between the two reads: the starts of the deals its
+    // events dealt were written with them, so a second read has them all.
+    if (last.deals_started() > dealt) {
+      starts = log.deal_starts();
+      if (static_cast<int>(starts.size()) < last.deals_started() || !every_deal_kept(starts))
+        throw ProtocolError(code::internal, "the log has deals whose starts were not kept");
+      starts.resize(static_cast<std::size_t>(last.deals_started()));
+    }
+    auto& paged = paged_from == last_from ? last
+                                          : kept_for(log, record, key(paged_from), from_start(paged_from),
+                                                     starts[static_cast<std::size_t>(wanted)].seq - 1);
     auto doc = ReplayedHistory::document(record, query, starts, last, paged);
-    drop_beyond_budget(key(wanted));
+    drop_beyond_budget(key(paged_from));
     return doc;
   } catch (const ProtocolError& e) {
     // A start that cannot be read is a cache lost: the log is the truth.

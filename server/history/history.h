@@ -5,14 +5,16 @@
 // finished deal while the table runs, every seat's view once it has ended.
 // Built on the reader's thread (Lobby::history); pure of sockets.
 //
-// What a request costs: one deal, not the table's age. Each deal's start is
-// stored with the table's state just before it (storage::DealStart, written by
-// the live table with the step that deals it), so a page of deal N resumes
-// that state and replays deal N's events only, and the document's facts about
-// the whole table come from the last deal's replay the same way. Replays are
-// kept (HistoryCache) and go on with only the events logged since. Tables
-// without every deal's start (logged before the starts were kept) are replayed
-// whole once and kept. Every way gives the same document as a fresh replay of
+// What a request costs: a deal and fewer than TableState::state_kept_every
+// events before it, not the table's age. Each deal's start is stored
+// (storage::DealStart, written by the live table with the step that deals it),
+// the first of each block of that many events with the table's state just
+// before it, so a page of deal N resumes the last state kept at or before deal
+// N and replays from there to deal N's end, and the document's facts about the
+// whole table come from the last deal's replay the same way. Replays are kept
+// (HistoryCache), one serving every deal up to the next kept state, and go on
+// with only the events logged since. Tables without every deal's start (logged
+// before the starts were kept) are replayed whole once and kept. Every way gives the same document as a fresh replay of
 // the whole log (tests/server/test_history_live.cpp, test_table_core.cpp).
 #pragma once
 
@@ -60,7 +62,8 @@ class TableLog {
   virtual ~TableLog() = default;
   // Every deal's start, by deal, without its state.
   virtual std::vector<storage::DealStart> deal_starts() = 0;
-  // The table's state before deal `deal`; nullopt when none was kept.
+  // The table's state before deal `deal`; nullopt when none was kept
+  // (DealStart::state_kept says which were).
   virtual std::optional<std::string> deal_state(int deal) = 0;
   // The events with a seq in (after, upto], or after `after` to the end.
   virtual std::vector<storage::Event> events(std::int64_t after, std::optional<std::int64_t> upto) = 0;
@@ -97,6 +100,7 @@ class ReplayedHistory {
   // ProtocolError `internal` when the log cannot be replayed.
   void extend(const std::vector<storage::Event>& events);
   std::int64_t seq() const;
+  int deals_started() const;  // the deals dealt up to seq()
   // Whether `record` is still the table this replay was made for: the same
   // seats, status and settings (a seat taken or the table's end starts afresh).
   bool made_for(const storage::TableRecord& record) const;
@@ -124,7 +128,7 @@ class HistoryCache {
  public:
   explicit HistoryCache(std::size_t max_bytes = 64u << 20);
   // build_history for `record` (as `db` holds it now): the deal asked for and
-  // the last deal, each from its stored start, reading only the events logged
+  // the last deal, each from the last state kept before it, reading only the events logged
   // since the kept replays. Throws as build_history.
   nlohmann::json build(storage::Store& db, const storage::TableRecord& record, const HistoryQuery& query);
   nlohmann::json build(TableLog& log, const storage::TableRecord& record, const HistoryQuery& query);

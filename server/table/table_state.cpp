@@ -86,16 +86,19 @@ void TableState::replay_event(const storage::Event& stored, const Observer& obse
 }
 
 AppliedEvent TableState::apply(Json& event, const ChipsNow& chips_now) {
-  // Only a start or a deal event deals; the state before one is kept with it.
+  // Only a start or a deal event deals; the state before it is kept with it
+  // where keeps_state says.
   const std::string& kind = event.at("kind").get_ref<const std::string&>();
+  const bool may_deal = kind == "start" || kind == "deal";
   std::optional<Json> before;
-  if (kind == "start" || kind == "deal") before = snapshot();
+  if (may_deal && keeps_state(deal_seq_, seq_ + 1)) before = snapshot();
   const int deals_before = deals_started_;
   auto applied = apply_event(event, chips_now ? &chips_now : nullptr, seq_ + 1);
   ++seq_;
-  if (before && deals_started_ > deals_before)
-    applied.deal_start = storage::DealStart{deals_started_, seq_, deal_entry(seq_).dump(),
-                                            before->dump(-1, ' ', false, Json::error_handler_t::replace)};
+  if (may_deal && deals_started_ > deals_before)
+    applied.deal_start = storage::DealStart{
+        deals_started_, seq_, deal_entry(seq_).dump(),
+        before ? before->dump(-1, ' ', false, Json::error_handler_t::replace) : std::string()};
   return applied;
 }
 
@@ -118,6 +121,7 @@ AppliedEvent TableState::apply_event(Json& event, const ChipsNow* chips_now, std
   }
   rules::Balances chips = chips_now ? (*chips_now)(seats_) : event.at("balances").get<rules::Balances>();
   rules::Effects effects;
+  const int deals_before = deals_started_;
   if (kind == "start") {
     start_game(event, chips, effects, chips_now != nullptr);
   } else if (!game_) {
@@ -158,6 +162,7 @@ AppliedEvent TableState::apply_event(Json& event, const ChipsNow* chips_now, std
   } else {
     throw std::runtime_error("unknown event kind '" + kind + "'");
   }
+  if (deals_started_ != deals_before) deal_seq_ = seq;
   if (chips_now) event["balances"] = chips;
   // Replayed steps' chips are in the ledger already: their postings only tell a
   // history what moved, and one for a seat nobody holds (a log from before the

@@ -65,9 +65,11 @@ struct TableTalkState {
 struct AppliedEvent {
   std::vector<storage::Posting> postings;  // the chips it moved, accounts and memos named
   std::vector<std::string> lines;          // the log lines it added, names filled in
-  // A live event that dealt a new deal: the table's state just before it, to be
-  // written with the step (storage::DealStart), so that the hand history of
-  // that deal reads from there. Never set by a replay.
+  // A live event that dealt a new deal: the deal's entry in the list of deals,
+  // written with the step (storage::DealStart), and, at the first deal of each
+  // block of TableState::state_kept_every seqs, the table's state just before it,
+  // so that the hand history of that deal and the next few reads from there.
+  // Never set by a replay.
   std::optional<storage::DealStart> deal_start;
 };
 
@@ -163,6 +165,7 @@ class TableState {
 
   // ---- provably fair deals (rules/fair.h)
   int deals_started() const { return deals_started_; }  // the number of the deal in play (0 before play)
+  std::int64_t deal_seq() const { return deal_seq_; }    // the seq of the step that dealt it (0 before play)
   std::string commitment(int deal) const;
   const std::string& current_commitment() const { return commitment_; }
   const std::string& fair_salt() const { return fair_salt_; }
@@ -192,6 +195,15 @@ class TableState {
 
   // People's names in a rules line ("seat 2" tags) for the log and memos.
   std::string name_seats(const std::string& line) const;
+
+  // A deal dealt at `seq` keeps the table's state before it (AppliedEvent::deal_start)
+  // when it is the table's first or the first in its block of this many seqs:
+  // a history replays fewer than this many events before the deal it shows,
+  // and a table of short deals does not write a state with every one.
+  static constexpr std::int64_t state_kept_every = 128;
+  static bool keeps_state(std::int64_t previous_deal_seq, std::int64_t seq) {
+    return previous_deal_seq == 0 || seq / state_kept_every > previous_deal_seq / state_kept_every;
+  }
 
   // Action ids remembered per seat for answering a resent `act`.
   static constexpr std::size_t max_action_ids_per_seat = 256;
@@ -226,6 +238,7 @@ class TableState {
   std::deque<std::string> log_;
   std::int64_t log_total_ = 0;
   int deals_started_ = 0;
+  std::int64_t deal_seq_ = 0;
   std::string fair_salt_;
   std::string commitment_;
   Standings standings_;

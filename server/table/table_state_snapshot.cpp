@@ -59,6 +59,7 @@ Json TableState::snapshot() const {
           {"log", log_},
           {"log_total", log_total_},
           {"deals_started", deals_started_},
+          {"deal_seq", deal_seq_},
           {"fair_salt", fair_salt_},
           {"standings", standings_.snapshot()},
           {"talk", talk_json(talk_)},
@@ -102,6 +103,7 @@ void TableState::restore(const Json& snapshot) {
   log_ = field<std::deque<std::string>>(snapshot, "log");
   log_total_ = field<std::int64_t>(snapshot, "log_total");
   deals_started_ = field<int>(snapshot, "deals_started");
+  deal_seq_ = field<std::int64_t>(snapshot, "deal_seq");
   fair_salt_ = field<std::string>(snapshot, "fair_salt");
   commitment_ = deals_started_ > 0 ? commitment(deals_started_) : std::string();
   standings_ = Standings::restore(rules::member(snapshot, "standings"));

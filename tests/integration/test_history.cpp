@@ -13,6 +13,7 @@
 #include <set>
 
 #include "rules/fair.h"
+#include "server/table/table_state.h"
 #include "tests/integration/server_process.h"
 
 using parlour::test::Json;
@@ -319,57 +320,99 @@ TEST_CASE("hand history: replayed views are exactly the views pushed live at tho
 }
 
 // Issue 25 item 4: a history read costs the deal it shows and the table's last
-// deal (each replayed from the state kept at its start), and then only what
-// was logged since; never a replay of the table's whole age. Counted by the
-// server in /metrics (events its history replays applied), not timed.
+// deal, each replayed from the last state kept at or before it (the table's
+// first deal, then the first of every TableState::state_kept_every seqs), and
+// then only what was logged since; never a replay of the table's whole age.
+// Counted by the server in /metrics (events its history replays applied), not timed.
 TEST_CASE("hand history: a page costs its own deal and the last, then what was logged since, not the table's age") {
-  ServerProcess server(ServerProcess::fresh_db("history-cost"), {"--deal-pause-ms", "0"});
+  using parlour::server::TableState;
+  constexpr auto block = static_cast<std::uint64_t>(TableState::state_kept_every);
+  // A table of several blocks takes a few hundred acts, faster than people play.
+  ServerProcess server(ServerProcess::fresh_db("history-cost"), {"--deal-pause-ms", "0", "--rate-limit", "1000"});
   WsClient ann(server.port()), bob(server.port());
   ann.hello("ann");
   bob.hello("bob");
   const auto table = red_dog(ann, bob, 3);
   const auto replayed = [&] { return server.metric("parlour_history_events_replayed_total"); };
-  const auto at_deal = [&](int deal) {
-    return play_until(ann, bob, table, [deal](const Json& s) {
-             return s["view"].value("deal", 0) == deal && s["view"]["phase"] == "betting";
-           })["seq"].get<std::uint64_t>();
+  const auto in_betting_past = [](std::uint64_t seq) {
+    return [seq](const Json& s) { return s["seq"].get<std::uint64_t>() > seq && s["view"]["phase"] == "betting"; };
   };
-  const auto size = [](const Json& deal) {
-    return deal["to_seq"].get<std::uint64_t>() - deal["from_seq"].get<std::uint64_t>() + 1;
-  };
-  const auto seq = at_deal(6);
+  const auto seq = play_until(ann, bob, table, in_betting_past(3 * block))["seq"].get<std::uint64_t>();
+
   const auto before = replayed();
   const auto first = ann.request({{"type", "history"}, {"table", table}, {"deal", 1}});
   REQUIRE_MESSAGE(first["type"] == "history", first.dump());
   const auto deals = first["deals"];
-  REQUIRE(deals.size() == 6);
-  const auto once = replayed();
-  CHECK(once - before == size(deals[0]) + size(deals[5]));  // deal 1 and the last deal, no more
-  CHECK(once - before < seq);
-  std::uint64_t middle = 0;
-  for (int deal = 2; deal <= 5; ++deal) {
-    const auto page = ann.request({{"type", "history"}, {"table", table}, {"deal", deal}});
-    REQUIRE_MESSAGE(page["type"] == "history", page.dump());
-    CHECK(page["steps"].size() > 0);
-    CHECK(page["deals"] == deals);
-    middle += size(deals[deal - 1]);
+  const int dealt = static_cast<int>(deals.size());
+  const auto from_seq = [&](int deal) { return deals[deal - 1]["from_seq"].get<std::uint64_t>(); };
+  const auto to_seq = [&](int deal) { return deals[deal - 1]["to_seq"].get<std::uint64_t>(); };
+  // Which deals kept a state, by the rule; each deal's replay starts at the last such.
+  std::vector<int> resumed_from(static_cast<std::size_t>(dealt) + 1, 1);
+  std::vector<int> kept;
+  for (int deal = 1; deal <= dealt; ++deal) {
+    const bool keeps = TableState::keeps_state(deal == 1 ? 0 : static_cast<std::int64_t>(from_seq(deal - 1)),
+                                               static_cast<std::int64_t>(from_seq(deal)));
+    if (keeps) kept.push_back(deal);
+    resumed_from[deal] = keeps ? deal : resumed_from[deal - 1];
   }
-  CHECK(replayed() - once == middle);  // each deal its own events
-  const auto all_read = replayed();
-  for (int deal = 1; deal <= 5; ++deal)
-    REQUIRE(ann.request({{"type", "history"}, {"table", table}, {"deal", deal}})["type"] == "history");
-  CHECK(replayed() == all_read);  // pages of deals already replayed replay nothing
+  REQUIRE(kept.size() >= 3);  // a table of several blocks
+  // Deal 1 and the last deal, each from its kept state.
+  const auto last_cost = seq - from_seq(resumed_from[dealt]) + 1;
+  CHECK(replayed() - before == (to_seq(1) - from_seq(1) + 1) + last_cost);
+  CHECK(replayed() - before < 3 * block);
+  CHECK(seq > 3 * block);
+
+  // A deal in the middle of a block: from its block's kept state to its end; the
+  // deals before it in that block are then read without replaying anything; the
+  // one after it costs its own events.
+  const int middle = kept[1] + 1;
+  REQUIRE(resumed_from[middle] == kept[1]);
+  REQUIRE(resumed_from[middle + 1] == kept[1]);
+  auto at = replayed();
+  const auto page = [&](int deal) {
+    const auto reply = ann.request({{"type", "history"}, {"table", table}, {"deal", deal}});
+    REQUIRE_MESSAGE(reply["type"] == "history", reply.dump());
+    CHECK(reply["steps"].size() > 0);
+    CHECK(reply["deals"] == deals);
+    return reply;
+  };
+  page(middle);
+  CHECK(replayed() - at == to_seq(middle) - from_seq(kept[1]) + 1);
+  at = replayed();
+  page(kept[1]);
+  CHECK(replayed() == at);
+  page(middle + 1);
+  CHECK(replayed() - at == to_seq(middle + 1) - to_seq(middle));
+  at = replayed();
+  for (int deal = 1; deal <= middle + 1; ++deal)
+    if (resumed_from[deal] == 1 || resumed_from[deal] == kept[1]) page(deal);
+  CHECK(replayed() - at == to_seq(kept[1] - 1) - to_seq(1));  // only the rest of the first block
+
   // Play goes on (a chat line wakes the players' loop, which stopped on a push asking for a bet).
   REQUIRE(ann.request({{"type", "chat"}, {"table", table}, {"text", "on we go"}})["type"] == "ok");
-  const auto later = at_deal(7);
-  const auto page = ann.request({{"type", "history"}, {"table", table}, {"deal", 6}});
-  REQUIRE_MESSAGE(page["type"] == "history", page.dump());
-  const auto deals_now = page["deals"];
-  REQUIRE(deals_now.size() == 7);
-  // Only the events logged since: the rest of deal 6, and the new last deal.
-  CHECK(replayed() - all_read ==
-        deals_now[5]["to_seq"].get<std::uint64_t>() - deals[5]["to_seq"].get<std::uint64_t>() + size(deals_now[6]));
-  CHECK(page["steps"].back()["seq"].get<std::uint64_t>() < later);
+  const auto later = play_until(ann, bob, table, in_betting_past(seq + 10))["seq"].get<std::uint64_t>();
+  at = replayed();
+  const auto now = ann.request({{"type", "history"}, {"table", table}, {"deal", dealt}});
+  REQUIRE_MESSAGE(now["type"] == "history", now.dump());
+  const auto& deals_now = now["deals"];
+  REQUIRE(static_cast<int>(deals_now.size()) > dealt);
+  // Only the events logged since, unless a later deal kept a new state: then the
+  // last deal's replay starts there.
+  const auto kept_since = [&] {
+    std::uint64_t previous = from_seq(dealt);
+    for (std::size_t d = static_cast<std::size_t>(dealt); d < deals_now.size(); ++d) {
+      const auto from = deals_now[d]["from_seq"].get<std::uint64_t>();
+      if (TableState::keeps_state(static_cast<std::int64_t>(previous), static_cast<std::int64_t>(from))) return from;
+      previous = from;
+    }
+    return std::uint64_t{0};
+  }();
+  const auto end = deals_now.back()["to_seq"].get<std::uint64_t>();
+  if (kept_since == 0)
+    CHECK(replayed() - at == end - seq);
+  else  // the old last deal's replay grows to its end; the new one starts at its kept state
+    CHECK(replayed() - at == (deals_now[dealt - 1]["to_seq"].get<std::uint64_t>() - seq) + (end - kept_since + 1));
+  CHECK(now["steps"].back()["seq"].get<std::uint64_t>() < later);
 }
 
 // Issue 25 item 4: history, ledger and settle-up reads are queued per person

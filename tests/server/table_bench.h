@@ -188,13 +188,15 @@ class BenchLog final : public TableLog {
     for (const auto& write : bench_.writes)
       if (write.deal_start) {
         starts.push_back(*write.deal_start);
+        starts.back().state_kept = !starts.back().state_json.empty();
         starts.back().state_json.clear();
       }
     return starts;
   }
   std::optional<std::string> deal_state(int deal) override {
     for (const auto& write : bench_.writes)
-      if (write.deal_start && write.deal_start->deal == deal) return write.deal_start->state_json;
+      if (write.deal_start && write.deal_start->deal == deal && !write.deal_start->state_json.empty())
+        return write.deal_start->state_json;
     return std::nullopt;
   }
   std::vector<storage::Event> events(std::int64_t after, std::optional<std::int64_t> upto) override {

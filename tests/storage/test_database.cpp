@@ -681,18 +681,25 @@ TEST_CASE("a deal's start is kept with its step: the list without states, one de
   for (std::int64_t seq = 1; seq <= 9; ++seq) writes.push_back(step("t1", seq));
   writes[0].deal_start = DealStart{1, 1, R"({"deal":1,"from_seq":1})", R"({"seq":0})"};
   writes[4].deal_start = DealStart{2, 5, R"({"deal":2,"from_seq":5})", R"({"seq":4})"};
+  writes[6].deal_start = DealStart{3, 7, R"({"deal":3,"from_seq":7})", ""};  // no state kept with it
   REQUIRE(commit(db, writes) == std::vector<bool>(9, true));
 
   const auto starts = db.deal_starts("t1");
-  REQUIRE(starts.size() == 2);
+  REQUIRE(starts.size() == 3);
   CHECK(starts[0].deal == 1);
   CHECK(starts[0].seq == 1);
   CHECK(starts[0].entry_json == R"({"deal":1,"from_seq":1})");
   CHECK(starts[0].state_json.empty());  // the list never carries the states
+  CHECK(starts[0].state_kept);
   CHECK(starts[1].deal == 2);
   CHECK(starts[1].seq == 5);
+  CHECK(starts[1].state_kept);
+  CHECK(starts[2].deal == 3);
+  CHECK(starts[2].entry_json == R"({"deal":3,"from_seq":7})");
+  CHECK_FALSE(starts[2].state_kept);
   CHECK(db.deal_state("t1", 2) == std::optional<std::string>(R"({"seq":4})"));
-  CHECK_FALSE(db.deal_state("t1", 3));
+  CHECK_FALSE(db.deal_state("t1", 3));  // a start without a state
+  CHECK_FALSE(db.deal_state("t1", 4));  // no such deal
   CHECK(db.deal_starts("t2").empty());
   CHECK(seqs(db.events_between("t1", 0, 4)) == std::vector<std::int64_t>{1, 2, 3, 4});
   CHECK(seqs(db.events_between("t1", 4, 100)) == std::vector<std::int64_t>{5, 6, 7, 8, 9});
