@@ -215,12 +215,12 @@ void RummyBase::list_go_down(int seat, Json& legal) const {
       legal.push_back(action);
     }
   };
-  // Keeping one card back leaves at most one fewer unmatched card: a hand whose
-  // best arrangement leaves two or more cannot go down at all.
   const auto whole = best_arrangement(hand, config_.melds, kMeldAll);
-  const auto unmatched = whole.deadwood.size();
-  if (unmatched == 0) listing(hand, std::nullopt);
-  if (config_.melding.go_down_shown_max < 0 || unmatched > 1) return;
+  if (whole.deadwood.empty()) listing(hand, std::nullopt);
+  // Keeping one card back, the rest must meld whole: two cards that fit no meld
+  // rule that out. (Not the count of the arrangement above: the least in value
+  // may leave more cards over than another, e.g. two aces where another leaves one 4.)
+  if (config_.melding.go_down_shown_max < 0 || cards_in_no_meld(hand, config_.melds) > 1) return;
   for (auto c : distinct(hand)) {
     if (config_.values.in_hand(c) > config_.melding.go_down_shown_max) continue;
     if (!may_be_all_left_over(c, whole.deadwood_value)) continue;

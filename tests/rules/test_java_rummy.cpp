@@ -55,6 +55,24 @@ TEST_CASE("java: seven cards each, no upcard; the leader draws the stock top or 
   CHECK(!has_action(h.legal(1), draw("discard")));
 }
 
+TEST_CASE("java: a hand whose cheapest arrangement leaves wilds and court cards over still goes down showing 4C") {
+  // Melding AS AD 2S and KD JD 2H leaves 4C; the arrangement of least card value
+  // leaves AS AD KD JD over (the deuces stand for the 4C's run), which once hid it.
+  Harness h("java_rummy", options(), {100, 100, 100}, 1,
+            deal_no_upcard({{"AS", "2S", "KD", "2H", "AD", "4C", "JD"},
+                            {"KC", "KH", "3C", "5C", "6H", "9S", "8H"},
+                            {"QS", "QH", "QC", "3S", "7H", "3H", "8C"}}));
+  const auto downs = listed(h.legal(1), "go_down");
+  REQUIRE(downs.size() >= 1);
+  for (const auto& down : downs) CHECK(down["shown"] == "4C");
+  h.act(1, downs[0]);
+  const auto r = h.game().result();
+  CHECK(r["winner"] == 1);
+  CHECK(r["shown"] == "4C");
+  CHECK(r["counts"][1] == 4);
+  CHECK(h.game().phase() == Phase::deal_over);
+}
+
 TEST_CASE("E20: A goes down before drawing with six cards, showing 4D: A 30 → 34, B 96 + 9 → 105 is eliminated "
           "and pays a chip into the pool, C 10 + 12 → 22") {
   Harness h("java_rummy", options(), {100, 100, 100}, 1, e20_deck());

@@ -68,6 +68,22 @@ TEST_CASE("E20 rummy poker: nine melded and the tenth 3C shown is accepted; the 
   CHECK(h.chips() == std::vector<std::int64_t>{1000, 1000});
 }
 
+TEST_CASE("rummy poker: a hand whose cheapest arrangement leaves two kings over still goes down showing 3C") {
+  // 5C 2C 7C, TH TD 2C and KS KH 2H meld and leave 3C; the arrangement of least
+  // card value runs 3C to 7C with both club deuces and leaves KS KH over, which
+  // once hid the go-down.
+  Harness h("rummy_poker", options(), {1000, 1000}, 1,
+            two_hands({"7C", "2C", "5C", "TH", "2C", "2H", "TD", "3C", "KS", "KH"}));
+  const auto downs = listed(h.legal(1), "go_down");
+  REQUIRE(downs.size() >= 1);
+  for (const auto& down : downs) CHECK(down["shown"] == "3C");
+  h.act(1, downs[0]);
+  const auto r = h.game().result();
+  CHECK(r["winner"] == 1);
+  CHECK(r["shown"] == "3C");
+  CHECK(h.game().phase() == Phase::deal_over);
+}
+
 TEST_CASE("E20 rummy poker: the tenth card AD (counts 10) or 2D (wild, 25) may not be kept back") {
   Harness ace("rummy_poker", options(), {1000, 1000}, 1, two_hands(straight_nine("AD")));
   CHECK(ace.refusal(1, go_down(straight_melds, "AD")) == "illegal_action");
