@@ -30,7 +30,7 @@ packages=(
 )
 
 if [ "$mode" = test ]; then
-  packages+=(chromium fonts-dejavu-core clang libclang-rt-14-dev postgresql haproxy)
+  packages+=(chromium fonts-dejavu-core clang libclang-rt-14-dev postgresql haproxy nginx openssl)
   if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     packages+=(nodejs npm)
   fi

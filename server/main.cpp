@@ -15,6 +15,7 @@
 #include "server/cluster/cluster.h"
 #include "server/common/config.h"
 #include "server/lobby/lobby.h"
+#include "server/net/client_address.h"
 #include "server/net/net.h"
 #include "server/persistence/reader.h"
 #include "server/history/verify.h"
@@ -84,6 +85,12 @@ int main(int argc, char** argv) {
     return parsed.help ? 0 : 2;
   }
   const Config config = *parsed.config;
+  try {
+    TrustedProxies{config.trusted_proxies};  // a bad CIDR is a bad flag, said before anything opens
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "bad value for --trusted-proxy: " << e.what() << "\n";
+    return 2;
+  }
   spdlog::set_level(spdlog::level::from_str(config.log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
 
@@ -112,7 +119,7 @@ int main(int argc, char** argv) {
     Metrics metrics;
     const auto port = listen(io, config, lobby, writer, metrics);
     spdlog::info("parlour listening on {} port {}: open {} ({}, web client {}, {} players{})", config.bind, port,
-                 browse_url(config.bind, port), database, config.web_root, players.size(),
+                 config.public_url.empty() ? browse_url(config.bind, port) : config.public_url, database, config.web_root, players.size(),
                  config.clustered() ? ", node " + config.node : std::string());
 
     boost::asio::signal_set signals(io, SIGINT, SIGTERM);

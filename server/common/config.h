@@ -43,6 +43,9 @@ struct Config {
   std::string node;
   int lease_ms = 6000;                               // a table lease's life unrenewed
   bool clustered() const { return !node.empty(); }
+  // The network front (README "Hosting for friends on the internet").
+  std::vector<std::string> trusted_proxies;  // CIDRs whose Forwarded / X-Forwarded-For name the client
+  std::string public_url;                    // how players reach the server, e.g. https://cards.example.org
 };
 
 // Parses argv; returns the config, or an error message (also for --help, whose

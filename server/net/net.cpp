@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "server/net/api.h"
+#include "server/net/client_address.h"
 #include "server/net/connection.h"
 
 namespace parlour::server {
@@ -36,9 +37,10 @@ constexpr std::size_t max_header_bytes = 16 * 1024;
 constexpr std::size_t max_body_bytes = 16 * 1024;
 constexpr auto http_read_timeout = std::chrono::seconds(30);
 
-// Open connections per peer address, and the bytes their WebSockets have
-// queued unsent: what one address can pin. A slot is held for the life of a
-// session and handed from the HTTP session to the WebSocket session it upgrades to.
+// Open connections per client (its limit key: an IPv4 address or an IPv6 /64,
+// server/net/client_address.h), and the bytes their WebSockets have queued
+// unsent: what one client can pin. A slot is held for the life of a session
+// and handed from the HTTP session to the WebSocket session it upgrades to.
 class AddressCounter : public std::enable_shared_from_this<AddressCounter> {
  public:
   AddressCounter(int limit, std::size_t max_queued_bytes) : limit_(limit), max_queued_bytes_(max_queued_bytes) {}
@@ -46,15 +48,21 @@ class AddressCounter : public std::enable_shared_from_this<AddressCounter> {
   class Slot {
    public:
     Slot() = default;
-    Slot(std::shared_ptr<AddressCounter> owner, std::string address)
-        : owner_(std::move(owner)), address_(std::move(address)) {}
+    Slot(std::shared_ptr<AddressCounter> owner, ClientAddress client)
+        : owner_(std::move(owner)), address_(std::move(client.key)), shown_(client.text()) {}
     Slot(Slot&& other) noexcept
-        : owner_(std::move(other.owner_)), address_(std::move(other.address_)), queued_(std::exchange(other.queued_, 0)) {}
+        : owner_(std::move(other.owner_)),
+          address_(std::move(other.address_)),
+          shown_(std::move(other.shown_)),
+          queued_(std::exchange(other.queued_, 0)) {}
     Slot& operator=(Slot&&) = delete;
     ~Slot() {
       if (owner_) owner_->release(address_, queued_);
     }
+    // The key the client's limits are counted under.
     const std::string& address() const { return address_; }
+    // The client's own address, for the logs.
+    const std::string& shown() const { return shown_; }
     // Counts `bytes` more queued for this address, unless that would take the
     // address past its limit: then nothing is counted and false returned.
     bool queue(std::size_t bytes) {
@@ -72,16 +80,18 @@ class AddressCounter : public std::enable_shared_from_this<AddressCounter> {
    private:
     std::shared_ptr<AddressCounter> owner_;
     std::string address_;
+    std::string shown_;
     std::size_t queued_ = 0;  // this session's share of its address's queued bytes
   };
 
-  std::optional<Slot> take(const std::string& address) {
+  std::optional<Slot> take(const ClientAddress& client) {
     std::lock_guard lock(mutex_);
-    auto& use = use_[address];
+    auto& use = use_[client.key];
     if (use.open >= limit_) return std::nullopt;
     ++use.open;
-    return Slot(shared_from_this(), address);
+    return Slot(shared_from_this(), client);
   }
+  int limit() const { return limit_; }
 
   std::size_t max_queued_bytes() const { return max_queued_bytes_; }
   // Every address's queued bytes together (for /metrics).
@@ -135,6 +145,7 @@ struct Context {
   Writer& writer;
   Metrics& metrics;
   std::shared_ptr<AddressCounter> addresses;
+  std::shared_ptr<const TrustedProxies> trusted;
 };
 
 // ------------------------------------------------------------------ WebSocket
@@ -281,7 +292,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
 
   std::string describe() const {
     auto name = connection_.player();
-    return (name.empty() ? std::string("an unnamed client") : name) + " (" + slot_.address() + ")";
+    return (name.empty() ? std::string("an unnamed client") : name) + " (" + slot_.shown() + ")";
   }
 
   websocket::stream<beast::tcp_stream> ws_;
@@ -326,10 +337,40 @@ std::optional<std::filesystem::path> file_under(const std::string& root, const s
   return wanted;
 }
 
+// Every HTTP response: the headers a public site sends (README "Hosting for
+// friends on the internet"). The client is files of its own, no inline script
+// or style, talking to its own origin (CSP 'self' covers ws: and wss: there).
+template <typename Response>
+void secure(Response& res) {
+  res.set("Content-Security-Policy",
+          "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+          "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+  res.set("X-Content-Type-Options", "nosniff");
+  res.set("Referrer-Policy", "no-referrer");
+}
+
+// A target as the logs show it: the path, never the query (whatever a client
+// put there, a token included, stays out of the logs), at most 200 bytes.
+std::string path_of(std::string_view target) { return std::string(target.substr(0, std::min<std::size_t>(target.find('?'), 200))); }
+
+// A header's every line joined by commas (a proxy may add a line of its own).
+template <typename Request>
+std::string joined(const Request& req, std::string_view name) {
+  std::string all;
+  for (auto [it, end] = req.equal_range(beast::string_view(name.data(), name.size())); it != end; ++it) {
+    if (!all.empty()) all += ", ";
+    all += std::string(it->value());
+  }
+  return all;
+}
+
+// A session from a client, or from a trusted proxy speaking for its clients:
+// then the client, and so the slot of its limits, is learnt from each
+// request's headers, and /healthz (the proxy's own checks) takes no slot.
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
-  HttpSession(tcp::socket&& socket, Context context, AddressCounter::Slot slot)
-      : stream_(std::move(socket)), context_(context), slot_(std::move(slot)) {}
+  HttpSession(tcp::socket&& socket, Context context, IpAddress peer, std::optional<AddressCounter::Slot> slot)
+      : stream_(std::move(socket)), context_(context), peer_(peer), slot_(std::move(slot)) {}
 
   void run() { asio::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, shared_from_this())); }
 
@@ -353,28 +394,58 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     ++context_.metrics.http_requests;
     Request request = parser_->release();
     if (request.target().size() > max_target_bytes) return refuse(http::status::uri_too_long, "URI too long\n");
+    if (!admit(request)) return;
     if (websocket::is_upgrade(request)) {
       const auto target = std::string(request.target());
       if (target != "/ws" && target.rfind("/ws?", 0) != 0)
         return respond(error(request, http::status::not_found, "WebSocket is at /ws\n"));
       stream_.expires_never();
-      std::make_shared<WebSocketSession>(stream_.release_socket(), context_, std::move(slot_))->run(std::move(request));
+      std::make_shared<WebSocketSession>(stream_.release_socket(), context_, std::move(*slot_))->run(std::move(request));
       return;
     }
     auto shared_request = std::make_shared<Request>(std::move(request));
     try {
       handle(shared_request);
     } catch (const std::exception& e) {
-      spdlog::error("HTTP {} {} failed: {}", std::string(shared_request->method_string()),
-                    std::string(shared_request->target()).substr(0, 200), e.what());
+      spdlog::error("HTTP {} {} from {} failed: {}", std::string(shared_request->method_string()),
+                    path_of(std::string(shared_request->target())), client_shown(), e.what());
       respond(error(*shared_request, http::status::internal_server_error, "internal error\n"));
     }
   }
+
+  // Whether the request may be served: a proxied request takes the slot of the
+  // client its headers name (the session's slot, if it already holds that
+  // client's); a health check needs none. Refused with 429 and a close.
+  bool admit(const Request& request) {
+    if (!proxied()) return true;
+    if (is_health_check(request)) return true;
+    const auto client = client_address(peer_, *context_.trusted, joined(request, "Forwarded"),
+                                       joined(request, "X-Forwarded-For"));
+    if (slot_ && slot_->address() == client.key) return true;
+    slot_.reset();
+    if (auto taken = context_.addresses->take(client)) {
+      slot_.emplace(std::move(*taken));
+      return true;
+    }
+    ++context_.metrics.connections_refused;
+    spdlog::debug("refusing a request from {} through {}: {} connections already open", client.text(),
+                  peer_.to_string(), context_.addresses->limit());
+    refuse(http::status::too_many_requests, "too many connections from " + client.text() + " (at most " +
+                                                std::to_string(context_.addresses->limit()) + ")\n");
+    return false;
+  }
+  bool proxied() const { return !context_.trusted->empty() && context_.trusted->contains(peer_); }
+  static bool is_health_check(const Request& request) {
+    const auto target = request.target();
+    return target.substr(0, target.find('?')) == "/healthz" && !websocket::is_upgrade(request);
+  }
+  std::string client_shown() const { return slot_ ? slot_->shown() : peer_.to_string(); }
 
   // Answers a request that could not be read whole, and closes.
   void refuse(http::status status, std::string message) {
     Response res{status, 11};
     res.set(http::field::server, "parlour");
+    secure(res);
     res.set(http::field::content_type, "text/plain; charset=utf-8");
     res.keep_alive(false);
     res.body() = std::move(message);
@@ -385,6 +456,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   Response text(const Request& req, http::status status, std::string body, const std::string& type) {
     Response res{status, req.version()};
     res.set(http::field::server, "parlour");
+    secure(res);
     res.set(http::field::content_type, type);
     res.keep_alive(req.keep_alive());
     res.body() = std::move(body);
@@ -423,6 +495,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       asio::post(self->stream_.get_executor(), [self, version, keep_alive, head, answer = std::move(answer)]() mutable {
         Response res{static_cast<http::status>(answer.status), version};
         res.set(http::field::server, "parlour");
+        secure(res);
         res.set(http::field::content_type, answer.content_type);
         if (!answer.attachment.empty())
           res.set(http::field::content_disposition, "attachment; filename=\"" + answer.attachment + "\"");
@@ -475,6 +548,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     http::async_write(stream_, *shared,
                       [self = shared_from_this(), shared, keep_alive](beast::error_code ec, std::size_t) {
                         if (ec) return;
+                        // A proxy's connection kept open between requests may
+                        // carry another client's next: nobody's slot is held idle.
+                        if (self->proxied()) self->slot_.reset();
                         if (!keep_alive) return self->close();
                         self->do_read();
                       });
@@ -489,7 +565,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   Context context_;
-  AddressCounter::Slot slot_;
+  const IpAddress peer_;
+  std::optional<AddressCounter::Slot> slot_;  // none yet for a proxy's session
 };
 
 // ------------------------------------------------------------------ Listener
@@ -528,18 +605,24 @@ class Listener : public std::enable_shared_from_this<Listener> {
     beast::error_code ignored;
     const auto peer = socket.remote_endpoint(ignored);
     if (ignored) return;
-    const auto address = peer.address().to_string();
-    auto slot = context_.addresses->take(address);
-    if (!slot) {
-      ++context_.metrics.connections_refused;
-      spdlog::debug("refusing a connection from {}: {} already open", address, context_.config.max_connections_per_ip);
-      socket.close(ignored);
-      return;
+    const auto client = peer_address(peer.address());
+    // A trusted proxy's connection is counted against the client each of its
+    // requests names (HttpSession::admit), not against the proxy.
+    std::optional<AddressCounter::Slot> slot;
+    if (!context_.trusted->contains(client.address)) {
+      if (auto taken = context_.addresses->take(client)) slot.emplace(std::move(*taken));
+      if (!slot) {
+        ++context_.metrics.connections_refused;
+        spdlog::debug("refusing a connection from {}: {} already open", client.text(),
+                      context_.config.max_connections_per_ip);
+        socket.close(ignored);
+        return;
+      }
     }
     // Replies and state pushes are small writes in quick succession; Nagle's
     // algorithm would hold the second until the first is acknowledged.
     socket.set_option(tcp::no_delay(true), ignored);
-    std::make_shared<HttpSession>(std::move(socket), context_, std::move(*slot))->run();
+    std::make_shared<HttpSession>(std::move(socket), context_, client.address, std::move(slot))->run();
   }
 
   // Out of descriptors (or memory), accepting again at once would spin: wait,
@@ -572,7 +655,8 @@ class Listener : public std::enable_shared_from_this<Listener> {
 unsigned short listen(asio::io_context& io, const Config& config, Lobby& lobby, Writer& writer, Metrics& metrics) {
   auto addresses = std::make_shared<AddressCounter>(config.max_connections_per_ip, config.max_queued_bytes_per_ip);
   tcp::endpoint endpoint{asio::ip::make_address(config.bind), config.port};
-  auto listener = std::make_shared<Listener>(io, endpoint, Context{config, lobby, writer, metrics, addresses});
+  auto trusted = std::make_shared<const TrustedProxies>(config.trusted_proxies);
+  auto listener = std::make_shared<Listener>(io, endpoint, Context{config, lobby, writer, metrics, addresses, trusted});
   listener->run();
   return listener->port();
 }
