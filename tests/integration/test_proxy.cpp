@@ -139,7 +139,7 @@ TEST_CASE("behind nginx with TLS (docker/nginx.conf): https, WebSocket and hello
     // The third from 127.0.0.2 is refused, whatever it claims, and the server
     // names the address it saw: the friend's, not nginx's nor the forged ones.
     TlsConnection third(certificate, nginx.tls_port(), "127.0.0.2");
-    const auto refused = third.upgrade(forged);
+    const auto refused = third.refused_upgrade(forged);
     CHECK(refused.result_int() == 429);
     CHECK(refused.body().find("too many connections from 127.0.0.2 ") != std::string::npos);
     // Another friend behind the same nginx has a budget of her own.

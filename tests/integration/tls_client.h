@@ -96,6 +96,22 @@ class Connection {
     return response;
   }
 
+  // An upgrade request written by hand, for an answer that is no upgrade
+  // (Boost 1.74's synchronous handshake keeps a refusal's response to itself).
+  http::response<http::string_body> refused_upgrade(const std::vector<std::pair<std::string, std::string>>& headers) {
+    http::request<http::empty_body> request{http::verb::get, "/ws", 11};
+    request.set(http::field::host, "localhost");
+    request.set(http::field::connection, "Upgrade");
+    request.set(http::field::upgrade, "websocket");
+    request.set(http::field::sec_websocket_version, "13");
+    request.set(http::field::sec_websocket_key, "dGhlIHNhbXBsZSBub25jZQ==");
+    for (const auto& [name, value] : headers) request.set(name, value);
+    http::write(ws_.next_layer(), request);
+    http::response<http::string_body> response;
+    http::read(ws_.next_layer(), buffer_, response);
+    return response;
+  }
+
   nlohmann::json request(nlohmann::json message) {
     message["id"] = ++next_id_;
     ws_.text(true);
