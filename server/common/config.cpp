@@ -79,6 +79,10 @@ std::string usage() {
          "                        peer those headers are ignored. IPv6 clients are limited per /64\n"
          "  --public-url URL      the address players open (https://cards.example.org behind a proxy):\n"
          "                        the start-up line and invite links use it (default http://HOST:PORT)\n"
+         "  --tls-cert FILE       PEM certificate chain (e.g. Let's Encrypt's fullchain.pem): serve HTTPS\n"
+         "                        and WSS on --port; a plain request there is sent to https. SIGHUP\n"
+         "                        reads the certificate again, for new connections\n"
+         "  --tls-key FILE        the certificate's PEM private key (with --tls-cert)\n"
          "  --help                this text\n";
 }
 
@@ -132,6 +136,8 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
       config.node = value;
     }
     else if (flag == "--lease-ms") ok = parse_int<int>(value, config.lease_ms, 500, 600'000);
+    else if (flag == "--tls-cert") config.tls_cert = value;
+    else if (flag == "--tls-key") config.tls_key = value;
     else if (flag == "--trusted-proxy") config.trusted_proxies.push_back(value);  // checked by the network front
     else if (flag == "--public-url") {
       ok = valid_public_url(value);
@@ -142,6 +148,7 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
   }
   if (!config.node.empty() && !is_postgres_url(config.db))
     return fail("--node needs a shared PostgreSQL database: --db postgresql://USER@HOST:PORT/DBNAME");
+  if (config.tls_cert.empty() != config.tls_key.empty()) return fail("--tls-cert and --tls-key go together");
   return ParsedArgs{config, "", false};
 }
 

@@ -4,9 +4,12 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
 #include <cctype>
 #include <charconv>
 #include <deque>
@@ -17,6 +20,7 @@
 #include <unordered_map>
 
 #include "server/net/api.h"
+#include "server/net/address_counter.h"
 #include "server/net/client_address.h"
 #include "server/net/connection.h"
 
@@ -27,8 +31,15 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 namespace websocket = beast::websocket;
 using tcp = asio::ip::tcp;
+namespace ssl = asio::ssl;
 
 namespace {
+
+// A connection is one of two streams: plain, or TLS over it (--tls-cert).
+using PlainStream = beast::tcp_stream;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+template <typename Stream>
+constexpr bool is_tls = std::is_same_v<Stream, TlsStream>;
 
 // HTTP limits: a request line or header block beyond these is answered with
 // 414 or 431, a body beyond its limit with 413, and the connection closed.
@@ -37,106 +48,56 @@ constexpr std::size_t max_header_bytes = 16 * 1024;
 constexpr std::size_t max_body_bytes = 16 * 1024;
 constexpr auto http_read_timeout = std::chrono::seconds(30);
 
-// Open connections per client (its limit key: an IPv4 address or an IPv6 /64,
-// server/net/client_address.h), and the bytes their WebSockets have queued
-// unsent: what one client can pin. A slot is held for the life of a session
-// and handed from the HTTP session to the WebSocket session it upgrades to.
-class AddressCounter : public std::enable_shared_from_this<AddressCounter> {
+// The certificate and key of --tls-cert and --tls-key, read again on SIGHUP:
+// each new handshake takes the context current then, and a connection keeps
+// the one it began with for its life, so a reload drops nothing.
+class TlsCertificate {
  public:
-  AddressCounter(int limit, std::size_t max_queued_bytes) : limit_(limit), max_queued_bytes_(max_queued_bytes) {}
+  TlsCertificate(std::string certificate, std::string key)
+      : certificate_(std::move(certificate)), key_(std::move(key)), current_(load()) {}
 
-  class Slot {
-   public:
-    Slot() = default;
-    Slot(std::shared_ptr<AddressCounter> owner, ClientAddress client)
-        : owner_(std::move(owner)), address_(std::move(client.key)), shown_(client.text()) {}
-    Slot(Slot&& other) noexcept
-        : owner_(std::move(other.owner_)),
-          address_(std::move(other.address_)),
-          shown_(std::move(other.shown_)),
-          queued_(std::exchange(other.queued_, 0)) {}
-    Slot& operator=(Slot&&) = delete;
-    ~Slot() {
-      if (owner_) owner_->release(address_, queued_);
-    }
-    // The key the client's limits are counted under.
-    const std::string& address() const { return address_; }
-    // The client's own address, for the logs.
-    const std::string& shown() const { return shown_; }
-    // Counts `bytes` more queued for this address, unless that would take the
-    // address past its limit: then nothing is counted and false returned.
-    bool queue(std::size_t bytes) {
-      if (!owner_->queue(address_, bytes)) return false;
-      queued_ += bytes;
-      return true;
-    }
-    void unqueue(std::size_t bytes) {
-      bytes = std::min(bytes, queued_);
-      owner_->unqueue(address_, bytes);
-      queued_ -= bytes;
-    }
-    std::size_t address_queued() const { return owner_->queued(address_); }
-
-   private:
-    std::shared_ptr<AddressCounter> owner_;
-    std::string address_;
-    std::string shown_;
-    std::size_t queued_ = 0;  // this session's share of its address's queued bytes
-  };
-
-  std::optional<Slot> take(const ClientAddress& client) {
+  std::shared_ptr<ssl::context> current() const {
     std::lock_guard lock(mutex_);
-    auto& use = use_[client.key];
-    if (use.open >= limit_) return std::nullopt;
-    ++use.open;
-    return Slot(shared_from_this(), client);
+    return current_;
   }
-  int limit() const { return limit_; }
 
-  std::size_t max_queued_bytes() const { return max_queued_bytes_; }
-  // Every address's queued bytes together (for /metrics).
-  std::size_t total_queued() const { return total_queued_; }
+  // A certificate that cannot be read leaves the old one in use, and says why.
+  void reload() {
+    try {
+      auto next = load();
+      std::lock_guard lock(mutex_);
+      current_ = std::move(next);
+      spdlog::info("TLS certificate reloaded from {}", certificate_);
+    } catch (const std::exception& e) {
+      spdlog::error("TLS certificate not reloaded, the one in use stays: {}", e.what());
+    }
+  }
 
  private:
-  struct Use {
-    int open = 0;
-    std::size_t queued = 0;
-  };
-
-  void release(const std::string& address, std::size_t queued) {
-    std::lock_guard lock(mutex_);
-    auto it = use_.find(address);
-    if (it == use_.end()) return;
-    it->second.queued -= std::min(queued, it->second.queued);
-    total_queued_ -= queued;
-    if (--it->second.open <= 0) use_.erase(it);
-  }
-  bool queue(const std::string& address, std::size_t bytes) {
-    std::lock_guard lock(mutex_);
-    auto& use = use_[address];
-    if (use.queued + bytes > max_queued_bytes_) return false;
-    use.queued += bytes;
-    total_queued_ += bytes;
-    return true;
-  }
-  void unqueue(const std::string& address, std::size_t bytes) {
-    std::lock_guard lock(mutex_);
-    auto it = use_.find(address);
-    if (it == use_.end()) return;
-    it->second.queued -= std::min(bytes, it->second.queued);
-    total_queued_ -= bytes;
-  }
-  std::size_t queued(const std::string& address) const {
-    std::lock_guard lock(mutex_);
-    auto it = use_.find(address);
-    return it == use_.end() ? 0 : it->second.queued;
+  std::shared_ptr<ssl::context> load() const {
+    auto context = std::make_shared<ssl::context>(ssl::context::tls_server);
+    context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                         ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
+    boost::system::error_code ec;
+    context->use_certificate_chain_file(certificate_, ec);
+    if (ec) throw std::runtime_error("cannot read the certificate chain " + certificate_ + ": " + reason(ec));
+    context->use_private_key_file(key_, ssl::context::pem, ec);
+    if (ec) throw std::runtime_error("cannot read the private key " + key_ + ": " + reason(ec));
+    if (SSL_CTX_check_private_key(context->native_handle()) != 1)
+      throw std::runtime_error("the private key " + key_ + " is not the certificate's (" + certificate_ + ")");
+    return context;
   }
 
-  const int limit_;
-  const std::size_t max_queued_bytes_;
+  // OpenSSL's words for an error (Asio's own say only "asio.ssl error").
+  static std::string reason(const boost::system::error_code& ec) {
+    const char* text = ERR_reason_error_string(static_cast<unsigned long>(ec.value()));
+    return text ? text : ec.message();
+  }
+
+  const std::string certificate_;
+  const std::string key_;
   mutable std::mutex mutex_;
-  std::unordered_map<std::string, Use> use_;
-  std::atomic<std::size_t> total_queued_{0};
+  std::shared_ptr<ssl::context> current_;
 };
 
 struct Context {
@@ -146,14 +107,18 @@ struct Context {
   Metrics& metrics;
   std::shared_ptr<AddressCounter> addresses;
   std::shared_ptr<const TrustedProxies> trusted;
+  std::shared_ptr<TlsCertificate> tls;  // null without --tls-cert
 };
 
 // ------------------------------------------------------------------ WebSocket
 
-class WebSocketSession : public Client, public std::enable_shared_from_this<WebSocketSession> {
+template <typename Stream>
+class WebSocketSession : public Client, public std::enable_shared_from_this<WebSocketSession<Stream>> {
  public:
-  WebSocketSession(tcp::socket&& socket, Context context, AddressCounter::Slot slot)
-      : ws_(std::move(socket)),
+  // `tls` is the context the stream's TLS session came from, kept while it lives.
+  WebSocketSession(Stream&& stream, std::shared_ptr<ssl::context> tls, Context context, AddressCounter::Slot slot)
+      : ws_(std::move(stream)),
+        tls_(std::move(tls)),
         context_(context),
         slot_(std::move(slot)),
         id_(next_client_id()),
@@ -173,13 +138,13 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
     ws_.read_message_max(protocol::max_frame_bytes);
     ws_.set_option(websocket::stream_base::decorator(
         [](websocket::response_type& res) { res.set(http::field::server, "parlour"); }));
-    ws_.async_accept(request, beast::bind_front_handler(&WebSocketSession::on_accept, shared_from_this()));
+    ws_.async_accept(request, beast::bind_front_handler(&WebSocketSession::on_accept, this->shared_from_this()));
   }
 
   ClientId id() const override { return id_; }
 
   void send(std::shared_ptr<const std::string> frame) override {
-    asio::dispatch(ws_.get_executor(), [self = shared_from_this(), frame = std::move(frame)]() mutable {
+    asio::dispatch(ws_.get_executor(), [self = this->shared_from_this(), frame = std::move(frame)]() mutable {
       self->queue(std::move(frame));
     });
   }
@@ -187,7 +152,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   std::string player() const override { return connection_.player(); }
 
   void close_for_move() override {
-    asio::dispatch(ws_.get_executor(), [self = shared_from_this()] {
+    asio::dispatch(ws_.get_executor(), [self = this->shared_from_this()] {
       if (self->closed_ || self->closing_) return;
       self->closing_ = true;
       if (self->queue_.empty()) self->close_moved();
@@ -198,7 +163,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   // After the frames already queued (the notice) are written.
   void close_moved() {
     ws_.async_close(websocket::close_reason(websocket::close_code::service_restart, "table moved"),
-                    [self = shared_from_this()](beast::error_code) { self->closed(); });
+                    [self = this->shared_from_this()](beast::error_code) { self->closed(); });
   }
 
   void on_accept(beast::error_code ec) {
@@ -206,7 +171,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
     do_read();
   }
 
-  void do_read() { ws_.async_read(buffer_, beast::bind_front_handler(&WebSocketSession::on_read, shared_from_this())); }
+  void do_read() { ws_.async_read(buffer_, beast::bind_front_handler(&WebSocketSession::on_read, this->shared_from_this())); }
 
   void on_read(beast::error_code ec, std::size_t) {
     if (ec) {
@@ -222,13 +187,13 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
     if (!ws_.got_text()) {
       spdlog::info("closing a connection of {}: binary frame", describe());
       ws_.async_close(websocket::close_code::unknown_data,
-                      [self = shared_from_this()](beast::error_code) { self->closed(); });
+                      [self = this->shared_from_this()](beast::error_code) { self->closed(); });
       return;
     }
     const auto data = buffer_.cdata();
     std::string_view text(static_cast<const char*>(data.data()), data.size());
     try {
-      connection_.on_text(shared_from_this(), text);
+      connection_.on_text(this->shared_from_this(), text);
     } catch (const std::exception& e) {
       spdlog::error("a frame from {} could not be handled: {}", describe(), e.what());
     }
@@ -245,7 +210,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
     queue_.shrink_to_fit();
     slot_.unqueue(queued_bytes_);
     queued_bytes_ = 0;
-    connection_.on_close(shared_from_this());
+    connection_.on_close(this->shared_from_this());
   }
 
   // A client that does not read its frames is dropped once they pile up past
@@ -277,7 +242,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   void do_write() {
     ws_.text(true);
     ws_.async_write(asio::buffer(*queue_.front()),
-                    beast::bind_front_handler(&WebSocketSession::on_write, shared_from_this()));
+                    beast::bind_front_handler(&WebSocketSession::on_write, this->shared_from_this()));
   }
 
   void on_write(beast::error_code ec, std::size_t) {
@@ -295,7 +260,8 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
     return (name.empty() ? std::string("an unnamed client") : name) + " (" + slot_.shown() + ")";
   }
 
-  websocket::stream<beast::tcp_stream> ws_;
+  websocket::stream<Stream> ws_;
+  std::shared_ptr<ssl::context> tls_;
   beast::flat_buffer buffer_;
   Context context_;
   AddressCounter::Slot slot_;
@@ -338,10 +304,11 @@ std::optional<std::filesystem::path> file_under(const std::string& root, const s
 }
 
 // Every HTTP response: the headers a public site sends (README "Hosting for
-// friends on the internet"). The client is files of its own, no inline script
+// friends on the internet"), HSTS when over TLS. The client is files of its own, no inline script
 // or style, talking to its own origin (CSP 'self' covers ws: and wss: there).
 template <typename Response>
-void secure(Response& res) {
+void secure(Response& res, bool tls) {
+  if (tls) res.set("Strict-Transport-Security", "max-age=31536000");
   res.set("Content-Security-Policy",
           "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
           "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
@@ -367,12 +334,34 @@ std::string joined(const Request& req, std::string_view name) {
 // A session from a client, or from a trusted proxy speaking for its clients:
 // then the client, and so the slot of its limits, is learnt from each
 // request's headers, and /healthz (the proxy's own checks) takes no slot.
-class HttpSession : public std::enable_shared_from_this<HttpSession> {
+//
+// On a TLS port (--tls-cert) a session is TLS, or a plain one that sends every
+// request but /healthz to https. `buffer` holds the bytes read to tell which.
+template <typename Stream>
+class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
  public:
-  HttpSession(tcp::socket&& socket, Context context, IpAddress peer, std::optional<AddressCounter::Slot> slot)
-      : stream_(std::move(socket)), context_(context), peer_(peer), slot_(std::move(slot)) {}
+  HttpSession(PlainStream&& stream, std::shared_ptr<ssl::context> tls, beast::flat_buffer buffer, Context context,
+              IpAddress peer, std::optional<AddressCounter::Slot> slot)
+      : stream_(wrap(std::move(stream), tls.get())),
+        tls_(std::move(tls)),
+        buffer_(std::move(buffer)),
+        context_(context),
+        peer_(peer),
+        slot_(std::move(slot)) {}
 
-  void run() { asio::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, shared_from_this())); }
+  void run() {
+    if constexpr (is_tls<Stream>) {
+      beast::get_lowest_layer(stream_).expires_after(http_read_timeout);
+      stream_.async_handshake(ssl::stream_base::server, buffer_.data(),
+                              [self = this->shared_from_this()](beast::error_code ec, std::size_t used) {
+                                if (ec) return spdlog::debug("TLS handshake of {} failed: {}", self->client_shown(), ec.message());
+                                self->buffer_.consume(used);
+                                self->do_read();
+                              });
+    } else {
+      asio::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, this->shared_from_this()));
+    }
+  }
 
  private:
   using Request = http::request<http::string_body>;
@@ -382,8 +371,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     parser_.emplace();
     parser_->header_limit(max_header_bytes);
     parser_->body_limit(max_body_bytes);
-    stream_.expires_after(http_read_timeout);
-    http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+    beast::get_lowest_layer(stream_).expires_after(http_read_timeout);
+    http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&HttpSession::on_read, this->shared_from_this()));
   }
 
   void on_read(beast::error_code ec, std::size_t) {
@@ -394,13 +383,16 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     ++context_.metrics.http_requests;
     Request request = parser_->release();
     if (request.target().size() > max_target_bytes) return refuse(http::status::uri_too_long, "URI too long\n");
+    if constexpr (!is_tls<Stream>)
+      if (context_.tls && !is_health_check(request)) return respond(to_https(request));
     if (!admit(request)) return;
     if (websocket::is_upgrade(request)) {
       const auto target = std::string(request.target());
       if (target != "/ws" && target.rfind("/ws?", 0) != 0)
         return respond(error(request, http::status::not_found, "WebSocket is at /ws\n"));
-      stream_.expires_never();
-      std::make_shared<WebSocketSession>(stream_.release_socket(), context_, std::move(*slot_))->run(std::move(request));
+      beast::get_lowest_layer(stream_).expires_never();
+      std::make_shared<WebSocketSession<Stream>>(std::move(stream_), tls_, context_, std::move(*slot_))
+          ->run(std::move(request));
       return;
     }
     auto shared_request = std::make_shared<Request>(std::move(request));
@@ -445,7 +437,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void refuse(http::status status, std::string message) {
     Response res{status, 11};
     res.set(http::field::server, "parlour");
-    secure(res);
+    secure(res, is_tls<Stream>);
     res.set(http::field::content_type, "text/plain; charset=utf-8");
     res.keep_alive(false);
     res.body() = std::move(message);
@@ -456,7 +448,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   Response text(const Request& req, http::status status, std::string body, const std::string& type) {
     Response res{status, req.version()};
     res.set(http::field::server, "parlour");
-    secure(res);
+    secure(res, is_tls<Stream>);
     res.set(http::field::content_type, type);
     res.keep_alive(req.keep_alive());
     res.body() = std::move(body);
@@ -491,11 +483,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     const bool keep_alive = req.keep_alive();
     const bool head = req.method() == http::verb::head;
     ApiRequest asked{path, query, std::string(req[http::field::authorization])};
-    serve_api(context_.lobby, asked, [self = shared_from_this(), version, keep_alive, head](ApiResponse answer) {
+    serve_api(context_.lobby, asked, [self = this->shared_from_this(), version, keep_alive, head](ApiResponse answer) {
       asio::post(self->stream_.get_executor(), [self, version, keep_alive, head, answer = std::move(answer)]() mutable {
         Response res{static_cast<http::status>(answer.status), version};
         res.set(http::field::server, "parlour");
-        secure(res);
+        secure(res, is_tls<Stream>);
         res.set(http::field::content_type, answer.content_type);
         if (!answer.attachment.empty())
           res.set(http::field::content_disposition, "attachment; filename=\"" + answer.attachment + "\"");
@@ -546,7 +538,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     const bool keep_alive = res.keep_alive();
     auto shared = std::make_shared<Response>(std::move(res));
     http::async_write(stream_, *shared,
-                      [self = shared_from_this(), shared, keep_alive](beast::error_code ec, std::size_t) {
+                      [self = this->shared_from_this(), shared, keep_alive](beast::error_code ec, std::size_t) {
                         if (ec) return;
                         // A proxy's connection kept open between requests may
                         // carry another client's next: nobody's slot is held idle.
@@ -556,17 +548,69 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
                       });
   }
 
-  void close() {
-    beast::error_code ec;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+  // A plain request on the TLS port: the same address over https.
+  Response to_https(const Request& req) {
+    const std::string host = context_.config.public_url.empty() ? "https://" + std::string(req[http::field::host])
+                                                                : context_.config.public_url;
+    auto res = error(req, http::status::permanent_redirect, "this server speaks https\n");
+    res.set(http::field::location, host + std::string(req.target()));
+    return res;
   }
 
-  beast::tcp_stream stream_;
+  void close() {
+    if constexpr (is_tls<Stream>) {
+      beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(5));
+      stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) {});
+    } else {
+      beast::error_code ec;
+      stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    }
+  }
+
+  static Stream wrap(PlainStream&& plain, ssl::context* tls) {
+    if constexpr (is_tls<Stream>) return Stream(std::move(plain), *tls);
+    else return std::move(plain);
+  }
+
+  Stream stream_;
+  std::shared_ptr<ssl::context> tls_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   Context context_;
   const IpAddress peer_;
   std::optional<AddressCounter::Slot> slot_;  // none yet for a proxy's session
+};
+
+// On the TLS port: the first bytes say whether the client speaks TLS (a
+// browser sent to http:// is answered, with a redirect, instead of garbage).
+class DetectSession : public std::enable_shared_from_this<DetectSession> {
+ public:
+  DetectSession(tcp::socket&& socket, Context context, IpAddress peer, std::optional<AddressCounter::Slot> slot)
+      : stream_(std::move(socket)), context_(context), peer_(peer), slot_(std::move(slot)) {}
+
+  void run() {
+    stream_.expires_after(http_read_timeout);
+    beast::async_detect_ssl(stream_, buffer_, beast::bind_front_handler(&DetectSession::on_detect, shared_from_this()));
+  }
+
+ private:
+  void on_detect(beast::error_code ec, bool tls) {
+    if (ec) return;
+    if (tls)
+      std::make_shared<HttpSession<TlsStream>>(std::move(stream_), context_.tls->current(), std::move(buffer_), context_,
+                                               peer_, std::move(slot_))
+          ->run();
+    else
+      std::make_shared<HttpSession<PlainStream>>(std::move(stream_), nullptr, std::move(buffer_), context_, peer_,
+                                                 std::move(slot_))
+          ->run();
+  }
+
+  PlainStream stream_;
+  beast::flat_buffer buffer_;
+  Context context_;
+  const IpAddress peer_;
+  std::optional<AddressCounter::Slot> slot_;
 };
 
 // ------------------------------------------------------------------ Listener
@@ -586,7 +630,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
  private:
   void do_accept() {
-    acceptor_.async_accept(asio::make_strand(io_), beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
+    acceptor_.async_accept(asio::make_strand(io_), beast::bind_front_handler(&Listener::on_accept, this->shared_from_this()));
   }
 
   void on_accept(beast::error_code ec, tcp::socket socket) {
@@ -622,7 +666,12 @@ class Listener : public std::enable_shared_from_this<Listener> {
     // Replies and state pushes are small writes in quick succession; Nagle's
     // algorithm would hold the second until the first is acknowledged.
     socket.set_option(tcp::no_delay(true), ignored);
-    std::make_shared<HttpSession>(std::move(socket), context_, client.address, std::move(slot))->run();
+    if (context_.tls)
+      std::make_shared<DetectSession>(std::move(socket), context_, client.address, std::move(slot))->run();
+    else
+      std::make_shared<HttpSession<PlainStream>>(PlainStream(std::move(socket)), nullptr, beast::flat_buffer(), context_,
+                                                 client.address, std::move(slot))
+          ->run();
   }
 
   // Out of descriptors (or memory), accepting again at once would spin: wait,
@@ -637,7 +686,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
       spdlog::warn("cannot accept connections: {}; retrying in {} ms", ec.message(), backoff_.count());
     }
     backoff_timer_.expires_after(backoff_);
-    backoff_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& wait_error) {
+    backoff_timer_.async_wait([self = this->shared_from_this()](const boost::system::error_code& wait_error) {
       if (!wait_error) self->do_accept();
     });
   }
@@ -652,13 +701,18 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
 }  // namespace
 
-unsigned short listen(asio::io_context& io, const Config& config, Lobby& lobby, Writer& writer, Metrics& metrics) {
+Front listen(asio::io_context& io, const Config& config, Lobby& lobby, Writer& writer, Metrics& metrics) {
   auto addresses = std::make_shared<AddressCounter>(config.max_connections_per_ip, config.max_queued_bytes_per_ip);
   tcp::endpoint endpoint{asio::ip::make_address(config.bind), config.port};
   auto trusted = std::make_shared<const TrustedProxies>(config.trusted_proxies);
-  auto listener = std::make_shared<Listener>(io, endpoint, Context{config, lobby, writer, metrics, addresses, trusted});
+  std::shared_ptr<TlsCertificate> tls;
+  if (config.tls()) tls = std::make_shared<TlsCertificate>(config.tls_cert, config.tls_key);
+  auto listener =
+      std::make_shared<Listener>(io, endpoint, Context{config, lobby, writer, metrics, addresses, trusted, tls});
   listener->run();
-  return listener->port();
+  Front front{listener->port(), {}};
+  if (tls) front.reload_certificate = [tls] { tls->reload(); };
+  return front;
 }
 
 }  // namespace parlour::server

@@ -64,8 +64,9 @@ class Connection {
   Connection(const fs::path& certificate, unsigned short port, const std::string& source)
       : context_(ssl::context::tls_client), ws_(io_, context_) {
     context_.load_verify_file(certificate.string());
-    context_.set_verify_mode(ssl::verify_peer);
     auto& stream = ws_.next_layer();
+    // On the stream: it took the context's mode when it was made, above.
+    stream.set_verify_mode(ssl::verify_peer);
     if (!SSL_set_tlsext_host_name(stream.native_handle(), "localhost")) throw std::runtime_error("SNI");
     stream.set_verify_callback(ssl::host_name_verification("localhost"));
     auto& socket = beast::get_lowest_layer(ws_).socket();

@@ -146,3 +146,18 @@ TEST_CASE("flags: --trusted-proxy repeats, --public-url must be an absolute http
   CHECK(usage().find("--trusted-proxy") != std::string::npos);
   CHECK(usage().find("--public-url") != std::string::npos);
 }
+
+TEST_CASE("flags: --tls-cert and --tls-key go together") {
+  const auto both = parse_args({"--tls-cert", "c.pem", "--tls-key", "k.pem"});
+  REQUIRE(both.config);
+  CHECK(both.config->tls());
+  CHECK(both.config->tls_cert == "c.pem");
+  CHECK(both.config->tls_key == "k.pem");
+  CHECK_FALSE(parse_args({}).config->tls());
+  for (const auto& half : {std::vector<std::string>{"--tls-cert", "c.pem"}, std::vector<std::string>{"--tls-key", "k.pem"}}) {
+    const auto refused = parse_args(half);
+    CHECK_FALSE(refused.config);
+    CHECK(refused.message.find("--tls-cert and --tls-key go together") != std::string::npos);
+  }
+  CHECK(usage().find("--tls-cert FILE") != std::string::npos);
+}
