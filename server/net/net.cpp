@@ -75,6 +75,11 @@ class TlsCertificate {
 
  private:
   std::shared_ptr<ssl::context> load() const {
+    for (const auto& file : {certificate_, key_}) {
+      std::error_code missing;
+      if (!std::filesystem::is_regular_file(file, missing))
+        throw std::runtime_error("no such file: " + file + " (expected a PEM file)");
+    }
     auto context = std::make_shared<ssl::context>(ssl::context::tls_server);
     context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
                          ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);

@@ -6,6 +6,8 @@
 
 #include <csignal>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <thread>
 
 #include "tests/integration/server_process.h"
@@ -96,14 +98,26 @@ TEST_CASE("--tls-cert: a missing or mismatched key is refused at start with its 
   fs::create_directories(folder);
   make_certificate(folder, "first", "parlour-first");
   make_certificate(folder, "second", "parlour-second");
-  const auto status_of = [](const std::vector<std::string>& args) {
-    std::vector<std::string> all = {parlour::support::parlour_binary(), "--port", "0", "--db",
-                                    ServerProcess::fresh_db("tls-bad")};
+  // The exit status, and what the server printed (its log is on stdout).
+  const auto run_with = [&](const std::vector<std::string>& args) {
+    const auto output = folder / "output.txt";
+    std::vector<std::string> all = {"/bin/sh", "-c", "exec \"$0\" \"$@\" >" + output.string() + " 2>&1",
+                                    parlour::support::parlour_binary(), "--port", "0", "--db",
+                                    ServerProcess::fresh_db("tls-start")};
     all.insert(all.end(), args.begin(), args.end());
-    return run(all);
+    const int status = run(all);
+    std::ifstream in(output);
+    return std::make_pair(status, std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
   };
-  CHECK(status_of({"--tls-cert", (folder / "first.pem").string()}) == 2);  // no key
-  CHECK(status_of({"--tls-cert", (folder / "first.pem").string(), "--tls-key", (folder / "second.key").string()}) == 1);
-  CHECK(status_of({"--tls-cert", (folder / "none.pem").string(), "--tls-key", (folder / "first.key").string()}) == 1);
+  const auto no_key = run_with({"--tls-cert", (folder / "first.pem").string()});
+  CHECK(no_key.first == 2);
+  CHECK(no_key.second.find("--tls-cert and --tls-key go together") != std::string::npos);
+  const auto mismatched = run_with({"--tls-cert", (folder / "first.pem").string(), "--tls-key", (folder / "second.key").string()});
+  CHECK(mismatched.first == 1);
+  CHECK(mismatched.second.find("second.key") != std::string::npos);
+  CHECK(mismatched.second.find("mismatch") != std::string::npos);
+  const auto missing = run_with({"--tls-cert", (folder / "none.pem").string(), "--tls-key", (folder / "first.key").string()});
+  CHECK(missing.first == 1);
+  CHECK(missing.second.find("no such file: " + (folder / "none.pem").string()) != std::string::npos);
   fs::remove_all(folder);
 }
