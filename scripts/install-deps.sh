@@ -25,12 +25,12 @@ packages=(
   build-essential cmake pkg-config
   libboost-dev libboost-system-dev
   nlohmann-json3-dev libspdlog-dev libfmt-dev
-  libsqlitecpp-dev libsqlite3-dev libjemalloc-dev libpqxx-dev
+  libsqlitecpp-dev libsqlite3-dev libjemalloc-dev libpqxx-dev libssl-dev
   doctest-dev
 )
 
 if [ "$mode" = test ]; then
-  packages+=(chromium fonts-dejavu-core clang libclang-rt-14-dev postgresql haproxy)
+  packages+=(chromium fonts-dejavu-core clang libclang-rt-14-dev postgresql haproxy nginx openssl)
   if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     packages+=(nodejs npm)
   fi

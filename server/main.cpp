@@ -6,6 +6,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <malloc.h>
@@ -15,6 +16,7 @@
 #include "server/cluster/cluster.h"
 #include "server/common/config.h"
 #include "server/lobby/lobby.h"
+#include "server/net/client_address.h"
 #include "server/net/net.h"
 #include "server/persistence/reader.h"
 #include "server/history/verify.h"
@@ -84,6 +86,12 @@ int main(int argc, char** argv) {
     return parsed.help ? 0 : 2;
   }
   const Config config = *parsed.config;
+  try {
+    TrustedProxies{config.trusted_proxies};  // a bad CIDR is a bad flag, said before anything opens
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "bad value for --trusted-proxy: " << e.what() << "\n";
+    return 2;
+  }
   spdlog::set_level(spdlog::level::from_str(config.log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
 
@@ -110,9 +118,14 @@ int main(int argc, char** argv) {
     }
     lobby.start_housekeeping();
     Metrics metrics;
-    const auto port = listen(io, config, lobby, writer, metrics);
+    const auto front = listen(io, config, lobby, writer, metrics);
+    const auto port = front.port;
+    const auto local_url = browse_url(config.bind, port);
+    const auto open_url = !config.public_url.empty() ? config.public_url
+                          : config.tls()             ? "https" + local_url.substr(4)
+                                                     : local_url;
     spdlog::info("parlour listening on {} port {}: open {} ({}, web client {}, {} players{})", config.bind, port,
-                 browse_url(config.bind, port), database, config.web_root, players.size(),
+                 open_url, database, config.web_root, players.size(),
                  config.clustered() ? ", node " + config.node : std::string());
 
     boost::asio::signal_set signals(io, SIGINT, SIGTERM);
@@ -120,6 +133,17 @@ int main(int argc, char** argv) {
       spdlog::info("signal {}: shutting down", signal);
       io.stop();
     });
+    // SIGHUP: a renewed TLS certificate for new connections; nothing else stops.
+    boost::asio::signal_set hangup(io);
+    std::function<void(const boost::system::error_code&, int)> on_hangup = [&](const boost::system::error_code& ec, int) {
+      if (ec) return;
+      front.reload_certificate();
+      hangup.async_wait(on_hangup);
+    };
+    if (front.reload_certificate) {
+      hangup.add(SIGHUP);
+      hangup.async_wait(on_hangup);
+    }
     boost::asio::steady_timer trim_timer(io);
     trim_memory_every(trim_timer, std::chrono::seconds(30));
 

@@ -27,6 +27,16 @@ bool valid_node_name(const std::string& name) {
   return true;
 }
 
+// An absolute http(s) URL with a host, and nothing after its path: no query, no fragment.
+bool valid_public_url(const std::string& url) {
+  const auto scheme_end = url.find("://");
+  if (scheme_end == std::string::npos) return false;
+  const auto scheme = url.substr(0, scheme_end);
+  const auto host_start = scheme_end + 3;
+  return (scheme == "http" || scheme == "https") && host_start < url.size() && url[host_start] != '/' &&
+         url.find_first_of("?# \t\r\n\"'<>") == std::string::npos;
+}
+
 }  // namespace
 
 std::string usage() {
@@ -64,6 +74,15 @@ std::string usage() {
          "                        holding its lease (README \"Running several nodes\")\n"
          "  --lease-ms N          how long a node's table leases last unrenewed: a dead node's tables\n"
          "                        move to another node after at most this long (default 6000)\n"
+         "  --trusted-proxy CIDR[,CIDR...]   reverse proxies (e.g. 127.0.0.1/32, ::1) whose Forwarded or\n"
+         "                        X-Forwarded-For header names the client; repeatable. From any other\n"
+         "                        peer those headers are ignored. IPv6 clients are limited per /64\n"
+         "  --public-url URL      the address players open (https://cards.example.org behind a proxy):\n"
+         "                        the start-up line and invite links use it (default http://HOST:PORT)\n"
+         "  --tls-cert FILE       PEM certificate chain (e.g. Let's Encrypt's fullchain.pem): serve HTTPS\n"
+         "                        and WSS on --port; a plain request there is sent to https. SIGHUP\n"
+         "                        reads the certificate again, for new connections\n"
+         "  --tls-key FILE        the certificate's PEM private key (with --tls-cert)\n"
          "  --help                this text\n";
 }
 
@@ -117,11 +136,19 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
       config.node = value;
     }
     else if (flag == "--lease-ms") ok = parse_int<int>(value, config.lease_ms, 500, 600'000);
+    else if (flag == "--tls-cert") config.tls_cert = value;
+    else if (flag == "--tls-key") config.tls_key = value;
+    else if (flag == "--trusted-proxy") config.trusted_proxies.push_back(value);  // checked by the network front
+    else if (flag == "--public-url") {
+      ok = valid_public_url(value);
+      config.public_url = value.back() == '/' ? value.substr(0, value.size() - 1) : value;
+    }
     else return fail("unknown option " + flag);
     if (!ok) return fail("bad value for " + flag + ": '" + value + "'");
   }
   if (!config.node.empty() && !is_postgres_url(config.db))
     return fail("--node needs a shared PostgreSQL database: --db postgresql://USER@HOST:PORT/DBNAME");
+  if (config.tls_cert.empty() != config.tls_key.empty()) return fail("--tls-cert and --tls-key go together");
   return ParsedArgs{config, "", false};
 }
 

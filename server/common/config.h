@@ -43,6 +43,12 @@ struct Config {
   std::string node;
   int lease_ms = 6000;                               // a table lease's life unrenewed
   bool clustered() const { return !node.empty(); }
+  // The network front (README "Hosting for friends on the internet").
+  std::vector<std::string> trusted_proxies;  // CIDRs whose Forwarded / X-Forwarded-For name the client
+  std::string public_url;                    // how players reach the server, e.g. https://cards.example.org
+  std::string tls_cert;                      // PEM certificate chain: serve HTTPS and WSS (with tls_key)
+  std::string tls_key;                       // its PEM private key
+  bool tls() const { return !tls_cert.empty(); }
 };
 
 // Parses argv; returns the config, or an error message (also for --help, whose

@@ -4,9 +4,12 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
 #include <cctype>
 #include <charconv>
 #include <deque>
@@ -17,6 +20,8 @@
 #include <unordered_map>
 
 #include "server/net/api.h"
+#include "server/net/address_counter.h"
+#include "server/net/client_address.h"
 #include "server/net/connection.h"
 
 namespace parlour::server {
@@ -26,8 +31,15 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 namespace websocket = beast::websocket;
 using tcp = asio::ip::tcp;
+namespace ssl = asio::ssl;
 
 namespace {
+
+// A connection is one of two streams: plain, or TLS over it (--tls-cert).
+using PlainStream = beast::tcp_stream;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+template <typename Stream>
+constexpr bool is_tls = std::is_same_v<Stream, TlsStream>;
 
 // HTTP limits: a request line or header block beyond these is answered with
 // 414 or 431, a body beyond its limit with 413, and the connection closed.
@@ -36,97 +48,61 @@ constexpr std::size_t max_header_bytes = 16 * 1024;
 constexpr std::size_t max_body_bytes = 16 * 1024;
 constexpr auto http_read_timeout = std::chrono::seconds(30);
 
-// Open connections per peer address, and the bytes their WebSockets have
-// queued unsent: what one address can pin. A slot is held for the life of a
-// session and handed from the HTTP session to the WebSocket session it upgrades to.
-class AddressCounter : public std::enable_shared_from_this<AddressCounter> {
+// The certificate and key of --tls-cert and --tls-key, read again on SIGHUP:
+// each new handshake takes the context current then, and a connection keeps
+// the one it began with for its life, so a reload drops nothing.
+class TlsCertificate {
  public:
-  AddressCounter(int limit, std::size_t max_queued_bytes) : limit_(limit), max_queued_bytes_(max_queued_bytes) {}
+  TlsCertificate(std::string certificate, std::string key)
+      : certificate_(std::move(certificate)), key_(std::move(key)), current_(load()) {}
 
-  class Slot {
-   public:
-    Slot() = default;
-    Slot(std::shared_ptr<AddressCounter> owner, std::string address)
-        : owner_(std::move(owner)), address_(std::move(address)) {}
-    Slot(Slot&& other) noexcept
-        : owner_(std::move(other.owner_)), address_(std::move(other.address_)), queued_(std::exchange(other.queued_, 0)) {}
-    Slot& operator=(Slot&&) = delete;
-    ~Slot() {
-      if (owner_) owner_->release(address_, queued_);
-    }
-    const std::string& address() const { return address_; }
-    // Counts `bytes` more queued for this address, unless that would take the
-    // address past its limit: then nothing is counted and false returned.
-    bool queue(std::size_t bytes) {
-      if (!owner_->queue(address_, bytes)) return false;
-      queued_ += bytes;
-      return true;
-    }
-    void unqueue(std::size_t bytes) {
-      bytes = std::min(bytes, queued_);
-      owner_->unqueue(address_, bytes);
-      queued_ -= bytes;
-    }
-    std::size_t address_queued() const { return owner_->queued(address_); }
-
-   private:
-    std::shared_ptr<AddressCounter> owner_;
-    std::string address_;
-    std::size_t queued_ = 0;  // this session's share of its address's queued bytes
-  };
-
-  std::optional<Slot> take(const std::string& address) {
+  std::shared_ptr<ssl::context> current() const {
     std::lock_guard lock(mutex_);
-    auto& use = use_[address];
-    if (use.open >= limit_) return std::nullopt;
-    ++use.open;
-    return Slot(shared_from_this(), address);
+    return current_;
   }
 
-  std::size_t max_queued_bytes() const { return max_queued_bytes_; }
-  // Every address's queued bytes together (for /metrics).
-  std::size_t total_queued() const { return total_queued_; }
+  // A certificate that cannot be read leaves the old one in use, and says why.
+  void reload() {
+    try {
+      auto next = load();
+      std::lock_guard lock(mutex_);
+      current_ = std::move(next);
+      spdlog::info("TLS certificate reloaded from {}", certificate_);
+    } catch (const std::exception& e) {
+      spdlog::error("TLS certificate not reloaded, the one in use stays: {}", e.what());
+    }
+  }
 
  private:
-  struct Use {
-    int open = 0;
-    std::size_t queued = 0;
-  };
-
-  void release(const std::string& address, std::size_t queued) {
-    std::lock_guard lock(mutex_);
-    auto it = use_.find(address);
-    if (it == use_.end()) return;
-    it->second.queued -= std::min(queued, it->second.queued);
-    total_queued_ -= queued;
-    if (--it->second.open <= 0) use_.erase(it);
-  }
-  bool queue(const std::string& address, std::size_t bytes) {
-    std::lock_guard lock(mutex_);
-    auto& use = use_[address];
-    if (use.queued + bytes > max_queued_bytes_) return false;
-    use.queued += bytes;
-    total_queued_ += bytes;
-    return true;
-  }
-  void unqueue(const std::string& address, std::size_t bytes) {
-    std::lock_guard lock(mutex_);
-    auto it = use_.find(address);
-    if (it == use_.end()) return;
-    it->second.queued -= std::min(bytes, it->second.queued);
-    total_queued_ -= bytes;
-  }
-  std::size_t queued(const std::string& address) const {
-    std::lock_guard lock(mutex_);
-    auto it = use_.find(address);
-    return it == use_.end() ? 0 : it->second.queued;
+  std::shared_ptr<ssl::context> load() const {
+    for (const auto& file : {certificate_, key_}) {
+      std::error_code missing;
+      if (!std::filesystem::is_regular_file(file, missing))
+        throw std::runtime_error("no such file: " + file + " (expected a PEM file)");
+    }
+    auto context = std::make_shared<ssl::context>(ssl::context::tls_server);
+    context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                         ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
+    boost::system::error_code ec;
+    context->use_certificate_chain_file(certificate_, ec);
+    if (ec) throw std::runtime_error("cannot read the certificate chain " + certificate_ + ": " + reason(ec));
+    context->use_private_key_file(key_, ssl::context::pem, ec);
+    if (ec) throw std::runtime_error("cannot read the private key " + key_ + ": " + reason(ec));
+    if (SSL_CTX_check_private_key(context->native_handle()) != 1)
+      throw std::runtime_error("the private key " + key_ + " is not the certificate's (" + certificate_ + ")");
+    return context;
   }
 
-  const int limit_;
-  const std::size_t max_queued_bytes_;
+  // OpenSSL's words for an error (Asio's own say only "asio.ssl error").
+  static std::string reason(const boost::system::error_code& ec) {
+    const char* text = ERR_reason_error_string(static_cast<unsigned long>(ec.value()));
+    return text ? text : ec.message();
+  }
+
+  const std::string certificate_;
+  const std::string key_;
   mutable std::mutex mutex_;
-  std::unordered_map<std::string, Use> use_;
-  std::atomic<std::size_t> total_queued_{0};
+  std::shared_ptr<ssl::context> current_;
 };
 
 struct Context {
@@ -135,14 +111,19 @@ struct Context {
   Writer& writer;
   Metrics& metrics;
   std::shared_ptr<AddressCounter> addresses;
+  std::shared_ptr<const TrustedProxies> trusted;
+  std::shared_ptr<TlsCertificate> tls;  // null without --tls-cert
 };
 
 // ------------------------------------------------------------------ WebSocket
 
-class WebSocketSession : public Client, public std::enable_shared_from_this<WebSocketSession> {
+template <typename Stream>
+class WebSocketSession : public Client, public std::enable_shared_from_this<WebSocketSession<Stream>> {
  public:
-  WebSocketSession(tcp::socket&& socket, Context context, AddressCounter::Slot slot)
-      : ws_(std::move(socket)),
+  // `tls` is the context the stream's TLS session came from, kept while it lives.
+  WebSocketSession(Stream&& stream, std::shared_ptr<ssl::context> tls, Context context, AddressCounter::Slot slot)
+      : ws_(std::move(stream)),
+        tls_(std::move(tls)),
         context_(context),
         slot_(std::move(slot)),
         id_(next_client_id()),
@@ -162,13 +143,13 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
     ws_.read_message_max(protocol::max_frame_bytes);
     ws_.set_option(websocket::stream_base::decorator(
         [](websocket::response_type& res) { res.set(http::field::server, "parlour"); }));
-    ws_.async_accept(request, beast::bind_front_handler(&WebSocketSession::on_accept, shared_from_this()));
+    ws_.async_accept(request, beast::bind_front_handler(&WebSocketSession::on_accept, this->shared_from_this()));
   }
 
   ClientId id() const override { return id_; }
 
   void send(std::shared_ptr<const std::string> frame) override {
-    asio::dispatch(ws_.get_executor(), [self = shared_from_this(), frame = std::move(frame)]() mutable {
+    asio::dispatch(ws_.get_executor(), [self = this->shared_from_this(), frame = std::move(frame)]() mutable {
       self->queue(std::move(frame));
     });
   }
@@ -176,7 +157,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   std::string player() const override { return connection_.player(); }
 
   void close_for_move() override {
-    asio::dispatch(ws_.get_executor(), [self = shared_from_this()] {
+    asio::dispatch(ws_.get_executor(), [self = this->shared_from_this()] {
       if (self->closed_ || self->closing_) return;
       self->closing_ = true;
       if (self->queue_.empty()) self->close_moved();
@@ -187,7 +168,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   // After the frames already queued (the notice) are written.
   void close_moved() {
     ws_.async_close(websocket::close_reason(websocket::close_code::service_restart, "table moved"),
-                    [self = shared_from_this()](beast::error_code) { self->closed(); });
+                    [self = this->shared_from_this()](beast::error_code) { self->closed(); });
   }
 
   void on_accept(beast::error_code ec) {
@@ -195,7 +176,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
     do_read();
   }
 
-  void do_read() { ws_.async_read(buffer_, beast::bind_front_handler(&WebSocketSession::on_read, shared_from_this())); }
+  void do_read() { ws_.async_read(buffer_, beast::bind_front_handler(&WebSocketSession::on_read, this->shared_from_this())); }
 
   void on_read(beast::error_code ec, std::size_t) {
     if (ec) {
@@ -211,13 +192,13 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
     if (!ws_.got_text()) {
       spdlog::info("closing a connection of {}: binary frame", describe());
       ws_.async_close(websocket::close_code::unknown_data,
-                      [self = shared_from_this()](beast::error_code) { self->closed(); });
+                      [self = this->shared_from_this()](beast::error_code) { self->closed(); });
       return;
     }
     const auto data = buffer_.cdata();
     std::string_view text(static_cast<const char*>(data.data()), data.size());
     try {
-      connection_.on_text(shared_from_this(), text);
+      connection_.on_text(this->shared_from_this(), text);
     } catch (const std::exception& e) {
       spdlog::error("a frame from {} could not be handled: {}", describe(), e.what());
     }
@@ -234,7 +215,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
     queue_.shrink_to_fit();
     slot_.unqueue(queued_bytes_);
     queued_bytes_ = 0;
-    connection_.on_close(shared_from_this());
+    connection_.on_close(this->shared_from_this());
   }
 
   // A client that does not read its frames is dropped once they pile up past
@@ -266,7 +247,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   void do_write() {
     ws_.text(true);
     ws_.async_write(asio::buffer(*queue_.front()),
-                    beast::bind_front_handler(&WebSocketSession::on_write, shared_from_this()));
+                    beast::bind_front_handler(&WebSocketSession::on_write, this->shared_from_this()));
   }
 
   void on_write(beast::error_code ec, std::size_t) {
@@ -281,10 +262,11 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
 
   std::string describe() const {
     auto name = connection_.player();
-    return (name.empty() ? std::string("an unnamed client") : name) + " (" + slot_.address() + ")";
+    return (name.empty() ? std::string("an unnamed client") : name) + " (" + slot_.shown() + ")";
   }
 
-  websocket::stream<beast::tcp_stream> ws_;
+  websocket::stream<Stream> ws_;
+  std::shared_ptr<ssl::context> tls_;
   beast::flat_buffer buffer_;
   Context context_;
   AddressCounter::Slot slot_;
@@ -326,12 +308,65 @@ std::optional<std::filesystem::path> file_under(const std::string& root, const s
   return wanted;
 }
 
-class HttpSession : public std::enable_shared_from_this<HttpSession> {
- public:
-  HttpSession(tcp::socket&& socket, Context context, AddressCounter::Slot slot)
-      : stream_(std::move(socket)), context_(context), slot_(std::move(slot)) {}
+// Every HTTP response: the headers a public site sends (README "Hosting for
+// friends on the internet"), HSTS when over TLS. The client is files of its own, no inline script
+// or style, talking to its own origin (CSP 'self' covers ws: and wss: there).
+template <typename Response>
+void secure(Response& res, bool tls) {
+  if (tls) res.set("Strict-Transport-Security", "max-age=31536000");
+  res.set("Content-Security-Policy",
+          "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+          "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+  res.set("X-Content-Type-Options", "nosniff");
+  res.set("Referrer-Policy", "no-referrer");
+}
 
-  void run() { asio::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, shared_from_this())); }
+// A target as the logs show it: the path, never the query (whatever a client
+// put there, a token included, stays out of the logs), at most 200 bytes.
+std::string path_of(std::string_view target) { return std::string(target.substr(0, std::min<std::size_t>(target.find('?'), 200))); }
+
+// A header's every line joined by commas (a proxy may add a line of its own).
+template <typename Request>
+std::string joined(const Request& req, std::string_view name) {
+  std::string all;
+  for (auto [it, end] = req.equal_range(beast::string_view(name.data(), name.size())); it != end; ++it) {
+    if (!all.empty()) all += ", ";
+    all += std::string(it->value());
+  }
+  return all;
+}
+
+// A session from a client, or from a trusted proxy speaking for its clients:
+// then the client, and so the slot of its limits, is learnt from each
+// request's headers, and /healthz (the proxy's own checks) takes no slot.
+//
+// On a TLS port (--tls-cert) a session is TLS, or a plain one that sends every
+// request but /healthz to https. `buffer` holds the bytes read to tell which.
+template <typename Stream>
+class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
+ public:
+  HttpSession(PlainStream&& stream, std::shared_ptr<ssl::context> tls, beast::flat_buffer buffer, Context context,
+              IpAddress peer, std::optional<AddressCounter::Slot> slot)
+      : stream_(wrap(std::move(stream), tls.get())),
+        tls_(std::move(tls)),
+        buffer_(std::move(buffer)),
+        context_(context),
+        peer_(peer),
+        slot_(std::move(slot)) {}
+
+  void run() {
+    if constexpr (is_tls<Stream>) {
+      beast::get_lowest_layer(stream_).expires_after(http_read_timeout);
+      stream_.async_handshake(ssl::stream_base::server, buffer_.data(),
+                              [self = this->shared_from_this()](beast::error_code ec, std::size_t used) {
+                                if (ec) return spdlog::debug("TLS handshake of {} failed: {}", self->client_shown(), ec.message());
+                                self->buffer_.consume(used);
+                                self->do_read();
+                              });
+    } else {
+      asio::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, this->shared_from_this()));
+    }
+  }
 
  private:
   using Request = http::request<http::string_body>;
@@ -341,8 +376,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     parser_.emplace();
     parser_->header_limit(max_header_bytes);
     parser_->body_limit(max_body_bytes);
-    stream_.expires_after(http_read_timeout);
-    http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+    beast::get_lowest_layer(stream_).expires_after(http_read_timeout);
+    http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&HttpSession::on_read, this->shared_from_this()));
   }
 
   void on_read(beast::error_code ec, std::size_t) {
@@ -353,28 +388,61 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     ++context_.metrics.http_requests;
     Request request = parser_->release();
     if (request.target().size() > max_target_bytes) return refuse(http::status::uri_too_long, "URI too long\n");
+    if constexpr (!is_tls<Stream>)
+      if (context_.tls && !is_health_check(request)) return respond(to_https(request));
+    if (!admit(request)) return;
     if (websocket::is_upgrade(request)) {
       const auto target = std::string(request.target());
       if (target != "/ws" && target.rfind("/ws?", 0) != 0)
         return respond(error(request, http::status::not_found, "WebSocket is at /ws\n"));
-      stream_.expires_never();
-      std::make_shared<WebSocketSession>(stream_.release_socket(), context_, std::move(slot_))->run(std::move(request));
+      beast::get_lowest_layer(stream_).expires_never();
+      std::make_shared<WebSocketSession<Stream>>(std::move(stream_), tls_, context_, std::move(*slot_))
+          ->run(std::move(request));
       return;
     }
     auto shared_request = std::make_shared<Request>(std::move(request));
     try {
       handle(shared_request);
     } catch (const std::exception& e) {
-      spdlog::error("HTTP {} {} failed: {}", std::string(shared_request->method_string()),
-                    std::string(shared_request->target()).substr(0, 200), e.what());
+      spdlog::error("HTTP {} {} from {} failed: {}", std::string(shared_request->method_string()),
+                    path_of(std::string(shared_request->target())), client_shown(), e.what());
       respond(error(*shared_request, http::status::internal_server_error, "internal error\n"));
     }
   }
+
+  // Whether the request may be served: a proxied request takes the slot of the
+  // client its headers name (the session's slot, if it already holds that
+  // client's); a health check needs none. Refused with 429 and a close.
+  bool admit(const Request& request) {
+    if (!proxied()) return true;
+    if (is_health_check(request)) return true;
+    const auto client = client_address(peer_, *context_.trusted, joined(request, "Forwarded"),
+                                       joined(request, "X-Forwarded-For"));
+    if (slot_ && slot_->address() == client.key) return true;
+    slot_.reset();
+    if (auto taken = context_.addresses->take(client)) {
+      slot_.emplace(std::move(*taken));
+      return true;
+    }
+    ++context_.metrics.connections_refused;
+    spdlog::debug("refusing a request from {} through {}: {} connections already open", client.text(),
+                  peer_.to_string(), context_.addresses->limit());
+    refuse(http::status::too_many_requests, "too many connections from " + client.text() + " (at most " +
+                                                std::to_string(context_.addresses->limit()) + ")\n");
+    return false;
+  }
+  bool proxied() const { return !context_.trusted->empty() && context_.trusted->contains(peer_); }
+  static bool is_health_check(const Request& request) {
+    const auto target = request.target();
+    return target.substr(0, target.find('?')) == "/healthz" && !websocket::is_upgrade(request);
+  }
+  std::string client_shown() const { return slot_ ? slot_->shown() : peer_.to_string(); }
 
   // Answers a request that could not be read whole, and closes.
   void refuse(http::status status, std::string message) {
     Response res{status, 11};
     res.set(http::field::server, "parlour");
+    secure(res, is_tls<Stream>);
     res.set(http::field::content_type, "text/plain; charset=utf-8");
     res.keep_alive(false);
     res.body() = std::move(message);
@@ -385,6 +453,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   Response text(const Request& req, http::status status, std::string body, const std::string& type) {
     Response res{status, req.version()};
     res.set(http::field::server, "parlour");
+    secure(res, is_tls<Stream>);
     res.set(http::field::content_type, type);
     res.keep_alive(req.keep_alive());
     res.body() = std::move(body);
@@ -419,10 +488,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     const bool keep_alive = req.keep_alive();
     const bool head = req.method() == http::verb::head;
     ApiRequest asked{path, query, std::string(req[http::field::authorization])};
-    serve_api(context_.lobby, asked, [self = shared_from_this(), version, keep_alive, head](ApiResponse answer) {
+    serve_api(context_.lobby, asked, [self = this->shared_from_this(), version, keep_alive, head](ApiResponse answer) {
       asio::post(self->stream_.get_executor(), [self, version, keep_alive, head, answer = std::move(answer)]() mutable {
         Response res{static_cast<http::status>(answer.status), version};
         res.set(http::field::server, "parlour");
+        secure(res, is_tls<Stream>);
         res.set(http::field::content_type, answer.content_type);
         if (!answer.attachment.empty())
           res.set(http::field::content_disposition, "attachment; filename=\"" + answer.attachment + "\"");
@@ -473,23 +543,79 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     const bool keep_alive = res.keep_alive();
     auto shared = std::make_shared<Response>(std::move(res));
     http::async_write(stream_, *shared,
-                      [self = shared_from_this(), shared, keep_alive](beast::error_code ec, std::size_t) {
+                      [self = this->shared_from_this(), shared, keep_alive](beast::error_code ec, std::size_t) {
                         if (ec) return;
+                        // A proxy's connection kept open between requests may
+                        // carry another client's next: nobody's slot is held idle.
+                        if (self->proxied()) self->slot_.reset();
                         if (!keep_alive) return self->close();
                         self->do_read();
                       });
   }
 
-  void close() {
-    beast::error_code ec;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+  // A plain request on the TLS port: the same address over https.
+  Response to_https(const Request& req) {
+    const std::string host = context_.config.public_url.empty() ? "https://" + std::string(req[http::field::host])
+                                                                : context_.config.public_url;
+    auto res = error(req, http::status::permanent_redirect, "this server speaks https\n");
+    res.set(http::field::location, host + std::string(req.target()));
+    return res;
   }
 
-  beast::tcp_stream stream_;
+  void close() {
+    if constexpr (is_tls<Stream>) {
+      beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(5));
+      stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) {});
+    } else {
+      beast::error_code ec;
+      stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    }
+  }
+
+  static Stream wrap(PlainStream&& plain, ssl::context* tls) {
+    if constexpr (is_tls<Stream>) return Stream(std::move(plain), *tls);
+    else return std::move(plain);
+  }
+
+  Stream stream_;
+  std::shared_ptr<ssl::context> tls_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   Context context_;
-  AddressCounter::Slot slot_;
+  const IpAddress peer_;
+  std::optional<AddressCounter::Slot> slot_;  // none yet for a proxy's session
+};
+
+// On the TLS port: the first bytes say whether the client speaks TLS (a
+// browser sent to http:// is answered, with a redirect, instead of garbage).
+class DetectSession : public std::enable_shared_from_this<DetectSession> {
+ public:
+  DetectSession(tcp::socket&& socket, Context context, IpAddress peer, std::optional<AddressCounter::Slot> slot)
+      : stream_(std::move(socket)), context_(context), peer_(peer), slot_(std::move(slot)) {}
+
+  void run() {
+    stream_.expires_after(http_read_timeout);
+    beast::async_detect_ssl(stream_, buffer_, beast::bind_front_handler(&DetectSession::on_detect, shared_from_this()));
+  }
+
+ private:
+  void on_detect(beast::error_code ec, bool tls) {
+    if (ec) return;
+    if (tls)
+      std::make_shared<HttpSession<TlsStream>>(std::move(stream_), context_.tls->current(), std::move(buffer_), context_,
+                                               peer_, std::move(slot_))
+          ->run();
+    else
+      std::make_shared<HttpSession<PlainStream>>(std::move(stream_), nullptr, std::move(buffer_), context_, peer_,
+                                                 std::move(slot_))
+          ->run();
+  }
+
+  PlainStream stream_;
+  beast::flat_buffer buffer_;
+  Context context_;
+  const IpAddress peer_;
+  std::optional<AddressCounter::Slot> slot_;
 };
 
 // ------------------------------------------------------------------ Listener
@@ -509,7 +635,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
  private:
   void do_accept() {
-    acceptor_.async_accept(asio::make_strand(io_), beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
+    acceptor_.async_accept(asio::make_strand(io_), beast::bind_front_handler(&Listener::on_accept, this->shared_from_this()));
   }
 
   void on_accept(beast::error_code ec, tcp::socket socket) {
@@ -528,18 +654,29 @@ class Listener : public std::enable_shared_from_this<Listener> {
     beast::error_code ignored;
     const auto peer = socket.remote_endpoint(ignored);
     if (ignored) return;
-    const auto address = peer.address().to_string();
-    auto slot = context_.addresses->take(address);
-    if (!slot) {
-      ++context_.metrics.connections_refused;
-      spdlog::debug("refusing a connection from {}: {} already open", address, context_.config.max_connections_per_ip);
-      socket.close(ignored);
-      return;
+    const auto client = peer_address(peer.address());
+    // A trusted proxy's connection is counted against the client each of its
+    // requests names (HttpSession::admit), not against the proxy.
+    std::optional<AddressCounter::Slot> slot;
+    if (!context_.trusted->contains(client.address)) {
+      if (auto taken = context_.addresses->take(client)) slot.emplace(std::move(*taken));
+      if (!slot) {
+        ++context_.metrics.connections_refused;
+        spdlog::debug("refusing a connection from {}: {} already open", client.text(),
+                      context_.config.max_connections_per_ip);
+        socket.close(ignored);
+        return;
+      }
     }
     // Replies and state pushes are small writes in quick succession; Nagle's
     // algorithm would hold the second until the first is acknowledged.
     socket.set_option(tcp::no_delay(true), ignored);
-    std::make_shared<HttpSession>(std::move(socket), context_, std::move(*slot))->run();
+    if (context_.tls)
+      std::make_shared<DetectSession>(std::move(socket), context_, client.address, std::move(slot))->run();
+    else
+      std::make_shared<HttpSession<PlainStream>>(PlainStream(std::move(socket)), nullptr, beast::flat_buffer(), context_,
+                                                 client.address, std::move(slot))
+          ->run();
   }
 
   // Out of descriptors (or memory), accepting again at once would spin: wait,
@@ -554,7 +691,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
       spdlog::warn("cannot accept connections: {}; retrying in {} ms", ec.message(), backoff_.count());
     }
     backoff_timer_.expires_after(backoff_);
-    backoff_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& wait_error) {
+    backoff_timer_.async_wait([self = this->shared_from_this()](const boost::system::error_code& wait_error) {
       if (!wait_error) self->do_accept();
     });
   }
@@ -569,12 +706,18 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
 }  // namespace
 
-unsigned short listen(asio::io_context& io, const Config& config, Lobby& lobby, Writer& writer, Metrics& metrics) {
+Front listen(asio::io_context& io, const Config& config, Lobby& lobby, Writer& writer, Metrics& metrics) {
   auto addresses = std::make_shared<AddressCounter>(config.max_connections_per_ip, config.max_queued_bytes_per_ip);
   tcp::endpoint endpoint{asio::ip::make_address(config.bind), config.port};
-  auto listener = std::make_shared<Listener>(io, endpoint, Context{config, lobby, writer, metrics, addresses});
+  auto trusted = std::make_shared<const TrustedProxies>(config.trusted_proxies);
+  std::shared_ptr<TlsCertificate> tls;
+  if (config.tls()) tls = std::make_shared<TlsCertificate>(config.tls_cert, config.tls_key);
+  auto listener =
+      std::make_shared<Listener>(io, endpoint, Context{config, lobby, writer, metrics, addresses, trusted, tls});
   listener->run();
-  return listener->port();
+  Front front{listener->port(), {}};
+  if (tls) front.reload_certificate = [tls] { tls->reload(); };
+  return front;
 }
 
 }  // namespace parlour::server

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <functional>
 #include <memory>
 
 #include "server/common/config.h"
@@ -25,8 +26,12 @@ struct Metrics {
   std::atomic<std::uint64_t> accept_errors{0};         // e.g. out of file descriptors
 };
 
-// Starts accepting; returns the bound port (useful with --port 0).
-unsigned short listen(boost::asio::io_context& io, const Config& config, Lobby& lobby, Writer& writer,
-                      Metrics& metrics);
+struct Front {
+  unsigned short port = 0;                   // the bound port (useful with --port 0)
+  std::function<void()> reload_certificate;  // reads --tls-cert/--tls-key again; empty without TLS
+};
+
+// Starts accepting. Throws when the TLS certificate or key cannot be read.
+Front listen(boost::asio::io_context& io, const Config& config, Lobby& lobby, Writer& writer, Metrics& metrics);
 
 }  // namespace parlour::server

@@ -9,13 +9,19 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 using tcp = asio::ip::tcp;
 
-WsClient::WsClient(unsigned short port, int receive_buffer, const std::string& target) : ws_(io_) {
+WsClient::WsClient(unsigned short port, int receive_buffer, const std::string& target,
+                   const std::vector<std::pair<std::string, std::string>>& headers)
+    : ws_(io_) {
   auto& socket = beast::get_lowest_layer(ws_).socket();
   socket.open(tcp::v4());
   if (receive_buffer > 0) socket.set_option(asio::socket_base::receive_buffer_size(receive_buffer));
   // A server that cannot accept (out of descriptors) must fail the test, not hang it.
   beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(3));
   beast::get_lowest_layer(ws_).connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+  if (!headers.empty())
+    ws_.set_option(boost::beast::websocket::stream_base::decorator([headers](boost::beast::websocket::request_type& req) {
+      for (const auto& [name, value] : headers) req.insert(name, value);
+    }));
   ws_.handshake("127.0.0.1", target);
   beast::get_lowest_layer(ws_).expires_never();
 }

@@ -24,7 +24,9 @@ class WsClient {
  public:
   // `receive_buffer` > 0 shrinks the socket's receive buffer (a client that
   // stops reading then backs up on the server quickly).
-  explicit WsClient(unsigned short port, int receive_buffer = 0, const std::string& target = "/ws");
+  // `headers` go with the upgrade request (e.g. X-Forwarded-For, as a proxy would send it).
+  explicit WsClient(unsigned short port, int receive_buffer = 0, const std::string& target = "/ws",
+                    const std::vector<std::pair<std::string, std::string>>& headers = {});
   ~WsClient();
 
   // Sends a request with a fresh id and returns the reply carrying that id;
