@@ -127,6 +127,9 @@ struct DealStart {
   std::string entry_json;   // {"deal","from_seq","commitment","shuffle"?}
   std::string state_json;   // the table before that step; "" where none was kept, or not read
   bool state_kept = false;  // Store::deal_starts: whether a state was kept (it is not read there)
+
+  // This start as Store::deal_starts lists it (for logs kept elsewhere than a Store).
+  DealStart listed() const { return {deal, seq, entry_json, "", state_kept || !state_json.empty()}; }
 };
 
 struct TableWrite {

@@ -187,9 +187,7 @@ class BenchLog final : public TableLog {
     std::vector<storage::DealStart> starts;
     for (const auto& write : bench_.writes)
       if (write.deal_start) {
-        starts.push_back(*write.deal_start);
-        starts.back().state_kept = !starts.back().state_json.empty();
-        starts.back().state_json.clear();
+        starts.push_back(write.deal_start->listed());
       }
     return starts;
   }
