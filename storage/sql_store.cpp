@@ -155,10 +155,15 @@ std::optional<Player> SqlStore::find_player_by_token_hash(const std::string& tok
 
 Player SqlStore::create_player(const std::string& name, const std::string& token_hash,
                                std::int64_t starting_chips) {
+  return register_player(Registration{name, token_hash, starting_chips, "", std::nullopt});
+}
+
+Player SqlStore::register_player(const Registration& registration) {
+  const std::string& name = registration.name;
   if (name.empty()) throw StorageError("cannot register a player with an empty name");
-  if (starting_chips < 0) {
+  if (registration.starting_chips < 0) {
     throw StorageError("cannot register " + name + " with negative starting chips (" +
-                       std::to_string(starting_chips) + ")");
+                       std::to_string(registration.starting_chips) + ")");
   }
   const std::string time = utc_now_iso8601();
   return guard_([&] { return "registering player " + name; }, [&] {
@@ -168,14 +173,52 @@ Player SqlStore::create_player(const std::string& name, const std::string& token
     if (std::optional<Player> existing = first_of(*tx, Query::find_player, {name}, player_from)) {
       throw NameTaken("name taken: '" + name + "' is already registered as '" + existing->name + "'");
     }
-    const Player player{tx->insert_player(name, token_hash, time), name, token_hash};
-    if (starting_chips > 0) {
-      post(*tx, Posting{bank_account(), player_account(name), starting_chips, "starting chips", "", "", std::nullopt,
-                        std::nullopt},
+    // After the name check, so that a taken name does not spend a use.
+    if (registration.signup_hash &&
+        !first_of(*tx, Query::use_signup_link, {*registration.signup_hash, time}, integer_from)) {
+      throw SignupRefused("the sign-up link is unknown, used up or expired");
+    }
+    const Player player{tx->insert_player(name, registration.token_hash, time), name, registration.token_hash};
+    if (!registration.recovery_hash.empty())
+      first_of(*tx, Query::set_recovery_hash, {player.id, registration.recovery_hash, time}, integer_from);
+    if (registration.starting_chips > 0) {
+      post(*tx, Posting{bank_account(), player_account(name), registration.starting_chips, "starting chips", "", "",
+                        std::nullopt, std::nullopt},
            time);
     }
     tx->commit();
     return player;
+  });
+}
+
+std::string SqlStore::recovery_hash(std::int64_t player_id) {
+  return guard_("reading a recovery code hash",
+                [&] { return first_of(*sql_, Query::recovery_hash, {player_id}, text_from).value_or(""); });
+}
+
+bool SqlStore::replace_secrets(std::int64_t player_id, const std::string& used_hash, const std::string& token_hash,
+                               const std::string& recovery_hash) {
+  const std::string time = utc_now_iso8601();
+  return guard_([&] { return "replacing the token of player #" + std::to_string(player_id); }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    // The swap is the check: two recoveries with one code, only one swaps it.
+    if (!first_of(*tx, Query::swap_recovery_hash, {player_id, used_hash, recovery_hash, time}, integer_from))
+      return false;
+    if (!first_of(*tx, Query::set_token_hash, {player_id, token_hash}, integer_from))
+      throw StorageError("no player #" + std::to_string(player_id) + " to replace the token of");
+    tx->commit();
+    return true;
+  });
+}
+
+void SqlStore::create_signup_link(const SignupLink& link) {
+  if (link.uses_left < 1) throw StorageError("a sign-up link needs at least one use");
+  const std::string time = utc_now_iso8601();
+  guard_([&] { return "storing a sign-up link of " + link.made_by; }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    first_of(*tx, Query::insert_signup_link, {link.code_hash, link.made_by, link.uses_left, link.expires_at, time},
+             integer_from);
+    tx->commit();
   });
 }
 

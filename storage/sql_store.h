@@ -139,8 +139,15 @@ enum class Query {
   events_between,             // table, after seq, up to seq -> events by seq
   deal_starts,                // table -> deal, seq, entry json by deal
   deal_state,                 // table, deal -> state json
+  // Accounts (migration 11); the writes return a row for each row they change.
+  recovery_hash,              // player id -> code hash
+  set_recovery_hash,          // player id, code hash, time -> player id
+  swap_recovery_hash,         // player id, old code hash, new code hash, time -> player id
+  set_token_hash,             // player id, token hash -> player id
+  insert_signup_link,         // code hash, made by, uses, expires at, time -> uses
+  use_signup_link,            // code hash, now -> uses left
 };
-inline constexpr int kQueryCount = static_cast<int>(Query::deal_state) + 1;
+inline constexpr int kQueryCount = static_cast<int>(Query::use_signup_link) + 1;
 
 using Param = std::variant<std::monostate, std::int64_t, std::string>;  // monostate: NULL
 using Params = std::vector<Param>;
@@ -218,6 +225,11 @@ class SqlStore : public Store {
   std::optional<Player> find_player(const std::string& name) override;
   std::optional<Player> find_player_by_token_hash(const std::string& token_hash) override;
   Player create_player(const std::string& name, const std::string& token_hash, std::int64_t starting_chips) override;
+  Player register_player(const Registration& registration) override;
+  std::string recovery_hash(std::int64_t player_id) override;
+  bool replace_secrets(std::int64_t player_id, const std::string& used_hash, const std::string& token_hash,
+                       const std::string& recovery_hash) override;
+  void create_signup_link(const SignupLink& link) override;
 
   std::int64_t balance(const std::string& account) override;
   std::vector<std::pair<std::string, std::int64_t>> balances(const std::string& prefix) override;

@@ -272,6 +272,23 @@ CREATE TABLE deal_starts (
   PRIMARY KEY (table_id, deal)
 ) WITHOUT ROWID;
 )sql"},
+    {11, "accounts: recovery code hashes and sign-up links", R"sql(
+-- One recovery code a player (README "Accounts and recovery"), kept as a
+-- salted hash only; replaced when it is used.
+CREATE TABLE player_recovery (
+  player_id   INTEGER PRIMARY KEY REFERENCES players(id),
+  code_hash   TEXT NOT NULL,
+  created_at  TEXT NOT NULL
+);
+-- Sign-up links for --registration invite, by the SHA-256 of their code.
+CREATE TABLE signup_links (
+  code_hash   TEXT PRIMARY KEY,
+  made_by     TEXT NOT NULL,
+  uses_left   INTEGER NOT NULL CHECK (uses_left >= 0),
+  expires_at  TEXT NOT NULL,
+  created_at  TEXT NOT NULL
+);
+)sql"},
 };
 
 static_assert(migrations_are_numbered_in_order(kMigrations),
@@ -342,6 +359,22 @@ ORDER BY made)sql";
       return "SELECT seq, json FROM table_events WHERE table_id = ?1 AND seq > ?2 AND seq <= ?3 ORDER BY seq";
     case Query::deal_starts: return "SELECT deal, seq, entry_json FROM deal_starts WHERE table_id = ?1 ORDER BY deal";
     case Query::deal_state: return "SELECT state_json FROM deal_starts WHERE table_id = ?1 AND deal = ?2";
+    case Query::recovery_hash: return "SELECT code_hash FROM player_recovery WHERE player_id = ?1";
+    case Query::set_recovery_hash: return R"sql(
+INSERT INTO player_recovery(player_id, code_hash, created_at) VALUES (?1, ?2, ?3)
+ON CONFLICT (player_id) DO UPDATE SET code_hash = excluded.code_hash, created_at = excluded.created_at
+RETURNING player_id)sql";
+    case Query::swap_recovery_hash: return R"sql(
+UPDATE player_recovery SET code_hash = ?3, created_at = ?4 WHERE player_id = ?1 AND code_hash = ?2
+RETURNING player_id)sql";
+    case Query::set_token_hash: return "UPDATE players SET token_hash = ?2 WHERE id = ?1 RETURNING id";
+    case Query::insert_signup_link: return R"sql(
+INSERT INTO signup_links(code_hash, made_by, uses_left, expires_at, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
+RETURNING uses_left)sql";
+    case Query::use_signup_link: return R"sql(
+UPDATE signup_links SET uses_left = uses_left - 1
+WHERE code_hash = ?1 AND uses_left > 0 AND expires_at > ?2
+RETURNING uses_left)sql";
   }
   return "";
 }

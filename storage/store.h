@@ -179,6 +179,29 @@ class NameTaken : public StorageError {
   using StorageError::StorageError;
 };
 
+// register_player's sign-up link is unknown, used up or past its expiry.
+class SignupRefused : public StorageError {
+ public:
+  using StorageError::StorageError;
+};
+
+// A new name and what it is registered with (README "Accounts and recovery").
+struct Registration {
+  std::string name;
+  std::string token_hash;
+  std::int64_t starting_chips = 0;
+  std::string recovery_hash;               // "" for none
+  std::optional<std::string> signup_hash;  // a sign-up link's code hash: one of its uses is taken
+};
+
+// A sign-up link (--registration invite): `uses_left` new names until `expires_at`.
+struct SignupLink {
+  std::string code_hash;
+  std::string made_by;
+  std::int64_t uses_left = 1;
+  std::string expires_at;  // utc_iso8601
+};
+
 class Store {
  public:
   virtual ~Store() = default;
@@ -201,6 +224,18 @@ class Store {
   // Throws NameTaken if the name is taken (in any case), StorageError otherwise.
   virtual Player create_player(const std::string& name, const std::string& token_hash,
                                std::int64_t starting_chips) = 0;
+  // create_player with the recovery code's hash, taking one use of the sign-up
+  // link when one is given (SignupRefused: unknown, used up or expired), all in
+  // one transaction: a refused link registers nothing.
+  virtual Player register_player(const Registration& registration) = 0;
+  // The player's recovery code hash, "" when it has none.
+  virtual std::string recovery_hash(std::int64_t player_id) = 0;
+  // Recovery: the player's one token and recovery code hash are replaced
+  // together, if the recovery hash is still `used_hash` (false: it was used
+  // meanwhile, and nothing changed).
+  virtual bool replace_secrets(std::int64_t player_id, const std::string& used_hash, const std::string& token_hash,
+                               const std::string& recovery_hash) = 0;
+  virtual void create_signup_link(const SignupLink& link) = 0;
 
   // Ledger
   virtual std::int64_t balance(const std::string& account) = 0;  // 0 for an unknown account

@@ -1181,3 +1181,40 @@ TEST_CASE("two connections registering one name at once on PostgreSQL: one gets 
   CHECK(node_a.balance(player_account("ann")) == 1000);
   CHECK(node_a.total_of_all_accounts() == 0);
 }
+
+TEST_CASE("accounts: a sign-up link's uses and expiry, a registration with a recovery hash, and the secrets swapped once") {
+  OPEN_EACH_BACKEND(db);
+  db.create_signup_link({"link-hash", "host", 2, "2999-01-01T00:00:00.000Z"});
+  db.create_signup_link({"old-link", "host", 5, "2000-01-01T00:00:00.000Z"});
+  CHECK_THROWS_AS(db.create_signup_link({"no-uses", "host", 0, "2999-01-01T00:00:00.000Z"}), StorageError);
+
+  const Player ann = db.register_player({"ann", "token-1", 1000, "salt:recovery-1", "link-hash"});
+  CHECK(db.recovery_hash(ann.id) == "salt:recovery-1");
+  CHECK(db.balance(player_account("ann")) == 1000);
+  // A taken name spends no use: the link still has one.
+  CHECK_THROWS_AS(db.register_player({"ANN", "token-x", 1000, "", "link-hash"}), NameTaken);
+  db.register_player({"bob", "token-2", 1000, "", "link-hash"});
+  CHECK(db.recovery_hash(db.find_player("bob")->id).empty());
+
+  // Used up, expired, unknown: refused, nothing written.
+  const auto refused = [&](const std::string& name, const std::string& link) {
+    CHECK_THROWS_AS(db.register_player({name, "token-" + name, 1000, "", link}), SignupRefused);
+    CHECK_FALSE(db.find_player(name));
+    CHECK(db.balance(player_account(name)) == 0);
+  };
+  refused("carl", "link-hash");
+  refused("dora", "old-link");
+  refused("emil", "no-such-link");
+  CHECK(db.total_of_all_accounts() == 0);
+  CHECK(db.balance(bank_account()) == -2000);
+
+  // Recovery: swapped only from the hash it was read with, token and hash together.
+  CHECK(db.replace_secrets(ann.id, "salt:recovery-1", "token-new", "salt:recovery-2"));
+  CHECK(db.find_player("ann")->token_hash == "token-new");
+  CHECK(db.recovery_hash(ann.id) == "salt:recovery-2");
+  CHECK_FALSE(db.replace_secrets(ann.id, "salt:recovery-1", "token-other", "salt:recovery-3"));
+  CHECK(db.find_player("ann")->token_hash == "token-new");
+  CHECK(db.recovery_hash(ann.id) == "salt:recovery-2");
+  CHECK(db.find_player_by_token_hash("token-new")->name == "ann");
+  CHECK_FALSE(db.find_player_by_token_hash("token-1"));
+}
