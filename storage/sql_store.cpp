@@ -106,6 +106,8 @@ std::int64_t integer_from(const Row& row) { return row.integer(0); }
 
 std::string text_from(const Row& row) { return row.text(0); }
 
+Device device_from(const Row& row) { return Device{row.text(0), row.text(1), row.text(2), row.text(3), row.text(4)}; }
+
 std::string describe_posting(const Posting& posting) {
   std::string text = "posting " + std::to_string(posting.amount) + " from " + posting.from + " to " + posting.to;
   if (!posting.memo.empty()) text += " (" + posting.memo + ")";
@@ -206,6 +208,7 @@ bool SqlStore::replace_secrets(std::int64_t player_id, const std::string& used_h
       return false;
     if (!first_of(*tx, Query::set_token_hash, {player_id, token_hash}, integer_from))
       throw StorageError("no player #" + std::to_string(player_id) + " to replace the token of");
+    rows_of(*tx, Query::delete_devices_of, {player_id}, text_from);
     tx->commit();
     return true;
   });
@@ -218,6 +221,40 @@ void SqlStore::create_signup_link(const SignupLink& link) {
     const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
     first_of(*tx, Query::insert_signup_link, {link.code_hash, link.made_by, link.uses_left, link.expires_at, time},
              integer_from);
+    tx->commit();
+  });
+}
+
+std::vector<Device> SqlStore::all_devices() {
+  return guard_("listing the devices", [&] {
+    return rows_of(*sql_, Query::all_devices, {}, device_from);
+  });
+}
+
+void SqlStore::add_device(std::int64_t player_id, const Device& device) {
+  const std::string time = device.created_at.empty() ? utc_now_iso8601() : device.created_at;
+  guard_([&] { return "adding a device of " + device.player; }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    if (!first_of(*tx, Query::insert_device, {device.id, player_id, device.token_hash, device.label, time}, text_from))
+      throw StorageError("no player #" + std::to_string(player_id) + " to add a device to");
+    tx->commit();
+  });
+}
+
+bool SqlStore::remove_device(std::int64_t player_id, const std::string& device_id) {
+  return guard_([&] { return "removing device " + device_id; }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    const bool removed = first_of(*tx, Query::delete_device, {player_id, device_id}, text_from).has_value();
+    tx->commit();
+    return removed;
+  });
+}
+
+void SqlStore::replace_token(std::int64_t player_id, const std::string& token_hash) {
+  guard_([&] { return "replacing the token of player #" + std::to_string(player_id); }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    if (!first_of(*tx, Query::set_token_hash, {player_id, token_hash}, integer_from))
+      throw StorageError("no player #" + std::to_string(player_id) + " to replace the token of");
     tx->commit();
   });
 }

@@ -114,6 +114,8 @@ TableNet table_net_from(const Row& row);
 std::pair<std::string, std::int64_t> balance_from(const Row& row);
 std::int64_t integer_from(const Row& row);  // column 0
 std::string text_from(const Row& row);      // column 0
+// id, player name, token hash, label, created at
+Device device_from(const Row& row);
 
 // ---------------------------------------------------------------------------
 // The backend interface
@@ -146,8 +148,12 @@ enum class Query {
   set_token_hash,             // player id, token hash -> player id
   insert_signup_link,         // code hash, made by, uses, expires at, time -> uses
   use_signup_link,            // code hash, now -> uses left
+  all_devices,                // -> devices (id, player name, token hash, label, created at) oldest first
+  insert_device,              // id, player id, token hash, label, time -> id
+  delete_device,              // player id, device id -> id
+  delete_devices_of,          // player id -> ids
 };
-inline constexpr int kQueryCount = static_cast<int>(Query::use_signup_link) + 1;
+inline constexpr int kQueryCount = static_cast<int>(Query::delete_devices_of) + 1;
 
 using Param = std::variant<std::monostate, std::int64_t, std::string>;  // monostate: NULL
 using Params = std::vector<Param>;
@@ -230,6 +236,10 @@ class SqlStore : public Store {
   bool replace_secrets(std::int64_t player_id, const std::string& used_hash, const std::string& token_hash,
                        const std::string& recovery_hash) override;
   void create_signup_link(const SignupLink& link) override;
+  std::vector<Device> all_devices() override;
+  void add_device(std::int64_t player_id, const Device& device) override;
+  bool remove_device(std::int64_t player_id, const std::string& device_id) override;
+  void replace_token(std::int64_t player_id, const std::string& token_hash) override;
 
   std::int64_t balance(const std::string& account) override;
   std::vector<std::pair<std::string, std::int64_t>> balances(const std::string& prefix) override;

@@ -272,7 +272,7 @@ CREATE TABLE deal_starts (
   PRIMARY KEY (table_id, deal)
 ) WITHOUT ROWID;
 )sql"},
-    {11, "accounts: recovery code hashes and sign-up links", R"sql(
+    {11, "accounts: recovery code hashes, sign-up links and devices", R"sql(
 -- One recovery code a player (README "Accounts and recovery"), kept as a
 -- salted hash only; replaced when it is used.
 CREATE TABLE player_recovery (
@@ -288,6 +288,16 @@ CREATE TABLE signup_links (
   expires_at  TEXT NOT NULL,
   created_at  TEXT NOT NULL
 );
+-- A name's other devices, each signed in with its own token (a device link);
+-- the first device's token is players.token_hash.
+CREATE TABLE devices (
+  id          TEXT PRIMARY KEY,
+  player_id   INTEGER NOT NULL REFERENCES players(id),
+  token_hash  TEXT NOT NULL UNIQUE,
+  label       TEXT NOT NULL,
+  created_at  TEXT NOT NULL
+);
+CREATE INDEX devices_by_player ON devices(player_id);
 )sql"},
 };
 
@@ -364,6 +374,15 @@ ORDER BY made)sql";
 INSERT INTO player_recovery(player_id, code_hash, created_at) VALUES (?1, ?2, ?3)
 ON CONFLICT (player_id) DO UPDATE SET code_hash = excluded.code_hash, created_at = excluded.created_at
 RETURNING player_id)sql";
+    case Query::all_devices: return R"sql(
+SELECT d.id, p.name, d.token_hash, d.label, d.created_at FROM devices d JOIN players p ON p.id = d.player_id
+ORDER BY d.created_at, d.id)sql";
+    case Query::insert_device: return R"sql(
+INSERT INTO devices(id, player_id, token_hash, label, created_at)
+SELECT ?1, id, ?3, ?4, ?5 FROM players WHERE id = ?2
+RETURNING id)sql";
+    case Query::delete_device: return "DELETE FROM devices WHERE player_id = ?1 AND id = ?2 RETURNING id";
+    case Query::delete_devices_of: return "DELETE FROM devices WHERE player_id = ?1 RETURNING id";
     case Query::swap_recovery_hash: return R"sql(
 UPDATE player_recovery SET code_hash = ?3, created_at = ?4 WHERE player_id = ?1 AND code_hash = ?2
 RETURNING player_id)sql";

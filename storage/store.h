@@ -202,6 +202,15 @@ struct SignupLink {
   std::string expires_at;  // utc_iso8601
 };
 
+// One of a name's other devices (a device link), signed in with its own token.
+struct Device {
+  std::string id;
+  std::string player;  // the name, as registered
+  std::string token_hash;
+  std::string label;
+  std::string created_at;  // utc_iso8601
+};
+
 class Store {
  public:
   virtual ~Store() = default;
@@ -230,12 +239,19 @@ class Store {
   virtual Player register_player(const Registration& registration) = 0;
   // The player's recovery code hash, "" when it has none.
   virtual std::string recovery_hash(std::int64_t player_id) = 0;
-  // Recovery: the player's one token and recovery code hash are replaced
-  // together, if the recovery hash is still `used_hash` (false: it was used
-  // meanwhile, and nothing changed).
+  // Recovery: the player's token and recovery code hash are replaced, and his
+  // other devices removed, together, if the recovery hash is still `used_hash`
+  // (false: it was used meanwhile, and nothing changed).
   virtual bool replace_secrets(std::int64_t player_id, const std::string& used_hash, const std::string& token_hash,
                                const std::string& recovery_hash) = 0;
   virtual void create_signup_link(const SignupLink& link) = 0;
+  // Every player's other devices, oldest first.
+  virtual std::vector<Device> all_devices() = 0;
+  virtual void add_device(std::int64_t player_id, const Device& device) = 0;
+  // False when the player has no such device.
+  virtual bool remove_device(std::int64_t player_id, const std::string& device_id) = 0;
+  // The first device's token (players.token_hash) replaced: revoking that device.
+  virtual void replace_token(std::int64_t player_id, const std::string& token_hash) = 0;
 
   // Ledger
   virtual std::int64_t balance(const std::string& account) = 0;  // 0 for an unknown account

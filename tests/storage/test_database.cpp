@@ -1218,3 +1218,40 @@ TEST_CASE("accounts: a sign-up link's uses and expiry, a registration with a rec
   CHECK(db.find_player_by_token_hash("token-new")->name == "ann");
   CHECK_FALSE(db.find_player_by_token_hash("token-1"));
 }
+
+TEST_CASE("devices: added with their own token, listed, removed one at a time, and all removed by a recovery") {
+  OPEN_EACH_BACKEND(db);
+  const Player ann = db.register_player({"ann", "token-1", 1000, "salt:r1", std::nullopt});
+  const Player bob = db.create_player("bob", "token-b", 1000);
+  db.add_device(ann.id, {"d1", "ann", "token-2", "phone", "2026-01-01T00:00:00.000Z"});
+  db.add_device(ann.id, {"d2", "ann", "token-3", "tablet", "2026-01-02T00:00:00.000Z"});
+  db.add_device(bob.id, {"d3", "bob", "token-b2", "laptop", "2026-01-03T00:00:00.000Z"});
+  // A token is one device's only.
+  CHECK_THROWS_AS(db.add_device(bob.id, {"d4", "bob", "token-2", "again", ""}), StorageError);
+  CHECK_THROWS_AS(db.add_device(12345, {"d5", "nobody", "token-x", "x", ""}), StorageError);
+
+  auto devices = db.all_devices();
+  REQUIRE(devices.size() == 3);
+  CHECK(devices[0].id == "d1");
+  CHECK(devices[0].player == "ann");
+  CHECK(devices[0].token_hash == "token-2");
+  CHECK(devices[0].label == "phone");
+  CHECK(devices[0].created_at == "2026-01-01T00:00:00.000Z");
+
+  // Only the player's own device is removed.
+  CHECK_FALSE(db.remove_device(bob.id, "d1"));
+  CHECK(db.remove_device(ann.id, "d1"));
+  CHECK_FALSE(db.remove_device(ann.id, "d1"));
+  CHECK(db.all_devices().size() == 2);
+
+  // The first device's token replaced.
+  db.replace_token(bob.id, "token-b-new");
+  CHECK(db.find_player("bob")->token_hash == "token-b-new");
+  CHECK_THROWS_AS(db.replace_token(12345, "x"), StorageError);
+
+  // A recovery removes the name's other devices with its old token.
+  REQUIRE(db.replace_secrets(ann.id, "salt:r1", "token-new", "salt:r2"));
+  devices = db.all_devices();
+  REQUIRE(devices.size() == 1);
+  CHECK(devices[0].player == "bob");
+}
