@@ -253,6 +253,22 @@ Body build_revoke_device(const Fields& fields) {
   return RevokeDevice{.device = as_bounded_string(fields.required("device"), "device", 1, max_invite_chars)};
 }
 
+std::string as_passphrase(const Json& value, std::string_view field) {
+  return as_bounded_string(value, field, min_passphrase_chars, max_passphrase_chars);
+}
+
+Body build_set_passphrase(const Fields& fields) {
+  return SetPassphrase{.passphrase = as_passphrase(fields.required("passphrase"), "passphrase")};
+}
+
+Body build_passphrase_sign_in(const Fields& fields) {
+  return PassphraseSignIn{
+      .name = as_player_name(fields.required("name"), "name"),
+      .passphrase = as_passphrase(fields.required("passphrase"), "passphrase"),
+      .label = fields.optional("label", as_device_label).value_or(""),
+  };
+}
+
 Body build_recover(const Fields& fields) {
   return Recover{
       .name = as_player_name(fields.required("name"), "name"),
@@ -454,6 +470,8 @@ const std::array<MessageSpec, std::variant_size_v<Body>>& message_specs() {
       {"device_sign_in", {"code", "label"}, build_device_sign_in},
       {"devices", {}, build_empty<Devices>},
       {"revoke_device", {"device"}, build_revoke_device},
+      {"set_passphrase", {"passphrase"}, build_set_passphrase},
+      {"passphrase_sign_in", {"name", "passphrase", "label"}, build_passphrase_sign_in},
   }};
   return specs;
 }

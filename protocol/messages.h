@@ -121,6 +121,12 @@ inline constexpr std::size_t max_device_label_chars = 40;
 struct DeviceSignIn { std::string code; std::string label; };
 struct Devices {};
 struct RevokeDevice { std::string device; };
+// An optional passphrase (8–128 characters): set or changed while signed in
+// with a token; signing in with it adds a device.
+inline constexpr std::size_t min_passphrase_chars = 8;
+inline constexpr std::size_t max_passphrase_chars = 128;
+struct SetPassphrase { std::string passphrase; };
+struct PassphraseSignIn { std::string name; std::string passphrase; std::string label; };
 
 // A line of table chat: exactly one of `text` (already trimmed and checked, see
 // chat_text) and `reaction` (one of chat_reactions()).
@@ -140,7 +146,7 @@ struct Unseat {
 
 using Body = std::variant<Hello, Games, Tables, Create, Join, Watch, Leave, Bot, Start, End, Act, LedgerQuery, Ping,
                           Back, Unseat, Chat, Mute, Rematch, History, Settle, SignupLink, Recover, DeviceLink,
-                          DeviceSignIn, Devices, RevokeDevice>;
+                          DeviceSignIn, Devices, RevokeDevice, SetPassphrase, PassphraseSignIn>;
 
 // The requests a table serves itself (its actor, on the node that holds it):
 // the one list that says which requests must reach the table's node first.

@@ -259,6 +259,20 @@ void SqlStore::replace_token(std::int64_t player_id, const std::string& token_ha
   });
 }
 
+std::string SqlStore::passphrase_hash(std::int64_t player_id) {
+  return guard_("reading a passphrase hash",
+                [&] { return first_of(*sql_, Query::passphrase_hash, {player_id}, text_from).value_or(""); });
+}
+
+void SqlStore::set_passphrase_hash(std::int64_t player_id, const std::string& hash) {
+  const std::string time = utc_now_iso8601();
+  guard_([&] { return "setting the passphrase of player #" + std::to_string(player_id); }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    first_of(*tx, Query::set_passphrase_hash, {player_id, hash, time}, integer_from);
+    tx->commit();
+  });
+}
+
 std::int64_t SqlStore::balance(const std::string& account) {
   return guard_([&] { return "reading the balance of " + account; },
                 [&] { return first_of(*sql_, Query::balance, {account}, integer_from).value_or(0); });

@@ -152,8 +152,10 @@ enum class Query {
   insert_device,              // id, player id, token hash, label, time -> id
   delete_device,              // player id, device id -> id
   delete_devices_of,          // player id -> ids
+  passphrase_hash,            // player id -> hash
+  set_passphrase_hash,        // player id, hash, time -> player id
 };
-inline constexpr int kQueryCount = static_cast<int>(Query::delete_devices_of) + 1;
+inline constexpr int kQueryCount = static_cast<int>(Query::set_passphrase_hash) + 1;
 
 using Param = std::variant<std::monostate, std::int64_t, std::string>;  // monostate: NULL
 using Params = std::vector<Param>;
@@ -240,6 +242,8 @@ class SqlStore : public Store {
   void add_device(std::int64_t player_id, const Device& device) override;
   bool remove_device(std::int64_t player_id, const std::string& device_id) override;
   void replace_token(std::int64_t player_id, const std::string& token_hash) override;
+  std::string passphrase_hash(std::int64_t player_id) override;
+  void set_passphrase_hash(std::int64_t player_id, const std::string& hash) override;
 
   std::int64_t balance(const std::string& account) override;
   std::vector<std::pair<std::string, std::int64_t>> balances(const std::string& prefix) override;

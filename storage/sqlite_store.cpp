@@ -272,7 +272,7 @@ CREATE TABLE deal_starts (
   PRIMARY KEY (table_id, deal)
 ) WITHOUT ROWID;
 )sql"},
-    {11, "accounts: recovery code hashes, sign-up links and devices", R"sql(
+    {11, "accounts: recovery code hashes, sign-up links, devices and passphrases", R"sql(
 -- One recovery code a player (README "Accounts and recovery"), kept as a
 -- salted hash only; replaced when it is used.
 CREATE TABLE player_recovery (
@@ -298,6 +298,13 @@ CREATE TABLE devices (
   created_at  TEXT NOT NULL
 );
 CREATE INDEX devices_by_player ON devices(player_id);
+-- An optional passphrase a name, as libsodium's Argon2id string (salt and
+-- parameters included).
+CREATE TABLE player_passphrases (
+  player_id   INTEGER PRIMARY KEY REFERENCES players(id),
+  hash        TEXT NOT NULL,
+  created_at  TEXT NOT NULL
+);
 )sql"},
 };
 
@@ -383,6 +390,11 @@ SELECT ?1, id, ?3, ?4, ?5 FROM players WHERE id = ?2
 RETURNING id)sql";
     case Query::delete_device: return "DELETE FROM devices WHERE player_id = ?1 AND id = ?2 RETURNING id";
     case Query::delete_devices_of: return "DELETE FROM devices WHERE player_id = ?1 RETURNING id";
+    case Query::passphrase_hash: return "SELECT hash FROM player_passphrases WHERE player_id = ?1";
+    case Query::set_passphrase_hash: return R"sql(
+INSERT INTO player_passphrases(player_id, hash, created_at) VALUES (?1, ?2, ?3)
+ON CONFLICT (player_id) DO UPDATE SET hash = excluded.hash, created_at = excluded.created_at
+RETURNING player_id)sql";
     case Query::swap_recovery_hash: return R"sql(
 UPDATE player_recovery SET code_hash = ?3, created_at = ?4 WHERE player_id = ?1 AND code_hash = ?2
 RETURNING player_id)sql";

@@ -252,6 +252,9 @@ class Store {
   virtual bool remove_device(std::int64_t player_id, const std::string& device_id) = 0;
   // The first device's token (players.token_hash) replaced: revoking that device.
   virtual void replace_token(std::int64_t player_id, const std::string& token_hash) = 0;
+  // The player's passphrase hash (an Argon2id string), "" when he has none; set or changed.
+  virtual std::string passphrase_hash(std::int64_t player_id) = 0;
+  virtual void set_passphrase_hash(std::int64_t player_id, const std::string& hash) = 0;
 
   // Ledger
   virtual std::int64_t balance(const std::string& account) = 0;  // 0 for an unknown account

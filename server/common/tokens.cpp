@@ -5,6 +5,9 @@
 #include <cstdint>
 #include <random>
 
+#include <sodium.h>
+#include <stdexcept>
+
 #include "rules/sha256.h"
 
 namespace parlour::server {
@@ -83,6 +86,30 @@ bool salted_hash_matches(std::string_view code, std::string_view stored) {
   if (colon == std::string_view::npos) return false;
   const std::string salt(stored.substr(0, colon));
   return constant_time_equal(sha256_hex(salt + normalized_code(code)), stored.substr(colon + 1));
+}
+
+namespace {
+
+void sodium_ready() {
+  static const bool ready = sodium_init() >= 0;
+  if (!ready) throw std::runtime_error("libsodium could not start");
+}
+
+}  // namespace
+
+std::string passphrase_hash(std::string_view passphrase) {
+  sodium_ready();
+  char out[crypto_pwhash_STRBYTES];
+  if (crypto_pwhash_str_alg(out, passphrase.data(), passphrase.size(), crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                            crypto_pwhash_MEMLIMIT_INTERACTIVE, crypto_pwhash_ALG_ARGON2ID13) != 0)
+    throw std::runtime_error("hashing a passphrase failed: out of memory");
+  return out;
+}
+
+bool passphrase_matches(std::string_view passphrase, const std::string& stored) {
+  sodium_ready();
+  if (stored.empty()) return false;
+  return crypto_pwhash_str_verify(stored.c_str(), passphrase.data(), passphrase.size()) == 0;
 }
 
 }  // namespace parlour::server

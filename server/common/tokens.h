@@ -25,4 +25,9 @@ std::string normalized_code(std::string_view typed);
 std::string salted_hash(std::string_view code);
 bool salted_hash_matches(std::string_view code, std::string_view stored);
 
+// Passphrases: Argon2id through libsodium (its string holds salt and
+// parameters; interactive limits, 64 MiB a hash: run it off the I/O threads).
+std::string passphrase_hash(std::string_view passphrase);
+bool passphrase_matches(std::string_view passphrase, const std::string& stored);
+
 }  // namespace parlour::server

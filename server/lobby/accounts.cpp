@@ -94,18 +94,20 @@ void Lobby::register_name(const protocol::Hello& hello, HelloDone done) {
       });
 }
 
-void Lobby::recover(const protocol::Recover& recover, const std::string& address, HelloDone done) {
+std::optional<ProtocolError> Lobby::secret_try_refused(const std::string& name, const std::string& address) {
   const auto now = steady_ms();
   // Every try counts, for any name given, so that the limit says nothing of
   // which names exist; the address first, so that one address cannot use up a
   // name's tries without spending its own.
   auto wait = recovery_by_address_.take(address, now);
-  if (!wait) wait = recovery_by_name_.take(folded_name(recover.name), now);
-  if (wait) {
-    spdlog::info("recovery of {} from {} refused: too many tries", recover.name, address);
-    return done(std::nullopt, ProtocolError(code::rate_limited, "too many recovery tries; try again in " +
-                                                                    minutes_until(*wait) + " minutes"));
-  }
+  if (!wait) wait = recovery_by_name_.take(folded_name(name), now);
+  if (!wait) return std::nullopt;
+  spdlog::info("a secret try for {} from {} refused: too many tries", name, address);
+  return ProtocolError(code::rate_limited, "too many tries; try again in " + minutes_until(*wait) + " minutes");
+}
+
+void Lobby::recover(const protocol::Recover& recover, const std::string& address, HelloDone done) {
+  if (auto refused = secret_try_refused(recover.name, address)) return done(std::nullopt, std::move(refused));
   const auto wrong = ProtocolError(code::unauthorized, "that name and recovery code do not go together");
   const auto player = players_.find(recover.name);
   if (!player) return done(std::nullopt, wrong);
@@ -236,16 +238,19 @@ void Lobby::device_sign_in(const protocol::DeviceSignIn& request, const std::str
     return done(std::nullopt, ProtocolError(code::unauthorized, "that device code is unknown, used or expired; "
                                                                 "make a new one on your signed-in device"));
   }
+  add_device(*player, request.label, std::move(done));
+}
+
+void Lobby::add_device(const storage::Player& player, const std::string& label, HelloDone done) {
   auto token = new_token();
-  storage::Device device{random_id(16), player->name, sha256_hex(token),
-                         request.label.empty() ? "another device" : request.label,
+  storage::Device device{random_id(16), player.name, sha256_hex(token), label.empty() ? "another device" : label,
                          storage::utc_iso8601(std::chrono::system_clock::now())};
   writer_.run(
-      [this, player = *player, device](storage::Store& db) {
+      [this, player, device](storage::Store& db) {
         db.add_device(player.id, device);
         players_.add_device(device);
       },
-      [this, name = player->name, token, device, done](std::exception_ptr error) {
+      [this, name = player.name, token, device, done](std::exception_ptr error) {
         if (error) {
           try {
             std::rethrow_exception(error);
@@ -257,6 +262,59 @@ void Lobby::device_sign_in(const protocol::DeviceSignIn& request, const std::str
         spdlog::info("player {} signed in a new device ({})", name, device.id);
         done(Welcome{name, token, balances_.balance(storage::player_account(name)), std::nullopt}, std::nullopt);
       });
+}
+
+void Lobby::set_passphrase(const std::string& player, const std::string& passphrase,
+                           std::function<void(Json, std::optional<ProtocolError>)> done) {
+  const auto registered = players_.find(player);
+  if (!registered) return done({}, ProtocolError(code::not_found, "no player " + player));
+  // Hashing takes 64 MiB and a moment: on the reader's thread, never an I/O thread.
+  const bool queued = reader_.run([this, player = *registered, passphrase, done](storage::Store&) {
+    std::string hash;
+    try {
+      hash = passphrase_hash(passphrase);
+    } catch (const std::exception& e) {
+      spdlog::error("hashing the passphrase of {} failed: {}", player.name, e.what());
+      return done({}, ProtocolError(code::internal, "could not set the passphrase; try again"));
+    }
+    writer_.run([player, hash](storage::Store& db) { db.set_passphrase_hash(player.id, hash); },
+                [name = player.name, done](std::exception_ptr error) {
+                  if (error) {
+                    try {
+                      std::rethrow_exception(error);
+                    } catch (const std::exception& e) {
+                      spdlog::error("storing the passphrase of {} failed: {}", name, e.what());
+                      return done({}, ProtocolError(code::internal, "could not set the passphrase; try again"));
+                    }
+                  }
+                  spdlog::info("player {} set a passphrase", name);
+                  done(Json::object(), std::nullopt);
+                });
+  });
+  if (!queued) done({}, ProtocolError(code::rate_limited, "the server is busy; try again"));
+}
+
+void Lobby::passphrase_sign_in(const protocol::PassphraseSignIn& request, const std::string& address,
+                               HelloDone done) {
+  if (auto refused = secret_try_refused(request.name, address)) return done(std::nullopt, std::move(refused));
+  const auto wrong = ProtocolError(code::unauthorized, "that name and passphrase do not go together");
+  const auto player = players_.find(request.name);
+  if (!player) return done(std::nullopt, wrong);
+  const bool queued = reader_.run([this, player = *player, request, wrong, done](storage::Store& db) {
+    std::string stored;
+    try {
+      stored = db.passphrase_hash(player.id);
+    } catch (const std::exception& e) {
+      spdlog::error("reading the passphrase of {} failed: {}", player.name, e.what());
+      return done(std::nullopt, ProtocolError(code::internal, "could not check the passphrase; try again"));
+    }
+    if (!passphrase_matches(request.passphrase, stored)) {
+      spdlog::info("passphrase sign-in of {} refused: wrong passphrase", player.name);
+      return done(std::nullopt, wrong);
+    }
+    add_device(player, request.label.empty() ? "signed in with the passphrase" : request.label, done);
+  });
+  if (!queued) done(std::nullopt, ProtocolError(code::rate_limited, "the server is busy; try again"));
 }
 
 Json Lobby::devices(const std::string& player) const {

@@ -84,6 +84,12 @@ class Lobby final : public ServedTables {
   // Revokes one of `player`'s devices and closes its live connections.
   void revoke_device(const std::string& player, const std::string& device,
                      std::function<void(Json, std::optional<ProtocolError>)> done);
+  // Passphrases (Argon2id, hashed on the reader's thread): set or changed by a
+  // signed-in player; signing in with one adds a device. Wrong ones count as
+  // recovery tries, per name and per address.
+  void set_passphrase(const std::string& player, const std::string& passphrase,
+                      std::function<void(Json, std::optional<ProtocolError>)> done);
+  void passphrase_sign_in(const protocol::PassphraseSignIn& request, const std::string& address, HelloDone done);
   // `client` signed in as `player` with `token`: closed if the token is revoked.
   void signed_in(const std::string& player, const std::string& token, const std::shared_ptr<Client>& client);
 
@@ -185,6 +191,10 @@ class Lobby final : public ServedTables {
   void register_name(const protocol::Hello& hello, HelloDone done);
   // The recovery code matched `used_hash`: the name's secrets are replaced.
   void replace_secrets(const storage::Player& player, const std::string& used_hash, HelloDone done);
+  // nullopt, or the rate_limited refusal of one more secret try for `name` from `address`.
+  std::optional<ProtocolError> secret_try_refused(const std::string& name, const std::string& address);
+  // A new device of `player` with its own token, then its welcome.
+  void add_device(const storage::Player& player, const std::string& label, HelloDone done);
   // Several nodes: a player's chips are known here once a tick or learn_balance() read them.
   bool balance_known(const std::string& player);
   // Reads `player`'s chips from the database into the live balances, then runs `then`.

@@ -117,6 +117,15 @@ void Connection::device_sign_in(const std::shared_ptr<Client>& self, std::option
   });
 }
 
+void Connection::passphrase_sign_in(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
+                                    const protocol::PassphraseSignIn& request) {
+  if (const auto current = player(); !current.empty())
+    throw ProtocolError(code::conflict, "this connection is signed in as " + current);
+  lobby_.passphrase_sign_in(request, address_, [this, self, re](std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error) {
+    answer_sign_in(self, re, std::move(welcome), std::move(error));
+  });
+}
+
 void Connection::answer_sign_in(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
                           std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error) {
   if (error) return send(self, protocol::error_message(re, error->code(), error->what()));
@@ -215,6 +224,7 @@ void Connection::dispatch(const std::shared_ptr<Client>& self, const protocol::R
   if (const auto* body = std::get_if<protocol::Hello>(&request.body)) return hello(self, re, *body);
   if (const auto* body = std::get_if<protocol::Recover>(&request.body)) return recover(self, re, *body);
   if (const auto* body = std::get_if<protocol::DeviceSignIn>(&request.body)) return device_sign_in(self, re, *body);
+  if (const auto* body = std::get_if<protocol::PassphraseSignIn>(&request.body)) return passphrase_sign_in(self, re, *body);
   if (std::holds_alternative<protocol::Ping>(request.body)) return send(self, protocol::reply("pong", re));
   if (player().empty()) throw ProtocolError(code::unauthorized, "say hello first");
 
@@ -257,6 +267,11 @@ void Connection::dispatch(const std::shared_ptr<Client>& self, const protocol::R
           send(self, protocol::reply("devices", re, lobby_.devices(player())));
         } else if constexpr (std::is_same_v<T, protocol::RevokeDevice>) {
           lobby_.revoke_device(player(), body.device, [this, self, re](Json, std::optional<ProtocolError> error) {
+            if (error) return send(self, protocol::error_message(re, error->code(), error->what()));
+            send(self, protocol::reply("ok", re));
+          });
+        } else if constexpr (std::is_same_v<T, protocol::SetPassphrase>) {
+          lobby_.set_passphrase(player(), body.passphrase, [this, self, re](Json, std::optional<ProtocolError> error) {
             if (error) return send(self, protocol::error_message(re, error->code(), error->what()));
             send(self, protocol::reply("ok", re));
           });

@@ -55,6 +55,8 @@ class Connection {
   void recover(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re, const protocol::Recover& recover);
   void device_sign_in(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
                       const protocol::DeviceSignIn& request);
+  void passphrase_sign_in(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
+                          const protocol::PassphraseSignIn& request);
   // The answer to `hello` or `recover`: `welcome`, or the error.
   void answer_sign_in(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
                 std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error);

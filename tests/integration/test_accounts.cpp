@@ -317,3 +317,43 @@ TEST_CASE("device links: another device signs in as the same name with its own t
   CHECK(hello(laptop_later, {{"name", "dora"}, {"token", laptop_token}})["code"] == "unauthorized");
   CHECK(tablet.request({{"type", "tables"}})["type"] == "tables");
 }
+
+TEST_CASE("passphrase: set with the token, signs another device in, wrong ones refused and limited") {
+  const auto db = ServerProcess::fresh_db("accounts-passphrase");
+  ServerProcess server(db, {"--recovery-tries-per-hour", "4"});
+  WsClient laptop(server.port());
+  REQUIRE(hello(laptop, {{"name", "erik"}})["type"] == "welcome");
+  WsClient phone(server.port());
+  const auto sign_in = [&](WsClient& client, const std::string& name, const std::string& passphrase) {
+    return client.request({{"type", "passphrase_sign_in"}, {"name", name}, {"passphrase", passphrase}});
+  };
+  // None set yet: refused like a wrong one.
+  CHECK(sign_in(phone, "erik", "correct horse battery")["code"] == "unauthorized");
+  // Signed in only: a stranger cannot set one.
+  WsClient stranger(server.port());
+  CHECK(stranger.request({{"type", "set_passphrase"}, {"passphrase", "correct horse battery"}})["code"] ==
+        "unauthorized");
+  CHECK(laptop.request({{"type", "set_passphrase"}, {"passphrase", "correct horse battery"}})["type"] == "ok");
+  CHECK(sign_in(phone, "erik", "wrong horse battery")["code"] == "unauthorized");
+  const auto welcome = sign_in(phone, "erik", "correct horse battery");
+  REQUIRE(welcome["type"] == "welcome");
+  CHECK(welcome["player"] == "erik");
+  // A device of its own, listed and revocable.
+  const auto devices = laptop.request({{"type", "devices"}})["devices"];
+  REQUIRE(devices.size() == 2);
+  CHECK(devices[1]["label"] == "signed in with the passphrase");
+  // The passphrase is stored as an Argon2id string, never as typed.
+  {
+    const auto store = parlour::storage::open_store(db);
+    const auto stored = store->passphrase_hash(store->find_player("erik")->id);
+    CHECK(stored.rfind("$argon2id$", 0) == 0);
+    CHECK(stored.find("correct horse") == std::string::npos);
+  }
+  // Changed: the old one no longer signs in (the fourth try from this address:
+  // one before any was set, one wrong, one right, this one); the fifth is
+  // refused before any check, even with the new passphrase.
+  CHECK(laptop.request({{"type", "set_passphrase"}, {"passphrase", "a new passphrase"}})["type"] == "ok");
+  WsClient tablet(server.port());
+  CHECK(sign_in(tablet, "erik", "correct horse battery")["code"] == "unauthorized");
+  CHECK(sign_in(tablet, "erik", "a new passphrase")["code"] == "rate_limited");
+}

@@ -209,6 +209,8 @@ TEST_CASE("type_name gives the wire name of every message type") {
       R"({"type":"device_sign_in","code":"c"})",
       R"({"type":"devices"})",
       R"({"type":"revoke_device","device":"d"})",
+      R"({"type":"set_passphrase","passphrase":"12345678"})",
+      R"({"type":"passphrase_sign_in","name":"a","passphrase":"12345678"})",
   };
   REQUIRE(requests.size() == std::variant_size_v<Body>);
   for (const auto& text : requests) {
@@ -684,4 +686,14 @@ TEST_CASE("device messages: a sign-in code with an optional one-line label, a de
   CHECK(parse_as<RevokeDevice>(R"({"type":"revoke_device","device":"d1"})").device == "d1");
   check_rejected(R"({"type":"revoke_device"})", "missing field 'device' in 'revoke_device'");
   check_rejected(R"({"type":"devices","all":true})", "unknown field 'all' in 'devices'");
+}
+
+TEST_CASE("passphrases: 8 to 128 characters, signing in names the player") {
+  CHECK(parse_as<SetPassphrase>(R"({"type":"set_passphrase","passphrase":"correct horse"})").passphrase == "correct horse");
+  check_rejected(R"({"type":"set_passphrase","passphrase":"short"})", "field 'passphrase'");
+  check_rejected(R"({"type":"set_passphrase","passphrase":")" + std::string(129, 'x') + R"("})", "field 'passphrase'");
+  const auto sign_in = parse_as<PassphraseSignIn>(R"({"type":"passphrase_sign_in","name":"ann","passphrase":"correct horse"})");
+  CHECK(sign_in.name == "ann");
+  CHECK(sign_in.label.empty());
+  check_rejected(R"({"type":"passphrase_sign_in","passphrase":"correct horse"})", "missing field 'name'");
 }

@@ -1219,7 +1219,7 @@ TEST_CASE("accounts: a sign-up link's uses and expiry, a registration with a rec
   CHECK_FALSE(db.find_player_by_token_hash("token-1"));
 }
 
-TEST_CASE("devices: added with their own token, listed, removed one at a time, and all removed by a recovery") {
+TEST_CASE("devices: added with their own token, listed, removed one at a time, and all removed by a recovery; passphrases") {
   OPEN_EACH_BACKEND(db);
   const Player ann = db.register_player({"ann", "token-1", 1000, "salt:r1", std::nullopt});
   const Player bob = db.create_player("bob", "token-b", 1000);
@@ -1248,6 +1248,13 @@ TEST_CASE("devices: added with their own token, listed, removed one at a time, a
   db.replace_token(bob.id, "token-b-new");
   CHECK(db.find_player("bob")->token_hash == "token-b-new");
   CHECK_THROWS_AS(db.replace_token(12345, "x"), StorageError);
+
+  // A passphrase hash: none, set, changed.
+  CHECK(db.passphrase_hash(ann.id).empty());
+  db.set_passphrase_hash(ann.id, "$argon2id$one");
+  db.set_passphrase_hash(ann.id, "$argon2id$two");
+  CHECK(db.passphrase_hash(ann.id) == "$argon2id$two");
+  CHECK(db.passphrase_hash(bob.id).empty());
 
   // A recovery removes the name's other devices with its old token.
   REQUIRE(db.replace_secrets(ann.id, "salt:r1", "token-new", "salt:r2"));
