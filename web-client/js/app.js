@@ -184,6 +184,11 @@ async function deviceSignIn(code, label) {
   return welcomed('', undefined, await conn.request('device_sign_in', label ? { code, label } : { code }));
 }
 
+/** `passphrase_sign_in`: the name's passphrase makes this browser one of its devices. */
+async function passphraseSignIn(name, passphrase) {
+  return welcomed(name, undefined, await conn.request('passphrase_sign_in', { name, passphrase }));
+}
+
 async function welcomed(name, token, welcome) {
   const player = typeof welcome.player === 'string' && welcome.player ? welcome.player : name;
   saveIdentity(player, typeof welcome.token === 'string' && welcome.token ? welcome.token : token);
@@ -262,6 +267,7 @@ function showSignIn(message) {
     onRecoverSubmit: (name, code) => recover(name, code),
     deviceCode: parseRoute(window.location.hash).name === 'device' ? parseRoute(window.location.hash).code : '',
     onDeviceSubmit: (code, label) => deviceSignIn(code, label),
+    onPassphraseSubmit: (name, passphrase) => passphraseSignIn(name, passphrase),
   }), 'signin', false);
 }
 

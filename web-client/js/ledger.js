@@ -32,6 +32,7 @@ export function createLedgerPage(ctx, { player, table }) {
   const tokenBox = own ? tokenPanel() : null;
   const signupBox = own ? signupPanel() : null;
   const devicesBox = own ? devicesPanel() : null;
+  const passphraseBox = own ? passphrasePanel() : null;
 
   const element = el('div', { class: 'ledger-page' },
     el('section', { class: 'panel ledger' },
@@ -52,6 +53,7 @@ export function createLedgerPage(ctx, { player, table }) {
     settleBox,
     tokenBox,
     devicesBox,
+    passphraseBox,
     signupBox);
 
   async function load() {
@@ -299,6 +301,31 @@ export function createLedgerPage(ctx, { player, table }) {
       el('h2', { text: 'Your devices' }),
       el('p', { class: 'hint', text: 'Each device signs in with its own key. Revoke one you lost; a recovery code revokes them all.' }),
       list, link, shown);
+  }
+
+  /** An optional passphrase for this name (set or changed while signed in). */
+  function passphrasePanel() {
+    const result = el('p', { class: 'hint' });
+    const input = el('input', { type: 'password', name: 'new-passphrase', minlength: 8, maxlength: 128, autocomplete: 'new-password' });
+    const form = el('form', {
+      class: 'token-row',
+      onsubmit: async (event) => {
+        event.preventDefault();
+        if (!form.reportValidity()) return;
+        try {
+          await ctx.conn.request('set_passphrase', { passphrase: input.value });
+          input.value = '';
+          result.textContent = 'Passphrase saved. "Sign in with a passphrase" on another browser now signs it in as one of your devices.';
+        } catch (error) {
+          result.textContent = `${error?.code || 'error'}: ${error?.message || 'could not save the passphrase'}`;
+        }
+      },
+    }, el('label', { class: 'field-label' }, 'New passphrase (8–128 characters)', input),
+    el('button', { type: 'submit', class: 'btn btn-small', text: 'Save' }));
+    return el('section', { class: 'panel token-panel' },
+      el('h2', { text: 'Passphrase (optional)' }),
+      el('p', { class: 'hint', text: 'For those who prefer one to a key or a device code. Stored only as an Argon2id hash.' }),
+      form, result);
   }
 
   /** A sign-up link for a friend (servers that take new names by invitation only). */

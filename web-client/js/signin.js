@@ -164,6 +164,42 @@ export function createSignInPage(options) {
   deviceMessage,
   deviceButton);
 
+  // An optional passphrase, set on a signed-in device's ledger page.
+  const passMessage = el('p', { class: 'form-message' });
+  const passName = el('input', {
+    type: 'text', name: 'passphrase-name', required: true, maxlength: 24, pattern: NAME_PATTERN,
+    autocomplete: 'username', autocapitalize: 'off', spellcheck: 'false', placeholder: 'your name',
+  });
+  const passInput = el('input', {
+    type: 'password', name: 'passphrase', required: true, minlength: 8, maxlength: 128, autocomplete: 'current-password',
+  });
+  const passButton = el('button', { type: 'submit', class: 'btn', text: 'Sign in with the passphrase' });
+  const passForm = el('form', {
+    class: 'signin-form passphrase-form', 'data-testid': 'passphrase-signin',
+    onsubmit: async (event) => {
+      event.preventDefault();
+      if (!passForm.reportValidity()) return;
+      const name = passName.value.trim();
+      passButton.disabled = true;
+      passMessage.className = 'form-message';
+      passMessage.textContent = 'Checking…';
+      try {
+        await options.onPassphraseSubmit(name, passInput.value);
+      } catch (error) {
+        passMessage.className = 'form-message form-message-error';
+        passMessage.textContent = error?.code === 'unauthorized'
+          ? `That passphrase does not go with "${name}" (or the name has none).`
+          : describeHelloError(name, error);
+      } finally {
+        passButton.disabled = false;
+      }
+    },
+  },
+  el('label', { class: 'field-label' }, 'Name', passName),
+  el('label', { class: 'field-label' }, 'Passphrase', passInput),
+  passMessage,
+  passButton);
+
   const element = el('section', { class: 'signin panel' },
     el('h1', { class: 'signin-title', text: 'Welcome to the Parlour' }),
     el('p', { class: 'muted', text: 'Pick a name to take a seat at a card table.' }),
@@ -178,6 +214,10 @@ export function createSignInPage(options) {
       el('summary', { class: 'token-title', text: 'Have a code from your other device?' }),
       el('p', { class: 'hint', text: 'On a device where you are signed in, open your ledger page and choose "Link another device". The code works once, for a few minutes.' }),
       deviceForm) : null,
+    options.onPassphraseSubmit ? el('details', { class: 'token-signin passphrase-signin' },
+      el('summary', { class: 'token-title', text: 'Sign in with a passphrase' }),
+      el('p', { class: 'hint', text: 'If you set a passphrase on your ledger page, it signs this browser in as another of your devices.' }),
+      passForm) : null,
     options.onRecoverSubmit ? el('details', { class: 'token-signin recover-signin' },
       el('summary', { class: 'token-title', text: 'Lost your key?' }),
       el('p', { class: 'hint', text: 'Enter your name and the recovery code you were shown when you first took it. You get a new key; the old one stops working everywhere.' }),
