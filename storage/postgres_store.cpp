@@ -321,6 +321,10 @@ RETURNING id)sql";
 INSERT INTO player_passphrases(player_id, hash, created_at) VALUES ($1, $2, $3)
 ON CONFLICT (player_id) DO UPDATE SET hash = excluded.hash, created_at = excluded.created_at
 RETURNING player_id)sql";
+    case Query::add_recovery_hash: return R"sql(
+INSERT INTO player_recovery(player_id, code_hash, created_at) SELECT id, $2, $3 FROM players WHERE id = $1
+ON CONFLICT (player_id) DO NOTHING
+RETURNING player_id)sql";
     case Query::swap_recovery_hash: return R"sql(
 UPDATE player_recovery SET code_hash = $3, created_at = $4 WHERE player_id = $1 AND code_hash = $2
 RETURNING player_id)sql";

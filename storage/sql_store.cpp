@@ -198,6 +198,16 @@ std::string SqlStore::recovery_hash(std::int64_t player_id) {
                 [&] { return first_of(*sql_, Query::recovery_hash, {player_id}, text_from).value_or(""); });
 }
 
+bool SqlStore::add_recovery_hash(std::int64_t player_id, const std::string& hash) {
+  const std::string time = utc_now_iso8601();
+  return guard_([&] { return "adding a recovery code hash of player #" + std::to_string(player_id); }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    const bool added = first_of(*tx, Query::add_recovery_hash, {player_id, hash, time}, integer_from).has_value();
+    tx->commit();
+    return added;
+  });
+}
+
 bool SqlStore::replace_secrets(std::int64_t player_id, const std::string& used_hash, const std::string& token_hash,
                                const std::string& recovery_hash) {
   const std::string time = utc_now_iso8601();

@@ -154,8 +154,9 @@ enum class Query {
   delete_devices_of,          // player id -> ids
   passphrase_hash,            // player id -> hash
   set_passphrase_hash,        // player id, hash, time -> player id
+  add_recovery_hash,          // player id, code hash, time -> player id, if it had none
 };
-inline constexpr int kQueryCount = static_cast<int>(Query::set_passphrase_hash) + 1;
+inline constexpr int kQueryCount = static_cast<int>(Query::add_recovery_hash) + 1;
 
 using Param = std::variant<std::monostate, std::int64_t, std::string>;  // monostate: NULL
 using Params = std::vector<Param>;
@@ -235,6 +236,7 @@ class SqlStore : public Store {
   Player create_player(const std::string& name, const std::string& token_hash, std::int64_t starting_chips) override;
   Player register_player(const Registration& registration) override;
   std::string recovery_hash(std::int64_t player_id) override;
+  bool add_recovery_hash(std::int64_t player_id, const std::string& hash) override;
   bool replace_secrets(std::int64_t player_id, const std::string& used_hash, const std::string& token_hash,
                        const std::string& recovery_hash) override;
   void create_signup_link(const SignupLink& link) override;

@@ -239,6 +239,9 @@ class Store {
   virtual Player register_player(const Registration& registration) = 0;
   // The player's recovery code hash, "" when it has none.
   virtual std::string recovery_hash(std::int64_t player_id) = 0;
+  // A name registered before recovery codes gets its first one; false (and
+  // nothing changed) when it has one already.
+  virtual bool add_recovery_hash(std::int64_t player_id, const std::string& hash) = 0;
   // Recovery: the player's token and recovery code hash are replaced, and his
   // other devices removed, together, if the recovery hash is still `used_hash`
   // (false: it was used meanwhile, and nothing changed).

@@ -67,6 +67,7 @@ void Lobby::register_name(const protocol::Hello& hello, HelloDone done) {
         const auto player = db.register_player(registration);
         // In memory as soon as it is on disk, before anyone can hear of it.
         players_.add(player);
+        mark_recovery_known(player.id);
         auto lock = balances_.lock();
         balances_.apply_committed({{storage::bank_account(), storage::player_account(player.name),
                                     registration.starting_chips, "starting chips", "", "", std::nullopt,
@@ -369,6 +370,55 @@ void Lobby::revoke_device(const std::string& player, const std::string& device,
         spdlog::info("player {} revoked device {}; {} connections closed", name, device, closed);
         done(Json::object(), std::nullopt);
       });
+}
+
+bool Lobby::recovery_known(std::int64_t player_id) const {
+  std::lock_guard lock(recovery_known_mutex_);
+  return recovery_known_.contains(player_id);
+}
+
+void Lobby::mark_recovery_known(std::int64_t player_id) {
+  std::lock_guard lock(recovery_known_mutex_);
+  recovery_known_.insert(player_id);
+}
+
+void Lobby::give_missing_recovery_code(const storage::Player& player, Welcome welcome, HelloDone done) {
+  if (recovery_known(player.id)) return done(std::move(welcome), std::nullopt);
+  const bool queued = reader_.run([this, player, welcome, done](storage::Store& db) mutable {
+    std::string stored;
+    try {
+      stored = db.recovery_hash(player.id);
+    } catch (const std::exception& e) {
+      // The welcome goes without it; the next sign-in checks again.
+      spdlog::error("reading the recovery code of {} failed: {}", player.name, e.what());
+      return done(std::move(welcome), std::nullopt);
+    }
+    if (!stored.empty()) {
+      mark_recovery_known(player.id);
+      return done(std::move(welcome), std::nullopt);
+    }
+    auto code = new_recovery_code();
+    auto added = std::make_shared<bool>(false);
+    writer_.run([player, hash = salted_hash(code), added](storage::Store& db) { *added = db.add_recovery_hash(player.id, hash); },
+                [this, player, welcome, code, added, done](std::exception_ptr error) mutable {
+                  if (error) {
+                    try {
+                      std::rethrow_exception(error);
+                    } catch (const std::exception& e) {
+                      spdlog::error("adding a recovery code of {} failed: {}", player.name, e.what());
+                    }
+                  } else {
+                    mark_recovery_known(player.id);
+                    if (*added) {
+                      spdlog::info("player {} was given a recovery code", player.name);
+                      welcome.recovery_code = code;
+                    }
+                  }
+                  done(std::move(welcome), std::nullopt);
+                });
+  });
+  // Busy: the welcome goes without it; the next sign-in checks again.
+  if (!queued) done(std::move(welcome), std::nullopt);
 }
 
 void Lobby::signed_in(const std::string& player, const std::string& token, const std::shared_ptr<Client>& client) {

@@ -643,7 +643,8 @@ void Lobby::known_hello(const protocol::Hello& hello, const std::string& address
       return done(std::nullopt, ProtocolError(code::unauthorized, "the name '" + existing->name +
                                                                       "' is registered; send its token to sign in"));
     const auto chips = balances_.balance(storage::player_account(existing->name));
-    return done(Welcome{existing->name, *hello.token, chips, std::nullopt}, std::nullopt);
+    return give_missing_recovery_code(*existing, Welcome{existing->name, *hello.token, chips, std::nullopt},
+                                      std::move(done));
   }
   if (is_bot_name(hello.name))
     return done(std::nullopt, ProtocolError(code::name_taken, "names starting with 'bot-' are kept for bots"));

@@ -191,6 +191,11 @@ class Lobby final : public ServedTables {
   void register_name(const protocol::Hello& hello, HelloDone done);
   // The recovery code matched `used_hash`: the name's secrets are replaced.
   void replace_secrets(const storage::Player& player, const std::string& used_hash, HelloDone done);
+  // A name registered before recovery codes gets one in its next welcome
+  // (checked once a name a run; then `done(welcome)`).
+  void give_missing_recovery_code(const storage::Player& player, Welcome welcome, HelloDone done);
+  bool recovery_known(std::int64_t player_id) const;
+  void mark_recovery_known(std::int64_t player_id);
   // nullopt, or the rate_limited refusal of one more secret try for `name` from `address`.
   std::optional<ProtocolError> secret_try_refused(const std::string& name, const std::string& address);
   // A new device of `player` with its own token, then its welcome.
@@ -249,6 +254,8 @@ class Lobby final : public ServedTables {
     std::string player;
     std::int64_t expires_ms = 0;
   };
+  mutable std::mutex recovery_known_mutex_;
+  std::set<std::int64_t> recovery_known_;  // players known to have a recovery code
   std::mutex device_codes_mutex_;
   std::map<std::string, DeviceCode> device_codes_;
 };

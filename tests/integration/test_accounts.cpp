@@ -357,3 +357,23 @@ TEST_CASE("passphrase: set with the token, signs another device in, wrong ones r
   CHECK(sign_in(tablet, "erik", "correct horse battery")["code"] == "unauthorized");
   CHECK(sign_in(tablet, "erik", "a new passphrase")["code"] == "rate_limited");
 }
+
+TEST_CASE("a name registered before recovery codes is given one at its next sign-in, once") {
+  const auto db = ServerProcess::fresh_db("accounts-old-name");
+  const std::string token(64, 'a');
+  parlour::storage::open_store(db)->create_player("olga", parlour::rules::sha256_hex(token), 1000);
+  ServerProcess server(db);
+  WsClient first(server.port());
+  const auto welcome = hello(first, {{"name", "olga"}, {"token", token}});
+  REQUIRE(welcome["type"] == "welcome");
+  const auto code = welcome["recovery_code"].get<std::string>();
+  WsClient second(server.port());
+  CHECK_FALSE(hello(second, {{"name", "olga"}, {"token", token}}).contains("recovery_code"));
+  // Still none after a restart; and the code recovers the name.
+  server.stop();
+  server.start();
+  WsClient third(server.port());
+  CHECK_FALSE(hello(third, {{"name", "olga"}, {"token", token}}).contains("recovery_code"));
+  WsClient phone(server.port());
+  CHECK(phone.request({{"type", "recover"}, {"name", "olga"}, {"code", code}})["type"] == "welcome");
+}

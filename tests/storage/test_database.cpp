@@ -1195,6 +1195,12 @@ TEST_CASE("accounts: a sign-up link's uses and expiry, a registration with a rec
   CHECK_THROWS_AS(db.register_player({"ANN", "token-x", 1000, "", "link-hash"}), NameTaken);
   db.register_player({"bob", "token-2", 1000, "", "link-hash"});
   CHECK(db.recovery_hash(db.find_player("bob")->id).empty());
+  // A name without a code gets one once; one with a code keeps it.
+  CHECK(db.add_recovery_hash(db.find_player("bob")->id, "salt:bob-1"));
+  CHECK_FALSE(db.add_recovery_hash(db.find_player("bob")->id, "salt:bob-2"));
+  CHECK(db.recovery_hash(db.find_player("bob")->id) == "salt:bob-1");
+  CHECK_FALSE(db.add_recovery_hash(ann.id, "salt:other"));
+  CHECK_FALSE(db.add_recovery_hash(12345, "salt:nobody"));
 
   // Used up, expired, unknown: refused, nothing written.
   const auto refused = [&](const std::string& name, const std::string& link) {
