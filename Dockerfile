@@ -10,7 +10,7 @@ RUN apt-get update \
       build-essential cmake pkg-config \
       libboost-dev libboost-system-dev \
       nlohmann-json3-dev libspdlog-dev libfmt-dev \
-      libsqlitecpp-dev libsqlite3-dev libjemalloc-dev libpqxx-dev \
+      libsqlitecpp-dev libsqlite3-dev libjemalloc-dev libpqxx-dev libsodium-dev \
       doctest-dev \
  && rm -rf /var/lib/apt/lists/*
 
@@ -28,7 +28,7 @@ FROM debian:bookworm-slim
 # --db postgresql://...; Boost.Asio/Beast are header-only.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libsqlite3-0 libspdlog1.10 libfmt9 libjemalloc2 libpqxx-6.4 ca-certificates \
+      libsqlite3-0 libspdlog1.10 libfmt9 libjemalloc2 libpqxx-6.4 libsodium23 ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 
 RUN useradd --system --home-dir /var/lib/parlour --shell /usr/sbin/nologin parlour \

@@ -134,6 +134,14 @@ std::string as_token(const Json& value, std::string_view field) {
   return as_bounded_string(value, field, 0, max_token_chars);
 }
 
+// Shown in a list of devices: printable, one line.
+std::string as_device_label(const Json& value, std::string_view field) {
+  auto label = as_bounded_string(value, field, 1, max_device_label_chars);
+  if (!std::all_of(label.begin(), label.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x20 && c != 0x7f; }))
+    fail("field " + named(field) + " must be one line of printable text, got " + shown(value));
+  return label;
+}
+
 std::string as_player_name(const Json& value, std::string_view field) {
   if (value.is_string() && valid_player_name(value.get_ref<const std::string&>())) return value.get<std::string>();
   fail(std::string(field) + " must be 1–24 characters of A–Z, a–z, 0–9, _ or -, got " + shown(value));
@@ -222,6 +230,49 @@ Body build_hello(const Fields& fields) {
   return Hello{
       .name = as_player_name(fields.required("name"), "name"),
       .token = fields.optional("token", as_token),
+      .invite = fields.optional("invite", as_invite),
+      .signup = fields.optional("signup", as_invite),
+  };
+}
+
+Body build_signup_link(const Fields& fields) {
+  return SignupLink{
+      .uses = fields.optional_integer<int>("uses", 1, max_signup_uses).value_or(1),
+      .hours = fields.optional_integer<int>("hours", 1, max_signup_hours).value_or(24),
+  };
+}
+
+Body build_device_sign_in(const Fields& fields) {
+  return DeviceSignIn{
+      .code = as_bounded_string(fields.required("code"), "code", 1, max_invite_chars),
+      .label = fields.optional("label", as_device_label).value_or(""),
+  };
+}
+
+Body build_revoke_device(const Fields& fields) {
+  return RevokeDevice{.device = as_bounded_string(fields.required("device"), "device", 1, max_invite_chars)};
+}
+
+std::string as_passphrase(const Json& value, std::string_view field) {
+  return as_bounded_string(value, field, min_passphrase_chars, max_passphrase_chars);
+}
+
+Body build_set_passphrase(const Fields& fields) {
+  return SetPassphrase{.passphrase = as_passphrase(fields.required("passphrase"), "passphrase")};
+}
+
+Body build_passphrase_sign_in(const Fields& fields) {
+  return PassphraseSignIn{
+      .name = as_player_name(fields.required("name"), "name"),
+      .passphrase = as_passphrase(fields.required("passphrase"), "passphrase"),
+      .label = fields.optional("label", as_device_label).value_or(""),
+  };
+}
+
+Body build_recover(const Fields& fields) {
+  return Recover{
+      .name = as_player_name(fields.required("name"), "name"),
+      .code = as_bounded_string(fields.required("code"), "code", 1, max_invite_chars),
   };
 }
 
@@ -393,7 +444,7 @@ struct MessageSpec {
 // In the order of the Body variant, so that type_name can index it.
 const std::array<MessageSpec, std::variant_size_v<Body>>& message_specs() {
   static const std::array<MessageSpec, std::variant_size_v<Body>> specs{{
-      {"hello", {"name", "token"}, build_hello},
+      {"hello", {"name", "token", "invite", "signup"}, build_hello},
       {"games", {}, build_empty<Games>},
       {"tables", {}, build_empty<Tables>},
       {"create", {"game", "options", "seats", "seed", "deck", "private", "clock"}, build_create},
@@ -413,6 +464,14 @@ const std::array<MessageSpec, std::variant_size_v<Body>>& message_specs() {
       {"rematch", {"table", "same_seed"}, build_rematch},
       {"history", {"table", "deal", "from"}, build_history},
       {"settle", {"tables"}, build_settle},
+      {"signup_link", {"uses", "hours"}, build_signup_link},
+      {"recover", {"name", "code"}, build_recover},
+      {"device_link", {}, build_empty<DeviceLink>},
+      {"device_sign_in", {"code", "label"}, build_device_sign_in},
+      {"devices", {}, build_empty<Devices>},
+      {"revoke_device", {"device"}, build_revoke_device},
+      {"set_passphrase", {"passphrase"}, build_set_passphrase},
+      {"passphrase_sign_in", {"name", "passphrase", "label"}, build_passphrase_sign_in},
   }};
   return specs;
 }

@@ -35,6 +35,10 @@ inline constexpr const char* insufficient_chips = "insufficient_chips";
 inline constexpr const char* rate_limited = "rate_limited";
 inline constexpr const char* conflict = "conflict";
 inline constexpr const char* internal = "internal";
+// Sign-up (docs/protocol.md "Identity"): a new name needs a table invite or a
+// sign-up link (--registration invite), or is not taken at all (closed).
+inline constexpr const char* invite_required = "invite_required";
+inline constexpr const char* registration_closed = "registration_closed";
 }  // namespace code
 
 // A request that cannot be served; becomes an `error` message.
@@ -64,7 +68,14 @@ Json clock_to_json(const Clock& clock);
 // ProtocolError(bad_request) naming the field and its range.
 Clock clock_from_json(const Json& value);
 
-struct Hello { std::string name; std::optional<std::string> token; };
+// `invite` (a table's) or `signup` (a sign-up link's code) lets a new name in
+// when the server takes new names by invitation only.
+struct Hello {
+  std::string name;
+  std::optional<std::string> token;
+  std::optional<std::string> invite;
+  std::optional<std::string> signup;
+};
 struct Games {};
 struct Tables {};
 struct Create {
@@ -96,7 +107,26 @@ struct Ping {};
 struct Back { std::string table; };
 // A table's hand history, a deal at a time (docs/protocol.md "Hand history and replay").
 struct History { std::string table; std::optional<int> deal; std::optional<std::int64_t> from; };
-
+// A sign-up link for friends (docs/protocol.md "Identity"): `uses` new names
+// within `hours`.
+inline constexpr int max_signup_uses = 20;
+inline constexpr int max_signup_hours = 24 * 7;
+struct SignupLink { int uses = 1; int hours = 24; };
+// A new token for a name whose token is lost, in exchange for its recovery code.
+struct Recover { std::string name; std::string code; };
+// Devices (docs/protocol.md "Identity"): a one-time code that signs another
+// device in as the same name with its own token; the name's devices; one revoked.
+struct DeviceLink {};
+inline constexpr std::size_t max_device_label_chars = 40;
+struct DeviceSignIn { std::string code; std::string label; };
+struct Devices {};
+struct RevokeDevice { std::string device; };
+// An optional passphrase (8–128 characters): set or changed while signed in
+// with a token; signing in with it adds a device.
+inline constexpr std::size_t min_passphrase_chars = 8;
+inline constexpr std::size_t max_passphrase_chars = 128;
+struct SetPassphrase { std::string passphrase; };
+struct PassphraseSignIn { std::string name; std::string passphrase; std::string label; };
 
 // A line of table chat: exactly one of `text` (already trimmed and checked, see
 // chat_text) and `reaction` (one of chat_reactions()).
@@ -115,7 +145,8 @@ struct Unseat {
 };
 
 using Body = std::variant<Hello, Games, Tables, Create, Join, Watch, Leave, Bot, Start, End, Act, LedgerQuery, Ping,
-                          Back, Unseat, Chat, Mute, Rematch, History, Settle>;
+                          Back, Unseat, Chat, Mute, Rematch, History, Settle, SignupLink, Recover, DeviceLink,
+                          DeviceSignIn, Devices, RevokeDevice, SetPassphrase, PassphraseSignIn>;
 
 // The requests a table serves itself (its actor, on the node that holds it):
 // the one list that says which requests must reach the table's node first.

@@ -25,7 +25,7 @@ packages=(
   build-essential cmake pkg-config
   libboost-dev libboost-system-dev
   nlohmann-json3-dev libspdlog-dev libfmt-dev
-  libsqlitecpp-dev libsqlite3-dev libjemalloc-dev libpqxx-dev libssl-dev
+  libsqlitecpp-dev libsqlite3-dev libjemalloc-dev libpqxx-dev libssl-dev libsodium-dev
   doctest-dev
 )
 

@@ -80,6 +80,9 @@ void trim_memory_every(boost::asio::steady_timer& timer, std::chrono::seconds pe
 int main(int argc, char** argv) {
   // `parlour verify …` checks a finished table's deals against its revealed seed (README "Provably fair deals").
   if (argc >= 2 && std::string(argv[1]) == "verify") return verify_main(std::vector<std::string>(argv + 2, argv + argc));
+  // `parlour signup-link …` makes a sign-up link for an invite-only server (README "Accounts and recovery").
+  if (argc >= 2 && std::string(argv[1]) == "signup-link")
+    return signup_link_main(std::vector<std::string>(argv + 2, argv + argc));
   auto parsed = parse_args(std::vector<std::string>(argv + 1, argv + argc));
   if (!parsed.config) {
     (parsed.help ? std::cout : std::cerr) << parsed.message;
@@ -101,6 +104,7 @@ int main(int argc, char** argv) {
     Reader reader(config.db);
     auto startup_db = parlour::storage::open_store(config.db);
     PlayerDirectory players(startup_db->all_players());
+    for (const auto& device : startup_db->all_devices()) players.add_device(device);
     LiveBalances balances(startup_db->balances(""));
     // Named by the store, not by --db, which may carry a password.
     const std::string database = startup_db->describe();

@@ -7,7 +7,7 @@
 
 namespace parlour::storage {
 
-inline constexpr int kLatestSchemaVersion = 10;
+inline constexpr int kLatestSchemaVersion = 11;
 
 struct Migration {
   int version;

@@ -106,6 +106,8 @@ std::int64_t integer_from(const Row& row) { return row.integer(0); }
 
 std::string text_from(const Row& row) { return row.text(0); }
 
+Device device_from(const Row& row) { return Device{row.text(0), row.text(1), row.text(2), row.text(3), row.text(4)}; }
+
 std::string describe_posting(const Posting& posting) {
   std::string text = "posting " + std::to_string(posting.amount) + " from " + posting.from + " to " + posting.to;
   if (!posting.memo.empty()) text += " (" + posting.memo + ")";
@@ -155,10 +157,15 @@ std::optional<Player> SqlStore::find_player_by_token_hash(const std::string& tok
 
 Player SqlStore::create_player(const std::string& name, const std::string& token_hash,
                                std::int64_t starting_chips) {
+  return register_player(Registration{name, token_hash, starting_chips, "", std::nullopt});
+}
+
+Player SqlStore::register_player(const Registration& registration) {
+  const std::string& name = registration.name;
   if (name.empty()) throw StorageError("cannot register a player with an empty name");
-  if (starting_chips < 0) {
+  if (registration.starting_chips < 0) {
     throw StorageError("cannot register " + name + " with negative starting chips (" +
-                       std::to_string(starting_chips) + ")");
+                       std::to_string(registration.starting_chips) + ")");
   }
   const std::string time = utc_now_iso8601();
   return guard_([&] { return "registering player " + name; }, [&] {
@@ -168,14 +175,111 @@ Player SqlStore::create_player(const std::string& name, const std::string& token
     if (std::optional<Player> existing = first_of(*tx, Query::find_player, {name}, player_from)) {
       throw NameTaken("name taken: '" + name + "' is already registered as '" + existing->name + "'");
     }
-    const Player player{tx->insert_player(name, token_hash, time), name, token_hash};
-    if (starting_chips > 0) {
-      post(*tx, Posting{bank_account(), player_account(name), starting_chips, "starting chips", "", "", std::nullopt,
-                        std::nullopt},
+    // After the name check, so that a taken name does not spend a use.
+    if (registration.signup_hash &&
+        !first_of(*tx, Query::use_signup_link, {*registration.signup_hash, time}, integer_from)) {
+      throw SignupRefused("the sign-up link is unknown, used up or expired");
+    }
+    const Player player{tx->insert_player(name, registration.token_hash, time), name, registration.token_hash};
+    if (!registration.recovery_hash.empty())
+      first_of(*tx, Query::set_recovery_hash, {player.id, registration.recovery_hash, time}, integer_from);
+    if (registration.starting_chips > 0) {
+      post(*tx, Posting{bank_account(), player_account(name), registration.starting_chips, "starting chips", "", "",
+                        std::nullopt, std::nullopt},
            time);
     }
     tx->commit();
     return player;
+  });
+}
+
+std::string SqlStore::recovery_hash(std::int64_t player_id) {
+  return guard_("reading a recovery code hash",
+                [&] { return first_of(*sql_, Query::recovery_hash, {player_id}, text_from).value_or(""); });
+}
+
+bool SqlStore::add_recovery_hash(std::int64_t player_id, const std::string& hash) {
+  const std::string time = utc_now_iso8601();
+  return guard_([&] { return "adding a recovery code hash of player #" + std::to_string(player_id); }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    const bool added = first_of(*tx, Query::add_recovery_hash, {player_id, hash, time}, integer_from).has_value();
+    tx->commit();
+    return added;
+  });
+}
+
+bool SqlStore::replace_secrets(std::int64_t player_id, const std::string& used_hash, const std::string& token_hash,
+                               const std::string& recovery_hash) {
+  const std::string time = utc_now_iso8601();
+  return guard_([&] { return "replacing the token of player #" + std::to_string(player_id); }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    // The swap is the check: two recoveries with one code, only one swaps it.
+    if (!first_of(*tx, Query::swap_recovery_hash, {player_id, used_hash, recovery_hash, time}, integer_from))
+      return false;
+    if (!first_of(*tx, Query::set_token_hash, {player_id, token_hash}, integer_from))
+      throw StorageError("no player #" + std::to_string(player_id) + " to replace the token of");
+    rows_of(*tx, Query::delete_devices_of, {player_id}, text_from);
+    tx->commit();
+    return true;
+  });
+}
+
+void SqlStore::create_signup_link(const SignupLink& link) {
+  if (link.uses_left < 1) throw StorageError("a sign-up link needs at least one use");
+  const std::string time = utc_now_iso8601();
+  guard_([&] { return "storing a sign-up link of " + link.made_by; }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    first_of(*tx, Query::insert_signup_link, {link.code_hash, link.made_by, link.uses_left, link.expires_at, time},
+             integer_from);
+    tx->commit();
+  });
+}
+
+std::vector<Device> SqlStore::all_devices() {
+  return guard_("listing the devices", [&] {
+    return rows_of(*sql_, Query::all_devices, {}, device_from);
+  });
+}
+
+void SqlStore::add_device(std::int64_t player_id, const Device& device) {
+  const std::string time = device.created_at.empty() ? utc_now_iso8601() : device.created_at;
+  guard_([&] { return "adding a device of " + device.player; }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    if (!first_of(*tx, Query::insert_device, {device.id, player_id, device.token_hash, device.label, time}, text_from))
+      throw StorageError("no player #" + std::to_string(player_id) + " to add a device to");
+    tx->commit();
+  });
+}
+
+bool SqlStore::remove_device(std::int64_t player_id, const std::string& device_id) {
+  return guard_([&] { return "removing device " + device_id; }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    const bool removed = first_of(*tx, Query::delete_device, {player_id, device_id}, text_from).has_value();
+    tx->commit();
+    return removed;
+  });
+}
+
+void SqlStore::replace_token(std::int64_t player_id, const std::string& token_hash) {
+  guard_([&] { return "replacing the token of player #" + std::to_string(player_id); }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    if (!first_of(*tx, Query::set_token_hash, {player_id, token_hash}, integer_from))
+      throw StorageError("no player #" + std::to_string(player_id) + " to replace the token of");
+    tx->commit();
+  });
+}
+
+std::string SqlStore::passphrase_hash(std::int64_t player_id) {
+  return guard_("reading a passphrase hash",
+                [&] { return first_of(*sql_, Query::passphrase_hash, {player_id}, text_from).value_or(""); });
+}
+
+void SqlStore::set_passphrase_hash(std::int64_t player_id, const std::string& hash) {
+  const std::string time = utc_now_iso8601();
+  guard_([&] { return "setting the passphrase of player #" + std::to_string(player_id); }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    first_of(*tx, Query::set_passphrase_hash, {player_id, hash, time}, integer_from);
+    tx->commit();
   });
 }
 

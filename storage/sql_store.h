@@ -114,6 +114,8 @@ TableNet table_net_from(const Row& row);
 std::pair<std::string, std::int64_t> balance_from(const Row& row);
 std::int64_t integer_from(const Row& row);  // column 0
 std::string text_from(const Row& row);      // column 0
+// id, player name, token hash, label, created at
+Device device_from(const Row& row);
 
 // ---------------------------------------------------------------------------
 // The backend interface
@@ -139,8 +141,22 @@ enum class Query {
   events_between,             // table, after seq, up to seq -> events by seq
   deal_starts,                // table -> deal, seq, entry json, state kept (0/1) by deal
   deal_state,                 // table, deal -> state json
+  // Accounts (migration 11); the writes return a row for each row they change.
+  recovery_hash,              // player id -> code hash
+  set_recovery_hash,          // player id, code hash, time -> player id
+  swap_recovery_hash,         // player id, old code hash, new code hash, time -> player id
+  set_token_hash,             // player id, token hash -> player id
+  insert_signup_link,         // code hash, made by, uses, expires at, time -> uses
+  use_signup_link,            // code hash, now -> uses left
+  all_devices,                // -> devices (id, player name, token hash, label, created at) oldest first
+  insert_device,              // id, player id, token hash, label, time -> id
+  delete_device,              // player id, device id -> id
+  delete_devices_of,          // player id -> ids
+  passphrase_hash,            // player id -> hash
+  set_passphrase_hash,        // player id, hash, time -> player id
+  add_recovery_hash,          // player id, code hash, time -> player id, if it had none
 };
-inline constexpr int kQueryCount = static_cast<int>(Query::deal_state) + 1;
+inline constexpr int kQueryCount = static_cast<int>(Query::add_recovery_hash) + 1;
 
 using Param = std::variant<std::monostate, std::int64_t, std::string>;  // monostate: NULL
 using Params = std::vector<Param>;
@@ -218,6 +234,18 @@ class SqlStore : public Store {
   std::optional<Player> find_player(const std::string& name) override;
   std::optional<Player> find_player_by_token_hash(const std::string& token_hash) override;
   Player create_player(const std::string& name, const std::string& token_hash, std::int64_t starting_chips) override;
+  Player register_player(const Registration& registration) override;
+  std::string recovery_hash(std::int64_t player_id) override;
+  bool add_recovery_hash(std::int64_t player_id, const std::string& hash) override;
+  bool replace_secrets(std::int64_t player_id, const std::string& used_hash, const std::string& token_hash,
+                       const std::string& recovery_hash) override;
+  void create_signup_link(const SignupLink& link) override;
+  std::vector<Device> all_devices() override;
+  void add_device(std::int64_t player_id, const Device& device) override;
+  bool remove_device(std::int64_t player_id, const std::string& device_id) override;
+  void replace_token(std::int64_t player_id, const std::string& token_hash) override;
+  std::string passphrase_hash(std::int64_t player_id) override;
+  void set_passphrase_hash(std::int64_t player_id, const std::string& hash) override;
 
   std::int64_t balance(const std::string& account) override;
   std::vector<std::pair<std::string, std::int64_t>> balances(const std::string& prefix) override;

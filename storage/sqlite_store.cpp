@@ -272,6 +272,40 @@ CREATE TABLE deal_starts (
   PRIMARY KEY (table_id, deal)
 ) WITHOUT ROWID;
 )sql"},
+    {11, "accounts: recovery code hashes, sign-up links, devices and passphrases", R"sql(
+-- One recovery code a player (README "Accounts and recovery"), kept as a
+-- salted hash only; replaced when it is used.
+CREATE TABLE player_recovery (
+  player_id   INTEGER PRIMARY KEY REFERENCES players(id),
+  code_hash   TEXT NOT NULL,
+  created_at  TEXT NOT NULL
+);
+-- Sign-up links for --registration invite, by the SHA-256 of their code.
+CREATE TABLE signup_links (
+  code_hash   TEXT PRIMARY KEY,
+  made_by     TEXT NOT NULL,
+  uses_left   INTEGER NOT NULL CHECK (uses_left >= 0),
+  expires_at  TEXT NOT NULL,
+  created_at  TEXT NOT NULL
+);
+-- A name's other devices, each signed in with its own token (a device link);
+-- the first device's token is players.token_hash.
+CREATE TABLE devices (
+  id          TEXT PRIMARY KEY,
+  player_id   INTEGER NOT NULL REFERENCES players(id),
+  token_hash  TEXT NOT NULL UNIQUE,
+  label       TEXT NOT NULL,
+  created_at  TEXT NOT NULL
+);
+CREATE INDEX devices_by_player ON devices(player_id);
+-- An optional passphrase a name, as libsodium's Argon2id string (salt and
+-- parameters included).
+CREATE TABLE player_passphrases (
+  player_id   INTEGER PRIMARY KEY REFERENCES players(id),
+  hash        TEXT NOT NULL,
+  created_at  TEXT NOT NULL
+);
+)sql"},
 };
 
 static_assert(migrations_are_numbered_in_order(kMigrations),
@@ -342,6 +376,40 @@ ORDER BY made)sql";
       return "SELECT seq, json FROM table_events WHERE table_id = ?1 AND seq > ?2 AND seq <= ?3 ORDER BY seq";
     case Query::deal_starts: return "SELECT deal, seq, entry_json, CASE WHEN state_json = '' THEN 0 ELSE 1 END FROM deal_starts WHERE table_id = ?1 ORDER BY deal";
     case Query::deal_state: return "SELECT state_json FROM deal_starts WHERE table_id = ?1 AND deal = ?2";
+    case Query::recovery_hash: return "SELECT code_hash FROM player_recovery WHERE player_id = ?1";
+    case Query::set_recovery_hash: return R"sql(
+INSERT INTO player_recovery(player_id, code_hash, created_at) VALUES (?1, ?2, ?3)
+ON CONFLICT (player_id) DO UPDATE SET code_hash = excluded.code_hash, created_at = excluded.created_at
+RETURNING player_id)sql";
+    case Query::all_devices: return R"sql(
+SELECT d.id, p.name, d.token_hash, d.label, d.created_at FROM devices d JOIN players p ON p.id = d.player_id
+ORDER BY d.created_at, d.id)sql";
+    case Query::insert_device: return R"sql(
+INSERT INTO devices(id, player_id, token_hash, label, created_at)
+SELECT ?1, id, ?3, ?4, ?5 FROM players WHERE id = ?2
+RETURNING id)sql";
+    case Query::delete_device: return "DELETE FROM devices WHERE player_id = ?1 AND id = ?2 RETURNING id";
+    case Query::delete_devices_of: return "DELETE FROM devices WHERE player_id = ?1 RETURNING id";
+    case Query::passphrase_hash: return "SELECT hash FROM player_passphrases WHERE player_id = ?1";
+    case Query::set_passphrase_hash: return R"sql(
+INSERT INTO player_passphrases(player_id, hash, created_at) VALUES (?1, ?2, ?3)
+ON CONFLICT (player_id) DO UPDATE SET hash = excluded.hash, created_at = excluded.created_at
+RETURNING player_id)sql";
+    case Query::add_recovery_hash: return R"sql(
+INSERT INTO player_recovery(player_id, code_hash, created_at) SELECT id, ?2, ?3 FROM players WHERE id = ?1
+ON CONFLICT (player_id) DO NOTHING
+RETURNING player_id)sql";
+    case Query::swap_recovery_hash: return R"sql(
+UPDATE player_recovery SET code_hash = ?3, created_at = ?4 WHERE player_id = ?1 AND code_hash = ?2
+RETURNING player_id)sql";
+    case Query::set_token_hash: return "UPDATE players SET token_hash = ?2 WHERE id = ?1 RETURNING id";
+    case Query::insert_signup_link: return R"sql(
+INSERT INTO signup_links(code_hash, made_by, uses_left, expires_at, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
+RETURNING uses_left)sql";
+    case Query::use_signup_link: return R"sql(
+UPDATE signup_links SET uses_left = uses_left - 1
+WHERE code_hash = ?1 AND uses_left > 0 AND expires_at > ?2
+RETURNING uses_left)sql";
   }
   return "";
 }

@@ -184,6 +184,38 @@ class NameTaken : public StorageError {
   using StorageError::StorageError;
 };
 
+// register_player's sign-up link is unknown, used up or past its expiry.
+class SignupRefused : public StorageError {
+ public:
+  using StorageError::StorageError;
+};
+
+// A new name and what it is registered with (README "Accounts and recovery").
+struct Registration {
+  std::string name;
+  std::string token_hash;
+  std::int64_t starting_chips = 0;
+  std::string recovery_hash;               // "" for none
+  std::optional<std::string> signup_hash;  // a sign-up link's code hash: one of its uses is taken
+};
+
+// A sign-up link (--registration invite): `uses_left` new names until `expires_at`.
+struct SignupLink {
+  std::string code_hash;
+  std::string made_by;
+  std::int64_t uses_left = 1;
+  std::string expires_at;  // utc_iso8601
+};
+
+// One of a name's other devices (a device link), signed in with its own token.
+struct Device {
+  std::string id;
+  std::string player;  // the name, as registered
+  std::string token_hash;
+  std::string label;
+  std::string created_at;  // utc_iso8601
+};
+
 class Store {
  public:
   virtual ~Store() = default;
@@ -206,6 +238,31 @@ class Store {
   // Throws NameTaken if the name is taken (in any case), StorageError otherwise.
   virtual Player create_player(const std::string& name, const std::string& token_hash,
                                std::int64_t starting_chips) = 0;
+  // create_player with the recovery code's hash, taking one use of the sign-up
+  // link when one is given (SignupRefused: unknown, used up or expired), all in
+  // one transaction: a refused link registers nothing.
+  virtual Player register_player(const Registration& registration) = 0;
+  // The player's recovery code hash, "" when it has none.
+  virtual std::string recovery_hash(std::int64_t player_id) = 0;
+  // A name registered before recovery codes gets its first one; false (and
+  // nothing changed) when it has one already.
+  virtual bool add_recovery_hash(std::int64_t player_id, const std::string& hash) = 0;
+  // Recovery: the player's token and recovery code hash are replaced, and his
+  // other devices removed, together, if the recovery hash is still `used_hash`
+  // (false: it was used meanwhile, and nothing changed).
+  virtual bool replace_secrets(std::int64_t player_id, const std::string& used_hash, const std::string& token_hash,
+                               const std::string& recovery_hash) = 0;
+  virtual void create_signup_link(const SignupLink& link) = 0;
+  // Every player's other devices, oldest first.
+  virtual std::vector<Device> all_devices() = 0;
+  virtual void add_device(std::int64_t player_id, const Device& device) = 0;
+  // False when the player has no such device.
+  virtual bool remove_device(std::int64_t player_id, const std::string& device_id) = 0;
+  // The first device's token (players.token_hash) replaced: revoking that device.
+  virtual void replace_token(std::int64_t player_id, const std::string& token_hash) = 0;
+  // The player's passphrase hash (an Argon2id string), "" when he has none; set or changed.
+  virtual std::string passphrase_hash(std::int64_t player_id) = 0;
+  virtual void set_passphrase_hash(std::int64_t player_id, const std::string& hash) = 0;
 
   // Ledger
   virtual std::int64_t balance(const std::string& account) = 0;  // 0 for an unknown account

@@ -281,8 +281,10 @@ void Cluster::tick() {
     spdlog::info("table {}: no node serves it; node {} takes it", table, config_.node);
     claim_and_serve(table);
   }
+  // New names, and new tokens of names recovered on another node.
   for (const auto& player : store_->all_players())
-    if (!players_.find(player.name)) players_.add(player);
+    if (const auto known = players_.find(player.name); !known || known->token_hash != player.token_hash)
+      players_.add(player);
   refresh_balances();
 }
 

@@ -23,6 +23,9 @@ class Client {
   // connection is closed (WebSocket status 1012, "service restart") so that
   // the client reconnects through the proxy, which routes it to the new node.
   virtual void close_for_move() {}
+  // The token this client signed in with was revoked (a recovery): closed
+  // (WebSocket status 1008) once the frames already sent are written.
+  virtual void close_revoked() {}
 };
 
 // A fresh id for a new connection.

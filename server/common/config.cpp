@@ -83,6 +83,14 @@ std::string usage() {
          "                        and WSS on --port; a plain request there is sent to https. SIGHUP\n"
          "                        reads the certificate again, for new connections\n"
          "  --tls-key FILE        the certificate's PEM private key (with --tls-cert)\n"
+         "  --registration MODE   who may take a new name: open (anyone, the default), invite (only with\n"
+         "                        a table's invite or a sign-up link) or closed (nobody); names already\n"
+         "                        taken always sign in (README \"Accounts and recovery\")\n"
+         "  --recovery-tries-per-hour N   wrong recovery codes allowed per name, and per address, an\n"
+         "                        hour (default 10)\n"
+         "  --signup-links-per-day N   sign-up links one player may make a day (default 10)\n"
+         "  --device-link-seconds N   how long a device code (another device signing in as the\n"
+         "                        same name) stays valid (default 600)\n"
          "  --help                this text\n";
 }
 
@@ -143,6 +151,15 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
       ok = valid_public_url(value);
       config.public_url = value.back() == '/' ? value.substr(0, value.size() - 1) : value;
     }
+    else if (flag == "--registration") {
+      ok = value == "open" || value == "invite" || value == "closed";
+      config.registration = value == "invite"   ? Config::Registration::invite
+                            : value == "closed" ? Config::Registration::closed
+                                                : Config::Registration::open;
+    }
+    else if (flag == "--recovery-tries-per-hour") ok = parse_int<int>(value, config.recovery_tries_per_hour, 1, 1'000'000);
+    else if (flag == "--signup-links-per-day") ok = parse_int<int>(value, config.signup_links_per_day, 1, 1'000'000);
+    else if (flag == "--device-link-seconds") ok = parse_int<int>(value, config.device_link_seconds, 1, 86'400);
     else return fail("unknown option " + flag);
     if (!ok) return fail("bad value for " + flag + ": '" + value + "'");
   }

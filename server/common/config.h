@@ -49,6 +49,12 @@ struct Config {
   std::string tls_cert;                      // PEM certificate chain: serve HTTPS and WSS (with tls_key)
   std::string tls_key;                       // its PEM private key
   bool tls() const { return !tls_cert.empty(); }
+  // Accounts (README "Accounts and recovery"): who may take a new name.
+  enum class Registration { open, invite, closed };
+  Registration registration = Registration::open;
+  int recovery_tries_per_hour = 10;                  // wrong recovery codes per name, and per address, an hour
+  int signup_links_per_day = 10;                     // sign-up links one player may make a day
+  int device_link_seconds = 600;                     // how long a device code signs another device in
 };
 
 // Parses argv; returns the config, or an error message (also for --help, whose

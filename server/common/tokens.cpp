@@ -1,8 +1,12 @@
 #include "server/common/tokens.h"
 
 #include <array>
+#include <cctype>
 #include <cstdint>
 #include <random>
+
+#include <sodium.h>
+#include <stdexcept>
 
 #include "rules/sha256.h"
 
@@ -49,6 +53,63 @@ bool constant_time_equal(std::string_view a, std::string_view b) {
   unsigned char diff = 0;
   for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
   return diff == 0;
+}
+
+std::string new_recovery_code() {
+  // Crockford's base32: 32 symbols, so each 5 bits of randomness is one symbol.
+  static constexpr std::string_view symbols = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+  thread_local std::random_device device;
+  std::string code;
+  for (int i = 0; i < 20; ++i) {
+    if (i > 0 && i % 4 == 0) code.push_back('-');
+    code.push_back(symbols[device() % symbols.size()]);
+  }
+  return code;
+}
+
+std::string normalized_code(std::string_view typed) {
+  std::string code;
+  for (const char c : typed) {
+    if (c == '-' || c == ' ') continue;
+    code.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+  }
+  return code;
+}
+
+std::string salted_hash(std::string_view code) {
+  const auto salt = random_id(32);
+  return salt + ":" + sha256_hex(salt + normalized_code(code));
+}
+
+bool salted_hash_matches(std::string_view code, std::string_view stored) {
+  const auto colon = stored.find(':');
+  if (colon == std::string_view::npos) return false;
+  const std::string salt(stored.substr(0, colon));
+  return constant_time_equal(sha256_hex(salt + normalized_code(code)), stored.substr(colon + 1));
+}
+
+namespace {
+
+void sodium_ready() {
+  static const bool ready = sodium_init() >= 0;
+  if (!ready) throw std::runtime_error("libsodium could not start");
+}
+
+}  // namespace
+
+std::string passphrase_hash(std::string_view passphrase) {
+  sodium_ready();
+  char out[crypto_pwhash_STRBYTES];
+  if (crypto_pwhash_str_alg(out, passphrase.data(), passphrase.size(), crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                            crypto_pwhash_MEMLIMIT_INTERACTIVE, crypto_pwhash_ALG_ARGON2ID13) != 0)
+    throw std::runtime_error("hashing a passphrase failed: out of memory");
+  return out;
+}
+
+bool passphrase_matches(std::string_view passphrase, const std::string& stored) {
+  sodium_ready();
+  if (stored.empty()) return false;
+  return crypto_pwhash_str_verify(stored.c_str(), passphrase.data(), passphrase.size()) == 0;
 }
 
 }  // namespace parlour::server

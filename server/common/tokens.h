@@ -14,4 +14,20 @@ std::uint64_t random_seed();                      // for table seeds and bots
 std::string sha256_hex(std::string_view data);
 bool constant_time_equal(std::string_view a, std::string_view b);
 
+// Recovery codes (README "Accounts and recovery"): 100 random bits written as
+// 20 letters and digits in groups of four, "7KQ2-M9XD-...", without the ones
+// read alike (0/O, 1/I/L, U). Typed back in any case, with or without dashes.
+std::string new_recovery_code();
+// The code as compared: upper case, spaces and dashes dropped.
+std::string normalized_code(std::string_view typed);
+// "SALT:HASH", the SHA-256 of a random salt and the normalized code, so that a
+// stolen database gives nothing to look up; checked in constant time.
+std::string salted_hash(std::string_view code);
+bool salted_hash_matches(std::string_view code, std::string_view stored);
+
+// Passphrases: Argon2id through libsodium (its string holds salt and
+// parameters; interactive limits, 64 MiB a hash: run it off the I/O threads).
+std::string passphrase_hash(std::string_view passphrase);
+bool passphrase_matches(std::string_view passphrase, const std::string& stored);
+
 }  // namespace parlour::server

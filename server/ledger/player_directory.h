@@ -1,6 +1,7 @@
-// Every registered player's name and token hash, in memory: loaded from the
-// database at start and added to on each registration, so signing in and HTTP
-// bearer checks never read SQLite on an I/O thread. Thread-safe.
+// Every registered player's name and token hashes (the first device's, and his
+// other devices'), in memory: loaded from the database at start and added to on
+// each registration, so signing in and HTTP bearer checks never read SQLite on
+// an I/O thread. Thread-safe.
 #pragma once
 
 #include <optional>
@@ -21,13 +22,24 @@ class PlayerDirectory {
   // Case-insensitive, as names are unique.
   std::optional<storage::Player> find(const std::string& name) const;
   std::optional<storage::Player> find_by_token_hash(const std::string& token_hash) const;
+  // Adds a player, or replaces a known one's token.
   void add(const storage::Player& player);
   std::size_t size() const;
+
+  // --- Devices (a device link): more tokens of the same name.
+  void add_device(const storage::Device& device);
+  // The name's other devices, oldest first.
+  std::vector<storage::Device> devices(const std::string& name) const;
+  // Forgets one device; its token hash, or nullopt when the name has no such device.
+  std::optional<std::string> remove_device(const std::string& name, const std::string& id);
+  // A recovery: every other device of the name is forgotten.
+  void clear_devices(const std::string& name);
 
  private:
   mutable std::shared_mutex mutex_;
   std::unordered_map<std::string, storage::Player> by_name_;  // lower-case name
-  std::unordered_map<std::string, std::string> by_token_hash_;  // → lower-case name
+  std::unordered_map<std::string, std::string> by_token_hash_;  // → lower-case name, every device's
+  std::unordered_map<std::string, std::vector<storage::Device>> devices_;  // lower-case name → other devices
 };
 
 }  // namespace parlour::server

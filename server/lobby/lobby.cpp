@@ -48,7 +48,11 @@ Lobby::Lobby(boost::asio::io_context& io, const Config& config, Writer& writer, 
       sweep_timer_(io),
       registrations_(static_cast<std::size_t>(config.registrations_per_ip_per_hour), 3'600'000),
       creations_(static_cast<std::size_t>(config.tables_per_hour), 3'600'000),
-      chat_limit_(std::make_shared<WindowLimit>(TableCore::chat_lines_per_window, TableCore::chat_window_ms)) {
+      chat_limit_(std::make_shared<WindowLimit>(TableCore::chat_lines_per_window, TableCore::chat_window_ms)),
+      recovery_by_name_(static_cast<std::size_t>(config.recovery_tries_per_hour), 3'600'000),
+      recovery_by_address_(static_cast<std::size_t>(config.recovery_tries_per_hour), 3'600'000),
+      signup_links_(static_cast<std::size_t>(config.signup_links_per_day), 24 * 3'600'000),
+      device_links_(20, 3'600'000) {
   games_ = Json::array();
   for (const auto& game : rules::Registry::builtin().all()) games_.push_back(rules::info_to_json(game));
 }
@@ -633,46 +637,24 @@ void Lobby::learn_balance(const std::string& player, std::function<void()> then)
 
 void Lobby::known_hello(const protocol::Hello& hello, const std::string& address, HelloDone done) {
   if (auto existing = players_.find(hello.name)) {
-    if (!hello.token || !constant_time_equal(sha256_hex(*hello.token), existing->token_hash))
+    // The first device's token or another device's (a device link).
+    const auto owner = hello.token ? players_.find_by_token_hash(sha256_hex(*hello.token)) : std::nullopt;
+    if (!owner || owner->id != existing->id)
       return done(std::nullopt, ProtocolError(code::unauthorized, "the name '" + existing->name +
                                                                       "' is registered; send its token to sign in"));
     const auto chips = balances_.balance(storage::player_account(existing->name));
-    return done(Welcome{existing->name, *hello.token, chips}, std::nullopt);
+    return give_missing_recovery_code(*existing, Welcome{existing->name, *hello.token, chips, std::nullopt},
+                                      std::move(done));
   }
   if (is_bot_name(hello.name))
     return done(std::nullopt, ProtocolError(code::name_taken, "names starting with 'bot-' are kept for bots"));
+  if (auto refused = registration_refused(hello)) return done(std::nullopt, std::move(refused));
   if (!may_register_from(address))
     return done(std::nullopt,
                 ProtocolError(code::rate_limited, "too many new names from your address this hour (at most " +
                                                       std::to_string(config_.registrations_per_ip_per_hour) +
                                                       "); sign in with a name you have"));
-  auto token = new_token();
-  auto hash = sha256_hex(token);
-  const auto chips = config_.starting_chips;
-  auto name = hello.name;
-  writer_.run(
-      [this, name, hash, chips](storage::Store& db) {
-        const auto player = db.create_player(name, hash, chips);
-        // In memory as soon as it is on disk, before anyone can hear of it.
-        players_.add(player);
-        auto lock = balances_.lock();
-        balances_.apply_committed({{storage::bank_account(), storage::player_account(name), chips, "starting chips", "", "", std::nullopt, std::nullopt}},
-                        lock);
-      },
-      [name, token, chips, done](std::exception_ptr error) {
-        if (error) {
-          try {
-            std::rethrow_exception(error);
-          } catch (const storage::NameTaken&) {
-            return done(std::nullopt, ProtocolError(code::name_taken, "the name '" + name + "' is taken"));
-          } catch (const std::exception& e) {
-            spdlog::error("registering {} failed: {}", name, e.what());
-            return done(std::nullopt, ProtocolError(code::internal, "could not register the name"));
-          }
-        }
-        spdlog::info("player {} registered with {} chips", name, chips);
-        done(Welcome{name, token, chips}, std::nullopt);
-      });
+  register_name(hello, std::move(done));
 }
 
 std::optional<std::string> Lobby::player_for_bearer(const std::string& token) const {

@@ -24,6 +24,7 @@
 #include "server/common/limits.h"
 #include "server/ledger/live_balances.h"
 #include "server/ledger/player_directory.h"
+#include "server/lobby/sessions.h"
 #include "server/persistence/reader.h"
 #include "server/table/table_actor.h"
 #include "server/persistence/writer.h"
@@ -35,6 +36,10 @@ using protocol::ProtocolError;
 // Bots are seated as "bot-TABLE-SEAT"; no player may take such a name.
 bool is_bot_name(const std::string& name);
 
+
+// `parlour signup-link …` (server/lobby/accounts.cpp): the operator makes a
+// sign-up link in the database; returns the exit status.
+int signup_link_main(const std::vector<std::string>& args);
 
 class Lobby final : public ServedTables {
  public:
@@ -53,11 +58,41 @@ class Lobby final : public ServedTables {
     std::string player;
     std::string token;
     std::int64_t chips = 0;
+    // A new name's (or a recovered name's new) recovery code, shown once.
+    std::optional<std::string> recovery_code;
   };
   using HelloDone = std::function<void(std::optional<Welcome>, std::optional<ProtocolError>)>;
   // Signs a player in, registering a new name (at most config.registrations_per_ip_per_hour
   // from one address); `done` runs on the writer's thread or the caller's.
   void hello(const protocol::Hello& hello, const std::string& address, HelloDone done);
+  // --- Accounts (server/lobby/accounts.cpp, README "Accounts and recovery") ---
+  // A new token for `recover.name` if `recover.code` is its recovery code: the
+  // name's other token is revoked (its live connections closed) and a new
+  // recovery code replaces the used one. Wrong codes are limited per name and
+  // per address; a name nobody has is answered as a wrong code.
+  void recover(const protocol::Recover& recover, const std::string& address, HelloDone done);
+  // A sign-up link for --registration invite; `done` gets {"code","uses","expires_at"}.
+  void signup_link(const std::string& player, const protocol::SignupLink& link,
+                   std::function<void(Json, std::optional<ProtocolError>)> done);
+  // Devices: a one-time code (valid config.device_link_seconds) that signs
+  // another device in as `player` with its own token; `done` gets {"code","expires_at"}.
+  void device_link(const std::string& player, std::function<void(Json, std::optional<ProtocolError>)> done);
+  // Signs in with a device code (used up by it); wrong codes count as recovery tries.
+  void device_sign_in(const protocol::DeviceSignIn& request, const std::string& address, HelloDone done);
+  // {"devices":[{id,label,created_at,last_seen}]}, the first device ("first") included.
+  Json devices(const std::string& player) const;
+  // Revokes one of `player`'s devices and closes its live connections.
+  void revoke_device(const std::string& player, const std::string& device,
+                     std::function<void(Json, std::optional<ProtocolError>)> done);
+  // Passphrases (Argon2id, hashed on the reader's thread): set or changed by a
+  // signed-in player; signing in with one adds a device. Wrong ones count as
+  // recovery tries, per name and per address.
+  void set_passphrase(const std::string& player, const std::string& passphrase,
+                      std::function<void(Json, std::optional<ProtocolError>)> done);
+  void passphrase_sign_in(const protocol::PassphraseSignIn& request, const std::string& address, HelloDone done);
+  // `client` signed in as `player` with `token`: closed if the token is revoked.
+  void signed_in(const std::string& player, const std::string& token, const std::shared_ptr<Client>& client);
+
   // The player whose token this is, for HTTP bearer auth.
   std::optional<std::string> player_for_bearer(const std::string& token) const;
 
@@ -151,6 +186,20 @@ class Lobby final : public ServedTables {
   // nullopt, or the refusal of one more table by `host` (too many made lately).
   std::optional<ProtocolError> creation_refused(const std::string& host);
   void known_hello(const protocol::Hello& hello, const std::string& address, HelloDone done);
+  // nullopt, or why --registration refuses this new name.
+  std::optional<ProtocolError> registration_refused(const protocol::Hello& hello) const;
+  void register_name(const protocol::Hello& hello, HelloDone done);
+  // The recovery code matched `used_hash`: the name's secrets are replaced.
+  void replace_secrets(const storage::Player& player, const std::string& used_hash, HelloDone done);
+  // A name registered before recovery codes gets one in its next welcome
+  // (checked once a name a run; then `done(welcome)`).
+  void give_missing_recovery_code(const storage::Player& player, Welcome welcome, HelloDone done);
+  bool recovery_known(std::int64_t player_id) const;
+  void mark_recovery_known(std::int64_t player_id);
+  // nullopt, or the rate_limited refusal of one more secret try for `name` from `address`.
+  std::optional<ProtocolError> secret_try_refused(const std::string& name, const std::string& address);
+  // A new device of `player` with its own token, then its welcome.
+  void add_device(const storage::Player& player, const std::string& label, HelloDone done);
   // Several nodes: a player's chips are known here once a tick or learn_balance() read them.
   bool balance_known(const std::string& player);
   // Reads `player`'s chips from the database into the live balances, then runs `then`.
@@ -195,6 +244,20 @@ class Lobby final : public ServedTables {
   WindowLimit registrations_;     // new names per address
   WindowLimit creations_;         // tables created (or rematches opened) per host
   std::shared_ptr<WindowLimit> chat_limit_;  // chat lines per person, at every table together
+  WindowLimit recovery_by_name_;     // recovery tries per name
+  WindowLimit recovery_by_address_;  // recovery tries per address
+  WindowLimit signup_links_;         // sign-up links made per player
+  WindowLimit device_links_;         // device codes made per player
+  LiveSessions sessions_;
+  // Device codes not yet used: code hash → the name and when it expires (steady ms).
+  struct DeviceCode {
+    std::string player;
+    std::int64_t expires_ms = 0;
+  };
+  mutable std::mutex recovery_known_mutex_;
+  std::set<std::int64_t> recovery_known_;  // players known to have a recovery code
+  std::mutex device_codes_mutex_;
+  std::map<std::string, DeviceCode> device_codes_;
 };
 
 }  // namespace parlour::server

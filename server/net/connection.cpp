@@ -92,22 +92,59 @@ void Connection::hello(const std::shared_ptr<Client>& self, std::optional<std::i
   if (!current.empty() && !same_name(current, hello.name))
     throw ProtocolError(code::conflict, "this connection is signed in as " + current);
   lobby_.hello(hello, address_, [this, self, re](std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error) {
-    if (error) return send(self, protocol::error_message(re, error->code(), error->what()));
-    {
-      std::lock_guard lock(mutex_);
-      if (!player_.empty() && !same_name(player_, welcome->player))
-        return send(self, protocol::error_message(re, code::conflict, "this connection is signed in as " + player_));
-      player_ = welcome->player;
-    }
-    Json fields{{"player", welcome->player},
-                {"token", welcome->token},
-                {"protocol", protocol::version},
-                {"chips", welcome->chips}};
-    // Several nodes: the client connects to a table's page as /ws?table=ID, so
-    // that the proxy routes every client of a table to the same node.
-    if (lobby_.clustered()) fields["node"] = lobby_.node_name();
-    send(self, protocol::reply("welcome", re, std::move(fields)));
+    answer_sign_in(self, re, std::move(welcome), std::move(error));
   });
+}
+
+// `recover` signs in like `hello` (README "Accounts and recovery").
+void Connection::recover(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
+                         const protocol::Recover& recover) {
+  // Its own old token would be revoked under it: a recovery takes a fresh connection.
+  if (const auto current = player(); !current.empty())
+    throw ProtocolError(code::conflict, "this connection is signed in as " + current + "; recover on a new one");
+  lobby_.recover(recover, address_, [this, self, re](std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error) {
+    answer_sign_in(self, re, std::move(welcome), std::move(error));
+  });
+}
+
+// `device_sign_in` signs in like `hello`, as the name whose device code it is.
+void Connection::device_sign_in(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
+                                const protocol::DeviceSignIn& request) {
+  if (const auto current = player(); !current.empty())
+    throw ProtocolError(code::conflict, "this connection is signed in as " + current);
+  lobby_.device_sign_in(request, address_, [this, self, re](std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error) {
+    answer_sign_in(self, re, std::move(welcome), std::move(error));
+  });
+}
+
+void Connection::passphrase_sign_in(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
+                                    const protocol::PassphraseSignIn& request) {
+  if (const auto current = player(); !current.empty())
+    throw ProtocolError(code::conflict, "this connection is signed in as " + current);
+  lobby_.passphrase_sign_in(request, address_, [this, self, re](std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error) {
+    answer_sign_in(self, re, std::move(welcome), std::move(error));
+  });
+}
+
+void Connection::answer_sign_in(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
+                          std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error) {
+  if (error) return send(self, protocol::error_message(re, error->code(), error->what()));
+  {
+    std::lock_guard lock(mutex_);
+    if (!player_.empty() && !same_name(player_, welcome->player))
+      return send(self, protocol::error_message(re, code::conflict, "this connection is signed in as " + player_));
+    player_ = welcome->player;
+  }
+  lobby_.signed_in(welcome->player, welcome->token, self);
+  Json fields{{"player", welcome->player},
+              {"token", welcome->token},
+              {"protocol", protocol::version},
+              {"chips", welcome->chips}};
+  if (welcome->recovery_code) fields["recovery_code"] = *welcome->recovery_code;
+  // Several nodes: the client connects to a table's page as /ws?table=ID, so
+  // that the proxy routes every client of a table to the same node.
+  if (lobby_.clustered()) fields["node"] = lobby_.node_name();
+  send(self, protocol::reply("welcome", re, std::move(fields)));
 }
 
 // Finds the table a request is for and hands the request to it. Watching and
@@ -185,6 +222,9 @@ void Connection::run_guarded(const std::shared_ptr<Client>& self, const protocol
 void Connection::dispatch(const std::shared_ptr<Client>& self, const protocol::Request& request) {
   const auto re = request.id;
   if (const auto* body = std::get_if<protocol::Hello>(&request.body)) return hello(self, re, *body);
+  if (const auto* body = std::get_if<protocol::Recover>(&request.body)) return recover(self, re, *body);
+  if (const auto* body = std::get_if<protocol::DeviceSignIn>(&request.body)) return device_sign_in(self, re, *body);
+  if (const auto* body = std::get_if<protocol::PassphraseSignIn>(&request.body)) return passphrase_sign_in(self, re, *body);
   if (std::holds_alternative<protocol::Ping>(request.body)) return send(self, protocol::reply("pong", re));
   if (player().empty()) throw ProtocolError(code::unauthorized, "say hello first");
 
@@ -213,6 +253,28 @@ void Connection::dispatch(const std::shared_ptr<Client>& self, const protocol::R
                           if (error) return send(self, protocol::error_message(re, error->code(), error->what()));
                           send(self, protocol::reply("ledger", re, std::move(fields)));
                         });
+        } else if constexpr (std::is_same_v<T, protocol::SignupLink>) {
+          lobby_.signup_link(player(), body, [this, self, re](Json fields, std::optional<ProtocolError> error) {
+            if (error) return send(self, protocol::error_message(re, error->code(), error->what()));
+            send(self, protocol::reply("signup_link", re, std::move(fields)));
+          });
+        } else if constexpr (std::is_same_v<T, protocol::DeviceLink>) {
+          lobby_.device_link(player(), [this, self, re](Json fields, std::optional<ProtocolError> error) {
+            if (error) return send(self, protocol::error_message(re, error->code(), error->what()));
+            send(self, protocol::reply("device_link", re, std::move(fields)));
+          });
+        } else if constexpr (std::is_same_v<T, protocol::Devices>) {
+          send(self, protocol::reply("devices", re, lobby_.devices(player())));
+        } else if constexpr (std::is_same_v<T, protocol::RevokeDevice>) {
+          lobby_.revoke_device(player(), body.device, [this, self, re](Json, std::optional<ProtocolError> error) {
+            if (error) return send(self, protocol::error_message(re, error->code(), error->what()));
+            send(self, protocol::reply("ok", re));
+          });
+        } else if constexpr (std::is_same_v<T, protocol::SetPassphrase>) {
+          lobby_.set_passphrase(player(), body.passphrase, [this, self, re](Json, std::optional<ProtocolError> error) {
+            if (error) return send(self, protocol::error_message(re, error->code(), error->what()));
+            send(self, protocol::reply("ok", re));
+          });
         } else if constexpr (std::is_same_v<T, protocol::Settle>) {
           lobby_.settle(player(), body.tables, [this, self, re](Json fields, std::optional<ProtocolError> error) {
             if (error) return send(self, protocol::error_message(re, error->code(), error->what()));

@@ -52,6 +52,14 @@ class Connection {
   // dispatch() from a callback, where no caller catches its errors.
   void run_guarded(const std::shared_ptr<Client>& self, const protocol::Request& request);
   void hello(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re, const protocol::Hello& hello);
+  void recover(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re, const protocol::Recover& recover);
+  void device_sign_in(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
+                      const protocol::DeviceSignIn& request);
+  void passphrase_sign_in(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
+                          const protocol::PassphraseSignIn& request);
+  // The answer to `hello` or `recover`: `welcome`, or the error.
+  void answer_sign_in(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
+                std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error);
   // A table request (protocol::TableRequest): to its table's actor.
   void to_table(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re, protocol::TableRequest body);
   // The table, or a not_found error to `self`; remembered so that it hears of the close.

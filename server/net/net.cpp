@@ -156,19 +156,22 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
 
   std::string player() const override { return connection_.player(); }
 
-  void close_for_move() override {
-    asio::dispatch(ws_.get_executor(), [self = this->shared_from_this()] {
+  void close_for_move() override { close_after_queue({websocket::close_code::service_restart, "table moved"}); }
+  void close_revoked() override { close_after_queue({websocket::close_code::policy_error, "signed out"}); }
+
+ private:
+  void close_after_queue(websocket::close_reason reason) {
+    asio::dispatch(ws_.get_executor(), [self = this->shared_from_this(), reason] {
       if (self->closed_ || self->closing_) return;
       self->closing_ = true;
-      if (self->queue_.empty()) self->close_moved();
+      self->close_reason_ = reason;
+      if (self->queue_.empty()) self->close_queued();
     });
   }
 
- private:
   // After the frames already queued (the notice) are written.
-  void close_moved() {
-    ws_.async_close(websocket::close_reason(websocket::close_code::service_restart, "table moved"),
-                    [self = this->shared_from_this()](beast::error_code) { self->closed(); });
+  void close_queued() {
+    ws_.async_close(close_reason_, [self = this->shared_from_this()](beast::error_code) { self->closed(); });
   }
 
   void on_accept(beast::error_code ec) {
@@ -257,7 +260,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
     slot_.unqueue(queue_.front()->size());
     queue_.pop_front();
     if (!queue_.empty()) do_write();
-    else if (closing_) close_moved();
+    else if (closing_) close_queued();
   }
 
   std::string describe() const {
@@ -275,7 +278,8 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   std::deque<std::shared_ptr<const std::string>> queue_;
   std::size_t queued_bytes_ = 0;
   bool closed_ = false;
-  bool closing_ = false;  // close_for_move: closes once the queue is written
+  bool closing_ = false;  // close_after_queue: closes once the queue is written
+  websocket::close_reason close_reason_;
 };
 
 // ------------------------------------------------------------------ HTTP

@@ -249,6 +249,7 @@ export class Player {
       const form = page.locator('form[data-testid="signin"]');
       await form.locator('input[name="name"]').fill(this.name);
       await form.locator('input[name="name"]').press('Enter');
+      this.recoveryCode = await this.keepRecoveryCode();
     } else {
       // The contract names the key box only: the name goes into the sign-in
       // form's name box and into any other text box of the key form.
@@ -261,6 +262,15 @@ export class Player {
     }
     // Signed in: the lobby's create form shows.
     await page.locator('form[data-testid="create-table"]').waitFor();
+  }
+
+  /** A new name's recovery code page: reads the code, ticks "kept", continues. */
+  async keepRecoveryCode() {
+    const { page } = this;
+    const code = await page.locator('[data-testid="recovery-code"]').textContent();
+    await page.locator('[data-testid="recovery-kept"]').check();
+    await page.locator('[data-testid="recovery-continue"]').click();
+    return code.trim();
   }
 
   assertNoPageErrors() {

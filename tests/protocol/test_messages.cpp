@@ -203,6 +203,14 @@ TEST_CASE("type_name gives the wire name of every message type") {
       R"({"type":"rematch","table":"t"})",
       R"({"type":"history","table":"t"})",
       R"({"type":"settle"})",
+      R"({"type":"signup_link"})",
+      R"({"type":"recover","name":"a","code":"c"})",
+      R"({"type":"device_link"})",
+      R"({"type":"device_sign_in","code":"c"})",
+      R"({"type":"devices"})",
+      R"({"type":"revoke_device","device":"d"})",
+      R"({"type":"set_passphrase","passphrase":"12345678"})",
+      R"({"type":"passphrase_sign_in","name":"a","passphrase":"12345678"})",
   };
   REQUIRE(requests.size() == std::variant_size_v<Body>);
   for (const auto& text : requests) {
@@ -634,4 +642,58 @@ TEST_CASE("the requests a table serves are told apart by their type, and each na
   CHECK_FALSE(table_request(Body{History{"t9", std::nullopt, std::nullopt}}));
   CHECK_FALSE(table_request(Body{Tables{}}));
   CHECK_FALSE(table_request(Body{Create{}}));
+}
+
+TEST_CASE("hello may carry a table's invite or a sign-up link's code") {
+  const auto hello = parse_as<Hello>(R"({"type":"hello","name":"ann","invite":"inv1","signup":"abc"})");
+  CHECK(hello.invite == "inv1");
+  CHECK(hello.signup == "abc");
+  CHECK_FALSE(parse_as<Hello>(R"({"type":"hello","name":"ann"})").signup.has_value());
+  check_rejected(R"({"type":"hello","name":"ann","signup":""})", "field 'signup'");
+  check_rejected(R"({"type":"hello","name":"ann","signup":7})", "field 'signup'");
+}
+
+TEST_CASE("signup_link takes 1 to 20 uses and 1 to 168 hours, by default one use for a day") {
+  const auto plain = parse_as<SignupLink>(R"({"type":"signup_link"})");
+  CHECK(plain.uses == 1);
+  CHECK(plain.hours == 24);
+  const auto many = parse_as<SignupLink>(R"({"type":"signup_link","uses":20,"hours":168})");
+  CHECK(many.uses == 20);
+  CHECK(many.hours == 168);
+  check_rejected(R"({"type":"signup_link","uses":0})", "field 'uses'");
+  check_rejected(R"({"type":"signup_link","uses":21})", "field 'uses'");
+  check_rejected(R"({"type":"signup_link","hours":169})", "field 'hours'");
+}
+
+TEST_CASE("recover needs a valid name and a code") {
+  const auto recover = parse_as<Recover>(R"({"type":"recover","name":"ann","code":"ABCD-EFGH"})");
+  CHECK(recover.name == "ann");
+  CHECK(recover.code == "ABCD-EFGH");
+  check_rejected(R"({"type":"recover","name":"ann"})", "missing field 'code' in 'recover'");
+  check_rejected(R"({"type":"recover","name":"no one","code":"x"})", "name must be 1–24 characters");
+  check_rejected(R"({"type":"recover","name":"ann","code":""})", "field 'code'");
+}
+
+TEST_CASE("device messages: a sign-in code with an optional one-line label, a device to revoke") {
+  const auto plain = parse_as<DeviceSignIn>(R"({"type":"device_sign_in","code":"ABCD"})");
+  CHECK(plain.code == "ABCD");
+  CHECK(plain.label.empty());
+  CHECK(parse_as<DeviceSignIn>(R"({"type":"device_sign_in","code":"ABCD","label":"Anna's phone"})").label ==
+        "Anna's phone");
+  check_rejected(R"({"type":"device_sign_in","code":"ABCD","label":"two\nlines"})", "one line of printable text");
+  check_rejected(R"({"type":"device_sign_in","code":"ABCD","label":")" + std::string(41, 'x') + R"("})", "field 'label'");
+  check_rejected(R"({"type":"device_sign_in"})", "missing field 'code' in 'device_sign_in'");
+  CHECK(parse_as<RevokeDevice>(R"({"type":"revoke_device","device":"d1"})").device == "d1");
+  check_rejected(R"({"type":"revoke_device"})", "missing field 'device' in 'revoke_device'");
+  check_rejected(R"({"type":"devices","all":true})", "unknown field 'all' in 'devices'");
+}
+
+TEST_CASE("passphrases: 8 to 128 characters, signing in names the player") {
+  CHECK(parse_as<SetPassphrase>(R"({"type":"set_passphrase","passphrase":"correct horse"})").passphrase == "correct horse");
+  check_rejected(R"({"type":"set_passphrase","passphrase":"short"})", "field 'passphrase'");
+  check_rejected(R"({"type":"set_passphrase","passphrase":")" + std::string(129, 'x') + R"("})", "field 'passphrase'");
+  const auto sign_in = parse_as<PassphraseSignIn>(R"({"type":"passphrase_sign_in","name":"ann","passphrase":"correct horse"})");
+  CHECK(sign_in.name == "ann");
+  CHECK(sign_in.label.empty());
+  check_rejected(R"({"type":"passphrase_sign_in","passphrase":"correct horse"})", "missing field 'name'");
 }

@@ -5,6 +5,7 @@
 #include "server/ledger/live_balances.h"
 #include "server/persistence/reader.h"
 #include "server/common/tokens.h"
+#include "server/lobby/sessions.h"
 
 #include <condition_variable>
 #include <filesystem>
@@ -21,6 +22,65 @@ TEST_CASE("tokens are 64 hex digits and differ") {
   CHECK(a != b);
   CHECK(constant_time_equal(a, a));
   CHECK_FALSE(constant_time_equal(a, b));
+}
+
+TEST_CASE("recovery codes: 20 symbols in groups of four, typed back in any case, checked against a salted hash") {
+  const auto code = new_recovery_code();
+  CHECK(code.size() == 24);
+  CHECK(code[4] == '-');
+  CHECK(new_recovery_code() != code);
+  const auto stored = salted_hash(code);
+  CHECK(stored.find(normalized_code(code)) == std::string::npos);
+  CHECK(salted_hash(code) != stored);  // salted: the same code hashes differently each time
+  std::string loose;
+  for (const char c : code)
+    if (c != '-') loose.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  CHECK(salted_hash_matches(loose, stored));
+  CHECK(salted_hash_matches(" " + code + " ", stored));
+  CHECK_FALSE(salted_hash_matches(code.substr(1), stored));
+  CHECK_FALSE(salted_hash_matches(code, "no-colon"));
+  CHECK_FALSE(salted_hash_matches("", stored));
+}
+
+namespace {
+
+struct FakeClient final : Client {
+  explicit FakeClient(ClientId id) : id_(id) {}
+  ClientId id() const override { return id_; }
+  void send(std::shared_ptr<const std::string> frame) override { sent.push_back(*frame); }
+  std::string player() const override { return "ann"; }
+  void close_revoked() override { closed = true; }
+  ClientId id_;
+  std::vector<std::string> sent;
+  bool closed = false;
+};
+
+}  // namespace
+
+TEST_CASE("live sessions: revoking closes the name's connections on other tokens, after a farewell, and no others") {
+  LiveSessions sessions;
+  auto old_laptop = std::make_shared<FakeClient>(1);
+  auto old_phone = std::make_shared<FakeClient>(2);
+  auto kept = std::make_shared<FakeClient>(3);
+  auto other_name = std::make_shared<FakeClient>(4);
+  sessions.add("Ann", "old", old_laptop);
+  sessions.add("ann", "old", old_phone);
+  sessions.add("ann", "new", kept);
+  sessions.add("bob", "old", other_name);
+  auto gone = std::make_shared<FakeClient>(5);
+  sessions.add("ann", "old", gone);
+  gone.reset();  // a closed connection is skipped
+  const auto farewell = std::make_shared<const std::string>("bye");
+  CHECK(sessions.close_others("ANN", "new", farewell) == 2);
+  for (const auto& client : {old_laptop, old_phone}) {
+    CHECK(client->closed);
+    CHECK(client->sent == std::vector<std::string>{"bye"});
+  }
+  CHECK_FALSE(kept->closed);
+  CHECK(kept->sent.empty());
+  CHECK_FALSE(other_name->closed);
+  // Closed once: a second revocation finds them gone.
+  CHECK(sessions.close_others("ann", "new", farewell) == 0);
 }
 
 TEST_CASE("flags: defaults, every flag, and clear errors") {
@@ -46,6 +106,14 @@ TEST_CASE("flags: defaults, every flag, and clear errors") {
   REQUIRE(limited.config);
   CHECK(limited.config->rate_per_second == 500);
   CHECK(limited.config->rate_burst == 1000);
+  CHECK(defaults.config->registration == Config::Registration::open);
+  CHECK(parse_args({"--registration", "invite"}).config->registration == Config::Registration::invite);
+  CHECK(parse_args({"--registration", "closed"}).config->registration == Config::Registration::closed);
+  CHECK(parse_args({"--registration", "friends"}).message.find("bad value for --registration") == 0);
+  CHECK(parse_args({"--recovery-tries-per-hour", "3"}).config->recovery_tries_per_hour == 3);
+  CHECK(parse_args({"--signup-links-per-day", "0"}).message.find("bad value for --signup-links-per-day") == 0);
+  CHECK(defaults.config->device_link_seconds == 600);
+  CHECK(parse_args({"--device-link-seconds", "5"}).config->device_link_seconds == 5);
 }
 
 TEST_CASE("the address to open is the one the server really listens on") {

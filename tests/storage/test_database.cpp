@@ -1188,3 +1188,90 @@ TEST_CASE("two connections registering one name at once on PostgreSQL: one gets 
   CHECK(node_a.balance(player_account("ann")) == 1000);
   CHECK(node_a.total_of_all_accounts() == 0);
 }
+
+TEST_CASE("accounts: a sign-up link's uses and expiry, a registration with a recovery hash, and the secrets swapped once") {
+  OPEN_EACH_BACKEND(db);
+  db.create_signup_link({"link-hash", "host", 2, "2999-01-01T00:00:00.000Z"});
+  db.create_signup_link({"old-link", "host", 5, "2000-01-01T00:00:00.000Z"});
+  CHECK_THROWS_AS(db.create_signup_link({"no-uses", "host", 0, "2999-01-01T00:00:00.000Z"}), StorageError);
+
+  const Player ann = db.register_player({"ann", "token-1", 1000, "salt:recovery-1", "link-hash"});
+  CHECK(db.recovery_hash(ann.id) == "salt:recovery-1");
+  CHECK(db.balance(player_account("ann")) == 1000);
+  // A taken name spends no use: the link still has one.
+  CHECK_THROWS_AS(db.register_player({"ANN", "token-x", 1000, "", "link-hash"}), NameTaken);
+  db.register_player({"bob", "token-2", 1000, "", "link-hash"});
+  CHECK(db.recovery_hash(db.find_player("bob")->id).empty());
+  // A name without a code gets one once; one with a code keeps it.
+  CHECK(db.add_recovery_hash(db.find_player("bob")->id, "salt:bob-1"));
+  CHECK_FALSE(db.add_recovery_hash(db.find_player("bob")->id, "salt:bob-2"));
+  CHECK(db.recovery_hash(db.find_player("bob")->id) == "salt:bob-1");
+  CHECK_FALSE(db.add_recovery_hash(ann.id, "salt:other"));
+  CHECK_FALSE(db.add_recovery_hash(12345, "salt:nobody"));
+
+  // Used up, expired, unknown: refused, nothing written.
+  const auto refused = [&](const std::string& name, const std::string& link) {
+    CHECK_THROWS_AS(db.register_player({name, "token-" + name, 1000, "", link}), SignupRefused);
+    CHECK_FALSE(db.find_player(name));
+    CHECK(db.balance(player_account(name)) == 0);
+  };
+  refused("carl", "link-hash");
+  refused("dora", "old-link");
+  refused("emil", "no-such-link");
+  CHECK(db.total_of_all_accounts() == 0);
+  CHECK(db.balance(bank_account()) == -2000);
+
+  // Recovery: swapped only from the hash it was read with, token and hash together.
+  CHECK(db.replace_secrets(ann.id, "salt:recovery-1", "token-new", "salt:recovery-2"));
+  CHECK(db.find_player("ann")->token_hash == "token-new");
+  CHECK(db.recovery_hash(ann.id) == "salt:recovery-2");
+  CHECK_FALSE(db.replace_secrets(ann.id, "salt:recovery-1", "token-other", "salt:recovery-3"));
+  CHECK(db.find_player("ann")->token_hash == "token-new");
+  CHECK(db.recovery_hash(ann.id) == "salt:recovery-2");
+  CHECK(db.find_player_by_token_hash("token-new")->name == "ann");
+  CHECK_FALSE(db.find_player_by_token_hash("token-1"));
+}
+
+TEST_CASE("devices: added with their own token, listed, removed one at a time, and all removed by a recovery; passphrases") {
+  OPEN_EACH_BACKEND(db);
+  const Player ann = db.register_player({"ann", "token-1", 1000, "salt:r1", std::nullopt});
+  const Player bob = db.create_player("bob", "token-b", 1000);
+  db.add_device(ann.id, {"d1", "ann", "token-2", "phone", "2026-01-01T00:00:00.000Z"});
+  db.add_device(ann.id, {"d2", "ann", "token-3", "tablet", "2026-01-02T00:00:00.000Z"});
+  db.add_device(bob.id, {"d3", "bob", "token-b2", "laptop", "2026-01-03T00:00:00.000Z"});
+  // A token is one device's only.
+  CHECK_THROWS_AS(db.add_device(bob.id, {"d4", "bob", "token-2", "again", ""}), StorageError);
+  CHECK_THROWS_AS(db.add_device(12345, {"d5", "nobody", "token-x", "x", ""}), StorageError);
+
+  auto devices = db.all_devices();
+  REQUIRE(devices.size() == 3);
+  CHECK(devices[0].id == "d1");
+  CHECK(devices[0].player == "ann");
+  CHECK(devices[0].token_hash == "token-2");
+  CHECK(devices[0].label == "phone");
+  CHECK(devices[0].created_at == "2026-01-01T00:00:00.000Z");
+
+  // Only the player's own device is removed.
+  CHECK_FALSE(db.remove_device(bob.id, "d1"));
+  CHECK(db.remove_device(ann.id, "d1"));
+  CHECK_FALSE(db.remove_device(ann.id, "d1"));
+  CHECK(db.all_devices().size() == 2);
+
+  // The first device's token replaced.
+  db.replace_token(bob.id, "token-b-new");
+  CHECK(db.find_player("bob")->token_hash == "token-b-new");
+  CHECK_THROWS_AS(db.replace_token(12345, "x"), StorageError);
+
+  // A passphrase hash: none, set, changed.
+  CHECK(db.passphrase_hash(ann.id).empty());
+  db.set_passphrase_hash(ann.id, "$argon2id$one");
+  db.set_passphrase_hash(ann.id, "$argon2id$two");
+  CHECK(db.passphrase_hash(ann.id) == "$argon2id$two");
+  CHECK(db.passphrase_hash(bob.id).empty());
+
+  // A recovery removes the name's other devices with its old token.
+  REQUIRE(db.replace_secrets(ann.id, "salt:r1", "token-new", "salt:r2"));
+  devices = db.all_devices();
+  REQUIRE(devices.size() == 1);
+  CHECK(devices[0].player == "bob");
+}

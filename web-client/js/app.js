@@ -7,7 +7,7 @@ import { Banner } from './banner.js';
 import { el, formatChips, humanise, isPlainObject, replaceChildren, sameName } from './dom.js';
 import { parseRoute, routeKey, href } from './router.js';
 import { forgetIdentity, loadIdentity, saveIdentity } from './store.js';
-import { createSignInPage } from './signin.js';
+import { createRecoveryCodePage, createSignInPage } from './signin.js';
 import { createLobbyPage } from './lobby.js';
 import { createTablePage } from './table.js';
 import { createLedgerPage } from './ledger.js';
@@ -155,8 +155,9 @@ conn.on('open', () => {
       forgetIdentity();
       ctx.me = null;
       renderUser();
-      showSignIn(`The server did not accept this browser's key for "${identity.name}" — ` +
-        'that name belongs to someone else now. Please choose another name.');
+      showSignIn(`The server did not accept this browser's key for "${identity.name}": it was revoked ` +
+        '(the name was recovered with its recovery code) or the name belongs to someone else now. ' +
+        'If it is yours, use "Lost your key?" below; otherwise choose another name.');
     } else if (!NETWORK_CODES.includes(error.code)) {
       // Some other refusal (rate limit, server trouble): let the user retry by hand.
       showSignIn(`Could not sign in as "${identity.name}": ${error.code}: ${error.message}`);
@@ -165,7 +166,30 @@ conn.on('open', () => {
 });
 
 async function hello(name, token) {
-  const welcome = await conn.request('hello', token ? { name, token } : { name });
+  const fields = token ? { name, token } : { name };
+  // A new name on an invite-only server comes in through the link that was opened.
+  const opened = parseRoute(window.location.hash);
+  if (!token && opened.name === 'invite') fields.invite = opened.code;
+  if (!token && opened.name === 'signup') fields.signup = opened.code;
+  return welcomed(name, token, await conn.request('hello', fields));
+}
+
+/** `recover`: the name back with its recovery code; a new key and a new code come back. */
+async function recover(name, code) {
+  return welcomed(name, undefined, await conn.request('recover', { name, code }));
+}
+
+/** `device_sign_in`: this browser becomes another device of the name whose code it is. */
+async function deviceSignIn(code, label) {
+  return welcomed('', undefined, await conn.request('device_sign_in', label ? { code, label } : { code }));
+}
+
+/** `passphrase_sign_in`: the name's passphrase makes this browser one of its devices. */
+async function passphraseSignIn(name, passphrase) {
+  return welcomed(name, undefined, await conn.request('passphrase_sign_in', { name, passphrase }));
+}
+
+async function welcomed(name, token, welcome) {
   const player = typeof welcome.player === 'string' && welcome.player ? welcome.player : name;
   saveIdentity(player, typeof welcome.token === 'string' && welcome.token ? welcome.token : token);
   // Same person, same page as before the connection dropped?
@@ -174,12 +198,20 @@ async function hello(name, token) {
   ctx.me = { name: player, chips: typeof welcome.chips === 'number' ? welcome.chips : ctx.me?.chips };
   ctx.node = typeof welcome.node === 'string' ? welcome.node : null;
   renderUser();
+  // The recovery code comes once: shown until the person says it is kept.
+  if (typeof welcome.recovery_code === 'string' && welcome.recovery_code) {
+    await new Promise((resolve) => {
+      mount(createRecoveryCodePage({ name: player, code: welcome.recovery_code, onKept: resolve }), 'recovery-code', false);
+    });
+  }
   // Pages show game names from the catalogue, so fetch it first (once per connection).
   await ctx.loadGames().catch((error) => {
     if (!NETWORK_CODES.includes(error.code)) banner.error(error);
   });
   if (!conn.isOpen) return; // dropped meanwhile: the next `open` signs in again
   signedIn = true;
+  // A used sign-up link or device code leaves the address bar (and the history) for the lobby.
+  if (['signup', 'device'].includes(parseRoute(window.location.hash).name)) history.replaceState(null, '', href.lobby());
   // After a reconnect the open page keeps its DOM and just re-subscribes (re-join / re-watch).
   if (reconnect) current.page.resume?.();
   else route(true);
@@ -219,10 +251,11 @@ function mount(page, key, real) {
 
 function showSignIn(message) {
   const identity = loadIdentity();
-  const invited = parseRoute(window.location.hash).name === 'invite';
+  const opened = parseRoute(window.location.hash).name;
   mount(createSignInPage({
     message,
-    note: invited ? 'You have been invited to a table: pick a name and you will be seated there.' : '',
+    note: opened === 'invite' ? 'You have been invited to a table: pick a name and you will be seated there.'
+      : opened === 'signup' ? 'You have a sign-up link: pick a name to join this Parlour.' : '',
     name: identity?.name || '',
     // A stored token for the same name is offered, so an old name can be reclaimed.
     // A rejection is shown by the form itself.
@@ -231,6 +264,10 @@ function showSignIn(message) {
       return hello(name, stored && sameName(stored.name, name) ? stored.token : undefined);
     },
     onTokenSubmit: (name, token) => hello(name, token),
+    onRecoverSubmit: (name, code) => recover(name, code),
+    deviceCode: parseRoute(window.location.hash).name === 'device' ? parseRoute(window.location.hash).code : '',
+    onDeviceSubmit: (code, label) => deviceSignIn(code, label),
+    onPassphraseSubmit: (name, passphrase) => passphraseSignIn(name, passphrase),
   }), 'signin', false);
 }
 
@@ -295,7 +332,21 @@ conn.on('state', (state) => {
 // An error that answers no request of ours. One with a `re` is a late answer to
 // a request that already timed out (and said so), so only the others are shown.
 conn.on('error', (error) => {
-  if (!Number.isInteger(error.re)) banner.error(error);
+  if (Number.isInteger(error.re)) return;
+  // This browser's key was revoked (the name was recovered elsewhere): the
+  // server closes the connection next; the key is forgotten and sign-in shown.
+  if (error.code === 'unauthorized' && ctx.me) {
+    const name = ctx.me.name;
+    forgetIdentity();
+    ctx.me = null;
+    signedIn = false;
+    ctx.states.clear();
+    renderUser();
+    showSignIn(`This browser was signed out of "${name}": ${error.message || 'its key was revoked'}. ` +
+      'If that was not you, use "Lost your key?" with your recovery code.');
+    return;
+  }
+  banner.error(error);
 });
 
 // `welcome` without a pending hello can't happen normally; keep the header right anyway.

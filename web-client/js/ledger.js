@@ -6,7 +6,7 @@
 
 import { displayName, friendlyText, tableTitle, tableTitleCapital } from './names.js';
 import { el, formatChips, isPlainObject, replaceChildren, sameName } from './dom.js';
-import { href } from './router.js';
+import { deviceUrl, href, signupUrl } from './router.js';
 import { loadIdentity } from './store.js';
 import { balanceChart } from './chart.js';
 
@@ -30,6 +30,9 @@ export function createLedgerPage(ctx, { player, table }) {
   const older = el('button', { type: 'button', class: 'btn', text: 'Older', hidden: true, onclick: () => load() });
   const settleBox = el('section', { class: 'panel settle' });
   const tokenBox = own ? tokenPanel() : null;
+  const signupBox = own ? signupPanel() : null;
+  const devicesBox = own ? devicesPanel() : null;
+  const passphraseBox = own ? passphrasePanel() : null;
 
   const element = el('div', { class: 'ledger-page' },
     el('section', { class: 'panel ledger' },
@@ -48,7 +51,10 @@ export function createLedgerPage(ctx, { player, table }) {
       status,
       el('div', { class: 'ledger-foot' }, older)),
     settleBox,
-    tokenBox);
+    tokenBox,
+    devicesBox,
+    passphraseBox,
+    signupBox);
 
   async function load() {
     if (loading || !name) return;
@@ -248,6 +254,107 @@ export function createLedgerPage(ctx, { player, table }) {
       el('h2', { text: 'Your secret key' }),
       el('p', { class: 'hint', text: 'To play as this name on another device, enter your name and this key in "Already have a name on another device?" there. Keep it secret: it is your name\'s password.' }),
       el('div', { class: 'token-row' }, shown, reveal));
+  }
+
+  /** This name's devices: a one-time code for another one, the list, and revoking one. */
+  function devicesPanel() {
+    const shown = el('p', { class: 'hint', 'data-testid': 'device-code' });
+    const list = el('ul', { class: 'device-list', 'data-testid': 'devices' });
+    async function refresh() {
+      try {
+        const reply = await ctx.conn.request('devices');
+        const devices = Array.isArray(reply.devices) ? reply.devices.filter(isPlainObject) : [];
+        replaceChildren(list, ...devices.map((device) => el('li', { 'data-testid': 'device', 'data-device': String(device.id) },
+          el('span', { text: `${device.label}` }),
+          el('span', { class: 'muted', text: device.last_seen ? ` · last seen ${new Date(device.last_seen).toLocaleString()}` : ' · not seen since the server started' }),
+          el('button', {
+            type: 'button', class: 'btn btn-small btn-ghost', 'data-testid': 'revoke-device', text: 'Revoke',
+            onclick: async () => {
+              if (!window.confirm(`Revoke "${device.label}"? It is signed out at once and its key stops working.`)) return;
+              try {
+                await ctx.conn.request('revoke_device', { device: String(device.id) });
+                refresh();
+              } catch (error) {
+                ctx.banner.error(error);
+              }
+            },
+          }))));
+      } catch (error) {
+        if (error?.code) ctx.banner.error(error);
+      }
+    }
+    const link = el('button', {
+      type: 'button', class: 'btn btn-small', 'data-testid': 'device-link', text: 'Link another device',
+      onclick: async () => {
+        try {
+          const reply = await ctx.conn.request('device_link');
+          replaceChildren(shown, 'On the other device open ', el('code', { class: 'token', text: deviceUrl(reply.code) }),
+            ' or enter the code ', el('code', { class: 'token', 'data-testid': 'device-code-value', text: reply.code }),
+            ` under "Have a code from your other device?" before ${new Date(reply.expires_at).toLocaleTimeString()}. It works once.`);
+        } catch (error) {
+          ctx.banner.error(error);
+        }
+      },
+    });
+    refresh();
+    return el('section', { class: 'panel token-panel' },
+      el('h2', { text: 'Your devices' }),
+      el('p', { class: 'hint', text: 'Each device signs in with its own key. Revoke one you lost; a recovery code revokes them all.' }),
+      list, link, shown);
+  }
+
+  /** An optional passphrase for this name (set or changed while signed in). */
+  function passphrasePanel() {
+    const result = el('p', { class: 'hint' });
+    const input = el('input', { type: 'password', name: 'new-passphrase', minlength: 8, maxlength: 128, autocomplete: 'new-password' });
+    const form = el('form', {
+      class: 'token-row',
+      onsubmit: async (event) => {
+        event.preventDefault();
+        if (!form.reportValidity()) return;
+        try {
+          await ctx.conn.request('set_passphrase', { passphrase: input.value });
+          input.value = '';
+          result.textContent = 'Passphrase saved. "Sign in with a passphrase" on another browser now signs it in as one of your devices.';
+        } catch (error) {
+          result.textContent = `${error?.code || 'error'}: ${error?.message || 'could not save the passphrase'}`;
+        }
+      },
+    }, el('label', { class: 'field-label' }, 'New passphrase (8–128 characters)', input),
+    el('button', { type: 'submit', class: 'btn btn-small', text: 'Save' }));
+    return el('section', { class: 'panel token-panel' },
+      el('h2', { text: 'Passphrase (optional)' }),
+      el('p', { class: 'hint', text: 'For those who prefer one to a key or a device code. Stored only as an Argon2id hash.' }),
+      form, result);
+  }
+
+  /** A sign-up link for a friend (servers that take new names by invitation only). */
+  function signupPanel() {
+    const result = el('p', { class: 'hint', 'data-testid': 'signup-link' });
+    const uses = el('input', { type: 'number', name: 'signup-uses', min: 1, max: 20, value: '1', class: 'input-small' });
+    const make = el('button', {
+      type: 'button', class: 'btn btn-small', text: 'Make a sign-up link',
+      onclick: async () => {
+        make.disabled = true;
+        try {
+          const reply = await ctx.conn.request('signup_link', { uses: Math.min(20, Math.max(1, Number(uses.value) || 1)), hours: 48 });
+          replaceChildren(result, 'Send this link to your friends (',
+            `${reply.uses} new name${reply.uses === 1 ? '' : 's'}, until ${new Date(reply.expires_at).toLocaleString()}): `,
+            el('code', { class: 'token', text: signupUrl(reply.code) }));
+        } catch (error) {
+          result.textContent = error?.code === 'conflict'
+            ? 'Anyone may take a name on this server: share a table\'s invite link instead.'
+            : `${error?.code || 'error'}: ${error?.message || 'could not make the link'}`;
+        } finally {
+          make.disabled = false;
+        }
+      },
+    });
+    return el('section', { class: 'panel token-panel' },
+      el('h2', { text: 'Sign-up link for a friend' }),
+      el('p', { class: 'hint', text: 'On a server that takes new names by invitation only, a friend needs a table\'s invite or a sign-up link to pick a name.' }),
+      el('div', { class: 'token-row' }, el('label', { class: 'field-label' }, 'New names', uses), make),
+      result);
   }
 
   return {

@@ -1,4 +1,6 @@
-// Hash routes: #/ (lobby), #/games/ID (lobby, that game chosen), #/table/ID, #/invite/CODE, #/ledger[/NAME][?table=ID],
+// Hash routes: #/ (lobby), #/games/ID (lobby, that game chosen), #/table/ID, #/invite/CODE, #/signup/CODE (a
+// sign-up link: the lobby once signed in), #/device/CODE (a device code: sign in as the same name),
+// #/ledger[/NAME][?table=ID],
 // #/replay/ID[?deal=N][&verify=1] (a table's hand history).
 // Hash routing needs nothing from the server beyond serving index.html at "/".
 
@@ -18,6 +20,8 @@ export function parseRoute(hash) {
   const params = new URLSearchParams(query);
   if (page === 'table' && arg) return { name: 'table', table: arg };
   if (page === 'invite' && arg) return { name: 'invite', code: arg };
+  if (page === 'signup' && arg) return { name: 'signup', code: arg };
+  if (page === 'device' && arg) return { name: 'device', code: arg };
   if (page === 'replay' && arg) {
     const deal = Number(params.get('deal'));
     return { name: 'replay', table: arg, deal: Number.isInteger(deal) && deal > 0 ? deal : null, verify: params.get('verify') === '1' };
@@ -36,6 +40,8 @@ export const href = {
   game: (id) => `#/games/${encodeURIComponent(id)}`,
   table: (id) => `#/table/${encodeURIComponent(id)}`,
   invite: (code) => `#/invite/${encodeURIComponent(code)}`,
+  signup: (code) => `#/signup/${encodeURIComponent(code)}`,
+  device: (code) => `#/device/${encodeURIComponent(code)}`,
   replay: (id, deal, verify) => `#/replay/${encodeURIComponent(id)}` +
     (deal || verify ? `?${[deal ? `deal=${deal}` : '', verify ? 'verify=1' : ''].filter(Boolean).join('&')}` : ''),
   ledger: (name, table) => (name ? `#/ledger/${encodeURIComponent(name)}` : '#/ledger') +
@@ -45,4 +51,14 @@ export const href = {
 /** The shareable invite URL for a code. */
 export function inviteUrl(code) {
   return `${window.location.origin}/${href.invite(code)}`;
+}
+
+/** The shareable sign-up link for a code (the code stays in the fragment, never sent to a server). */
+export function signupUrl(code) {
+  return `${window.location.origin}/${href.signup(code)}`;
+}
+
+/** The link that signs another device in with a device code (a fragment too). */
+export function deviceUrl(code) {
+  return `${window.location.origin}/${href.device(code)}`;
 }

@@ -92,6 +92,114 @@ export function createSignInPage(options) {
   tokenButton);
   tokenName.required = false; // may come from the main form or a pasted "name:key"
 
+  // A lost key: the name and its recovery code give a new one (and sign out the old).
+  const recoverMessage = el('p', { class: 'form-message' });
+  const recoverName = el('input', {
+    type: 'text', name: 'recover-name', required: true, maxlength: 24, pattern: NAME_PATTERN,
+    autocomplete: 'username', autocapitalize: 'off', spellcheck: 'false', placeholder: 'your name',
+  });
+  const recoverCode = el('input', {
+    type: 'text', name: 'recovery-code', required: true, maxlength: 64, autocomplete: 'off', autocapitalize: 'characters',
+    spellcheck: 'false', placeholder: 'XXXX-XXXX-XXXX-XXXX-XXXX',
+  });
+  const recoverButton = el('button', { type: 'submit', class: 'btn', text: 'Recover my name' });
+  const recoverForm = el('form', {
+    class: 'signin-form recover-form', 'data-testid': 'recover',
+    onsubmit: async (event) => {
+      event.preventDefault();
+      if (!recoverForm.reportValidity()) return;
+      const name = recoverName.value.trim();
+      recoverButton.disabled = true;
+      recoverMessage.className = 'form-message';
+      recoverMessage.textContent = 'Checking…';
+      try {
+        await options.onRecoverSubmit(name, recoverCode.value.trim());
+      } catch (error) {
+        recoverMessage.className = 'form-message form-message-error';
+        recoverMessage.textContent = error?.code === 'unauthorized'
+          ? `That recovery code does not go with "${name}". Check it, letter by letter.`
+          : describeHelloError(name, error);
+      } finally {
+        recoverButton.disabled = false;
+      }
+    },
+  },
+  el('label', { class: 'field-label' }, 'Name', recoverName),
+  el('label', { class: 'field-label' }, 'Recovery code', recoverCode),
+  recoverMessage,
+  recoverButton);
+
+  // A code made on a signed-in device: this browser becomes another device of that name.
+  const deviceMessage = el('p', { class: 'form-message' });
+  const deviceCode = el('input', {
+    type: 'text', name: 'device-code', required: true, maxlength: 64, autocomplete: 'off', autocapitalize: 'characters',
+    spellcheck: 'false', placeholder: 'XXXX-XXXX-XXXX-XXXX', value: options.deviceCode || '',
+  });
+  const deviceLabel = el('input', {
+    type: 'text', name: 'device-label', maxlength: 40, autocomplete: 'off', placeholder: 'e.g. phone',
+  });
+  const deviceButton = el('button', { type: 'submit', class: 'btn', text: 'Sign in with the code' });
+  const deviceForm = el('form', {
+    class: 'signin-form device-form', 'data-testid': 'device-signin',
+    onsubmit: async (event) => {
+      event.preventDefault();
+      if (!deviceForm.reportValidity()) return;
+      deviceButton.disabled = true;
+      deviceMessage.className = 'form-message';
+      deviceMessage.textContent = 'Signing in…';
+      try {
+        await options.onDeviceSubmit(deviceCode.value.trim(), deviceLabel.value.trim());
+      } catch (error) {
+        deviceMessage.className = 'form-message form-message-error';
+        deviceMessage.textContent = error?.code === 'unauthorized'
+          ? 'That code is unknown, used or expired. Make a new one on your signed-in device (ledger page, "Your devices").'
+          : describeHelloError('', error);
+      } finally {
+        deviceButton.disabled = false;
+      }
+    },
+  },
+  el('label', { class: 'field-label' }, 'Device code', deviceCode),
+  el('label', { class: 'field-label' }, 'Name this device (optional)', deviceLabel),
+  deviceMessage,
+  deviceButton);
+
+  // An optional passphrase, set on a signed-in device's ledger page.
+  const passMessage = el('p', { class: 'form-message' });
+  const passName = el('input', {
+    type: 'text', name: 'passphrase-name', required: true, maxlength: 24, pattern: NAME_PATTERN,
+    autocomplete: 'username', autocapitalize: 'off', spellcheck: 'false', placeholder: 'your name',
+  });
+  const passInput = el('input', {
+    type: 'password', name: 'passphrase', required: true, minlength: 8, maxlength: 128, autocomplete: 'current-password',
+  });
+  const passButton = el('button', { type: 'submit', class: 'btn', text: 'Sign in with the passphrase' });
+  const passForm = el('form', {
+    class: 'signin-form passphrase-form', 'data-testid': 'passphrase-signin',
+    onsubmit: async (event) => {
+      event.preventDefault();
+      if (!passForm.reportValidity()) return;
+      const name = passName.value.trim();
+      passButton.disabled = true;
+      passMessage.className = 'form-message';
+      passMessage.textContent = 'Checking…';
+      try {
+        await options.onPassphraseSubmit(name, passInput.value);
+      } catch (error) {
+        passMessage.className = 'form-message form-message-error';
+        passMessage.textContent = error?.code === 'unauthorized'
+          ? `That passphrase does not go with "${name}" (or the name has none).`
+          : describeHelloError(name, error);
+      } finally {
+        passButton.disabled = false;
+      }
+    },
+  },
+  el('label', { class: 'field-label' }, 'Name', passName),
+  el('label', { class: 'field-label' }, 'Passphrase', passInput),
+  passMessage,
+  passButton);
+
   const element = el('section', { class: 'signin panel' },
     el('h1', { class: 'signin-title', text: 'Welcome to the Parlour' }),
     el('p', { class: 'muted', text: 'Pick a name to take a seat at a card table.' }),
@@ -101,7 +209,19 @@ export function createSignInPage(options) {
     el('div', { class: 'token-signin' },
       el('h2', { class: 'token-title', text: 'Already have a name on another device?' }),
       el('p', { class: 'hint', text: 'Your ledger page there shows your secret key. Enter it here to use the same name and chips.' }),
-      tokenForm));
+      tokenForm),
+    options.onDeviceSubmit ? el('details', { class: 'token-signin device-signin', open: Boolean(options.deviceCode) },
+      el('summary', { class: 'token-title', text: 'Have a code from your other device?' }),
+      el('p', { class: 'hint', text: 'On a device where you are signed in, open your ledger page and choose "Link another device". The code works once, for a few minutes.' }),
+      deviceForm) : null,
+    options.onPassphraseSubmit ? el('details', { class: 'token-signin passphrase-signin' },
+      el('summary', { class: 'token-title', text: 'Sign in with a passphrase' }),
+      el('p', { class: 'hint', text: 'If you set a passphrase on your ledger page, it signs this browser in as another of your devices.' }),
+      passForm) : null,
+    options.onRecoverSubmit ? el('details', { class: 'token-signin recover-signin' },
+      el('summary', { class: 'token-title', text: 'Lost your key?' }),
+      el('p', { class: 'hint', text: 'Enter your name and the recovery code you were shown when you first took it. You get a new key; the old one stops working everywhere.' }),
+      recoverForm) : null);
 
   return {
     element,
@@ -117,6 +237,13 @@ export function describeHelloError(name, error) {
     case 'unauthorized':
     case 'name_taken':
       return `The name "${name}" already belongs to someone else. Please choose another name.`;
+    case 'invite_required':
+      return 'This Parlour takes new names by invitation only: open the invite or sign-up link your host sent you. ' +
+        (error.message ? `(${error.message})` : '');
+    case 'registration_closed':
+      return 'This Parlour takes no new names. If you have a name here, use your key or your recovery code below.';
+    case 'rate_limited':
+      return `Too many tries: ${error.message || 'wait a little and try again'}.`;
     case 'bad_request':
       return `"${name}" is not a valid name: ${error.message || 'use 1–24 letters, digits, "_" or "-"'}.`;
     case 'offline':
@@ -126,4 +253,38 @@ export function describeHelloError(name, error) {
     default:
       return `${error?.code || 'error'}: ${error?.message || 'could not sign in'}`;
   }
+}
+
+/**
+ * Shown once, right after a name is taken (or recovered): its recovery code.
+ * options: {name, code, onKept()}
+ */
+export function createRecoveryCodePage(options) {
+  const code = el('code', { class: 'token recovery-code', 'data-testid': 'recovery-code', text: options.code });
+  const kept = el('input', { type: 'checkbox', name: 'kept', 'data-testid': 'recovery-kept' });
+  const next = el('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'recovery-continue', text: 'Continue', disabled: true,
+    onclick: () => options.onKept() });
+  kept.addEventListener('change', () => { next.disabled = !kept.checked; });
+  const copy = el('button', {
+    type: 'button', class: 'btn btn-small', text: 'Copy',
+    onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(options.code);
+        copy.textContent = 'Copied';
+      } catch {
+        copy.textContent = 'Select it and copy';
+      }
+    },
+  });
+  return {
+    element: el('section', { class: 'signin panel recovery-panel' },
+      el('h1', { class: 'signin-title', text: `Keep this recovery code for "${options.name}"` }),
+      el('p', { text: 'If this browser forgets your key (cleared data, a new phone), this code gets your name and chips back. ' +
+        'It is shown only now: write it down or keep it in a password manager. Each code works once; using it gives you a new one.' }),
+      el('div', { class: 'token-row' }, code, copy),
+      el('label', { class: 'field-label' }, kept, ' I have kept my recovery code'),
+      next),
+    title: 'Your recovery code',
+    start() { copy.focus(); },
+  };
 }
