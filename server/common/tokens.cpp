@@ -71,7 +71,9 @@ std::string normalized_code(std::string_view typed) {
   std::string code;
   for (const char c : typed) {
     if (c == '-' || c == ' ') continue;
-    code.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+    const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    // Crockford's decoding: the letters a code never holds read as the digits they look like.
+    code.push_back(upper == 'O' ? '0' : upper == 'I' || upper == 'L' ? '1' : upper);
   }
   return code;
 }

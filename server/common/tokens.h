@@ -15,10 +15,11 @@ std::string sha256_hex(std::string_view data);
 bool constant_time_equal(std::string_view a, std::string_view b);
 
 // Recovery codes (README "Accounts and recovery"): 100 random bits written as
-// 20 letters and digits in groups of four, "7KQ2-M9XD-...", without the ones
-// read alike (0/O, 1/I/L, U). Typed back in any case, with or without dashes.
+// 20 letters and digits in groups of four, "7KQ2-M9XD-...", in Crockford's
+// base32 (no I, L, O or U). Typed back in any case, with or without dashes,
+// an O for a 0 and an I or L for a 1.
 std::string new_recovery_code();
-// The code as compared: upper case, spaces and dashes dropped.
+// The code as compared: upper case, spaces and dashes dropped, O read as 0, I and L as 1.
 std::string normalized_code(std::string_view typed);
 // "SALT:HASH", the SHA-256 of a random salt and the normalized code, so that a
 // stolen database gives nothing to look up; checked in constant time.

@@ -400,7 +400,12 @@ TEST_CASE("the hand history equals what every member was pushed live, in every g
     CHECK(deals > 0);
   }
   // The deal-by-deal reads above went through all three ways: a deal that kept
-  // a state, one read from an earlier deal's, and a table with several kept.
+  // a state, one read from an earlier deal's, and a table with several kept
+  // (not under ASan, whose shorter tables stay within one block of seqs).
   CHECK(starts_without > 0);
+#ifndef PARLOUR_SANITIZED
   CHECK(starts_with_state > tables);
+#else
+  CHECK(starts_with_state >= tables);
+#endif
 }

@@ -37,6 +37,11 @@ TEST_CASE("recovery codes: 20 symbols in groups of four, typed back in any case,
     if (c != '-') loose.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   CHECK(salted_hash_matches(loose, stored));
   CHECK(salted_hash_matches(" " + code + " ", stored));
+  // Read off a screen, a 0 typed as O and a 1 as I or l still match.
+  std::string misread = code;
+  for (char& c : misread) c = c == '0' ? 'O' : c == '1' ? 'l' : c;
+  CHECK(salted_hash_matches(misread, stored));
+  CHECK(normalized_code("o1-IL-oi") == "011101");
   CHECK_FALSE(salted_hash_matches(code.substr(1), stored));
   CHECK_FALSE(salted_hash_matches(code, "no-colon"));
   CHECK_FALSE(salted_hash_matches("", stored));
