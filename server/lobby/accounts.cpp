@@ -21,6 +21,18 @@ namespace {
 
 std::string minutes_until(std::int64_t wait_ms) { return std::to_string((wait_ms + 59'999) / 60'000); }
 
+// What a write that threw said, for its log line; nullopt when it did not throw.
+std::optional<std::string> failure(std::exception_ptr error) {
+  if (!error) return std::nullopt;
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "an unknown exception";
+  }
+}
+
 // What a live connection of a recovered name hears before it is closed.
 std::shared_ptr<const std::string> revoked_farewell() {
   static const auto frame = std::make_shared<const std::string>(
@@ -142,13 +154,9 @@ void Lobby::replace_secrets(const storage::Player& player, const std::string& us
         players_.clear_devices(player.name);
       },
       [this, player, token, recovery_code, replaced, done](std::exception_ptr error) {
-        if (error) {
-          try {
-            std::rethrow_exception(error);
-          } catch (const std::exception& e) {
-            spdlog::error("replacing the token of {} failed: {}", player.name, e.what());
-            return done(std::nullopt, ProtocolError(code::internal, "could not recover the name; try again"));
-          }
+        if (const auto failed = failure(error)) {
+          spdlog::error("replacing the token of {} failed: {}", player.name, *failed);
+          return done(std::nullopt, ProtocolError(code::internal, "could not recover the name; try again"));
         }
         // Another recovery used the same code first.
         if (!*replaced)
@@ -175,13 +183,9 @@ void Lobby::signup_link(const std::string& player, const protocol::SignupLink& l
   storage::SignupLink stored{sha256_hex(code), player, link.uses, expires_at};
   writer_.run([stored](storage::Store& db) { db.create_signup_link(stored); },
               [player, code, uses = link.uses, expires_at, done](std::exception_ptr error) {
-                if (error) {
-                  try {
-                    std::rethrow_exception(error);
-                  } catch (const std::exception& e) {
-                    spdlog::error("storing a sign-up link of {} failed: {}", player, e.what());
-                    return done({}, ProtocolError(code::internal, "could not make the sign-up link"));
-                  }
+                if (const auto failed = failure(error)) {
+                  spdlog::error("storing a sign-up link of {} failed: {}", player, *failed);
+                  return done({}, ProtocolError(code::internal, "could not make the sign-up link"));
                 }
                 spdlog::info("player {} made a sign-up link for {} new names until {}", player, uses, expires_at);
                 done({{"code", code}, {"uses", uses}, {"expires_at", expires_at}}, std::nullopt);
@@ -252,13 +256,9 @@ void Lobby::add_device(const storage::Player& player, const std::string& label, 
         players_.add_device(device);
       },
       [this, name = player.name, token, device, done](std::exception_ptr error) {
-        if (error) {
-          try {
-            std::rethrow_exception(error);
-          } catch (const std::exception& e) {
-            spdlog::error("adding a device of {} failed: {}", name, e.what());
-            return done(std::nullopt, ProtocolError(code::internal, "could not add the device; try again"));
-          }
+        if (const auto failed = failure(error)) {
+          spdlog::error("adding a device of {} failed: {}", name, *failed);
+          return done(std::nullopt, ProtocolError(code::internal, "could not add the device; try again"));
         }
         spdlog::info("player {} signed in a new device ({})", name, device.id);
         done(Welcome{name, token, balances_.balance(storage::player_account(name)), std::nullopt}, std::nullopt);
@@ -280,13 +280,9 @@ void Lobby::set_passphrase(const std::string& player, const std::string& passphr
     }
     writer_.run([player, hash](storage::Store& db) { db.set_passphrase_hash(player.id, hash); },
                 [name = player.name, done](std::exception_ptr error) {
-                  if (error) {
-                    try {
-                      std::rethrow_exception(error);
-                    } catch (const std::exception& e) {
-                      spdlog::error("storing the passphrase of {} failed: {}", name, e.what());
-                      return done({}, ProtocolError(code::internal, "could not set the passphrase; try again"));
-                    }
+                  if (const auto failed = failure(error)) {
+                    spdlog::error("storing the passphrase of {} failed: {}", name, *failed);
+                    return done({}, ProtocolError(code::internal, "could not set the passphrase; try again"));
                   }
                   spdlog::info("player {} set a passphrase", name);
                   done(Json::object(), std::nullopt);
@@ -357,13 +353,9 @@ void Lobby::revoke_device(const std::string& player, const std::string& device,
         }
       },
       [this, name = registered->name, device, revoked_hash, done](std::exception_ptr error) {
-        if (error) {
-          try {
-            std::rethrow_exception(error);
-          } catch (const std::exception& e) {
-            spdlog::error("revoking device {} of {} failed: {}", device, name, e.what());
-            return done({}, ProtocolError(code::internal, "could not revoke the device; try again"));
-          }
+        if (const auto failed = failure(error)) {
+          spdlog::error("revoking device {} of {} failed: {}", device, name, *failed);
+          return done({}, ProtocolError(code::internal, "could not revoke the device; try again"));
         }
         if (revoked_hash->empty()) return done({}, ProtocolError(code::not_found, "no device '" + device + "' of yours"));
         const auto closed = sessions_.close_token(name, *revoked_hash, device_revoked_farewell());
@@ -401,12 +393,8 @@ void Lobby::give_missing_recovery_code(const storage::Player& player, Welcome we
     auto added = std::make_shared<bool>(false);
     writer_.run([player, hash = salted_hash(code), added](storage::Store& db) { *added = db.add_recovery_hash(player.id, hash); },
                 [this, player, welcome, code, added, done](std::exception_ptr error) mutable {
-                  if (error) {
-                    try {
-                      std::rethrow_exception(error);
-                    } catch (const std::exception& e) {
-                      spdlog::error("adding a recovery code of {} failed: {}", player.name, e.what());
-                    }
+                  if (const auto failed = failure(error)) {
+                    spdlog::error("adding a recovery code of {} failed: {}", player.name, *failed);
                   } else {
                     mark_recovery_known(player.id);
                     if (*added) {

@@ -91,9 +91,7 @@ void Connection::hello(const std::shared_ptr<Client>& self, std::optional<std::i
   // One connection, one identity: a second hello may only repeat the first.
   if (!current.empty() && !same_name(current, hello.name))
     throw ProtocolError(code::conflict, "this connection is signed in as " + current);
-  lobby_.hello(hello, address_, [this, self, re](std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error) {
-    answer_sign_in(self, re, std::move(welcome), std::move(error));
-  });
+  lobby_.hello(hello, address_, answer_sign_in_to(self, re));
 }
 
 // `recover` signs in like `hello` (README "Accounts and recovery").
@@ -102,9 +100,7 @@ void Connection::recover(const std::shared_ptr<Client>& self, std::optional<std:
   // Its own old token would be revoked under it: a recovery takes a fresh connection.
   if (const auto current = player(); !current.empty())
     throw ProtocolError(code::conflict, "this connection is signed in as " + current + "; recover on a new one");
-  lobby_.recover(recover, address_, [this, self, re](std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error) {
-    answer_sign_in(self, re, std::move(welcome), std::move(error));
-  });
+  lobby_.recover(recover, address_, answer_sign_in_to(self, re));
 }
 
 // `device_sign_in` signs in like `hello`, as the name whose device code it is.
@@ -112,18 +108,20 @@ void Connection::device_sign_in(const std::shared_ptr<Client>& self, std::option
                                 const protocol::DeviceSignIn& request) {
   if (const auto current = player(); !current.empty())
     throw ProtocolError(code::conflict, "this connection is signed in as " + current);
-  lobby_.device_sign_in(request, address_, [this, self, re](std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error) {
-    answer_sign_in(self, re, std::move(welcome), std::move(error));
-  });
+  lobby_.device_sign_in(request, address_, answer_sign_in_to(self, re));
 }
 
 void Connection::passphrase_sign_in(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
                                     const protocol::PassphraseSignIn& request) {
   if (const auto current = player(); !current.empty())
     throw ProtocolError(code::conflict, "this connection is signed in as " + current);
-  lobby_.passphrase_sign_in(request, address_, [this, self, re](std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error) {
+  lobby_.passphrase_sign_in(request, address_, answer_sign_in_to(self, re));
+}
+
+Lobby::HelloDone Connection::answer_sign_in_to(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re) {
+  return [this, self, re](std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error) {
     answer_sign_in(self, re, std::move(welcome), std::move(error));
-  });
+  };
 }
 
 void Connection::answer_sign_in(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,

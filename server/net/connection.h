@@ -57,7 +57,9 @@ class Connection {
                       const protocol::DeviceSignIn& request);
   void passphrase_sign_in(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
                           const protocol::PassphraseSignIn& request);
-  // The answer to `hello` or `recover`: `welcome`, or the error.
+  // The answer to a sign-in (`hello`, `recover`, `device_sign_in`, `passphrase_sign_in`):
+  // `welcome`, or the error; answer_sign_in_to makes the lobby's callback for it.
+  Lobby::HelloDone answer_sign_in_to(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re);
   void answer_sign_in(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
                 std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error);
   // A table request (protocol::TableRequest): to its table's actor.
