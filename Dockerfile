@@ -15,9 +15,18 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
-COPY . .
+# Only what the server is compiled from, so that an edit to the README, the web
+# client or a test does not compile everything again (bench/ and tests/support/
+# are configured, not built: the benchmark's CMakeLists names their files).
+COPY CMakeLists.txt ./
+COPY rules rules
+COPY protocol protocol
+COPY storage storage
+COPY server server
+COPY bench bench
+COPY tests/support tests/support
 RUN cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
- && cmake --build build -j2
+ && cmake --build build -j2 --target parlour
 
 # ---- runtime stage ---------------------------------------------------------
 FROM debian:bookworm-slim
@@ -31,12 +40,15 @@ RUN apt-get update \
       libsqlite3-0 libspdlog1.10 libfmt9 libjemalloc2 libpqxx-6.4 libsodium23 ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 
-RUN useradd --system --home-dir /var/lib/parlour --shell /usr/sbin/nologin parlour \
+# A fixed uid and gid (10001), so that a folder bind-mounted from the host can be
+# given to it: `chown 10001:10001 ./parlour-data` (README "Docker").
+RUN groupadd --system --gid 10001 parlour \
+ && useradd --system --uid 10001 --gid 10001 --home-dir /var/lib/parlour --shell /usr/sbin/nologin parlour \
  && mkdir -p /var/lib/parlour \
  && chown parlour:parlour /var/lib/parlour
 
 COPY --from=build /src/build/server/parlour /usr/local/bin/parlour
-COPY --from=build /src/web-client /usr/share/parlour/web-client
+COPY web-client /usr/share/parlour/web-client
 
 # Fail the image build, naming the library, if a shared library is missing.
 RUN ! ldd /usr/local/bin/parlour | grep 'not found'
@@ -45,4 +57,5 @@ USER parlour
 VOLUME /var/lib/parlour
 EXPOSE 8080
 # No HEALTHCHECK: the runtime image has no curl; probe GET /healthz from outside.
+STOPSIGNAL SIGTERM
 CMD ["parlour","--bind","0.0.0.0","--port","8080","--db","/var/lib/parlour/parlour.db","--web-root","/usr/share/parlour/web-client"]
