@@ -5,14 +5,11 @@
 # ---- build stage -----------------------------------------------------------
 FROM debian:bookworm-slim AS build
 
-RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      build-essential cmake pkg-config \
-      libboost-dev libboost-system-dev \
-      nlohmann-json3-dev libspdlog-dev libfmt-dev \
-      libsqlitecpp-dev libsqlite3-dev libjemalloc-dev libpqxx-dev libsodium-dev \
-      doctest-dev \
- && rm -rf /var/lib/apt/lists/*
+# The build packages are the ones `make run` installs, from the one list
+# (scripts/install-deps.sh), so the image cannot drift from it (it had: the
+# image lacked libssl-dev once TLS came).
+COPY scripts/install-deps.sh /tmp/install-deps.sh
+RUN bash /tmp/install-deps.sh && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
 # Only what the server is compiled from, so that an edit to the README, the web
@@ -37,7 +34,7 @@ FROM debian:bookworm-slim
 # --db postgresql://...; Boost.Asio/Beast are header-only.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libsqlite3-0 libspdlog1.10 libfmt9 libjemalloc2 libpqxx-6.4 libsodium23 ca-certificates \
+      libsqlite3-0 libspdlog1.10 libfmt9 libjemalloc2 libpqxx-6.4 libsodium23 libssl3 ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 
 # A fixed uid and gid (10001), so that a folder bind-mounted from the host can be
