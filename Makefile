@@ -24,12 +24,15 @@ LAUNCHER := $(if $(shell command -v ccache),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache
 
 # CMake re-configures by itself when a CMakeLists.txt changes, so configure
 # explicitly only when there is no cache yet.
-configure: deps
-	@test -f $(BUILD_DIR)/CMakeCache.txt || \
+CONFIGURE = test -f $(BUILD_DIR)/CMakeCache.txt || \
 	  cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(LAUNCHER)
+COMPILE = cmake --build $(BUILD_DIR) -j$(JOBS)
+
+configure: deps
+	@$(CONFIGURE)
 
 build: configure
-	cmake --build $(BUILD_DIR) -j$(JOBS)
+	$(COMPILE)
 
 # exec: the server replaces the shell, so Ctrl-C and signals reach it directly.
 # The default database is ./data/parlour.db. The server's first info line says
@@ -38,11 +41,23 @@ run: build
 	@mkdir -p data
 	exec ./$(BUILD_DIR)/server/parlour $(ARGS)
 
-# Target-specific, so the deps step that `test` runs through `build` sees it.
-test: DEPS_FLAGS = --test
+# The build packages first; then the test-only ones (Chromium, clang, PostgreSQL,
+# HAProxy, nginx, Node.js: mostly downloading and unpacking) install in the
+# background while the plain tree compiles on both cores, and the tests start
+# when both are done. Their apt output goes to $(BUILD_DIR)/install-test-deps.log,
+# printed when the install fails.
 # -j2: the two halves of test_rules run side by side; every other test is
 # RUN_SERIAL (tests/CMakeLists.txt) and runs alone.
-test: build
+TEST_DEPS_LOG = $(BUILD_DIR)/install-test-deps.log
+test: deps
+	@mkdir -p $(BUILD_DIR); \
+	bash scripts/install-deps.sh --test > $(TEST_DEPS_LOG) 2>&1 & installing=$$!; \
+	{ $(CONFIGURE); } && $(COMPILE); built=$$?; \
+	if ! wait $$installing; then \
+	  cat $(TEST_DEPS_LOG); echo "make test: installing the test packages failed (above)" >&2; exit 1; \
+	fi; \
+	tail -n 1 $(TEST_DEPS_LOG); \
+	test $$built -eq 0 || exit $$built; \
 	ctest --test-dir $(BUILD_DIR) --output-on-failure --timeout 600 -j2
 
 bench: build

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "rules/rummy/michigan_family.h"
+#include "rules/rummy/rules_json.h"
 #include "rules/rummy/rummy_base.h"
 #include "rules/rummy/settlement.h"
 
@@ -184,9 +185,7 @@ namespace {
 
 using namespace rummy;
 
-bool opt(const Json& options, const char* name) { return options.at(name).get<bool>(); }
-
-RummyConfig config_for(const Json& options, int players) {
+RummyConfig five_hundred_config(const Json& options, int players) {
   RummyConfig c = michigan_family_config(options, players);
   const bool turn_over = options.at("after_stock").get<std::string>() == "turn_over";
   c.stock.end = turn_over ? StockEnd::turn_over : StockEnd::end_deal;
@@ -222,14 +221,14 @@ GameInfo five_hundred_rummy_info() {
        "after_stock turn_over: times the pile may be turned over before the deal ends."},
       top_card_free_option(),
   };
-  info.max_players_for = [](const Json& options) { return opt(options, "partnership") ? 4 : 8; };
+  info.max_players_for = [](const Json& options) { return option_on(options, "partnership") ? 4 : 8; };
   info.bot = rummy::rummy_bot;
   info.create = [](const GameSetup& setup) -> std::unique_ptr<GameState> {
     FiveHundredRules rules;
-    rules.partnership = opt(setup.options, "partnership");
+    rules.partnership = option_on(setup.options, "partnership");
     rules.target = setup.options.at("target").get<int>();
     rules.deals = setup.options.at("deals").get<int>();
-    return make_five_hundred_family(setup, config_for(setup.options, setup.players), rules);
+    return make_five_hundred_family(setup, five_hundred_config(setup.options, setup.players), rules);
   };
   return info;
 }

@@ -74,7 +74,7 @@ namespace {
 using namespace rummy;
 
 const std::string pool_name = "pool";
-constexpr int kTarget = 100;
+constexpr int kJavaTarget = 100;
 
 class JavaRummy final : public GoDownFamily {
  public:
@@ -125,14 +125,14 @@ class JavaRummy final : public GoDownFamily {
     for (int s : seats_in_play()) {
       scores_[s] += points[s];
       
-      (scores_[s] >= kTarget ? reached : below).push_back(s);
+      (scores_[s] >= kJavaTarget ? reached : below).push_back(s);
     }
     summary["deal_points"] = points;
     std::vector<int> pool_winners;
     if (below.empty()) {
       // Everyone still in reached the target this deal: the lowest total wins.
       pool_winners = best_of(reached, true);
-      fx.say("Every player still in has reached " + std::to_string(kTarget) + ": the lowest total wins the pool.");
+      fx.say("Every player still in has reached " + std::to_string(kJavaTarget) + ": the lowest total wins the pool.");
     } else if (below.size() == 1) {
       pool_winners = below;
     } else if (deal_limit_reached()) {
@@ -146,7 +146,7 @@ class JavaRummy final : public GoDownFamily {
       out.push_back(s);
       fx.say(seat_tag(s) + " has " + std::to_string(scores_[s]) + " points and is eliminated.");
       pool_ += pay_into_pool(s, pool_name, config().scoring.stake,
-                             seat_tag(s) + " reached " + std::to_string(scores_[s]) + " of " + std::to_string(kTarget) +
+                             seat_tag(s) + " reached " + std::to_string(scores_[s]) + " of " + std::to_string(kJavaTarget) +
                                  " points and is eliminated: his stake into the pool",
                              chips, fx, summary);
     }
@@ -172,7 +172,7 @@ class JavaRummy final : public GoDownFamily {
   Json extra_view() const override {
     std::vector<bool> out(players());
     for (int s = 0; s < players(); ++s) out[s] = eliminated(s);
-    return {{"pools", {{"pool", pool_}}}, {"eliminated", out}, {"target", kTarget}};
+    return {{"pools", {{"pool", pool_}}}, {"eliminated", out}, {"target", kJavaTarget}};
   }
 
   std::int64_t pool_ = 0;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "rules/rummy/michigan_family.h"
+#include "rules/rummy/rules_json.h"
 #include "rules/rummy/rummy_base.h"
 #include "rules/rummy/settlement.h"
 
@@ -16,11 +17,9 @@ using namespace rummy;
 
 constexpr int kMaxDeals = 200;  // every game ends, whatever the cards do
 
-bool opt(const Json& options, const char* name) { return options.at(name).get<bool>(); }
-
-RummyConfig config_for(const Json& options, int players) {
+RummyConfig michigan_config(const Json& options, int players) {
   RummyConfig c = michigan_family_config(options, players);
-  c.draw.take_whole_pile = opt(options, "polish");
+  c.draw.take_whole_pile = option_on(options, "polish");
   return c;
 }
 
@@ -28,10 +27,10 @@ class MichiganRummy final : public RummyBase {
  public:
   std::unique_ptr<GameState> clone() const override { return std::make_unique<MichiganRummy>(*this); }
   explicit MichiganRummy(const GameSetup& setup)
-      : RummyBase(setup, config_for(setup.options, setup.players)),
+      : RummyBase(setup, michigan_config(setup.options, setup.players)),
         target_(setup.options.at("target").get<int>()),
         deal_limit_(setup.options.at("deals").get<int>()),
-        settle_each_deal_(opt(setup.options, "settle_each_deal")),
+        settle_each_deal_(option_on(setup.options, "settle_each_deal")),
         banked_(setup.players, 0),
         deal_points_(setup.players, 0) {
     if (settle_each_deal_ && deal_limit_ == 0) deal_limit_ = setup.players;

@@ -12,7 +12,7 @@ namespace {
 
 using namespace rummy;
 
-RummyConfig config_for(const Json& options) {
+RummyConfig persian_config(const Json& options) {
   RummyConfig c = michigan_family_config(options, 4);
   c.deal.pack.jokers = 4;
   c.melds.ace = AceMode::high;
@@ -50,7 +50,7 @@ GameInfo persian_rummy_info() {
     rules.going_out_bonus = 25;
     rules.target = 0;
     rules.deals = setup.options.at("deals").get<int>();
-    return make_five_hundred_family(setup, config_for(setup.options), rules);
+    return make_five_hundred_family(setup, persian_config(setup.options), rules);
   };
   return info;
 }

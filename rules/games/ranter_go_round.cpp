@@ -31,7 +31,7 @@ const char* standing_name(Standing standing) {
   return "in";
 }
 
-struct SeatState {
+struct RanterSeat {
   Standing standing = Standing::sitting_out;
   int counters = 0;
   std::optional<Card> card;
@@ -458,7 +458,7 @@ class RanterGoRound final : public GameState {
   Shoe shoe_;
   Stock stock_;
   std::vector<Card> returned_;  // the dealer's card put under the stock
-  std::vector<SeatState> seats_;
+  std::vector<RanterSeat> seats_;
   std::vector<bool> exposed_;  // kings turned up this deal
   std::vector<int> order_;     // this deal's players, dealer last
   std::size_t turn_ = 0;       // index into order_

@@ -37,7 +37,7 @@ const char* status_name(Status status) {
   return "waiting";
 }
 
-struct SeatState {
+struct RedAndBlackSeat {
   Status status = Status::sitting_out;
   bool left = false;
   std::optional<bool> red;  // the colour named: true red, false black
@@ -255,7 +255,7 @@ class RedAndBlack final : public GameState {
 
   const char* phase_name() const { return phase_label(phase_, "betting"); }
 
-  static int named_count(const SeatState& s) {
+  static int named_count(const RedAndBlackSeat& s) {
     return static_cast<int>(
         std::count_if(s.cards.begin(), s.cards.end(), [&](Card c) { return c.is_red() == *s.red; }));
   }
@@ -430,7 +430,7 @@ class RedAndBlack final : public GameState {
   const int deal_limit_;
   Shoe shoe_;
   Stock stock_;
-  std::vector<SeatState> seats_;
+  std::vector<RedAndBlackSeat> seats_;
   std::vector<int> order_;  // this deal's bettors from the dealer's left
   std::size_t turn_ = 0;    // index into order_
   int dealer_ = 0;

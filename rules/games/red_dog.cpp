@@ -31,7 +31,7 @@ const char* status_name(Status status) {
   return "waiting";
 }
 
-struct SeatState {
+struct RedDogSeat {
   std::vector<Card> hand;
   Status status = Status::sitting_out;
   bool left = false;
@@ -407,7 +407,7 @@ class RedDog final : public GameState {
   const int deal_limit_;
   Shoe shoe_;
   Stock stock_;
-  std::vector<SeatState> seats_;
+  std::vector<RedDogSeat> seats_;
   std::vector<int> order_;  // this deal's bettors, dealer last
   std::size_t turn_ = 0;    // index into order_
   std::vector<Card> turned_;

@@ -16,7 +16,7 @@ namespace {
 
 const std::string pool_name = "pool";
 
-struct SeatState {
+struct ReversiSeat {
   std::vector<Card> hand;
   int tricks = 0;
   bool in_deal = false;
@@ -312,7 +312,7 @@ class Reversi final : public GameState {
   const std::int64_t stake_;
   const int deal_limit_;
   Shoe shoe_;
-  std::vector<SeatState> seats_;
+  std::vector<ReversiSeat> seats_;
   tricks::TrickRules rules_{};
   std::vector<int> order_;  // this deal's players from the dealer's left
   tricks::Trick trick_;

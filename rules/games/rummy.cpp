@@ -1,6 +1,7 @@
 #include "rules/games/rummy.h"
 
 #include "rules/rummy/bot.h"
+#include "rules/rummy/rules_json.h"
 #include "rules/rummy/rummy_base.h"
 #include "rules/rummy/settlement.h"
 
@@ -12,20 +13,18 @@ using namespace rummy;
 
 int hand_size_for(int players) { return players == 2 ? 10 : players <= 4 ? 7 : 6; }
 
-bool opt(const Json& options, const char* name) { return options.at(name).get<bool>(); }
-
-RummyConfig config_for(const Json& options, int players) {
+RummyConfig rummy_config(const Json& options, int players) {
   RummyConfig c;
   c.deal.hand_size = hand_size_for(players);
   c.values = CardValues::basic();
-  if (opt(options, "round_the_corner")) {
+  if (option_on(options, "round_the_corner")) {
     c.melds.ace = AceMode::around;
     c.values = CardValues::ace11();
-  } else if (opt(options, "high_low")) {
+  } else if (option_on(options, "high_low")) {
     c.melds.ace = AceMode::low_or_high;
     c.values = CardValues::ace11();
   }
-  if (opt(options, "wild_card")) {
+  if (option_on(options, "wild_card")) {
     const int jokers = options.at("jokers").get<int>();
     c.melds.deuces_wild = true;
     c.melds.jokers_wild = jokers > 0;
@@ -33,16 +32,16 @@ RummyConfig config_for(const Json& options, int players) {
     c.values.wild_deuce = 25;
     c.values.joker = 25;
   }
-  c.melding.rummy_only = opt(options, "one_meld") || opt(options, "wild_card") || opt(options, "boathouse");
-  c.draw.boathouse = opt(options, "boathouse");
-  c.draw.boathouse_two_discards = opt(options, "boathouse_two_discards");
-  if (opt(options, "block")) {
+  c.melding.rummy_only = option_on(options, "one_meld") || option_on(options, "wild_card") || option_on(options, "boathouse");
+  c.draw.boathouse = option_on(options, "boathouse");
+  c.draw.boathouse_two_discards = option_on(options, "boathouse_two_discards");
+  if (option_on(options, "block")) {
     c.discard.final_discard_required = true;
     c.stock.end = StockEnd::discard_only;
   }
-  c.discard.needs_earlier_meld = opt(options, "two_meld");
-  c.discard.call = opt(options, "call");
-  c.discard.no_discard_taken_upcard = opt(options, "no_discard_taken_upcard");
+  c.discard.needs_earlier_meld = option_on(options, "two_meld");
+  c.discard.call = option_on(options, "call");
+  c.discard.no_discard_taken_upcard = option_on(options, "no_discard_taken_upcard");
   c.stock.max_restocks = options.at("max_restocks").get<int>();
   c.scoring.stake = options.at("stake").get<std::int64_t>();
   c.scoring.deals = options.at("deals").get<int>();
@@ -52,7 +51,7 @@ RummyConfig config_for(const Json& options, int players) {
 class Rummy final : public RummyBase {
  public:
   std::unique_ptr<GameState> clone() const override { return std::make_unique<Rummy>(*this); }
-  explicit Rummy(const GameSetup& setup) : RummyBase(setup, config_for(setup.options, setup.players)), options_(setup.options) {}
+  explicit Rummy(const GameSetup& setup) : RummyBase(setup, rummy_config(setup.options, setup.players)), options_(setup.options) {}
 
  private:
   void settle_deal(const DealEnd& end, Balances& chips, Effects& fx, Json& summary) override {
@@ -60,7 +59,7 @@ class Rummy final : public RummyBase {
     if (end.kind == DealEnd::Kind::block_showdown) return settle_lowest_count(pay_out);
     if (end.kind != DealEnd::Kind::went_out) return;
     const int winner = end.winner;
-    if (opt(options_, "one_meld") || opt(options_, "wild_card")) {
+    if (option_on(options_, "one_meld") || option_on(options_, "wild_card")) {
       // The winner collects what his own melds are worth from each opponent.
       const int worth = melded_value(winner);
       summary["melded"] = worth;
@@ -71,7 +70,7 @@ class Rummy final : public RummyBase {
                              std::to_string(worth));
       return;
     }
-    const bool doubled = end.rummy && !(opt(options_, "boathouse") && opt(options_, "boathouse_single_pay"));
+    const bool doubled = end.rummy && !(option_on(options_, "boathouse") && option_on(options_, "boathouse_single_pay"));
     summary["doubled"] = doubled;
     for (int s : seats_in_play())
       if (s != winner)
@@ -102,14 +101,14 @@ class Rummy final : public RummyBase {
 
 void check_rummy_options(const Json& o) {
   auto both = [&](const char* a, const char* b, const char* why) {
-    if (opt(o, a) && opt(o, b)) throw SetupError(std::string("options ") + a + " and " + b + " contradict: " + why);
+    if (option_on(o, a) && option_on(o, b)) throw SetupError(std::string("options ") + a + " and " + b + " contradict: " + why);
   };
   both("two_meld", "boathouse", "Boathouse melds only by going rummy, Two-Meld forbids going out at once");
   both("two_meld", "one_meld", "One-Meld melds only by going rummy, Two-Meld forbids going out at once");
   both("two_meld", "wild_card", "Wild Card melds only by going rummy, Two-Meld forbids going out at once");
-  if (opt(o, "boathouse_two_discards") && !opt(o, "boathouse"))
+  if (option_on(o, "boathouse_two_discards") && !option_on(o, "boathouse"))
     throw SetupError("option boathouse_two_discards needs boathouse");
-  if (o.at("jokers").get<int>() > 0 && !opt(o, "wild_card")) throw SetupError("option jokers needs wild_card");
+  if (o.at("jokers").get<int>() > 0 && !option_on(o, "wild_card")) throw SetupError("option jokers needs wild_card");
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ namespace {
 
 using namespace rummy;
 
-constexpr int kTarget = 100;
+constexpr int kRummyPokerTarget = 100;
 
 RummyConfig poker_config(const Json& options) {
   auto c = java_config(options);
@@ -87,7 +87,7 @@ class RummyPoker final : public GoDownFamily {
     bool reached = false;
     for (int s : seats) {
       scores_[s] += points[s];
-      reached = reached || scores_[s] >= kTarget;
+      reached = reached || scores_[s] >= kRummyPokerTarget;
     }
     summary["deal_points"] = points;
     if (!reached && !deal_limit_reached()) return;
@@ -110,7 +110,7 @@ class RummyPoker final : public GoDownFamily {
   }
 
   Json extra_view() const override {
-    return {{"target", kTarget}, {"scoring", penalty_ ? "penalty" : "positive"}};
+    return {{"target", kRummyPokerTarget}, {"scoring", penalty_ ? "penalty" : "positive"}};
   }
 
   bool penalty_;

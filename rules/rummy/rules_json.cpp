@@ -72,4 +72,6 @@ CardValues card_values_from(const Json& v) {
   return c;
 }
 
+bool option_on(const Json& options, const char* name) { return options.at(name).get<bool>(); }
+
 }  // namespace parlour::rules::rummy

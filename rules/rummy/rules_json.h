@@ -17,4 +17,7 @@ Json card_values_json(const CardValues& values);
 MeldRules meld_rules_from(const Json& written);
 CardValues card_values_from(const Json& written);
 
+// A game option that is on or off (the options were checked against the game's schema).
+bool option_on(const Json& options, const char* name);
+
 }  // namespace parlour::rules::rummy

@@ -59,8 +59,6 @@ const Json* find_action(const Json& legal, const std::string& type) {
   return nullptr;
 }
 
-Json card_action(const char* type, Card card) { return {{"type", type}, {"card", to_string(card)}}; }
-
 // Higher is better to keep when taking tricks: any trump above any plain card.
 int keep_value(const TrickSight& sight, Card card) {
   return (sight.is_trump(card) ? 100 : 0) + rank_value(card, sight.rules.order);

@@ -47,8 +47,6 @@ struct SeatState {
   std::size_t dead = 0;  // cards laid aside face down (an exchanged hand, discards)
 };
 
-Json card_action(const char* type, Card card) { return {{"type", type}, {"card", to_string(card)}}; }
-
 class PoolTrick final : public GameState {
  public:
   std::unique_ptr<GameState> clone() const override { return std::make_unique<PoolTrick>(*this); }

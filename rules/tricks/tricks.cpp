@@ -103,4 +103,6 @@ Trick trick_restore(const Json& snapshot, int players) {
 }
 
 
+Json card_action(const char* type, Card card) { return {{"type", type}, {"card", to_string(card)}}; }
+
 }  // namespace parlour::rules::tricks

@@ -59,6 +59,9 @@ bool holds_suit(const std::vector<Card>& hand, Suit suit);
 // [[seat, card], ...]; read back, every seat must be one of the table's `players`
 // (the winner's seat indexes the games' seats).
 Json trick_snapshot(const Trick& trick);
+
+// An action naming one card: {"type": type, "card": card}.
+Json card_action(const char* type, Card card);
 Trick trick_restore(const Json& snapshot, int players);
 
 
