@@ -29,9 +29,14 @@ struct Metrics {
 struct Front {
   unsigned short port = 0;                   // the bound port (useful with --port 0)
   std::function<void()> reload_certificate;  // reads --tls-cert/--tls-key again; empty without TLS
+  // Begins the drain (server/net/drain.h): no new players, /readyz 503, every
+  // WebSocket closed with 1012 after its queued frames. Returns how many.
+  std::function<std::size_t()> drain;
 };
 
 // Starts accepting. Throws when the TLS certificate or key cannot be read.
-Front listen(boost::asio::io_context& io, const Config& config, Lobby& lobby, Writer& writer, Metrics& metrics);
+// `reader` answers /readyz's look at the store.
+Front listen(boost::asio::io_context& io, const Config& config, Lobby& lobby, Writer& writer, Reader& reader,
+             Metrics& metrics);
 
 }  // namespace parlour::server
