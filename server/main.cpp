@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
                  config.clustered() ? ", node " + config.node : std::string());
 
     // SIGTERM or SIGINT: the graceful drain (docs/metrics.md), then the stop below.
-    Drain drain(io, front, metrics, std::chrono::seconds(config.drain_seconds));
+    Drain drain(io, front, writer, metrics, std::chrono::seconds(config.drain_seconds));
     drain.start();
     // SIGHUP: a renewed TLS certificate for new connections; nothing else stops.
     boost::asio::signal_set hangup(io);

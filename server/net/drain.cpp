@@ -1,5 +1,6 @@
 #include "server/net/drain.h"
 
+#include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
 namespace parlour::server {
@@ -9,9 +10,11 @@ namespace {
 constexpr auto poll_every = std::chrono::milliseconds(20);
 }  // namespace
 
-Drain::Drain(boost::asio::io_context& io, const Front& front, const Metrics& metrics, std::chrono::seconds bound)
+Drain::Drain(boost::asio::io_context& io, const Front& front, Writer& writer, const Metrics& metrics,
+             std::chrono::seconds bound)
     : io_(io),
       front_(front),
+      writer_(writer),
       metrics_(metrics),
       bound_(bound),
       strand_(boost::asio::make_strand(io)),
@@ -31,11 +34,21 @@ void Drain::on_signal(const boost::system::error_code& ec, int signal) {
   }
   draining_ = true;
   began_ = std::chrono::steady_clock::now();
-  const auto told = front_.drain ? front_.drain() : 0;
-  spdlog::info("signal {}: draining: taking no new players, {} connections told to reconnect (close 1012); "
-               "stopping within {} s (another signal stops at once)",
-               signal, told, bound_.count());
+  if (front_.stop_taking) front_.stop_taking();
+  spdlog::info("signal {}: draining: taking no new players; stopping within {} s (another signal stops at once)",
+               signal, bound_.count());
   start();  // a second signal
+  // The steps queued so far commit before the goodbye (the writer runs its
+  // queue in order), so the answers to requests in flight go out first.
+  writer_.run([](storage::Store&) {},
+              [this](std::exception_ptr) { boost::asio::post(strand_, [this] { say_goodbye(); }); });
+  watch();  // the bound holds even if the writer is slow (a database away)
+}
+
+void Drain::say_goodbye() {
+  if (!draining_ || io_.stopped()) return;
+  const auto told = front_.say_goodbye ? front_.say_goodbye() : 0;
+  spdlog::info("drain: the writer's queue is committed; {} connections told to reconnect (close 1012)", told);
   watch();
 }
 

@@ -28,8 +28,10 @@ class LiveSockets {
     std::lock_guard lock(mutex_);
     sessions_.erase(key);
   }
-  // A session added after this sees draining() when its handshake ends.
-  std::size_t drain() {
+  // From now on a session sees draining() when its handshake ends.
+  void stop_taking() { draining_ = true; }
+  // Tells every session to close; returns how many.
+  std::size_t say_goodbye() {
     std::vector<std::shared_ptr<Restartable>> told;
     {
       std::lock_guard lock(mutex_);

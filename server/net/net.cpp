@@ -761,7 +761,7 @@ Front listen(asio::io_context& io, const Config& config, Lobby& lobby, Writer& w
   auto listener = std::make_shared<Listener>(
       io, endpoint, Context{config, lobby, writer, reader, metrics, sockets, addresses, trusted, tls});
   listener->run();
-  Front front{listener->port(), {}, [sockets] { return sockets->drain(); }};
+  Front front{listener->port(), {}, [sockets] { sockets->stop_taking(); }, [sockets] { return sockets->say_goodbye(); }};
   if (tls) front.reload_certificate = [tls] { tls->reload(); };
   return front;
 }

@@ -29,9 +29,11 @@ struct Metrics {
 struct Front {
   unsigned short port = 0;                   // the bound port (useful with --port 0)
   std::function<void()> reload_certificate;  // reads --tls-cert/--tls-key again; empty without TLS
-  // Begins the drain (server/net/drain.h): no new players, /readyz 503, every
-  // WebSocket closed with 1012 after its queued frames. Returns how many.
-  std::function<std::size_t()> drain;
+  // The drain (server/net/drain.h): from stop_taking() on, no new players and
+  // /readyz 503; say_goodbye() closes every WebSocket with 1012 after its
+  // queued frames and returns how many.
+  std::function<void()> stop_taking;
+  std::function<std::size_t()> say_goodbye;
 };
 
 // Starts accepting. Throws when the TLS certificate or key cannot be read.
