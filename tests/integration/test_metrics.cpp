@@ -13,10 +13,12 @@
 
 #include "tests/integration/prometheus_text.h"
 #include "tests/integration/server_process.h"
+#include "tests/support/postgres_cluster.h"
 
 using parlour::test::Json;
 using parlour::test::ServerProcess;
 using parlour::test::WsClient;
+using parlour::support::PostgresCluster;
 namespace prometheus = parlour::support::prometheus;
 
 namespace {
@@ -209,4 +211,22 @@ TEST_CASE("/readyz: ready while the store answers at the latest migration, never
   const auto probe = exchange(server.port(), "GET /readyz HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.1\r\n\r\n");
   CHECK(probe.result_int() == 200);
   CHECK(probe.body() == "ready\n");
+}
+
+TEST_CASE("/readyz on PostgreSQL: ready, then 503 and why while the database is down") {
+  const std::string missing = PostgresCluster::unavailable_reason();
+  if (!missing.empty()) {
+    MESSAGE("skipped: " << missing);
+    return;
+  }
+  PostgresCluster cluster({"fsync=off"});
+  ServerProcess server(cluster.create_database("parlour_readyz"));
+  CHECK(server.get("/readyz") == std::pair<int, std::string>{200, "ready\n"});
+  cluster.stop();
+  const auto down = server.get("/readyz");
+  CHECK(down.first == 503);
+  CHECK(down.second.rfind("the store ", 0) == 0);
+  CHECK(std::count(down.second.begin(), down.second.end(), '\n') == 1);
+  MESSAGE("with the database down: " << down.second);
+  CHECK(server.get("/healthz").first == 200);  // up, not ready
 }
