@@ -1,6 +1,6 @@
 // parlour: the card-table server. Parses flags, opens the database, loads the
 // players and balances, rebuilds the unfinished tables from their logs, and
-// serves HTTP and WebSocket until SIGINT or SIGTERM.
+// serves HTTP and WebSocket until SIGINT or SIGTERM (which drain first).
 #include <utility>
 
 #include <boost/asio/io_context.hpp>
@@ -17,6 +17,7 @@
 #include "server/common/config.h"
 #include "server/lobby/lobby.h"
 #include "server/net/client_address.h"
+#include "server/net/drain.h"
 #include "server/net/net.h"
 #include "server/persistence/reader.h"
 #include "server/history/verify.h"
@@ -122,7 +123,7 @@ int main(int argc, char** argv) {
     }
     lobby.start_housekeeping();
     Metrics metrics;
-    const auto front = listen(io, config, lobby, writer, metrics);
+    const auto front = listen(io, config, lobby, writer, reader, metrics);
     const auto port = front.port;
     const auto local_url = browse_url(config.bind, port);
     const auto open_url = !config.public_url.empty() ? config.public_url
@@ -132,11 +133,9 @@ int main(int argc, char** argv) {
                  open_url, database, config.web_root, players.size(),
                  config.clustered() ? ", node " + config.node : std::string());
 
-    boost::asio::signal_set signals(io, SIGINT, SIGTERM);
-    signals.async_wait([&](const boost::system::error_code&, int signal) {
-      spdlog::info("signal {}: shutting down", signal);
-      io.stop();
-    });
+    // SIGTERM or SIGINT: the graceful drain (docs/metrics.md), then the stop below.
+    Drain drain(io, front, writer, metrics, std::chrono::seconds(config.drain_seconds));
+    drain.start();
     // SIGHUP: a renewed TLS certificate for new connections; nothing else stops.
     boost::asio::signal_set hangup(io);
     std::function<void(const boost::system::error_code&, int)> on_hangup = [&](const boost::system::error_code& ec, int) {

@@ -91,6 +91,9 @@ std::string usage() {
          "  --signup-links-per-day N   sign-up links one player may make a day (default 10)\n"
          "  --device-link-seconds N   how long a device code (another device signing in as the\n"
          "                        same name) stays valid (default 600)\n"
+         "  --drain-seconds N     on SIGTERM (or SIGINT), stop taking players, tell every client to\n"
+         "                        reconnect (WebSocket close 1012) and exit within N seconds; a second\n"
+         "                        signal exits at once; 0 exits at once (default 10; docs/metrics.md)\n"
          "  --help                this text\n";
 }
 
@@ -160,6 +163,7 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
     else if (flag == "--recovery-tries-per-hour") ok = parse_int<int>(value, config.recovery_tries_per_hour, 1, 1'000'000);
     else if (flag == "--signup-links-per-day") ok = parse_int<int>(value, config.signup_links_per_day, 1, 1'000'000);
     else if (flag == "--device-link-seconds") ok = parse_int<int>(value, config.device_link_seconds, 1, 86'400);
+    else if (flag == "--drain-seconds") ok = parse_int<int>(value, config.drain_seconds, 0, 3600);
     else return fail("unknown option " + flag);
     if (!ok) return fail("bad value for " + flag + ": '" + value + "'");
   }

@@ -55,6 +55,8 @@ struct Config {
   int recovery_tries_per_hour = 10;                  // wrong recovery codes per name, and per address, an hour
   int signup_links_per_day = 10;                     // sign-up links one player may make a day
   int device_link_seconds = 600;                     // how long a device code signs another device in
+  // Operations (docs/metrics.md): SIGTERM's graceful drain exits within this long.
+  int drain_seconds = 10;
 };
 
 // Parses argv; returns the config, or an error message (also for --help, whose

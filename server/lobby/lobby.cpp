@@ -573,6 +573,12 @@ Lobby::Counts Lobby::table_counts() const {
   std::lock_guard lock(mutex_);
   Counts counts{tables_.size(), 0};
   for (const auto& [id, finished] : finished_) counts.finished += finished.table.expired() ? 0 : 1;
+  // The lobby's lock, then each table's snapshot lock: the order table_changed keeps.
+  for (const auto& [id, table] : tables_) {
+    const auto status = table->snapshot().status;
+    counts.waiting += status == "waiting" ? 1 : 0;
+    counts.playing += status == "playing" ? 1 : 0;
+  }
   return counts;
 }
 

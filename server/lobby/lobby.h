@@ -137,8 +137,12 @@ class Lobby final : public ServedTables {
   struct Counts {
     std::size_t open = 0;
     std::size_t finished = 0;
+    std::size_t waiting = 0;  // of the open ones, by their status now (/metrics)
+    std::size_t playing = 0;
   };
   Counts table_counts() const;
+  // Names with a live signed-in connection here (/metrics).
+  std::size_t players_online() const { return sessions_.players_online(); }
 
   // --- Several nodes (server/cluster/cluster.h) ---
   void attach(Cluster& cluster) { cluster_ = &cluster; }

@@ -24,6 +24,13 @@ std::string LiveSessions::last_seen(const std::string& token_hash) const {
   return found == last_seen_.end() ? std::string() : found->second;
 }
 
+std::size_t LiveSessions::players_online() const {
+  std::lock_guard lock(mutex_);
+  return static_cast<std::size_t>(std::count_if(by_name_.begin(), by_name_.end(), [](const auto& name) {
+    return std::any_of(name.second.begin(), name.second.end(), [](const Session& s) { return !s.client.expired(); });
+  }));
+}
+
 std::size_t LiveSessions::close_others(const std::string& player, const std::string& kept_hash,
                                        std::shared_ptr<const std::string> farewell) {
   return close_where(player, [&](const std::string& hash) { return hash != kept_hash; }, std::move(farewell));

@@ -27,6 +27,8 @@ class LiveSessions {
                           std::shared_ptr<const std::string> farewell);
   // When a token last signed in (utc_iso8601), since the server started; "" if not.
   std::string last_seen(const std::string& token_hash) const;
+  // Names with at least one live connection.
+  std::size_t players_online() const;
 
  private:
   template <class Revoked>

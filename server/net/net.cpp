@@ -23,6 +23,9 @@
 #include "server/net/address_counter.h"
 #include "server/net/client_address.h"
 #include "server/net/connection.h"
+#include "server/net/live_sockets.h"
+#include "server/net/metrics.h"
+#include "server/common/metrics.h"
 
 namespace parlour::server {
 
@@ -109,7 +112,9 @@ struct Context {
   const Config& config;
   Lobby& lobby;
   Writer& writer;
+  Reader& reader;
   Metrics& metrics;
+  std::shared_ptr<LiveSockets> sockets;
   std::shared_ptr<AddressCounter> addresses;
   std::shared_ptr<const TrustedProxies> trusted;
   std::shared_ptr<TlsCertificate> tls;  // null without --tls-cert
@@ -118,7 +123,9 @@ struct Context {
 // ------------------------------------------------------------------ WebSocket
 
 template <typename Stream>
-class WebSocketSession : public Client, public std::enable_shared_from_this<WebSocketSession<Stream>> {
+class WebSocketSession : public Client,
+                         public Restartable,
+                         public std::enable_shared_from_this<WebSocketSession<Stream>> {
  public:
   // `tls` is the context the stream's TLS session came from, kept while it lives.
   WebSocketSession(Stream&& stream, std::shared_ptr<ssl::context> tls, Context context, AddressCounter::Slot slot)
@@ -129,11 +136,15 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
         id_(next_client_id()),
         connection_(context.lobby, context.config, slot_.address()) {}
 
-  ~WebSocketSession() override { --context_.metrics.open_connections; }
+  ~WebSocketSession() override {
+    context_.sockets->remove(this);
+    --context_.metrics.open_connections;
+  }
 
   void run(http::request<http::string_body> request) {
     ++context_.metrics.connections;
     ++context_.metrics.open_connections;
+    context_.sockets->add(this, this->weak_from_this());
     websocket::stream_base::timeout timeouts{};
     timeouts.handshake_timeout = std::chrono::seconds(30);
     timeouts.idle_timeout = std::chrono::seconds(context_.config.idle_timeout_s);
@@ -149,6 +160,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   ClientId id() const override { return id_; }
 
   void send(std::shared_ptr<const std::string> frame) override {
+    metrics::note_frame_out(*frame);
     asio::dispatch(ws_.get_executor(), [self = this->shared_from_this(), frame = std::move(frame)]() mutable {
       self->queue(std::move(frame));
     });
@@ -158,14 +170,27 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
 
   void close_for_move() override { close_after_queue({websocket::close_code::service_restart, "table moved"}); }
   void close_revoked() override { close_after_queue({websocket::close_code::policy_error, "signed out"}); }
+  // The drain: the client reconnects (web-client/js/connection.js reconnects on any close).
+  void close_for_restart() override {
+    close_after_queue({websocket::close_code::service_restart, "server restarting"}, drain_close_timeout);
+  }
 
  private:
-  void close_after_queue(websocket::close_reason reason) {
-    asio::dispatch(ws_.get_executor(), [self = this->shared_from_this(), reason] {
+  // `answer_within`: how long the client has to answer the close (else the handshake's 30 s).
+  void close_after_queue(websocket::close_reason reason,
+                         std::optional<std::chrono::seconds> answer_within = std::nullopt) {
+    asio::dispatch(ws_.get_executor(), [self = this->shared_from_this(), reason, answer_within] {
       if (self->closed_ || self->closing_) return;
       self->closing_ = true;
       self->close_reason_ = reason;
-      if (self->queue_.empty()) self->close_queued();
+      if (answer_within) {
+        websocket::stream_base::timeout timeouts{};
+        self->ws_.get_option(timeouts);
+        timeouts.handshake_timeout = *answer_within;
+        self->ws_.set_option(timeouts);
+      }
+      // Before the handshake has ended, on_accept closes.
+      if (self->accepted_ && self->queue_.empty()) self->close_queued();
     });
   }
 
@@ -176,7 +201,11 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
 
   void on_accept(beast::error_code ec) {
     if (ec) return spdlog::debug("websocket handshake failed: {}", ec.message());
+    accepted_ = true;
     do_read();
+    // Told to close during the handshake, or upgraded just as the drain began.
+    if (context_.sockets->draining() && !closing_) return close_for_restart();
+    if (closing_ && queue_.empty()) close_queued();
   }
 
   void do_read() { ws_.async_read(buffer_, beast::bind_front_handler(&WebSocketSession::on_read, this->shared_from_this())); }
@@ -192,6 +221,11 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
       return closed();
     }
     ++context_.metrics.frames_in;
+    if (context_.sockets->draining()) {
+      // Told to reconnect: nothing new starts here (the client asks again on the next server).
+      buffer_.consume(buffer_.size());
+      return do_read();
+    }
     if (!ws_.got_text()) {
       spdlog::info("closing a connection of {}: binary frame", describe());
       ws_.async_close(websocket::close_code::unknown_data,
@@ -279,6 +313,7 @@ class WebSocketSession : public Client, public std::enable_shared_from_this<WebS
   std::size_t queued_bytes_ = 0;
   bool closed_ = false;
   bool closing_ = false;  // close_after_queue: closes once the queue is written
+  bool accepted_ = false;  // the WebSocket handshake has ended
   websocket::close_reason close_reason_;
 };
 
@@ -396,6 +431,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
       if (context_.tls && !is_health_check(request)) return respond(to_https(request));
     if (!admit(request)) return;
     if (websocket::is_upgrade(request)) {
+      if (context_.sockets->draining()) return respond(restarting(request));
       const auto target = std::string(request.target());
       if (target != "/ws" && target.rfind("/ws?", 0) != 0)
         return respond(error(request, http::status::not_found, "WebSocket is at /ws\n"));
@@ -438,7 +474,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
   bool proxied() const { return !context_.trusted->empty() && context_.trusted->contains(peer_); }
   static bool is_health_check(const Request& request) {
     const auto target = request.target();
-    return target.substr(0, target.find('?')) == "/healthz" && !websocket::is_upgrade(request);
+    const auto path = target.substr(0, target.find('?'));
+    return (path == "/healthz" || path == "/readyz") && !websocket::is_upgrade(request);
   }
   std::string client_shown() const { return slot_ ? slot_->shown() : peer_.to_string(); }
 
@@ -480,7 +517,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
     if (req->method() != http::verb::get && req->method() != http::verb::head)
       return respond(error(*req, http::status::method_not_allowed, "only GET is served here\n"));
     if (path == "/healthz") return respond(error(*req, http::status::ok, "ok"));
+    if (path == "/readyz") return ready(req);
     if (path == "/metrics") return respond(metrics(*req));
+    if (context_.sockets->draining()) return respond(restarting(*req));
     if (path.rfind("/api/", 0) == 0) return api(*req, path, query);
     respond(file(*req, url_decode(path)));
   }
@@ -510,25 +549,26 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
   }
 
   Response metrics(const Request& req) {
-    const auto& m = context_.metrics;
-    std::string body;
-    auto line = [&](const char* name, std::uint64_t value) { body += std::string(name) + " " + std::to_string(value) + "\n"; };
-    line("parlour_connections_total", m.connections);
-    line("parlour_connections_open", m.open_connections);
-    line("parlour_connections_refused_total", m.connections_refused);
-    line("parlour_slow_clients_dropped_total", m.slow_clients_dropped);
-    line("parlour_accept_errors_total", m.accept_errors);
-    line("parlour_frames_in_total", m.frames_in);
-    line("parlour_frames_out_total", m.frames_out);
-    line("parlour_http_requests_total", m.http_requests);
-    const auto tables = context_.lobby.table_counts();
-    line("parlour_tables", tables.open + tables.finished);
-    line("parlour_tables_open", tables.open);
-    line("parlour_tables_finished_in_memory", tables.finished);
-    line("parlour_queued_bytes", context_.addresses->total_queued());
-    line("parlour_storage_transactions_total", context_.writer.transactions());
-    line("parlour_history_events_replayed_total", history_events_replayed());
-    return text(req, http::status::ok, body, "text/plain; version=0.0.4");
+    const auto body = metrics_page({context_.metrics, context_.lobby, context_.writer, context_.addresses->total_queued()});
+    return text(req, http::status::ok, body, "text/plain; version=0.0.4; charset=utf-8");
+  }
+
+  // 200 "ready", or 503 and the one-line reason (docs/metrics.md "/readyz").
+  void ready(const std::shared_ptr<Request>& req) {
+    if (context_.sockets->draining()) return respond(error(*req, http::status::service_unavailable, "draining\n"));
+    probe_readiness(context_.reader, stream_.get_executor(), readiness_timeout,
+                    [self = this->shared_from_this(), req](bool ready, std::string reason) {
+                      std::replace(reason.begin(), reason.end(), '\n', ' ');
+                      self->respond(self->error(*req, ready ? http::status::ok : http::status::service_unavailable,
+                                                ready ? "ready\n" : reason + "\n"));
+                    });
+  }
+
+  // While draining: nothing new is served here; the client tries again shortly.
+  Response restarting(const Request& req) {
+    auto res = error(req, http::status::service_unavailable, "the server is restarting; try again in a moment\n");
+    res.set(http::field::retry_after, "5");
+    return res;
   }
 
   Response file(const Request& req, std::string path) {
@@ -710,16 +750,18 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
 }  // namespace
 
-Front listen(asio::io_context& io, const Config& config, Lobby& lobby, Writer& writer, Metrics& metrics) {
+Front listen(asio::io_context& io, const Config& config, Lobby& lobby, Writer& writer, Reader& reader,
+             Metrics& metrics) {
   auto addresses = std::make_shared<AddressCounter>(config.max_connections_per_ip, config.max_queued_bytes_per_ip);
   tcp::endpoint endpoint{asio::ip::make_address(config.bind), config.port};
   auto trusted = std::make_shared<const TrustedProxies>(config.trusted_proxies);
   std::shared_ptr<TlsCertificate> tls;
   if (config.tls()) tls = std::make_shared<TlsCertificate>(config.tls_cert, config.tls_key);
-  auto listener =
-      std::make_shared<Listener>(io, endpoint, Context{config, lobby, writer, metrics, addresses, trusted, tls});
+  auto sockets = std::make_shared<LiveSockets>();
+  auto listener = std::make_shared<Listener>(
+      io, endpoint, Context{config, lobby, writer, reader, metrics, sockets, addresses, trusted, tls});
   listener->run();
-  Front front{listener->port(), {}};
+  Front front{listener->port(), {}, [sockets] { sockets->stop_taking(); }, [sockets] { return sockets->say_goodbye(); }};
   if (tls) front.reload_certificate = [tls] { tls->reload(); };
   return front;
 }

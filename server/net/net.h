@@ -29,9 +29,16 @@ struct Metrics {
 struct Front {
   unsigned short port = 0;                   // the bound port (useful with --port 0)
   std::function<void()> reload_certificate;  // reads --tls-cert/--tls-key again; empty without TLS
+  // The drain (server/net/drain.h): from stop_taking() on, no new players and
+  // /readyz 503; say_goodbye() closes every WebSocket with 1012 after its
+  // queued frames and returns how many.
+  std::function<void()> stop_taking;
+  std::function<std::size_t()> say_goodbye;
 };
 
 // Starts accepting. Throws when the TLS certificate or key cannot be read.
-Front listen(boost::asio::io_context& io, const Config& config, Lobby& lobby, Writer& writer, Metrics& metrics);
+// `reader` answers /readyz's look at the store.
+Front listen(boost::asio::io_context& io, const Config& config, Lobby& lobby, Writer& writer, Reader& reader,
+             Metrics& metrics);
 
 }  // namespace parlour::server

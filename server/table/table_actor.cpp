@@ -8,7 +8,11 @@ namespace parlour::server {
 namespace asio = boost::asio;
 
 TableActor::TableActor(asio::io_context& io, Writer& writer, std::unique_ptr<TableCore> core)
-    : strand_(asio::make_strand(io)), writer_(writer), core_(std::move(core)), id_(core_->id()) {
+    : strand_(asio::make_strand(io)),
+      writer_(writer),
+      core_(std::move(core)),
+      id_(core_->id()),
+      game_actions_(metrics::registry().actions_by_game.of(core_->state().record().game)) {
   for (auto& timer : timers_) timer = std::make_unique<asio::steady_timer>(strand_);
   refresh_snapshot();
 }
@@ -69,11 +73,16 @@ void TableActor::make_rematches_with(RematchMaker make) { make_rematch_ = std::m
 
 void TableActor::request(std::shared_ptr<Client> client, std::optional<std::int64_t> re,
                          protocol::TableRequest body) {
-  submit(client, re, [self = shared_from_this(), who = caller(client, re), body = std::move(body)](TableCore& core) {
-    Outbox out;
-    if (auto plan = core.handle(who, body, out)) self->make_rematch(core, who, std::move(*plan), out);
-    return out;
-  });
+  // /metrics: an act is timed from here (just after its frame was parsed) to its ok.
+  std::optional<std::chrono::steady_clock::time_point> arrived;
+  if (std::holds_alternative<protocol::Act>(body)) arrived = std::chrono::steady_clock::now();
+  submit(client, re,
+         [self = shared_from_this(), who = caller(client, re), body = std::move(body), arrived](TableCore& core) {
+           Outbox out;
+           if (auto plan = core.handle(who, body, out)) self->make_rematch(core, who, std::move(*plan), out);
+           if (arrived && out.write) self->act_arrived_ = arrived;
+           return out;
+         });
 }
 
 // The old table has checked and remembered that a rematch is being made, and
@@ -151,6 +160,7 @@ void TableActor::step(const char* what, const Command& command, bool use) {
   try {
     out = command(*core_);
   } catch (const std::exception& e) {
+    act_arrived_.reset();  // the write now in flight, if any, is the failure's
     spdlog::error("table {}: {} failed: {}", id_, what, e.what());
     try {
       out = core_->fail(std::string(what) + " failed: " + e.what());
@@ -186,6 +196,7 @@ void TableActor::carry_out(Outbox out, bool use) {
 void TableActor::on_committed(const storage::CommitOutcome& outcome) {
   const bool fenced = outcome.kind == storage::CommitOutcome::Kind::fenced;
   if (retired_ || fenced) {
+    act_arrived_.reset();
     // Another node holds the table now. A step that was not written gives its
     // chips back here; nothing else of this table runs on this node again.
     if (fenced) spdlog::warn("table {}: {}", id_, outcome.detail);
@@ -202,8 +213,15 @@ void TableActor::on_committed(const storage::CommitOutcome& outcome) {
     }
     return;
   }
+  const auto act_arrived = std::exchange(act_arrived_, std::nullopt);
   step("a step after its commit", [&](TableCore& core) { return core.committed(outcome); });
+  if (act_arrived && outcome.committed()) act_answered(*act_arrived);
   run_held();
+}
+
+void TableActor::act_answered(std::chrono::steady_clock::time_point arrived) {
+  metrics::registry().act_seconds.observe(metrics::nanoseconds(std::chrono::steady_clock::now() - arrived));
+  game_actions_.fetch_add(1, std::memory_order_relaxed);
 }
 
 void TableActor::set_timer(const TimerOrder& order) {

@@ -22,6 +22,7 @@
 #include <unordered_map>
 
 #include "server/common/client.h"
+#include "server/common/metrics.h"
 #include "server/table/table_core.h"
 #include "server/persistence/writer.h"
 
@@ -104,6 +105,8 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
   void balances_changed();
   void refresh_snapshot(bool use = true);
   static Caller caller(const std::shared_ptr<Client>& client, std::optional<std::int64_t> re);
+  // /metrics: the act whose write is in flight answered ok now.
+  void act_answered(std::chrono::steady_clock::time_point arrived);
 
   boost::asio::strand<boost::asio::io_context::executor_type> strand_;
   Writer& writer_;
@@ -124,6 +127,10 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
   TableSnapshot snapshot_;
   std::uint64_t snapshot_version_ = 0;
   std::chrono::steady_clock::time_point last_step_ = std::chrono::steady_clock::now();
+  // /metrics: when the act whose write is in flight arrived (none when the
+  // write is another step's); this table's game's count of committed acts.
+  std::optional<std::chrono::steady_clock::time_point> act_arrived_;
+  std::atomic<std::uint64_t>& game_actions_;
 };
 
 }  // namespace parlour::server

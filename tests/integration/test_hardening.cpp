@@ -23,11 +23,13 @@ bool sanitized() { return std::getenv("PARLOUR_SANITIZED") != nullptr; }
 
 void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
+// The sample's value: the line that starts with the name (not its # HELP line).
 std::string metric(const ServerProcess& server, const std::string& name) {
-  const auto body = server.get("/metrics").second;
-  const auto at = body.find(name + " ");
+  const auto body = "\n" + server.get("/metrics").second;
+  const auto at = body.find("\n" + name + " ");
   if (at == std::string::npos) return "";
-  return body.substr(at + name.size() + 1, body.find('\n', at) - at - name.size() - 1);
+  const auto value = at + name.size() + 2;
+  return body.substr(value, body.find('\n', value) - value);
 }
 
 Json bots_table(WsClient& host, const std::string& game, Json options = Json::object(), int bots = 2) {
