@@ -17,6 +17,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -160,7 +161,11 @@ TEST_CASE("check: a sound store passes, with its figures") {
   CHECK(check.chips_granted == 2000);
 }
 
-TEST_CASE("check: each planted corruption is named, with what was expected and what was found") {
+// One corruption planted in a fresh store of each backend (no SUBCASE of its
+// own: doctest's subcases here would nest under the backends' and never run).
+// `plant` gets the store and the id of a transfer by its memo; returns the findings.
+void with_corruption(const std::function<void(const std::string& where, LedgerCheck& check,
+                                              const std::function<std::string(const std::string&)>& transfer_of)>& plant) {
   TempFolder temp;
   const std::string where = each_backend(temp);
   if (where.empty()) return;
@@ -169,52 +174,72 @@ TEST_CASE("check: each planted corruption is named, with what was expected and w
   const auto transfer_of = [&](const std::string& memo) {
     return std::to_string(raw_integer(where, "SELECT id FROM transfers WHERE memo = '" + memo + "'"));
   };
+  LedgerCheck check;
+  plant(where, check, transfer_of);
+}
 
-  SUBCASE("an entry's amount changed") {
+TEST_CASE("check: an entry's amount changed is named, its transfer and its account") {
+  with_corruption([](const std::string& where, LedgerCheck& check, const auto& transfer_of) {
     const auto transfer = transfer_of("ante bob");
     raw_exec(where, "UPDATE ledger_entries SET amount = -37 WHERE transfer_id = " + transfer + " AND amount < 0");
-    const auto check = check_ledger(where);
+    check = check_ledger(where);
     CHECK_MESSAGE(names(check, "transfer " + transfer + " (ante bob at table t1): expected two ledger entries summing "
                                 "to 0, found 2 summing to -7"),
                   all_of(check));
-    CHECK_MESSAGE(names(check, "account player:bob: its balance is 965, but its ledger entries sum to 958"), all_of(check));
+    CHECK_MESSAGE(names(check, "account player:bob: its balance is 965, but its ledger entries sum to 958"),
+                  all_of(check));
     CHECK(check.problems.size() == 2);
-  }
-  SUBCASE("a balance changed") {
+  });
+}
+
+TEST_CASE("check: a balance changed is named, and the chips held no longer match those granted") {
+  with_corruption([](const std::string& where, LedgerCheck& check, const auto&) {
     raw_exec(where, "UPDATE accounts SET balance = balance + 100 WHERE name = 'player:ann'");
-    const auto check = check_ledger(where);
+    check = check_ledger(where);
     CHECK_MESSAGE(names(check, "account player:ann: its balance is 1120, but its ledger entries sum to 1020"),
                   all_of(check));
-    CHECK_MESSAGE(names(check, "chips: the players and pools hold 2100, but the bank has granted 2000"), all_of(check));
+    CHECK_MESSAGE(names(check, "chips: the players and pools hold 2100, but the bank has granted 2000"),
+                  all_of(check));
     CHECK(check.problems.size() == 2);
-  }
-  SUBCASE("an event row deleted") {
+  });
+}
+
+TEST_CASE("check: an event row deleted is named by its table and the seqs missing") {
+  with_corruption([](const std::string& where, LedgerCheck& check, const auto&) {
     raw_exec(where, "DELETE FROM table_events WHERE table_id = 't1' AND seq = 3");
-    const auto check = check_ledger(where);
+    check = check_ledger(where);
     CHECK_MESSAGE(names(check, "table t1: its events go from seq 2 to seq 4 (seq 3 missing)"), all_of(check));
     CHECK(check.problems.size() == 1);
     raw_exec(where, "DELETE FROM table_events WHERE table_id = 't1' AND seq IN (1, 4)");
-    const auto again = check_ledger(where);
-    CHECK_MESSAGE(names(again, "table t1: its events go from seq 0 to seq 2 (seq 1 missing)"), all_of(again));
-    CHECK_MESSAGE(names(again, "table t1: its events go from seq 2 to seq 5 (seqs 3 to 4 missing)"), all_of(again));
-  }
-  SUBCASE("a transfer with one leg") {
+    check = check_ledger(where);
+    CHECK_MESSAGE(names(check, "table t1: its events go from seq 0 to seq 2 (seq 1 missing)"), all_of(check));
+    CHECK_MESSAGE(names(check, "table t1: its events go from seq 2 to seq 5 (seqs 3 to 4 missing)"), all_of(check));
+  });
+}
+
+TEST_CASE("check: a transfer with one leg is named, and the account that lost the other") {
+  with_corruption([](const std::string& where, LedgerCheck& check, const auto& transfer_of) {
     const auto transfer = transfer_of("raise bob");
     raw_exec(where, "DELETE FROM ledger_entries WHERE transfer_id = " + transfer + " AND amount > 0");
-    const auto check = check_ledger(where);
+    check = check_ledger(where);
     CHECK_MESSAGE(names(check, "transfer " + transfer + " (raise bob at table t1): expected two ledger entries "
                                 "summing to 0, found 1 summing to -5"),
                   all_of(check));
     CHECK_MESSAGE(names(check, "account pool:t1:pot: its balance is 15, but its ledger entries sum to 10"),
                   all_of(check));
-  }
-  SUBCASE("a transfer row deleted under its entries") {
+  });
+}
+
+TEST_CASE("check: entries whose transfer row is gone are named") {
+  with_corruption([](const std::string& where, LedgerCheck& check, const auto& transfer_of) {
     const auto transfer = transfer_of("pot to ann");
-    if (is_postgres_url(where)) raw_exec(where, "SET session_replication_role = replica; DELETE FROM transfers WHERE id = " + transfer);
-    else raw_exec(where, "PRAGMA foreign_keys = OFF; DELETE FROM transfers WHERE id = " + transfer);
-    const auto check = check_ledger(where);
+    if (is_postgres_url(where))
+      raw_exec(where, "SET session_replication_role = replica; DELETE FROM transfers WHERE id = " + transfer);
+    else
+      raw_exec(where, "PRAGMA foreign_keys = OFF; DELETE FROM transfers WHERE id = " + transfer);
+    check = check_ledger(where);
     CHECK_MESSAGE(names(check, "names transfer " + transfer + ", which does not exist"), all_of(check));
-  }
+  });
 }
 
 TEST_CASE("check: what is not a store at this schema is refused, and nothing is made") {
