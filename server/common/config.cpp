@@ -171,7 +171,7 @@ ParsedArgs parse_args(const std::vector<std::string>& command_line) {
     try {
       args = config_file_args(config.config_file, file_line);
     } catch (const std::runtime_error& e) {
-      return ParsedArgs{std::nullopt, e.what(), false};
+      return ParsedArgs{std::nullopt, std::string(e.what()) + "\n", false};
     }
     for (std::size_t at = 0; at + 1 < args.size(); ++at)
       if (args[at] == "--trusted-proxy" && given(command_line, "--trusted-proxy")) args[at + 1].clear();
@@ -182,7 +182,7 @@ ParsedArgs parse_args(const std::vector<std::string>& command_line) {
   auto wrong = [&](std::size_t i, const std::string& flag, const std::string& what) {
     if (!file_line[i]) return fail(what);
     return ParsedArgs{std::nullopt, config.config_file + " line " + std::to_string(file_line[i]) + ": " +
-                                        (what.rfind("unknown", 0) == 0 ? "unknown key '" + flag.substr(2) + "'" : what),
+                                        (what.rfind("unknown", 0) == 0 ? "unknown key '" + flag.substr(2) + "'" : what) + "\n",
                       false};
   };
   for (std::size_t i = 0; i < args.size(); ++i) {

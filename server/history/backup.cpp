@@ -99,14 +99,14 @@ std::string store_problem(const Connection& db) {
   return "";
 }
 
-// "12 tables, 3456 events, schema version 11"
+// "12 tables, 3456 events, 7 players, schema version 11"
 std::string contents_of(const Connection& db) {
   return db.first("SELECT count(*) FROM tables") + " tables, " + db.first("SELECT count(*) FROM table_events") +
          " events, " + db.first("SELECT count(*) FROM players") + " players, schema version " +
          db.first("SELECT max(version) FROM schema_version");
 }
 
-// A file SQLite writes beside `path` while it works on it.
+// Removes `path` and the files SQLite writes beside it while working on it.
 void remove_with_companions(const std::string& path) {
   std::error_code ignored;
   for (const char* suffix : {"", "-journal", "-wal", "-shm"}) fs::remove(path + suffix, ignored);
@@ -116,13 +116,18 @@ std::string partial_name(const std::string& path, const char* what) {
   return path + "." + what + "-" + std::to_string(::getpid());
 }
 
-// Copies the store `from` into a new file `partial`, checks it, and hands the
-// copy's connection back closed: the copy is one file, its WAL folded in.
+// Copies the store `from` into a new file `partial` and checks it; returns what
+// it holds. Its connection is closed on return, so the copy is one file, its WAL
+// folded in. On failure nothing of it is left.
 std::string copy_to_partial(const Connection& from, const std::string& partial) {
   remove_with_companions(partial);
   try {
     const Connection to(partial, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     copy_database(from, to);
+    // A copy of a WAL store says WAL in its header; in rollback mode it stays one
+    // file even where only read (a reader of a WAL file makes a -wal and -shm).
+    // The server sets WAL again when it opens the store.
+    if (to.first("PRAGMA journal_mode=DELETE") != "delete") throw std::runtime_error("cannot fold the copy into one file: " + to.error());
     if (auto problem = store_problem(to); !problem.empty()) throw std::runtime_error("the copy is not sound: " + problem);
     return contents_of(to);
   } catch (...) {

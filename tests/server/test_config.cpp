@@ -71,22 +71,22 @@ TEST_CASE("--config: the file's settings, comments ignored, and flags on the com
 
 TEST_CASE("--config: an unknown key, a bad value, a line without =, or an unreadable file is refused by name") {
   const ConfigFile unknown("port = 9100\nprot = 9101\n");
-  CHECK(parse_args({"--config", unknown.path()}).message == unknown.path() + " line 2: unknown key 'prot'");
+  CHECK(parse_args({"--config", unknown.path()}).message == unknown.path() + " line 2: unknown key 'prot'\n");
   const ConfigFile bad("# ports\nport = ninety\n");
-  CHECK(parse_args({"--config", bad.path()}).message == bad.path() + " line 2: bad value for port: 'ninety'");
+  CHECK(parse_args({"--config", bad.path()}).message == bad.path() + " line 2: bad value for port: 'ninety'\n");
   const ConfigFile flag_shaped("port 9100\n");
   CHECK(parse_args({"--config", flag_shaped.path()}).message ==
-        flag_shaped.path() + " line 1: expected `key = value`, found 'port 9100'");
+        flag_shaped.path() + " line 1: expected `key = value`, found 'port 9100'\n");
   const ConfigFile empty_value("db =\n");
-  CHECK(parse_args({"--config", empty_value.path()}).message == empty_value.path() + " line 1: no value for db");
+  CHECK(parse_args({"--config", empty_value.path()}).message == empty_value.path() + " line 1: no value for db\n");
   const ConfigFile nested("config = /etc/other.conf\n");
-  CHECK(parse_args({"--config", nested.path()}).message == nested.path() + " line 1: unknown key 'config'");
+  CHECK(parse_args({"--config", nested.path()}).message == nested.path() + " line 1: unknown key 'config'\n");
   const ConfigFile yes("allow-stacked-deck = yes\n");
   CHECK(parse_args({"--config", yes.path()}).message.find("line 1: bad value for allow-stacked-deck: 'yes'") !=
         std::string::npos);
   const auto missing = parse_args({"--config", "/nonexistent/parlour.conf"});
   CHECK_FALSE(missing.config);
-  CHECK(missing.message == "cannot read the config file /nonexistent/parlour.conf: No such file or directory");
+  CHECK(missing.message == "cannot read the config file /nonexistent/parlour.conf: No such file or directory\n");
   CHECK(parse_args({"--config", fs::temp_directory_path().string()}).message.find("cannot read the config file") == 0);
   // The command line's own mistakes read as before.
   CHECK(parse_args({"--config", unknown.path(), "--colour", "red"}).message.find(unknown.path() + " line 2") == 0);
