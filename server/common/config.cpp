@@ -155,6 +155,8 @@ std::string usage() {
          "                        flags on the command line win (docs/operations.md)\n"
          "  --log-format text|json   log lines as text (the default) or one JSON object a line: time,\n"
          "                        level, message, and table and player where the line names them\n"
+         "  (the store's tools: parlour backup FILE [--db PATH], parlour restore FILE --db PATH [--force],\n"
+         "   parlour check [--db PATH|URI]; docs/operations.md)\n"
          "  --help                this text\n";
 }
 
