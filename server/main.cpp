@@ -15,6 +15,8 @@
 
 #include "server/cluster/cluster.h"
 #include "server/common/config.h"
+#include "server/common/log_format.h"
+#include "server/history/backup.h"
 #include "server/lobby/lobby.h"
 #include "server/net/client_address.h"
 #include "server/net/drain.h"
@@ -84,6 +86,8 @@ int main(int argc, char** argv) {
   // `parlour signup-link …` makes a sign-up link for an invite-only server (README "Accounts and recovery").
   if (argc >= 2 && std::string(argv[1]) == "signup-link")
     return signup_link_main(std::vector<std::string>(argv + 2, argv + argc));
+  // `parlour backup|restore|check …`: the store's tools (docs/operations.md).
+  if (const auto status = run_store_tool(std::vector<std::string>(argv + 1, argv + argc))) return *status;
   auto parsed = parse_args(std::vector<std::string>(argv + 1, argv + argc));
   if (!parsed.config) {
     (parsed.help ? std::cout : std::cerr) << parsed.message;
@@ -98,6 +102,7 @@ int main(int argc, char** argv) {
   }
   spdlog::set_level(spdlog::level::from_str(config.log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
+  use_log_format(config.log_format);
 
   try {
     ServerIo io(config.threads);

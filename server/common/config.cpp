@@ -1,7 +1,12 @@
 #include "server/common/config.h"
 
 #include <cctype>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
 
 #include "storage/store.h"
 
@@ -37,7 +42,61 @@ bool valid_public_url(const std::string& url) {
          url.find_first_of("?# \t\r\n\"'<>") == std::string::npos;
 }
 
+std::string trimmed(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
+}
+
+// A comment runs from a # at the line's start or after a space or tab to the
+// line's end (a # inside a value, as in a path, stays).
+std::string without_comment(const std::string& text) {
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t')) return text.substr(0, i);
+  return text;
+}
+
+// The flags the command line gives, where a config file's would be overruled
+// by them: a repeatable flag given there replaces the file's whole list.
+bool given(const std::vector<std::string>& args, const std::string& flag) {
+  for (const auto& arg : args)
+    if (arg == flag) return true;
+  return false;
+}
+
 }  // namespace
+
+std::vector<std::string> config_file_args(const std::string& path, std::vector<int>& lines) {
+  std::ifstream in(path);
+  if (!in || std::filesystem::is_directory(path)) throw std::runtime_error("cannot read the config file " + path + ": " + std::strerror(errno));
+  std::vector<std::string> args;
+  std::string text;
+  for (int number = 1; std::getline(in, text); ++number) {
+    const std::string at = path + " line " + std::to_string(number) + ": ";
+    const std::string line = trimmed(without_comment(text));
+    if (line.empty()) continue;
+    const auto equals = line.find('=');
+    if (equals == std::string::npos) throw std::runtime_error(at + "expected `key = value`, found '" + line + "'");
+    std::string key = trimmed(line.substr(0, equals));
+    if (key.rfind("--", 0) == 0) key = key.substr(2);
+    const std::string value = trimmed(line.substr(equals + 1));
+    if (key.empty() || key == "config" || key == "help") throw std::runtime_error(at + "unknown key '" + key + "'");
+    if (value.empty()) throw std::runtime_error(at + "no value for " + key);
+    if (key == "allow-stacked-deck") {
+      if (value != "true" && value != "false")
+        throw std::runtime_error(at + "bad value for allow-stacked-deck: '" + value + "' (true or false)");
+      if (value == "true") {
+        args.push_back("--" + key);
+        lines.push_back(number);
+      }
+      continue;
+    }
+    args.insert(args.end(), {"--" + key, value});
+    lines.insert(lines.end(), {number, number});
+  }
+  if (in.bad()) throw std::runtime_error("cannot read the config file " + path + ": " + std::strerror(errno));
+  return args;
+}
 
 std::string usage() {
   return "usage: parlour [options]\n"
@@ -94,12 +153,43 @@ std::string usage() {
          "  --drain-seconds N     on SIGTERM (or SIGINT), stop taking players, tell every client to\n"
          "                        reconnect (WebSocket close 1012) and exit within N seconds; a second\n"
          "                        signal exits at once; 0 exits at once (default 10; docs/metrics.md)\n"
+         "  --config FILE         read settings from FILE first: `key = value` a line, the keys those of\n"
+         "                        the long flags (port = 8080, db = /var/lib/parlour/parlour.db), # comments;\n"
+         "                        flags on the command line win (docs/operations.md)\n"
+         "  --log-format text|json   log lines as text (the default) or one JSON object a line: time,\n"
+         "                        level, message, and table and player where the line names them\n"
+         "  (the store's tools: parlour backup FILE [--db PATH], parlour restore FILE --db PATH [--force],\n"
+         "   parlour check [--db PATH|URI]; docs/operations.md)\n"
          "  --help                this text\n";
 }
 
-ParsedArgs parse_args(const std::vector<std::string>& args) {
+ParsedArgs parse_args(const std::vector<std::string>& command_line) {
   Config config;
   auto fail = [](std::string message) { return ParsedArgs{std::nullopt, std::move(message) + "\n" + usage(), false}; };
+  // A --config file's settings go first, so that the command line's win.
+  std::vector<std::string> args;
+  std::vector<int> file_line;  // each of args' line in the config file; 0: from the command line
+  for (std::size_t i = 0; i < command_line.size(); ++i) {
+    if (command_line[i] != "--config" || i + 1 == command_line.size()) continue;
+    if (!config.config_file.empty()) return fail("--config is given twice");
+    config.config_file = command_line[i + 1];
+    try {
+      args = config_file_args(config.config_file, file_line);
+    } catch (const std::runtime_error& e) {
+      return ParsedArgs{std::nullopt, std::string(e.what()) + "\n", false};
+    }
+    for (std::size_t at = 0; at + 1 < args.size(); ++at)
+      if (args[at] == "--trusted-proxy" && given(command_line, "--trusted-proxy")) args[at + 1].clear();
+  }
+  args.insert(args.end(), command_line.begin(), command_line.end());
+  file_line.resize(args.size(), 0);
+  // A config file's mistakes are named by its line and key.
+  auto wrong = [&](std::size_t i, const std::string& flag, const std::string& what) {
+    if (!file_line[i]) return fail(what);
+    return ParsedArgs{std::nullopt, config.config_file + " line " + std::to_string(file_line[i]) + ": " +
+                                        (what.rfind("unknown", 0) == 0 ? "unknown key '" + flag.substr(2) + "'" : what) + "\n",
+                      false};
+  };
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& flag = args[i];
     if (flag == "--help" || flag == "-h") return ParsedArgs{std::nullopt, usage(), true};
@@ -109,6 +199,7 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
     }
     if (i + 1 >= args.size()) return fail("missing value after " + flag);
     const std::string& value = args[++i];
+    if (flag == "--config" || (flag == "--trusted-proxy" && value.empty() && file_line[i])) continue;  // read above; overruled
     bool ok = true;
     if (flag == "--port") ok = parse_int<unsigned short>(value, config.port, 0, 65535);
     else if (flag == "--bind") config.bind = value;
@@ -164,8 +255,12 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
     else if (flag == "--signup-links-per-day") ok = parse_int<int>(value, config.signup_links_per_day, 1, 1'000'000);
     else if (flag == "--device-link-seconds") ok = parse_int<int>(value, config.device_link_seconds, 1, 86'400);
     else if (flag == "--drain-seconds") ok = parse_int<int>(value, config.drain_seconds, 0, 3600);
-    else return fail("unknown option " + flag);
-    if (!ok) return fail("bad value for " + flag + ": '" + value + "'");
+    else if (flag == "--log-format") {
+      ok = value == "text" || value == "json";
+      config.log_format = value == "json" ? Config::LogFormat::json : Config::LogFormat::text;
+    }
+    else return wrong(i, flag, "unknown option " + flag);
+    if (!ok) return wrong(i, flag, "bad value for " + flag.substr(file_line[i] ? 2 : 0) + ": '" + value + "'");
   }
   if (!config.node.empty() && !is_postgres_url(config.db))
     return fail("--node needs a shared PostgreSQL database: --db postgresql://USER@HOST:PORT/DBNAME");

@@ -57,10 +57,16 @@ struct Config {
   int device_link_seconds = 600;                     // how long a device code signs another device in
   // Operations (docs/metrics.md): SIGTERM's graceful drain exits within this long.
   int drain_seconds = 10;
+  // Service (docs/operations.md): the --config file the settings were read
+  // from ("" for none; flags on the command line win over it), and the logs' form.
+  std::string config_file;
+  enum class LogFormat { text, json };
+  LogFormat log_format = LogFormat::text;
 };
 
 // Parses argv; returns the config, or an error message (also for --help, whose
-// "message" is the usage text and `help` is set).
+// "message" is the usage text and `help` is set). `--config FILE` reads FILE's
+// settings first (config_file_args), then the command line's, so flags win.
 struct ParsedArgs {
   std::optional<Config> config;
   std::string message;
@@ -68,6 +74,13 @@ struct ParsedArgs {
 };
 ParsedArgs parse_args(const std::vector<std::string>& args);
 std::string usage();
+
+// A config file's settings as the flags they stand for, in order: `key = value`
+// a line, the keys those of the long flags without their dashes, blank lines
+// and `#` comments (a whole line, or after a space) ignored; `allow-stacked-deck
+// = true|false`. `lines` gets each argument's line number. Throws
+// std::runtime_error naming the file and line of what cannot be read.
+std::vector<std::string> config_file_args(const std::string& path, std::vector<int>& lines);
 
 // The address a browser on this machine opens to reach a server bound to
 // `bind` and listening on `port` (the port it really got, which --port 0
