@@ -103,8 +103,11 @@ int main(int argc, char** argv) {
     Writer writer(config.db);
     Reader reader(config.db);
     auto startup_db = parlour::storage::open_store(config.db);
+    // Before the players are read: a change made meanwhile is then applied from the feed.
+    const auto identity_changes_seen = startup_db->last_identity_change();
     PlayerDirectory players(startup_db->all_players());
     for (const auto& device : startup_db->all_devices()) players.add_device(device);
+    for (const auto& name : startup_db->banned_names()) players.set_banned(name, true);
     LiveBalances balances(startup_db->balances(""));
     // Named by the store, not by --db, which may carry a password.
     const std::string database = startup_db->describe();
@@ -121,6 +124,8 @@ int main(int argc, char** argv) {
       lobby.restore();
     }
     lobby.start_housekeeping();
+    // Identity changes other processes make reach this one (README "Accounts and recovery").
+    lobby.follow_identity_changes(identity_changes_seen);
     Metrics metrics;
     const auto front = listen(io, config, lobby, writer, metrics);
     const auto port = front.port;
@@ -155,6 +160,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i < config.threads; ++i) threads.emplace_back([&io] { run_loop(io); });
     run_loop(io);
     for (auto& t : threads) t.join();
+    lobby.stop_following_identity_changes();
     if (cluster) cluster->stop();
     writer.stop();
     reader.stop();
