@@ -13,6 +13,7 @@
 #include <spdlog/spdlog.h>
 #include <thread>
 
+#include "server/admin/admin.h"
 #include "server/cluster/cluster.h"
 #include "server/common/config.h"
 #include "server/lobby/lobby.h"
@@ -83,6 +84,8 @@ int main(int argc, char** argv) {
   // `parlour signup-link …` makes a sign-up link for an invite-only server (README "Accounts and recovery").
   if (argc >= 2 && std::string(argv[1]) == "signup-link")
     return signup_link_main(std::vector<std::string>(argv + 2, argv + argc));
+  // `parlour admin …`: the operator's commands on the live store (docs/admin.md).
+  if (argc >= 2 && std::string(argv[1]) == "admin") return admin_main(std::vector<std::string>(argv + 2, argv + argc));
   auto parsed = parse_args(std::vector<std::string>(argv + 1, argv + argc));
   if (!parsed.config) {
     (parsed.help ? std::cout : std::cerr) << parsed.message;
