@@ -1439,7 +1439,10 @@ TEST_CASE("an invite lets a name in only while its table is unfinished, checked 
   db.register_player(with_invite);
   CHECK(db.find_player("ann"));
   CHECK_THROWS_AS(db.register_player({"bob", "token-b", 1000, "", std::nullopt, "nosuch"}), InviteRefused);
-  REQUIRE(db.commit({TableWrite{.table = "t1", .status = "finished"}})[0].committed());
+  TableWrite finish;
+  finish.table = "t1";
+  finish.status = "finished";
+  REQUIRE(db.commit({finish})[0].committed());
   CHECK_THROWS_AS(db.register_player({"bob", "token-b", 1000, "", std::nullopt, "inv1"}), InviteRefused);
   CHECK_FALSE(db.find_player("bob"));
   CHECK(db.balance(player_account("bob")) == 0);
