@@ -3,6 +3,7 @@
 // online` (README "Accounts and recovery", docs/admin.md).
 #include <utility>
 
+#include <algorithm>
 #include <spdlog/spdlog.h>
 
 #include "server/common/names.h"
@@ -77,7 +78,9 @@ void Lobby::apply_identity_change(const IdentityChange& change) {
   } else if (kind == IdentityChange::renamed) {
     players_.rename(change.detail, name);
     closed = sessions_.close_all(change.detail, renamed_farewell());
+    // The account moved: the new name's balance, and the old name's (0, free for a newcomer), read again.
     learn_balance(name, [] {});
+    learn_balance(change.detail, [] {});
   } else if (kind == IdentityChange::balance_changed) {
     learn_balance(name, [] {});
   } else if (kind == IdentityChange::table_ended) {

@@ -255,8 +255,15 @@ TEST_CASE("admin rename, players, online, tables and end-table on a running serv
   const auto welcome = hello(renamed, {{"name", "daniel"}, {"token", dan_token}});
   CHECK(welcome["type"] == "welcome");
   CHECK(welcome["chips"] == 1000);
+  // The old name is free: whoever takes it is a new player, with a new key and the starting chips.
   WsClient old_name(server.port());
-  CHECK(hello(old_name, {{"name", "dan"}, {"token", dan_token}})["code"] != "welcome");
+  const auto newcomer = hello(old_name, {{"name", "dan"}, {"token", dan_token}});
+  REQUIRE(newcomer["type"] == "welcome");
+  CHECK(newcomer["token"] != dan_token);
+  CHECK(newcomer["chips"] == 1000);
+  WsClient newcomer_again(server.port());  // the chips the server holds for the name, not its welcome's
+  CHECK(hello(newcomer_again, {{"name", "dan"}, {"token", newcomer["token"]}})["chips"] == 1000);
+  CHECK(parlour::storage::open_store(db)->find_player("dan")->id != parlour::storage::open_store(db)->find_player("daniel")->id);
 
   const auto listed = admin(db, "tables");
   CHECK(listed.output.find(table) != std::string::npos);
