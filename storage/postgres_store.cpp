@@ -392,6 +392,8 @@ SELECT seq, time, origin, kind, player_id, name, token_hash, device_id, detail F
 WHERE seq > $1 ORDER BY seq LIMIT $2)sql";
     case Query::last_identity_change: return "SELECT coalesce(max(seq), 0) FROM identity_changes";
     case Query::prune_identity_changes: return "DELETE FROM identity_changes WHERE time COLLATE \"C\" < $1 RETURNING seq";
+    case Query::prune_device_codes: return "DELETE FROM device_codes WHERE expires_at COLLATE \"C\" < $1 RETURNING code_hash";
+    case Query::prune_claim_links: return "DELETE FROM claim_links WHERE expires_at COLLATE \"C\" < $1 RETURNING player_id";
     case Query::banned_names: return "SELECT p.name FROM player_bans b JOIN players p ON p.id = b.player_id ORDER BY p.id";
     case Query::ban_player: return R"sql(
 INSERT INTO player_bans(player_id, banned_at) VALUES ($1, $2) ON CONFLICT (player_id) DO NOTHING

@@ -345,6 +345,8 @@ std::int64_t SqlStore::prune_identity_changes(const std::string& before) {
   return guard_("pruning the identity changes", [&] {
     const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
     const auto removed = static_cast<std::int64_t>(rows_of(*tx, Query::prune_identity_changes, {before}, integer_from).size());
+    rows_of(*tx, Query::prune_device_codes, {before}, text_from);
+    rows_of(*tx, Query::prune_claim_links, {before}, integer_from);
     tx->commit();
     return removed;
   });

@@ -167,6 +167,8 @@ enum class Query {
   identity_changes_after,     // seq, limit -> seq, time, origin, kind, player id, name, token hash, device id, detail
   last_identity_change,       // -> seq
   prune_identity_changes,     // time -> seq of each row removed
+  prune_device_codes,         // time -> code hash of each device code expired before it, removed
+  prune_claim_links,          // time -> player id of each claim link expired before it, removed
   banned_names,               // -> names by id
   ban_player,                 // player id, time -> player id, if not banned
   unban_player,               // player id -> player id, if banned

@@ -317,7 +317,8 @@ class Store {
   // The feed after `after_seq`, in order, at most `limit` rows; the last seq (0: none).
   virtual std::vector<IdentityChange> identity_changes_after(std::int64_t after_seq, int limit) = 0;
   virtual std::int64_t last_identity_change() = 0;
-  // Removes the feed rows older than `before` (utc_iso8601); how many.
+  // Removes the feed rows older than `before` (utc_iso8601), and the device
+  // codes and claim links that expired before it; how many feed rows.
   virtual std::int64_t prune_identity_changes(const std::string& before) = 0;
   // Appends a change that is not a store write of its own (table_ended).
   virtual void record_identity_change(const IdentityChange& change) = 0;

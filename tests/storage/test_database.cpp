@@ -1352,6 +1352,15 @@ TEST_CASE("device codes live in the store: used once, on any connection, not aft
   CHECK_FALSE(db.use_device_code("nonsense", now, Device{"d4", "", "token-5", "guess", ""}));
   CHECK(db.all_devices().size() == 1);
   CHECK(kinds_of(db.identity_changes_after(0, 100)) == std::vector<std::string>{"device_added ann"});
+  // Codes never used go with the feed's pruning, once expired; the unexpired stay.
+  db.create_device_code(ann.id, "never-used", "2026-11-01T00:00:00.000Z");
+  db.create_device_code(ann.id, "still-good", "2999-01-01T00:00:00.000Z");
+  db.create_claim_link(ann.id, "claim", "2026-11-01T00:00:00.000Z");
+  CHECK(raw_count(where, "SELECT count(*) FROM device_codes") == 2);
+  db.prune_identity_changes("2026-11-26T00:00:00.000Z");
+  CHECK(raw_count(where, "SELECT count(*) FROM device_codes") == 1);
+  CHECK(raw_count(where, "SELECT count(*) FROM claim_links") == 0);
+  CHECK(db.identity_changes_after(0, 100).size() == 1);  // a day old only when older than `before`
 }
 
 TEST_CASE("claim links: the latest one, unexpired, used once, replacing the token, the recovery code and every device") {
