@@ -291,6 +291,8 @@ void Lobby::device_sign_in(const protocol::DeviceSignIn& request, const std::str
                                                                       "make a new one on your signed-in device"));
         }
         const auto& name = (*signed_in)->name;
+        if (players_.banned(name))
+          return done(std::nullopt, ProtocolError(code::forbidden, "the name '" + name + "' is banned on this server"));
         spdlog::info("player {} signed in a new device ({})", name, device.id);
         done(Welcome{name, token, balances_.balance(storage::player_account(name)), std::nullopt}, std::nullopt);
       });

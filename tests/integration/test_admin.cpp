@@ -92,6 +92,7 @@ TEST_CASE("admin ban closes the name's live connection within a second and refus
   WsClient ann(server.port()), bob(server.port());
   const auto token = hello(ann, {{"name", "ann"}})["token"].get<std::string>();
   REQUIRE(hello(bob, {{"name", "bob"}})["type"] == "welcome");
+  const auto device_code = ann.request({{"type", "device_link"}})["code"];
 
   const auto banned = admin(db, "ban ANN");
   CHECK(banned.status == 0);
@@ -110,6 +111,11 @@ TEST_CASE("admin ban closes the name's live connection within a second and refus
   CHECK(refused["code"] == "forbidden");
   CHECK(refused["message"].get<std::string>().find("banned") != std::string::npos);
   CHECK(server.get("/api/players/ann/ledger", token).first == 401);
+  // Nor through a device code made before the ban, nor a recovery.
+  WsClient by_code(server.port());
+  CHECK(by_code.request({{"type", "device_sign_in"}, {"code", device_code}})["code"] == "forbidden");
+  CHECK(by_code.request({{"type", "recover"}, {"name", "ann"}, {"code", "AAAA-AAAA-AAAA-AAAA-AAAA"}})["code"] ==
+        "forbidden");
   CHECK(admin(db, "ban ann").output.find("already") != std::string::npos);
   CHECK(admin(db, "players").output.find("ann (banned)") != std::string::npos);
 
