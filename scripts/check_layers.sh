@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-layers=(common persistence ledger table history cluster lobby net)
+layers=(common persistence ledger table history cluster lobby admin net)
 max_lines=800
 
 rank() {

@@ -13,6 +13,7 @@
 #include <spdlog/spdlog.h>
 #include <thread>
 
+#include "server/admin/admin.h"
 #include "server/cluster/cluster.h"
 #include "server/common/config.h"
 #include "server/common/log_format.h"
@@ -88,6 +89,8 @@ int main(int argc, char** argv) {
     return signup_link_main(std::vector<std::string>(argv + 2, argv + argc));
   // `parlour backup|restore|check …`: the store's tools (docs/operations.md).
   if (const auto status = run_store_tool(std::vector<std::string>(argv + 1, argv + argc))) return *status;
+  // `parlour admin …`: the operator's commands on the live store (docs/admin.md).
+  if (argc >= 2 && std::string(argv[1]) == "admin") return admin_main(std::vector<std::string>(argv + 2, argv + argc));
   auto parsed = parse_args(std::vector<std::string>(argv + 1, argv + argc));
   if (!parsed.config) {
     (parsed.help ? std::cout : std::cerr) << parsed.message;
@@ -109,8 +112,11 @@ int main(int argc, char** argv) {
     Writer writer(config.db);
     Reader reader(config.db);
     auto startup_db = parlour::storage::open_store(config.db);
+    // Before the players are read: a change made meanwhile is then applied from the feed.
+    const auto identity_changes_seen = startup_db->last_identity_change();
     PlayerDirectory players(startup_db->all_players());
     for (const auto& device : startup_db->all_devices()) players.add_device(device);
+    for (const auto& name : startup_db->banned_names()) players.set_banned(name, true);
     LiveBalances balances(startup_db->balances(""));
     // Named by the store, not by --db, which may carry a password.
     const std::string database = startup_db->describe();
@@ -127,6 +133,8 @@ int main(int argc, char** argv) {
       lobby.restore();
     }
     lobby.start_housekeeping();
+    // Identity changes other processes make reach this one (README "Accounts and recovery").
+    lobby.follow_identity_changes(identity_changes_seen);
     Metrics metrics;
     const auto front = listen(io, config, lobby, writer, reader, metrics);
     const auto port = front.port;
@@ -159,6 +167,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i < config.threads; ++i) threads.emplace_back([&io] { run_loop(io); });
     run_loop(io);
     for (auto& t : threads) t.join();
+    lobby.stop_following_identity_changes();
     if (cluster) cluster->stop();
     writer.stop();
     reader.stop();

@@ -235,6 +235,53 @@ CREATE TABLE player_passphrases (
   created_at  TEXT NOT NULL
 );
 )sql"},
+    {12, "identity changes reach every server: the change feed, bans, device codes, claim links, presence", R"sql(
+-- Append-only feed of changes to who may sign in as a name (README "Accounts
+-- and recovery"), each written in the change's own transaction; every server
+-- reads the rows after the last it saw. Writers take an advisory lock before
+-- their row (lock_identity_feed), so seqs are handed out in commit order.
+CREATE TABLE identity_changes (
+  seq         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  time        TEXT NOT NULL,
+  origin      TEXT NOT NULL,
+  kind        TEXT NOT NULL,
+  player_id   BIGINT NOT NULL,  -- 0 for a change of no player's (a table ended)
+  name        TEXT NOT NULL,
+  token_hash  TEXT,
+  device_id   TEXT,
+  detail      TEXT
+);
+CREATE INDEX identity_changes_by_time ON identity_changes(time);
+CREATE TABLE player_bans (
+  player_id   BIGINT PRIMARY KEY REFERENCES players(id),
+  banned_at   TEXT NOT NULL
+);
+-- Device codes, by the SHA-256 of their code, so that any node can take one.
+CREATE TABLE device_codes (
+  code_hash   TEXT PRIMARY KEY,
+  player_id   BIGINT NOT NULL REFERENCES players(id),
+  expires_at  TEXT NOT NULL,
+  created_at  TEXT NOT NULL
+);
+-- The operator's claim link of a name (parlour admin claim-link): the latest only.
+CREATE TABLE claim_links (
+  player_id   BIGINT PRIMARY KEY REFERENCES players(id),
+  code_hash   TEXT NOT NULL,
+  expires_at  TEXT NOT NULL,
+  created_at  TEXT NOT NULL
+);
+-- Who is signed in on each running server, refreshed every few seconds: one
+-- row a server, so reading it costs the same however long they have run.
+CREATE TABLE node_presence (
+  node        TEXT PRIMARY KEY,
+  names       TEXT NOT NULL,  -- one name a line
+  updated_at  TEXT NOT NULL
+);
+CREATE TABLE player_seen (
+  player_id   BIGINT PRIMARY KEY REFERENCES players(id),
+  last_seen   TEXT NOT NULL
+);
+)sql"},
 };
 
 static_assert(migrations_are_numbered_in_order(kMigrations),
@@ -314,7 +361,7 @@ ORDER BY d.created_at, d.id)sql";
 INSERT INTO devices(id, player_id, token_hash, label, created_at)
 SELECT $1, id, $3, $4, $5 FROM players WHERE id = $2
 RETURNING id)sql";
-    case Query::delete_device: return "DELETE FROM devices WHERE player_id = $1 AND id = $2 RETURNING id";
+    case Query::delete_device: return "DELETE FROM devices WHERE player_id = $1 AND id = $2 RETURNING token_hash";
     case Query::delete_devices_of: return "DELETE FROM devices WHERE player_id = $1 RETURNING id";
     case Query::passphrase_hash: return "SELECT hash FROM player_passphrases WHERE player_id = $1";
     case Query::set_passphrase_hash: return R"sql(
@@ -336,6 +383,47 @@ RETURNING uses_left)sql";
 UPDATE signup_links SET uses_left = uses_left - 1
 WHERE code_hash = $1 AND uses_left > 0 AND expires_at COLLATE "C" > $2
 RETURNING uses_left)sql";
+    case Query::lock_identity_feed: return "SELECT pg_advisory_xact_lock(31632341465003379)";
+    case Query::append_identity_change: return R"sql(
+INSERT INTO identity_changes(time, origin, kind, player_id, name, token_hash, device_id, detail)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING seq)sql";
+    case Query::identity_changes_after: return R"sql(
+SELECT seq, time, origin, kind, player_id, name, token_hash, device_id, detail FROM identity_changes
+WHERE seq > $1 ORDER BY seq LIMIT $2)sql";
+    case Query::last_identity_change: return "SELECT coalesce(max(seq), 0) FROM identity_changes";
+    case Query::prune_identity_changes: return "DELETE FROM identity_changes WHERE time COLLATE \"C\" < $1 RETURNING seq";
+    case Query::prune_device_codes: return "DELETE FROM device_codes WHERE expires_at COLLATE \"C\" < $1 RETURNING code_hash";
+    case Query::prune_claim_links: return "DELETE FROM claim_links WHERE expires_at COLLATE \"C\" < $1 RETURNING player_id";
+    case Query::banned_names: return "SELECT p.name FROM player_bans b JOIN players p ON p.id = b.player_id ORDER BY p.id";
+    case Query::ban_player: return R"sql(
+INSERT INTO player_bans(player_id, banned_at) VALUES ($1, $2) ON CONFLICT (player_id) DO NOTHING
+RETURNING player_id)sql";
+    case Query::unban_player: return "DELETE FROM player_bans WHERE player_id = $1 RETURNING player_id";
+    case Query::insert_device_code: return R"sql(
+INSERT INTO device_codes(code_hash, player_id, expires_at, created_at) VALUES ($1, $2, $3, $4)
+RETURNING code_hash)sql";
+    case Query::use_device_code: return "DELETE FROM device_codes WHERE code_hash = $1 RETURNING player_id, expires_at";
+    case Query::set_claim_link: return R"sql(
+INSERT INTO claim_links(player_id, code_hash, expires_at, created_at) SELECT id, $2, $3, $4 FROM players WHERE id = $1
+ON CONFLICT (player_id) DO UPDATE SET code_hash = excluded.code_hash, expires_at = excluded.expires_at,
+  created_at = excluded.created_at
+RETURNING player_id)sql";
+    case Query::claim_link_hash: return "SELECT code_hash FROM claim_links WHERE player_id = $1 AND expires_at COLLATE \"C\" > $2";
+    case Query::use_claim_link: return "DELETE FROM claim_links WHERE player_id = $1 AND code_hash = $2 RETURNING player_id";
+    case Query::find_player_by_id: return "SELECT " PARLOUR_PLAYER_COLUMNS " FROM players WHERE id = $1";
+    case Query::rename_player: return "UPDATE players SET name = $2 WHERE id = $1 RETURNING id";
+    case Query::rename_account: return "UPDATE accounts SET name = $2 WHERE name = $1 RETURNING id";
+    case Query::unfinished_table_by_invite: return "SELECT id FROM tables WHERE invite = $1 AND status <> 'finished'";
+    case Query::publish_presence: return R"sql(
+INSERT INTO node_presence(node, names, updated_at) VALUES ($1, $2, $3)
+ON CONFLICT (node) DO UPDATE SET names = excluded.names, updated_at = excluded.updated_at
+RETURNING node)sql";
+    case Query::presence_since: return "SELECT node, names, updated_at FROM node_presence WHERE updated_at COLLATE \"C\" >= $1 ORDER BY node";
+    case Query::mark_seen: return R"sql(
+INSERT INTO player_seen(player_id, last_seen) SELECT id, $2 FROM players WHERE lower(name) = lower($1)
+ON CONFLICT (player_id) DO UPDATE SET last_seen = excluded.last_seen
+RETURNING player_id)sql";
+    case Query::last_seen: return "SELECT p.name, s.last_seen FROM players p JOIN player_seen s ON s.player_id = p.id ORDER BY p.name";
   }
   return "";
 }

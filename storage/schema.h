@@ -7,7 +7,7 @@
 
 namespace parlour::storage {
 
-inline constexpr int kLatestSchemaVersion = 11;
+inline constexpr int kLatestSchemaVersion = 12;
 
 struct Migration {
   int version;

@@ -108,6 +108,29 @@ std::string text_from(const Row& row) { return row.text(0); }
 
 Device device_from(const Row& row) { return Device{row.text(0), row.text(1), row.text(2), row.text(3), row.text(4)}; }
 
+IdentityChange identity_change_from(const Row& row) {
+  return IdentityChange{row.integer(0),       row.text(1),         row.text(2),         row.text(3),
+                        row.integer(4),       row.text_or_empty(5), row.text_or_empty(6), row.text_or_empty(7),
+                        row.text_or_empty(8)};
+}
+
+namespace {
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    if (end > start) lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+}  // namespace
+
+Presence presence_from(const Row& row) { return Presence{row.text(0), lines_of(row.text_or_empty(1)), row.text(2)}; }
+
+std::pair<std::string, std::string> text_pair_from(const Row& row) { return {row.text(0), row.text_or_empty(1)}; }
+
 std::string describe_posting(const Posting& posting) {
   std::string text = "posting " + std::to_string(posting.amount) + " from " + posting.from + " to " + posting.to;
   if (!posting.memo.empty()) text += " (" + posting.memo + ")";
@@ -157,7 +180,7 @@ std::optional<Player> SqlStore::find_player_by_token_hash(const std::string& tok
 
 Player SqlStore::create_player(const std::string& name, const std::string& token_hash,
                                std::int64_t starting_chips) {
-  return register_player(Registration{name, token_hash, starting_chips, "", std::nullopt});
+  return register_player(Registration{name, token_hash, starting_chips, "", std::nullopt, std::nullopt});
 }
 
 Player SqlStore::register_player(const Registration& registration) {
@@ -174,6 +197,11 @@ Player SqlStore::register_player(const Registration& registration) {
     // PostgreSQL the unique index on lower(name) has the last word).
     if (std::optional<Player> existing = first_of(*tx, Query::find_player, {name}, player_from)) {
       throw NameTaken("name taken: '" + name + "' is already registered as '" + existing->name + "'");
+    }
+    // After the name check too; only an unfinished table's invite, on any node.
+    if (registration.invite &&
+        !first_of(*tx, Query::unfinished_table_by_invite, {*registration.invite}, text_from)) {
+      throw InviteRefused("no unfinished table has that invite");
     }
     // After the name check, so that a taken name does not spend a use.
     if (registration.signup_hash &&
@@ -219,6 +247,9 @@ bool SqlStore::replace_secrets(std::int64_t player_id, const std::string& used_h
     if (!first_of(*tx, Query::set_token_hash, {player_id, token_hash}, integer_from))
       throw StorageError("no player #" + std::to_string(player_id) + " to replace the token of");
     rows_of(*tx, Query::delete_devices_of, {player_id}, text_from);
+    const Player player = player_by_id(*tx, player_id);
+    record_change(*tx, {.kind = IdentityChange::token_replaced, .player_id = player_id, .name = player.name,
+                        .token_hash = token_hash, .detail = "devices_cleared"}, time);
     tx->commit();
     return true;
   });
@@ -247,26 +278,236 @@ void SqlStore::add_device(std::int64_t player_id, const Device& device) {
     const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
     if (!first_of(*tx, Query::insert_device, {device.id, player_id, device.token_hash, device.label, time}, text_from))
       throw StorageError("no player #" + std::to_string(player_id) + " to add a device to");
+    record_change(*tx, {.kind = IdentityChange::device_added, .player_id = player_id, .name = device.player,
+                        .token_hash = device.token_hash, .device_id = device.id, .detail = device.label}, time);
     tx->commit();
   });
 }
 
 bool SqlStore::remove_device(std::int64_t player_id, const std::string& device_id) {
+  const std::string time = utc_now_iso8601();
   return guard_([&] { return "removing device " + device_id; }, [&] {
     const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
-    const bool removed = first_of(*tx, Query::delete_device, {player_id, device_id}, text_from).has_value();
+    const std::optional<std::string> token_hash = first_of(*tx, Query::delete_device, {player_id, device_id}, text_from);
+    if (!token_hash) return false;
+    record_change(*tx, {.kind = IdentityChange::device_revoked, .player_id = player_id,
+                        .name = player_by_id(*tx, player_id).name, .token_hash = *token_hash, .device_id = device_id},
+                  time);
+    tx->commit();
+    return true;
+  });
+}
+
+void SqlStore::replace_token(std::int64_t player_id, const std::string& token_hash) {
+  const std::string time = utc_now_iso8601();
+  guard_([&] { return "replacing the token of player #" + std::to_string(player_id); }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    if (!first_of(*tx, Query::set_token_hash, {player_id, token_hash}, integer_from))
+      throw StorageError("no player #" + std::to_string(player_id) + " to replace the token of");
+    record_change(*tx, {.kind = IdentityChange::token_replaced, .player_id = player_id,
+                        .name = player_by_id(*tx, player_id).name, .token_hash = token_hash}, time);
+    tx->commit();
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Identity changes reaching every server (migration 12)
+
+Player SqlStore::player_by_id(Reader& reader, std::int64_t player_id) {
+  std::optional<Player> player = first_of(reader, Query::find_player_by_id, {player_id}, player_from);
+  if (!player) throw StorageError("no player #" + std::to_string(player_id));
+  return *player;
+}
+
+void SqlStore::record_change(WriteTransaction& tx, IdentityChange change, const std::string& time) {
+  guard_([&] { return "recording an identity change (" + change.kind + " of " + change.name + ")"; }, [&] {
+    tx.each_row(Query::lock_identity_feed, {}, [](const Row&) {});
+    first_of(tx, Query::append_identity_change,
+             {time, change_origin(), change.kind, change.player_id, change.name, change.token_hash, change.device_id,
+              change.detail},
+             integer_from);
+  });
+}
+
+std::vector<IdentityChange> SqlStore::identity_changes_after(std::int64_t after_seq, int limit) {
+  return guard_("reading the identity changes", [&] {
+    return rows_of(*sql_, Query::identity_changes_after, {after_seq, std::int64_t{std::max(limit, 1)}},
+                   identity_change_from);
+  });
+}
+
+std::int64_t SqlStore::last_identity_change() {
+  return guard_("reading the last identity change",
+                [&] { return first_of(*sql_, Query::last_identity_change, {}, integer_from).value_or(0); });
+}
+
+std::int64_t SqlStore::prune_identity_changes(const std::string& before) {
+  return guard_("pruning the identity changes", [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    const auto removed = static_cast<std::int64_t>(rows_of(*tx, Query::prune_identity_changes, {before}, integer_from).size());
+    rows_of(*tx, Query::prune_device_codes, {before}, text_from);
+    rows_of(*tx, Query::prune_claim_links, {before}, integer_from);
     tx->commit();
     return removed;
   });
 }
 
-void SqlStore::replace_token(std::int64_t player_id, const std::string& token_hash) {
-  guard_([&] { return "replacing the token of player #" + std::to_string(player_id); }, [&] {
+void SqlStore::record_identity_change(const IdentityChange& change) {
+  const std::string time = utc_now_iso8601();
+  guard_("recording an identity change", [&] {
     const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
-    if (!first_of(*tx, Query::set_token_hash, {player_id, token_hash}, integer_from))
-      throw StorageError("no player #" + std::to_string(player_id) + " to replace the token of");
+    record_change(*tx, change, time);
     tx->commit();
   });
+}
+
+void SqlStore::create_device_code(std::int64_t player_id, const std::string& code_hash, const std::string& expires_at) {
+  const std::string time = utc_now_iso8601();
+  guard_([&] { return "storing a device code of player #" + std::to_string(player_id); }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    first_of(*tx, Query::insert_device_code, {code_hash, player_id, expires_at, time}, text_from);
+    tx->commit();
+  });
+}
+
+std::optional<Player> SqlStore::use_device_code(const std::string& code_hash, const std::string& now, Device device) {
+  return guard_("signing in with a device code", [&]() -> std::optional<Player> {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    std::optional<std::pair<std::int64_t, std::string>> code;
+    tx->each_row(Query::use_device_code, {code_hash}, [&](const Row& row) { code.emplace(row.integer(0), row.text(1)); });
+    // Used up by this try, whatever comes of it.
+    if (!code || code->second <= now) {
+      tx->commit();
+      return std::nullopt;
+    }
+    const Player player = player_by_id(*tx, code->first);
+    device.player = player.name;
+    if (device.created_at.empty()) device.created_at = now;
+    first_of(*tx, Query::insert_device, {device.id, player.id, device.token_hash, device.label, device.created_at},
+             text_from);
+    record_change(*tx, {.kind = IdentityChange::device_added, .player_id = player.id, .name = player.name,
+                        .token_hash = device.token_hash, .device_id = device.id, .detail = device.label}, now);
+    tx->commit();
+    return player;
+  });
+}
+
+void SqlStore::create_claim_link(std::int64_t player_id, const std::string& code_hash, const std::string& expires_at) {
+  const std::string time = utc_now_iso8601();
+  guard_([&] { return "storing a claim link of player #" + std::to_string(player_id); }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    if (!first_of(*tx, Query::set_claim_link, {player_id, code_hash, expires_at, time}, integer_from))
+      throw StorageError("no player #" + std::to_string(player_id) + " to make a claim link for");
+    tx->commit();
+  });
+}
+
+std::string SqlStore::claim_link_hash(std::int64_t player_id, const std::string& now) {
+  return guard_("reading a claim link", [&] {
+    return first_of(*sql_, Query::claim_link_hash, {player_id, now}, text_from).value_or("");
+  });
+}
+
+bool SqlStore::use_claim_link(std::int64_t player_id, const std::string& used_hash, const std::string& token_hash,
+                              const std::string& recovery_hash) {
+  const std::string time = utc_now_iso8601();
+  return guard_([&] { return "claiming player #" + std::to_string(player_id); }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    // Removing the link is the check: two claims with one link, only one removes it.
+    if (!first_of(*tx, Query::use_claim_link, {player_id, used_hash}, integer_from)) return false;
+    if (!first_of(*tx, Query::set_token_hash, {player_id, token_hash}, integer_from))
+      throw StorageError("no player #" + std::to_string(player_id) + " to replace the token of");
+    first_of(*tx, Query::set_recovery_hash, {player_id, recovery_hash, time}, integer_from);
+    rows_of(*tx, Query::delete_devices_of, {player_id}, text_from);
+    record_change(*tx, {.kind = IdentityChange::token_replaced, .player_id = player_id,
+                        .name = player_by_id(*tx, player_id).name, .token_hash = token_hash,
+                        .detail = "devices_cleared"}, time);
+    tx->commit();
+    return true;
+  });
+}
+
+std::vector<std::string> SqlStore::banned_names() {
+  return guard_("listing the banned names", [&] { return rows_of(*sql_, Query::banned_names, {}, text_from); });
+}
+
+bool SqlStore::set_banned(std::int64_t player_id, bool banned) {
+  const std::string time = utc_now_iso8601();
+  return guard_([&] { return (banned ? "banning player #" : "unbanning player #") + std::to_string(player_id); }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    const Player player = player_by_id(*tx, player_id);
+    const bool changed =
+        banned ? first_of(*tx, Query::ban_player, {player_id, time}, integer_from).has_value()
+               : first_of(*tx, Query::unban_player, {player_id}, integer_from).has_value();
+    if (!changed) return false;
+    record_change(*tx, {.kind = banned ? IdentityChange::banned : IdentityChange::unbanned, .player_id = player_id,
+                        .name = player.name}, time);
+    tx->commit();
+    return true;
+  });
+}
+
+void SqlStore::rename_player(std::int64_t player_id, const std::string& new_name) {
+  if (new_name.empty()) throw StorageError("cannot rename a player to an empty name");
+  const std::string time = utc_now_iso8601();
+  guard_([&] { return "renaming player #" + std::to_string(player_id) + " to " + new_name; }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    tx->each_row(Query::lock_identity_feed, {}, [](const Row&) {});
+    const Player player = player_by_id(*tx, player_id);
+    if (std::optional<Player> other = first_of(*tx, Query::find_player, {new_name}, player_from);
+        other && other->id != player_id) {
+      throw NameTaken("name taken: '" + new_name + "' is already registered as '" + other->name + "'");
+    }
+    first_of(*tx, Query::rename_player, {player_id, new_name}, integer_from);
+    // The chips and their history go with the name (a case change keeps the account).
+    if (player_account(player.name) != player_account(new_name))
+      first_of(*tx, Query::rename_account, {player_account(player.name), player_account(new_name)}, integer_from);
+    record_change(*tx, {.kind = IdentityChange::renamed, .player_id = player_id, .name = new_name,
+                        .detail = player.name}, time);
+    tx->commit();
+  });
+}
+
+void SqlStore::transfer(const Posting& posting, const IdentityChange& change) {
+  const std::string time = utc_now_iso8601();
+  guard_([&] { return describe_posting(posting); }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    tx->begin_step();
+    post(*tx, posting, time);
+    if (!tx->end_step()) throw StorageError(describe_posting(posting) + " does not balance");
+    record_change(*tx, change, time);
+    tx->commit();
+  });
+}
+
+void SqlStore::publish_presence(const Presence& presence) {
+  std::string names;
+  for (const std::string& name : presence.names) names += name + "\n";
+  const std::string time = presence.updated_at.empty() ? utc_now_iso8601() : presence.updated_at;
+  guard_([&] { return "publishing the presence of node " + presence.node; }, [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    first_of(*tx, Query::publish_presence, {presence.node, names, time}, text_from);
+    tx->commit();
+  });
+}
+
+std::vector<Presence> SqlStore::presence_since(const std::string& since) {
+  return guard_("reading who is online", [&] { return rows_of(*sql_, Query::presence_since, {since}, presence_from); });
+}
+
+void SqlStore::mark_seen(const std::vector<std::string>& names) {
+  if (names.empty()) return;
+  const std::string time = utc_now_iso8601();
+  guard_("marking names seen", [&] {
+    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write({});
+    for (const std::string& name : names) first_of(*tx, Query::mark_seen, {name, time}, integer_from);
+    tx->commit();
+  });
+}
+
+std::vector<std::pair<std::string, std::string>> SqlStore::last_seen() {
+  return guard_("reading when names were last seen",
+                [&] { return rows_of(*sql_, Query::last_seen, {}, text_pair_from); });
 }
 
 std::string SqlStore::passphrase_hash(std::int64_t player_id) {

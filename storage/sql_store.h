@@ -116,6 +116,12 @@ std::int64_t integer_from(const Row& row);  // column 0
 std::string text_from(const Row& row);      // column 0
 // id, player name, token hash, label, created at
 Device device_from(const Row& row);
+// seq, time, origin, kind, player id, name, token hash, device id, detail
+IdentityChange identity_change_from(const Row& row);
+// node, names (one per line), updated at
+Presence presence_from(const Row& row);
+// two texts
+std::pair<std::string, std::string> text_pair_from(const Row& row);
 
 // ---------------------------------------------------------------------------
 // The backend interface
@@ -150,13 +156,37 @@ enum class Query {
   use_signup_link,            // code hash, now -> uses left
   all_devices,                // -> devices (id, player name, token hash, label, created at) oldest first
   insert_device,              // id, player id, token hash, label, time -> id
-  delete_device,              // player id, device id -> id
+  delete_device,              // player id, device id -> its token hash
   delete_devices_of,          // player id -> ids
   passphrase_hash,            // player id -> hash
   set_passphrase_hash,        // player id, hash, time -> player id
   add_recovery_hash,          // player id, code hash, time -> player id, if it had none
+  // Identity changes, bans, device codes, claim links, presence (migration 12).
+  lock_identity_feed,         // -> one row; PostgreSQL: feed writers queue here until commit, so seqs grow in commit order
+  append_identity_change,     // time, origin, kind, player id, name, token hash, device id, detail -> seq
+  identity_changes_after,     // seq, limit -> seq, time, origin, kind, player id, name, token hash, device id, detail
+  last_identity_change,       // -> seq
+  prune_identity_changes,     // time -> seq of each row removed
+  prune_device_codes,         // time -> code hash of each device code expired before it, removed
+  prune_claim_links,          // time -> player id of each claim link expired before it, removed
+  banned_names,               // -> names by id
+  ban_player,                 // player id, time -> player id, if not banned
+  unban_player,               // player id -> player id, if banned
+  insert_device_code,         // code hash, player id, expires at, time -> code hash
+  use_device_code,            // code hash -> player id, expires at (the code removed)
+  set_claim_link,             // player id, code hash, expires at, time -> player id
+  claim_link_hash,            // player id, now -> code hash, if unexpired
+  use_claim_link,             // player id, code hash -> player id (the link removed)
+  find_player_by_id,          // player id -> player
+  rename_player,              // player id, new name -> player id
+  rename_account,             // old account, new account -> account id
+  unfinished_table_by_invite, // invite -> table id, if its table is unfinished
+  publish_presence,           // node, names (one per line), time -> node
+  presence_since,             // time -> node, names (one per line), updated at, by node
+  mark_seen,                  // name, time -> player id
+  last_seen,                  // -> name, time by name
 };
-inline constexpr int kQueryCount = static_cast<int>(Query::add_recovery_hash) + 1;
+inline constexpr int kQueryCount = static_cast<int>(Query::last_seen) + 1;
 
 using Param = std::variant<std::monostate, std::int64_t, std::string>;  // monostate: NULL
 using Params = std::vector<Param>;
@@ -247,6 +277,25 @@ class SqlStore : public Store {
   std::string passphrase_hash(std::int64_t player_id) override;
   void set_passphrase_hash(std::int64_t player_id, const std::string& hash) override;
 
+  std::vector<IdentityChange> identity_changes_after(std::int64_t after_seq, int limit) override;
+  std::int64_t last_identity_change() override;
+  std::int64_t prune_identity_changes(const std::string& before) override;
+  void record_identity_change(const IdentityChange& change) override;
+  void create_device_code(std::int64_t player_id, const std::string& code_hash, const std::string& expires_at) override;
+  std::optional<Player> use_device_code(const std::string& code_hash, const std::string& now, Device device) override;
+  void create_claim_link(std::int64_t player_id, const std::string& code_hash, const std::string& expires_at) override;
+  std::string claim_link_hash(std::int64_t player_id, const std::string& now) override;
+  bool use_claim_link(std::int64_t player_id, const std::string& used_hash, const std::string& token_hash,
+                      const std::string& recovery_hash) override;
+  std::vector<std::string> banned_names() override;
+  bool set_banned(std::int64_t player_id, bool banned) override;
+  void rename_player(std::int64_t player_id, const std::string& new_name) override;
+  void transfer(const Posting& posting, const IdentityChange& change) override;
+  void publish_presence(const Presence& presence) override;
+  std::vector<Presence> presence_since(const std::string& since) override;
+  void mark_seen(const std::vector<std::string>& names) override;
+  std::vector<std::pair<std::string, std::string>> last_seen() override;
+
   std::int64_t balance(const std::string& account) override;
   std::vector<std::pair<std::string, std::int64_t>> balances(const std::string& prefix) override;
   std::vector<LedgerEntry> ledger(const std::string& account, int limit, std::optional<std::int64_t> before) override;
@@ -278,6 +327,9 @@ class SqlStore : public Store {
   void write_step(WriteTransaction& tx, const TableWrite& write, const std::string& time);
   CommitOutcome write_in_savepoint(WriteTransaction& tx, const TableWrite& write, const std::string& time);
   void check_fence(WriteTransaction& tx, const TableWrite& write);
+  // Appends a change to the identity feed, in the transaction of the change.
+  void record_change(WriteTransaction& tx, IdentityChange change, const std::string& time);
+  Player player_by_id(Reader& reader, std::int64_t player_id);
   void post(WriteTransaction& tx, const Posting& posting, const std::string& time);
   void insert_seats(WriteTransaction& tx, const std::string& table, const std::vector<Seat>& seats);
   std::vector<TableRecord> tables_with_seats(Query query, const Params& params);

@@ -197,6 +197,55 @@ struct Registration {
   std::int64_t starting_chips = 0;
   std::string recovery_hash;               // "" for none
   std::optional<std::string> signup_hash;  // a sign-up link's code hash: one of its uses is taken
+  // A table's invite (--registration invite): the name is taken only if an
+  // unfinished table has it, checked in the name's own transaction (InviteRefused).
+  std::optional<std::string> invite;
+};
+
+// register_player's table invite is no unfinished table's.
+class InviteRefused : public StorageError {
+ public:
+  using StorageError::StorageError;
+};
+
+// One row of the identity change feed (migration 12, README "Accounts and
+// recovery"): every change to who may sign in as a name, written in the
+// change's own transaction, with a sequence number that grows in commit order,
+// so that every server applies the changes other processes made by reading
+// the rows after the last one it saw.
+struct IdentityChange {
+  // What changed; the other fields it uses:
+  static constexpr const char* device_added = "device_added";      // token_hash, device_id, detail (label)
+  static constexpr const char* device_revoked = "device_revoked";  // token_hash, device_id
+  // The first device's token replaced (a recovery, a claim link, the first device
+  // revoked): token_hash is the new one; detail "devices_cleared" when every
+  // other device went with it.
+  static constexpr const char* token_replaced = "token_replaced";
+  static constexpr const char* banned = "banned";
+  static constexpr const char* unbanned = "unbanned";
+  static constexpr const char* renamed = "renamed";          // name is the new name, detail the old
+  static constexpr const char* table_ended = "table_ended";  // player_id 0, detail the table id (admin end-table)
+  // The name's chips moved outside any table (admin adjust): servers read the balance again.
+  static constexpr const char* balance_changed = "balance_changed";
+
+  // Every field has its initializer, so that a change names only what it uses.
+  std::int64_t seq = 0;   // set by the store
+  std::string time{};     // set by the store
+  std::string origin{};   // the process that made it (Store::set_change_origin)
+  std::string kind{};
+  std::int64_t player_id = 0;
+  std::string name{};
+  std::string token_hash{};
+  std::string device_id{};
+  std::string detail{};
+};
+
+// Who is signed in on one running server (a presence row, refreshed every few
+// seconds; `parlour admin online` reads the fresh ones).
+struct Presence {
+  std::string node;
+  std::vector<std::string> names;
+  std::string updated_at;
 };
 
 // A sign-up link (--registration invite): `uses_left` new names until `expires_at`.
@@ -260,6 +309,53 @@ class Store {
   virtual bool remove_device(std::int64_t player_id, const std::string& device_id) = 0;
   // The first device's token (players.token_hash) replaced: revoking that device.
   virtual void replace_token(std::int64_t player_id, const std::string& token_hash) = 0;
+  // --- Identity changes reaching every server (migration 12) ---
+  // The changes this store writes are marked as made by `origin`, so that the
+  // process that made them can pass over its own rows in the feed.
+  void set_change_origin(std::string origin) { origin_ = std::move(origin); }
+  const std::string& change_origin() const { return origin_; }
+  // The feed after `after_seq`, in order, at most `limit` rows; the last seq (0: none).
+  virtual std::vector<IdentityChange> identity_changes_after(std::int64_t after_seq, int limit) = 0;
+  virtual std::int64_t last_identity_change() = 0;
+  // Removes the feed rows older than `before` (utc_iso8601), and the device
+  // codes and claim links that expired before it; how many feed rows.
+  virtual std::int64_t prune_identity_changes(const std::string& before) = 0;
+  // Appends a change that is not a store write of its own (table_ended).
+  virtual void record_identity_change(const IdentityChange& change) = 0;
+  // Device codes: made on one node, used up (once) on any. use_device_code
+  // consumes the code and, if it was unexpired at `now`, adds `device` to its
+  // name, all in one transaction; the name, or nullopt (nothing added).
+  virtual void create_device_code(std::int64_t player_id, const std::string& code_hash,
+                                  const std::string& expires_at) = 0;
+  virtual std::optional<Player> use_device_code(const std::string& code_hash, const std::string& now,
+                                                Device device) = 0;
+  // Claim links (parlour admin claim-link): one per name, the latest made;
+  // the unexpired one's code hash, "" when none.
+  virtual void create_claim_link(std::int64_t player_id, const std::string& code_hash,
+                                 const std::string& expires_at) = 0;
+  virtual std::string claim_link_hash(std::int64_t player_id, const std::string& now) = 0;
+  // Uses the claim link whose hash is `used_hash`: the token and recovery hash
+  // replaced, every other device removed, the link gone; false (nothing
+  // changed) when it was used meanwhile.
+  virtual bool use_claim_link(std::int64_t player_id, const std::string& used_hash, const std::string& token_hash,
+                              const std::string& recovery_hash) = 0;
+  // Bans: a banned name cannot sign in. False when it was already so.
+  virtual std::vector<std::string> banned_names() = 0;
+  virtual bool set_banned(std::int64_t player_id, bool banned) = 0;
+  // A new name for a player (NameTaken when another has it in any case). His
+  // ledger account moves with him (README "parlour admin").
+  virtual void rename_player(std::int64_t player_id, const std::string& new_name) = 0;
+  // One movement of chips outside any table (parlour admin adjust), through
+  // the same posting path as a table step, with `change` in the same
+  // transaction; StorageError when the payer lacks the chips (nothing written).
+  virtual void transfer(const Posting& posting, const IdentityChange& change) = 0;
+  // Presence: `node`'s signed-in names now; the rows refreshed at or after `since`.
+  virtual void publish_presence(const Presence& presence) = 0;
+  virtual std::vector<Presence> presence_since(const std::string& since) = 0;
+  // When each name was last seen signed in on a server that published it ("" when never).
+  virtual void mark_seen(const std::vector<std::string>& names) = 0;
+  virtual std::vector<std::pair<std::string, std::string>> last_seen() = 0;  // name, time
+
   // The player's passphrase hash (an Argon2id string), "" when he has none; set or changed.
   virtual std::string passphrase_hash(std::int64_t player_id) = 0;
   virtual void set_passphrase_hash(std::int64_t player_id, const std::string& hash) = 0;
@@ -312,6 +408,9 @@ class Store {
   // (ConnectionLost when the connection broke), having written nothing, if the
   // transaction itself cannot begin or commit.
   virtual std::vector<CommitOutcome> commit(const std::vector<TableWrite>& writes) = 0;
+
+ private:
+  std::string origin_ = "admin";
 };
 
 // True for "postgresql://..." and "postgres://..." (libpq's connection URIs).

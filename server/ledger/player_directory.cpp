@@ -39,8 +39,48 @@ void PlayerDirectory::add(const storage::Player& player) {
 void PlayerDirectory::add_device(const storage::Device& device) {
   std::unique_lock lock(mutex_);
   const auto key = folded_name(device.player);
+  auto& devices = devices_[key];
+  // Told twice (by its own writer and by the identity feed), it is still one device.
+  if (std::any_of(devices.begin(), devices.end(), [&](const auto& d) { return d.id == device.id; })) return;
   by_token_hash_[device.token_hash] = key;
-  devices_[key].push_back(device);
+  devices.push_back(device);
+}
+
+bool PlayerDirectory::signs_in(const std::string& name, const std::string& token_hash) const {
+  std::shared_lock lock(mutex_);
+  const auto found = by_token_hash_.find(token_hash);
+  return found != by_token_hash_.end() && found->second == folded_name(name);
+}
+
+void PlayerDirectory::set_banned(const std::string& name, bool banned) {
+  std::unique_lock lock(mutex_);
+  if (banned) banned_.insert(folded_name(name));
+  else banned_.erase(folded_name(name));
+}
+
+bool PlayerDirectory::banned(const std::string& name) const {
+  std::shared_lock lock(mutex_);
+  return banned_.contains(folded_name(name));
+}
+
+void PlayerDirectory::rename(const std::string& old_name, const std::string& new_name) {
+  std::unique_lock lock(mutex_);
+  const auto old_key = folded_name(old_name);
+  const auto new_key = folded_name(new_name);
+  const auto found = by_name_.find(old_key);
+  if (found == by_name_.end()) return;
+  auto player = found->second;
+  player.name = new_name;
+  by_name_.erase(found);
+  by_name_[new_key] = player;
+  for (auto& [hash, key] : by_token_hash_)
+    if (key == old_key) key = new_key;
+  if (auto devices = devices_.extract(old_key)) {
+    for (auto& device : devices.mapped()) device.player = new_name;
+    devices.key() = new_key;
+    devices_.insert(std::move(devices));
+  }
+  if (banned_.erase(old_key)) banned_.insert(new_key);
 }
 
 std::vector<storage::Device> PlayerDirectory::devices(const std::string& name) const {

@@ -8,6 +8,7 @@
 #include <shared_mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "storage/store.h"
@@ -34,12 +35,21 @@ class PlayerDirectory {
   std::optional<std::string> remove_device(const std::string& name, const std::string& id);
   // A recovery: every other device of the name is forgotten.
   void clear_devices(const std::string& name);
+  // Does this token hash sign in as this name (its first device or another)?
+  bool signs_in(const std::string& name, const std::string& token_hash) const;
+
+  // --- Bans and renames (parlour admin; applied from the identity feed).
+  void set_banned(const std::string& name, bool banned);
+  bool banned(const std::string& name) const;
+  // The player known as `old_name` is `new_name` now, with his tokens and devices.
+  void rename(const std::string& old_name, const std::string& new_name);
 
  private:
   mutable std::shared_mutex mutex_;
   std::unordered_map<std::string, storage::Player> by_name_;  // lower-case name
   std::unordered_map<std::string, std::string> by_token_hash_;  // → lower-case name, every device's
   std::unordered_map<std::string, std::vector<storage::Device>> devices_;  // lower-case name → other devices
+  std::unordered_set<std::string> banned_;  // lower-case names
 };
 
 }  // namespace parlour::server

@@ -44,6 +44,12 @@ std::shared_ptr<const std::string> revoked_farewell() {
 
 }  // namespace
 
+std::shared_ptr<const std::string> banned_farewell() {
+  static const auto frame = std::make_shared<const std::string>(
+      protocol::error_message(std::nullopt, code::forbidden, "signed out: this name is banned on this server").dump());
+  return frame;
+}
+
 std::optional<ProtocolError> Lobby::registration_refused(const protocol::Hello& hello) const {
   switch (config_.registration) {
     case Config::Registration::open: return std::nullopt;
@@ -51,11 +57,8 @@ std::optional<ProtocolError> Lobby::registration_refused(const protocol::Hello& 
       return ProtocolError(code::registration_closed,
                            "this server takes no new names; sign in with a name you have, or ask its host");
     case Config::Registration::invite:
-      if (hello.invite) {
-        if (find_by_invite(*hello.invite)) return std::nullopt;
-        return ProtocolError(code::invite_required,
-                             "no open table has that invite; ask your host for a new invite or a sign-up link");
-      }
+      // Checked in the store as the name is stored: any node's table, unfinished.
+      if (hello.invite) return std::nullopt;
       if (hello.signup) return std::nullopt;  // its uses are taken as the name is stored
       return ProtocolError(code::invite_required,
                            "this server takes new names by invitation only: open your host's invite or sign-up link");
@@ -67,10 +70,12 @@ void Lobby::register_name(const protocol::Hello& hello, HelloDone done) {
   auto token = new_token();
   auto recovery_code = new_recovery_code();
   storage::Registration registration{hello.name, sha256_hex(token), config_.starting_chips, salted_hash(recovery_code),
-                                     std::nullopt};
+                                     std::nullopt, std::nullopt};
   // A table's invite was checked already; a sign-up link is taken as the name is stored.
-  if (config_.registration == Config::Registration::invite && !hello.invite && hello.signup)
-    registration.signup_hash = sha256_hex(*hello.signup);
+  if (config_.registration == Config::Registration::invite) {
+    if (hello.invite) registration.invite = *hello.invite;
+    else if (hello.signup) registration.signup_hash = sha256_hex(*hello.signup);
+  }
   const auto name = hello.name;
   const auto chips = config_.starting_chips;
   const bool by_link = registration.signup_hash.has_value();
@@ -92,6 +97,11 @@ void Lobby::register_name(const protocol::Hello& hello, HelloDone done) {
             std::rethrow_exception(error);
           } catch (const storage::NameTaken&) {
             return done(std::nullopt, ProtocolError(code::name_taken, "the name '" + name + "' is taken"));
+          } catch (const storage::InviteRefused&) {
+            spdlog::info("new name {} refused: no unfinished table has its invite", name);
+            return done(std::nullopt, ProtocolError(code::invite_required,
+                                                    "no open table has that invite; ask your host for a new invite "
+                                                    "or a sign-up link"));
           } catch (const storage::SignupRefused&) {
             spdlog::info("new name {} refused: its sign-up link is unknown, used up or expired", name);
             return done(std::nullopt, ProtocolError(code::invite_required,
@@ -124,6 +134,8 @@ void Lobby::recover(const protocol::Recover& recover, const std::string& address
   const auto wrong = ProtocolError(code::unauthorized, "that name and recovery code do not go together");
   const auto player = players_.find(recover.name);
   if (!player) return done(std::nullopt, wrong);
+  if (players_.banned(player->name))
+    return done(std::nullopt, ProtocolError(code::forbidden, "the name '" + player->name + "' is banned on this server"));
   const bool queued = reader_.run([this, player = *player, typed = recover.code, wrong, done](storage::Store& db) {
     std::string stored;
     try {
@@ -132,28 +144,45 @@ void Lobby::recover(const protocol::Recover& recover, const std::string& address
       spdlog::error("reading the recovery code of {} failed: {}", player.name, e.what());
       return done(std::nullopt, ProtocolError(code::internal, "could not check the recovery code; try again"));
     }
-    if (stored.empty() || !salted_hash_matches(typed, stored)) {
-      spdlog::info("recovery of {} refused: wrong code", player.name);
-      return done(std::nullopt, wrong);
+    if (!stored.empty() && salted_hash_matches(typed, stored)) return replace_secrets(player, stored, done);
+    // The operator's claim link of the name (parlour admin claim-link) is a one-time code typed here too.
+    std::string claim;
+    try {
+      claim = db.claim_link_hash(player.id, storage::utc_iso8601(std::chrono::system_clock::now()));
+    } catch (const std::exception& e) {
+      spdlog::error("reading the claim link of {} failed: {}", player.name, e.what());
     }
-    replace_secrets(player, stored, done);
+    if (!claim.empty() && constant_time_equal(sha256_hex(normalized_code(typed)), claim))
+      return claim_name(player, claim, done);
+    spdlog::info("recovery of {} refused: wrong code", player.name);
+    done(std::nullopt, wrong);
   });
   if (!queued) done(std::nullopt, ProtocolError(code::rate_limited, "the server is busy; try again"));
 }
 
 void Lobby::replace_secrets(const storage::Player& player, const std::string& used_hash, HelloDone done) {
+  replace_credentials(player, used_hash, false, std::move(done));
+}
+
+void Lobby::claim_name(const storage::Player& player, const std::string& claim_hash, HelloDone done) {
+  replace_credentials(player, claim_hash, true, std::move(done));
+}
+
+void Lobby::replace_credentials(const storage::Player& player, const std::string& used_hash, bool by_claim,
+                                HelloDone done) {
   auto token = new_token();
   auto recovery_code = new_recovery_code();
   auto replaced = std::make_shared<bool>(false);
   writer_.run(
-      [this, player, used_hash, token_hash = sha256_hex(token), recovery_hash = salted_hash(recovery_code),
+      [this, player, used_hash, by_claim, token_hash = sha256_hex(token), recovery_hash = salted_hash(recovery_code),
        replaced](storage::Store& db) {
-        *replaced = db.replace_secrets(player.id, used_hash, token_hash, recovery_hash);
+        *replaced = by_claim ? db.use_claim_link(player.id, used_hash, token_hash, recovery_hash)
+                             : db.replace_secrets(player.id, used_hash, token_hash, recovery_hash);
         if (!*replaced) return;
         players_.add(storage::Player{player.id, player.name, token_hash});
         players_.clear_devices(player.name);
       },
-      [this, player, token, recovery_code, replaced, done](std::exception_ptr error) {
+      [this, player, by_claim, token, recovery_code, replaced, done](std::exception_ptr error) {
         if (const auto failed = failure(error)) {
           spdlog::error("replacing the token of {} failed: {}", player.name, *failed);
           return done(std::nullopt, ProtocolError(code::internal, "could not recover the name; try again"));
@@ -162,8 +191,8 @@ void Lobby::replace_secrets(const storage::Player& player, const std::string& us
         if (!*replaced)
           return done(std::nullopt, ProtocolError(code::unauthorized, "that name and recovery code do not go together"));
         const auto closed = sessions_.close_others(player.name, sha256_hex(token), revoked_farewell());
-        spdlog::info("player {} recovered the name; the old token is revoked, {} connections closed", player.name,
-                     closed);
+        spdlog::info("player {} {} the name; the old token is revoked, {} connections closed", player.name,
+                     by_claim ? "claimed (operator's claim link)" : "recovered", closed);
         const auto chips = balances_.balance(storage::player_account(player.name));
         done(Welcome{player.name, token, chips, recovery_code}, std::nullopt);
       });
@@ -211,17 +240,24 @@ void Lobby::device_link(const std::string& player, std::function<void(Json, std:
   if (const auto wait = device_links_.take(folded_name(player), now))
     return done({}, ProtocolError(code::rate_limited, "too many device codes this hour; try again in " +
                                                           minutes_until(*wait) + " minutes"));
-  const auto code = new_device_code();
-  const auto expires_ms = now + std::int64_t{config_.device_link_seconds} * 1000;
-  {
-    std::lock_guard lock(device_codes_mutex_);
-    std::erase_if(device_codes_, [&](const auto& entry) { return entry.second.expires_ms <= now; });
-    device_codes_[sha256_hex(normalized_code(code))] = DeviceCode{player, expires_ms};
-  }
+  const auto registered = players_.find(player);
+  if (!registered) return done({}, ProtocolError(code::not_found, "no player " + player));
+  const auto device_code = new_device_code();
   const auto expires_at =
       storage::utc_iso8601(std::chrono::system_clock::now() + std::chrono::seconds(config_.device_link_seconds));
-  spdlog::info("player {} made a device code, valid {} s", player, config_.device_link_seconds);
-  done({{"code", code}, {"expires_at", expires_at}}, std::nullopt);
+  // In the store, so that the code signs in on any node.
+  writer_.run(
+      [id = registered->id, hash = sha256_hex(normalized_code(device_code)), expires_at](storage::Store& db) {
+        db.create_device_code(id, hash, expires_at);
+      },
+      [this, player, device_code, expires_at, done](std::exception_ptr error) {
+        if (const auto failed = failure(error)) {
+          spdlog::error("storing a device code of {} failed: {}", player, *failed);
+          return done({}, ProtocolError(code::internal, "could not make the device code; try again"));
+        }
+        spdlog::info("player {} made a device code, valid {} s", player, config_.device_link_seconds);
+        done({{"code", device_code}, {"expires_at", expires_at}}, std::nullopt);
+      });
 }
 
 void Lobby::device_sign_in(const protocol::DeviceSignIn& request, const std::string& address, HelloDone done) {
@@ -231,19 +267,35 @@ void Lobby::device_sign_in(const protocol::DeviceSignIn& request, const std::str
     return done(std::nullopt, ProtocolError(code::rate_limited, "too many tries; try again in " +
                                                                     minutes_until(*wait) + " minutes"));
   }
-  std::optional<DeviceCode> found;
-  {
-    std::lock_guard lock(device_codes_mutex_);
-    // Used up by this try, whatever comes of it.
-    if (auto node = device_codes_.extract(sha256_hex(normalized_code(request.code)))) found = node.mapped();
-  }
-  const auto player = found && found->expires_ms > now ? players_.find(found->player) : std::nullopt;
-  if (!player) {
-    spdlog::info("device sign-in from {} refused: unknown, used or expired code", address);
-    return done(std::nullopt, ProtocolError(code::unauthorized, "that device code is unknown, used or expired; "
-                                                                "make a new one on your signed-in device"));
-  }
-  add_device(*player, request.label, std::move(done));
+  auto token = new_token();
+  storage::Device device{random_id(16), "", sha256_hex(token), request.label.empty() ? "another device" : request.label,
+                         storage::utc_iso8601(std::chrono::system_clock::now())};
+  auto signed_in = std::make_shared<std::optional<storage::Player>>();
+  // Used up by this try, whatever comes of it, in the transaction that adds the device.
+  writer_.run(
+      [this, hash = sha256_hex(normalized_code(request.code)), device, signed_in](storage::Store& db) {
+        *signed_in = db.use_device_code(hash, device.created_at, device);
+        if (!*signed_in) return;
+        auto added = device;
+        added.player = (*signed_in)->name;
+        players_.add_device(added);
+      },
+      [this, address, token, device, signed_in, done](std::exception_ptr error) {
+        if (const auto failed = failure(error)) {
+          spdlog::error("signing in with a device code from {} failed: {}", address, *failed);
+          return done(std::nullopt, ProtocolError(code::internal, "could not add the device; try again"));
+        }
+        if (!*signed_in) {
+          spdlog::info("device sign-in from {} refused: unknown, used or expired code", address);
+          return done(std::nullopt, ProtocolError(code::unauthorized, "that device code is unknown, used or expired; "
+                                                                      "make a new one on your signed-in device"));
+        }
+        const auto& name = (*signed_in)->name;
+        if (players_.banned(name))
+          return done(std::nullopt, ProtocolError(code::forbidden, "the name '" + name + "' is banned on this server"));
+        spdlog::info("player {} signed in a new device ({})", name, device.id);
+        done(Welcome{name, token, balances_.balance(storage::player_account(name)), std::nullopt}, std::nullopt);
+      });
 }
 
 void Lobby::add_device(const storage::Player& player, const std::string& label, HelloDone done) {
@@ -297,6 +349,8 @@ void Lobby::passphrase_sign_in(const protocol::PassphraseSignIn& request, const 
   const auto wrong = ProtocolError(code::unauthorized, "that name and passphrase do not go together");
   const auto player = players_.find(request.name);
   if (!player) return done(std::nullopt, wrong);
+  if (players_.banned(player->name))
+    return done(std::nullopt, ProtocolError(code::forbidden, "the name '" + player->name + "' is banned on this server"));
   const bool queued = reader_.run([this, player = *player, request, wrong, done](storage::Store& db) {
     std::string stored;
     try {
@@ -316,7 +370,7 @@ void Lobby::passphrase_sign_in(const protocol::PassphraseSignIn& request, const 
 
 Json Lobby::devices(const std::string& player) const {
   Json list = Json::array();
-  if (const auto registered = players_.find(player)) {
+  if (const auto registered = players_.find(player); registered && !first_device_revoked(*registered)) {
     list.push_back({{"id", "first"},
                     {"label", "first device"},
                     {"created_at", nullptr},
@@ -336,15 +390,16 @@ void Lobby::revoke_device(const std::string& player, const std::string& device,
                           std::function<void(Json, std::optional<ProtocolError>)> done) {
   const auto registered = players_.find(player);
   if (!registered) return done({}, ProtocolError(code::not_found, "no player " + player));
-  const auto known = device == "first" || std::ranges::any_of(players_.devices(player),
+  const auto known = (device == "first" && !first_device_revoked(*registered)) ||
+                     std::ranges::any_of(players_.devices(player),
                                                                [&](const auto& d) { return d.id == device; });
   if (!known) return done({}, ProtocolError(code::not_found, "no device '" + device + "' of yours"));
   auto revoked_hash = std::make_shared<std::string>();
   writer_.run(
       [this, player = *registered, device, revoked_hash](storage::Store& db) {
         if (device == "first") {
-          // Nobody holds the token this hash is of: the first device is out.
-          const auto unusable = sha256_hex(new_token());
+          // No token hashes to this (it is no hex digest): the first device is out, and unlisted.
+          const auto unusable = revoked_token_mark + new_token();
           db.replace_token(player.id, unusable);
           *revoked_hash = player.token_hash;
           players_.add(storage::Player{player.id, player.name, unusable});
@@ -411,6 +466,12 @@ void Lobby::give_missing_recovery_code(const storage::Player& player, Welcome we
 
 void Lobby::signed_in(const std::string& player, const std::string& token, const std::shared_ptr<Client>& client) {
   sessions_.add(player, sha256_hex(token), client);
+  // Banned between the check and now (another process's ban, read by the feed meanwhile).
+  if (players_.banned(player)) sessions_.close_all(player, banned_farewell());
+}
+
+bool Lobby::first_device_revoked(const storage::Player& player) {
+  return player.token_hash.starts_with(revoked_token_mark);
 }
 
 }  // namespace parlour::server
@@ -421,12 +482,12 @@ namespace parlour::server {
 // the operator's way to the first names of an invite-only server.
 int signup_link_main(const std::vector<std::string>& args) {
   const std::string usage =
-      "usage: parlour signup-link [--db PATH|URI] [--uses N] [--hours H] [--url URL]\n"
+      "usage: parlour signup-link [--db PATH|URI] [--uses N] [--hours H] [--url URL | --public-url URL]\n"
       "  makes a sign-up link for --registration invite: N new names (default 1, at most " +
       std::to_string(protocol::max_signup_uses) + ") within H hours (default 24, at most " +
       std::to_string(protocol::max_signup_hours) +
       ");\n"
-      "  prints its code, and the link to share when --url (the server's address) is given\n";
+      "  prints its code, and the link to share when --url or --public-url (the server's address) is given\n";
   std::string db = Config{}.db;
   std::string url;
   long uses = 1;
@@ -438,7 +499,8 @@ int signup_link_main(const std::vector<std::string>& args) {
     const auto& value = args[++i];
     char* end = nullptr;
     if (flag == "--db") db = value;
-    else if (flag == "--url") url = value;
+    // --public-url as the server takes it: the same words give the same link.
+    else if (flag == "--url" || flag == "--public-url") url = value;
     else if (flag == "--uses") uses = std::strtol(value.c_str(), &end, 10);
     else if (flag == "--hours") hours = std::strtol(value.c_str(), &end, 10);
     else return std::cerr << "unknown option " << flag << "\n" << usage, 2;

@@ -46,13 +46,15 @@ Lobby::Lobby(boost::asio::io_context& io, const Config& config, Writer& writer, 
       balances_(balances),
       players_(players),
       sweep_timer_(io),
+      origin_((config.node.empty() ? std::string("server ") : "node " + config.node + " ") + random_id(8)),
       registrations_(static_cast<std::size_t>(config.registrations_per_ip_per_hour), 3'600'000),
       creations_(static_cast<std::size_t>(config.tables_per_hour), 3'600'000),
       chat_limit_(std::make_shared<WindowLimit>(TableCore::chat_lines_per_window, TableCore::chat_window_ms)),
       recovery_by_name_(static_cast<std::size_t>(config.recovery_tries_per_hour), 3'600'000),
       recovery_by_address_(static_cast<std::size_t>(config.recovery_tries_per_hour), 3'600'000),
       signup_links_(static_cast<std::size_t>(config.signup_links_per_day), 24 * 3'600'000),
-      device_links_(20, 3'600'000) {
+      device_links_(20, 3'600'000),
+      presence_timer_(io) {
   games_ = Json::array();
   for (const auto& game : rules::Registry::builtin().all()) games_.push_back(rules::info_to_json(game));
 }
@@ -643,6 +645,9 @@ void Lobby::learn_balance(const std::string& player, std::function<void()> then)
 
 void Lobby::known_hello(const protocol::Hello& hello, const std::string& address, HelloDone done) {
   if (auto existing = players_.find(hello.name)) {
+    if (players_.banned(existing->name))
+      return done(std::nullopt, ProtocolError(code::forbidden, "the name '" + existing->name +
+                                                                   "' is banned on this server; ask its host"));
     // The first device's token or another device's (a device link).
     const auto owner = hello.token ? players_.find_by_token_hash(sha256_hex(*hello.token)) : std::nullopt;
     if (!owner || owner->id != existing->id)
@@ -665,7 +670,7 @@ void Lobby::known_hello(const protocol::Hello& hello, const std::string& address
 
 std::optional<std::string> Lobby::player_for_bearer(const std::string& token) const {
   auto player = players_.find_by_token_hash(sha256_hex(token));
-  if (player) return player->name;
+  if (player && !players_.banned(player->name)) return player->name;
   return std::nullopt;
 }
 

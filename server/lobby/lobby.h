@@ -24,6 +24,7 @@
 #include "server/common/limits.h"
 #include "server/ledger/live_balances.h"
 #include "server/ledger/player_directory.h"
+#include "server/lobby/identity_feed.h"
 #include "server/lobby/sessions.h"
 #include "server/persistence/reader.h"
 #include "server/table/table_actor.h"
@@ -36,6 +37,13 @@ using protocol::ProtocolError;
 // Bots are seated as "bot-TABLE-SEAT"; no player may take such a name.
 bool is_bot_name(const std::string& name);
 
+
+// What a revoked first device's token hash starts with: no token hashes to it,
+// and `devices` leaves it out.
+inline constexpr const char* revoked_token_mark = "revoked:";
+
+// What a banned name's live connections hear before they are closed.
+std::shared_ptr<const std::string> banned_farewell();
 
 // `parlour signup-link …` (server/lobby/accounts.cpp): the operator makes a
 // sign-up link in the database; returns the exit status.
@@ -90,6 +98,18 @@ class Lobby final : public ServedTables {
   void set_passphrase(const std::string& player, const std::string& passphrase,
                       std::function<void(Json, std::optional<ProtocolError>)> done);
   void passphrase_sign_in(const protocol::PassphraseSignIn& request, const std::string& address, HelloDone done);
+  // --- Identity changes from other processes (server/lobby/identity.cpp) ---
+  // Follows the store's identity change feed from after `after_seq` (the last
+  // row when the players were loaded), applying what other processes changed,
+  // and publishes who is signed in here every few seconds (parlour admin online).
+  void follow_identity_changes(std::int64_t after_seq);
+  void stop_following_identity_changes();
+  // One change another process made: the directory updated, the connections
+  // it signs out closed. Called on the feed's thread.
+  void apply_identity_change(const storage::IdentityChange& change);
+  // This process's mark on the changes it writes.
+  const std::string& change_origin() const { return origin_; }
+
   // `client` signed in as `player` with `token`: closed if the token is revoked.
   void signed_in(const std::string& player, const std::string& token, const std::shared_ptr<Client>& client);
 
@@ -195,6 +215,11 @@ class Lobby final : public ServedTables {
   void register_name(const protocol::Hello& hello, HelloDone done);
   // The recovery code matched `used_hash`: the name's secrets are replaced.
   void replace_secrets(const storage::Player& player, const std::string& used_hash, HelloDone done);
+  // The operator's claim link (hash `claim_hash`) was typed as the code: the same, and the link is used up.
+  void claim_name(const storage::Player& player, const std::string& claim_hash, HelloDone done);
+  void replace_credentials(const storage::Player& player, const std::string& used_hash, bool by_claim, HelloDone done);
+  static bool first_device_revoked(const storage::Player& player);
+  void publish_presence();
   // A name registered before recovery codes gets one in its next welcome
   // (checked once a name a run; then `done(welcome)`).
   void give_missing_recovery_code(const storage::Player& player, Welcome welcome, HelloDone done);
@@ -223,6 +248,7 @@ class Lobby final : public ServedTables {
   PlayerDirectory& players_;
   Json games_;
   boost::asio::steady_timer sweep_timer_;
+  const std::string origin_;  // this process, as the identity changes it writes name it
 
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<TableActor>> tables_;  // every unfinished table served here
@@ -253,15 +279,14 @@ class Lobby final : public ServedTables {
   WindowLimit signup_links_;         // sign-up links made per player
   WindowLimit device_links_;         // device codes made per player
   LiveSessions sessions_;
-  // Device codes not yet used: code hash → the name and when it expires (steady ms).
-  struct DeviceCode {
-    std::string player;
-    std::int64_t expires_ms = 0;
-  };
   mutable std::mutex recovery_known_mutex_;
   std::set<std::int64_t> recovery_known_;  // players known to have a recovery code
-  std::mutex device_codes_mutex_;
-  std::map<std::string, DeviceCode> device_codes_;
+  // Presence (parlour admin online): the names published last time.
+  boost::asio::steady_timer presence_timer_;
+  std::vector<std::string> published_names_;
+  std::chrono::steady_clock::time_point last_prune_{};
+  // Last, so that it stops first: its thread calls into the members above.
+  std::unique_ptr<IdentityFeed> feed_;
 };
 
 }  // namespace parlour::server

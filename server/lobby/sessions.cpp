@@ -41,6 +41,26 @@ std::size_t LiveSessions::close_token(const std::string& player, const std::stri
   return close_where(player, [&](const std::string& hash) { return hash == token_hash; }, std::move(farewell));
 }
 
+std::size_t LiveSessions::close_invalid(const std::string& player,
+                                        const std::function<bool(const std::string&)>& still_valid,
+                                        std::shared_ptr<const std::string> farewell) {
+  return close_where(player, [&](const std::string& hash) { return !still_valid(hash); }, std::move(farewell));
+}
+
+std::size_t LiveSessions::close_all(const std::string& player, std::shared_ptr<const std::string> farewell) {
+  return close_where(player, [](const std::string&) { return true; }, std::move(farewell));
+}
+
+std::vector<std::string> LiveSessions::names_online() const {
+  std::vector<std::string> names;
+  std::lock_guard lock(mutex_);
+  for (const auto& [name, sessions] : by_name_)
+    if (std::any_of(sessions.begin(), sessions.end(), [](const Session& s) { return !s.client.expired(); }))
+      names.push_back(name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 template <class Revoked>
 std::size_t LiveSessions::close_where(const std::string& player, Revoked revoked,
                                       std::shared_ptr<const std::string> farewell) {

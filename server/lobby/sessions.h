@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -25,6 +26,14 @@ class LiveSessions {
   // The same for the connections signed in with `token_hash` (a revoked device).
   std::size_t close_token(const std::string& player, const std::string& token_hash,
                           std::shared_ptr<const std::string> farewell);
+  // Every live connection of `player` whose token `still_valid` refuses (a
+  // change another process made: the identity feed) is sent `farewell` and closed.
+  std::size_t close_invalid(const std::string& player, const std::function<bool(const std::string&)>& still_valid,
+                            std::shared_ptr<const std::string> farewell);
+  // Every live connection of `player` (a ban, a rename).
+  std::size_t close_all(const std::string& player, std::shared_ptr<const std::string> farewell);
+  // The names with a live connection here, folded, sorted.
+  std::vector<std::string> names_online() const;
   // When a token last signed in (utc_iso8601), since the server started; "" if not.
   std::string last_seen(const std::string& token_hash) const;
   // Names with at least one live connection.

@@ -85,6 +85,13 @@ TEST_CASE("--registration invite: a stranger is refused and nothing changes; an 
     CHECK(welcome["type"] == "welcome");
     CHECK(welcome["chips"] == 1000);
     CHECK(book_of(db).players == before.players + 1);
+    // Once the table is over, its invite (the table still in memory) lets no new name in.
+    REQUIRE(host.request({{"type", "end"}, {"table", created["table"]}})["type"] == "ok");
+    const Book ended = book_of(db);
+    REQUIRE(parlour::storage::open_store(db)->find_table(created["table"])->status == "finished");
+    WsClient late(server.port());
+    CHECK(hello(late, {{"name", "late"}, {"invite", created["invite"]}})["code"] == "invite_required");
+    CHECK(book_of(db) == ended);
   }
 
   SUBCASE("a sign-up link: its uses, then refused with nothing changed") {
@@ -313,6 +320,11 @@ TEST_CASE("device links: another device signs in as the same name with its own t
   REQUIRE(tablet.request({{"type", "device_sign_in"}, {"code", code2}})["type"] == "welcome");
   CHECK(tablet.request({{"type", "revoke_device"}, {"device", "first"}})["type"] == "ok");
   CHECK(laptop_again.close_code() == 1008);
+  // The revoked first device is listed no more, and cannot be revoked twice.
+  const auto left = tablet.request({{"type", "devices"}})["devices"];
+  REQUIRE(left.size() == 1);
+  CHECK(left[0]["id"] != "first");
+  CHECK(tablet.request({{"type", "revoke_device"}, {"device", "first"}})["code"] == "not_found");
   WsClient laptop_later(server.port());
   CHECK(hello(laptop_later, {{"name", "dora"}, {"token", laptop_token}})["code"] == "unauthorized");
   CHECK(tablet.request({{"type", "tables"}})["type"] == "tables");

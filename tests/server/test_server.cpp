@@ -6,6 +6,7 @@
 #include "server/persistence/reader.h"
 #include "server/common/tokens.h"
 #include "server/lobby/sessions.h"
+#include "server/ledger/player_directory.h"
 
 #include <condition_variable>
 #include <filesystem>
@@ -86,6 +87,51 @@ TEST_CASE("live sessions: revoking closes the name's connections on other tokens
   CHECK_FALSE(other_name->closed);
   // Closed once: a second revocation finds them gone.
   CHECK(sessions.close_others("ann", "new", farewell) == 0);
+}
+
+TEST_CASE("live sessions from the identity feed: the tokens no longer valid closed, all of a banned name, who is online") {
+  LiveSessions sessions;
+  auto laptop = std::make_shared<FakeClient>(1);
+  auto phone = std::make_shared<FakeClient>(2);
+  auto bob = std::make_shared<FakeClient>(3);
+  sessions.add("ann", "first", laptop);
+  sessions.add("ann", "phone", phone);
+  sessions.add("Bob", "bob", bob);
+  CHECK(sessions.names_online() == std::vector<std::string>{"ann", "bob"});
+  const auto farewell = std::make_shared<const std::string>("bye");
+  CHECK(sessions.close_invalid("ANN", [](const std::string& hash) { return hash == "phone"; }, farewell) == 1);
+  CHECK(laptop->closed);
+  CHECK_FALSE(phone->closed);
+  CHECK(sessions.close_all("ann", farewell) == 1);
+  CHECK(phone->closed);
+  CHECK_FALSE(bob->closed);
+  laptop.reset();
+  phone.reset();
+  CHECK(sessions.names_online() == std::vector<std::string>{"bob"});
+}
+
+TEST_CASE("player directory: a device told twice is one, bans and renames by name in any case, tokens follow a rename") {
+  PlayerDirectory players({parlour::storage::Player{1, "Ann", "t1"}});
+  const parlour::storage::Device phone{"d1", "ann", "t2", "phone", ""};
+  players.add_device(phone);
+  players.add_device(phone);  // by its own writer, then by the feed
+  CHECK(players.devices("ANN").size() == 1);
+  CHECK(players.signs_in("ann", "t1"));
+  CHECK(players.signs_in("ann", "t2"));
+  CHECK_FALSE(players.signs_in("bob", "t2"));
+  players.set_banned("ANN", true);
+  CHECK(players.banned("ann"));
+  players.rename("ann", "Anna");
+  CHECK_FALSE(players.find("ann"));
+  CHECK(players.find("anna")->name == "Anna");
+  CHECK(players.find_by_token_hash("t1")->name == "Anna");
+  CHECK(players.devices("anna").size() == 1);
+  CHECK(players.devices("anna")[0].player == "Anna");
+  CHECK(players.signs_in("anna", "t2"));
+  CHECK(players.banned("anna"));
+  CHECK_FALSE(players.banned("ann"));
+  players.set_banned("anna", false);
+  CHECK_FALSE(players.banned("anna"));
 }
 
 TEST_CASE("flags: defaults, every flag, and clear errors") {

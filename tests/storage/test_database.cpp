@@ -1195,12 +1195,12 @@ TEST_CASE("accounts: a sign-up link's uses and expiry, a registration with a rec
   db.create_signup_link({"old-link", "host", 5, "2000-01-01T00:00:00.000Z"});
   CHECK_THROWS_AS(db.create_signup_link({"no-uses", "host", 0, "2999-01-01T00:00:00.000Z"}), StorageError);
 
-  const Player ann = db.register_player({"ann", "token-1", 1000, "salt:recovery-1", "link-hash"});
+  const Player ann = db.register_player({"ann", "token-1", 1000, "salt:recovery-1", "link-hash", std::nullopt});
   CHECK(db.recovery_hash(ann.id) == "salt:recovery-1");
   CHECK(db.balance(player_account("ann")) == 1000);
   // A taken name spends no use: the link still has one.
-  CHECK_THROWS_AS(db.register_player({"ANN", "token-x", 1000, "", "link-hash"}), NameTaken);
-  db.register_player({"bob", "token-2", 1000, "", "link-hash"});
+  CHECK_THROWS_AS(db.register_player({"ANN", "token-x", 1000, "", "link-hash", std::nullopt}), NameTaken);
+  db.register_player({"bob", "token-2", 1000, "", "link-hash", std::nullopt});
   CHECK(db.recovery_hash(db.find_player("bob")->id).empty());
   // A name without a code gets one once; one with a code keeps it.
   CHECK(db.add_recovery_hash(db.find_player("bob")->id, "salt:bob-1"));
@@ -1211,7 +1211,7 @@ TEST_CASE("accounts: a sign-up link's uses and expiry, a registration with a rec
 
   // Used up, expired, unknown: refused, nothing written.
   const auto refused = [&](const std::string& name, const std::string& link) {
-    CHECK_THROWS_AS(db.register_player({name, "token-" + name, 1000, "", link}), SignupRefused);
+    CHECK_THROWS_AS(db.register_player({name, "token-" + name, 1000, "", link, std::nullopt}), SignupRefused);
     CHECK_FALSE(db.find_player(name));
     CHECK(db.balance(player_account(name)) == 0);
   };
@@ -1234,7 +1234,7 @@ TEST_CASE("accounts: a sign-up link's uses and expiry, a registration with a rec
 
 TEST_CASE("devices: added with their own token, listed, removed one at a time, and all removed by a recovery; passphrases") {
   OPEN_EACH_BACKEND(db);
-  const Player ann = db.register_player({"ann", "token-1", 1000, "salt:r1", std::nullopt});
+  const Player ann = db.register_player({"ann", "token-1", 1000, "salt:r1", std::nullopt, std::nullopt});
   const Player bob = db.create_player("bob", "token-b", 1000);
   db.add_device(ann.id, {"d1", "ann", "token-2", "phone", "2026-01-01T00:00:00.000Z"});
   db.add_device(ann.id, {"d2", "ann", "token-3", "tablet", "2026-01-02T00:00:00.000Z"});
@@ -1274,4 +1274,203 @@ TEST_CASE("devices: added with their own token, listed, removed one at a time, a
   devices = db.all_devices();
   REQUIRE(devices.size() == 1);
   CHECK(devices[0].player == "bob");
+}
+
+// --- Identity changes (migration 12): the feed, bans, device codes, claim links, renames, presence.
+
+namespace {
+std::vector<std::string> kinds_of(const std::vector<IdentityChange>& changes) {
+  std::vector<std::string> kinds;
+  for (const auto& change : changes) kinds.push_back(change.kind + " " + change.name);
+  return kinds;
+}
+}  // namespace
+
+TEST_CASE("identity feed: every identity write adds its row, in order, read by seq from any point, pruned by age") {
+  OPEN_EACH_BACKEND(db);
+  CHECK(db.last_identity_change() == 0);
+  CHECK(db.identity_changes_after(0, 100).empty());
+  db.set_change_origin("node a");
+  const Player ann = db.register_player({"ann", "token-1", 1000, "salt:r1", std::nullopt, std::nullopt});
+  const Player bob = db.create_player("bob", "token-b", 1000);
+  db.add_device(ann.id, {"d1", "ann", "token-2", "phone", ""});
+  CHECK(db.remove_device(ann.id, "d1"));
+  CHECK_FALSE(db.remove_device(ann.id, "d1"));  // nothing removed, no row
+  db.replace_token(bob.id, "token-b2");
+  REQUIRE(db.replace_secrets(ann.id, "salt:r1", "token-3", "salt:r2"));
+  db.set_change_origin("admin");
+  CHECK(db.set_banned(bob.id, true));
+  CHECK_FALSE(db.set_banned(bob.id, true));  // already: no row
+  CHECK(db.banned_names() == std::vector<std::string>{"bob"});
+  CHECK(db.set_banned(bob.id, false));
+  CHECK(db.banned_names().empty());
+
+  const auto changes = db.identity_changes_after(0, 100);
+  CHECK(kinds_of(changes) == std::vector<std::string>{"device_added ann", "device_revoked ann", "token_replaced bob",
+                                                       "token_replaced ann", "banned bob", "unbanned bob"});
+  REQUIRE(changes.size() == 6);
+  for (std::size_t i = 1; i < changes.size(); ++i) CHECK(changes[i].seq > changes[i - 1].seq);
+  CHECK(changes[0].origin == "node a");
+  CHECK(changes[0].token_hash == "token-2");
+  CHECK(changes[0].device_id == "d1");
+  CHECK(changes[0].detail == "phone");
+  CHECK(changes[1].token_hash == "token-2");  // the revoked device's token
+  CHECK(changes[2].token_hash == "token-b2");
+  CHECK(changes[2].detail.empty());
+  CHECK(changes[3].detail == "devices_cleared");
+  CHECK(changes[4].origin == "admin");
+  CHECK(db.last_identity_change() == changes.back().seq);
+  // Read from any point, a page at a time.
+  CHECK(kinds_of(db.identity_changes_after(changes[3].seq, 1)) == std::vector<std::string>{"banned bob"});
+
+  // Pruned by age; the seq goes on growing after.
+  CHECK(db.prune_identity_changes("2000-01-01T00:00:00.000Z") == 0);
+  CHECK(db.prune_identity_changes("2999-01-01T00:00:00.000Z") == 6);
+  CHECK(db.identity_changes_after(0, 100).empty());
+  CHECK(db.set_banned(ann.id, true));
+  const auto after = db.identity_changes_after(0, 100);
+  REQUIRE(after.size() == 1);
+  CHECK(after[0].seq > changes.back().seq);
+}
+
+TEST_CASE("device codes live in the store: used once, on any connection, not after expiry, for the name that made it") {
+  OPEN_EACH_BACKEND(db);
+  const Player ann = db.register_player({"ann", "token-1", 1000, "", std::nullopt, std::nullopt});
+  db.create_device_code(ann.id, "code-hash", "2999-01-01T00:00:00.000Z");
+  db.create_device_code(ann.id, "old-code", "2000-01-01T00:00:00.000Z");
+  const auto other = open_store(where);  // another node's connection
+  const auto now = "2026-11-27T12:00:00.000Z";
+  const auto used = other->use_device_code("code-hash", now, Device{"d1", "", "token-2", "phone", ""});
+  REQUIRE(used);
+  CHECK(used->name == "ann");
+  REQUIRE(db.all_devices().size() == 1);
+  CHECK(db.all_devices()[0].player == "ann");
+  CHECK(db.find_player_by_token_hash("token-2") == std::nullopt);  // a device's token is not the first device's
+  // Used once; expired or unknown: nothing added, the expired one used up as well.
+  CHECK_FALSE(db.use_device_code("code-hash", now, Device{"d2", "", "token-3", "again", ""}));
+  CHECK_FALSE(db.use_device_code("old-code", now, Device{"d3", "", "token-4", "late", ""}));
+  CHECK_FALSE(db.use_device_code("nonsense", now, Device{"d4", "", "token-5", "guess", ""}));
+  CHECK(db.all_devices().size() == 1);
+  CHECK(kinds_of(db.identity_changes_after(0, 100)) == std::vector<std::string>{"device_added ann"});
+  // Codes never used go with the feed's pruning, once expired; the unexpired stay.
+  db.create_device_code(ann.id, "never-used", "2026-11-01T00:00:00.000Z");
+  db.create_device_code(ann.id, "still-good", "2999-01-01T00:00:00.000Z");
+  db.create_claim_link(ann.id, "claim", "2026-11-01T00:00:00.000Z");
+  CHECK(raw_count(where, "SELECT count(*) FROM device_codes") == 2);
+  db.prune_identity_changes("2026-11-26T00:00:00.000Z");
+  CHECK(raw_count(where, "SELECT count(*) FROM device_codes") == 1);
+  CHECK(raw_count(where, "SELECT count(*) FROM claim_links") == 0);
+  CHECK(db.identity_changes_after(0, 100).size() == 1);  // a day old only when older than `before`
+}
+
+TEST_CASE("claim links: the latest one, unexpired, used once, replacing the token, the recovery code and every device") {
+  OPEN_EACH_BACKEND(db);
+  const Player ann = db.register_player({"ann", "token-1", 1000, "salt:r1", std::nullopt, std::nullopt});
+  db.add_device(ann.id, {"d1", "ann", "token-2", "phone", ""});
+  const auto now = "2026-11-27T12:00:00.000Z";
+  CHECK(db.claim_link_hash(ann.id, now).empty());
+  CHECK_THROWS_AS(db.create_claim_link(12345, "x", "2999-01-01T00:00:00.000Z"), StorageError);
+  db.create_claim_link(ann.id, "first", "2999-01-01T00:00:00.000Z");
+  db.create_claim_link(ann.id, "second", "2999-01-01T00:00:00.000Z");
+  CHECK(db.claim_link_hash(ann.id, now) == "second");
+  CHECK_FALSE(db.use_claim_link(ann.id, "first", "token-x", "salt:x"));  // replaced by the second
+  CHECK(db.find_player("ann")->token_hash == "token-1");
+  CHECK(db.use_claim_link(ann.id, "second", "token-new", "salt:new"));
+  CHECK(db.find_player("ann")->token_hash == "token-new");
+  CHECK(db.recovery_hash(ann.id) == "salt:new");
+  CHECK(db.all_devices().empty());
+  CHECK_FALSE(db.use_claim_link(ann.id, "second", "token-again", "salt:again"));
+  CHECK(db.claim_link_hash(ann.id, now).empty());
+  db.create_claim_link(ann.id, "expired", "2000-01-01T00:00:00.000Z");
+  CHECK(db.claim_link_hash(ann.id, now).empty());
+  const auto changes = db.identity_changes_after(0, 100);
+  REQUIRE(changes.size() == 2);
+  CHECK(changes[1].kind == IdentityChange::token_replaced);
+  CHECK(changes[1].token_hash == "token-new");
+  CHECK(changes[1].detail == "devices_cleared");
+}
+
+TEST_CASE("a rename keeps the player, his chips and his ledger; a taken name (any case) is refused, nothing changed") {
+  OPEN_EACH_BACKEND(db);
+  const Player ann = db.register_player({"ann", "token-1", 1000, "", std::nullopt, std::nullopt});
+  db.create_player("bob", "token-b", 1000);
+  CHECK_THROWS_AS(db.rename_player(ann.id, "BOB"), NameTaken);
+  CHECK(db.find_player("ann")->id == ann.id);
+  db.rename_player(ann.id, "Anna");
+  CHECK_FALSE(db.find_player("ann"));
+  CHECK(db.find_player("anna")->id == ann.id);
+  CHECK(db.find_player("anna")->name == "Anna");
+  CHECK(db.balance(player_account("Anna")) == 1000);
+  CHECK(db.balance(player_account("ann")) == 0);
+  CHECK(db.ledger(player_account("anna"), 10, std::nullopt).size() == 1);  // the starting chips
+  db.rename_player(ann.id, "ANNA");  // a change of case keeps the account
+  CHECK(db.balance(player_account("anna")) == 1000);
+  CHECK(db.total_of_all_accounts() == 0);
+  const auto changes = db.identity_changes_after(0, 100);
+  REQUIRE(changes.size() == 2);
+  CHECK(changes[0].kind == IdentityChange::renamed);
+  CHECK(changes[0].name == "Anna");
+  CHECK(changes[0].detail == "ann");
+}
+
+TEST_CASE("an operator's transfer goes through the ledger with its feed row; one past a player's chips changes nothing") {
+  OPEN_EACH_BACKEND(db);
+  const Player ann = db.register_player({"ann", "token-1", 1000, "", std::nullopt, std::nullopt});
+  const IdentityChange note{.kind = IdentityChange::balance_changed, .player_id = ann.id, .name = "ann"};
+  db.transfer({bank_account(), player_account("ann"), 250, "admin: prize", "", "", std::nullopt, std::nullopt}, note);
+  CHECK(db.balance(player_account("ann")) == 1250);
+  const auto entries = db.ledger(player_account("ann"), 10, std::nullopt);
+  REQUIRE(entries.size() == 2);
+  CHECK(entries[0].amount == 250);
+  CHECK(entries[0].memo == "admin: prize");
+  CHECK(db.ledger(bank_account(), 10, std::nullopt)[0].amount == -250);
+  CHECK_THROWS_AS(
+      db.transfer({player_account("ann"), bank_account(), 5000, "admin: too much", "", "", std::nullopt, std::nullopt},
+                  note),
+      StorageError);
+  CHECK(db.balance(player_account("ann")) == 1250);
+  CHECK(db.ledger(player_account("ann"), 10, std::nullopt).size() == 2);
+  CHECK(db.identity_changes_after(0, 100).size() == 1);
+  CHECK(db.total_of_all_accounts() == 0);
+}
+
+TEST_CASE("an invite lets a name in only while its table is unfinished, checked in the name's transaction") {
+  OPEN_EACH_BACKEND(db);
+  TableRecord table;
+  table.id = "t1";
+  table.game = "red_dog";
+  table.options_json = "{}";
+  table.host = "host";
+  table.status = "playing";
+  table.invite = "inv1";
+  db.create_table(table);
+  Registration with_invite{"ann", "token-1", 1000, "", std::nullopt, "inv1"};
+  db.register_player(with_invite);
+  CHECK(db.find_player("ann"));
+  CHECK_THROWS_AS(db.register_player({"bob", "token-b", 1000, "", std::nullopt, "nosuch"}), InviteRefused);
+  TableWrite finish;
+  finish.table = "t1";
+  finish.status = "finished";
+  REQUIRE(db.commit({finish})[0].committed());
+  CHECK_THROWS_AS(db.register_player({"bob", "token-b", 1000, "", std::nullopt, "inv1"}), InviteRefused);
+  CHECK_FALSE(db.find_player("bob"));
+  CHECK(db.balance(player_account("bob")) == 0);
+}
+
+TEST_CASE("presence: one row a server, the fresh ones read; last seen kept by name") {
+  OPEN_EACH_BACKEND(db);
+  db.create_player("ann", "token-1", 1000);
+  db.create_player("bob", "token-b", 1000);
+  db.publish_presence({"n1", {"ann", "bob"}, "2026-11-27T12:00:00.000Z"});
+  db.publish_presence({"n2", {}, "2026-11-27T12:00:00.000Z"});
+  db.publish_presence({"n1", {"ann"}, "2026-11-27T12:00:03.000Z"});
+  const auto fresh = db.presence_since("2026-11-27T12:00:01.000Z");
+  REQUIRE(fresh.size() == 1);
+  CHECK(fresh[0].node == "n1");
+  CHECK(fresh[0].names == std::vector<std::string>{"ann"});
+  CHECK(db.presence_since("2026-11-27T11:00:00.000Z").size() == 2);
+  db.mark_seen({"ANN", "nobody"});
+  const auto seen = db.last_seen();
+  REQUIRE(seen.size() == 1);
+  CHECK(seen[0].first == "ann");
 }
