@@ -1,6 +1,6 @@
 // Identity changes made by other processes (another node, `parlour admin`)
 // applied here, and this server's presence published for `parlour admin
-// online` (README "Accounts and recovery", docs/admin.md).
+// online` (docs/playing.md "Accounts and recovery", docs/admin.md).
 #include <utility>
 
 #include <algorithm>
@@ -87,7 +87,8 @@ void Lobby::apply_identity_change(const IdentityChange& change) {
     const auto table = find_loaded(change.detail);
     if (!table || (clustered() && !served_unfinished(change.detail))) return;
     spdlog::info("table {}: ended by the server's operator", change.detail);
-    table->quarantine("ended by the server's operator (parlour admin end-table)");
+    table->quarantine("ended by the server's operator (parlour admin end-table)",
+                      "The server's operator has ended the table; its pools are shared out and its chips are safe.");
     return;
   } else {
     spdlog::warn("identity change {} has a kind this build does not know: {}", change.seq, change.kind);

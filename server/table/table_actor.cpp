@@ -56,8 +56,9 @@ void TableActor::wake() {
   submit(nullptr, std::nullopt, [](TableCore& core) { return core.resume(); });
 }
 
-void TableActor::quarantine(std::string reason) {
-  submit(nullptr, std::nullopt, [reason = std::move(reason)](TableCore& core) { return core.fail(reason); });
+void TableActor::quarantine(std::string reason, std::string told) {
+  submit(nullptr, std::nullopt,
+         [reason = std::move(reason), told = std::move(told)](TableCore& core) { return core.fail(reason, told); });
 }
 
 void TableActor::expire() {

@@ -57,7 +57,7 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
   // bots, turn clocks).
   void wake();
   // Stops the table with `reason` (a log that cannot be replayed).
-  void quarantine(std::string reason);
+  void quarantine(std::string reason, std::string told = TableCore::fault_told);
 
   TableSnapshot snapshot() const;
   // Called (on the table's strand) each time the snapshot changes, so that the

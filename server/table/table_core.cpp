@@ -309,7 +309,7 @@ Outbox TableCore::finish_table(const std::string& why) {
   return out;
 }
 
-Outbox TableCore::fail(const std::string& reason) {
+Outbox TableCore::fail(const std::string& reason, const std::string& told) {
   spdlog::error("table {}: fails and stops: {}", id(), reason);
   Outbox out;
   for (auto kind : {TimerKind::bot, TimerKind::turn, TimerKind::next_deal}) out.timers.push_back(cancel(kind));
@@ -320,7 +320,7 @@ Outbox TableCore::fail(const std::string& reason) {
   unsaved_deal_start_.reset();
   pending_.reset();
   state_.set_failure(shorten(reason));
-  say("The table has stopped because of a fault in the server; its chips are safe.");
+  say(told);
   auto postings = share_out_pools();
   out.add(commit_step(std::nullopt, std::move(postings), {.status = true}, {}, std::nullopt));
   return out;

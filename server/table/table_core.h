@@ -203,7 +203,10 @@ class TableCore {
   // The fault barrier's last word: the table stops with `reason`, its pools are
   // shared out among the players seated, everyone there is told. Never throws
   // from the game: it does not ask the game anything.
-  Outbox fail(const std::string& reason);
+  // `told`: what the table's chat tells the players (a fault, unless the
+  // server's operator ended the table).
+  Outbox fail(const std::string& reason, const std::string& told = fault_told);
+  static constexpr const char* fault_told = "The table has stopped because of a fault in the server; its chips are safe.";
 
   const rules::GameState* game() const { return state_.game(); }
   const std::string& player_at(int seat) const { return state_.player_at(seat); }

@@ -276,6 +276,11 @@ TEST_CASE("admin rename, players, online, tables and end-table on a running serv
   const auto ended = admin(db, "end-table " + table);
   CHECK(ended.status == 0);
   CHECK(parlour::storage::open_store(db)->find_table(table)->status == "finished");
+  // The players at it are told the operator ended it, not that the server failed.
+  const auto told = eve.state_within(
+      [](const Json& s) { return s.dump().find("The server's operator has ended the table") != std::string::npos; }, 5000);
+  REQUIRE(told);
+  CHECK(told->dump().find("fault in the server") == std::string::npos);
   CHECK(admin(db, "end-table " + table).status == 1);  // finished already
   const auto after = admin(db, "tables");
   CHECK(after.output.find("parlour admin end-table") != std::string::npos);
