@@ -1,4 +1,4 @@
-// Names that survive a lost browser (README "Accounts and recovery"): the
+// Names that survive a lost browser (docs/playing.md "Accounts and recovery"): the
 // recovery code is shown once, and another browser gets the name back with it
 // while the old key stops working everywhere.
 
