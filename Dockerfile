@@ -38,7 +38,7 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 
 # A fixed uid and gid (10001), so that a folder bind-mounted from the host can be
-# given to it: `chown 10001:10001 ./parlour-data` (README "Docker").
+# given to it: `chown 10001:10001 ./parlour-data` (docs/server.md "Docker").
 RUN groupadd --system --gid 10001 parlour \
  && useradd --system --uid 10001 --gid 10001 --home-dir /var/lib/parlour --shell /usr/sbin/nologin parlour \
  && mkdir -p /var/lib/parlour \

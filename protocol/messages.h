@@ -90,7 +90,7 @@ struct Create {
 struct Join { std::optional<std::string> table; std::optional<std::string> invite; std::optional<int> seat; };
 struct Watch { std::optional<std::string> table; std::optional<std::string> invite; };
 struct Leave { std::string table; };
-// A `bot` without `level` is the careful bot (README "Bots"); level 0, asked
+// A `bot` without `level` is the careful bot (docs/playing.md "Bots"); level 0, asked
 // for by name, is the random one.
 inline constexpr int default_bot_level = 1;
 struct Bot { std::string table; std::optional<int> seat; int level = default_bot_level; };

@@ -1,4 +1,4 @@
-// Provably fair deals (README "Provably fair deals"): before a deal's cards are
+// Provably fair deals (docs/playing.md "Provably fair deals"): before a deal's cards are
 // shown the table publishes a commitment, the SHA-256 of the deal's seed
 // material; when the table ends it reveals the seed, and anyone can recompute
 // every commitment and re-shuffle every deal to check the cards that came out.

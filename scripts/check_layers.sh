@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The include rule of server/ (README "Repository layout"): its folders are layers,
+# The include rule of server/ (docs/architecture.md "Repository layout"): its folders are layers,
 # lowest first, and a file may include headers from its own folder and from the
 # folders below it, never from one above. main.cpp, at the top, may include any.
 # Also: no source file in server/ grows past 800 lines. Run by ctest

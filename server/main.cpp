@@ -82,9 +82,9 @@ void trim_memory_every(boost::asio::steady_timer& timer, std::chrono::seconds pe
 }  // namespace
 
 int main(int argc, char** argv) {
-  // `parlour verify …` checks a finished table's deals against its revealed seed (README "Provably fair deals").
+  // `parlour verify …` checks a finished table's deals against its revealed seed (docs/playing.md "Provably fair deals").
   if (argc >= 2 && std::string(argv[1]) == "verify") return verify_main(std::vector<std::string>(argv + 2, argv + argc));
-  // `parlour signup-link …` makes a sign-up link for an invite-only server (README "Accounts and recovery").
+  // `parlour signup-link …` makes a sign-up link for an invite-only server (docs/playing.md "Accounts and recovery").
   if (argc >= 2 && std::string(argv[1]) == "signup-link")
     return signup_link_main(std::vector<std::string>(argv + 2, argv + argc));
   // `parlour backup|restore|check …`: the store's tools (docs/operations.md).
@@ -133,7 +133,7 @@ int main(int argc, char** argv) {
       lobby.restore();
     }
     lobby.start_housekeeping();
-    // Identity changes other processes make reach this one (README "Accounts and recovery").
+    // Identity changes other processes make reach this one (docs/playing.md "Accounts and recovery").
     lobby.follow_identity_changes(identity_changes_seen);
     Metrics metrics;
     const auto front = listen(io, config, lobby, writer, reader, metrics);

@@ -190,7 +190,7 @@ class SignupRefused : public StorageError {
   using StorageError::StorageError;
 };
 
-// A new name and what it is registered with (README "Accounts and recovery").
+// A new name and what it is registered with (docs/playing.md "Accounts and recovery").
 struct Registration {
   std::string name;
   std::string token_hash;

@@ -39,7 +39,7 @@ struct Config {
   int registrations_per_ip_per_hour = 20;            // new names one address may register in an hour
   int waiting_table_hours = 24;                      // a table nobody starts expires after this long unused
   int max_listed_tables = 200;                       // entries in one `tables` reply
-  // Several nodes (README "Running several nodes"): this node's name, "" when alone.
+  // Several nodes (docs/server.md "Running several nodes"): this node's name, "" when alone.
   std::string node;
   int lease_ms = 6000;                               // a table lease's life unrenewed
   bool clustered() const { return !node.empty(); }
@@ -49,7 +49,7 @@ struct Config {
   std::string tls_cert;                      // PEM certificate chain: serve HTTPS and WSS (with tls_key)
   std::string tls_key;                       // its PEM private key
   bool tls() const { return !tls_cert.empty(); }
-  // Accounts (README "Accounts and recovery"): who may take a new name.
+  // Accounts (docs/playing.md "Accounts and recovery"): who may take a new name.
   enum class Registration { open, invite, closed };
   Registration registration = Registration::open;
   int recovery_tries_per_hour = 10;                  // wrong recovery codes per name, and per address, an hour

@@ -14,7 +14,7 @@ std::uint64_t random_seed();                      // for table seeds and bots
 std::string sha256_hex(std::string_view data);
 bool constant_time_equal(std::string_view a, std::string_view b);
 
-// Recovery codes (README "Accounts and recovery"): 100 random bits written as
+// Recovery codes (docs/playing.md "Accounts and recovery"): 100 random bits written as
 // 20 letters and digits in groups of four, "7KQ2-M9XD-...", in Crockford's
 // base32 (no I, L, O or U). Typed back in any case, with or without dashes,
 // an O for a 0 and an I or L for a 1.

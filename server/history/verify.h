@@ -1,4 +1,4 @@
-// `parlour verify` (README "Provably fair deals"): checks a finished table's
+// `parlour verify` (docs/playing.md "Provably fair deals"): checks a finished table's
 // deals against its revealed seed. From a history document (the JSON the
 // browser downloads, or one built here from a database):
 //  1. every deal's commitment, and every commitment a browser recorded as

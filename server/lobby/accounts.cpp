@@ -1,4 +1,4 @@
-// The lobby's account requests (README "Accounts and recovery"): who may take a
+// The lobby's account requests (docs/playing.md "Accounts and recovery"): who may take a
 // new name (--registration), sign-up links, and recovery codes. Secrets are
 // stored as hashes only and never logged.
 #include <utility>

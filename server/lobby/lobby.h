@@ -73,7 +73,7 @@ class Lobby final : public ServedTables {
   // Signs a player in, registering a new name (at most config.registrations_per_ip_per_hour
   // from one address); `done` runs on the writer's thread or the caller's.
   void hello(const protocol::Hello& hello, const std::string& address, HelloDone done);
-  // --- Accounts (server/lobby/accounts.cpp, README "Accounts and recovery") ---
+  // --- Accounts (server/lobby/accounts.cpp, docs/playing.md "Accounts and recovery") ---
   // A new token for `recover.name` if `recover.code` is its recovery code: the
   // name's other token is revoked (its live connections closed) and a new
   // recovery code replaces the used one. Wrong codes are limited per name and

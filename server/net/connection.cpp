@@ -94,7 +94,7 @@ void Connection::hello(const std::shared_ptr<Client>& self, std::optional<std::i
   lobby_.hello(hello, address_, answer_sign_in_to(self, re));
 }
 
-// `recover` signs in like `hello` (README "Accounts and recovery").
+// `recover` signs in like `hello` (docs/playing.md "Accounts and recovery").
 void Connection::recover(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
                          const protocol::Recover& recover) {
   // Its own old token would be revoked under it: a recovery takes a fresh connection.

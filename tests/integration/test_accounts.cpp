@@ -1,4 +1,4 @@
-// Accounts (issue 27 items 3 and 4, README "Accounts and recovery"), against
+// Accounts (issue 27 items 3 and 4, docs/playing.md "Accounts and recovery"), against
 // the real binary: who may take a new name (--registration), sign-up links,
 // and recovery codes, with what a refusal leaves unchanged.
 #include <doctest/doctest.h>

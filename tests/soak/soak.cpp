@@ -1,4 +1,4 @@
-// The soak: a busy server for a long while, by hand (README "Tests").
+// The soak: a busy server for a long while, by hand (docs/tests.md "Tests").
 //
 //   ./build/tests/parlour_soak [--minutes 30] [--clients 8] [--port P [--pid PID]]
 //

@@ -1,4 +1,4 @@
-// Provably fair deals, checked in the browser (README "Provably fair deals").
+// Provably fair deals, checked in the browser (docs/playing.md "Provably fair deals").
 // When a table has ended its state reveals the seed; this file recomputes each
 // deal's commitment (SHA-256 of "parlour-fair-1|TABLE|DEAL|SEED|SALT") and,
 // for games dealt from a shuffled pack, re-shuffles each deal exactly as the
