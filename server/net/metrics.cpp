@@ -127,4 +127,33 @@ void probe_readiness(Reader& reader, boost::asio::any_io_executor executor, std:
     boost::asio::post(executor, [probe] { probe->answer(false, "the store's reader has too many reads waiting"); });
 }
 
+void Readiness::check(boost::asio::any_io_executor executor, ReadinessDone done) {
+  std::unique_lock lock(mutex_);
+  waiting_.push_back({executor, std::move(done)});
+  if (probing_) return;
+  probing_ = true;
+  ++probes_;
+  lock.unlock();
+  probe_readiness(reader_, executor, readiness_timeout,
+                  [self = shared_from_this()](bool ready, std::string reason) { self->answered(ready, std::move(reason)); });
+}
+
+void Readiness::answered(bool ready, std::string reason) {
+  std::vector<Waiter> waiting;
+  {
+    std::lock_guard lock(mutex_);
+    probing_ = false;
+    waiting.swap(waiting_);
+  }
+  for (auto& waiter : waiting)
+    boost::asio::post(waiter.executor, [done = std::move(waiter.done), ready, reason]() mutable {
+      done(ready, std::move(reason));
+    });
+}
+
+std::uint64_t Readiness::probes() const {
+  std::lock_guard lock(mutex_);
+  return probes_;
+}
+
 }  // namespace parlour::server

@@ -112,7 +112,7 @@ struct Context {
   const Config& config;
   Lobby& lobby;
   Writer& writer;
-  Reader& reader;
+  std::shared_ptr<Readiness> readiness;
   Metrics& metrics;
   std::shared_ptr<LiveSockets> sockets;
   std::shared_ptr<AddressCounter> addresses;
@@ -556,7 +556,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
   // 200 "ready", or 503 and the one-line reason (docs/metrics.md "/readyz").
   void ready(const std::shared_ptr<Request>& req) {
     if (context_.sockets->draining()) return respond(error(*req, http::status::service_unavailable, "draining\n"));
-    probe_readiness(context_.reader, stream_.get_executor(), readiness_timeout,
+    context_.readiness->check(stream_.get_executor(),
                     [self = this->shared_from_this(), req](bool ready, std::string reason) {
                       std::replace(reason.begin(), reason.end(), '\n', ' ');
                       self->respond(self->error(*req, ready ? http::status::ok : http::status::service_unavailable,
@@ -759,7 +759,7 @@ Front listen(asio::io_context& io, const Config& config, Lobby& lobby, Writer& w
   if (config.tls()) tls = std::make_shared<TlsCertificate>(config.tls_cert, config.tls_key);
   auto sockets = std::make_shared<LiveSockets>();
   auto listener = std::make_shared<Listener>(
-      io, endpoint, Context{config, lobby, writer, reader, metrics, sockets, addresses, trusted, tls});
+      io, endpoint, Context{config, lobby, writer, std::make_shared<Readiness>(reader), metrics, sockets, addresses, trusted, tls});
   listener->run();
   Front front{listener->port(), {}, [sockets] { sockets->stop_taking(); }, [sockets] { return sockets->say_goodbye(); }};
   if (tls) front.reload_certificate = [tls] { tls->reload(); };

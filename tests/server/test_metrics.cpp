@@ -1,12 +1,20 @@
 // The measurements behind /metrics (server/common/metrics.h) in process: a
 // histogram's bucket bounds are inclusive (le), its lines cumulative; label
 // values are escaped; a frame is told apart by its first and last bytes.
+#include <utility>
+
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
 
+#include <boost/asio/io_context.hpp>
+#include <filesystem>
+#include <unistd.h>
+
 #include "protocol/messages.h"
 #include "server/common/metrics.h"
+#include "server/net/metrics.h"
+#include "storage/store.h"
 
 namespace metrics = parlour::server::metrics;
 
@@ -59,4 +67,33 @@ TEST_CASE("frames: a state push's bytes and an error's code are counted, nothing
   CHECK(errors("not_your_turn") == turn + 2);
   CHECK(errors("other") == other + 1);
   CHECK(registry.push_bytes.count() == pushes + 1);
+}
+
+// /readyz is never refused for a client's limits, so a flood of them must not
+// queue a read each on the reader that history and ledger reads share.
+TEST_CASE("readiness: the checks that come while a probe runs take its answer, one read for all") {
+  const auto db = std::filesystem::temp_directory_path() / ("parlour-readiness-" + std::to_string(::getpid()) + ".db");
+  std::filesystem::remove(db);
+  parlour::storage::open_store(db.string());  // migrated: ready
+  {
+    parlour::server::Reader reader(db.string());
+    boost::asio::io_context io;
+    auto readiness = std::make_shared<parlour::server::Readiness>(reader);
+    int ready = 0;
+    for (int i = 0; i < 50; ++i)
+      readiness->check(io.get_executor(), [&](bool yes, const std::string& reason) {
+        CHECK(reason == "ok");
+        ready += yes;
+      });
+    io.run();  // the answer reaches the checks here, after all 50 asked
+    CHECK(ready == 50);
+    CHECK(readiness->probes() == 1);
+    // A later check probes again: no answer is kept for later.
+    io.restart();
+    readiness->check(io.get_executor(), [&](bool yes, const std::string&) { ready += yes; });
+    io.run();
+    CHECK(ready == 51);
+    CHECK(readiness->probes() == 2);
+  }
+  std::filesystem::remove(db);
 }
