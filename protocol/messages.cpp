@@ -224,6 +224,19 @@ class Fields {
   std::string_view type_;
 };
 
+// An array of at most max_features names; the known ones set their flag.
+Features as_features(const Json& value, std::string_view field) {
+  if (!value.is_array() || value.size() > max_features)
+    fail("field " + named(field) + " must be an array of at most " + std::to_string(max_features) +
+         " feature names, got " + shown(value));
+  Features features;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const auto name = as_bounded_string(value[i], std::string(field) + "[" + std::to_string(i) + "]", 1, max_feature_chars);
+    if (name == "deltas") features.deltas = true;
+  }
+  return features;
+}
+
 // ----- One builder per message type.
 
 Body build_hello(const Fields& fields) {
@@ -232,6 +245,7 @@ Body build_hello(const Fields& fields) {
       .token = fields.optional("token", as_token),
       .invite = fields.optional("invite", as_invite),
       .signup = fields.optional("signup", as_invite),
+      .features = fields.optional("features", as_features).value_or(Features{}),
   };
 }
 
@@ -246,6 +260,7 @@ Body build_device_sign_in(const Fields& fields) {
   return DeviceSignIn{
       .code = as_bounded_string(fields.required("code"), "code", 1, max_invite_chars),
       .label = fields.optional("label", as_device_label).value_or(""),
+      .features = fields.optional("features", as_features).value_or(Features{}),
   };
 }
 
@@ -266,6 +281,7 @@ Body build_passphrase_sign_in(const Fields& fields) {
       .name = as_player_name(fields.required("name"), "name"),
       .passphrase = as_passphrase(fields.required("passphrase"), "passphrase"),
       .label = fields.optional("label", as_device_label).value_or(""),
+      .features = fields.optional("features", as_features).value_or(Features{}),
   };
 }
 
@@ -273,6 +289,7 @@ Body build_recover(const Fields& fields) {
   return Recover{
       .name = as_player_name(fields.required("name"), "name"),
       .code = as_bounded_string(fields.required("code"), "code", 1, max_invite_chars),
+      .features = fields.optional("features", as_features).value_or(Features{}),
   };
 }
 
@@ -444,7 +461,7 @@ struct MessageSpec {
 // In the order of the Body variant, so that type_name can index it.
 const std::array<MessageSpec, std::variant_size_v<Body>>& message_specs() {
   static const std::array<MessageSpec, std::variant_size_v<Body>> specs{{
-      {"hello", {"name", "token", "invite", "signup"}, build_hello},
+      {"hello", {"name", "token", "invite", "signup", "features"}, build_hello},
       {"games", {}, build_empty<Games>},
       {"tables", {}, build_empty<Tables>},
       {"create", {"game", "options", "seats", "seed", "deck", "private", "clock"}, build_create},
@@ -465,13 +482,13 @@ const std::array<MessageSpec, std::variant_size_v<Body>>& message_specs() {
       {"history", {"table", "deal", "from"}, build_history},
       {"settle", {"tables"}, build_settle},
       {"signup_link", {"uses", "hours"}, build_signup_link},
-      {"recover", {"name", "code"}, build_recover},
+      {"recover", {"name", "code", "features"}, build_recover},
       {"device_link", {}, build_empty<DeviceLink>},
-      {"device_sign_in", {"code", "label"}, build_device_sign_in},
+      {"device_sign_in", {"code", "label", "features"}, build_device_sign_in},
       {"devices", {}, build_empty<Devices>},
       {"revoke_device", {"device"}, build_revoke_device},
       {"set_passphrase", {"passphrase"}, build_set_passphrase},
-      {"passphrase_sign_in", {"name", "passphrase", "label"}, build_passphrase_sign_in},
+      {"passphrase_sign_in", {"name", "passphrase", "label", "features"}, build_passphrase_sign_in},
   }};
   return specs;
 }
@@ -610,6 +627,12 @@ std::string_view type_name(const Body& body) { return message_specs()[body.index
 
 Json error_message(std::optional<std::int64_t> re, const std::string& code, const std::string& message) {
   return reply("error", re, Json{{"code", code}, {"message", message}});
+}
+
+Json features_json(const Features& features) {
+  Json names = Json::array();
+  if (features.deltas) names.push_back("deltas");
+  return names;
 }
 
 Json reply(std::string type, std::optional<std::int64_t> re, Json fields) {

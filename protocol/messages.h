@@ -68,6 +68,20 @@ Json clock_to_json(const Clock& clock);
 // ProtocolError(bad_request) naming the field and its range.
 Clock clock_from_json(const Json& value);
 
+// What a client says it understands, in the `features` of its sign-in (`hello`,
+// `recover`, `device_sign_in`, `passphrase_sign_in`); `welcome` names those
+// granted. A client that asks for nothing gets PROTOCOL.md version 1 exactly
+// (docs/protocol.md "Features"). Names the server does not know are ignored, so
+// a client may ask an older server for a newer feature.
+struct Features {
+  bool deltas = false;  // state pushes carry only what changed (docs/protocol.md "State")
+  friend bool operator==(const Features&, const Features&) = default;
+};
+inline constexpr std::size_t max_features = 16;
+inline constexpr std::size_t max_feature_chars = 32;
+// The granted features as `welcome` lists them, e.g. ["deltas"] or [].
+Json features_json(const Features& features);
+
 // `invite` (a table's) or `signup` (a sign-up link's code) lets a new name in
 // when the server takes new names by invitation only.
 struct Hello {
@@ -75,6 +89,7 @@ struct Hello {
   std::optional<std::string> token;
   std::optional<std::string> invite;
   std::optional<std::string> signup;
+  Features features;
 };
 struct Games {};
 struct Tables {};
@@ -113,12 +128,12 @@ inline constexpr int max_signup_uses = 20;
 inline constexpr int max_signup_hours = 24 * 7;
 struct SignupLink { int uses = 1; int hours = 24; };
 // A new token for a name whose token is lost, in exchange for its recovery code.
-struct Recover { std::string name; std::string code; };
+struct Recover { std::string name; std::string code; Features features; };
 // Devices (docs/protocol.md "Identity"): a one-time code that signs another
 // device in as the same name with its own token; the name's devices; one revoked.
 struct DeviceLink {};
 inline constexpr std::size_t max_device_label_chars = 40;
-struct DeviceSignIn { std::string code; std::string label; };
+struct DeviceSignIn { std::string code; std::string label; Features features; };
 struct Devices {};
 struct RevokeDevice { std::string device; };
 // An optional passphrase (8–128 characters): set or changed while signed in
@@ -126,7 +141,7 @@ struct RevokeDevice { std::string device; };
 inline constexpr std::size_t min_passphrase_chars = 8;
 inline constexpr std::size_t max_passphrase_chars = 128;
 struct SetPassphrase { std::string passphrase; };
-struct PassphraseSignIn { std::string name; std::string passphrase; std::string label; };
+struct PassphraseSignIn { std::string name; std::string passphrase; std::string label; Features features; };
 
 // A line of table chat: exactly one of `text` (already trimmed and checked, see
 // chat_text) and `reaction` (one of chat_reactions()).

@@ -28,8 +28,8 @@ Payment pay_and_announce(int from, const Account& to, std::int64_t amount, const
   return payment;
 }
 
-Json unpaid_entry(int from, const Account& to, std::int64_t amount) {
-  return {{"from", from}, {"to", to.is_seat() ? Json(to.seat) : Json(to.pool)}, {"amount", amount}};
+Json unpaid_entry(int from, const Account& to, std::int64_t amount, const std::string& memo) {
+  return {{"seat", from}, {"to", ChipBook::account_json(to)}, {"amount", amount}, {"memo", memo}};
 }
 
 Json ChipBook::account_json(const Account& account) {
@@ -46,7 +46,7 @@ void ChipBook::note(const Account& from, const Account& to, std::int64_t amount,
 
 void ChipBook::shortfall(int seat, const Account& to, std::int64_t amount, const std::string& memo) {
   if (amount <= 0) return;
-  unpaid_.push_back({{"seat", seat}, {"to", account_json(to)}, {"amount", amount}, {"memo", memo}});
+  unpaid_.push_back(unpaid_entry(seat, to, amount, memo));
 }
 
 std::int64_t ChipBook::from_seat(int from, const Account& to, std::int64_t amount, const std::string& memo,

@@ -30,12 +30,10 @@ Payment pay_what_you_have(int from, const Account& to, std::int64_t amount, cons
 Payment pay_and_announce(int from, const Account& to, std::int64_t amount, const std::string& memo,
                          Balances& chips, Effects& fx, bool say_nothing_paid);
 
-// An entry of a result's "unpaid" for the games that name a rest as
-// {"from": seat, "to": seat or pool name, "amount"} (Rummy, Red and Black,
-// Ranter-Go-Round). The games on ChipBook name it with the account and memo
-// instead (ChipBook::unpaid_json); both shapes are in recorded replays and
-// clients' results, so neither can change without re-recording them.
-Json unpaid_entry(int from, const Account& to, std::int64_t amount);
+// An entry of a result's "unpaid", the one shape in which every game names a
+// rest (docs/protocol.md "Results, game by game"): {"seat": the debtor, "to":
+// {"seat": n} or {"pool": name}, "amount", "memo": the payment's memo}.
+Json unpaid_entry(int from, const Account& to, std::int64_t amount, const std::string& memo);
 
 class ChipBook {
  public:
@@ -67,8 +65,10 @@ class ChipBook {
   Json seat_result(int seat, Json facts) const;
   Json deal_result(Json facts) const;
 
- private:
+ // An account as results name it: {"seat": n} or {"pool": name}.
   static Json account_json(const Account& account);
+
+ private:
   std::int64_t from_seat(int from, const Account& to, std::int64_t amount, const std::string& memo, Effects& fx);
   // Keeps a move already made in the movements and the nets.
   void note(const Account& from, const Account& to, std::int64_t amount, const std::string& memo);

@@ -33,7 +33,9 @@ namespace parlour::rules {
 // every game's snapshot along each log and refuse a changed hash under the same
 // format, when checking and when re-recording.
 // 2: the table snapshot holds "deal_seq", the seq that dealt the deal in play.
-inline constexpr int snapshot_format = 2;
+// 3: every game's result names an unpaid rest in one shape (rules/chip_book.h
+//    unpaid_entry); a result kept in an older snapshot is made again by the log.
+inline constexpr int snapshot_format = 3;
 
 class SnapshotError : public std::runtime_error {
  public:

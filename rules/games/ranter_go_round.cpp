@@ -342,15 +342,14 @@ class RanterGoRound final : public GameState {
     s.lost = true;
     --s.counters;
     // The cards are shown at the showdown, so the memo may name the losing card.
-    const auto payment = pay_what_you_have(
-        seat, Account::of_pool(pool_name), stake_,
-        seat_tag(seat) + "'s " + card_words(*s.card) + " is the lowest card shown: a counter into the pool", chips, fx);
+    const auto memo = seat_tag(seat) + "'s " + card_words(*s.card) + " is the lowest card shown: a counter into the pool";
+    const auto payment = pay_what_you_have(seat, Account::of_pool(pool_name), stake_, memo, chips, fx);
     pool_ += payment.paid;
     s.deal_net -= payment.paid;
     std::string line = seat_tag(seat) + " holds the lowest card and puts a counter (" + std::to_string(payment.paid) +
                        " chips) into the pool";
     if (payment.unpaid > 0) {
-      unpaid.push_back(unpaid_entry(seat, Account::of_pool(pool_name), payment.unpaid));
+      unpaid.push_back(unpaid_entry(seat, Account::of_pool(pool_name), payment.unpaid, memo));
       line += "; " + std::to_string(payment.unpaid) + " of it is unpaid";
     }
     if (s.counters == 0) {

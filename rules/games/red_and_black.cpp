@@ -371,7 +371,7 @@ class RedAndBlack final : public GameState {
     const auto payment = pay_and_announce(from, Account::of_seat(to), amount, memo, chips, fx, true);
     seats_[from].deal_net -= payment.paid;
     seats_[to].deal_net += payment.paid;
-    if (payment.unpaid > 0) unpaid_.push_back(unpaid_entry(from, Account::of_seat(to), payment.unpaid));
+    if (payment.unpaid > 0) unpaid_.push_back(unpaid_entry(from, Account::of_seat(to), payment.unpaid, memo));
   }
 
   void settle_bettor(int seat, Balances& chips, Effects& fx) {

@@ -98,7 +98,7 @@ std::int64_t RummyBase::pay_from_seat(int from, const Account& to, std::int64_t 
     summary["chips"][from] = summary["chips"][from].get<std::int64_t>() - payment.paid;
     if (to.is_seat()) summary["chips"][to.seat] = summary["chips"][to.seat].get<std::int64_t>() + payment.paid;
   }
-  if (payment.unpaid > 0) summary["unpaid"].push_back(unpaid_entry(from, to, payment.unpaid));
+  if (payment.unpaid > 0) summary["unpaid"].push_back(unpaid_entry(from, to, payment.unpaid, memo));
   return payment.paid;
 }
 

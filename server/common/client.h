@@ -19,6 +19,9 @@ class Client {
   virtual void send(std::shared_ptr<const std::string> frame) = 0;
   // The signed-in player's name, "" before hello.
   virtual std::string player() const = 0;
+  // Whether its sign-in asked for state pushes of what changed only (the
+  // `deltas` feature); otherwise every push is whole (PROTOCOL.md version 1).
+  virtual bool wants_deltas() const { return false; }
   // Several nodes: the table this client spoke to is now served elsewhere. The
   // connection is closed (WebSocket status 1012, "service restart") so that
   // the client reconnects through the proxy, which routes it to the new node.

@@ -12,6 +12,8 @@
 
 namespace parlour::server {
 
+std::string default_web_root() { return PARLOUR_DEFAULT_WEB_ROOT; }
+
 using storage::is_postgres_url;
 
 namespace {

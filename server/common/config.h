@@ -9,11 +9,15 @@
 
 namespace parlour::server {
 
+// The source tree's web-client folder (set at configure time, in config.cpp
+// alone, so that no other file's compile line names the tree's path).
+std::string default_web_root();
+
 struct Config {
   std::string bind = "0.0.0.0";
   unsigned short port = 8080;
   std::string db = "./data/parlour.db";
-  std::string web_root = PARLOUR_DEFAULT_WEB_ROOT;
+  std::string web_root = default_web_root();
   std::int64_t starting_chips = 1000;
   bool allow_stacked_deck = false;
   std::string log_level = "info";

@@ -91,7 +91,7 @@ void Connection::hello(const std::shared_ptr<Client>& self, std::optional<std::i
   // One connection, one identity: a second hello may only repeat the first.
   if (!current.empty() && !same_name(current, hello.name))
     throw ProtocolError(code::conflict, "this connection is signed in as " + current);
-  lobby_.hello(hello, address_, answer_sign_in_to(self, re));
+  lobby_.hello(hello, address_, answer_sign_in_to(self, re, hello.features));
 }
 
 // `recover` signs in like `hello` (docs/playing.md "Accounts and recovery").
@@ -100,7 +100,7 @@ void Connection::recover(const std::shared_ptr<Client>& self, std::optional<std:
   // Its own old token would be revoked under it: a recovery takes a fresh connection.
   if (const auto current = player(); !current.empty())
     throw ProtocolError(code::conflict, "this connection is signed in as " + current + "; recover on a new one");
-  lobby_.recover(recover, address_, answer_sign_in_to(self, re));
+  lobby_.recover(recover, address_, answer_sign_in_to(self, re, recover.features));
 }
 
 // `device_sign_in` signs in like `hello`, as the name whose device code it is.
@@ -108,36 +108,42 @@ void Connection::device_sign_in(const std::shared_ptr<Client>& self, std::option
                                 const protocol::DeviceSignIn& request) {
   if (const auto current = player(); !current.empty())
     throw ProtocolError(code::conflict, "this connection is signed in as " + current);
-  lobby_.device_sign_in(request, address_, answer_sign_in_to(self, re));
+  lobby_.device_sign_in(request, address_, answer_sign_in_to(self, re, request.features));
 }
 
 void Connection::passphrase_sign_in(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
                                     const protocol::PassphraseSignIn& request) {
   if (const auto current = player(); !current.empty())
     throw ProtocolError(code::conflict, "this connection is signed in as " + current);
-  lobby_.passphrase_sign_in(request, address_, answer_sign_in_to(self, re));
+  lobby_.passphrase_sign_in(request, address_, answer_sign_in_to(self, re, request.features));
 }
 
-Lobby::HelloDone Connection::answer_sign_in_to(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re) {
-  return [this, self, re](std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error) {
-    answer_sign_in(self, re, std::move(welcome), std::move(error));
+Lobby::HelloDone Connection::answer_sign_in_to(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
+                                               protocol::Features asked) {
+  return [this, self, re, asked](std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error) {
+    answer_sign_in(self, re, asked, std::move(welcome), std::move(error));
   };
 }
 
 void Connection::answer_sign_in(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
-                          std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error) {
+                                protocol::Features asked, std::optional<Lobby::Welcome> welcome,
+                                std::optional<ProtocolError> error) {
   if (error) return send(self, protocol::error_message(re, error->code(), error->what()));
+  protocol::Features granted;
   {
     std::lock_guard lock(mutex_);
     if (!player_.empty() && !same_name(player_, welcome->player))
       return send(self, protocol::error_message(re, code::conflict, "this connection is signed in as " + player_));
+    if (player_.empty()) features_ = asked;
     player_ = welcome->player;
+    granted = features_;
   }
   lobby_.signed_in(welcome->player, welcome->token, self);
   Json fields{{"player", welcome->player},
               {"token", welcome->token},
               {"protocol", protocol::version},
-              {"chips", welcome->chips}};
+              {"chips", welcome->chips},
+              {"features", protocol::features_json(granted)}};
   if (welcome->recovery_code) fields["recovery_code"] = *welcome->recovery_code;
   // Several nodes: the client connects to a table's page as /ws?table=ID, so
   // that the proxy routes every client of a table to the same node.

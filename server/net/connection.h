@@ -45,6 +45,11 @@ class Connection {
     return player_;
   }
   const std::string& address() const { return address_; }
+  // What the client asked for in its first sign-in (protocol::Features).
+  protocol::Features features() const {
+    std::lock_guard lock(mutex_);
+    return features_;
+  }
 
  private:
   void handle(const std::shared_ptr<Client>& self, const protocol::Request& request);
@@ -59,9 +64,11 @@ class Connection {
                           const protocol::PassphraseSignIn& request);
   // The answer to a sign-in (`hello`, `recover`, `device_sign_in`, `passphrase_sign_in`):
   // `welcome`, or the error; answer_sign_in_to makes the lobby's callback for it.
-  Lobby::HelloDone answer_sign_in_to(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re);
-  void answer_sign_in(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
-                std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error);
+  // `asked` is what the sign-in's `features` asked for.
+  Lobby::HelloDone answer_sign_in_to(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re,
+                                     protocol::Features asked);
+  void answer_sign_in(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re, protocol::Features asked,
+                      std::optional<Lobby::Welcome> welcome, std::optional<ProtocolError> error);
   // A table request (protocol::TableRequest): to its table's actor.
   void to_table(const std::shared_ptr<Client>& self, std::optional<std::int64_t> re, protocol::TableRequest body);
   // The table, or a not_found error to `self`; remembered so that it hears of the close.
@@ -74,6 +81,9 @@ class Connection {
   const std::string address_;
   mutable std::mutex mutex_;
   std::string player_;
+  // Set by the first sign-in that succeeds, and kept: the tables joined since
+  // push in its shape, so a later `hello` cannot change it.
+  protocol::Features features_;
   // Every table this connection spoke to, to tell on close. Not held: a finished
   // table leaves memory when the lobby lets it go, however many one connection made.
   std::map<const TableActor*, std::weak_ptr<TableActor>> tables_;

@@ -8,9 +8,9 @@ namespace parlour::server {
 
 using Json = nlohmann::json;
 
-bool PushEncoder::add(ClientId client, const std::string& player) {
+bool PushEncoder::add(ClientId client, const std::string& player, bool deltas) {
   if (has(client)) return false;
-  members_.push_back({client, player});
+  members_.push_back({client, player, deltas});
   return true;
 }
 
@@ -51,7 +51,7 @@ bool PushEncoder::players_changed(const PushScene& scene) const {
 }
 
 void PushEncoder::resend_all() {
-  for (auto& member : members_) member = Member{member.client, member.player};
+  for (auto& member : members_) member = Member{member.client, member.player, member.deltas};
   result_read_ = false;
 }
 
@@ -212,6 +212,8 @@ std::string joined_objects(const std::string& lean, const std::string& constants
 }  // namespace
 
 std::string PushEncoder::state_text(Member& member, SharedParts& parts, const PushScene& scene) {
+  // A whole push is a first push: the member is taken to have had nothing.
+  if (!member.deltas) member = Member{member.client, member.player, false};
   const auto seat = scene.state.seat_of(member.player);
   auto& view = view_parts(parts, scene, seat);
   std::string text;

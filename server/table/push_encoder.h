@@ -1,10 +1,12 @@
 // The state pushes of one table (docs/protocol.md "State"): one per member,
 // assembled from parts serialized once a broadcast (the same header and tail
-// for everyone, one view per seat) and, of the rest, only what that member has
-// not had yet: log and chat lines, the players list (or just its chips), the
-// table's fixed parts, the fair block, the view's constants, a result already
-// sent. The encoder keeps who is at the table and what each has had; what the
-// table is comes in a PushScene, never from here.
+// for everyone, one view per seat). A member who asked for deltas gets, of the
+// rest, only what it has not had yet: log and chat lines, the players list (or
+// just its chips), the table's fixed parts, the fair block, the view's
+// constants, a result already sent. Every other member gets every push whole,
+// as PROTOCOL.md version 1 promises: the first push again each time, made of
+// the same parts. The encoder keeps who is at the table and what each has had;
+// what the table is comes in a PushScene, never from here.
 #pragma once
 
 #include <cstdint>
@@ -52,8 +54,9 @@ class PushEncoder {
  public:
   using Json = nlohmann::json;
 
-  // A connection joins the audience (false if it was there already).
-  bool add(ClientId client, const std::string& player);
+  // A connection joins the audience (false if it was there already); `deltas`:
+  // it asked for pushes of what changed only.
+  bool add(ClientId client, const std::string& player, bool deltas);
   // A connection leaves (false if it was not there).
   bool remove(ClientId client);
   bool has(ClientId client) const;
@@ -76,6 +79,7 @@ class PushEncoder {
   struct Member {
     ClientId client = 0;
     std::string player;
+    bool deltas = false;             // false: every push whole, as if it were the member's first
     std::int64_t log_sent = -1;      // absolute number of log lines this member has had; -1: none yet
     std::uint64_t players_sent = 0;  // the players list version this member has had (whole or by chips); 0: none yet
     std::uint64_t roster_sent = 0;   // the roster version of the last whole players list it had; 0: none yet

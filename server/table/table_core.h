@@ -44,6 +44,7 @@ struct Caller {
   ClientId client = 0;
   std::string player;
   std::optional<std::int64_t> re;
+  bool deltas = false;  // its pushes carry what changed only (Client::wants_deltas)
 };
 
 enum class TimerKind { bot, turn, next_deal };

@@ -272,6 +272,80 @@ TEST_CASE("the browser client is served at / and bots play Red Dog to the end") 
   CHECK(final_state["view"]["pools"]["pot"] == 0);
 }
 
+// PROTOCOL.md version 1 for a client that asks for nothing; the smaller pushes
+// only for one that asks for `deltas` (docs/protocol.md "Features").
+TEST_CASE("a client that asks for no features gets every state push whole; one that asks for deltas gets them") {
+  ServerProcess server(ServerProcess::fresh_db("it-features"));
+  WsClient v1(server.port());
+  const auto welcome = v1.request({{"type", "hello"}, {"name", "vera"}});
+  REQUIRE(welcome["type"] == "welcome");
+  CHECK(welcome["protocol"] == 1);
+  CHECK(welcome["features"] == Json::array());
+  WsClient modern(server.port());
+  const auto modern_welcome = modern.request({{"type", "hello"}, {"name", "milo"}, {"features", {"deltas", "later"}}});
+  CHECK(modern_welcome["features"] == Json::array({"deltas"}));
+  // A second hello on the connection cannot change what its tables push.
+  CHECK(v1.request({{"type", "hello"}, {"name", "vera"}, {"token", welcome["token"]}, {"features", {"deltas"}}})["features"] ==
+        Json::array());
+
+  auto created = v1.request({{"type", "create"}, {"game", "red_dog"}, {"options", {{"deals", 2}}}, {"seats", 3}});
+  const std::string table = created["table"];
+  REQUIRE(v1.request({{"type", "join"}, {"table", table}})["type"] == "joined");
+  REQUIRE(modern.request({{"type", "join"}, {"table", table}})["type"] == "joined");
+  REQUIRE(v1.request({{"type", "bot"}, {"table", table}})["type"] == "ok");
+  REQUIRE(v1.request({{"type", "start"}, {"table", table}})["type"] == "ok");
+  // Both people play their least bet (or continue) from the newest state each
+  // has, until the table ends; an act on a state already gone is refused, harmlessly.
+  bool finished = false;
+  for (int rounds = 0; rounds < 2000 && !finished; ++rounds) {
+    for (auto* client : {&v1, &modern}) {
+      std::optional<Json> newest;
+      while (auto state = client->state_within([](const Json&) { return true; }, 20)) newest = std::move(state);
+      if (!newest) continue;
+      if ((*newest)["status"] == "finished") finished = true;
+      if ((*newest)["legal"].empty()) continue;
+      Json action = (*newest)["legal"][0];
+      for (auto& [key, value] : action.items())
+        if (value.is_object() && value.contains("min")) value = value["min"];
+      client->request({{"type", "act"}, {"table", table}, {"action", action}});
+    }
+  }
+  REQUIRE(finished);
+  v1.drain(300);
+  modern.drain(300);
+  std::size_t v1_states = 0, modern_states = 0, modern_lean = 0;
+  for (const auto& text : v1.frames()) {
+    const auto frame = Json::parse(text);
+    if (frame["type"] != "state") continue;
+    ++v1_states;
+    CAPTURE(text);
+    for (const auto& key : {"table", "game", "seq", "status", "seat", "host", "players", "view", "to_act", "legal", "log"})
+      REQUIRE_MESSAGE(frame.contains(key), key);
+    CHECK_FALSE(frame.contains("chips"));
+    if (frame["status"] != "waiting") CHECK(frame["players"].size() == 3);
+    for (const auto& player : frame["players"]) CHECK(player.contains("chips"));
+    CHECK(frame["view"].contains(frame["status"] == "waiting" ? "options" : "ante"));  // its constants, always
+  }
+  for (const auto& text : modern.frames()) {
+    const auto frame = Json::parse(text);
+    if (frame["type"] != "state") continue;
+    ++modern_states;
+    if (!frame.contains("game")) ++modern_lean;
+  }
+  CHECK(v1_states > 5);
+  CHECK(modern_lean + 1 == modern_states);  // the first push alone is whole
+  // The last whole push says what the ledger says.
+  Json last;
+  for (const auto& text : v1.frames())
+    if (auto frame = Json::parse(text); frame["type"] == "state") last = std::move(frame);
+  REQUIRE(last["status"] == "finished");
+  for (const auto& player : last["players"]) {
+    if (player["bot"] == true) continue;
+    const auto ledger = v1.request({{"type", "ledger"}, {"player", player["player"]}});
+    CHECK(player["chips"] == ledger["balance"]);
+  }
+}
+
 TEST_CASE("bots play two deals of Rummy over WebSockets; chips are conserved and hands stay hidden") {
   ServerProcess server(ServerProcess::fresh_db("it-rummy"));
   WsClient host(server.port());

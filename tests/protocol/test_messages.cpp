@@ -653,6 +653,29 @@ TEST_CASE("hello may carry a table's invite or a sign-up link's code") {
   check_rejected(R"({"type":"hello","name":"ann","signup":7})", "field 'signup'");
 }
 
+TEST_CASE("a sign-in may ask for features: known names set their flag, unknown ones are ignored, nothing asked is v1") {
+  CHECK_FALSE(parse_as<Hello>(R"({"type":"hello","name":"ann"})").features.deltas);
+  CHECK(parse_as<Hello>(R"({"type":"hello","name":"ann","features":["deltas"]})").features.deltas);
+  CHECK(parse_as<Hello>(R"({"type":"hello","name":"ann","features":["shiny","deltas"]})").features.deltas);
+  CHECK_FALSE(parse_as<Hello>(R"({"type":"hello","name":"ann","features":["shiny"]})").features.deltas);
+  CHECK_FALSE(parse_as<Hello>(R"({"type":"hello","name":"ann","features":[]})").features.deltas);
+  CHECK(parse_as<Recover>(R"({"type":"recover","name":"ann","code":"c","features":["deltas"]})").features.deltas);
+  CHECK(parse_as<DeviceSignIn>(R"({"type":"device_sign_in","code":"c","features":["deltas"]})").features.deltas);
+  CHECK(parse_as<PassphraseSignIn>(
+            R"({"type":"passphrase_sign_in","name":"ann","passphrase":"long enough","features":["deltas"]})")
+            .features.deltas);
+  check_rejected(R"({"type":"hello","name":"ann","features":"deltas"})",
+                 "field 'features' must be an array of at most 16 feature names, got \"deltas\"");
+  check_rejected(R"({"type":"hello","name":"ann","features":[7]})", "field 'features[0]' must be a string of 1–32 characters, got 7");
+  check_rejected(R"({"type":"hello","name":"ann","features":[""]})", "field 'features[0]'");
+  check_rejected(R"({"type":"hello","name":"ann","features":[")" + std::string(33, 'x') + R"("]})", "field 'features[0]'");
+  Json many = Json::array();
+  for (int i = 0; i < 17; ++i) many.push_back("f" + std::to_string(i));
+  check_rejected(Json({{"type", "hello"}, {"name", "ann"}, {"features", many}}).dump(), "field 'features'");
+  CHECK(features_json(Features{}) == Json::array());
+  CHECK(features_json(Features{.deltas = true}) == Json::array({"deltas"}));
+}
+
 TEST_CASE("signup_link takes 1 to 20 uses and 1 to 168 hours, by default one use for a day") {
   const auto plain = parse_as<SignupLink>(R"({"type":"signup_link"})");
   CHECK(plain.uses == 1);

@@ -153,6 +153,39 @@ int random_playouts(const Playout& spec) {
   return games;
 }
 
+// Every game names a rest it could not pay in one shape (docs/protocol.md
+// "Results, game by game"): {"seat", "to": {"seat"} or {"pool"}, "amount", "memo"};
+// a seat's line, where it has an "unpaid" sum, adds up its entries.
+static void unpaid_in_one_shape(const Json& result, int players) {
+  if (!result.is_object() || !result.contains("unpaid")) return;
+  const auto& unpaid = result["unpaid"];
+  REQUIRE(unpaid.is_array());
+  std::vector<std::int64_t> owed(static_cast<std::size_t>(players), 0);
+  for (const auto& entry : unpaid) {
+    CAPTURE(entry.dump());
+    REQUIRE(entry.is_object());
+    CHECK(entry.size() == 4);
+    REQUIRE(entry.contains("seat"));
+    REQUIRE(entry["seat"].is_number_integer());
+    const int seat = entry["seat"];
+    REQUIRE((seat >= 0 && seat < players));
+    REQUIRE(entry.contains("amount"));
+    CHECK(entry["amount"].get<std::int64_t>() > 0);
+    CHECK((entry.contains("memo") && entry["memo"].is_string() && !entry["memo"].get<std::string>().empty()));
+    REQUIRE(entry.contains("to"));
+    const auto& to = entry["to"];
+    REQUIRE(to.is_object());
+    CHECK(to.size() == 1);
+    CHECK(((to.contains("seat") && to["seat"].is_number_integer() && to["seat"] != seat) ||
+           (to.contains("pool") && to["pool"].is_string())));
+    owed[static_cast<std::size_t>(seat)] += entry["amount"].get<std::int64_t>();
+  }
+  if (!result.contains("seats") || !result["seats"].is_array()) return;
+  for (const auto& line : result["seats"])
+    if (line.is_object() && line.contains("unpaid") && line["unpaid"].is_number_integer())
+      CHECK(line["unpaid"].get<std::int64_t>() == owed.at(line["seat"].get<std::size_t>()));
+}
+
 int low_chip_games(const LowChips& spec) {
   int deals = 0;
   for (int g = 1; g <= spec.games; ++g) {
@@ -170,6 +203,7 @@ int low_chip_games(const LowChips& spec) {
     std::vector<Step> history;
     while (h.game().phase() != rules::Phase::game_over) {
       if (h.game().phase() == rules::Phase::deal_over) {
+        unpaid_in_one_shape(h.game().result(), players);
         if (spec.deal_cap > 0 && h.game().deals_played() >= spec.deal_cap) break;
         REQUIRE(h.game().deals_played() < spec.max_deals);
         h.next_deal();
@@ -197,6 +231,7 @@ int low_chip_games(const LowChips& spec) {
       history.push_back({seat, action});
       REQUIRE(h.total() == start_total - spent);
     }
+    unpaid_in_one_shape(h.game().result(), players);
     h.close();
     CHECK(h.total() == start_total - spent);
     for (int s = 0; s < players; ++s) CHECK(h.chips(s) >= 0);

@@ -259,7 +259,10 @@ TEST_CASE("elimination: a player with no chips pays what he has; the rest is nam
   h.act(1, e20_go_down);
   const auto r = h.game().result();
   CHECK(r["eliminated"] == Json::array({2}));
-  CHECK(r["unpaid"] == Json::array({{{"from", 2}, {"to", "pool"}, {"amount", 1}}}));
+  CHECK(r["unpaid"] == Json::array({{{"seat", 2},
+                                     {"to", {{"pool", "pool"}}},
+                                     {"amount", 1},
+                                     {"memo", "{seat:2} reached 105 of 100 points and is eliminated: his stake into the pool"}}}));
   CHECK(h.pool("pool") == 0);
   CHECK(h.chips() == std::vector<std::int64_t>{100, 100, 0});
 }

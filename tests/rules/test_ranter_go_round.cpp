@@ -267,7 +267,10 @@ TEST_CASE("a loser short of a stake pays what he has and the rest is named unpai
   CHECK(fx.transfers[0].to.pool == "pool");
   auto unpaid = h.game().result()["unpaid"];
   REQUIRE(unpaid.size() == 1);
-  CHECK(unpaid[0] == Json{{"from", 1}, {"to", "pool"}, {"amount", 3}});
+  CHECK(unpaid[0] == Json{{"seat", 1},
+                          {"to", {{"pool", "pool"}}},
+                          {"amount", 3},
+                          {"memo", "{seat:1}'s 3♣ is the lowest card shown: a counter into the pool"}});
 }
 
 TEST_CASE("refusals: out of turn, the dealer exchanging, a player drawing, unknown and malformed actions") {

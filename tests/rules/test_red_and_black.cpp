@@ -145,7 +145,11 @@ TEST_CASE("a bettor who cannot pay a double loss pays all he has and the rest is
   CHECK(h.chips() == std::vector<std::int64_t>{115, 0});
   auto result = h.game().result();
   CHECK(result["seats"][1]["chips"] == -15);
-  CHECK(result["unpaid"] == Json::array({{{"from", 1}, {"to", 0}, {"amount", 5}}}));
+  CHECK(result["unpaid"] ==
+        Json::array({{{"seat", 1},
+                      {"to", {{"seat", 0}}},
+                      {"amount", 5},
+                      {"memo", "{seat:1} pays the banker, {seat:0}, double the bet of 10 on black: none of the five cards black"}}}));
 }
 
 TEST_CASE("option sequential: each bettor is dealt and settled as soon as he bets") {

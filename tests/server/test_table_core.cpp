@@ -603,6 +603,71 @@ TEST_CASE("a connection's first state carries the table's fixed parts and the vi
   CHECK(back["view"]["hand_size"] == 5);
 }
 
+// PROTOCOL.md version 1: a member that did not ask for deltas gets every push
+// whole, in the same broadcast that sends a delta member its smaller push, and
+// the delta member's push, filled in, is that whole push.
+TEST_CASE("a connection that did not ask for deltas gets every state push whole, beside a delta member's smaller one") {
+  Bench bench(*rules::Registry::builtin().find("red_dog"));
+  const Caller whole_bob{2, "bob", 1, /*deltas=*/false};
+  const Caller whole_eve{5, "eve", 1, /*deltas=*/false};  // a spectator, like cat
+  bench.run(bench.core->join(bench.ann(), 0));
+  bench.run(bench.core->join(whole_bob, 1, /*invited=*/true));
+  bench.run(bench.core->start(bench.ann()));
+  bench.run(bench.core->watch(bench.cat()));
+  bench.run(bench.core->watch(whole_eve));
+  const auto first_seq = bench.last_pushed(5)["seq"];
+
+  const auto step = [&] {
+    // Whoever may act: the seat to act, or after a deal anyone who may continue.
+    const auto state = bench.last_state(1);
+    const int seat = !state["to_act"].empty()      ? state["to_act"][0].get<int>()
+                     : !state["legal"].empty()     ? 0
+                                                   : 1;
+    const Caller& mover = seat == 0 ? bench.ann() : whole_bob;
+    REQUIRE_FALSE(bench.last_state(mover.client)["legal"].empty());
+    Json action = bench.last_state(mover.client)["legal"][0];
+    for (auto& [key, value] : action.items())
+      if (value.is_object() && value.contains("min")) value = value["min"];
+    bench.run(bench.core->act(mover, action, std::nullopt));
+  };
+  const auto check_whole = [&](const Json& push, bool seated) {
+    for (const auto& key : {"table", "game", "seq", "status", "seat", "host", "clock", "players", "view", "to_act",
+                            "legal", "log", "log_from", "fair", "view_constants"})
+      CHECK_MESSAGE(push.contains(key), key);
+    CHECK_FALSE(push.contains("chips"));  // never the chips alone: the players list, whole
+    CHECK(push.contains("invite") == seated);
+    for (const auto& key : {"ante", "hand_size", "layout"}) CHECK_MESSAGE(push["view"].contains(key), key);
+    for (const auto& player : push["players"])
+      CHECK(player["chips"] == bench.chips("player:" + player["player"].get<std::string>()));
+  };
+  bool saw_result = false;
+  for (int steps = 0; steps < 12; ++steps) {
+    step();
+    const auto delta_push = bench.last_pushed(3);
+    const auto v1_push = bench.last_pushed(5);
+    CAPTURE(v1_push.dump());
+    REQUIRE(v1_push["seq"] > first_seq);
+    check_whole(v1_push, false);
+    check_whole(bench.last_pushed(2), true);
+    CHECK_FALSE(delta_push.contains("game"));
+    // Once a deal has settled, its result is in every whole push after.
+    saw_result = saw_result || v1_push.contains("result");
+    if (saw_result) CHECK(v1_push.contains("result"));
+    // Filled in, the delta member's state is the whole push (both are spectators'),
+    // the log apart: a member keeps every line since it came, a whole push the tail.
+    auto merged = bench.last_state(3);
+    auto sent = v1_push;
+    const auto tail = sent["log"].size();
+    REQUIRE(merged["log"].size() >= tail);
+    CHECK(std::equal(sent["log"].begin(), sent["log"].end(), merged["log"].end() - static_cast<std::ptrdiff_t>(tail)));
+    // view_constants only says which of the view's keys a delta push may leave out.
+    for (auto* state : {&merged, &sent})
+      for (const auto& key : {"log", "log_from", "chat", "chat_from", "view_constants"}) state->erase(key);
+    CHECK(merged == sent);
+  }
+  CHECK(saw_result);
+}
+
 TEST_CASE("before play the view's constants are the table's seats and options; play's start sends the game's own") {
   Bench bench(scripted_info());
   bench.run(bench.core->join(bench.ann(), 0));

@@ -18,6 +18,10 @@
 #include <thread>
 #include <unistd.h>
 
+#ifndef PARLOUR_BINARY
+#error "define PARLOUR_BINARY as the path of the parlour binary"
+#endif
+
 namespace parlour::support {
 
 namespace asio = boost::asio;

@@ -10,10 +10,6 @@
 #include <sys/types.h>
 #include <vector>
 
-#ifndef PARLOUR_BINARY
-#error "define PARLOUR_BINARY as the path of the parlour binary"
-#endif
-
 namespace parlour::support {
 
 // The parlour binary the tests start (and run `verify` with): the environment's

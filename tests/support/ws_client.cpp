@@ -102,7 +102,10 @@ std::optional<int> WsClient::close_code() {
 }
 
 std::string WsClient::hello(const std::string& name, const std::string& token) {
-  Json message = {{"type", "hello"}, {"name", name}};
+  // Like the browser, the test client asks for pushes of what changed only
+  // (tests/support/state_keeper.cpp completes them); a hello written by hand
+  // without `features` gets whole pushes.
+  Json message = {{"type", "hello"}, {"name", name}, {"features", {"deltas"}}};
   if (!token.empty()) message["token"] = token;
   auto welcome = request(message);
   if (welcome["type"] != "welcome") throw std::runtime_error("hello as " + name + " answered " + welcome.dump());

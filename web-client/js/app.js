@@ -165,8 +165,12 @@ conn.on('open', () => {
   });
 });
 
+// Every sign-in asks for state pushes of what changed only; connection.js
+// (completeState) fills each push in from the ones before (docs/protocol.md "Features").
+const FEATURES = ['deltas'];
+
 async function hello(name, token) {
-  const fields = token ? { name, token } : { name };
+  const fields = token ? { name, token, features: FEATURES } : { name, features: FEATURES };
   // A new name on an invite-only server comes in through the link that was opened.
   const opened = parseRoute(window.location.hash);
   if (!token && opened.name === 'invite') fields.invite = opened.code;
@@ -176,17 +180,17 @@ async function hello(name, token) {
 
 /** `recover`: the name back with its recovery code; a new key and a new code come back. */
 async function recover(name, code) {
-  return welcomed(name, undefined, await conn.request('recover', { name, code }));
+  return welcomed(name, undefined, await conn.request('recover', { name, code, features: FEATURES }));
 }
 
 /** `device_sign_in`: this browser becomes another device of the name whose code it is. */
 async function deviceSignIn(code, label) {
-  return welcomed('', undefined, await conn.request('device_sign_in', label ? { code, label } : { code }));
+  return welcomed('', undefined, await conn.request('device_sign_in', label ? { code, label, features: FEATURES } : { code, features: FEATURES }));
 }
 
 /** `passphrase_sign_in`: the name's passphrase makes this browser one of its devices. */
 async function passphraseSignIn(name, passphrase) {
-  return welcomed(name, undefined, await conn.request('passphrase_sign_in', { name, passphrase }));
+  return welcomed(name, undefined, await conn.request('passphrase_sign_in', { name, passphrase, features: FEATURES }));
 }
 
 async function welcomed(name, token, welcome) {

@@ -14,6 +14,16 @@ import { cardElement, cardText, isCard, isCardList } from './cards.js';
 const PER_SEAT_KEY = /point|chip|score|won|lost|net|total|payout|delta|penalt|bonus|unpaid|owe|paid|melded|in_hand|counts|tricks|rabouges/i;
 const SIGNED_KEY = /chip|won|lost|net|delta|payout|paid|owe|unpaid/i;
 
+/**
+ * Who an unpaid rest was owed to: `to` is {"seat": N} or {"pool": NAME}
+ * (docs/protocol.md "Unpaid rests").
+ */
+function creditorName(to, ctx) {
+  if (isPlainObject(to) && Number.isInteger(to.seat)) return seatName(ctx, to.seat);
+  if (isPlainObject(to) && typeof to.pool === 'string') return to.pool === 'pool' ? 'the pool' : `the ${to.pool}`;
+  return 'someone';
+}
+
 function isScalar(value) {
   return ['number', 'string', 'boolean'].includes(typeof value);
 }
@@ -176,8 +186,8 @@ export function renderResult(result, ctx) {
   if (Array.isArray(leftover.unpaid)) {
     const unpaid = leftover.unpaid.filter(isPlainObject);
     if (unpaid.length) {
-      parts.push(el('ul', { class: 'unpaid' }, unpaid.map((u) => el('li', {
-        text: `${Number.isInteger(u.from) ? seatName(ctx, u.from) : Number.isInteger(u.seat) ? seatName(ctx, u.seat) : 'A player'} could not pay ${u.amount ?? '?'} chip${u.amount === 1 ? '' : 's'} owed to ${Number.isInteger(u.to) ? seatName(ctx, u.to) : 'the pool'}.`,
+      parts.push(el('ul', { class: 'unpaid', 'data-zone': 'result-unpaid' }, unpaid.map((u) => el('li', {
+        text: `${Number.isInteger(u.seat) ? seatName(ctx, u.seat) : 'A player'} could not pay ${u.amount ?? '?'} chip${u.amount === 1 ? '' : 's'} owed to ${creditorName(u.to, ctx)}.`,
       }))));
     }
     delete leftover.unpaid;
