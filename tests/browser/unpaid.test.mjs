@@ -1,12 +1,15 @@
 // A shortfall owed to another player, shown by name (issue 29: the result table
 // said "owed to the pool" for every rest). Red and Black with a stacked deck:
-// bob bets all his 1,000 chips on black and is dealt five red cards, a double
-// loss of 2,000 to the banker, alice; he pays the 1,000 he has, and the result's
-// `unpaid` names the other 1,000 as owed to alice's seat (docs/protocol.md
-// "Unpaid rests"). Both browsers must say so, by name.
+// the operator gives alice, the banker, 2,000 chips more (`parlour admin
+// adjust`: a bank covers bets up to half its chips); bob bets all his 1,000 on
+// black and is dealt five red cards, a double loss of 2,000 to alice; he pays
+// the 1,000 he has, and the result's `unpaid` names the other 1,000 as owed to
+// alice's seat (docs/protocol.md "Unpaid rests"). Both browsers must say so, by name.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { assertEventually, withFixture } from './harness.mjs';
 
 // With this seed the first dealer drawn at two seats is seat 0 (as
@@ -54,6 +57,11 @@ test('Red and Black: a rest owed to the banker is shown as owed to her, by name'
   await withFixture('unpaid', async (fixture) => {
     const alice = await fixture.player('alice');
     const bob = await fixture.player('bob');
+    await promisify(execFile)(process.env.PARLOUR_BINARY,
+      ['admin', 'adjust', 'alice', '2000', '--memo', 'a deep bank', '--db', fixture.server.db]);
+    // The running server reads the adjustment from the store's change feed.
+    await assertEventually(async () => (await overOwnSocket(alice.page, [{ type: 'ledger' }]))[0].balance === 3000,
+      'alice has her 3000 chips');
     const [created] = await overOwnSocket(alice.page, [
       { type: 'create', game: 'red_and_black', seats: 2, seed: SEED, deck: FIVE_RED },
     ]);

@@ -13,6 +13,7 @@ import { cardElement, cardText, isCard, isCardList } from './cards.js';
 
 const PER_SEAT_KEY = /point|chip|score|won|lost|net|total|payout|delta|penalt|bonus|unpaid|owe|paid|melded|in_hand|counts|tricks|rabouges/i;
 const SIGNED_KEY = /chip|won|lost|net|delta|payout|paid|owe|unpaid/i;
+const PAYMENT_LISTS = new Set(['unpaid', 'movements', 'settlement']);
 
 /**
  * Who an unpaid rest was owed to: `to` is {"seat": N} or {"pool": NAME}
@@ -47,7 +48,11 @@ function collect(result, ctx) {
   const seatCount = ctx.players.length;
 
   for (const [key, value] of Object.entries(result)) {
-    if (Array.isArray(value) && value.length && value.every((v) => isPlainObject(v) && Number.isInteger(v.seat))) {
+    // Lists of payments name seats too, but are not facts of a seat: they are
+    // shown as sentences below (an unpaid rest names its debtor as `seat`).
+    if (PAYMENT_LISTS.has(key)) {
+      leftover[key] = value;
+    } else if (Array.isArray(value) && value.length && value.every((v) => isPlainObject(v) && Number.isInteger(v.seat))) {
       const rest = [];
       for (const item of value) {
         // A seat out of play in that deal (empty, or its player gone) that moved no chips says nothing;
