@@ -9,6 +9,9 @@
 #include "tests/rules/rummy_kit.h"
 #include "tests/rules/playout.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_block_rummy {
+
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
@@ -153,3 +156,5 @@ void random_games(Json opts, int players_lo, int players_hi) {
 
 TEST_CASE("random deals: block, seven cards") { random_games(options(), 2, 5); }
 TEST_CASE("random deals: block, six cards, points") { random_games(options({{"hand_size", 6}, {"payoff", "points"}}), 2, 6); }
+
+}  // namespace unity_test_block_rummy

@@ -14,6 +14,9 @@
 #include "rules/snapshot.h"
 #include "tests/rules/harness.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_building {
+
 using namespace parlour::rules;
 using namespace parlour::rules::building;
 using parlour::test::cards;
@@ -264,3 +267,5 @@ TEST_CASE("building: two shifts free a card for a base (the source's 9-8-7 and 1
   CHECK_FALSE(can_shift(layout, {0, 0}));
   CHECK_FALSE(can_shift(layout, {0, 9}));
 }
+
+}  // namespace unity_test_building

@@ -10,6 +10,9 @@
 #include "rules/registry.h"
 #include "tests/rules/harness.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_card_bots {
+
 using parlour::test::cards;
 using parlour::test::Harness;
 using parlour::rules::Json;
@@ -450,3 +453,5 @@ TEST_CASE("a bot's stake at a share of the listed range stays inside it, and an 
   CHECK_THROWS_AS(amount_at_share(Json{{"min", 1}}, 0.5), std::logic_error);
   CHECK_THROWS_AS(amount_at_share(Json{{"min", "1"}, {"max", 2}}, 0.5), std::logic_error);
 }
+
+}  // namespace unity_test_card_bots

@@ -10,6 +10,9 @@
 #include "rules/shoe.h"
 #include "tests/rules/harness.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_cards {
+
 using namespace parlour::rules;
 
 TEST_CASE("cards are written rank then suit, jokers JK") {
@@ -143,3 +146,5 @@ TEST_CASE("the catalogue lists every game with its metadata") {
     for (const auto& option : json["options"]) CHECK(option.contains("default"));
   }
 }
+
+}  // namespace unity_test_cards

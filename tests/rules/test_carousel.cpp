@@ -10,6 +10,9 @@
 #include "tests/rules/playout.h"
 #include "tests/rules/rummy_kit.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_carousel {
+
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::Harness;
@@ -723,3 +726,5 @@ TEST_CASE("random deals: carousel, two to five players") {
   parlour::test::random_playouts(spec);
   for (const auto& [end, count] : ends) CHECK((end == "knock" || end == "stock_exhausted"));
 }
+
+}  // namespace unity_test_carousel

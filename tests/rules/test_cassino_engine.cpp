@@ -10,6 +10,9 @@
 #include "rules/cassino/scoring.h"
 #include "rules/cassino/values.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_cassino_engine {
+
 using namespace parlour::rules;
 using namespace parlour::rules::cassino;
 
@@ -290,3 +293,5 @@ TEST_CASE("Cassino engine: the count-out stops at the first side to reach the ta
   CHECK(counted.scores == std::vector<int>{4, 4});
   CHECK(counted.counted == items.size());
 }
+
+}  // namespace unity_test_cassino_engine

@@ -11,6 +11,9 @@
 #include "rules/rng.h"
 #include "tests/rules/harness.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_default_action {
+
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::rules::Registry;
@@ -149,3 +152,5 @@ TEST_CASE("each family's default: stand or the lowest bet, pass or the lowest ca
           Json::parse(R"({"type":"bid","n":2})"));
   }
 }
+
+}  // namespace unity_test_default_action

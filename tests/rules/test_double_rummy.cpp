@@ -13,6 +13,9 @@
 #include "tests/rules/playout.h"
 #include "tests/rules/rummy_kit.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_double_rummy {
+
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
@@ -494,3 +497,5 @@ TEST_CASE("random breaks that take every listed shift: cards conserved, jokers o
   CHECK(shifts > 0);
   MESSAGE("shift lay-offs taken: " << shifts);
 }
+
+}  // namespace unity_test_double_rummy

@@ -9,6 +9,9 @@
 #include "rules/sha256.h"
 #include "rules/shoe.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_fair {
+
 using namespace parlour::rules;
 using Json = nlohmann::json;
 
@@ -125,3 +128,5 @@ TEST_CASE("every game dealt from a Shoe deals each deal from the top of the deck
   }
   CHECK(checked_games >= 20);
 }
+
+}  // namespace unity_test_fair

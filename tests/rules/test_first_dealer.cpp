@@ -7,6 +7,9 @@
 
 #include "rules/registry.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_first_dealer {
+
 using parlour::rules::GameSetup;
 using parlour::rules::Json;
 using parlour::rules::Registry;
@@ -50,3 +53,5 @@ TEST_CASE("a setup may name the first dealer; a seat that does not exist is refu
   CHECK(first_deal_dealer(red_dog, 7, 3, 2) == 2);
   CHECK_THROWS_AS(first_deal_dealer(red_dog, 7, 3, 3), parlour::rules::SetupError);
 }
+
+}  // namespace unity_test_first_dealer

@@ -7,6 +7,9 @@
 #include "tests/rules/rummy_kit.h"
 #include "tests/rules/playout.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_five_hundred_rummy {
+
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
@@ -267,3 +270,5 @@ TEST_CASE("random games: five hundred after_stock turn_over, top_card_free, deal
   random_games(options({{"top_card_free", true}, {"partnership", true}, {"target", 100}}), 1000, 4, 4);
   random_games(options({{"deals", 3}, {"stake", 3}}), 1000, 2, 8);
 }
+
+}  // namespace unity_test_five_hundred_rummy

@@ -28,6 +28,9 @@
 #error "PARLOUR_GOLDEN_DIR must name tests/rules/golden"
 #endif
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_golden_replay {
+
 namespace {
 
 using parlour::rules::Balances;
@@ -510,3 +513,5 @@ TEST_CASE("golden replay: every game's recorded log replays to the recorded stat
     CHECK(games_logged.count(info.id) == 1);
   }
 }
+
+}  // namespace unity_test_golden_replay

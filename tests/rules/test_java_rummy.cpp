@@ -9,6 +9,9 @@
 #include "tests/rules/playout.h"
 #include "tests/rules/rummy_kit.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_java_rummy {
+
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::rules::Registry;
@@ -411,3 +414,5 @@ TEST_CASE("java: random games with two jokers and a stake of 3") {
   spec.after_game = [](Harness& h) { CHECK(h.pool("pool") == 0); };
   random_playouts(spec);
 }
+
+}  // namespace unity_test_java_rummy

@@ -7,6 +7,9 @@
 
 #include "tests/rules/playout.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_low_chips {
+
 using parlour::test::LowChips;
 using parlour::test::low_chip_games;
 
@@ -47,3 +50,5 @@ TEST_CASE("low chips: every Rummy game ends by its own rules (deals, targets, el
   }
   CHECK(low_chip_games(table_of("persian_rummy", 4, 4, 20)) > 0);
 }
+
+}  // namespace unity_test_low_chips

@@ -10,6 +10,9 @@
 #include "tests/rules/rummy_kit.h"
 #include "tests/rules/playout.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_michigan_rummy {
+
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
@@ -425,3 +428,5 @@ TEST_CASE("random games: michigan stock rules and deal caps") {
   random_games(options({{"max_restocks", 0}, {"deals", 4}}), 1000, 2, 8);
   random_games(options({{"max_restocks", 3}, {"target", 50}, {"stake", 5}}), 1000, 2, 8);
 }
+
+}  // namespace unity_test_michigan_rummy

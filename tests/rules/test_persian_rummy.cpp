@@ -9,6 +9,9 @@
 #include "tests/rules/rummy_kit.h"
 #include "tests/rules/playout.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_persian_rummy {
+
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
@@ -206,3 +209,5 @@ void random_games(const Json& opts, int min_deals) {
 TEST_CASE("random games: persian, two deals") { random_games(options(), 1000); }
 TEST_CASE("random games: persian, three deals") { random_games(options({{"deals", 3}, {"stake", 5}}), 1000); }
 TEST_CASE("random games: persian, top_card_free") { random_games(options({{"top_card_free", true}}), 1000); }
+
+}  // namespace unity_test_persian_rummy

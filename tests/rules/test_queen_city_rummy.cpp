@@ -11,6 +11,9 @@
 #include "tests/rules/rummy_kit.h"
 #include "tests/rules/playout.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_queen_city_rummy {
+
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
@@ -150,3 +153,5 @@ TEST_CASE("random deals where the leader is dealt a rummy: conservation and the 
     CHECK(h.chips(1) == 1000 + 3 * 46 * (players - 1));  // the melds 4S-7S and three 8s: 46
   }
 }
+
+}  // namespace unity_test_queen_city_rummy

@@ -9,6 +9,9 @@
 #include "tests/rules/playout.h"
 #include "tests/rules/rb_kit.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_rabouge {
+
 using namespace parlour::test;
 using parlour::rules::Json;
 using parlour::rules::Phase;
@@ -615,3 +618,5 @@ TEST_CASE("ledger memos: a rabouge claimed and the last stock card paid, in Mark
   CHECK(fx.transfers[0].memo == "{seat:0} played his last stock card: 2 Marks for each of the 3 cards left in {seat:1}'s stock");
   CHECK(fx.transfers[1].memo == "{seat:0} played his last stock card: 2 Marks for each of the 5 cards left in {seat:2}'s stock");
 }
+
+}  // namespace unity_test_rabouge

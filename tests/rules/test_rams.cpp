@@ -9,6 +9,9 @@
 #include "tests/rules/harness.h"
 #include "tests/rules/playout.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_rams {
+
 using parlour::test::cards;
 using parlour::test::Harness;
 using parlour::test::Playout;
@@ -519,3 +522,5 @@ TEST_CASE("snapshot: restored during the declarations, the hidden widow comes ba
   CHECK(restored->view(2)["seats"][2]["cards"] == Json(e1_widow));
   CHECK(restored->view(std::nullopt)["turned"] == "JH");
 }
+
+}  // namespace unity_test_rams

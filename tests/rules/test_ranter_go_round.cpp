@@ -9,6 +9,9 @@
 #include "tests/rules/harness.h"
 #include "tests/rules/playout.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_ranter_go_round {
+
 using parlour::test::cards;
 using parlour::test::Harness;
 using parlour::test::Playout;
@@ -441,3 +444,5 @@ TEST_CASE("snapshot: restored after an exchange, the hidden cards and the stock'
   restored->apply(0, draw, chips);  // the dealer draws the stock's top card
   CHECK(restored->view(std::nullopt)["seats"][0]["cards"] == Json::array({"5D"}));  // shown at the showdown
 }
+
+}  // namespace unity_test_ranter_go_round

@@ -9,6 +9,9 @@
 #include "tests/rules/harness.h"
 #include "tests/rules/playout.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_red_and_black {
+
 using parlour::test::cards;
 using parlour::test::Harness;
 using parlour::test::Playout;
@@ -364,3 +367,5 @@ TEST_CASE("snapshot: restored after the first bet, the stock deals the same card
   CHECK(view["seats"][1]["cards"] == Json(three_red));
   CHECK(view["seats"][2]["cards"] == Json(five_black));
 }
+
+}  // namespace unity_test_red_and_black

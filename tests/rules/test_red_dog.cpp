@@ -7,6 +7,9 @@
 #include "tests/rules/harness.h"
 #include "tests/rules/playout.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_red_dog {
+
 using parlour::test::cards;
 using parlour::test::Harness;
 using parlour::test::Playout;
@@ -393,3 +396,5 @@ TEST_CASE("ledger memos: the ante, a bet won with the card that beat, a bet lost
   CHECK(fx.transfers[0].memo ==
         "the table ends: the pot of 5 is shared equally among 3, odd chips from the dealer's left");
 }
+
+}  // namespace unity_test_red_dog

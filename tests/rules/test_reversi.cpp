@@ -8,6 +8,9 @@
 #include "tests/rules/harness.h"
 #include "tests/rules/playout.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_reversi {
+
 using parlour::test::cards;
 using parlour::test::Harness;
 using parlour::test::Playout;
@@ -308,3 +311,5 @@ TEST_CASE("snapshot: restored in the middle of a trick, every hidden hand comes 
   restored->apply(0, card("AC"), chips);
   CHECK(restored->view(std::nullopt)["seats"][1]["tricks"] == 1);  // the ace of spades led still wins it
 }
+
+}  // namespace unity_test_reversi

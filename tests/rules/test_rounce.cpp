@@ -7,6 +7,9 @@
 #include "tests/rules/harness.h"
 #include "tests/rules/playout.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_rounce {
+
 using parlour::test::cards;
 using parlour::test::Harness;
 using parlour::test::Playout;
@@ -206,3 +209,5 @@ TEST_CASE("the registry lists Rounce for 3 to 9 players") {
   CHECK(options["packets"] == "2-3");
   CHECK(options["deals"] == 0);
 }
+
+}  // namespace unity_test_rounce

@@ -10,6 +10,9 @@
 #include "tests/rules/harness.h"
 #include "tests/rules/playout.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_round_the_corner_rummy {
+
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
@@ -256,3 +259,5 @@ TEST_CASE("random deals: round the corner, two to four players") {
   parlour::test::random_playouts(spec);
   for (const auto& [end, count] : ends) CHECK((end == "no_winner" || end == "went_out"));
 }
+
+}  // namespace unity_test_round_the_corner_rummy

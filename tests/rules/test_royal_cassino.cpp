@@ -12,6 +12,9 @@
 #include "tests/rules/harness.h"
 #include "tests/rules/playout.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_royal_cassino {
+
 using parlour::test::Harness;
 using parlour::rules::Card;
 using parlour::rules::Json;
@@ -612,3 +615,5 @@ TEST_CASE("Royal Cassino snapshot: restored with a build on the table, the hidde
   restored->apply(0, capture("7D", {"7S"}, {1}), chips2);
   CHECK(restored->view(0)["seats"][0]["captured"] == 4);
 }
+
+}  // namespace unity_test_royal_cassino

@@ -11,6 +11,9 @@
 #include "tests/rules/playout.h"
 #include "rules/snapshot.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_rummy {
+
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
@@ -426,3 +429,5 @@ TEST_CASE("ledger memos: going out collects each hand's count; going rummy doubl
   CHECK(memo_paid_by(doubled, 2) ==
         "{seat:1} went rummy: {seat:2}'s cards left count 43, doubled for going rummy in one turn");
 }
+
+}  // namespace unity_test_rummy

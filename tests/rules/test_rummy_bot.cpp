@@ -15,6 +15,9 @@
 #include "tests/rules/playout.h"
 #include "tests/rules/rummy_kit.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_rummy_bot {
+
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::rules::Registry;
@@ -385,3 +388,5 @@ TEST_CASE("the view's meld rules and card values read back as they were written"
   }
   CHECK(meld_rules_json(meld_rules_from(Json())) == meld_rules_json(MeldRules{}));
 }
+
+}  // namespace unity_test_rummy_bot

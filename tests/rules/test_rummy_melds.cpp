@@ -8,6 +8,9 @@
 #include "rules/rummy/values.h"
 #include "tests/rules/harness.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_rummy_melds {
+
 using namespace parlour::rules;
 using namespace parlour::rules::rummy;
 using parlour::test::cards;
@@ -331,3 +334,5 @@ TEST_CASE("with two packs, melding a copy of the card just taken frees the other
   game.apply(1, {{"type", "discard"}, {"card", "6S"}}, chips);
   CHECK(game.result()["winner"] == 1);
 }
+
+}  // namespace unity_test_rummy_melds

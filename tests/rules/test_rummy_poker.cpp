@@ -9,6 +9,9 @@
 #include "tests/rules/playout.h"
 #include "tests/rules/rummy_kit.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_rummy_poker {
+
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::rules::Registry;
@@ -274,3 +277,5 @@ TEST_CASE("legal lists each go-down's wild declarations that score differently: 
       break;
     }
 }
+
+}  // namespace unity_test_rummy_poker

@@ -6,6 +6,9 @@
 #include "tests/rules/harness.h"
 #include "tests/rules/rummy_kit.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_rummy_settlement {
+
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::Harness;
@@ -61,3 +64,5 @@ TEST_CASE("games that settle every deal in chips keep no running score and show 
     CHECK(h.game().view(0)["scores"] == Json::array({0, 0}));
   }
 }
+
+}  // namespace unity_test_rummy_settlement

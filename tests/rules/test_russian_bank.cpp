@@ -10,6 +10,9 @@
 #include "tests/rules/playout.h"
 #include "tests/rules/rb_kit.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_russian_bank {
+
 using namespace parlour::test;
 using parlour::rules::Json;
 using parlour::rules::Phase;
@@ -1021,3 +1024,5 @@ TEST_CASE("a refused move leaves everything as it was, the chips the game last s
                   parlour::rules::RulesError);
   CHECK(h.game().snapshot() == before);
 }
+
+}  // namespace unity_test_russian_bank

@@ -9,6 +9,9 @@
 #include "rules/registry.h"
 #include "tests/rules/harness.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_seat_changes {
+
 using namespace parlour::test;
 namespace rules = parlour::rules;
 
@@ -84,3 +87,5 @@ TEST_CASE("the games played to their end refuse a newcomer's seat, between deals
     CHECK_THROWS_AS(h.game().seat_taken(0, h.chips()), std::logic_error);
   }
 }
+
+}  // namespace unity_test_seat_changes

@@ -9,6 +9,9 @@
 #include "tests/rules/rummy_kit.h"
 #include "tests/rules/playout.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_skip_rummy {
+
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
@@ -152,3 +155,5 @@ void random_games(Json opts, int players_lo, int players_hi) {
 
 TEST_CASE("random deals: skip, two to six players") { random_games(options(), 2, 6); }
 TEST_CASE("random deals: skip, points") { random_games(options({{"payoff", "points"}}), 2, 6); }
+
+}  // namespace unity_test_skip_rummy

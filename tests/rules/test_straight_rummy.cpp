@@ -11,6 +11,9 @@
 #include "tests/rules/rummy_kit.h"
 #include "tests/rules/playout.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_straight_rummy {
+
 using parlour::rules::Json;
 using parlour::rules::Phase;
 using parlour::test::cards;
@@ -423,3 +426,5 @@ TEST_CASE("ledger memos: rummy on the first pick is four units; paid in points i
   CHECK(paid.transfers[0].memo ==
         "{seat:1} went rummy before the break: 2 units, paid in points: {seat:0} counts 21 against 0");
 }
+
+}  // namespace unity_test_straight_rummy

@@ -8,6 +8,9 @@
 
 #include "tests/rules/strong_guarantee.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_strong_guarantee {
+
 using parlour::rules::Balances;
 using parlour::rules::Effects;
 using parlour::rules::GameState;
@@ -101,3 +104,5 @@ TEST_CASE("the mutations of a listed action change it in every way the checker p
   CHECK(has([](const Json& a) { return a.value("cards", Json()).size() == 1; }));
   CHECK(has([](const Json& a) { return a.value("cards", Json()).size() == 3; }));
 }
+
+}  // namespace unity_test_strong_guarantee

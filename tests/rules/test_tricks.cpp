@@ -6,6 +6,9 @@
 #include "rules/tricks/tricks.h"
 #include "tests/rules/harness.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_tricks {
+
 using parlour::test::cards;
 using namespace parlour::rules;
 using namespace parlour::rules::tricks;
@@ -121,3 +124,5 @@ TEST_CASE("snapshot: a trick and a deal's book come back; a seat not at the tabl
   CHECK_THROWS_AS(ChipBook::restore(book.snapshot(), 4), SnapshotError);
   CHECK(ChipBook::restore(ChipBook().snapshot(), 4).snapshot() == ChipBook().snapshot());  // a book never opened
 }
+
+}  // namespace unity_test_tricks

@@ -7,6 +7,9 @@
 #include "rules/random_play.h"
 #include "tests/rules/harness.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_unknown_fields {
+
 using parlour::rules::Json;
 using parlour::rules::Registry;
 using parlour::test::Harness;
@@ -38,3 +41,5 @@ TEST_CASE("every game refuses a listed action sent with an unknown field, and no
     }
   }
 }
+
+}  // namespace unity_test_unknown_fields

@@ -18,6 +18,9 @@
 #include "tests/rules/harness.h"
 #include "tests/rules/view_checks.h"
 
+// Each file its own namespace: test_rules is a unity build (tests/CMakeLists.txt).
+namespace unity_test_view_schema {
+
 using parlour::rules::GameInfo;
 using parlour::rules::Json;
 using parlour::rules::Phase;
@@ -135,3 +138,5 @@ TEST_CASE("the schema check finds what is wrong with a view") {
   CHECK_FALSE(hidden_hand_problems(good, {good["seats"][0], good["seats"][1]}, false).empty());
   CHECK(hidden_hand_problems(seen_by_spectator, {good["seats"][0], good["seats"][1]}, false).empty());
 }
+
+}  // namespace unity_test_view_schema
