@@ -12,7 +12,8 @@
 //        [--game GAME2 …  |  --game all] [--parallel N] [--timeout-s S] [--bot-level L]
 //
 // `--game all` plays every game id of GAMES.md (and requires the server to offer
-// each one); several games are played side by side on separate connections.
+// each one; `--game all,all` twice); several games are played side by side on
+// separate connections.
 // The `ws` package comes from PARLOUR_NODE_MODULES (run.sh installs it into the
 // build tree) or from an `npm ci` in this folder.
 
@@ -217,17 +218,25 @@ function seededRandom(seed) {
 // -- a short game -------------------------------------------------------------------
 
 // Integer options that set how long a game runs (the `games` catalogue's
-// descriptions say so): set to the shortest value in range (a `deals` of 0
-// means no limit, so 1).
-const LENGTH_OPTIONS = new Set(['deals', 'target', 'game_to', 'points', 'counters', 'max_turns']);
+// descriptions say so): set to the shortest value in range, but `deals` (0 means
+// no limit) to three, so that deals follow a settled one (a `result` that must stay
+// in every push, `continue` between deals).
+const LENGTH_OPTIONS = new Set(['deals', 'target', 'game_to', 'points', 'max_turns']);
+const DEALS = 3;
 
 /** The table options for a short game: every option at its default but those above. */
 export function shortGameOptions(catalogueEntry) {
   const options = {};
   for (const option of catalogueEntry.options || []) {
     if (option.type !== 'int' || !LENGTH_OPTIONS.has(option.name)) continue;
-    const min = Number.isInteger(option.min) ? option.min : 1;
-    options[option.name] = Math.max(min, 1);
+    const lowest = Math.max(Number.isInteger(option.min) ? option.min : 1, 1);
+    let shortest = option.name === 'deals' ? Math.max(lowest, DEALS) : lowest;
+    // Where the option lists its choices, the nearest allowed one.
+    if (Array.isArray(option.choices) && option.choices.length > 0) {
+      const allowed = option.choices.filter(Number.isInteger).sort((a, b) => a - b);
+      shortest = allowed.find((c) => c >= shortest) ?? allowed[allowed.length - 1];
+    }
+    options[option.name] = shortest;
   }
   return options;
 }
@@ -321,7 +330,7 @@ export async function playGame({ url, game, seed, timeoutMs = 120_000, botLevel 
       lastActed = state.seq;
       lastActedPushes = pushes;
       const action = chooseAction(state.legal, random);
-      const reply = await wire.send('act', { table, action });
+      const reply = await sendAct(wire, { table, action });
       moves += 1;
       if (reply.type === 'error') {
         // A push after the one acted on may have moved the turn on (a clock, a
@@ -336,6 +345,19 @@ export async function playGame({ url, game, seed, timeoutMs = 120_000, botLevel 
     const final = latest;
     await checkChips({ wire, game, table, name, welcome, final });
     return { game, table, seq: final.seq, pushes, moves };
+  }
+}
+
+/**
+ * `act`, sent again after a pause while the server answers `rate_limited` (a
+ * refused request changes nothing, PROTOCOL.md "Errors"): bots answer at once, so
+ * this client may outrun a connection's message budget.
+ */
+async function sendAct(wire, fields) {
+  for (let attempt = 0; ; attempt += 1) {
+    const reply = await wire.send('act', fields);
+    if (reply.type !== 'error' || reply.code !== 'rate_limited' || attempt >= 50) return reply;
+    await new Promise((resolve) => setTimeout(resolve, Number.isInteger(reply.retry_after_ms) ? reply.retry_after_ms : 200));
   }
 }
 
@@ -411,7 +433,7 @@ async function main() {
     console.error(`reference client: ${error.message}\nusage: node client.mjs --url ws://HOST:PORT/ws --game GAME|all [--seed N] [--parallel N] [--timeout-s S] [--bot-level L]`);
     process.exit(2);
   }
-  const games = args.games.includes('all') ? GAMES_MD_IDS : args.games;
+  const games = args.games.flatMap((game) => (game === 'all' ? GAMES_MD_IDS : [game]));
   const started = Date.now();
   const failures = [];
   let next = 0;

@@ -10,7 +10,8 @@
 #   with `npm ci`, reused for as long as the lock file is unchanged.
 # - Starts the built parlour on a free loopback port with a temporary database,
 #   quick bots and a short pause between deals, and stops it at the end.
-# - PARLOUR_REFCLIENT_GAMES=red_dog,rams plays those games only (default: all);
+# - PARLOUR_REFCLIENT_GAMES=red_dog,rams plays those games only (default: all,all,all:
+#   every game three times, each table with a seed of its own: about 6 s in all);
 #   PARLOUR_REFCLIENT_PARALLEL sets how many tables are played at once (default 6).
 set -euo pipefail
 
@@ -83,7 +84,7 @@ node -e '
 
 # -- the games ------------------------------------------------------------------
 status=0
-node "$here/client.mjs" --url "ws://127.0.0.1:$port/ws" --game "${PARLOUR_REFCLIENT_GAMES:-all}" \
+node "$here/client.mjs" --url "ws://127.0.0.1:$port/ws" --game "${PARLOUR_REFCLIENT_GAMES:-all,all,all}" \
   --parallel "${PARLOUR_REFCLIENT_PARALLEL:-6}" --timeout-s 120 || status=$?
 if [ "$status" -ne 0 ]; then
   echo "test_reference_client: the server's last log lines:" >&2
