@@ -6,10 +6,10 @@ import { isDeepStrictEqual } from 'node:util';
 export { isDeepStrictEqual };
 
 /**
- * A stored whole frame as the server sent it: its `log`, stored as
+ * A whole frame with its `log`, stored as
  * `{"$lines": FROM, "count": N}`, is lines FROM… of the sequence's `log_lines`.
  */
-export function expandWhole(sequence, stored) {
+function expandWhole(sequence, stored) {
   const whole = structuredClone(stored);
   const ref = whole.log;
   if (ref && typeof ref === 'object' && !Array.isArray(ref) && Number.isInteger(ref.$lines))
@@ -36,4 +36,50 @@ export function normalizeForComparison(state, whole) {
     copy[tail] = keep === 0 ? [] : lines.slice(-keep);
   }
   return copy;
+}
+
+// -- storage: "$same" --------------------------------------------------------------
+// A frame repeats most of the one before it (a whole frame its players, result, fair
+// and most of the view; a delta frame most of the view), so the corpus stores each
+// delta frame against the previous delta frame of its sequence, and each whole frame
+// against the previous whole frame: any object or array equal to the one at the same
+// place there is stored as the string "$same" (no value of the wire is that string).
+
+export const SAME = '$same';
+
+const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** `current` with every object or array equal to `previous`'s at the same place as "$same". */
+export function storeAgainst(current, previous) {
+  if (current !== null && typeof current === 'object' && isDeepStrictEqual(current, previous)) return SAME;
+  if (isPlainObject(current) && isPlainObject(previous))
+    return Object.fromEntries(Object.entries(current).map(([k, v]) => [k, storeAgainst(v, previous[k])]));
+  if (Array.isArray(current) && Array.isArray(previous) && current.length === previous.length)
+    return current.map((v, i) => storeAgainst(v, previous[i]));
+  return current;
+}
+
+/** The inverse of storeAgainst: "$same" replaced by the value at the same place of `previous`. */
+export function readAgainst(stored, previous) {
+  if (stored === SAME) return structuredClone(previous);
+  if (isPlainObject(stored))
+    return Object.fromEntries(Object.entries(stored).map(([k, v]) => [k, readAgainst(v, isPlainObject(previous) ? previous[k] : undefined)]));
+  if (Array.isArray(stored)) return stored.map((v, i) => readAgainst(v, Array.isArray(previous) ? previous[i] : undefined));
+  return stored;
+}
+
+/**
+ * Every step of a stored sequence as the server sent it: `{delta, whole}` (whole null
+ * where the step has none), each "$same" read against the previous frame of its kind
+ * in the sequence, and the whole frames' logs expanded.
+ */
+export function framesAsSent(sequence) {
+  let previousDelta;
+  let previousWhole;
+  return sequence.steps.map((step) => {
+    previousDelta = readAgainst(step.delta, previousDelta);
+    if (!step.whole) return { delta: structuredClone(previousDelta), whole: null };
+    previousWhole = readAgainst(step.whole, previousWhole);
+    return { delta: structuredClone(previousDelta), whole: expandWhole(sequence, previousWhole) };
+  });
 }

@@ -28,7 +28,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { normalizeForComparison, expandWhole, isDeepStrictEqual } from './golden_format.mjs';
+import { framesAsSent, isDeepStrictEqual, normalizeForComparison, storeAgainst } from './golden_format.mjs';
 import { completeState } from '../../web-client/js/state_merge.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -48,9 +48,9 @@ const BOT_DELAY_MS = 20;
 const SEQUENCES = [
   { name: 'betting_red_dog', game: 'red_dog', seats: 4, openSeats: 1, options: {}, lateSeat: true, steps: 10, hardStop: 10 },
   { name: 'betting_ranter_go_round', game: 'ranter_go_round', seats: 3, options: {}, steps: 6, hardStop: 6 },
-  { name: 'rummy_rummy', game: 'rummy', seats: 2, options: {}, steps: 8, hardStop: 30 },
+  { name: 'rummy_rummy', game: 'rummy', seats: 2, options: {}, steps: 6, hardStop: 8 },
   { name: 'tricks_rams', game: 'rams', seats: 3, options: {}, steps: 8, hardStop: 10 },
-  { name: 'cassino_royal_cassino', game: 'royal_cassino', seats: 2, options: {}, steps: 6, hardStop: 30 },
+  { name: 'cassino_royal_cassino', game: 'royal_cassino', seats: 2, options: {}, steps: 6, hardStop: 8 },
   { name: 'building_russian_bank', game: 'russian_bank', seats: 2, options: {}, steps: 8, hardStop: 0 },
 ];
 
@@ -253,6 +253,7 @@ async function record(spec, url) {
       takeStretch();
       await delta.close();
       delta = new Conn(url, 'D2');
+      dTaken = 0;
       await delta.open();
       await delta.must('hello', { name, token: welcome.token, features: ['deltas'] }, 'welcome');
       reconnectNext = true;
@@ -322,10 +323,17 @@ function store(spec, { table, steps }) {
       logLines[from + i] = line;
     });
   }
+  let previousDelta;
+  let previousWhole;
   const stored = steps.map((step) => {
-    if (!step.whole) return step;
+    const delta = storeAgainst(step.delta, previousDelta);
+    previousDelta = step.delta;
+    if (!step.whole) return { ...step, delta };
     const { log, ...rest } = step.whole;
-    return { ...step, whole: { ...rest, log: { $lines: rest.log_from, count: log.length } } };
+    const whole = { ...rest, log: { $lines: rest.log_from, count: log.length } };
+    const compact = storeAgainst(whole, previousWhole);
+    previousWhole = whole;
+    return { ...step, delta, whole: compact };
   });
   const sequence = {
     about: `Golden frames of one ${spec.game} table (layout ${spec.name.split('_')[0]}): delta frames as a connection ` +
@@ -337,16 +345,19 @@ function store(spec, { table, steps }) {
   };
   // The decoder of today must agree, or the recording is not kept.
   let tables = new Map();
+  const frames = framesAsSent(sequence);
   sequence.steps.forEach((step, i) => {
+    if (!isDeepStrictEqual(frames[i].delta, steps[i].delta) || !isDeepStrictEqual(frames[i].whole, steps[i].whole ?? null))
+      throw new Error(`${spec.name}: step ${i} is not stored faithfully`);
     if (step.reconnect) tables = new Map();
-    const merged = completeState(tables, structuredClone(step.delta));
+    const merged = completeState(tables, frames[i].delta);
     if (!step.whole) return;
-    const expected = expandWhole(sequence, step.whole);
+    const expected = frames[i].whole;
     const a = normalizeForComparison(merged, expected);
     const b = normalizeForComparison(expected, expected);
     if (!isDeepStrictEqual(a, b)) {
       fs.writeFileSync(path.join(os.tmpdir(), `${spec.name}-mismatch.json`), JSON.stringify({ step: i, merged: a, whole: b }, null, 1));
-      throw new Error(`${spec.name}: step ${i} (seq ${step.delta.seq}) merges to something else than its whole frame; ` +
+      throw new Error(`${spec.name}: step ${i} (seq ${frames[i].delta.seq}) merges to something else than its whole frame; ` +
         `see ${path.join(os.tmpdir(), `${spec.name}-mismatch.json`)}`);
     }
   });

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { completeState } from '../../web-client/js/state_merge.js';
-import { expandWhole, isDeepStrictEqual, normalizeForComparison } from './golden_format.mjs';
+import { framesAsSent, isDeepStrictEqual, normalizeForComparison } from './golden_format.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const corpus = process.argv[2] || path.join(here, 'golden-frames');
@@ -40,15 +40,16 @@ for (const file of files) {
   let tables = new Map(); // one connection's memory; a reconnect is a new connection
   let compared = 0;
   let failure = null;
+  const frames = framesAsSent(sequence);
   for (const [i, step] of sequence.steps.entries()) {
     if (step.reconnect) tables = new Map();
-    const merged = completeState(tables, structuredClone(step.delta));
-    if (!step.whole) continue;
-    const whole = expandWhole(sequence, step.whole);
+    const { delta, whole } = frames[i];
+    const merged = completeState(tables, delta);
+    if (!whole) continue;
     const difference = firstDifference(normalizeForComparison(merged, whole), normalizeForComparison(whole, whole));
     compared += 1;
     if (difference) {
-      failure = `step ${i} (seq ${step.delta.seq}): ${difference}`;
+      failure = `step ${i} (seq ${delta.seq}): ${difference}`;
       break;
     }
   }

@@ -37,9 +37,28 @@ Json read_json(const std::filesystem::path& file) {
   return Json::parse(in);
 }
 
-// A stored whole frame as the server sent it: its `log` is stored as
-// {"$lines": FROM, "count": N}, lines FROM… of the sequence's `log_lines`.
-Json expand_whole(const Json& sequence, Json whole) {
+// "$same" (golden_format.mjs, storeAgainst): an object or array equal to the one at
+// the same place of the previous frame of its kind in the sequence.
+Json read_against(const Json& stored, const Json& previous) {
+  if (stored.is_string() && stored.get<std::string>() == "$same") return previous;
+  if (stored.is_object()) {
+    Json out = Json::object();
+    for (const auto& [key, value] : stored.items())
+      out[key] = read_against(value, previous.is_object() && previous.contains(key) ? previous[key] : Json());
+    return out;
+  }
+  if (stored.is_array()) {
+    Json out = Json::array();
+    for (std::size_t i = 0; i < stored.size(); ++i)
+      out.push_back(read_against(stored[i], previous.is_array() && i < previous.size() ? previous[i] : Json()));
+    return out;
+  }
+  return stored;
+}
+
+// A whole frame's `log` is stored as {"$lines": FROM, "count": N}: lines FROM… of the
+// sequence's `log_lines`.
+Json expand_log(const Json& sequence, Json whole) {
   const Json& ref = whole["log"];
   if (ref.is_object() && ref.contains("$lines")) {
     const std::size_t from = ref["$lines"], count = ref["count"];
@@ -48,6 +67,27 @@ Json expand_whole(const Json& sequence, Json whole) {
     whole["log"] = lines;
   }
   return whole;
+}
+
+struct Frames {
+  Json delta;
+  Json whole;  // null where the step has none
+};
+
+// Every step's frames as the server sent them (golden_format.mjs, framesAsSent).
+std::vector<Frames> frames_as_sent(const Json& sequence) {
+  std::vector<Frames> frames;
+  Json previous_delta, previous_whole;
+  for (const Json& step : sequence["steps"]) {
+    previous_delta = read_against(step["delta"], previous_delta);
+    Json whole;
+    if (step.contains("whole")) {
+      previous_whole = read_against(step["whole"], previous_whole);
+      whole = expand_log(sequence, previous_whole);
+    }
+    frames.push_back({previous_delta, whole});
+  }
+  return frames;
 }
 
 // `state` without the parts that say how a push was sent (log and chat numbering,
@@ -87,19 +127,19 @@ TEST_CASE("golden frames: the C++ state keeper merges every sequence's delta fra
   for (const auto& file : files) {
     CAPTURE(file.filename().string());
     const Json sequence = read_json(file);
+    const auto frames = frames_as_sent(sequence);
     parlour::support::StateKeeper keeper;  // one connection's memory; a reconnect is a new connection
     int compared = 0;
-    for (std::size_t i = 0; i < sequence["steps"].size(); ++i) {
-      const Json& step = sequence["steps"][i];
-      if (step.value("reconnect", false)) keeper = parlour::support::StateKeeper{};
-      Json merged = step["delta"];
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+      if (sequence["steps"][i].value("reconnect", false)) keeper = parlour::support::StateKeeper{};
+      Json merged = frames[i].delta;
       keeper.complete(merged);
-      if (!step.contains("whole")) continue;
-      const Json whole = expand_whole(sequence, step["whole"]);
+      const Json& whole = frames[i].whole;
+      if (whole.is_null()) continue;
       const Json decoded = normalized(merged, whole), expected = normalized(whole, whole);
       ++compared;
       if (decoded != expected) {
-        FAIL_CHECK("step " << i << " (seq " << step["delta"].value("seq", -1) << "): " << first_difference(decoded, expected));
+        FAIL_CHECK("step " << i << " (seq " << frames[i].delta.value("seq", -1) << "): " << first_difference(decoded, expected));
         break;
       }
     }
