@@ -60,6 +60,7 @@ class Wire {
     this.nextId = 1;
     this.pending = new Map();
     this.onState = () => {};
+    this.onFailure = () => {};
     this.failure = null;
   }
 
@@ -82,6 +83,7 @@ class Wire {
   #fail(error) {
     if (this.closing) return;
     this.failure ??= error;
+    this.onFailure(this.failure);
     for (const { reject, timer } of this.pending.values()) {
       clearTimeout(timer);
       reject(error);
@@ -300,6 +302,7 @@ export async function playGame({ url, game, seed, timeoutMs = 120_000, botLevel 
       }
       wake();
     };
+    wire.onFailure = () => wake(); // a closed connection ends the wait for a push at once
     const nextPush = () => new Promise((resolve) => { wake = resolve; });
 
     const joined = await wire.request('join', { table, seat: 0 }, 'joined');
