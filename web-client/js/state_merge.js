@@ -17,7 +17,14 @@ export const LOG_KEPT = 50;
 // Parts of a state push sent only when new to the connection (docs/protocol.md "State").
 export const FIXED_PARTS = ['game', 'host', 'clock', 'invite', 'fair'];
 
-/** What a connection keeps of one table between pushes. */
+/**
+ * What a connection keeps of one table between pushes.
+ * @typedef {{log: unknown[], logEnd: number, chat: unknown[], chatEnd: number,
+ *   players: Array<Record<string, unknown>> | undefined, result?: object,
+ *   fixed: Record<string, unknown>, constants: Record<string, unknown>}} TableMemory
+ */
+
+/** @returns {TableMemory} */
 export function newTableMemory() {
   return { log: [], logEnd: 0, chat: [], chatEnd: 0, players: undefined, fixed: {}, constants: {} };
 }
@@ -26,6 +33,9 @@ export function newTableMemory() {
  * Fills `state` (a push as it came; changed in place) in from what earlier pushes
  * of its table carried, and remembers in `tables` (a Map: table id → memory, one
  * per connection) what this one carries.
+ * @param {Map<string, TableMemory>} tables
+ * @param {Record<string, any>} state a `state` push (PROTOCOL.md), filled in here
+ * @returns {Record<string, any>} the same object
  */
 export function completeState(tables, state) {
   const key = String(state.table);
