@@ -11,7 +11,7 @@
 # - Starts the built parlour on a free loopback port with a temporary database,
 #   quick bots and a short pause between deals, and stops it at the end.
 # - PARLOUR_REFCLIENT_GAMES=red_dog,rams plays those games only (default: all,all,all:
-#   every game three times, each table with a seed of its own: about 6 s in all);
+#   every game three times, each table with a seed of its own: 6-20 s in all);
 #   PARLOUR_REFCLIENT_PARALLEL sets how many tables are played at once (default 6).
 set -euo pipefail
 
