@@ -5,15 +5,13 @@
 // with {code, message}, anything else resolves with the message. Messages with
 // no pending `re` (e.g. `state` pushes) are handed to `on(type, fn)` listeners.
 
+import { completeState } from './state_merge.js';
+
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 15000];
 const REQUEST_TIMEOUT_MS = 20000;
 // A ping now and then lets us notice a connection that died silently
 // (laptop sleep, NAT timeout) instead of waiting forever for the next push.
 const PING_EVERY_MS = 25000;
-// Log lines kept per table (the server keeps 50).
-const LOG_KEPT = 50;
-// Parts of a state push sent only when new to the connection (docs/protocol.md "State").
-const FIXED_PARTS = ['game', 'host', 'clock', 'invite', 'fair'];
 
 export class RequestError extends Error {
   constructor(code, message) {
@@ -157,56 +155,9 @@ export class Connection {
     this.emit(String(message.type ?? 'unknown'), message);
   }
 
-  /**
-   * A state push carries only what this connection has not had (docs/protocol.md
-   * "State"): the log and chat lines it has not had (`log_from`, `chat_from`),
-   * the players list only when it changed (`chips` alone when only chips did),
-   * the last deal's result once, the table's fixed parts (`game`, `host`,
-   * `clock`, `invite`) and the deal's `fair` block when new, and the view's
-   * constants (named by `view_constants`) once. Fill them in, so that every
-   * listener sees a whole state.
-   */
+  /** Fills a state push in from what this connection kept of its table (state_merge.js). */
   completeState(state) {
-    const key = String(state.table);
-    const kept = this.tables.get(key) || { log: [], logEnd: 0, chat: [], chatEnd: 0, players: undefined, fixed: {}, constants: {} };
-    const lines = Array.isArray(state.log) ? state.log : [];
-    if (Number.isInteger(state.log_from)) {
-      kept.log = state.log_from === kept.logEnd ? kept.log.concat(lines) : lines.slice();
-      kept.logEnd = state.log_from + lines.length;
-      if (kept.log.length > LOG_KEPT) kept.log = kept.log.slice(-LOG_KEPT);
-      state.log = kept.log;
-    }
-    // Chat lines come the same way (`chat_from`), and only when there are new ones.
-    if (Number.isInteger(state.chat_from)) {
-      const chat = Array.isArray(state.chat) ? state.chat : [];
-      kept.chat = state.chat_from === kept.chatEnd ? (kept.chat || []).concat(chat) : chat.slice();
-      kept.chatEnd = state.chat_from + chat.length;
-      if (kept.chat.length > LOG_KEPT) kept.chat = kept.chat.slice(-LOG_KEPT);
-    }
-    state.chat = kept.chat || [];
-    if (Array.isArray(state.players)) {
-      kept.players = state.players;
-    } else if (Array.isArray(state.chips) && Array.isArray(kept.players) && state.chips.length === kept.players.length) {
-      kept.players = kept.players.map((entry, i) => ({ ...entry, chips: state.chips[i] }));
-    }
-    delete state.chips;
-    if (kept.players) state.players = kept.players;
-    if (state.result && typeof state.result === 'object') kept.result = state.result;
-    else if (kept.result && state.status === 'playing') state.result = kept.result;
-    for (const part of FIXED_PARTS) {
-      if (state[part] !== undefined) kept.fixed[part] = state[part];
-      else if (kept.fixed[part] !== undefined) state[part] = kept.fixed[part];
-    }
-    if (state.view && typeof state.view === 'object' && !Array.isArray(state.view)) {
-      if (Array.isArray(state.view_constants)) {
-        kept.constants = {};
-        for (const name of state.view_constants) if (name in state.view) kept.constants[name] = state.view[name];
-      } else {
-        for (const [name, value] of Object.entries(kept.constants)) if (!(name in state.view)) state.view[name] = value;
-      }
-    }
-    delete state.view_constants;
-    this.tables.set(key, kept);
+    completeState(this.tables, state);
   }
 
   /** Send a request; resolves with the reply, rejects with a RequestError. */
