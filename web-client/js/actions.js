@@ -1,3 +1,4 @@
+// @ts-check
 // Turning the `legal` list of a state into buttons.
 //
 // Every entry is an action object the server promised to accept verbatim
@@ -10,6 +11,9 @@ import { isCard, isCardList, cardText } from './cards.js';
 import { SEAT_KEY, seatName } from './render.js';
 import { layoutDiff } from './layouts/tablediff.js';
 import { actionHint } from './help.js';
+
+/** @typedef {import('./render.js').RenderContext} RenderContext */
+/** @typedef {import('../types/dom').Child} Child */
 
 // Numbers under these keys read naturally without their key: "Bet 5", not "Bet amount 5".
 const BARE_NUMBER_KEYS = new Set(['amount', 'value', 'count', 'n', 'number']);
@@ -33,8 +37,12 @@ function isRange(value) {
 const PILE_ID = /^(stock|hand|supply|turned|discard|centre|layout):(\d+)(?::(\d+))?$/;
 const PILE_WORDS = { stock: 'stock', hand: 'hand', supply: 'supply', turned: 'turned card', discard: 'discard pile', centre: 'centre pile', layout: 'layout pile' };
 
+/**
+ * @param {string} id a pile id that PILE_ID matched
+ * @param {RenderContext | null | undefined} ctx
+ */
 function pileWords(id, ctx) {
-  const [, kind, first, second] = PILE_ID.exec(id);
+  const [, kind, first, second] = /** @type {RegExpExecArray} */ (PILE_ID.exec(id));
   if (kind === 'centre' || kind === 'layout') return `${PILE_WORDS[kind]} ${Number(first) + 1}`;
   const seat = Number(first);
   const owner = ctx && seat === ctx.mySeat ? 'your' : ctx ? `${seatName(ctx, seat)}'s` : `seat ${seat}'s`;
@@ -100,11 +108,12 @@ const VERBS = {
 function layoutLabel(entry, ctx, detailed = false) {
   const diff = layoutDiff(entry, ctx?.view?.melds);
   const label = el('span', { class: 'action-label' });
+  /** @type {Child[]} */
   const parts = [];
   for (const cards of diff.newMelds) parts.push(['Meld ', el('span', { class: 'card-text-list' }, cards.map(cardText))]);
   for (const l of diff.layoffs) parts.push(['Lay off ', el('span', { class: 'card-text-list' }, l.cards.map(cardText)), ' on ', meldText(l.meld, ctx) ?? 'a meld']);
   if (diff.rearranged || !parts.length) parts.push(['Rearrange the table', diff.added.length ? [' with ', el('span', { class: 'card-text-list' }, diff.added.map(cardText))] : '']);
-  parts.forEach((part, i) => label.append(...(i ? ['; '] : []), ...[part].flat(2)));
+  parts.forEach((part, i) => label.append(...(i ? ['; '] : []), .../** @type {(Node | string)[]} */ ([part].flat(2))));
   if (detailed) {
     // Two layouts that read the same differ in how wild cards stand or melds are split: show the table they make.
     label.append(' → ', el('span', { class: 'card-text-list' }, entry.melds.filter(Array.isArray)
@@ -224,7 +233,7 @@ export function renderActions(legal, ctx, onAct) {
     [...groups.values()].map((controls) => el('div', { class: 'action-group' }, controls)));
   const setBusy = (busy) => {
     element.classList.toggle('is-busy', busy);
-    for (const control of element.querySelectorAll('button, input')) control.disabled = busy;
+    for (const control of element.querySelectorAll('button, input')) /** @type {HTMLButtonElement | HTMLInputElement} */ (control).disabled = busy;
   };
   return { element, setBusy, count: entries.length };
 }

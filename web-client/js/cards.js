@@ -1,3 +1,4 @@
+// @ts-check
 // Playing cards: recognising the two-character card strings of PROTOCOL.md
 // ("TH", "JK", "??") and drawing them as inline SVG (no image downloads).
 //

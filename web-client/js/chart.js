@@ -1,3 +1,4 @@
+// @ts-check
 // A small inline-SVG line chart of a balance over the ledger entries loaded.
 
 import { el, formatChips } from './dom.js';

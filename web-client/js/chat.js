@@ -1,3 +1,4 @@
+// @ts-check
 // The table's chat (docs/protocol.md "Table chat"): the lines and quick
 // reactions of everyone at the table, a box to write in, and for the host a
 // mute switch beside each person. The box is built once, so a state push never
@@ -12,7 +13,7 @@ export const REACTIONS = [
   ['gg', 'gg'], ['nice', 'nice!'], ['oops', 'oops'], ['thanks', 'thanks'],
   ['hurry', 'hurry up'], ['wow', 'wow'], ['sorry', 'sorry'], ['thumbs_up', '👍'],
 ];
-const REACTION_TEXT = new Map(REACTIONS);
+const REACTION_TEXT = new Map(/** @type {[string, string][]} */ (REACTIONS));
 
 /**
  * ctx: {conn, banner, me}. Returns {element, update(state)}.

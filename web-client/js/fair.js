@@ -1,3 +1,4 @@
+// @ts-check
 // Provably fair deals, checked in the browser (docs/playing.md "Provably fair deals").
 // When a table has ended its state reveals the seed; this file recomputes each
 // deal's commitment (SHA-256 of "parlour-fair-1|TABLE|DEAL|SEED|SALT") and,
@@ -71,6 +72,7 @@ export function commitment(table, deal, seed, salt) {
 // -- the server's shuffle: xoshiro256** seeded by splitmix64 (rules/rng.cpp) --
 
 const MASK = (1n << 64n) - 1n;
+/** @type {(x: bigint, k: bigint) => bigint} */
 const rotl = (x, k) => ((x << k) | (x >> (64n - k))) & MASK;
 
 export class Rng {

@@ -1,3 +1,4 @@
+// @ts-check
 // "How to play": each game's rules in a few lines, the keyboard shortcuts, and
 // a one-line hint for every action that is not obvious from its name. Written
 // from the rule sources the server follows (an encyclopedia of card games, an

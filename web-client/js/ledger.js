@@ -1,3 +1,4 @@
+// @ts-check
 // A player's chip ledger, newest first, paged backwards with "Older", each
 // movement linked to the deal that caused it; a small balance chart (inline
 // SVG); settle-up over chosen tables (who pays whom); CSV downloads of both; and,
@@ -72,7 +73,7 @@ export function createLedgerPage(ctx, { player, table }) {
         el('strong', { 'data-testid': 'balance', 'data-value': value === null ? null : String(value), text: value === null ? '—' : String(value) }),
         ' chips');
       if (own && typeof reply.balance === 'number') ctx.setChips(reply.balance);
-      body.append(...page.map((entry) => row(entry, ctx, name)));
+      body.append(...page.map((entry) => row(entry, ctx)));
       entries.push(...page);
       loadedAny = loadedAny || page.length > 0;
       const last = page[page.length - 1];
@@ -126,7 +127,7 @@ export function createLedgerPage(ctx, { player, table }) {
     const boxes = choices.map((id) => el('label', { class: 'settle-choice' },
       el('input', {
         type: 'checkbox', name: 'settle-table', value: id, checked: chosen.has(id),
-        onchange: (event) => { if (event.target.checked) chosen.add(id); else chosen.delete(id); fill(); },
+        onchange: (event) => { if (/** @type {HTMLInputElement} */ (event.target).checked) chosen.add(id); else chosen.delete(id); fill(); },
       }),
        ` ${games.has(id) ? `${ctx.gameName(games.get(id))} at ${tableTitle(id)}` : tableTitleCapital(id)}`));
     const tbody = el('tbody');
@@ -156,7 +157,8 @@ export function createLedgerPage(ctx, { player, table }) {
     async function fill() {
       const mine = ++round;
       const ids = [...chosen];
-      settleBox.querySelector('[data-testid="balances"]').dataset.table = ids.join(',');
+      const balancesTable = /** @type {HTMLElement | null} */ (settleBox.querySelector('[data-testid="balances"]'));
+      if (balancesTable) balancesTable.dataset.table = ids.join(',');
       csv.disabled = ids.length === 0;
       replaceChildren(apart);
       if (ids.length === 0) {
@@ -243,8 +245,8 @@ export function createLedgerPage(ctx, { player, table }) {
         } catch {
           const range = document.createRange();
           range.selectNodeContents(shown);
-          getSelection().removeAllRanges();
-          getSelection().addRange(range);
+          getSelection()?.removeAllRanges();
+          getSelection()?.addRange(range);
           reveal.textContent = 'Selected — copy it';
         }
         setTimeout(() => { reveal.textContent = 'Copy'; }, 1500);

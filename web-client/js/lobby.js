@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: the games on offer, the open tables (refreshed every 5 s while
 // the lobby is shown) and a form to create a table with any game's options.
 
@@ -282,7 +283,7 @@ function createTableForm(ctx) {
     if (seedInput.value.trim() !== '') request.seed = Number(seedInput.value);
     if (privateBox.checked) request.private = true;
     const clock = {};
-    for (const [name, input] of [['seconds', clockSeconds], ['bank', clockBank], ['away_after', clockAway]])
+    for (const [name, input] of /** @type {[string, HTMLInputElement][]} */ ([['seconds', clockSeconds], ['bank', clockBank], ['away_after', clockAway]]))
       if (input.value.trim() !== '') clock[name] = Number(input.value);
     if (Object.keys(clock).length) request.clock = clock;
     submit.disabled = true;

@@ -1,3 +1,4 @@
+// @ts-check
 // The table log in plain language. The server's lines may carry {seat:N} tags
 // (a seat's player) and card codes ("9S", "JK"); both are drawn for people:
 // "{seat:0} lays off 9S" → "Ann lays off 9♠" with the card named for screen readers.

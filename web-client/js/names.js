@@ -1,3 +1,4 @@
+// @ts-check
 // Names a player reads instead of the server's ids: bots get a friendly name
 // chosen from their seat, tables a short title chosen from their id, rule
 // sources their book's name. Everything is worked out here, in the client, and
@@ -33,7 +34,7 @@ export function displayName(name, seat) {
 
 function hash(text) {
   let h = 2166136261;
-  for (const ch of String(text)) h = Math.imul(h ^ ch.codePointAt(0), 16777619) >>> 0;
+  for (const ch of String(text)) h = Math.imul(h ^ /** @type {number} */ (ch.codePointAt(0)), 16777619) >>> 0;
   return h;
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Generic rendering of any game's `view` (and of a `result`'s leftovers).
 //
 // The server knows the games; the client does not. So values are drawn by
@@ -9,14 +10,29 @@ import { el, humanise, isPlainObject } from './dom.js';
 import { isCard, isCardList, cardElement, cardRow } from './cards.js';
 import { displayName } from './names.js';
 
+/** @typedef {import('../types/wire').State} State */
+/** @typedef {import('../types/wire').Player} Player */
+/** @typedef {import('../types/wire').View} View */
+
 const MAX_DEPTH = 16; // JSON can't be cyclic, but a runaway nesting shouldn't freeze the page
 
 // Fields whose integer value names a seat; shown with the player's name.
 export const SEAT_KEY = /(^|_)(seat|dealer|leader|winner|banker|declarer|breaker|knocker|caller|starter|general)$/i;
 
 /**
+ * What the drawing functions know of the table: who sits where, whose turn, the view.
+ * @typedef {object} RenderContext
+ * @property {Player[]} players
+ * @property {number | null} mySeat
+ * @property {number[]} toAct
+ * @property {View} view
+ */
+
+/**
  * ctx: {players: [{seat, player, bot}], mySeat: number|null, toAct: number[]}
  * Any field may be missing.
+ * @param {Partial<State> | null | undefined} state
+ * @returns {RenderContext}
  */
 export function makeContext(state) {
   const players = Array.isArray(state?.players) ? state.players.filter(isPlainObject) : [];

@@ -1,3 +1,4 @@
+// @ts-check
 // The replay page (#/replay/TABLE?deal=N): a deal of a table, step by step, as
 // the viewer was allowed to see it — his own seat's view of a finished deal
 // while the table runs, any seat's view once it has ended — drawn with the same
@@ -15,6 +16,8 @@ import { logLine } from './log.js';
 import { renderResult } from './result.js';
 import { href } from './router.js';
 import { fetchDeal, fetchWholeHistory, verifyTable } from './fair.js';
+
+/** @typedef {import('../types/wire').State} State */
 
 /** params: {table, deal?, verify?}. */
 export function createReplayPage(ctx, params) {
@@ -118,11 +121,15 @@ export function createReplayPage(ctx, params) {
     const players = (doc.seats ?? []).filter((s) => s.player).map((s) => ({
       seat: s.seat, player: s.player, bot: s.bot, chips: step.chips?.[s.seat], connected: true, away: false,
     }));
-    return {
+    /** @type {State} */
+    const state = {
       type: 'state', table, game: doc.game, seq: step.seq, status: 'playing', seat, host: doc.host, players,
       view: full ? step.views?.[seat] : step.view, to_act: step.to_act ?? [], legal: [], log: step.log ?? [],
+      // A step has its own log lines only, and no chat.
+      log_from: 0, chat: [],
       result: step.result,
     };
+    return state;
   }
 
   function draw() {

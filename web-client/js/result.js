@@ -1,3 +1,4 @@
+// @ts-check
 // The `result` of a finished deal or game: a per-seat table of points and chips
 // where the shape allows one, and everything else rendered generically.
 //
@@ -148,6 +149,7 @@ export function renderResult(result, ctx) {
   const { rows, leftover } = collected;
   fixOutcomes(rows);
   const columns = meaningfulColumns(rows, collected.columns);
+  /** @type {HTMLElement[]} */
   const parts = [el('h3', { class: 'panel-title', text: 'Last deal' })];
   if (rows.size) {
     const seats = [...rows.keys()].sort((a, b) => a - b);

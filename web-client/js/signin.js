@@ -1,3 +1,4 @@
+// @ts-check
 // The sign-in form: pick a name; the server answers with a secret token that
 // this browser keeps (see store.js), so the name stays yours next time.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Sound cues made in the browser with WebAudio (no audio files): a two-note
 // chime when your turn starts, a soft tick when a card is played. Off until the
 // player turns them on; the choice is kept in localStorage.
@@ -32,7 +33,8 @@ const CUES = {
 export function play(cue) {
   if (!soundOn() || !CUES[cue]) return;
   try {
-    audio ??= new (window.AudioContext || window.webkitAudioContext)();
+    // Older Safari has only the prefixed constructor, which lib.dom does not declare.
+    audio ??= new (window.AudioContext || /** @type {any} */ (window).webkitAudioContext)();
     if (audio.state === 'suspended') audio.resume();
     const start = audio.currentTime + 0.01;
     for (const [frequency, at, length] of CUES[cue]) {

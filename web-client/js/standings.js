@@ -1,3 +1,4 @@
+// @ts-check
 // A finished table's standings (docs/protocol.md "End of a table"): per player
 // the chips won or lost at the table, deals won and the game's own score; the
 // host's Rematch, everyone's "Join the rematch", and for a rematch with the same

@@ -1,3 +1,4 @@
+// @ts-check
 // The table page: one table's `state`, drawn generically for any game, with
 // the viewer's legal actions as buttons and the host's controls.
 //
@@ -41,6 +42,7 @@ export function createTablePage(ctx, params) {
   let selection = null; // the layout's UI memory (selected cards) across pushes
   let botLevel = '1';
   // The viewer's own arrangement of the hand (sorted, or dragged into order) and the card just drawn.
+  /** @type {import('./layouts/common.js').Arrange} */
   const arrange = { sort: null, order: null, rerender: () => render() };
   let helpOpen = false;
   let wasMyTurn = false;
@@ -48,7 +50,14 @@ export function createTablePage(ctx, params) {
   let hadResult = null;
   // An act whose reply was lost with the connection: resent once, with the same
   // action_id, when we are back; the server answers it without applying it twice.
+  /** @type {import('../types/wire').ActRequest | null} */
   let unanswered = null;
+
+  /** The table's id, for the code that runs only once it is known (a table's own
+   *  address, or after the invite's `join` answered with it). */
+  function knownTableId() {
+    return /** @type {string} */ (tableId);
+  }
 
   const head = el('div', { class: 'table-head panel' });
   const turnText = el('span', { class: 'turn-text', text: '' });
@@ -120,7 +129,7 @@ export function createTablePage(ctx, params) {
 
   async function enterTable() {
     // Read the wish to sit before drawing a cached state, which may predate our seat.
-    const wantSeat = isSeated(ctx.me.name, tableId);
+    const wantSeat = isSeated(ctx.me.name, knownTableId());
     renderCached();
     if (wantSeat) {
       try {
@@ -129,7 +138,7 @@ export function createTablePage(ctx, params) {
         return; // seated, or watching with our place in line
       } catch (error) {
         if (NETWORK_CODES.has(error.code)) return;
-        markSeated(ctx.me.name, tableId, false);
+        markSeated(ctx.me.name, knownTableId(), false);
         if (error.code !== 'not_found') ctx.banner.error(error);
         // No seat to be had (full, already playing…): still show the table.
       }
@@ -161,12 +170,12 @@ export function createTablePage(ctx, params) {
    */
   function seatedBy(reply) {
     if (reply?.type === 'watching') {
-      markSeated(ctx.me.name, tableId, Number.isInteger(reply.waiting));
+      markSeated(ctx.me.name, knownTableId(), Number.isInteger(reply.waiting));
       watching = true;
       if (typeof reply.message === 'string') ctx.banner.notice(reply.message);
       return false;
     }
-    markSeated(ctx.me.name, tableId, true);
+    markSeated(ctx.me.name, knownTableId(), true);
     return true;
   }
 
@@ -201,8 +210,9 @@ export function createTablePage(ctx, params) {
     return `a${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   }
 
+  /** @param {import('../types/wire').Action} action */
   function act(action) {
-    const fields = { table: tableId, action, action_id: newActionId() };
+    const fields = { table: knownTableId(), action, action_id: newActionId() };
     unanswered = fields;
     command('act', fields, () => { unanswered = null; }, (error) => {
       if (!NETWORK_CODES.has(error.code)) unanswered = null;
@@ -237,7 +247,7 @@ export function createTablePage(ctx, params) {
       // `join` hands back the seat we already hold.
       reclaimTried = true;
       ctx.conn.request('join', { table: tableId })
-        .then(() => markSeated(me, tableId, true))
+        .then(() => markSeated(me, knownTableId(), true))
         .catch((error) => { if (!NETWORK_CODES.has(error.code)) ctx.banner.error(error); });
     } else if (!listed) {
       // In line for a seat: after a reconnect or a restart we ask again.
@@ -272,7 +282,7 @@ export function createTablePage(ctx, params) {
     const game = ctx.gameName(state.game);
     const view = isPlainObject(state.view) ? state.view : {};
 
-    element.dataset.table = tableId;
+    element.dataset.table = knownTableId();
     element.dataset.game = String(state.game ?? '');
     element.dataset.phase = String(view.phase ?? state.status ?? '');
     element.dataset.yourTurn = String(legal.length > 0);
@@ -313,7 +323,7 @@ export function createTablePage(ctx, params) {
     chatPanel.update(state);
     renderEnd(mySeat);
     if (state.result !== undefined && state.result !== null) lastResult = state.result;
-    const result = lastResult !== null ? renderResult(lastResult, rctx, state.game) : null;
+    const result = lastResult !== null ? renderResult(lastResult, rctx) : null;
     resultPanel.hidden = !result;
     replaceChildren(resultPanel, result);
     ctx.setTitle(`${myTurn ? '● Your turn — ' : ''}${game} at ${tableTitle(tableId)}`);
@@ -341,7 +351,7 @@ export function createTablePage(ctx, params) {
   function revealTurn() {
     if (!element.isConnected) return;
     const parts = [felt.querySelector('.felt-center'), felt.querySelector('[data-zone="hand"]'), actionsPanel]
-      .filter((node) => node && node.getClientRects().length);
+      .filter(/** @returns {node is Element} */ (node) => node !== null && node.getClientRects().length > 0);
     if (!parts.length) return;
     const rects = parts.map((node) => node.getBoundingClientRect());
     const top = Math.min(...rects.map((r) => r.top));
@@ -379,8 +389,9 @@ export function createTablePage(ctx, params) {
     const typing = target instanceof HTMLElement && (target.isContentEditable || target.matches('input, textarea, select'));
     if (typing && !(event.key === 'Enter' && target.matches('.action-number')) && event.key !== 'Escape') return;
     const key = event.key;
+    /** @param {string} selector */
     const click = (selector) => {
-      const node = element.querySelector(selector);
+      const node = /** @type {HTMLButtonElement | null} */ (element.querySelector(selector));
       if (!node || node.disabled) return false;
       node.click();
       return true;
@@ -412,7 +423,7 @@ export function createTablePage(ctx, params) {
       done = click('[data-confirm="true"]') ||
         (typing && click(`[data-zone="actions"] button[data-action-type="${CSS.escape(target.dataset.actionType || '')}"]:not([data-action])`));
     } else if (/^[1-9]$/.test(key)) {
-      const amount = element.querySelector('[data-zone="actions"] input.action-number');
+      const amount = /** @type {HTMLInputElement | null} */ (element.querySelector('[data-zone="actions"] input.action-number'));
       if (amount && !amount.disabled) {
         const value = Math.min(Number(amount.max) || Infinity, Math.max(Number(amount.min) || 0, Number(key)));
         amount.value = String(value);
@@ -479,7 +490,7 @@ export function createTablePage(ctx, params) {
       }, 'end-table'));
     }
     if (status === 'finished' && Number.isInteger(state.fair?.deal)) {
-      buttons.push(el('a', { href: href.replay(tableId), class: 'btn', 'data-testid': 'replay', text: 'Replay' }));
+      buttons.push(el('a', { href: href.replay(knownTableId()), class: 'btn', 'data-testid': 'replay', text: 'Replay' }));
       buttons.push(button('Verify deals', '', () => verifyDeals(), 'verify-deals'));
     }
     const help = button(helpOpen ? 'Hide the rules' : 'How to play', '', () => toggleHelp(), 'how-to-play');
@@ -490,7 +501,7 @@ export function createTablePage(ctx, params) {
     sound.title = 'A chime when your turn starts and a tick for each play';
     buttons.unshift(help, sound);
     buttons.push(button('Leave', '', () => command('leave', { table: tableId }, () => {
-      markSeated(ctx.me.name, tableId, false);
+      markSeated(ctx.me.name, knownTableId(), false);
       watching = false;
       ctx.navigate(href.lobby());
     }), 'leave'));
@@ -517,7 +528,7 @@ export function createTablePage(ctx, params) {
     const over = ['deal_over', 'game_over'].includes(state.view?.phase);
     const last = over ? started : started - 1;
     if (last < 1) return null;
-    return el('a', { href: href.replay(tableId, last), 'data-testid': 'replay-deal-link', text: `replay deal ${last}` });
+    return el('a', { href: href.replay(knownTableId(), last), 'data-testid': 'replay-deal-link', text: `replay deal ${last}` });
   }
 
   async function verifyDeals() {
@@ -644,7 +655,7 @@ export function createTablePage(ctx, params) {
     // Follow new lines only if the reader hasn't scrolled up to read older ones.
     const atBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 24;
     replaceChildren(logList, lines.map((line) => logLine(line, rctx)));
-    const newest = lines.length ? logList.lastElementChild.textContent : null;
+    const newest = lines.length ? logList.lastElementChild?.textContent ?? null : null;
     if (newest !== null && lastLogLine !== null && newest !== lastLogLine) logAnnounce.textContent = newest;
     lastLogLine = newest;
     if (!lines.length) logList.append(el('li', { class: 'muted', text: 'Nothing yet.' }));
@@ -703,7 +714,7 @@ function focusKey(root) {
   if (!active || !root.contains(active)) return null;
   for (const attr of ['data-index', 'data-tool', 'data-meld', 'data-zone']) {
     const holder = active.closest(`[${attr}]`);
-    if (holder && root.contains(holder)) return `[${attr}="${CSS.escape(holder.getAttribute(attr))}"]`;
+    if (holder && root.contains(holder)) return `[${attr}="${CSS.escape(holder.getAttribute(attr) ?? '')}"]`;
   }
   return null;
 }

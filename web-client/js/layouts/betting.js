@@ -1,3 +1,4 @@
+// @ts-check
 // Layout `betting` (Red Dog, Red and Black, Ranter-Go-Round): the common
 // blocks (seats, the pack, the pot or pool) plus each seat's bet, the colour
 // named, the card turned against it and the card shown, counters, and the row
@@ -10,6 +11,8 @@ import { seatName } from '../render.js';
 import { fact, handZone, pileZone, poolZone, poolsZone, schemaTable } from './common.js';
 import { ownHand, readSchema } from './schema.js';
 
+/** @typedef {import('../../types/dom').Child} Child */
+
 export function createBettingLayout() {
   let lastTurned = null;
 
@@ -20,6 +23,7 @@ export function createBettingLayout() {
       const myCards = ownHand(schema, rctx);
       const hand = myCards && state.status === 'playing' ? handZone(myCards, { arrange: ui.arrange }) : null;
 
+      /** @type {Child[]} */
       const center = [facts(schema, rctx)];
       const stock = schema.pile('stock');
       if (stock) center.push(pileZone(stock, { label: 'Pack' }));

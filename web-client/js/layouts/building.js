@@ -1,3 +1,4 @@
+// @ts-check
 // Layout `building` (Russian Bank, Rabouge): races to get rid of one's cards
 // onto shared piles. Drawn from the schema's piles alone: the shared ones (the
 // centre, Russian Bank's layout) in the middle, each player's own (stock, hand
@@ -15,6 +16,8 @@ import { cardElement, describeCard, isFace } from '../cards.js';
 import { seatName } from '../render.js';
 import { fact, schemaTable } from './common.js';
 import { readSchema } from './schema.js';
+
+/** @typedef {import('../../types/dom').Child} Child */
 
 // Single actions made by clicking one of the viewer's own face-down piles.
 const PILE_ACTIONS = { stock: 'turn_stock', hand: 'turn_hand', supply: 'draw' };
@@ -64,6 +67,7 @@ export function createBuildingLayout() {
       const others = shared.filter((p) => !['centre', 'layout'].includes(kindOf(p.id)));
       const reserve = (seat) => reserveRow(seat, schema.piles.filter((p) => p.owner === seat).map(draw), rctx);
 
+      /** @type {Child[]} */
       const center = [facts(schema, rctx)];
       const stop = ui.legal.find((a) => a.type === 'stop');
       if (stop) {
@@ -156,6 +160,7 @@ function drawPile(pile, o) {
   };
   const parts = [body, el('span', { class: 'pile-label' }, `${label} `, el('strong', { text: String(count) }),
     typeof pile.next === 'string' ? el('span', { class: 'pile-next', text: ` next ${pile.next}` }) : null)];
+  /** @type {HTMLElement} */
   const node = o.target
     ? el('button', { ...attrs, type: 'button', onclick: () => o.act(o.target), 'aria-label': `Move it to ${label}` }, parts)
     : el('div', attrs, parts);
@@ -164,7 +169,7 @@ function drawPile(pile, o) {
     event.preventDefault();
     let drag = null;
     try {
-      drag = JSON.parse(event.dataTransfer.getData('text/plain'));
+      drag = JSON.parse(event.dataTransfer?.getData('text/plain') ?? '');
     } catch {
       return; // not one of our cards
     }
@@ -174,6 +179,12 @@ function drawPile(pile, o) {
   return node;
 }
 
+/**
+ * @param {string} title
+ * @param {string} name
+ * @param {HTMLElement[]} piles
+ * @param {string | null} [empty]
+ */
 function row(title, name, piles, empty = null) {
   return el('div', { class: 'building-row', 'data-row': name },
     el('span', { class: 'zone-title', text: title }),

@@ -1,3 +1,4 @@
+// @ts-check
 // Layout `cassino` (Royal Cassino): the table's loose cards (the `table` pile)
 // and its builds (the schema's melds, each with its value and owner), the stock,
 // each side's captured cards and sweeps, and the viewer's hand.
@@ -13,6 +14,8 @@ import { cardElement, cardText, describeCard, isFace } from '../cards.js';
 import { seatName } from '../render.js';
 import { dealFacts, fact, handZone, meldsZone, pileZone, schemaTable } from './common.js';
 import { ownHand, readSchema } from './schema.js';
+
+/** @typedef {import('../../types/dom').Child} Child */
 
 /** Same multiset of strings (or numbers). */
 function sameItems(a, b) {
@@ -57,6 +60,7 @@ export function createCassinoLayout() {
         arrange: ui.arrange,
       }) : null;
 
+      /** @type {Child[]} */
       const center = [facts(schema, rctx)];
       const stock = schema.pile('stock');
       const captured = schema.piles.filter((p) => p.id.startsWith('captured-'));

@@ -1,3 +1,4 @@
+// @ts-check
 // Building blocks shared by every table layout, drawn from the common view
 // schema (schema.js, docs/protocol.md "View schema"): seats around the table,
 // the viewer's fanned hand, piles with counts, pools with chip stacks, the
@@ -9,6 +10,18 @@ import { cardElement, describeCard, isCard, isFace } from '../cards.js';
 import { seatName } from '../render.js';
 import { displayName } from '../names.js';
 import { faceUpCards } from './schema.js';
+
+/**
+ * The viewer's own arrangement of the hand, kept by the table page across pushes:
+ * sorted by suit or rank, or dragged into an order, and the cards just drawn.
+ * @typedef {object} Arrange
+ * @property {'suit' | 'rank' | null} sort
+ * @property {string[] | null} order
+ * @property {() => void} [rerender]
+ * @property {string[]} [lastHand]
+ * @property {boolean} [fresh]
+ * @property {string[]} [drawn]
+ */
 
 /** Seats in table order starting after the viewer (the viewer last), or from 0 for a spectator. */
 export function seatOrder(rctx) {

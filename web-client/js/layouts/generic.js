@@ -1,3 +1,4 @@
+// @ts-check
 // Layout `generic`: any view, drawn from the common schema alone — seats, the
 // viewer's hand, every pile, the melds, the trick, the pools — with the game's
 // own fields drawn generically below, so nothing is ever hidden. It draws a
@@ -9,11 +10,14 @@ import { renderView } from '../render.js';
 import { dealFacts, handZone, meldsZone, pileZone, poolsZone, schemaTable, trickBlock } from './common.js';
 import { ownFields, ownHand, readSchema } from './schema.js';
 
+/** @typedef {import('../../types/dom').Child} Child */
+
 export function createGenericLayout() {
   return {
     family: 'generic',
     render(state, rctx, ui = {}) {
       const schema = readSchema(state.view);
+      /** @type {Child[]} */
       const center = [el('div', { class: 'facts' }, dealFacts(schema, rctx))];
       for (const pile of schema.piles) center.push(pileZone(pile));
       center.push(poolsZone(schema));

@@ -1,3 +1,4 @@
+// @ts-check
 // Which layout draws a table: the view's `layout` (every game's view names it,
 // docs/protocol.md "View schema"), else the catalogue entry's `layout`, else the
 // generic layout, which draws any view. Never the game id.

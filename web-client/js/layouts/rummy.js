@@ -1,3 +1,4 @@
+// @ts-check
 // Layout `rummy` (every Rummy game and Carousel): the common blocks (seats with
 // card counts and scores, the stock, the discard pile — squared, or spread in
 // the Michigan family — the melds grouped by owner, or common when they have
@@ -15,6 +16,8 @@ import { seatName } from '../render.js';
 import { layoutDiff, plainCard } from './tablediff.js';
 import { dropTarget, fact, handZone, meldsZone, pileZone, poolsZone, schemaTable } from './common.js';
 import { ownHand, readSchema } from './schema.js';
+
+/** @typedef {import('../../types/dom').Child} Child */
 
 function sameCards(a, b) {
   if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
@@ -73,6 +76,7 @@ export function createRummyLayout() {
       }) : null;
 
       // Piles: the stock, and the discard pile unless the game has none (Carousel).
+      /** @type {Child[]} */
       const center = [facts(schema, rctx)];
       const stock = schema.pile('stock') || { id: 'stock', count: 0, top: null };
       center.push(pileZone(stock, { label: 'Stock', onClick: drawStock ? () => send(drawStock) : null }));

@@ -1,3 +1,4 @@
+// @ts-check
 // Reading the common view schema (docs/protocol.md "View schema"): every game's
 // view has `layout`, `phase`, `deal`, `dealer`, `seats` and `turn`, and, where
 // the game has them, `piles`, `melds`, `trick`, `pools` and `scores`, plus the

@@ -1,3 +1,4 @@
+// @ts-check
 // What a whole-table `layout` action (Carousel) changes, compared with the table
 // now: new melds from the hand, cards laid off on existing melds, the rest
 // rearranged. Wild cards written "JK=TH" count as the wild card ("JK").
@@ -37,7 +38,9 @@ export function layoutDiff(entry, table) {
   const oldMelds = (Array.isArray(table) ? table : []).filter(isPlainObject)
     .map((m) => ({ meld: m.id, cards: (m.cards || []).map(plainCard), used: false }));
   const newMelds = (Array.isArray(entry?.melds) ? entry.melds : []).filter(Array.isArray).map((m) => m.map(plainCard));
+  /** @type {{added: string[], newMelds: string[][], layoffs: {meld: number | string, cards: string[]}[], rearranged: boolean}} */
   const result = { added: [], newMelds: [], layoffs: [], rearranged: false };
+  /** @type {string[][]} */
   const pending = [];
   for (const cards of newMelds) {
     const same = oldMelds.find((m) => !m.used && sameSet(m.cards, cards));

@@ -1,3 +1,4 @@
+// @ts-check
 // Layout `tricks` (Rams, Rounce, Reversi): the common blocks (seats with the
 // tricks they won, the trick or the last one, the widow pile, the pool) plus
 // the turned trump card. Clicking a card plays it (or exchanges or discards it,
@@ -8,6 +9,8 @@ import { SUITS, cardElement, cardText, isFace } from '../cards.js';
 import { seatName } from '../render.js';
 import { fact, handZone, pileZone, poolsZone, schemaTable, trickBlock } from './common.js';
 import { ownHand, readSchema } from './schema.js';
+
+/** @typedef {import('../../types/dom').Child} Child */
 
 const CARD_ACTIONS = ['card', 'play_card', 'exchange', 'discard'];
 
@@ -43,6 +46,7 @@ export function createTricksLayout() {
       const arrive = top !== null && top !== lastPlayed;
       lastPlayed = top;
 
+      /** @type {Child[]} */
       const center = [facts(schema, rctx)];
       const side = [];
       if (isFace(view.turned)) {
