@@ -268,7 +268,7 @@ async function welcomed(name, token, welcome) {
   if (typeof welcome.recovery_code === 'string' && welcome.recovery_code) {
     const code = welcome.recovery_code;
     await new Promise((resolve) => {
-      mount(createRecoveryCodePage({ name: player, code, onKept: resolve }), 'recovery-code', false);
+      mount(createRecoveryCodePage({ name: player, code, onKept: () => resolve(undefined) }), 'recovery-code', false);
     });
   }
   // Pages show game names from the catalogue, so fetch it first (once per connection).

@@ -94,7 +94,7 @@ export function plainError(error) {
   // The server's message may lead with its code ("conflict: …"): the words below say it.
   let message = friendlyText(error?.message ? String(error.message) : '').replace(/^[a-z_]+:\s*/, '');
   // Reason codes in brackets ("(ace_high_not_allowed)") read better as words.
-  message = message.replace(/\(([a-z]+(?:_[a-z]+)+)\)/g, (_, /** @type {string} */ reason) => `(${reason.replace(/_/g, ' ')})`);
+  message = message.replace(/\(([a-z]+(?:_[a-z]+)+)\)/g, (/** @type {string} */ _, /** @type {string} */ reason) => `(${reason.replace(/_/g, ' ')})`);
   const lead = PLAIN[code];
   if (lead && message && message !== code) return `${lead.replace(/\.$/, '')}: ${message}`;
   if (lead) return lead;

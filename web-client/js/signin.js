@@ -4,12 +4,28 @@
 
 import { el } from './dom.js';
 
+/**
+ * What the sign-in page is given: a message and the ways to sign in, each a
+ * promise that rejects with {code, message}.
+ * @typedef {object} SignInOptions
+ * @property {string} [message] a problem, shown above the form
+ * @property {string} [note] a hint
+ * @property {string} [name] the name to prefill
+ * @property {(name: string) => Promise<unknown>} onSubmit
+ * @property {(name: string, token: string) => Promise<unknown>} onTokenSubmit
+ * @property {(name: string, code: string) => Promise<unknown>} [onRecoverSubmit]
+ * @property {string} [deviceCode]
+ * @property {(code: string, label?: string) => Promise<unknown>} [onDeviceSubmit]
+ * @property {(name: string, passphrase: string) => Promise<unknown>} [onPassphraseSubmit]
+ */
+
 const NAME_PATTERN = '[A-Za-z0-9_\\-]{1,24}';
 
 /**
  * options: {message?: string (a problem, shown above the form), note?: string (a hint),
  *           name?: string (prefill),
  *           onSubmit(name) → Promise (rejects with {code, message})}
+ * @param {SignInOptions} options
  */
 export function createSignInPage(options) {
   const messageBox = el('p', { class: options.message ? 'form-message form-message-error' : 'form-message', text: options.message || '' });
@@ -114,7 +130,7 @@ export function createSignInPage(options) {
       recoverMessage.className = 'form-message';
       recoverMessage.textContent = 'Checking…';
       try {
-        await options.onRecoverSubmit(name, recoverCode.value.trim());
+        await options.onRecoverSubmit?.(name, recoverCode.value.trim());
       } catch (error) {
         recoverMessage.className = 'form-message form-message-error';
         recoverMessage.textContent = error?.code === 'unauthorized'
@@ -149,7 +165,7 @@ export function createSignInPage(options) {
       deviceMessage.className = 'form-message';
       deviceMessage.textContent = 'Signing in…';
       try {
-        await options.onDeviceSubmit(deviceCode.value.trim(), deviceLabel.value.trim());
+        await options.onDeviceSubmit?.(deviceCode.value.trim(), deviceLabel.value.trim());
       } catch (error) {
         deviceMessage.className = 'form-message form-message-error';
         deviceMessage.textContent = error?.code === 'unauthorized'
@@ -185,7 +201,7 @@ export function createSignInPage(options) {
       passMessage.className = 'form-message';
       passMessage.textContent = 'Checking…';
       try {
-        await options.onPassphraseSubmit(name, passInput.value);
+        await options.onPassphraseSubmit?.(name, passInput.value);
       } catch (error) {
         passMessage.className = 'form-message form-message-error';
         passMessage.textContent = error?.code === 'unauthorized'
@@ -233,6 +249,11 @@ export function createSignInPage(options) {
   };
 }
 
+/**
+ * @param {string} name
+ * @param {{code?: unknown, message?: unknown} | null | undefined} error
+ * @returns {string}
+ */
 export function describeHelloError(name, error) {
   switch (error?.code) {
     case 'unauthorized':
@@ -259,6 +280,7 @@ export function describeHelloError(name, error) {
 /**
  * Shown once, right after a name is taken (or recovered): its recovery code.
  * options: {name, code, onKept()}
+ * @param {{name: string, code: string, onKept: () => void}} options
  */
 export function createRecoveryCodePage(options) {
   const code = el('code', { class: 'token recovery-code', 'data-testid': 'recovery-code', text: options.code });

@@ -4,6 +4,7 @@
 // player turns them on; the choice is kept in localStorage.
 
 const KEY = 'parlour.sound';
+/** @type {AudioContext | null} */
 let audio = null;
 
 export function soundOn() {
@@ -14,6 +15,7 @@ export function soundOn() {
   }
 }
 
+/** @param {boolean} on */
 export function setSound(on) {
   try {
     localStorage.setItem(KEY, on ? 'on' : 'off');
@@ -23,13 +25,17 @@ export function setSound(on) {
   if (on) play('turn'); // the click that turns sound on lets the browser start audio
 }
 
+/** @type {Record<string, [number, number, number][]>} */
 const CUES = {
   turn: [[660, 0, 0.12], [880, 0.13, 0.16]],
   play: [[420, 0, 0.06]],
   result: [[520, 0, 0.1], [660, 0.1, 0.1], [780, 0.2, 0.18]],
 };
 
-/** Play a cue ('turn', 'play', 'result') if sound is on. */
+/**
+ * Play a cue ('turn', 'play', 'result') if sound is on.
+ * @param {string} cue
+ */
 export function play(cue) {
   if (!soundOn() || !CUES[cue]) return;
   try {

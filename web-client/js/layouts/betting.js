@@ -12,8 +12,17 @@ import { fact, handZone, pileZone, poolZone, poolsZone, schemaTable } from './co
 import { ownHand, readSchema } from './schema.js';
 
 /** @typedef {import('../../types/dom').Child} Child */
+/** @typedef {import('./index.js').Layout} Layout */
+/** @typedef {import('./index.js').LayoutUi} LayoutUi */
+/** @typedef {import('./schema.js').Schema} Schema */
+/** @typedef {import('../render.js').RenderContext} RenderContext */
+/** @typedef {import('../../types/wire').LegalAction} LegalAction */
+/** @typedef {import('../../types/wire').Pile} Pile */
+/** @typedef {import('../../types/wire').Meld} Meld */
 
+/** @returns {Layout} */
 export function createBettingLayout() {
+  /** @type {string | null} */
   let lastTurned = null;
 
   return {
@@ -33,6 +42,7 @@ export function createBettingLayout() {
       const turned = schema.pile('turned');
       if (turned) center.push(turnedRow(turned));
 
+      /** @type {Child[]} */
       const below = [];
       const hint = hintText(schema, ui.legal);
       if (hint) below.push(el('p', { class: 'hint-strip', text: hint }));
@@ -40,6 +50,7 @@ export function createBettingLayout() {
       return schemaTable(state, rctx, schema, {
         seatInfo: (seat, s) => {
           if (!s) return {};
+          /** @type {Child[]} */
           const extras = [];
           if (typeof s.bet === 'number') extras.push(fact('Bet', formatChips(s.bet), { 'data-bet': String(s.bet) }));
           if (typeof s.colour === 'string') extras.push(fact('On', s.colour === 'red' ? '♥♦ red' : '♠♣ black'));
@@ -59,6 +70,7 @@ export function createBettingLayout() {
         below,
       });
 
+      /** @param {Pile} pile */
       function turnedRow(pile) {
         const cards = Array.isArray(pile.cards) ? pile.cards.filter(isFace) : [];
         const top = cards.length ? cards[cards.length - 1] : null;
@@ -74,7 +86,11 @@ export function createBettingLayout() {
   };
 }
 
-/** With no pool the dealer banks with his own chips (Red and Black): his stack is the bank. */
+/**
+ * With no pool the dealer banks with his own chips (Red and Black): his stack is the bank.
+ * @param {Schema} schema
+ * @param {RenderContext} rctx
+ */
 function bankZone(schema, rctx) {
   if (schema.dealer === null) return null;
   const banker = rctx.players.find((p) => p.seat === schema.dealer);
@@ -82,6 +98,10 @@ function bankZone(schema, rctx) {
   return poolZone([{ label: 'Bank', amount: banker.chips }]);
 }
 
+/**
+ * @param {Schema} schema
+ * @param {RenderContext} rctx
+ */
 function facts(schema, rctx) {
   const view = schema.view;
   const banks = schema.pools.length === 0;
@@ -94,6 +114,11 @@ function facts(schema, rctx) {
     Number.isInteger(view.winner) ? fact('Winner', seatName(rctx, view.winner)) : null);
 }
 
+/**
+ * @param {Schema} schema
+ * @param {LegalAction[]} legal
+ * @returns {string | null}
+ */
 function hintText(schema, legal) {
   if (!legal.length) return null;
   const bet = legal.find((a) => a.type === 'bet' && a.amount && typeof a.amount === 'object');

@@ -11,11 +11,14 @@ import { dealFacts, handZone, meldsZone, pileZone, poolsZone, schemaTable, trick
 import { ownFields, ownHand, readSchema } from './schema.js';
 
 /** @typedef {import('../../types/dom').Child} Child */
+/** @typedef {import('./index.js').Layout} Layout */
 
+/** @returns {Layout} */
 export function createGenericLayout() {
   return {
     family: 'generic',
-    render(state, rctx, ui = {}) {
+    /** @type {Layout['render']} */
+    render(state, rctx, ui) {
       const schema = readSchema(state.view);
       /** @type {Child[]} */
       const center = [el('div', { class: 'facts' }, dealFacts(schema, rctx))];
@@ -32,7 +35,7 @@ export function createGenericLayout() {
       const cards = ownHand(schema, rctx);
       return schemaTable(state, rctx, schema, {
         center,
-        hand: cards && isPlainObject(schema.seats.get(rctx.mySeat)) ? handZone(cards, { arrange: ui.arrange }) : null,
+        hand: cards && rctx.mySeat !== null && isPlainObject(schema.seats.get(rctx.mySeat)) ? handZone(cards, { arrange: ui.arrange }) : null,
       });
     },
   };

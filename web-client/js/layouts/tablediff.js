@@ -5,27 +5,48 @@
 
 import { isPlainObject } from '../dom.js';
 
+/**
+ * @template T
+ * @param {T} card
+ * @returns {T | string}
+ */
 export function plainCard(card) {
   return typeof card === 'string' ? card.split('=')[0] : card;
 }
 
+/**
+ * @param {string[]} cards
+ * @returns {Map<string, number>}
+ */
 function counts(cards) {
   const map = new Map();
   for (const card of cards) map.set(card, (map.get(card) || 0) + 1);
   return map;
 }
 
-/** a − b as multisets of cards. */
+/**
+ * a − b as multisets of cards.
+ * @param {string[]} a
+ * @param {string[]} b
+ * @returns {string[]}
+ */
 export function minus(a, b) {
   const left = counts(b);
+  /** @type {string[]} */
   const out = [];
   for (const card of a) {
-    if (left.get(card) > 0) left.set(card, left.get(card) - 1);
+    const spare = left.get(card) ?? 0;
+    if (spare > 0) left.set(card, spare - 1);
     else out.push(card);
   }
   return out;
 }
 
+/**
+ * @param {string[]} a
+ * @param {string[]} b
+ * @returns {boolean}
+ */
 export function sameSet(a, b) {
   return a.length === b.length && minus(a, b).length === 0;
 }
@@ -33,6 +54,8 @@ export function sameSet(a, b) {
 /**
  * entry: {"type":"layout","melds":[[…],…]}; table: the view's melds [{id, owner, cards}].
  * → {added: cards from the hand, newMelds: [[cards]], layoffs: [{meld, cards}], rearranged: bool}
+ * @param {{melds?: unknown} | null | undefined} entry
+ * @param {unknown} table
  */
 export function layoutDiff(entry, table) {
   const oldMelds = (Array.isArray(table) ? table : []).filter(isPlainObject)

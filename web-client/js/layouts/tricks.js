@@ -11,11 +11,21 @@ import { fact, handZone, pileZone, poolsZone, schemaTable, trickBlock } from './
 import { ownHand, readSchema } from './schema.js';
 
 /** @typedef {import('../../types/dom').Child} Child */
+/** @typedef {import('./index.js').Layout} Layout */
+/** @typedef {import('./index.js').LayoutUi} LayoutUi */
+/** @typedef {import('./schema.js').Schema} Schema */
+/** @typedef {import('../render.js').RenderContext} RenderContext */
+/** @typedef {import('../../types/wire').LegalAction} LegalAction */
+/** @typedef {import('../../types/wire').Pile} Pile */
+/** @typedef {import('../../types/wire').Meld} Meld */
 
 const CARD_ACTIONS = ['card', 'play_card', 'exchange', 'discard'];
 
+/** @returns {Layout} */
 export function createTricksLayout() {
+  /** @type {string | null} */
   let lastPlayed = null;
+  /** @type {string | null} */
   let lastCollected = null;
 
   return {
@@ -24,7 +34,8 @@ export function createTricksLayout() {
       const schema = readSchema(state.view);
       const view = schema.view;
       const cards = ownHand(schema, rctx);
-      const cardActions = ui.legal.filter((a) => CARD_ACTIONS.includes(a.type) && isFace(a.card));
+      const cardActions = ui.legal.filter(/** @returns {a is LegalAction & {card: string}} */ (a) => CARD_ACTIONS.includes(a.type) && isFace(a.card));
+      /** @param {string} card */
       const actionFor = (card) => CARD_ACTIONS.map((t) => cardActions.find((a) => a.type === t && a.card === card)).find(Boolean) || null;
       const playable = new Set(cardActions.map((a) => a.card));
       // Select a card, then confirm: the Play button, Enter, or a second click on the same card.
@@ -103,6 +114,10 @@ export function createTricksLayout() {
   };
 }
 
+/**
+ * @param {Schema} schema
+ * @param {RenderContext} rctx
+ */
 function facts(schema, rctx) {
   const view = schema.view;
   const suit = schema.trick?.trump ? SUITS[schema.trick.trump] : null;
@@ -117,6 +132,11 @@ function facts(schema, rctx) {
     Array.isArray(view.could_not_deal) && view.could_not_deal.length ? fact('Could not deal', view.could_not_deal.map((s) => seatName(rctx, s)).join(', ')) : null);
 }
 
+/**
+ * @param {LegalAction[]} legal
+ * @param {LegalAction[]} cardActions
+ * @returns {string | null}
+ */
 function hintText(legal, cardActions) {
   if (!legal.length) return null;
   if (cardActions.some((a) => a.type === 'card' || a.type === 'play_card')) return 'Select a card, then press Play (or click it again). Cards you may not play are dimmed.';
