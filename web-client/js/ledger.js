@@ -11,15 +11,28 @@ import { deviceUrl, href, signupUrl } from './router.js';
 import { loadIdentity } from './store.js';
 import { balanceChart } from './chart.js';
 
+/** @typedef {import('../types/wire').LedgerEntry} LedgerEntry */
+/** @typedef {import('../types/wire').LedgerRequest} LedgerRequest */
+/** @typedef {import('../types/wire').SettledTable} SettledTable */
+/** @typedef {import('./app.js').AppContext} AppContext */
+/** @typedef {import('./app.js').Page} Page */
+
 const PAGE_SIZE = 50;
 const CSV_LIMIT = 500; // entries in a ledger CSV (the API's largest page)
 
+/**
+ * @param {AppContext} ctx
+ * @param {{player: string | null, table: string | null}} params
+ * @returns {Page}
+ */
 export function createLedgerPage(ctx, { player, table }) {
   const name = player || ctx.me?.name || '';
   const own = sameName(name, ctx.me?.name);
+  /** @type {number | null} */
   let oldest = null; // entry number of the last row shown, for `before`
   let loading = false;
   let loadedAny = false;
+  /** @type {LedgerEntry[]} */
   const entries = []; // every entry loaded so far, newest first
   let settleTable = table || null;
 
@@ -62,6 +75,7 @@ export function createLedgerPage(ctx, { player, table }) {
     loading = true;
     older.disabled = true;
     status.textContent = 'Loading…';
+    /** @type {LedgerRequest} */
     const request = { player: name, limit: PAGE_SIZE };
     if (oldest !== null) request.before = oldest;
     try {
@@ -97,9 +111,15 @@ export function createLedgerPage(ctx, { player, table }) {
   // fewest payments, and what bots and pools hold apart. By default the tables
   // of tonight that this page's player hosted, or the one table in ?table=.
 
-  /** Tables to offer: the one asked for, tonight's, and those in the loaded entries. */
+  /**
+   * Tables to offer: the one asked for, tonight's, and those in the loaded entries.
+   * @param {SettledTable[]} tonight
+   * @returns {string[]}
+   */
   function tableChoices(tonight) {
+    /** @type {string[]} */
     const ids = [];
+    /** @param {unknown} id */
     const add = (id) => { if (id !== null && id !== undefined && id !== '' && !ids.includes(String(id))) ids.push(String(id)); };
     add(settleTable);
     for (const t of tonight) add(t.table);
@@ -109,7 +129,9 @@ export function createLedgerPage(ctx, { player, table }) {
 
   async function showSettle() {
     settleBox.dataset.drawn = '1';
+    /** @type {Map<string, string>} */
     const games = new Map();
+    /** @type {SettledTable[]} */
     let tonight = [];
     if (own) {
       try {
@@ -215,6 +237,10 @@ export function createLedgerPage(ctx, { player, table }) {
     return Boolean(loadIdentity()?.token);
   }
 
+  /**
+   * @param {string} path
+   * @param {string} filename
+   */
   async function downloadCsv(path, filename) {
     const token = loadIdentity()?.token;
     if (!token) return;
@@ -367,15 +393,20 @@ export function createLedgerPage(ctx, { player, table }) {
       else if (!loadedAny && oldest === null) load();
     },
     resume() {
-      this.start();
+      this.start?.();
     },
   };
 }
 
+/** @param {number} n */
 function signed(n) {
   return n > 0 ? `+${formatChips(n)}` : formatChips(n);
 }
 
+/**
+ * @param {LedgerEntry} entry
+ * @param {AppContext} ctx
+ */
 function row(entry, ctx) {
   const amount = Number(entry.amount);
   const amountClass = amount > 0 ? 'amount-plus' : amount < 0 ? 'amount-minus' : '';
@@ -392,7 +423,10 @@ function row(entry, ctx) {
     el('td', { class: 'memo', text: friendlyText(entry.memo ?? '') }));
 }
 
-/** "deal N", linking to the table where the movement happened (seq: the table event that caused it). */
+/**
+ * "deal N", linking to the table where the movement happened (seq: the table event that caused it).
+ * @param {LedgerEntry} entry
+ */
 function dealLink(entry) {
   const table = entry.table;
   if (table === null || table === undefined || table === '' || !Number.isFinite(entry.deal)) return el('span', { class: 'muted', text: '—' });
@@ -404,7 +438,11 @@ function dealLink(entry) {
   });
 }
 
-/** The protocol doesn't fix the time format: accept ISO strings, SQLite UTC text, seconds or milliseconds. */
+/**
+ * The protocol doesn't fix the time format: accept ISO strings, SQLite UTC text, seconds or milliseconds.
+ * @param {unknown} time
+ * @returns {Date | null}
+ */
 export function parseTime(time) {
   if (time === null || time === undefined || time === '') return null;
   let date;
@@ -417,6 +455,10 @@ export function parseTime(time) {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+/**
+ * @param {unknown} time
+ * @returns {string}
+ */
 export function formatTime(time) {
   const date = parseTime(time);
   if (!date) return time === null || time === undefined ? '' : String(time);

@@ -9,7 +9,8 @@ export type Listeners = {
 /** `el`'s attributes: plain attributes and properties, plus `class`, `text`, `dataset`, `style`, listeners. */
 export type Attrs = Listeners & {
   class?: string | null;
-  text?: string | number | null;
+  /** Set as textContent, through String(). */
+  text?: unknown;
   dataset?: Record<string, string>;
   style?: Record<string, string>;
   [attribute: string]: unknown;

@@ -156,11 +156,14 @@ export interface SetPassphraseRequest {
 
 // -- catalogue and lobby ------------------------------------------------------------
 
+/** An option's value: an int, a bool or one of an enum's choices (strings or numbers, e.g. a hand size). */
+export type OptionValue = number | boolean | string;
+
 export interface GameOption {
   name: string;
   type: 'int' | 'bool' | 'enum';
-  default: number | boolean | string;
-  choices?: string[];
+  default: OptionValue;
+  choices?: OptionValue[];
   min?: number;
   max?: number;
   description: string;
@@ -203,7 +206,7 @@ export interface TableSeat {
 export interface TableListing {
   table: TableId;
   game: string;
-  options: Record<string, number | boolean | string>;
+  options: Record<string, OptionValue>;
   host: string;
   status: TableStatus;
   seats: TableSeat[];
@@ -219,7 +222,7 @@ export interface TablesReply extends ReplyBase {
 
 export interface CreateRequest {
   game: string;
-  options?: Record<string, number | boolean | string>;
+  options?: Record<string, OptionValue>;
   seats?: number;
   seed?: number;
   deck?: Card[];
@@ -446,7 +449,18 @@ export interface GameView {
 /** Before play starts the view is the table's seat count and options. */
 export interface WaitingView {
   seats: number;
-  options: Record<string, number | boolean | string>;
+  options: Record<string, OptionValue>;
+  // None of a game view's parts yet.
+  layout?: undefined;
+  phase?: undefined;
+  deal?: undefined;
+  dealer?: undefined;
+  piles?: undefined;
+  melds?: undefined;
+  trick?: undefined;
+  pools?: undefined;
+  scores?: undefined;
+  turn?: undefined;
   [field: string]: unknown;
 }
 
@@ -671,7 +685,7 @@ export interface History extends ReplyBase {
   type: 'history';
   table: TableId;
   game: string;
-  options: Record<string, number | boolean | string>;
+  options: Record<string, OptionValue>;
   status: TableStatus;
   host: string;
   seats: { seat: Seat; player: string | null; bot: boolean }[];
