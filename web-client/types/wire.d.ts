@@ -469,10 +469,22 @@ export type View = GameView | WaitingView;
 
 // Results -----------------------------------------------------------------------------
 
+/** A party to a chip movement of a result: a seat, or one of the table's pools by name. */
+export type Party = { seat: Seat } | { pool: string };
+
 /** A shortfall: what a seat owed beyond its chips, and to whom (one shape in every game). */
 export interface Unpaid {
   seat: Seat;
-  to: { seat: Seat } | { pool: string };
+  to: Party;
+  amount: number;
+  /** The rule, with `{seat:N}` for seat N's player (docs/protocol.md "Memos"). */
+  memo: string;
+}
+
+/** A chip movement the games on a chip book list in their result (`movements`, Royal Cassino's `settlement`). */
+export interface Movement {
+  from: Party;
+  to: Party;
   amount: number;
   memo: string;
 }
@@ -490,7 +502,8 @@ export interface ResultSeat {
 /** `result` (docs/protocol.md "Results, game by game"): the common part and each game's own fields. */
 export interface Result {
   deal: number;
-  dealer: Seat | null;
+  /** Absent in the building games (Russian Bank, Rabouge), which have no dealer. */
+  dealer?: Seat | null;
   seats: ResultSeat[];
   end?: string;
   winner?: Seat | null;
@@ -499,6 +512,7 @@ export interface Result {
   pool?: number;
   melds?: { meld?: number | string; owner: Seat | null; cards: Card[] }[];
   unpaid?: Unpaid[];
+  movements?: Movement[];
   [field: string]: unknown;
 }
 
