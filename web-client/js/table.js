@@ -700,7 +700,8 @@ export function createTablePage(ctx, params) {
   }
 
   function renderInvite() {
-    const code = inviteFor(tableId) ?? (isPlainObject(state.view) && typeof state.view.invite === 'string' ? state.view.invite : null);
+    // The state's own invite (host and seated players) when this browser could not keep it.
+    const code = inviteFor(tableId) ?? (typeof state.invite === 'string' ? state.invite : null);
     invitePanel.hidden = !code;
     if (!code) return;
     const link = inviteUrl(code);
