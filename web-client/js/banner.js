@@ -17,8 +17,9 @@ export class Banner {
   }
 
   /**
-   * Show an error; `error` may be a RequestError, {code, message}, or a string.
-   * @param {ErrorLike | string} error
+   * Show an error; `error` may be a RequestError, {code, message}, or a string
+   * (anything a `catch` caught: whatever else it is reads as "Something went wrong.").
+   * @param {unknown} error
    */
   error(error) {
     if (typeof error === 'string') return this.show(error, 'error');
@@ -84,15 +85,35 @@ const PLAIN = {
 };
 
 /**
+ * A caught error's `code` (a RequestError's, or an `error` reply's), if it has one.
+ * @param {unknown} error
+ * @returns {string | undefined}
+ */
+export function errorCode(error) {
+  const code = /** @type {ErrorLike | null | undefined} */ (error)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * A caught error's `message`, if it has one.
+ * @param {unknown} error
+ * @returns {string | undefined}
+ */
+export function errorMessage(error) {
+  const message = /** @type {ErrorLike | null | undefined} */ (error)?.message;
+  return typeof message === 'string' ? message : undefined;
+}
+
+/**
  * "That move is not allowed: meld is not a run or set." from {code, message}.
- * @param {ErrorLike | string | null | undefined} error
+ * @param {unknown} error
  * @returns {string}
  */
 export function plainError(error) {
   if (typeof error === 'string') return error;
-  const code = error?.code ? String(error.code) : '';
+  const code = errorCode(error) ?? '';
   // The server's message may lead with its code ("conflict: …"): the words below say it.
-  let message = friendlyText(error?.message ? String(error.message) : '').replace(/^[a-z_]+:\s*/, '');
+  let message = friendlyText(errorMessage(error) ?? '').replace(/^[a-z_]+:\s*/, '');
   // Reason codes in brackets ("(ace_high_not_allowed)") read better as words.
   message = message.replace(/\(([a-z]+(?:_[a-z]+)+)\)/g, (/** @type {string} */ _, /** @type {string} */ reason) => `(${reason.replace(/_/g, ' ')})`);
   const lead = PLAIN[code];

@@ -10,6 +10,7 @@ import { el, formatChips, isPlainObject, replaceChildren, sameName } from './dom
 import { deviceUrl, href, signupUrl } from './router.js';
 import { loadIdentity } from './store.js';
 import { balanceChart } from './chart.js';
+import { errorCode, errorMessage } from './banner.js';
 
 /** @typedef {import('../types/wire').LedgerEntry} LedgerEntry */
 /** @typedef {import('../types/wire').LedgerRequest} LedgerRequest */
@@ -98,8 +99,8 @@ export function createLedgerPage(ctx, { player, table }) {
       replaceChildren(chartBox, balanceChart(entries));
       if (!settleBox.dataset.drawn) showSettle();
     } catch (error) {
-      status.textContent = error.code === 'not_found' ? `There is no player called "${name}".` : 'Could not load the ledger.';
-      if (error.code !== 'not_found') ctx.banner.error(error);
+      status.textContent = errorCode(error) === 'not_found' ? `There is no player called "${name}".` : 'Could not load the ledger.';
+      if (errorCode(error) !== 'not_found') ctx.banner.error(error);
     } finally {
       loading = false;
       older.disabled = false;
@@ -195,7 +196,7 @@ export function createLedgerPage(ctx, { player, table }) {
         reply = await ctx.conn.request('settle', { tables: ids });
       } catch (error) {
         if (mine !== round) return;
-        replaceChildren(tbody, el('tr', {}, el('td', { colspan: 3, class: 'muted', text: error.message || 'Could not settle up.' })));
+        replaceChildren(tbody, el('tr', {}, el('td', { colspan: 3, class: 'muted', text: errorMessage(error) || 'Could not settle up.' })));
         replaceChildren(payments);
         return;
       }
@@ -308,7 +309,7 @@ export function createLedgerPage(ctx, { player, table }) {
             },
           }))));
       } catch (error) {
-        if (error?.code) ctx.banner.error(error);
+        if (errorCode(error)) ctx.banner.error(error);
       }
     }
     const link = el('button', {
@@ -345,7 +346,7 @@ export function createLedgerPage(ctx, { player, table }) {
           input.value = '';
           result.textContent = 'Passphrase saved. "Sign in with a passphrase" on another browser now signs it in as one of your devices.';
         } catch (error) {
-          result.textContent = `${error?.code || 'error'}: ${error?.message || 'could not save the passphrase'}`;
+          result.textContent = `${errorCode(error) || 'error'}: ${errorMessage(error) || 'could not save the passphrase'}`;
         }
       },
     }, el('label', { class: 'field-label' }, 'New passphrase (8–128 characters)', input),
@@ -370,9 +371,9 @@ export function createLedgerPage(ctx, { player, table }) {
             `${reply.uses} new name${reply.uses === 1 ? '' : 's'}, until ${new Date(reply.expires_at).toLocaleString()}): `,
             el('code', { class: 'token', text: signupUrl(reply.code) }));
         } catch (error) {
-          result.textContent = error?.code === 'conflict'
+          result.textContent = errorCode(error) === 'conflict'
             ? 'Anyone may take a name on this server: share a table\'s invite link instead.'
-            : `${error?.code || 'error'}: ${error?.message || 'could not make the link'}`;
+            : `${errorCode(error) || 'error'}: ${errorMessage(error) || 'could not make the link'}`;
         } finally {
           make.disabled = false;
         }

@@ -16,6 +16,7 @@ import { logLine } from './log.js';
 import { renderResult } from './result.js';
 import { href } from './router.js';
 import { fetchDeal, fetchWholeHistory, verifyTable } from './fair.js';
+import { errorCode, errorMessage } from './banner.js';
 
 /** @typedef {import('../types/wire').State} State */
 /** @typedef {import('../types/wire').History} History */
@@ -96,8 +97,8 @@ export function createReplayPage(ctx, params) {
     try {
       doc = deal ? await fetchDeal(ctx.conn, table, deal) : await fetchDeal(ctx.conn, table, undefined);
     } catch (error) {
-      status.textContent = error.code === 'forbidden' ? `You may not replay this yet: ${error.message}` : `Could not load the history: ${error.message}`;
-      element.dataset.error = error.code ?? 'error';
+      status.textContent = errorCode(error) === 'forbidden' ? `You may not replay this yet: ${errorMessage(error)}` : `Could not load the history: ${errorMessage(error)}`;
+      element.dataset.error = errorCode(error) ?? 'error';
       return;
     }
     status.hidden = true;
@@ -220,7 +221,7 @@ export function createReplayPage(ctx, params) {
     try {
       showVerdict(verifyPanel, await verifyTable(ctx.conn, table));
     } catch (error) {
-      showVerdict(verifyPanel, { ok: false, lines: [`Could not verify: ${error.message}`] });
+      showVerdict(verifyPanel, { ok: false, lines: [`Could not verify: ${errorMessage(error)}`] });
     } finally {
       verifyButton.disabled = false;
     }

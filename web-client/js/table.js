@@ -21,7 +21,7 @@ import { rememberCommitment, verifyTable } from './fair.js';
 import { showVerdict } from './replay.js';
 import { displayName, tableTitle, tableTitleCapital } from './names.js';
 import { helpPanel } from './help.js';
-import { plainError } from './banner.js';
+import { errorCode, errorMessage, plainError } from './banner.js';
 import { play as playSound, setSound, soundOn } from './sound.js';
 
 /** @typedef {import('../types/wire').State} State */
@@ -39,6 +39,7 @@ import { play as playSound, setSound, soundOn } from './sound.js';
 
 const LOG_LINES = 50;
 // Errors that mean "the connection went away": the reconnect logic retries on its own.
+/** @type {Set<string | undefined>} */
 const NETWORK_CODES = new Set(['offline', 'disconnected', 'timeout']);
 
 /**
@@ -167,9 +168,9 @@ export function createTablePage(ctx, params) {
         seatedBy(reply);
         return; // seated, or watching with our place in line
       } catch (error) {
-        if (NETWORK_CODES.has(error.code)) return;
+        if (NETWORK_CODES.has(errorCode(error))) return;
         markSeated(ctx.me?.name, knownTableId(), false);
-        if (error.code !== 'not_found') ctx.banner.error(error);
+        if (errorCode(error) !== 'not_found') ctx.banner.error(error);
         // No seat to be had (full, already playing…): still show the table.
       }
     }
@@ -188,8 +189,8 @@ export function createTablePage(ctx, params) {
       ctx.replaceRoute(href.table(tableId));
       renderCached();
     } catch (error) {
-      if (NETWORK_CODES.has(error.code)) return;
-      showMessage(error.code === 'not_found' ? 'This invite link is not valid (any more).' : 'Could not join with this invite.', error);
+      if (NETWORK_CODES.has(errorCode(error))) return;
+      showMessage(errorCode(error) === 'not_found' ? 'This invite link is not valid (any more).' : 'Could not join with this invite.', error);
     }
   }
 
@@ -215,8 +216,8 @@ export function createTablePage(ctx, params) {
       await ctx.conn.request('watch', { table: knownTableId() });
       watching = true;
     } catch (error) {
-      if (NETWORK_CODES.has(error.code)) return;
-      if (!state) showMessage(error.code === 'not_found' ? 'There is no such table (it may have closed).' : `Could not open ${tableTitle(tableId)}.`, error);
+      if (NETWORK_CODES.has(errorCode(error))) return;
+      if (!state) showMessage(errorCode(error) === 'not_found' ? 'There is no such table (it may have closed).' : `Could not open ${tableTitle(tableId)}.`, error);
       else ctx.banner.error(error);
     }
   }
@@ -227,7 +228,7 @@ export function createTablePage(ctx, params) {
    * @param {T} type
    * @param {RequestMap[T]} fields
    * @param {(reply: ReplyMap[T]) => void} [after]
-   * @param {(error: RequestError) => void} [failed]
+   * @param {(error: unknown) => void} [failed]
    */
   async function command(type, fields, after, failed) {
     if (busy) return;
@@ -253,7 +254,7 @@ export function createTablePage(ctx, params) {
     const fields = { table: knownTableId(), action, action_id: newActionId() };
     unanswered = fields;
     command('act', fields, () => { unanswered = null; }, (error) => {
-      if (!NETWORK_CODES.has(error.code)) unanswered = null;
+      if (!NETWORK_CODES.has(errorCode(error))) unanswered = null;
     });
   }
 
@@ -308,7 +309,7 @@ export function createTablePage(ctx, params) {
 
   /**
    * @param {string} text
-   * @param {import('./banner.js').ErrorLike} [error]
+   * @param {unknown} [error]
    */
   function showMessage(text, error) {
     replaceChildren(head, el('div', { class: 'table-title' },
@@ -592,7 +593,7 @@ export function createTablePage(ctx, params) {
     try {
       showVerdict(verifyPanel, await verifyTable(ctx.conn, knownTableId()));
     } catch (error) {
-      showVerdict(verifyPanel, { ok: false, lines: [`Could not verify: ${error.message}`] });
+      showVerdict(verifyPanel, { ok: false, lines: [`Could not verify: ${errorMessage(error)}`] });
     }
   }
 
