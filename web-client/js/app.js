@@ -223,8 +223,8 @@ async function hello(name, token) {
   return welcomed(name, token, await conn.request('hello', fields));
 }
 
-/** `recover`: the name back with its recovery code; a new key and a new code come back. */
 /**
+ * `recover`: the name back with its recovery code; a new key and a new code come back.
  * @param {string} name
  * @param {string} code
  */
@@ -232,8 +232,8 @@ async function recover(name, code) {
   return welcomed(name, undefined, await conn.request('recover', { name, code, features: FEATURES }));
 }
 
-/** `device_sign_in`: this browser becomes another device of the name whose code it is. */
 /**
+ * `device_sign_in`: this browser becomes another device of the name whose code it is.
  * @param {string} code
  * @param {string} [label]
  */
@@ -241,8 +241,8 @@ async function deviceSignIn(code, label) {
   return welcomed('', undefined, await conn.request('device_sign_in', label ? { code, label, features: FEATURES } : { code, features: FEATURES }));
 }
 
-/** `passphrase_sign_in`: the name's passphrase makes this browser one of its devices. */
 /**
+ * `passphrase_sign_in`: the name's passphrase makes this browser one of its devices.
  * @param {string} name
  * @param {string} passphrase
  */

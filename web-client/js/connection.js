@@ -156,8 +156,10 @@ export class Connection {
     // 'error' is always followed by 'close', which does the work.
   }
 
-  /** Forget the current socket at once; its late 'close' event is ignored. */
-  /** @param {string} reason */
+  /**
+   * Forget the current socket at once; its late 'close' event is ignored.
+   * @param {string} reason
+   */
   abandon(reason) {
     const old = this.socket;
     this.socket = null;

@@ -81,20 +81,26 @@ export const href = {
     (table ? `?table=${encodeURIComponent(table)}` : ''),
 };
 
-/** The shareable invite URL for a code. */
-/** @param {string} code */
+/**
+ * The shareable invite URL for a code.
+ * @param {string} code
+ */
 export function inviteUrl(code) {
   return `${window.location.origin}/${href.invite(code)}`;
 }
 
-/** The shareable sign-up link for a code (the code stays in the fragment, never sent to a server). */
-/** @param {string} code */
+/**
+ * The shareable sign-up link for a code (the code stays in the fragment, never sent to a server).
+ * @param {string} code
+ */
 export function signupUrl(code) {
   return `${window.location.origin}/${href.signup(code)}`;
 }
 
-/** The link that signs another device in with a device code (a fragment too). */
-/** @param {string} code */
+/**
+ * The link that signs another device in with a device code (a fragment too).
+ * @param {string} code
+ */
 export function deviceUrl(code) {
   return `${window.location.origin}/${href.device(code)}`;
 }

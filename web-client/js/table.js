@@ -378,8 +378,10 @@ export function createTablePage(ctx, params) {
     wasMyTurn = legal.length > 0;
   }
 
-  /** Sounds: a chime when my turn starts, a tick when a card is played, a flourish for a result. */
-  /** @param {boolean} mine */
+  /**
+   * Sounds: a chime when my turn starts, a tick when a card is played, a flourish for a result.
+   * @param {boolean} mine
+   */
   function cues(mine) {
     const logCount = Array.isArray(state.log) ? state.log.length : 0;
     const hasResult = state.result !== undefined && state.result !== null;
