@@ -467,6 +467,157 @@ export interface WaitingView {
 /** `view` as the client reads it: the waiting view's `seats` is a number, a game's an array. */
 export type View = GameView | WaitingView;
 
+// Each layout's view: the schema and the game fields the layouts read (docs/protocol.md
+// "Views, game by game"); every field is optional, as not every game of a layout has it.
+
+/** Layout `betting`: Red Dog, Red and Black, Ranter-Go-Round. */
+export interface BettingView extends GameView {
+  layout: 'betting';
+  seats?: (ViewSeat & {
+    bet?: number | null;
+    target?: Card;
+    shown?: Card;
+    colour?: 'red' | 'black' | null;
+    named?: number | null;
+    counters?: number;
+    in_deal?: boolean;
+    king?: boolean;
+    done?: 'stood' | 'exchanged' | 'drew' | null;
+  })[];
+  ante?: number;
+  hand_size?: number;
+  limit?: number;
+  sequential?: boolean;
+  stake?: number;
+  /** Ranter-Go-Round: the last player in, once the game ends. */
+  winner?: Seat | null;
+}
+
+/** Layout `tricks`: Rams, Rounce, Reversi. */
+export interface TricksView extends GameView {
+  layout: 'tricks';
+  seats?: (ViewSeat & { tricks?: number; took_widow?: boolean; dead?: number; in_deal?: boolean })[];
+  forced?: Seat | null;
+  pool_at_play?: number;
+  turned?: Card;
+  turned_taken?: boolean;
+  widow_taken?: boolean;
+  general?: Seat | null;
+  could_not_deal?: Seat[];
+  leader?: Seat | null;
+  last_trick?: TrickPlay[];
+  ranking?: string;
+  unit?: number;
+  stake?: number;
+  tricks_per_deal?: number;
+}
+
+/** `rules` of every Rummy view: the game's rules as its options set them. */
+export interface RummyRules {
+  melds: {
+    set_min: number; set_max: number; set_duplicates: boolean; set_distinct_suits: boolean; run_min: number;
+    ace: 'low' | 'high' | 'low_or_high' | 'around'; deuces_wild: boolean; jokers_wild: boolean; jokers_own_rank: boolean;
+  };
+  values: { ace: number; ace_low_run: number; face: number; joker: number; wild_deuce: number };
+  decks: number;
+  jokers: number;
+  rummy_only: boolean;
+  go_down: boolean;
+  max_plays_per_turn: number;
+  final_discard_required: boolean;
+  needs_earlier_meld: boolean;
+  spread_pile: boolean;
+  [field: string]: unknown;
+}
+
+/** Layout `rummy`: the Rummy family and Carousel. */
+export interface RummyView extends GameView {
+  layout: 'rummy';
+  seats?: (ViewSeat & { melded?: boolean })[];
+  rules?: RummyRules;
+  must_use?: Card | null;
+  one_more_draw?: boolean;
+  stock_gone?: boolean;
+  call?: { discarder: Seat; card: Card } | null;
+  break?: { breaker: Seat; turns_left: number } | null;
+  target?: number;
+  deals_to_play?: number;
+  /** Per seat: the deal's points so far (Michigan), the value melded (Five Hundred, Persian). */
+  deal_points?: number[];
+  melded?: number[];
+  teams?: { seats: Seat[]; score: number }[];
+  eliminated?: boolean[];
+  scoring?: string;
+  // Carousel
+  drawn?: number;
+  draws_per_turn?: number;
+  melded_this_turn?: boolean;
+  knock_max?: number;
+  knocker?: Seat | null;
+  withdrawn?: Seat[];
+  final_round?: { turns_left: number };
+  deals_won?: number[];
+  turn_time_limit_s?: number;
+}
+
+/** Layout `building`: Russian Bank, Rabouge. Every pile's `id` names it in a `move`. */
+export interface BuildingView extends GameView {
+  layout: 'building';
+  seats?: (ViewSeat & {
+    role?: 'X' | 'Y';
+    stock?: number;
+    stock_top?: Card | null;
+    hand?: number;
+    turned?: Card | null;
+    discard?: number;
+    discards?: number[];
+    supply?: number;
+    cards_left?: number;
+    rabouges?: number;
+    opened?: boolean;
+  })[];
+  piles?: (Pile & { face_up?: Card[]; owners?: Seat[]; top_owner?: Seat | null; side?: Seat; next?: string })[];
+  mover?: Seat;
+  first_player?: Seat;
+  turn_number?: number;
+  max_turns?: number;
+  stop_rule?: 'refuse' | 'call';
+  stake?: number;
+  infraction?: string | null;
+  demanded_space?: boolean;
+  layout_moves?: { made: number; limit: number };
+  recycles?: number[];
+  starter_rank?: string | null;
+  draws_left?: number;
+  passes?: number;
+  packs?: number;
+  stock_size?: number;
+  aside?: number;
+  rabouge_cards?: number;
+  win_stake?: number;
+  card_count?: boolean;
+  rabouge_stake?: number;
+}
+
+/** Layout `cassino`: Royal Cassino. Its melds are the builds. */
+export interface CassinoView extends GameView {
+  layout: 'cassino';
+  seats?: (ViewSeat & { side?: number; captured?: number; sweeps?: number; owns?: (number | string)[] })[];
+  melds?: (Meld & { value?: number; multiple?: boolean; groups?: Card[][] })[];
+  sides?: { side: number; seats: Seat[]; captured: number; sweeps: number; score: number }[];
+  last?: boolean;
+  round?: number;
+  rounds?: number | null;
+  last_capture?: Seat | null;
+  target?: number | null;
+  max_build?: number;
+  card_values?: Record<string, number[]>;
+  rules?: Record<string, boolean>;
+}
+
+/** A game's view by its layout (a layout this client does not know reads as a plain `GameView`). */
+export type LayoutView = BettingView | TricksView | RummyView | BuildingView | CassinoView;
+
 // Results -----------------------------------------------------------------------------
 
 /** A party to a chip movement of a result: a seat, or one of the table's pools by name. */

@@ -103,7 +103,8 @@ function bankZone(schema, rctx) {
  * @param {RenderContext} rctx
  */
 function facts(schema, rctx) {
-  const view = schema.view;
+  // This layout is drawn for its own layout's views (index.js picks it by the view's `layout`).
+  const view = /** @type {import('../../types/wire').BettingView} */ (schema.view);
   const banks = schema.pools.length === 0;
   return el('div', { class: 'facts' },
     fact('Deal', schema.deal),

@@ -70,7 +70,8 @@ export function createBuildingLayout() {
     family: 'building',
     render(state, rctx, ui) {
       const schema = readSchema(state.view);
-      const view = schema.view;
+      // This layout is drawn for its own layout's views (index.js picks it by the view's `layout`).
+      const view = /** @type {import('../../types/wire').BuildingView} */ (schema.view);
       const sel = ui.selection;
       const moves = ui.legal.filter(/** @returns {a is Move} */ (a) => a.type === 'move' && typeof a.from === 'string' && typeof a.to === 'string');
       const sources = new Set(moves.map((m) => m.from));
@@ -247,7 +248,8 @@ function reserveRow(seat, piles, rctx) {
  * @param {RenderContext} rctx
  */
 function facts(schema, rctx) {
-  const view = schema.view;
+  // This layout is drawn for its own layout's views (index.js picks it by the view's `layout`).
+  const view = /** @type {import('../../types/wire').BuildingView} */ (schema.view);
   return el('div', { class: 'facts' },
     Number.isInteger(view.mover) ? fact('To move', seatName(rctx, view.mover)) : null,
     Number.isInteger(view.turn_number) ? fact('Turn', Number.isInteger(view.max_turns) ? `${view.turn_number} of ${view.max_turns}` : view.turn_number) : null,

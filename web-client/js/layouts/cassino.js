@@ -176,7 +176,8 @@ function sideName(schema, pile, rctx) {
  * @param {RenderContext} rctx
  */
 function facts(schema, rctx) {
-  const view = schema.view;
+  // This layout is drawn for its own layout's views (index.js picks it by the view's `layout`).
+  const view = /** @type {import('../../types/wire').CassinoView} */ (schema.view);
   return el('div', { class: 'facts' },
     dealFacts(schema, rctx),
     Number.isInteger(view.round) ? fact('Round', Number.isInteger(view.rounds) ? `${view.round} of ${view.rounds}` : view.round) : null,

@@ -52,7 +52,8 @@ export function createRummyLayout() {
     family: 'rummy',
     render(state, rctx, ui) {
       const schema = readSchema(state.view);
-      const view = schema.view;
+      // This layout is drawn for its own layout's views (index.js picks it by the view's `layout`).
+      const view = /** @type {import('../../types/wire').RummyView} */ (schema.view);
       const legal = ui.legal;
       const sel = ui.selection;
       /** @type {number[]} */
@@ -209,7 +210,8 @@ export function createRummyLayout() {
  * @param {RenderContext} rctx
  */
 function facts(schema, rctx) {
-  const view = schema.view;
+  // This layout is drawn for its own layout's views (index.js picks it by the view's `layout`).
+  const view = /** @type {import('../../types/wire').RummyView} */ (schema.view);
   const items = [
     fact('Deal', schema.deal),
     schema.dealer !== null ? fact('Dealer', seatName(rctx, schema.dealer)) : null,

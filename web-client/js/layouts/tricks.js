@@ -32,7 +32,8 @@ export function createTricksLayout() {
     family: 'tricks',
     render(state, rctx, ui) {
       const schema = readSchema(state.view);
-      const view = schema.view;
+      // This layout is drawn for its own layout's views (index.js picks it by the view's `layout`).
+      const view = /** @type {import('../../types/wire').TricksView} */ (schema.view);
       const cards = ownHand(schema, rctx);
       const cardActions = ui.legal.filter(/** @returns {a is LegalAction & {card: string}} */ (a) => CARD_ACTIONS.includes(a.type) && isFace(a.card));
       /** @param {string} card */
@@ -119,7 +120,8 @@ export function createTricksLayout() {
  * @param {RenderContext} rctx
  */
 function facts(schema, rctx) {
-  const view = schema.view;
+  // This layout is drawn for its own layout's views (index.js picks it by the view's `layout`).
+  const view = /** @type {import('../../types/wire').TricksView} */ (schema.view);
   const suit = schema.trick?.trump ? SUITS[schema.trick.trump] : null;
   return el('div', { class: 'facts' },
     fact('Deal', schema.deal),
