@@ -667,6 +667,157 @@ export interface Result {
   [field: string]: unknown;
 }
 
+// Each game's result: the common part and the game's own fields (docs/protocol.md
+// "Results, game by game", "Rummy family", "Royal Cassino", "Building games").
+
+/** A seat's standing at the deal's end in the betting games (its `status` then). */
+export interface BettingResultSeat extends ResultSeat {
+  outcome: string;
+}
+
+export interface RedDogResult extends Result {
+  pot: number;
+  seats: (BettingResultSeat & { bet?: number; target?: Card; shown?: Card })[];
+}
+
+export interface RedAndBlackResult extends Result {
+  unpaid: Unpaid[];
+  seats: (BettingResultSeat & { colour?: 'red' | 'black'; bet?: number; cards?: Card[]; named?: number })[];
+}
+
+export interface RanterGoRoundResult extends Result {
+  pool: number;
+  replayed: boolean;
+  /** The last player in once the game ends (null before). */
+  winner: Seat | null;
+  unpaid: Unpaid[];
+  seats: (BettingResultSeat & { counters: number; lost_counter: boolean; card?: Card })[];
+}
+
+/** Every Rummy game's result (and Carousel's); the fields after `scores` are some games' own. */
+export interface RummyResult extends Result {
+  end: 'went_out' | 'no_winner' | 'showdown' | 'break' | 'stock_ran_down' | 'stock_exhausted' | 'knock' | 'abandoned' | 'closed' | (string & {});
+  winner?: Seat;
+  rummy?: boolean;
+  hands?: { seat: Seat; cards: Card[]; value: number }[];
+  melds?: { meld?: number | string; owner: Seat | null; cards: Card[] }[];
+  seats: (ResultSeat & { points?: number })[];
+  scores?: number[];
+  doubled?: boolean;
+  melded?: number | number[];
+  counts?: number[];
+  winners?: Seat[];
+  units?: number;
+  breaker?: Seat;
+  cards_left?: number;
+  game_winners?: Seat[];
+  in_hand?: number[];
+  going_out_bonus?: number;
+  team_deal_points?: number[];
+  team_scores?: number[];
+  margin?: number;
+  void?: boolean;
+  eliminated?: Seat[];
+  pool?: number;
+  shown?: Card;
+  pool_winners?: Seat[];
+  bonus?: number;
+  // Carousel
+  knocker?: Seat | null;
+  bonuses?: number[];
+  undercut?: boolean;
+  deals_won?: number[];
+  game_winner?: Seat | null;
+  final_scores?: number[];
+  settlement?: { from: Seat; to: Seat; points: number; chips: number; double: boolean }[];
+}
+
+/** Rams and Rounce. */
+export interface TricksResult extends Result {
+  outcome: string;
+  trump: string;
+  general: Seat | null;
+  pool_at_play: number;
+  pool: number;
+  movements: Movement[];
+  unpaid: Unpaid[];
+  seats: (ResultSeat & { tricks: number; unpaid: number; took_widow: boolean; outcome: string })[];
+}
+
+export interface ReversiResult extends Result {
+  void: boolean;
+  reversis: Seat | null;
+  jack: boolean;
+  pool: number;
+  movements: Movement[];
+  unpaid: Unpaid[];
+  seats: (ResultSeat & { tricks: number; unpaid: number; outcome: string })[];
+}
+
+export interface RoyalCassinoResult extends Result {
+  end: 'deal' | 'game' | 'deal_limit' | 'abandoned' | (string & {});
+  residue?: { seat: Seat; cards: Card[] };
+  items?: { item: string; side: number; points: number; card?: Card }[];
+  counted?: number;
+  sides?: { side: number; seats: Seat[]; cards: number; spades: number; sweeps: number; items: Record<string, number>; points: number; score: number }[];
+  scores?: number[];
+  target?: number | null;
+  winner?: number;
+  winner_seats?: Seat[];
+  lurched?: number[];
+  seats: (ResultSeat & { points: number })[];
+  settlement?: Movement[];
+}
+
+export interface RussianBankResult extends Result {
+  end: 'won' | 'draw' | 'abandoned' | 'closed';
+  winner: Seat | null;
+  points: number;
+  draw_reason: 'repetition' | 'recycling' | 'turn_limit' | null;
+  turns: number;
+  left: { seat: Seat; stock: number; hand: number; discard: number; turned: number }[];
+  seats: (ResultSeat & { points: number; unpaid: number; outcome: string })[];
+  movements: Movement[];
+  unpaid: Unpaid[];
+}
+
+export interface RabougeResult extends Result {
+  end: 'won' | 'impasse' | 'abandoned' | 'closed';
+  winners: Seat[];
+  rabouges: number[];
+  starter_rank: string | null;
+  left: { seat: Seat; stock: number; supply: number; discards: number[]; turned: number }[];
+  seats: (ResultSeat & { points: number; unpaid: number; outcome: string })[];
+  movements: Movement[];
+  unpaid: Unpaid[];
+}
+
+/** Each game's result by its id. */
+export interface ResultByGame {
+  red_dog: RedDogResult;
+  red_and_black: RedAndBlackResult;
+  ranter_go_round: RanterGoRoundResult;
+  rummy: RummyResult;
+  michigan_rummy: RummyResult;
+  five_hundred_rummy: RummyResult;
+  persian_rummy: RummyResult;
+  straight_rummy: RummyResult;
+  queen_city_rummy: RummyResult;
+  block_rummy: RummyResult;
+  skip_rummy: RummyResult;
+  round_the_corner_rummy: RummyResult;
+  java_rummy: RummyResult;
+  rummy_poker: RummyResult;
+  double_rummy: RummyResult;
+  carousel: RummyResult;
+  rams: TricksResult;
+  rounce: TricksResult;
+  reversi: ReversiResult;
+  royal_cassino: RoyalCassinoResult;
+  russian_bank: RussianBankResult;
+  rabouge: RabougeResult;
+}
+
 // The push and the whole state ----------------------------------------------------------
 
 /** The parts of a state every push carries, whole or delta. */
