@@ -69,12 +69,18 @@ export interface OkReply extends ReplyBase {
 
 // -- identity -------------------------------------------------------------------
 
-/** Optional protocol features a sign-in may ask for (docs/protocol.md); unknown ones are ignored. */
+/**
+ * A protocol feature a sign-in may ask for (docs/protocol.md "Features"): 1–32 characters;
+ * names the server does not know are ignored. Today there is one, `deltas`.
+ */
 export type Feature = 'deltas' | (string & {});
 
 /** Fields every sign-in (`hello`, `recover`, `device_sign_in`, `passphrase_sign_in`) may add. */
 export interface SignInFeatures {
-  /** `"deltas"`: later `state` pushes carry only what changed (docs/protocol.md "State"). */
+  /**
+   * At most 16. `"deltas"`: a `state` push carries only what the connection has not had
+   * (docs/protocol.md "State"); without it every push is whole (PROTOCOL.md version 1).
+   */
   features?: Feature[];
 }
 
@@ -110,8 +116,8 @@ export interface Welcome extends ReplyBase {
   token: string;
   protocol: 1;
   chips: number;
-  /** The features granted, of those asked for (always present from the negotiated-deltas server on). */
-  features?: Feature[];
+  /** The features granted, of those asked for (the connection's first successful sign-in's). */
+  features: Feature[];
   /** For a new name (or one registered before recovery codes), once. */
   recovery_code?: string;
   /** Several nodes: the node that answered. */
@@ -849,9 +855,10 @@ interface StateCommon extends ReplyBase {
 }
 
 /**
- * A `state` push as it comes off the wire. A whole push (v1, or a connection's first)
- * has every part; a delta push (feature "deltas", docs/protocol.md "State") leaves out
- * what has not changed since the connection's last push.
+ * A `state` push as it comes off the wire. A whole push (every push of a connection that
+ * did not ask for `deltas`: PROTOCOL.md version 1; a connection's first) has every part;
+ * a delta push (feature `deltas`, docs/protocol.md "State") leaves out what has not
+ * changed since the connection's last push.
  */
 export interface StatePush extends StateCommon {
   game?: string;
