@@ -875,6 +875,20 @@ export interface StatePush extends StateCommon {
 }
 
 /**
+ * A whole push: every push of a connection that did not ask for `deltas` (PROTOCOL.md
+ * version 1), and any connection's first push of a table.
+ */
+export interface WholeStatePush extends StatePush {
+  game: string;
+  host: string;
+  clock: Clock;
+  players: Player[];
+  chips?: never;
+  chat: ChatLine[];
+  chat_from: number;
+}
+
+/**
  * The whole state the client keeps: a push with the connection's earlier pushes laid
  * under it (connection.js `completeState`). `log` and `chat` are the kept tails.
  */
