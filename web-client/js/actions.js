@@ -1,3 +1,4 @@
+// @ts-check
 // Turning the `legal` list of a state into buttons.
 //
 // Every entry is an action object the server promised to accept verbatim
@@ -11,46 +12,78 @@ import { SEAT_KEY, seatName } from './render.js';
 import { layoutDiff } from './layouts/tablediff.js';
 import { actionHint } from './help.js';
 
+/** @typedef {import('./render.js').RenderContext} RenderContext */
+/** @typedef {import('../types/dom').Child} Child */
+/** @typedef {import('../types/wire').LegalAction} LegalAction */
+/** @typedef {import('../types/wire').Action} Action */
+/** @typedef {import('../types/wire').Range} Range */
+
 // Numbers under these keys read naturally without their key: "Bet 5", not "Bet amount 5".
 const BARE_NUMBER_KEYS = new Set(['amount', 'value', 'count', 'n', 'number']);
 
 // "JK=TH": a wild card and what it stands for (Carousel's layout).
+/**
+ * @param {unknown} value
+ * @returns {value is string}
+ */
 function isCardish(value) {
   return isCard(value) || (typeof value === 'string' && /^(JK|[A2-9TJQK][SHDC])=([A2-9TJQK][SHDC])$/.test(value));
 }
 
+/** @param {string} value */
 function cardishText(value) {
   if (isCard(value)) return cardText(value);
-  const [wild, stands] = value.split('=');
+  const [wild, stands] = /** @type {string} */ (value).split('='); // a wild: isCardish said so
   return el('span', { class: 'card-wild' }, cardText(wild), '→', cardText(stands));
 }
 
+/**
+ * @param {unknown} value
+ * @returns {value is Range}
+ */
 function isRange(value) {
   return isPlainObject(value) && Number.isFinite(value.min) && Number.isFinite(value.max);
 }
 
 // A building game's pile id ("layout:4", "discard:1:2"; docs/protocol.md "Building games") in words.
 const PILE_ID = /^(stock|hand|supply|turned|discard|centre|layout):(\d+)(?::(\d+))?$/;
+/** @type {Record<string, string>} */
 const PILE_WORDS = { stock: 'stock', hand: 'hand', supply: 'supply', turned: 'turned card', discard: 'discard pile', centre: 'centre pile', layout: 'layout pile' };
 
+/**
+ * @param {string} id a pile id that PILE_ID matched
+ * @param {RenderContext | null | undefined} ctx
+ */
 function pileWords(id, ctx) {
-  const [, kind, first, second] = PILE_ID.exec(id);
+  const [, kind, first, second] = /** @type {RegExpExecArray} */ (PILE_ID.exec(id));
   if (kind === 'centre' || kind === 'layout') return `${PILE_WORDS[kind]} ${Number(first) + 1}`;
   const seat = Number(first);
   const owner = ctx && seat === ctx.mySeat ? 'your' : ctx ? `${seatName(ctx, seat)}'s` : `seat ${seat}'s`;
   return `${owner} ${PILE_WORDS[kind]}${second !== undefined ? ` ${Number(second) + 1}` : ''}`;
 }
 
-/** A table meld by its cards ("3♥ 4♥ 5♥"), found by its view id; null when it is not on the table. */
+/**
+ * A table meld by its cards ("3♥ 4♥ 5♥"), found by its view id; null when it is not on the table.
+ * @param {unknown} id
+ * @param {RenderContext | null | undefined} ctx
+ * @returns {HTMLElement | null}
+ */
 export function meldText(id, ctx) {
-  const meld = (Array.isArray(ctx?.view?.melds) ? ctx.view.melds : []).find((m) => isPlainObject(m) && m.id === id && Array.isArray(m.cards));
+  const meld = (Array.isArray(ctx?.view?.melds) ? ctx.view.melds : []).find((/** @type {unknown} */ m) => isPlainObject(m) && m.id === id && Array.isArray(m.cards));
   if (!meld) return null;
   return el('span', { class: 'card-text-list' }, meld.cards.filter(isCardish).map(cardishText));
 }
 
+/** @type {Record<string, string>} */
 const FROM_WORDS = { stock: 'from the stock', discard: 'from the discard pile', two_discards: 'the top two discards', widow: 'from the widow' };
 
-/** Short label fragments for one non-range field of an action. */
+/**
+ * Short label fragments for one non-range field of an action.
+ * @param {string} key
+ * @param {unknown} value
+ * @param {RenderContext | null | undefined} ctx
+ * @returns {Child}
+ */
 function labelPart(key, value, ctx) {
   if (value === null || value === undefined) return null;
   if (key === 'meld' && Number.isInteger(value)) {
@@ -60,7 +93,7 @@ function labelPart(key, value, ctx) {
   if (key === 'depth' && Number.isInteger(value)) {
     return value === 0 ? null : `and the ${value === 1 ? 'card' : `${value} cards`} above it`;
   }
-  if (key === 'from' && FROM_WORDS[value]) return FROM_WORDS[value];
+  if (key === 'from' && typeof value === 'string' && FROM_WORDS[value]) return FROM_WORDS[value];
   if (key === 'wilds' && isCardList(value)) return ['(wild as ', el('span', { class: 'card-text-list' }, value.map(cardText)), ')'];
   if (key === 'shift' && isCard(value)) return ['(moving the wild card to ', cardText(value), ')'];
   if (key === 'widow' && typeof value === 'boolean') return value ? 'with the widow' : null;
@@ -71,7 +104,7 @@ function labelPart(key, value, ctx) {
   if (Array.isArray(value) && value.length > 0 && value.every((g) => Array.isArray(g) && g.every(isCardish))) {
     // e.g. melds: [["7H","8H","9H"],["KS","KD","KC"]]
     return el('span', { class: 'card-text-list' },
-      value.map((group) => el('span', { class: 'card-text-group' }, group.map(cardishText))));
+      value.map((/** @type {string[]} */ group) => el('span', { class: 'card-text-group' }, group.map(cardishText))));
   }
   if (typeof value === 'string') {
     // Enum-like tokens ("discard_pile") read better with spaces; names are left alone.
@@ -90,32 +123,45 @@ function labelPart(key, value, ctx) {
 }
 
 // Verbs for types whose name alone reads oddly on a button.
+/** @type {Record<string, string>} */
 const VERBS = {
   card: 'Play', play_card: 'Play', lay_off: 'Lay off', go_rummy: 'Go rummy', go_down: 'Go down', take_widow: 'Take the widow',
   pay_dealer: 'Pay the dealer', general: 'General Rams', take_all: 'Take the whole pile', end_turn: 'End turn', turn_stock: 'Turn your stock',
   turn_hand: 'Turn your hand', call: 'Call the discard',
 };
 
-/** A whole-table layout said as what it changes: "Meld 7♥ 8♥ 9♥", "Lay off 9♠ on meld 2". */
+/**
+ * A whole-table layout said as what it changes: "Meld 7♥ 8♥ 9♥", "Lay off 9♠ on meld 2".
+ * @param {LegalAction & {melds: unknown[]}} entry
+ * @param {RenderContext | null | undefined} ctx
+ * @param {boolean} [detailed]
+ */
 function layoutLabel(entry, ctx, detailed = false) {
   const diff = layoutDiff(entry, ctx?.view?.melds);
   const label = el('span', { class: 'action-label' });
+  /** @type {Child[]} */
   const parts = [];
   for (const cards of diff.newMelds) parts.push(['Meld ', el('span', { class: 'card-text-list' }, cards.map(cardText))]);
   for (const l of diff.layoffs) parts.push(['Lay off ', el('span', { class: 'card-text-list' }, l.cards.map(cardText)), ' on ', meldText(l.meld, ctx) ?? 'a meld']);
   if (diff.rearranged || !parts.length) parts.push(['Rearrange the table', diff.added.length ? [' with ', el('span', { class: 'card-text-list' }, diff.added.map(cardText))] : '']);
-  parts.forEach((part, i) => label.append(...(i ? ['; '] : []), ...[part].flat(2)));
+  parts.forEach((part, i) => label.append(...(i ? ['; '] : []), .../** @type {(Node | string)[]} */ ([part].flat(2))));
   if (detailed) {
     // Two layouts that read the same differ in how wild cards stand or melds are split: show the table they make.
     label.append(' → ', el('span', { class: 'card-text-list' }, entry.melds.filter(Array.isArray)
-      .map((group) => el('span', { class: 'card-text-group' }, group.filter(isCardish).map(cardishText)))));
+      .map((/** @type {unknown[]} */ group) => el('span', { class: 'card-text-group' }, group.filter(isCardish).map(cardishText)))));
   }
   return label;
 }
 
+/**
+ * @param {LegalAction} entry
+ * @param {RenderContext | null | undefined} ctx
+ * @param {boolean} [detailed]
+ */
 function actionLabel(entry, ctx, detailed) {
   const type = typeof entry.type === 'string' ? entry.type : 'action';
-  if (type === 'layout' && Array.isArray(entry.melds)) return layoutLabel(entry, ctx, detailed);
+  if (type === 'layout' && Array.isArray(entry.melds)) return layoutLabel(/** @type {LegalAction & {melds: unknown[]}} */ (entry), ctx, detailed);
+  /** @type {Child[]} */
   const parts = [VERBS[type] || humanise(type) || 'Act'];
   for (const [key, value] of Object.entries(entry)) {
     if (key === 'type' || isRange(value)) continue;
@@ -125,11 +171,17 @@ function actionLabel(entry, ctx, detailed) {
   const label = el('span', { class: 'action-label' });
   parts.forEach((part, index) => {
     if (index > 0) label.append(' ');
-    label.append(...[part].flat());
+    label.append(.../** @type {(Node | string)[]} */ ([part].flat()));
   });
   return label;
 }
 
+/**
+ * @param {string} key
+ * @param {Range} range
+ * @param {string} type
+ * @param {() => void} submit
+ */
 function rangeControls(key, range, type, submit) {
   const min = Math.ceil(range.min);
   const max = Math.floor(range.max);
@@ -155,7 +207,13 @@ function rangeControls(key, range, type, submit) {
   return { label, number };
 }
 
-/** Read a range input; reports the problem on the input and returns null if invalid. */
+/**
+ * Read a range input; reports the problem on the input and returns null if invalid.
+ * @param {HTMLInputElement} input
+ * @param {string} key
+ * @param {Range} range
+ * @returns {number | null}
+ */
 function readRange(input, key, range) {
   const number = Number(input.value);
   const min = Math.ceil(range.min);
@@ -168,23 +226,32 @@ function readRange(input, key, range) {
   return number;
 }
 
+/**
+ * @param {LegalAction} entry
+ * @param {RenderContext} ctx
+ * @param {(action: Action) => void} onAct
+ * @param {boolean} detailed
+ */
 function actionControl(entry, ctx, onAct, detailed) {
   const type = typeof entry.type === 'string' ? entry.type : 'action';
   const ranges = Object.entries(entry).filter(([key, value]) => key !== 'type' && isRange(value));
+  /** @type {Map<string, HTMLInputElement>} */
   const inputs = new Map();
   const submit = () => {
     if (button.disabled) return;
+    /** @type {Record<string, unknown>} */
     const action = {};
     for (const [key, value] of Object.entries(entry)) {
-      if (inputs.has(key)) {
-        const number = readRange(inputs.get(key), key, value);
+      const input = inputs.get(key);
+      if (input) {
+        const number = readRange(input, key, /** @type {Range} */ (value)); // an input is made for each range
         if (number === null) return;
         action[key] = number;
       } else {
         action[key] = value;
       }
     }
-    onAct(action);
+    onAct(/** @type {Action} */ (action)); // the entry's fields, `type` among them
   };
   const hint = actionHint(entry);
   const button = el('button', {
@@ -196,7 +263,7 @@ function actionControl(entry, ctx, onAct, detailed) {
   if (!ranges.length) return button;
   const wrapper = el('span', { class: 'action-with-input' });
   for (const [key, range] of ranges) {
-    const { label, number } = rangeControls(key, range, type, submit);
+    const { label, number } = rangeControls(key, /** @type {Range} */ (range), type, submit);
     inputs.set(key, number);
     wrapper.append(label);
   }
@@ -208,23 +275,31 @@ function actionControl(entry, ctx, onAct, detailed) {
  * Build the controls for a `legal` list.
  * onAct(action) is called with the action to send.
  * Returns {element, setBusy(bool)}; busy disables everything while a request is in flight.
+ * @param {unknown} legal
+ * @param {RenderContext} ctx
+ * @param {(action: Action) => void} onAct
+ * @returns {{element: HTMLElement, setBusy: (busy: boolean) => void, count: number}}
  */
 export function renderActions(legal, ctx, onAct) {
-  const entries = Array.isArray(legal) ? legal.filter(isPlainObject) : [];
+  // Objects, as PROTOCOL.md says each entry is; their `type` is still checked where it is read.
+  const entries = /** @type {LegalAction[]} */ (Array.isArray(legal) ? legal.filter(isPlainObject) : []);
+  /** @type {Map<string, HTMLElement[]>} */
   const groups = new Map(); // type → controls, in the server's order
   // Labels that read alike (Carousel's layouts) say what differs.
   const plain = entries.map((entry) => actionLabel(entry, ctx).textContent);
   for (const [index, entry] of entries.entries()) {
     const type = typeof entry.type === 'string' ? entry.type : 'action';
-    if (!groups.has(type)) groups.set(type, []);
+    let group = groups.get(type);
+    if (!group) groups.set(type, group = []);
     const twin = plain.some((text, other) => other !== index && text === plain[index]);
-    groups.get(type).push(actionControl(entry, ctx, onAct, twin));
+    group.push(actionControl(entry, ctx, onAct, twin));
   }
   const element = el('div', { class: 'actions' },
     [...groups.values()].map((controls) => el('div', { class: 'action-group' }, controls)));
+  /** @param {boolean} busy */
   const setBusy = (busy) => {
     element.classList.toggle('is-busy', busy);
-    for (const control of element.querySelectorAll('button, input')) control.disabled = busy;
+    for (const control of element.querySelectorAll('button, input')) /** @type {HTMLButtonElement | HTMLInputElement} */ (control).disabled = busy;
   };
   return { element, setBusy, count: entries.length };
 }

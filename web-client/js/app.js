@@ -1,3 +1,4 @@
+// @ts-check
 // Entry point: owns the connection, the signed-in identity, the header bar and
 // the hash router, and hands each page a small context object:
 //   {conn, banner, me, states, navigate, setChips, setTitle, loadGames, gameName}
@@ -13,33 +14,64 @@ import { createTablePage } from './table.js';
 import { createLedgerPage } from './ledger.js';
 import { createReplayPage } from './replay.js';
 
+/** @typedef {import('../types/wire').Game} Game */
+/** @typedef {import('../types/wire').State} State */
+/** @typedef {import('../types/wire').Welcome} Welcome */
+/**
+ * A mounted page: its element, title, and what the app calls as things happen.
+ * @typedef {object} Page
+ * @property {HTMLElement} element
+ * @property {string} [title]
+ * @property {() => unknown} [start]
+ * @property {() => unknown} [resume] after a reconnect, the page's requests again
+ * @property {(state: State) => void} [onState]
+ * @property {() => void} [destroy]
+ */
+
 // Request failures that only mean "the connection dropped"; reconnecting fixes them.
 const NETWORK_CODES = ['disconnected', 'offline', 'timeout'];
 
-const main = document.getElementById('main');
-const banner = new Banner(document.getElementById('banners'));
+// index.html holds these; without them there is no page to draw.
+const main = /** @type {HTMLElement} */ (document.getElementById('main'));
+const banner = new Banner(/** @type {HTMLElement} */ (document.getElementById('banners')));
 const conn = new Connection(defaultSocketUrl());
 
+/**
+ * What every page is given.
+ * @typedef {typeof ctx} AppContext
+ */
 const ctx = {
   conn,
   banner,
+  /** @type {{name: string, chips?: number} | null} */
   me: null, // {name, chips} once `welcome` arrives
+  /** @type {Map<string, State>} */
   states: new Map(), // table id → latest state push, so a page opened late can draw at once
+  /** @type {Game[] | null} */
   games: null,
+  /** @type {Promise<Game[]> | null} */
   gamesPromise: null,
+  /** @type {string | null} */
+  node: null, // several nodes: the one that answered `welcome`
+  /** @param {string} hash */
   navigate(hash) {
     if (window.location.hash === hash) route();
     else window.location.hash = hash;
   },
+  /** @param {unknown} chips */
   setChips(chips) {
     if (!ctx.me || typeof chips !== 'number') return;
     ctx.me.chips = chips;
     renderUser();
   },
+  /** @param {string | undefined} text */
   setTitle(text) {
     document.title = text ? `${text} · Parlour` : 'Parlour';
   },
-  /** The game catalogue, fetched once per connection. */
+  /**
+   * The game catalogue, fetched once per connection.
+   * @returns {Promise<Game[]>}
+   */
   loadGames() {
     if (ctx.games) return Promise.resolve(ctx.games);
     if (!ctx.gamesPromise) {
@@ -55,11 +87,18 @@ const ctx = {
     }
     return ctx.gamesPromise;
   },
-  /** Change the address without rebuilding the page (an invite link became a table). */
+  /**
+   * Change the address without rebuilding the page (an invite link became a table).
+   * @param {string} hash
+   */
   replaceRoute(hash) {
     history.replaceState(null, '', hash);
     current.key = routeKey(parseRoute(hash));
   },
+  /**
+   * @param {string | undefined | null} id
+   * @returns {string}
+   */
   gameName(id) {
     const game = ctx.games?.find((g) => g.id === id);
     return game?.name || humanise(id ?? 'game') || 'Game';
@@ -90,7 +129,7 @@ const lookupForm = el('form', {
   },
 }, lookupInput, el('button', { type: 'submit', class: 'btn btn-small', text: 'Ledger' }));
 
-replaceChildren(document.getElementById('header'),
+replaceChildren(/** @type {HTMLElement} */ (document.getElementById('header')),
   el('a', { class: 'brand', href: href.lobby() }, el('span', { class: 'brand-mark', text: '♠' }), 'Parlour'),
   el('nav', { class: 'nav' },
     el('a', { href: href.lobby(), text: 'Lobby' }),
@@ -113,7 +152,8 @@ function renderUser() {
     el('button', { type: 'button', class: 'btn btn-small btn-ghost', text: 'Sign out', onclick: signOut }));
 }
 
-let countdown = null;
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let countdown;
 conn.on('status', ({ status, retryAt }) => {
   statusBox.className = `conn conn-${status}`;
   statusBox.dataset.state = { online: 'connected', connecting: 'reconnecting', offline: 'offline' }[status] || 'offline';
@@ -169,7 +209,12 @@ conn.on('open', () => {
 // (completeState) fills each push in from the ones before (docs/protocol.md "Features").
 const FEATURES = ['deltas'];
 
+/**
+ * @param {string} name
+ * @param {string} [token]
+ */
 async function hello(name, token) {
+  /** @type {import('../types/wire').HelloRequest} */
   const fields = token ? { name, token, features: FEATURES } : { name, features: FEATURES };
   // A new name on an invite-only server comes in through the link that was opened.
   const opened = parseRoute(window.location.hash);
@@ -178,21 +223,38 @@ async function hello(name, token) {
   return welcomed(name, token, await conn.request('hello', fields));
 }
 
-/** `recover`: the name back with its recovery code; a new key and a new code come back. */
+/**
+ * `recover`: the name back with its recovery code; a new key and a new code come back.
+ * @param {string} name
+ * @param {string} code
+ */
 async function recover(name, code) {
   return welcomed(name, undefined, await conn.request('recover', { name, code, features: FEATURES }));
 }
 
-/** `device_sign_in`: this browser becomes another device of the name whose code it is. */
+/**
+ * `device_sign_in`: this browser becomes another device of the name whose code it is.
+ * @param {string} code
+ * @param {string} [label]
+ */
 async function deviceSignIn(code, label) {
   return welcomed('', undefined, await conn.request('device_sign_in', label ? { code, label, features: FEATURES } : { code, features: FEATURES }));
 }
 
-/** `passphrase_sign_in`: the name's passphrase makes this browser one of its devices. */
+/**
+ * `passphrase_sign_in`: the name's passphrase makes this browser one of its devices.
+ * @param {string} name
+ * @param {string} passphrase
+ */
 async function passphraseSignIn(name, passphrase) {
   return welcomed(name, undefined, await conn.request('passphrase_sign_in', { name, passphrase, features: FEATURES }));
 }
 
+/**
+ * @param {string} name
+ * @param {string | undefined} token
+ * @param {Welcome} welcome
+ */
 async function welcomed(name, token, welcome) {
   const player = typeof welcome.player === 'string' && welcome.player ? welcome.player : name;
   saveIdentity(player, typeof welcome.token === 'string' && welcome.token ? welcome.token : token);
@@ -204,8 +266,9 @@ async function welcomed(name, token, welcome) {
   renderUser();
   // The recovery code comes once: shown until the person says it is kept.
   if (typeof welcome.recovery_code === 'string' && welcome.recovery_code) {
+    const code = welcome.recovery_code;
     await new Promise((resolve) => {
-      mount(createRecoveryCodePage({ name: player, code: welcome.recovery_code, onKept: resolve }), 'recovery-code', false);
+      mount(createRecoveryCodePage({ name: player, code, onKept: () => resolve(undefined) }), 'recovery-code', false);
     });
   }
   // Pages show game names from the catalogue, so fetch it first (once per connection).
@@ -217,7 +280,7 @@ async function welcomed(name, token, welcome) {
   // A used sign-up link or device code leaves the address bar (and the history) for the lobby.
   if (['signup', 'device'].includes(parseRoute(window.location.hash).name)) history.replaceState(null, '', href.lobby());
   // After a reconnect the open page keeps its DOM and just re-subscribes (re-join / re-watch).
-  if (reconnect) current.page.resume?.();
+  if (reconnect) current.page?.resume?.();
   else route(true);
 }
 
@@ -236,8 +299,14 @@ function signOut() {
 // -- pages ----------------------------------------------------------------
 
 // The mounted page, its route key, and whether it is a real route page (not the sign-in form).
+/** @type {{page: Page | null, key: string | null, real: boolean}} */
 const current = { page: null, key: null, real: false };
 
+/**
+ * @param {Page} page
+ * @param {string} key
+ * @param {boolean} real
+ */
 function mount(page, key, real) {
   try {
     current.page?.destroy?.();
@@ -253,6 +322,7 @@ function mount(page, key, real) {
   page.start?.();
 }
 
+/** @param {string} [message] */
 function showSignIn(message) {
   const identity = loadIdentity();
   const opened = parseRoute(window.location.hash).name;
@@ -280,6 +350,10 @@ function showConnecting() {
     'connecting', false);
 }
 
+/**
+ * @param {import('./router.js').Route} route
+ * @returns {Page}
+ */
 function pageFor(route) {
   switch (route.name) {
     case 'table': return createTablePage(ctx, { table: route.table });

@@ -1,3 +1,4 @@
+// @ts-check
 // Dismissible messages under the header. Errors from the server are shown in
 // plain words (`[data-zone="error"]`), with the server's own message after them.
 
@@ -7,26 +8,38 @@ import { friendlyText } from './names.js';
 const MAX_MESSAGES = 4;
 const NOTICE_MS = 6000; // plain notices fade on their own; errors wait to be dismissed
 
+/** @typedef {{code?: unknown, message?: unknown}} ErrorLike */
+
 export class Banner {
+  /** @param {HTMLElement} container */
   constructor(container) {
     this.container = container;
   }
 
-  /** Show an error; `error` may be a RequestError, {code, message}, or a string. */
+  /**
+   * Show an error; `error` may be a RequestError, {code, message}, or a string
+   * (anything a `catch` caught: whatever else it is reads as "Something went wrong.").
+   * @param {unknown} error
+   */
   error(error) {
     if (typeof error === 'string') return this.show(error, 'error');
     return this.show(plainError(error), 'error');
   }
 
+  /** @param {string} text */
   notice(text) {
     const item = this.show(text, 'notice');
     setTimeout(() => item.remove(), NOTICE_MS);
     return item;
   }
 
+  /**
+   * @param {string} text
+   * @param {'error' | 'notice'} kind
+   */
   show(text, kind) {
     // The same message is shown once, however often it comes.
-    for (const old of this.container.children) if (old.dataset.text === text) old.remove();
+    for (const old of this.container.children) if (/** @type {HTMLElement} */ (old).dataset.text === text) old.remove();
     // One error at a time: a newer error replaces the older one.
     if (kind === 'error') for (const old of this.container.querySelectorAll('[data-zone="error"]')) old.remove();
     const item = el('div', {
@@ -37,7 +50,7 @@ export class Banner {
       // The × is drawn by CSS so the zone's text is the message alone.
       el('button', { type: 'button', class: 'banner-close', 'aria-label': 'Dismiss', title: 'Dismiss', onclick: () => item.remove() }));
     this.container.append(item);
-    while (this.container.children.length > MAX_MESSAGES) this.container.firstElementChild.remove();
+    while (this.container.children.length > MAX_MESSAGES) this.container.firstElementChild?.remove();
     return item;
   }
 
@@ -52,6 +65,7 @@ export class Banner {
 }
 
 // What each protocol error code means, in words a player understands.
+/** @type {Record<string, string>} */
 const PLAIN = {
   bad_request: 'The server did not understand that request.',
   unauthorized: 'You are not signed in (or the key for this name is wrong).',
@@ -70,14 +84,38 @@ const PLAIN = {
   timeout: 'The server did not answer in time.',
 };
 
-/** "That move is not allowed: meld is not a run or set." from {code, message}. */
+/**
+ * A caught error's `code` (a RequestError's, or an `error` reply's), if it has one.
+ * @param {unknown} error
+ * @returns {string | undefined}
+ */
+export function errorCode(error) {
+  const code = /** @type {ErrorLike | null | undefined} */ (error)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * A caught error's `message`, if it has one.
+ * @param {unknown} error
+ * @returns {string | undefined}
+ */
+export function errorMessage(error) {
+  const message = /** @type {ErrorLike | null | undefined} */ (error)?.message;
+  return typeof message === 'string' ? message : undefined;
+}
+
+/**
+ * "That move is not allowed: meld is not a run or set." from {code, message}.
+ * @param {unknown} error
+ * @returns {string}
+ */
 export function plainError(error) {
   if (typeof error === 'string') return error;
-  const code = error?.code ? String(error.code) : '';
+  const code = errorCode(error) ?? '';
   // The server's message may lead with its code ("conflict: …"): the words below say it.
-  let message = friendlyText(error?.message ? String(error.message) : '').replace(/^[a-z_]+:\s*/, '');
+  let message = friendlyText(errorMessage(error) ?? '').replace(/^[a-z_]+:\s*/, '');
   // Reason codes in brackets ("(ace_high_not_allowed)") read better as words.
-  message = message.replace(/\(([a-z]+(?:_[a-z]+)+)\)/g, (_, reason) => `(${reason.replace(/_/g, ' ')})`);
+  message = message.replace(/\(([a-z]+(?:_[a-z]+)+)\)/g, (/** @type {string} */ _, /** @type {string} */ reason) => `(${reason.replace(/_/g, ' ')})`);
   const lead = PLAIN[code];
   if (lead && message && message !== code) return `${lead.replace(/\.$/, '')}: ${message}`;
   if (lead) return lead;

@@ -1,3 +1,4 @@
+// @ts-check
 // Playing cards: recognising the two-character card strings of PROTOCOL.md
 // ("TH", "JK", "??") and drawing them as inline SVG (no image downloads).
 //
@@ -6,10 +7,17 @@
 
 import { el } from './dom.js';
 
+/**
+ * `cardElement`'s options: the element's tag and size, an extra class, and any other
+ * attributes (as `el` takes them).
+ * @typedef {{tag?: 'span' | 'button', size?: 'sm' | 'md' | 'lg', className?: string} & import('../types/dom').Attrs} CardOptions
+ */
+
 // E and W are the eleven- and twelve-spot cards of Royal Cassino's special pack.
 const CARD_PATTERN = /^([A2-9TJQKEW][SHDC]|JK|\?\?)$/;
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
+/** @type {Record<string, {symbol: string, name: string, red: boolean}>} */
 export const SUITS = {
   S: { symbol: '♠', name: 'spades', red: false },
   H: { symbol: '♥', name: 'hearts', red: true },
@@ -17,12 +25,14 @@ export const SUITS = {
   C: { symbol: '♣', name: 'clubs', red: false },
 };
 
+/** @type {Record<string, string>} */
 const RANK_NAMES = {
   A: 'ace', 2: 'two', 3: 'three', 4: 'four', 5: 'five', 6: 'six', 7: 'seven',
   8: 'eight', 9: 'nine', T: 'ten', J: 'jack', Q: 'queen', K: 'king', E: 'eleven', W: 'twelve',
 };
 
 // Pip positions on a 60×84 face (x, y, upside-down?) for the number cards.
+/** @type {Record<string, [number, number, number][]>} */
 const PIPS = {
   A: [[30, 42, 0]],
   2: [[30, 18, 0], [30, 66, 1]],
@@ -36,26 +46,47 @@ const PIPS = {
   T: [[20, 17, 0], [40, 17, 0], [30, 25, 0], [20, 33, 0], [40, 33, 0], [20, 51, 1], [40, 51, 1], [30, 59, 1], [20, 67, 1], [40, 67, 1]],
 };
 
+/**
+ * A card string of PROTOCOL.md ("TH", "JK", "??"; E and W ranks too).
+ * @param {unknown} value
+ * @returns {value is string}
+ */
 export function isCard(value) {
   return typeof value === 'string' && CARD_PATTERN.test(value);
 }
 
-/** A non-empty array whose every element is a card string. */
+/**
+ * A non-empty array whose every element is a card string.
+ * @param {unknown} value
+ * @returns {value is string[]}
+ */
 export function isCardList(value) {
   return Array.isArray(value) && value.length > 0 && value.every(isCard);
 }
 
-/** "T" is shown as "10": that is how the rank is printed on real cards. */
+/**
+ * "T" is shown as "10": that is how the rank is printed on real cards.
+ * @param {string} rank
+ * @returns {string}
+ */
 export function rankLabel(rank) {
-  return { T: '10', E: '11', W: '12' }[rank] ?? rank;
+  return /** @type {Record<string, string>} */ ({ T: '10', E: '11', W: '12' })[rank] ?? rank;
 }
 
-/** A face-up card (not "??"). */
+/**
+ * A face-up card (not "??").
+ * @param {unknown} value
+ * @returns {value is string}
+ */
 export function isFace(value) {
   return isCard(value) && value !== '??';
 }
 
-/** "queen of hearts", "joker", "face-down card". */
+/**
+ * "queen of hearts", "joker", "face-down card".
+ * @param {unknown} card
+ * @returns {string}
+ */
 export function describeCard(card) {
   if (card === '??') return 'face-down card';
   if (card === 'JK') return 'joker';
@@ -63,13 +94,22 @@ export function describeCard(card) {
   return `${RANK_NAMES[card[0]]} of ${SUITS[card[1]].name}`;
 }
 
-/** "Q♥", "10♠", "Joker": the short symbol form used in log lines and labels. */
+/**
+ * "Q♥", "10♠", "Joker": the short symbol form used in log lines and labels.
+ * @param {string} card
+ * @returns {string}
+ */
 export function cardSymbol(card) {
   if (card === '??') return 'a hidden card';
   if (card === 'JK') return 'Joker';
   return rankLabel(card[0]) + SUITS[card[1]].symbol;
 }
 
+/**
+ * @param {string} tag
+ * @param {Record<string, string | number>} [attrs]
+ * @param {...(Node | string | null | undefined)} children
+ */
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG_NS, tag);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
@@ -80,6 +120,7 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** @param {string} card a card string ("??" for a back) */
 function face(card) {
   const root = svg('svg', { viewBox: '0 0 60 84', class: 'card-svg', 'aria-hidden': 'true', focusable: 'false' });
   if (card === '??') {
@@ -128,6 +169,9 @@ function face(card) {
 /**
  * A card element. options: {tag:'span'|'button', size:'sm'|'md'|'lg', ...attrs}.
  * A face-down card is data-card="back".
+ * @param {unknown} card
+ * @param {CardOptions} [options]
+ * @returns {HTMLElement}
  */
 export function cardElement(card, options = {}) {
   const wild = typeof card === 'string' ? /^(JK|[A2-9TJQK][SHDC])=([A2-9TJQK][SHDC])$/.exec(card) : null;
@@ -157,16 +201,25 @@ export function cardElement(card, options = {}) {
     role: tag === 'span' ? 'img' : null,
     ...attrs,
   });
-  node.append(face(card));
+  node.append(face(/** @type {string} */ (card))); // a card string by now ('??' if it was none)
   return node;
 }
 
-/** A row of cards. */
+/**
+ * A row of cards.
+ * @param {unknown[]} cards
+ * @param {CardOptions} [options]
+ */
 export function cardRow(cards, options = {}) {
   return el('span', { class: 'card-row' }, cards.map((card) => cardElement(card, options)));
 }
 
-/** A pile: the top card (or a back) with a count badge. */
+/**
+ * A pile: the top card (or a back) with a count badge.
+ * @param {string | null | undefined} top
+ * @param {unknown} count
+ * @param {string} label
+ */
 export function pileElement(top, count, label) {
   const badge = Number.isInteger(count) ? el('span', { class: 'pile-count', text: String(count), title: `${count} card${count === 1 ? '' : 's'}` }) : null;
   return el('span', { class: 'pile', title: label },
@@ -174,7 +227,10 @@ export function pileElement(top, count, label) {
     badge);
 }
 
-/** Inline text form for labels: "7♥" with the suit coloured, "Joker", "hidden". */
+/**
+ * Inline text form for labels: "7♥" with the suit coloured, "Joker", "hidden".
+ * @param {string} card
+ */
 export function cardText(card) {
   if (card === '??') return el('span', { class: 'card-text', text: 'hidden', title: describeCard(card) });
   if (card === 'JK') return el('span', { class: 'card-text', text: 'Joker', title: describeCard(card) });

@@ -1,3 +1,4 @@
+// @ts-check
 // A small inline-SVG line chart of a balance over the ledger entries loaded.
 
 import { el, formatChips } from './dom.js';
@@ -7,6 +8,11 @@ const W = 600;
 const H = 140;
 const PAD = { left: 48, right: 8, top: 10, bottom: 18 };
 
+/**
+ * @param {string} tag
+ * @param {Record<string, string | number>} [attrs]
+ * @param {string} [text]
+ */
 function svg(tag, attrs = {}, text) {
   const node = document.createElementNS(NS, tag);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
@@ -14,14 +20,20 @@ function svg(tag, attrs = {}, text) {
   return node;
 }
 
-/** entries: newest first, each with a numeric `balance`. Returns a <figure> or null. */
+/**
+ * entries: newest first, each with a numeric `balance`. Returns a <figure> or null.
+ * @param {{balance: unknown}[]} entries
+ * @returns {HTMLElement | null}
+ */
 export function balanceChart(entries) {
   const points = entries.filter((e) => Number.isFinite(Number(e.balance))).slice().reverse().map((e) => Number(e.balance));
   if (points.length < 2) return null;
   const min = Math.min(...points);
   const max = Math.max(...points);
   const span = max - min || 1;
+  /** @param {number} i */
   const x = (i) => PAD.left + (i / (points.length - 1)) * (W - PAD.left - PAD.right);
+  /** @param {number} v */
   const y = (v) => PAD.top + (1 - (v - min) / span) * (H - PAD.top - PAD.bottom);
   const line = points.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
   const area = `${x(0).toFixed(1)},${H - PAD.bottom} ${line} ${x(points.length - 1).toFixed(1)},${H - PAD.bottom}`;

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's chat (docs/protocol.md "Table chat"): the lines and quick
 // reactions of everyone at the table, a box to write in, and for the host a
 // mute switch beside each person. The box is built once, so a state push never
@@ -6,17 +7,26 @@
 import { displayName } from './names.js';
 import { el, isPlainObject, replaceChildren, sameName } from './dom.js';
 
+/** @typedef {import('../types/wire').State} State */
+/** @typedef {import('../types/wire').ChatLine} ChatLine */
+/** @typedef {import('../types/wire').Reaction} Reaction */
+/** @typedef {import('./app.js').AppContext} AppContext */
+
 const MAX_CHARS = 200;
 // The server's fixed set of reactions, as shown.
+/** @type {[Reaction, string][]} */
 export const REACTIONS = [
   ['gg', 'gg'], ['nice', 'nice!'], ['oops', 'oops'], ['thanks', 'thanks'],
   ['hurry', 'hurry up'], ['wow', 'wow'], ['sorry', 'sorry'], ['thumbs_up', '👍'],
 ];
+/** @type {Map<string, string>} */
 const REACTION_TEXT = new Map(REACTIONS);
 
 /**
  * ctx: {conn, banner, me}. Returns {element, update(state)}.
  * `table()` gives the current table id.
+ * @param {Pick<AppContext, 'conn' | 'banner' | 'me'>} ctx
+ * @param {() => string} table
  */
 export function createChatPanel(ctx, table) {
   const list = el('ol', { class: 'chat-list', tabindex: '0', 'aria-label': 'Table chat, newest last' });
@@ -36,7 +46,9 @@ export function createChatPanel(ctx, table) {
   const people = el('div', { class: 'chat-people', 'data-testid': 'chat-people', hidden: true });
   const element = el('div', { class: 'chat-panel panel', 'data-zone': 'chat' },
     el('h3', { class: 'panel-title', text: 'Chat' }), list, form, reactions, mutedNote, closedNote, people);
+  /** @type {string | null} */
   let shownKey = null;
+  /** @type {string | null} */
   let peopleKey = null;
 
   form.addEventListener('submit', (event) => {
@@ -46,6 +58,10 @@ export function createChatPanel(ctx, table) {
     say({ text }, () => { input.value = ''; });
   });
 
+  /**
+   * @param {{text: string} | {reaction: Reaction}} fields
+   * @param {() => void} [after]
+   */
   async function say(fields, after) {
     try {
       await ctx.conn.request('chat', { table: table(), ...fields });
@@ -55,6 +71,10 @@ export function createChatPanel(ctx, table) {
     }
   }
 
+  /**
+   * @param {string} player
+   * @param {boolean} muted
+   */
   async function setMuted(player, muted) {
     try {
       await ctx.conn.request('mute', { table: table(), player, muted });
@@ -63,8 +83,10 @@ export function createChatPanel(ctx, table) {
     }
   }
 
+  /** @param {State} state */
   function update(state) {
     const me = ctx.me?.name;
+    /** @type {ChatLine[]} */
     const lines = Array.isArray(state.chat) ? state.chat.filter(isPlainObject) : [];
     const muted = Array.isArray(state.muted) ? state.muted.filter((name) => typeof name === 'string') : [];
     const mutedMe = muted.some((name) => sameName(name, me));
@@ -88,9 +110,17 @@ export function createChatPanel(ctx, table) {
   }
 
   // The host's mute switches: everyone seated (bots aside) and everyone who has chatted.
+  /**
+   * @param {State} state
+   * @param {ChatLine[]} lines
+   * @param {string[]} muted
+   * @param {string | undefined} me
+   */
   function renderPeople(state, lines, muted, me) {
     const isHost = sameName(state.host, me);
+    /** @type {string[]} */
     const names = [];
+    /** @param {unknown} name */
     const add = (name) => {
       if (typeof name === 'string' && name && !sameName(name, state.host) && !names.some((n) => sameName(n, name))) names.push(name);
     };
@@ -115,6 +145,10 @@ export function createChatPanel(ctx, table) {
   return { element, update };
 }
 
+/**
+ * @param {ChatLine} line
+ * @param {string | undefined} me
+ */
 function chatLine(line, me) {
   const who = String(line.player ?? '?');
   const time = typeof line.time === 'number' ? new Date(line.time) : null;

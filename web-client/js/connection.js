@@ -1,3 +1,4 @@
+// @ts-check
 // One WebSocket to the server with request/reply matching and automatic reconnect.
 //
 // Requests carry an increasing `id`; the server's direct reply carries `re`
@@ -13,7 +14,32 @@ const REQUEST_TIMEOUT_MS = 20000;
 // (laptop sleep, NAT timeout) instead of waiting forever for the next push.
 const PING_EVERY_MS = 25000;
 
+/** @typedef {import('../types/wire').RequestMap} RequestMap */
+/** @typedef {import('../types/wire').ReplyMap} ReplyMap */
+/** @typedef {import('../types/wire').PushMap} PushMap */
+/** @typedef {import('../types/wire').StatePush} StatePush */
+/** @typedef {import('../types/wire').State} State */
+/** @typedef {import('../types/wire').Player} Player */
+/** @typedef {import('../types/wire').Result} Result */
+/** @typedef {import('../types/wire').ChatLine} ChatLine */
+/** @typedef {'connecting' | 'online' | 'offline'} ConnectionStatus */
+/**
+ * What a connection's listeners are given, by event: pushed messages by their type
+ * (a `state` push filled in to the whole state), and the pseudo-events 'open' and 'status'.
+ * @typedef {Omit<PushMap, 'state'> & {state: State, open: undefined, status: {status: ConnectionStatus, retryAt: number}}} EventMap
+ */
+/**
+ * @typedef {object} PendingRequest
+ * @property {(reply: any) => void} resolve
+ * @property {(error: RequestError) => void} reject
+ * @property {ReturnType<typeof setTimeout>} timer
+ */
+
 export class RequestError extends Error {
+  /**
+   * @param {string} code
+   * @param {string} [message]
+   */
   constructor(code, message) {
     super(message || code);
     this.code = code;
@@ -21,28 +47,46 @@ export class RequestError extends Error {
 }
 
 export class Connection {
+  /** @param {string} url */
   constructor(url) {
     this.url = url;
+    /** @type {WebSocket | null} */
     this.socket = null;
     this.nextId = 1;
+    /** @type {Map<number, PendingRequest>} */
     this.pending = new Map(); // id → {resolve, reject, timer}
+    /** @type {Map<string, Set<(payload: any) => void>>} */
     this.listeners = new Map(); // type → Set<fn>
     this.attempt = 0;
+    /** @type {ReturnType<typeof setTimeout> | undefined | null} */
     this.retryTimer = null;
+    /** @type {ReturnType<typeof setInterval> | undefined | null} */
     this.pingTimer = null;
+    /** @type {ConnectionStatus} */
     this.status = 'connecting';
     this.retryAt = 0;
+    /** @type {Map<string, KeptTable>} */
     this.tables = new Map(); // table id → {log, logEnd, chat, chatEnd, players, result, fixed, constants}: what state pushes leave out
   }
 
   /** Listen for pushed messages of a type ('state', 'error', …) or for
-   *  the pseudo-events 'open' and 'status'. Returns an unsubscribe function. */
+   *  the pseudo-events 'open' and 'status'. Returns an unsubscribe function.
+   * @template {keyof EventMap} T
+   * @param {T} type
+   * @param {(payload: EventMap[T]) => void} fn
+   * @returns {() => void}
+   */
   on(type, fn) {
-    if (!this.listeners.has(type)) this.listeners.set(type, new Set());
-    this.listeners.get(type).add(fn);
+    let listeners = this.listeners.get(type);
+    if (!listeners) this.listeners.set(type, listeners = new Set());
+    listeners.add(fn);
     return () => this.listeners.get(type)?.delete(fn);
   }
 
+  /**
+   * @param {string} type
+   * @param {unknown} [payload]
+   */
   emit(type, payload) {
     for (const fn of [...(this.listeners.get(type) || [])]) {
       try {
@@ -53,6 +97,7 @@ export class Connection {
     }
   }
 
+  /** @param {ConnectionStatus} status */
   setStatus(status) {
     this.status = status;
     this.emit('status', { status, retryAt: this.retryAt });
@@ -63,7 +108,7 @@ export class Connection {
   }
 
   connect() {
-    clearTimeout(this.retryTimer);
+    clearTimeout(this.retryTimer ?? undefined);
     this.retryTimer = null;
     this.setStatus('connecting');
     let socket;
@@ -97,7 +142,10 @@ export class Connection {
     // 'error' is always followed by 'close', which does the work.
   }
 
-  /** Forget the current socket at once; its late 'close' event is ignored. */
+  /**
+   * Forget the current socket at once; its late 'close' event is ignored.
+   * @param {string} reason
+   */
   abandon(reason) {
     const old = this.socket;
     this.socket = null;
@@ -124,7 +172,7 @@ export class Connection {
     this.attempt += 1;
     this.retryAt = Date.now() + delay;
     this.setStatus('offline');
-    clearTimeout(this.retryTimer);
+    clearTimeout(this.retryTimer ?? undefined);
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }
 
@@ -133,10 +181,11 @@ export class Connection {
     if (this.status === 'offline') this.connect();
   }
 
+  /** @param {unknown} data a frame's text */
   handleFrame(data) {
     let message;
     try {
-      message = JSON.parse(data);
+      message = JSON.parse(String(data));
     } catch {
       console.warn('ignoring a frame that is not JSON', data);
       return;
@@ -155,13 +204,22 @@ export class Connection {
     this.emit(String(message.type ?? 'unknown'), message);
   }
 
-  /** Fills a state push in from what this connection kept of its table (state_merge.js). */
+  /**
+   * Fills a state push in from what this connection kept of its table (state_merge.js).
+   * @param {StatePush} state filled in where it lies: it is the whole `State` afterwards
+   */
   completeState(state) {
     completeState(this.tables, state);
   }
 
-  /** Send a request; resolves with the reply, rejects with a RequestError. */
-  request(type, fields = {}) {
+  /**
+   * Send a request; resolves with the reply, rejects with a RequestError.
+   * @template {keyof RequestMap} T
+   * @param {T} type
+   * @param {RequestMap[T]} [fields]
+   * @returns {Promise<ReplyMap[T]>}
+   */
+  request(type, fields = /** @type {RequestMap[T]} */ ({})) {
     if (!this.isOpen) return Promise.reject(new RequestError('offline', 'Not connected to the server.'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -170,15 +228,19 @@ export class Connection {
       }, REQUEST_TIMEOUT_MS);
       this.pending.set(id, { resolve, reject, timer });
       try {
-        this.socket.send(JSON.stringify({ ...fields, type, id }));
+        /** @type {WebSocket} */ (this.socket).send(JSON.stringify({ ...fields, type, id })); // isOpen said so
       } catch (err) {
         this.pending.delete(id);
         clearTimeout(timer);
-        reject(new RequestError('offline', String(err?.message || err)));
+        reject(new RequestError('offline', String(/** @type {Error} */ (err)?.message || err)));
       }
     });
   }
 
+  /**
+   * @param {string} code
+   * @param {string} message
+   */
   failPending(code, message) {
     const requests = [...this.pending.values()];
     this.pending.clear();
@@ -204,20 +266,28 @@ export class Connection {
   }
 
   stopPings() {
-    clearInterval(this.pingTimer);
+    clearInterval(this.pingTimer ?? undefined);
     this.pingTimer = null;
   }
 }
 
 /** The WebSocket URL on the same host the page came from. On a table's page
  *  it names the table (/ws?table=ID): where several servers share the work, the
- *  proxy sends every client of a table to the server that serves it. */
+ *  proxy sends every client of a table to the server that serves it.
+ * @param {Location} [loc]
+ * @param {string | null} [table]
+ * @returns {string}
+ */
 export function defaultSocketUrl(loc = window.location, table = tableOfHash(loc.hash)) {
   const scheme = loc.protocol === 'https:' ? 'wss:' : 'ws:';
   return `${scheme}//${loc.host}/ws` + (table ? `?table=${encodeURIComponent(table)}` : '');
 }
 
-/** The table a #/table/ID hash shows, or null. */
+/**
+ * The table a #/table/ID hash shows, or null.
+ * @param {string} hash
+ * @returns {string | null}
+ */
 export function tableOfHash(hash) {
   const match = /^#\/table\/([^/?]+)/.exec(hash || '');
   return match ? decodeURIComponent(match[1]) : null;

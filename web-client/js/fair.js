@@ -1,3 +1,4 @@
+// @ts-check
 // Provably fair deals, checked in the browser (docs/playing.md "Provably fair deals").
 // When a table has ended its state reveals the seed; this file recomputes each
 // deal's commitment (SHA-256 of "parlour-fair-1|TABLE|DEAL|SEED|SALT") and,
@@ -9,6 +10,14 @@
 // (it replays every step).
 
 import { isPlainObject } from './dom.js';
+
+/** @typedef {import('../types/wire').History} History */
+/** @typedef {import('../types/wire').HistoryFair} HistoryFair */
+/** @typedef {import('../types/wire').GameView} GameView */
+/** @typedef {import('../types/wire').State} State */
+/** @typedef {import('./connection.js').Connection} Connection */
+/** @typedef {{short_pack?: boolean, jokers?: number, decks?: number, eleven_twelve_spots?: boolean}} PackSpec */
+/** @typedef {{ok: boolean, lines: string[]}} Verdict */
 
 const SCHEME = 'parlour-fair-1';
 
@@ -27,7 +36,11 @@ const K = new Uint32Array([
   0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
-/** SHA-256 of a string's UTF-8 bytes, as 64 lower-case hex digits. */
+/**
+ * SHA-256 of a string's UTF-8 bytes, as 64 lower-case hex digits.
+ * @param {unknown} text
+ * @returns {string}
+ */
 export function sha256Hex(text) {
   const data = new TextEncoder().encode(String(text));
   const length = Math.ceil((data.length + 9) / 64) * 64;
@@ -40,6 +53,7 @@ export function sha256Hex(text) {
   view.setUint32(length - 4, bits >>> 0);
   const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
   const w = new Uint32Array(64);
+  /** @type {(x: number, n: number) => number} */
   const rotr = (x, n) => (x >>> n) | (x << (32 - n));
   for (let off = 0; off < length; off += 64) {
     for (let i = 0; i < 16; i++) w[i] = view.getUint32(off + 4 * i);
@@ -59,11 +73,24 @@ export function sha256Hex(text) {
   return Array.from(h, (word) => word.toString(16).padStart(8, '0')).join('');
 }
 
-/** The seed material of a deal (rules/fair.h) and its commitment. */
+/**
+ * The seed material of a deal (rules/fair.h) and its commitment.
+ * @param {string} table
+ * @param {number} deal
+ * @param {string} seed
+ * @param {string | undefined} salt
+ */
 export function seedMaterial(table, deal, seed, salt) {
   return `${SCHEME}|${table}|${deal}|${seed}|${salt ?? ''}`;
 }
 
+/**
+ * @param {string} table
+ * @param {number} deal
+ * @param {string} seed
+ * @param {string | undefined} salt
+ * @returns {string}
+ */
 export function commitment(table, deal, seed, salt) {
   return sha256Hex(seedMaterial(table, deal, seed, salt));
 }
@@ -71,9 +98,11 @@ export function commitment(table, deal, seed, salt) {
 // -- the server's shuffle: xoshiro256** seeded by splitmix64 (rules/rng.cpp) --
 
 const MASK = (1n << 64n) - 1n;
+/** @type {(x: bigint, k: bigint) => bigint} */
 const rotl = (x, k) => ((x << k) | (x >> (64n - k))) & MASK;
 
 export class Rng {
+  /** @param {string | number | bigint} seed the table's seed (a decimal string on the wire) */
   constructor(seed) {
     let x = BigInt.asUintN(64, BigInt(seed));
     const splitmix = () => {
@@ -99,7 +128,11 @@ export class Rng {
     return result;
   }
 
-  /** Uniform in [0, bound), unbiased by rejection as the server does it. */
+  /**
+   * Uniform in [0, bound), unbiased by rejection as the server does it.
+   * @param {number} bound
+   * @returns {number}
+   */
   below(bound) {
     const b = BigInt(bound);
     const threshold = ((1n << 64n) - b) % b;
@@ -109,6 +142,7 @@ export class Rng {
     }
   }
 
+  /** @param {unknown[]} items */
   shuffle(items) {
     for (let i = items.length; i > 1; --i) {
       const j = this.below(i);
@@ -117,9 +151,14 @@ export class Rng {
   }
 }
 
-/** A new pack in the server's fixed order (rules/cards.h make_pack). */
+/**
+ * A new pack in the server's fixed order (rules/cards.h make_pack).
+ * @param {PackSpec} spec
+ * @returns {string[]}
+ */
 export function makePack(spec) {
   const ranks = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
+  /** @type {string[]} */
   const pack = [];
   for (let deck = 0; deck < (spec.decks ?? 1); deck++) {
     for (const suit of ['S', 'H', 'D', 'C']) {
@@ -135,9 +174,17 @@ export function makePack(spec) {
   return pack;
 }
 
-/** The stock of the shoe's `shuffle`-th deal, top first (rules/shoe.cpp). */
+/**
+ * The stock of the shoe's `shuffle`-th deal, top first (rules/shoe.cpp).
+ * @param {PackSpec} spec
+ * @param {string} seed
+ * @param {number} shuffle
+ * @param {string[] | null | undefined} stacked
+ * @returns {string[]}
+ */
 export function shoeDeck(spec, seed, shuffle, stacked) {
   const rng = new Rng(seed);
+  /** @type {string[]} */
   let deck = [];
   for (let deal = 1; deal <= shuffle; deal++) {
     const pack = makePack(spec);
@@ -154,7 +201,13 @@ export function shoeDeck(spec, seed, shuffle, stacked) {
   return deck;
 }
 
-/** What does not match, or null: the cards out of the stock must be its deck's top (rules/fair.cpp check_dealt). */
+/**
+ * What does not match, or null: the cards out of the stock must be its deck's top (rules/fair.cpp check_dealt).
+ * @param {string[]} deck
+ * @param {(GameView | null | undefined)[]} seatViews
+ * @param {GameView | null | undefined} tableView
+ * @returns {string | null}
+ */
 export function checkDealt(deck, seatViews, tableView) {
   let dealt = deck.length;
   for (const pile of tableView?.piles ?? []) {
@@ -163,9 +216,12 @@ export function checkDealt(deck, seatViews, tableView) {
       dealt = deck.length - pile.count;
     }
   }
+  /** @type {Map<string, number>} */
   const available = new Map();
   for (const card of deck.slice(0, dealt)) available.set(card, (available.get(card) ?? 0) + 1);
+  /** @type {[string, string][]} */
   const shown = [];
+  /** @type {(cards: unknown, where: string) => void} */
   const collect = (cards, where) => {
     for (const card of Array.isArray(cards) ? cards : []) {
       if (typeof card === 'string' && card !== '??') shown.push([card.split('=')[0], where]);
@@ -193,8 +249,12 @@ export function checkDealt(deck, seatViews, tableView) {
  * Checks a finished table's history (every deal's first step at least) against
  * its revealed seed, and the commitments this browser received during play.
  * received: {deal: commitment}. Returns {ok, lines}.
+ * @param {History} history
+ * @param {Record<string, string>} [received]
+ * @returns {Verdict}
  */
 export function verifyHistory(history, received = {}) {
+  /** @type {string[]} */
   const lines = [];
   let ok = true;
   const fair = history?.fair;
@@ -214,7 +274,7 @@ export function verifyHistory(history, received = {}) {
     const first = steps.get(deal.from_seq);
     if (isPlainObject(fair.pack) && Number.isInteger(deal.shuffle) && first && Array.isArray(first.views) && first.phase === 'playing') {
       const deck = shoeDeck(fair.pack, fair.seed, deal.shuffle, deal.shuffle === 1 ? fair.stacked_deck : null);
-      const problem = checkDealt(deck, first.views, first.views[0]);
+      const problem = checkDealt(deck, /** @type {GameView[]} */ (first.views), /** @type {GameView} */ (first.views[0]));
       ok = ok && !problem;
       line += problem ? `; the cards dealt DO NOT come from the shuffled deck: ${problem}` : '; the cards dealt are the top of the re-shuffled deck';
     } else if (!isPlainObject(fair.pack)) {
@@ -231,6 +291,7 @@ export function verifyHistory(history, received = {}) {
 const RECEIVED_KEY = 'parlour.commitments';
 const MAX_TABLES = 50;
 
+/** @returns {Record<string, Record<string, string>>} */
 function readReceived() {
   try {
     const all = JSON.parse(localStorage.getItem(RECEIVED_KEY) || '{}');
@@ -240,12 +301,15 @@ function readReceived() {
   }
 }
 
-/** Remember a state's commitment (state.fair), so the reveal can be checked against what was sent. */
+/**
+ * Remember a state's commitment (state.fair), so the reveal can be checked against what was sent.
+ * @param {Partial<State> | null | undefined} state
+ */
 export function rememberCommitment(state) {
   const fair = state?.fair;
   if (!isPlainObject(fair) || !Number.isInteger(fair.deal) || typeof fair.commitment !== 'string') return;
   const all = readReceived();
-  const table = String(state.table);
+  const table = String(state?.table);
   const mine = isPlainObject(all[table]) ? all[table] : {};
   if (mine[fair.deal] === fair.commitment) return;
   mine[fair.deal] = fair.commitment;
@@ -260,7 +324,11 @@ export function rememberCommitment(state) {
   }
 }
 
-/** {deal: commitment} this browser received at a table. */
+/**
+ * {deal: commitment} this browser received at a table.
+ * @param {string} table
+ * @returns {Record<string, string>}
+ */
 export function receivedCommitments(table) {
   const mine = readReceived()[String(table)];
   return isPlainObject(mine) ? mine : {};
@@ -270,7 +338,13 @@ export function receivedCommitments(table) {
 
 const MAX_PAGES = 400;
 
-/** Every page of one deal's history, merged: the first reply with all the steps. */
+/**
+ * Every page of one deal's history, merged: the first reply with all the steps.
+ * @param {Connection} conn
+ * @param {string} table
+ * @param {number | undefined} deal undefined: the server's default (the first)
+ * @returns {Promise<History>}
+ */
 export async function fetchDeal(conn, table, deal) {
   let reply = await conn.request('history', { table, deal });
   const merged = { ...reply, steps: [...(reply.steps ?? [])] };
@@ -282,9 +356,15 @@ export async function fetchDeal(conn, table, deal) {
   return merged;
 }
 
-/** The whole history the viewer may read (every finished deal), as one document. */
+/**
+ * The whole history the viewer may read (every finished deal), as one document.
+ * @param {Connection} conn
+ * @param {string} table
+ * @returns {Promise<History & {received_commitments?: {deal: number, commitment: string}[]}>}
+ */
 export async function fetchWholeHistory(conn, table) {
   const first = await conn.request('history', { table });
+  /** @type {History & {received_commitments?: {deal: number, commitment: string}[]}} */
   const whole = { ...first, deal: null, steps: [], next_from: null };
   for (const deal of first.deals ?? []) {
     if (!deal.finished) continue;
@@ -296,9 +376,15 @@ export async function fetchWholeHistory(conn, table) {
   return whole;
 }
 
-/** Fetches what the check needs (each deal's first page) and verifies it. */
+/**
+ * Fetches what the check needs (each deal's first page) and verifies it.
+ * @param {Connection} conn
+ * @param {string} table
+ * @returns {Promise<Verdict>}
+ */
 export async function verifyTable(conn, table) {
   const first = await conn.request('history', { table });
+  /** @type {History} */
   const history = { ...first, steps: [] };
   for (const deal of first.deals ?? []) {
     const page = deal.deal === first.deal ? first : await conn.request('history', { table, deal: deal.deal });

@@ -1,3 +1,4 @@
+// @ts-check
 // "How to play": each game's rules in a few lines, the keyboard shortcuts, and
 // a one-line hint for every action that is not obvious from its name. Written
 // from the rule sources the server follows (an encyclopedia of card games, an
@@ -79,12 +80,20 @@ const SHORTCUTS = [
   ['?', 'show or hide this help'],
 ];
 
-/** The game's rules in a few lines, or a general note for a game without one here. */
+/**
+ * The game's rules in a few lines, or a general note for a game without one here.
+ * @param {string | undefined} gameId
+ * @returns {string[]}
+ */
 export function gameRules(gameId) {
-  return GAMES[gameId] || ['Every move you may make is listed as a button under the table; the log says what happened.'];
+  return GAMES[/** @type {keyof typeof GAMES} */ (gameId)] || ['Every move you may make is listed as a button under the table; the log says what happened.'];
 }
 
-/** The "How to play" panel: the rules, how to act here, the keyboard shortcuts. */
+/**
+ * The "How to play" panel: the rules, how to act here, the keyboard shortcuts.
+ * @param {string | undefined} gameId
+ * @param {string} gameName
+ */
 export function helpPanel(gameId, gameName) {
   return el('section', { class: 'panel help-panel', 'data-zone': 'help', 'aria-label': `How to play ${gameName}` },
     el('h2', { class: 'panel-title', text: `How to play ${gameName}` }),
@@ -95,6 +104,7 @@ export function helpPanel(gameId, gameName) {
 }
 
 // One line on what a move does, for the moves whose name does not say it all.
+/** @type {Record<string, string>} */
 const ACTION_HINTS = {
   pass: 'Sit this deal out (or let the chance go by).',
   play: 'Play this deal with your hand: each trick you take wins a share of the pool; none at all and you pay.',
@@ -119,7 +129,11 @@ const ACTION_HINTS = {
   layout: 'Rebuild the table this way (it changes only what is named).',
 };
 
-/** The hint for one `legal` entry, or null when its name says it all. */
+/**
+ * The hint for one `legal` entry, or null when its name says it all.
+ * @param {import('../types/wire').LegalAction | null | undefined} entry
+ * @returns {string | null}
+ */
 export function actionHint(entry) {
   if (!entry || typeof entry.type !== 'string') return null;
   if (entry.type === 'general') {

@@ -1,3 +1,4 @@
+// @ts-check
 // A player's chip ledger, newest first, paged backwards with "Older", each
 // movement linked to the deal that caused it; a small balance chart (inline
 // SVG); settle-up over chosen tables (who pays whom); CSV downloads of both; and,
@@ -9,16 +10,30 @@ import { el, formatChips, isPlainObject, replaceChildren, sameName } from './dom
 import { deviceUrl, href, signupUrl } from './router.js';
 import { loadIdentity } from './store.js';
 import { balanceChart } from './chart.js';
+import { errorCode, errorMessage } from './banner.js';
+
+/** @typedef {import('../types/wire').LedgerEntry} LedgerEntry */
+/** @typedef {import('../types/wire').LedgerRequest} LedgerRequest */
+/** @typedef {import('../types/wire').SettledTable} SettledTable */
+/** @typedef {import('./app.js').AppContext} AppContext */
+/** @typedef {import('./app.js').Page} Page */
 
 const PAGE_SIZE = 50;
 const CSV_LIMIT = 500; // entries in a ledger CSV (the API's largest page)
 
+/**
+ * @param {AppContext} ctx
+ * @param {{player: string | null, table: string | null}} params
+ * @returns {Page}
+ */
 export function createLedgerPage(ctx, { player, table }) {
   const name = player || ctx.me?.name || '';
   const own = sameName(name, ctx.me?.name);
+  /** @type {number | null} */
   let oldest = null; // entry number of the last row shown, for `before`
   let loading = false;
   let loadedAny = false;
+  /** @type {LedgerEntry[]} */
   const entries = []; // every entry loaded so far, newest first
   let settleTable = table || null;
 
@@ -61,6 +76,7 @@ export function createLedgerPage(ctx, { player, table }) {
     loading = true;
     older.disabled = true;
     status.textContent = 'Loading…';
+    /** @type {LedgerRequest} */
     const request = { player: name, limit: PAGE_SIZE };
     if (oldest !== null) request.before = oldest;
     try {
@@ -72,7 +88,7 @@ export function createLedgerPage(ctx, { player, table }) {
         el('strong', { 'data-testid': 'balance', 'data-value': value === null ? null : String(value), text: value === null ? '—' : String(value) }),
         ' chips');
       if (own && typeof reply.balance === 'number') ctx.setChips(reply.balance);
-      body.append(...page.map((entry) => row(entry, ctx, name)));
+      body.append(...page.map((entry) => row(entry, ctx)));
       entries.push(...page);
       loadedAny = loadedAny || page.length > 0;
       const last = page[page.length - 1];
@@ -83,8 +99,8 @@ export function createLedgerPage(ctx, { player, table }) {
       replaceChildren(chartBox, balanceChart(entries));
       if (!settleBox.dataset.drawn) showSettle();
     } catch (error) {
-      status.textContent = error.code === 'not_found' ? `There is no player called "${name}".` : 'Could not load the ledger.';
-      if (error.code !== 'not_found') ctx.banner.error(error);
+      status.textContent = errorCode(error) === 'not_found' ? `There is no player called "${name}".` : 'Could not load the ledger.';
+      if (errorCode(error) !== 'not_found') ctx.banner.error(error);
     } finally {
       loading = false;
       older.disabled = false;
@@ -96,9 +112,15 @@ export function createLedgerPage(ctx, { player, table }) {
   // fewest payments, and what bots and pools hold apart. By default the tables
   // of tonight that this page's player hosted, or the one table in ?table=.
 
-  /** Tables to offer: the one asked for, tonight's, and those in the loaded entries. */
+  /**
+   * Tables to offer: the one asked for, tonight's, and those in the loaded entries.
+   * @param {SettledTable[]} tonight
+   * @returns {string[]}
+   */
   function tableChoices(tonight) {
+    /** @type {string[]} */
     const ids = [];
+    /** @param {unknown} id */
     const add = (id) => { if (id !== null && id !== undefined && id !== '' && !ids.includes(String(id))) ids.push(String(id)); };
     add(settleTable);
     for (const t of tonight) add(t.table);
@@ -108,7 +130,9 @@ export function createLedgerPage(ctx, { player, table }) {
 
   async function showSettle() {
     settleBox.dataset.drawn = '1';
+    /** @type {Map<string, string>} */
     const games = new Map();
+    /** @type {SettledTable[]} */
     let tonight = [];
     if (own) {
       try {
@@ -126,7 +150,7 @@ export function createLedgerPage(ctx, { player, table }) {
     const boxes = choices.map((id) => el('label', { class: 'settle-choice' },
       el('input', {
         type: 'checkbox', name: 'settle-table', value: id, checked: chosen.has(id),
-        onchange: (event) => { if (event.target.checked) chosen.add(id); else chosen.delete(id); fill(); },
+        onchange: (event) => { if (/** @type {HTMLInputElement} */ (event.target).checked) chosen.add(id); else chosen.delete(id); fill(); },
       }),
        ` ${games.has(id) ? `${ctx.gameName(games.get(id))} at ${tableTitle(id)}` : tableTitleCapital(id)}`));
     const tbody = el('tbody');
@@ -156,7 +180,8 @@ export function createLedgerPage(ctx, { player, table }) {
     async function fill() {
       const mine = ++round;
       const ids = [...chosen];
-      settleBox.querySelector('[data-testid="balances"]').dataset.table = ids.join(',');
+      const balancesTable = /** @type {HTMLElement | null} */ (settleBox.querySelector('[data-testid="balances"]'));
+      if (balancesTable) balancesTable.dataset.table = ids.join(',');
       csv.disabled = ids.length === 0;
       replaceChildren(apart);
       if (ids.length === 0) {
@@ -171,7 +196,7 @@ export function createLedgerPage(ctx, { player, table }) {
         reply = await ctx.conn.request('settle', { tables: ids });
       } catch (error) {
         if (mine !== round) return;
-        replaceChildren(tbody, el('tr', {}, el('td', { colspan: 3, class: 'muted', text: error.message || 'Could not settle up.' })));
+        replaceChildren(tbody, el('tr', {}, el('td', { colspan: 3, class: 'muted', text: errorMessage(error) || 'Could not settle up.' })));
         replaceChildren(payments);
         return;
       }
@@ -213,6 +238,10 @@ export function createLedgerPage(ctx, { player, table }) {
     return Boolean(loadIdentity()?.token);
   }
 
+  /**
+   * @param {string} path
+   * @param {string} filename
+   */
   async function downloadCsv(path, filename) {
     const token = loadIdentity()?.token;
     if (!token) return;
@@ -243,8 +272,8 @@ export function createLedgerPage(ctx, { player, table }) {
         } catch {
           const range = document.createRange();
           range.selectNodeContents(shown);
-          getSelection().removeAllRanges();
-          getSelection().addRange(range);
+          getSelection()?.removeAllRanges();
+          getSelection()?.addRange(range);
           reveal.textContent = 'Selected — copy it';
         }
         setTimeout(() => { reveal.textContent = 'Copy'; }, 1500);
@@ -280,7 +309,7 @@ export function createLedgerPage(ctx, { player, table }) {
             },
           }))));
       } catch (error) {
-        if (error?.code) ctx.banner.error(error);
+        if (errorCode(error)) ctx.banner.error(error);
       }
     }
     const link = el('button', {
@@ -317,7 +346,7 @@ export function createLedgerPage(ctx, { player, table }) {
           input.value = '';
           result.textContent = 'Passphrase saved. "Sign in with a passphrase" on another browser now signs it in as one of your devices.';
         } catch (error) {
-          result.textContent = `${error?.code || 'error'}: ${error?.message || 'could not save the passphrase'}`;
+          result.textContent = `${errorCode(error) || 'error'}: ${errorMessage(error) || 'could not save the passphrase'}`;
         }
       },
     }, el('label', { class: 'field-label' }, 'New passphrase (8–128 characters)', input),
@@ -342,9 +371,9 @@ export function createLedgerPage(ctx, { player, table }) {
             `${reply.uses} new name${reply.uses === 1 ? '' : 's'}, until ${new Date(reply.expires_at).toLocaleString()}): `,
             el('code', { class: 'token', text: signupUrl(reply.code) }));
         } catch (error) {
-          result.textContent = error?.code === 'conflict'
+          result.textContent = errorCode(error) === 'conflict'
             ? 'Anyone may take a name on this server: share a table\'s invite link instead.'
-            : `${error?.code || 'error'}: ${error?.message || 'could not make the link'}`;
+            : `${errorCode(error) || 'error'}: ${errorMessage(error) || 'could not make the link'}`;
         } finally {
           make.disabled = false;
         }
@@ -365,15 +394,20 @@ export function createLedgerPage(ctx, { player, table }) {
       else if (!loadedAny && oldest === null) load();
     },
     resume() {
-      this.start();
+      this.start?.();
     },
   };
 }
 
+/** @param {number} n */
 function signed(n) {
   return n > 0 ? `+${formatChips(n)}` : formatChips(n);
 }
 
+/**
+ * @param {LedgerEntry} entry
+ * @param {AppContext} ctx
+ */
 function row(entry, ctx) {
   const amount = Number(entry.amount);
   const amountClass = amount > 0 ? 'amount-plus' : amount < 0 ? 'amount-minus' : '';
@@ -390,7 +424,10 @@ function row(entry, ctx) {
     el('td', { class: 'memo', text: friendlyText(entry.memo ?? '') }));
 }
 
-/** "deal N", linking to the table where the movement happened (seq: the table event that caused it). */
+/**
+ * "deal N", linking to the table where the movement happened (seq: the table event that caused it).
+ * @param {LedgerEntry} entry
+ */
 function dealLink(entry) {
   const table = entry.table;
   if (table === null || table === undefined || table === '' || !Number.isFinite(entry.deal)) return el('span', { class: 'muted', text: '—' });
@@ -402,7 +439,11 @@ function dealLink(entry) {
   });
 }
 
-/** The protocol doesn't fix the time format: accept ISO strings, SQLite UTC text, seconds or milliseconds. */
+/**
+ * The protocol doesn't fix the time format: accept ISO strings, SQLite UTC text, seconds or milliseconds.
+ * @param {unknown} time
+ * @returns {Date | null}
+ */
 export function parseTime(time) {
   if (time === null || time === undefined || time === '') return null;
   let date;
@@ -415,6 +456,10 @@ export function parseTime(time) {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+/**
+ * @param {unknown} time
+ * @returns {string}
+ */
 export function formatTime(time) {
   const date = parseTime(time);
   if (!date) return time === null || time === undefined ? '' : String(time);

@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: the games on offer, the open tables (refreshed every 5 s while
 // the lobby is shown) and a form to create a table with any game's options.
 
@@ -6,14 +7,32 @@ import { href } from './router.js';
 import { markSeated, rememberInvite } from './store.js';
 import { displayName, sourceName, tableTitleCapital } from './names.js';
 
+/** @typedef {import('../types/wire').Game} Game */
+/** @typedef {import('../types/wire').GameOption} GameOption */
+/** @typedef {import('../types/wire').OptionValue} OptionValue */
+/** @typedef {import('../types/wire').TableListing} TableListing */
+/** @typedef {import('../types/wire').TableSeat} TableSeat */
+/** @typedef {import('../types/wire').CreateRequest} CreateRequest */
+/** @typedef {import('./app.js').AppContext} AppContext */
+/** @typedef {import('./app.js').Page} Page */
+/** @typedef {() => ([string, unknown] | null)} OptionReader an option's name and value as the form has it, or null to leave it out */
+
 const REFRESH_MS = 5000;
 
+/**
+ * @param {AppContext} ctx
+ * @param {{game?: string | null}} [params]
+ * @returns {Page}
+ */
 export function createLobbyPage(ctx, params = {}) {
+  /** @type {ReturnType<typeof setInterval> | undefined | null} */
   let timer = null;
   let refreshing = false;
+  /** @type {Game[]} */
   let games = [];
 
   const tablesList = el('div', { class: 'tables-list' }, el('p', { class: 'muted', text: 'Loading tables…' }));
+  /** @type {TableListing[]} */
   let lastTables = [];
   const filterSelect = el('select', {
     class: 'tables-filter', 'aria-label': 'Which tables to show',
@@ -57,6 +76,7 @@ export function createLobbyPage(ctx, params = {}) {
     }
   }
 
+  /** @param {TableListing[]} all */
   function renderTables(all) {
     lastTables = all;
     const tables = filterSelect.value === 'all' ? all : all.filter((t) => {
@@ -73,11 +93,13 @@ export function createLobbyPage(ctx, params = {}) {
       return;
     }
     // Tables still gathering players first, finished ones last.
+    /** @type {Record<string, number>} */
     const order = { waiting: 0, playing: 1, finished: 2 };
     const sorted = [...tables].sort((a, b) => (order[a.status] ?? 1) - (order[b.status] ?? 1));
     replaceChildren(tablesList, sorted.map(tableCard));
   }
 
+  /** @param {TableListing} table */
   function tableCard(table) {
     const id = String(table.table ?? '');
     const seats = Array.isArray(table.seats) ? table.seats.filter(isPlainObject) : [];
@@ -104,19 +126,20 @@ export function createLobbyPage(ctx, params = {}) {
           text: mine ? 'Back to my seat' : table.status === 'playing' ? 'Join at the next deal' : 'Join',
           onclick: () => {
             // The table page sends the `join`; marking the intent here makes it join rather than watch.
-            markSeated(ctx.me.name, id, true);
+            markSeated(ctx.me?.name, id, true);
             ctx.navigate(href.table(id));
           },
         }),
         el('button', {
           type: 'button', class: 'btn btn-small', text: 'Watch', 'data-testid': 'watch',
           onclick: () => {
-            if (!mine) markSeated(ctx.me.name, id, false);
+            if (!mine) markSeated(ctx.me?.name, id, false);
             ctx.navigate(href.table(id));
           },
         })));
   }
 
+  /** @param {Game[]} list */
   function renderGames(list) {
     games = list;
     if (!games.length) {
@@ -157,21 +180,24 @@ export function createLobbyPage(ctx, params = {}) {
         ctx.banner.error(error);
       });
       refresh(true);
-      clearInterval(timer);
+      clearInterval(timer ?? undefined);
       timer = setInterval(() => refresh(false), REFRESH_MS);
     },
     resume() {
-      if (!games.length) this.start();
+      if (!games.length) this.start?.();
       else refresh(false);
     },
     destroy() {
-      clearInterval(timer);
+      clearInterval(timer ?? undefined);
       timer = null;
     },
   };
 }
 
-/** The game's options and their defaults, folded away under the summary. */
+/**
+ * The game's options and their defaults, folded away under the summary.
+ * @param {Game} game
+ */
 function optionList(game) {
   const options = Array.isArray(game.options) ? game.options.filter((o) => isPlainObject(o) && o.name) : [];
   if (!options.length) return null;
@@ -183,11 +209,13 @@ function optionList(game) {
     ])));
 }
 
+/** @param {string} status */
 function statusBadge(status) {
   const known = ['waiting', 'playing', 'finished'].includes(status);
   return el('span', { class: `badge badge-status${known ? ` status-${status}` : ''}`, text: status ?? 'unknown' });
 }
 
+/** @param {TableSeat} seat */
 function seatChip(seat) {
   if (seat.player === null || seat.player === undefined) {
     return el('span', { class: 'seat-chip seat-chip-empty', text: 'open seat' });
@@ -198,6 +226,7 @@ function seatChip(seat) {
     seat.away === true ? el('span', { class: 'badge badge-away', text: 'away' }) : null);
 }
 
+/** @param {Partial<Game>} game */
 function playersRange(game) {
   const min = game.min_players;
   const max = game.max_players;
@@ -206,6 +235,7 @@ function playersRange(game) {
   return `${min ?? '?'}–${max ?? '?'} players`;
 }
 
+/** @param {unknown} value */
 function formatOption(value) {
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
@@ -215,8 +245,11 @@ function formatOption(value) {
 // The create-table form. Options are drawn from the game's own description
 // (PROTOCOL.md `games`), so new games and options need no client change.
 
+/** @param {AppContext} ctx */
 function createTableForm(ctx) {
+  /** @type {Game[]} */
   let games = [];
+  /** @type {OptionReader[]} */
   let readers = []; // functions returning [name, value] or null, one per option
   const gameSelect = el('select', { name: 'game', required: true, onchange: () => showGame() });
   const summary = el('p', { class: 'hint' });
@@ -261,28 +294,33 @@ function createTableForm(ctx) {
       optionsBox.append(field);
       readers.push(read);
     }
-    seatsInput.min = Number.isInteger(game?.min_players) ? game.min_players : 1;
-    if (Number.isInteger(game?.max_players)) seatsInput.max = game.max_players;
+    seatsInput.min = String(Number.isInteger(game?.min_players) ? game.min_players : 1);
+    if (Number.isInteger(game?.max_players)) seatsInput.max = String(game.max_players);
     else seatsInput.removeAttribute('max');
     seatsInput.placeholder = Number.isInteger(game?.max_players) ? `default (up to ${game.max_players})` : 'default';
     submit.disabled = !game;
   }
 
+  /** @param {SubmitEvent} event */
   async function onSubmit(event) {
     event.preventDefault();
     const game = currentGame();
     if (!game || !element.reportValidity()) return;
+    /** @type {Record<string, unknown>} */
     const options = {};
     for (const read of readers) {
       const pair = read();
       if (pair) options[pair[0]] = pair[1];
     }
-    const request = { game: game.id, options };
+    // Values as the game's options describe them (an option of a type this client does not know goes as typed).
+    /** @type {CreateRequest} */
+    const request = { game: game.id, options: /** @type {Record<string, OptionValue>} */ (options) };
     if (seatsInput.value.trim() !== '') request.seats = Number(seatsInput.value);
     if (seedInput.value.trim() !== '') request.seed = Number(seedInput.value);
     if (privateBox.checked) request.private = true;
+    /** @type {Record<string, number>} */
     const clock = {};
-    for (const [name, input] of [['seconds', clockSeconds], ['bank', clockBank], ['away_after', clockAway]])
+    for (const [name, input] of /** @type {[string, HTMLInputElement][]} */ ([['seconds', clockSeconds], ['bank', clockBank], ['away_after', clockAway]]))
       if (input.value.trim() !== '') clock[name] = Number(input.value);
     if (Object.keys(clock).length) request.clock = clock;
     submit.disabled = true;
@@ -291,7 +329,7 @@ function createTableForm(ctx) {
       const table = String(created.table);
       rememberInvite(table, created.invite);
       // The creator is the host but not yet seated; the table page joins on arrival.
-      markSeated(ctx.me.name, table, true);
+      markSeated(ctx.me?.name, table, true);
       ctx.navigate(href.table(table));
     } catch (error) {
       ctx.banner.error(error);
@@ -302,6 +340,7 @@ function createTableForm(ctx) {
 
   return {
     element,
+    /** @param {Game[]} list */
     setGames(list) {
       games = list.filter((g) => isPlainObject(g) && g.id);
       const previous = gameSelect.value;
@@ -309,6 +348,7 @@ function createTableForm(ctx) {
       if (games.some((g) => g.id === previous)) gameSelect.value = previous;
       showGame();
     },
+    /** @param {string} id */
     selectGame(id) {
       if (games.some((g) => g.id === id)) {
         gameSelect.value = id;
@@ -318,7 +358,11 @@ function createTableForm(ctx) {
   };
 }
 
-/** One option → a labelled input and a reader for its value. */
+/**
+ * One option → a labelled input and a reader for its value.
+ * @param {GameOption} option
+ * @returns {{field: HTMLElement, read: OptionReader}}
+ */
 function optionField(option) {
   const label = humanise(option.name);
   const hint = option.description ? el('span', { class: 'hint', text: option.description }) : null;
@@ -340,14 +384,14 @@ function optionField(option) {
     select.value = String(initial >= 0 ? initial : 0);
     return {
       field: el('div', { class: 'option' }, el('label', { class: 'field-label' }, label, select), hint),
-      read: () => [option.name, option.choices[Number(select.value)]],
+      read: () => [option.name, /** @type {OptionValue[]} */ (option.choices)[Number(select.value)]],
     };
   }
 
   if (type === 'int') {
     const input = el('input', { type: 'number', name: option.name, step: 1 });
-    if (Number.isFinite(option.min)) input.min = option.min;
-    if (Number.isFinite(option.max)) input.max = option.max;
+    if (Number.isFinite(option.min)) input.min = String(option.min);
+    if (Number.isFinite(option.max)) input.max = String(option.max);
     if (Number.isFinite(option.default)) input.value = String(option.default);
     if (Number.isFinite(option.min) && Number.isFinite(option.max)) input.title = `${option.min}–${option.max}`;
     return {
@@ -375,6 +419,10 @@ function optionField(option) {
   };
 }
 
+/**
+ * @param {string} label
+ * @param {GameOption} option
+ */
 function rangeLabel(label, option) {
   const hasMin = Number.isFinite(option.min);
   const hasMax = Number.isFinite(option.max);

@@ -1,3 +1,4 @@
+// @ts-check
 // The table log in plain language. The server's lines may carry {seat:N} tags
 // (a seat's player) and card codes ("9S", "JK"); both are drawn for people:
 // "{seat:0} lays off 9S" → "Ann lays off 9♠" with the card named for screen readers.
@@ -7,9 +8,16 @@ import { cardText, isCard } from './cards.js';
 import { seatName } from './render.js';
 import { friendlyText } from './names.js';
 
+/** @typedef {import('./render.js').RenderContext} RenderContext */
+
 const TOKEN = /\{seat:(\d+)\}|\b([A2-9TJQK][SHDC]|JK)\b/g;
 
-/** One log line → an <li> of text, name and card spans. */
+/**
+ * One log line → an <li> of text, name and card spans.
+ * @param {unknown} line a log line (a string; anything else is shown as JSON)
+ * @param {RenderContext} rctx
+ * @returns {HTMLLIElement}
+ */
 export function logLine(line, rctx) {
   const text = plainWords(typeof line === 'string' ? line : JSON.stringify(line));
   const item = el('li', { class: 'log-line' });
@@ -30,7 +38,12 @@ export function logLine(line, rctx) {
   return item;
 }
 
-/** The plain-text form of a line (for titles and the "last move" strip). */
+/**
+ * The plain-text form of a line (for titles and the "last move" strip).
+ * @param {unknown} line
+ * @param {RenderContext} rctx
+ * @returns {string}
+ */
 export function logText(line, rctx) {
   return logLine(line, rctx).textContent;
 }
@@ -38,6 +51,8 @@ export function logText(line, rctx) {
 /**
  * The server's wording made plain: bot accounts and table ids in words, "1 chips"
  * as "1 chip", and a player of any gender: "his hand" is "their hand".
+ * @param {string} text
+ * @returns {string}
  */
 export function plainWords(text) {
   return friendlyText(text)

@@ -1,3 +1,4 @@
+// @ts-check
 // Names a player reads instead of the server's ids: bots get a friendly name
 // chosen from their seat, tables a short title chosen from their id, rule
 // sources their book's name. Everything is worked out here, in the client, and
@@ -17,12 +18,22 @@ const TABLE_WORDS = ['Oak', 'Velvet', 'Lantern', 'Clover', 'Harbour', 'Juniper',
   'Copper', 'Maple', 'Ivory', 'Garnet', 'Willow', 'Amber', 'Cedar', 'Indigo', 'Thistle', 'Birch', 'Opal'];
 const TABLE_ROOMS = ['Room', 'Table', 'Parlour', 'Corner', 'Alcove', 'Lounge'];
 
-/** True for a bot's account name. */
+/**
+ * True for a bot's account name.
+ * @param {unknown} name
+ * @returns {boolean}
+ */
 export function isBotName(name) {
   return typeof name === 'string' && BOT_ACCOUNT.test(name);
 }
 
-/** "Ada (bot)" for seat 0's bot; a person's name as it is. */
+/**
+ * "Ada (bot)" for seat 0's bot; a person's name as it is.
+ * @template T
+ * @param {T} name
+ * @param {number | null} [seat]
+ * @returns {T | string}
+ */
 export function displayName(name, seat) {
   if (typeof name !== 'string') return name;
   const match = BOT_ACCOUNT.exec(name);
@@ -31,26 +42,40 @@ export function displayName(name, seat) {
   return `${BOT_NAMES[at % BOT_NAMES.length]} (bot)`;
 }
 
+/** @param {unknown} text */
 function hash(text) {
   let h = 2166136261;
-  for (const ch of String(text)) h = Math.imul(h ^ ch.codePointAt(0), 16777619) >>> 0;
+  for (const ch of String(text)) h = Math.imul(h ^ /** @type {number} */ (ch.codePointAt(0)), 16777619) >>> 0;
   return h;
 }
 
-/** "the Walnut Room": a short title for a table id, the same in every browser. */
+/**
+ * "the Walnut Room": a short title for a table id, the same in every browser.
+ * @param {string | null | undefined} id
+ * @returns {string}
+ */
 export function tableTitle(id) {
   if (id === null || id === undefined || id === '') return 'a table';
   const h = hash(id);
   return `the ${TABLE_WORDS[h % TABLE_WORDS.length]} ${TABLE_ROOMS[Math.floor(h / TABLE_WORDS.length) % TABLE_ROOMS.length]}`;
 }
 
-/** "The Walnut Room" at the start of a sentence or as a heading. */
+/**
+ * "The Walnut Room" at the start of a sentence or as a heading.
+ * @param {string | null | undefined} id
+ * @returns {string}
+ */
 export function tableTitleCapital(id) {
   const title = tableTitle(id);
   return title[0].toUpperCase() + title.slice(1);
 }
 
-/** Any server text with bot account names and table ids put in words. */
+/**
+ * Any server text with bot account names and table ids put in words.
+ * @template T
+ * @param {T} text
+ * @returns {T | string}
+ */
 export function friendlyText(text) {
   if (typeof text !== 'string') return text;
   return text
@@ -59,13 +84,18 @@ export function friendlyText(text) {
 }
 
 // The rule books behind the games (docs: /shared/GAMES.md "Source key").
+/** @type {Record<string, string>} */
 const SOURCES = {
   '000': 'an encyclopedia of card games (its entries Rams to Russian Bank)',
   '001': 'an article on Rabouge (after Grimm, 1840)',
   '002': 'a rules site for the Rummy family',
 };
 
-/** The rule book a game's catalogue `source` names, in words. */
+/**
+ * The rule book a game's catalogue `source` names, in words.
+ * @param {unknown} source
+ * @returns {string | null}
+ */
 export function sourceName(source) {
   if (typeof source !== 'string' || !source) return null;
   return SOURCES[source] ?? (/^\d+$/.test(source) ? 'the classic rule books' : source);

@@ -1,3 +1,4 @@
+// @ts-check
 // Generic rendering of any game's `view` (and of a `result`'s leftovers).
 //
 // The server knows the games; the client does not. So values are drawn by
@@ -9,14 +10,29 @@ import { el, humanise, isPlainObject } from './dom.js';
 import { isCard, isCardList, cardElement, cardRow } from './cards.js';
 import { displayName } from './names.js';
 
+/** @typedef {import('../types/wire').State} State */
+/** @typedef {import('../types/wire').Player} Player */
+/** @typedef {import('../types/wire').View} View */
+
 const MAX_DEPTH = 16; // JSON can't be cyclic, but a runaway nesting shouldn't freeze the page
 
 // Fields whose integer value names a seat; shown with the player's name.
 export const SEAT_KEY = /(^|_)(seat|dealer|leader|winner|banker|declarer|breaker|knocker|caller|starter|general)$/i;
 
 /**
+ * What the drawing functions know of the table: who sits where, whose turn, the view.
+ * @typedef {object} RenderContext
+ * @property {Player[]} players
+ * @property {number | null} mySeat
+ * @property {number[]} toAct
+ * @property {View} view
+ */
+
+/**
  * ctx: {players: [{seat, player, bot}], mySeat: number|null, toAct: number[]}
  * Any field may be missing.
+ * @param {Partial<State> | null | undefined} state
+ * @returns {RenderContext}
  */
 export function makeContext(state) {
   const players = Array.isArray(state?.players) ? state.players.filter(isPlainObject) : [];
@@ -28,27 +44,52 @@ export function makeContext(state) {
   };
 }
 
+/**
+ * @param {RenderContext} ctx
+ * @param {unknown} seat
+ * @returns {Player | null}
+ */
 export function playerAtSeat(ctx, seat) {
   return ctx.players.find((p) => p.seat === seat) || null;
 }
 
-/** "alice" ("Ada (bot)" for a bot), or "Seat 3" when nobody sits there. */
+/**
+ * "alice" ("Ada (bot)" for a bot), or "Seat 3" when nobody sits there.
+ * @param {RenderContext} ctx
+ * @param {number} seat
+ * @returns {string}
+ */
 export function seatName(ctx, seat) {
   const player = playerAtSeat(ctx, seat);
   return player && typeof player.player === 'string' && player.player ? displayName(player.player, seat) : `Seat ${seat}`;
 }
 
+/**
+ * @param {string} value
+ * @param {string} [cls]
+ */
 function text(value, cls = 'value-text') {
   return el('span', { class: cls, text: value });
 }
 
+/**
+ * @param {RenderContext} ctx
+ * @param {number} value
+ */
 function seatReference(ctx, value) {
   const player = playerAtSeat(ctx, value);
   if (!player || !player.player) return text(String(value), 'value-number');
   return el('span', { class: 'value-seat', title: `seat ${value}` }, el('span', { text: displayName(player.player, value) }));
 }
 
-/** Render any JSON value; returns null for null/undefined (which are omitted). */
+/**
+ * Render any JSON value; returns null for null/undefined (which are omitted).
+ * @param {unknown} value
+ * @param {RenderContext} ctx
+ * @param {string} [key]
+ * @param {number} [depth]
+ * @returns {HTMLElement | null}
+ */
 export function renderValue(value, ctx, key = '', depth = 0) {
   if (value === null || value === undefined) return null;
   if (depth > MAX_DEPTH) return text(JSON.stringify(value), 'value-raw');
@@ -62,6 +103,13 @@ export function renderValue(value, ctx, key = '', depth = 0) {
   return text(String(value));
 }
 
+/**
+ * @param {unknown[]} items
+ * @param {RenderContext} ctx
+ * @param {string} key
+ * @param {number} depth
+ * @returns {HTMLElement}
+ */
 function renderArray(items, ctx, key, depth) {
   if (items.length === 0) return text('none', 'value-empty');
   if (isCardList(items)) return cardRow(items);
@@ -73,7 +121,13 @@ function renderArray(items, ctx, key, depth) {
     present.map((item) => renderValue(item, ctx, key, depth + 1)));
 }
 
-/** A list of boxes; objects with a "seat" get that seat's player as their title. */
+/**
+ * A list of boxes; objects with a "seat" get that seat's player as their title.
+ * @param {Record<string, unknown>[]} objects
+ * @param {RenderContext} ctx
+ * @param {number} [depth]
+ * @returns {HTMLElement}
+ */
 export function renderBoxList(objects, ctx, depth = 0) {
   return el('div', { class: 'box-list' }, objects.map((object) => {
     if (!Number.isInteger(object.seat)) return renderBox(object, ctx, '', depth + 1);
@@ -86,7 +140,15 @@ export function renderBoxList(objects, ctx, depth = 0) {
   }));
 }
 
-/** An object as a labelled box of key → value rows; null fields are left out. */
+/**
+ * An object as a labelled box of key → value rows; null fields are left out.
+ * @param {Record<string, unknown>} object
+ * @param {RenderContext} ctx
+ * @param {string} [title]
+ * @param {number} [depth]
+ * @param {string} [extraClass]
+ * @returns {HTMLElement}
+ */
 export function renderBox(object, ctx, title = '', depth = 0, extraClass = '') {
   const rows = [];
   for (const [key, value] of Object.entries(object)) {
@@ -105,6 +167,9 @@ export function renderBox(object, ctx, title = '', depth = 0, extraClass = '') {
 /**
  * The top level of a `view`: simple values become a strip of stats
  * (pot, deal, phase…), everything else a titled section.
+ * @param {unknown} view
+ * @param {RenderContext} ctx
+ * @returns {HTMLElement}
  */
 export function renderView(view, ctx) {
   if (!isPlainObject(view)) {

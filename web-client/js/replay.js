@@ -1,3 +1,4 @@
+// @ts-check
 // The replay page (#/replay/TABLE?deal=N): a deal of a table, step by step, as
 // the viewer was allowed to see it — his own seat's view of a finished deal
 // while the table runs, any seat's view once it has ended — drawn with the same
@@ -15,14 +16,35 @@ import { logLine } from './log.js';
 import { renderResult } from './result.js';
 import { href } from './router.js';
 import { fetchDeal, fetchWholeHistory, verifyTable } from './fair.js';
+import { errorCode, errorMessage } from './banner.js';
 
-/** params: {table, deal?, verify?}. */
+/** @typedef {import('../types/wire').State} State */
+/** @typedef {import('../types/wire').History} History */
+/** @typedef {import('../types/wire').HistoryStep} HistoryStep */
+/** @typedef {import('../types/wire').HistoryEvent} HistoryEvent */
+/** @typedef {import('./render.js').RenderContext} RenderContext */
+/** @typedef {import('./app.js').AppContext} AppContext */
+/** @typedef {import('./app.js').Page} Page */
+
+/**
+ * params: {table, deal?, verify?}.
+ * @param {AppContext} ctx
+ * @param {{table: string, deal?: number | null, verify?: boolean}} params
+ * @returns {Page}
+ */
 export function createReplayPage(ctx, params) {
   const table = String(params.table);
+  /** @type {History | null} */
   let doc = null; // the deal's history, every page merged
   let index = 0;
   let perspective = 0; // the seat whose view is shown, when every seat's may be
+  /** @type {import('./layouts/index.js').Layout | null} */
   let layout = null;
+
+  /** The history on show: what calls this runs only once `open` has loaded one. */
+  function shown() {
+    return /** @type {History} */ (doc);
+  }
 
   const title = el('h1', { class: 'page-title', text: `Replay of ${tableTitle(table)}` });
   const meta = el('div', { class: 'table-meta muted small' });
@@ -61,20 +83,22 @@ export function createReplayPage(ctx, params) {
         el('div', { class: 'panel' }, el('h3', { class: 'panel-title', text: 'This step' }), eventText, stepLog),
         verifyPanel)));
 
+  /** @param {KeyboardEvent} event */
   function onKey(event) {
     if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
     if (event.key === 'ArrowLeft') go(index - 1);
     if (event.key === 'ArrowRight') go(index + 1);
   }
 
+  /** @param {number | null | undefined} deal */
   async function open(deal) {
     status.hidden = false;
     status.textContent = 'Loading the history…';
     try {
       doc = deal ? await fetchDeal(ctx.conn, table, deal) : await fetchDeal(ctx.conn, table, undefined);
     } catch (error) {
-      status.textContent = error.code === 'forbidden' ? `You may not replay this yet: ${error.message}` : `Could not load the history: ${error.message}`;
-      element.dataset.error = error.code ?? 'error';
+      status.textContent = errorCode(error) === 'forbidden' ? `You may not replay this yet: ${errorMessage(error)}` : `Could not load the history: ${errorMessage(error)}`;
+      element.dataset.error = errorCode(error) ?? 'error';
       return;
     }
     status.hidden = true;
@@ -90,20 +114,22 @@ export function createReplayPage(ctx, params) {
     draw();
   }
 
+  /** @param {boolean} full */
   function renderPickers(full) {
-    const deals = (doc.deals ?? []).filter((d) => d.finished);
+    const deals = (shown().deals ?? []).filter((d) => d.finished);
     replaceChildren(dealPicker, deals.map((d) => el('option', { value: String(d.deal), text: `Deal ${d.deal}` })));
-    dealPicker.value = String(doc.deal ?? '');
+    dealPicker.value = String(shown().deal ?? '');
     seatPicker.hidden = !full;
-    replaceChildren(seatPicker, (doc.seats ?? []).map((s) => el('option', { value: String(s.seat), text: s.player ? displayName(s.player, s.seat) : `Seat ${s.seat}` })));
+    replaceChildren(seatPicker, (shown().seats ?? []).map((s) => el('option', { value: String(s.seat), text: s.player ? displayName(s.player, s.seat) : `Seat ${s.seat}` })));
     seatPicker.value = String(perspective);
-    const game = ctx.gameName(doc.game);
+    const game = ctx.gameName(shown().game);
     title.textContent = `Replay: ${game} at ${tableTitle(table)}`;
     replaceChildren(meta,
-      el('span', { text: doc.status === 'finished' ? 'the table has ended: every hand is shown' : 'your own view of a finished deal' }),
-      el('span', { text: `host ${displayName(doc.host) ?? '—'}` }));
+      el('span', { text: shown().status === 'finished' ? 'the table has ended: every hand is shown' : 'your own view of a finished deal' }),
+      el('span', { text: `host ${displayName(shown().host) ?? '—'}` }));
   }
 
+  /** @param {number} to */
   function go(to) {
     const steps = doc?.steps ?? [];
     if (!steps.length) return;
@@ -111,18 +137,27 @@ export function createReplayPage(ctx, params) {
     draw();
   }
 
-  /** The step as a `state` push, so the live table's layouts draw it. */
+  /**
+   * The step as a `state` push, so the live table's layouts draw it.
+   * @param {HistoryStep} step
+   * @returns {State}
+   */
   function stateOf(step) {
-    const full = doc.viewer?.full === true;
-    const seat = full ? perspective : doc.viewer?.seat ?? null;
-    const players = (doc.seats ?? []).filter((s) => s.player).map((s) => ({
+    const full = shown().viewer?.full === true;
+    const seat = full ? perspective : shown().viewer?.seat ?? null;
+    const players = (shown().seats ?? []).filter((s) => s.player).map((s) => ({
       seat: s.seat, player: s.player, bot: s.bot, chips: step.chips?.[s.seat], connected: true, away: false,
     }));
-    return {
-      type: 'state', table, game: doc.game, seq: step.seq, status: 'playing', seat, host: doc.host, players,
-      view: full ? step.views?.[seat] : step.view, to_act: step.to_act ?? [], legal: [], log: step.log ?? [],
+    /** @type {State} */
+    const state = {
+      type: 'state', table, game: shown().game, seq: step.seq, status: 'playing', seat, host: shown().host, players,
+      // A finished table's step has every seat's view, a playing one the viewer's.
+      view: /** @type {import('../types/wire').View} */ (full ? step.views?.[perspective] : step.view), to_act: step.to_act ?? [], legal: [], log: step.log ?? [],
+      // A step has its own log lines only, and no chat.
+      log_from: 0, chat: [],
       result: step.result,
     };
+    return state;
   }
 
   function draw() {
@@ -141,7 +176,7 @@ export function createReplayPage(ctx, params) {
     element.dataset.seq = String(step.seq);
     element.dataset.step = String(index);
     stepLabel.textContent = `Step ${index + 1} of ${steps.length} (move ${step.seq})`;
-    eventText.textContent = describeEvent(step.event, rctx, doc.deal);
+    eventText.textContent = describeEvent(step.event, rctx, shown().deal);
     replaceChildren(stepLog, (step.log ?? []).map((line) => logLine(line, rctx)));
     const name = layoutNameOf(state, ctx.games);
     if (!layout || layout.name !== name) {
@@ -186,7 +221,7 @@ export function createReplayPage(ctx, params) {
     try {
       showVerdict(verifyPanel, await verifyTable(ctx.conn, table));
     } catch (error) {
-      showVerdict(verifyPanel, { ok: false, lines: [`Could not verify: ${error.message}`] });
+      showVerdict(verifyPanel, { ok: false, lines: [`Could not verify: ${errorMessage(error)}`] });
     } finally {
       verifyButton.disabled = false;
     }
@@ -206,7 +241,11 @@ export function createReplayPage(ctx, params) {
   };
 }
 
-/** The verdict of fair.js verifyHistory in a panel (data-state ok|failed). */
+/**
+ * The verdict of fair.js verifyHistory in a panel (data-state ok|failed).
+ * @param {HTMLElement} panel
+ * @param {import('./fair.js').Verdict} verdict
+ */
 export function showVerdict(panel, verdict) {
   panel.hidden = false;
   panel.dataset.state = verdict.ok ? 'ok' : 'failed';
@@ -215,7 +254,13 @@ export function showVerdict(panel, verdict) {
     el('ul', { class: 'verify-lines small' }, verdict.lines.map((line) => el('li', { text: line }))));
 }
 
-/** A step's event in words. */
+/**
+ * A step's event in words.
+ * @param {HistoryEvent | null | undefined} event
+ * @param {RenderContext} rctx
+ * @param {number | null | undefined} deal
+ * @returns {string}
+ */
 export function describeEvent(event, rctx, deal) {
   if (!isPlainObject(event)) return '';
   const who = Number.isInteger(event.seat) ? seatName(rctx, event.seat) : '';
@@ -225,6 +270,7 @@ export function describeEvent(event, rctx, deal) {
     case 'leave': return `${who} leaves the table.`;
     case 'close': return 'The table closes; what its pools hold is shared out.';
     case 'act': {
+      /** @type {Record<string, unknown>} */
       const action = isPlainObject(event.action) ? event.action : {};
       const words = [String(action.type ?? 'acts').replace(/_/g, ' ')];
       for (const [key, value] of Object.entries(action)) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The `result` of a finished deal or game: a per-seat table of points and chips
 // where the shape allows one, and everything else rendered generically.
 //
@@ -11,6 +12,9 @@ import { el, humanise, isPlainObject, sameName } from './dom.js';
 import { renderBox, seatName } from './render.js';
 import { cardElement, cardText, isCard, isCardList } from './cards.js';
 
+/** @typedef {import('./render.js').RenderContext} RenderContext */
+/** @typedef {Map<string, unknown>} ResultRow one seat's columns */
+
 const PER_SEAT_KEY = /point|chip|score|won|lost|net|total|payout|delta|penalt|bonus|unpaid|owe|paid|melded|in_hand|counts|tricks|rabouges/i;
 const SIGNED_KEY = /chip|won|lost|net|delta|payout|paid|owe|unpaid/i;
 const PAYMENT_LISTS = new Set(['unpaid', 'movements', 'settlement']);
@@ -18,6 +22,9 @@ const PAYMENT_LISTS = new Set(['unpaid', 'movements', 'settlement']);
 /**
  * Who an unpaid rest was owed to: `to` is {"seat": N} or {"pool": NAME}
  * (docs/protocol.md "Unpaid rests").
+ * @param {unknown} to
+ * @param {RenderContext} ctx
+ * @returns {string}
  */
 function creditorName(to, ctx) {
   if (isPlainObject(to) && Number.isInteger(to.seat)) return seatName(ctx, to.seat);
@@ -25,25 +32,43 @@ function creditorName(to, ctx) {
   return 'someone';
 }
 
+/**
+ * @param {unknown} value
+ * @returns {value is number | string | boolean}
+ */
 function isScalar(value) {
   return ['number', 'string', 'boolean'].includes(typeof value);
 }
 
-/** Map a key of a per-seat object map ("0" or "alice") to a seat number, or null. */
+/**
+ * Map a key of a per-seat object map ("0" or "alice") to a seat number, or null.
+ * @param {string} key
+ * @param {RenderContext} ctx
+ * @returns {number | null}
+ */
 function seatOfKey(key, ctx) {
   if (/^\d+$/.test(key)) return Number(key);
   const player = ctx.players.find((p) => sameName(p.player, key));
   return player ? player.seat : null;
 }
 
+/**
+ * @param {Record<string, unknown>} result
+ * @param {RenderContext} ctx
+ */
 function collect(result, ctx) {
+  /** @type {Map<number, ResultRow>} */
   const rows = new Map(); // seat → Map(column → value)
+  /** @type {string[]} */
   const columns = [];
+  /** @type {Record<string, unknown>} */
   const leftover = {};
+  /** @type {(seat: number, column: string, value: unknown) => void} */
   const put = (seat, column, value) => {
     if (!columns.includes(column)) columns.push(column);
-    if (!rows.has(seat)) rows.set(seat, new Map());
-    rows.get(seat).set(column, value);
+    let row = rows.get(seat);
+    if (!row) rows.set(seat, row = new Map());
+    row.set(column, value);
   };
   const seatCount = ctx.players.length;
 
@@ -58,6 +83,7 @@ function collect(result, ctx) {
         // A seat out of play in that deal (empty, or its player gone) that moved no chips says nothing;
         // the seat may have a new player by now, who must not be named for it.
         if ((item.outcome === 'left' || item.status === 'left') && !item.chips) continue;
+        /** @type {Record<string, unknown>} */
         const complex = { seat: item.seat };
         let hasComplex = false;
         for (const [field, fieldValue] of Object.entries(item)) {
@@ -73,7 +99,8 @@ function collect(result, ctx) {
       value.forEach((v, index) => put(ctx.players[index]?.seat ?? index, key, v));
     } else if (isPlainObject(value) && Object.keys(value).length && PER_SEAT_KEY.test(key) &&
                Object.entries(value).every(([k, v]) => isScalar(v) && seatOfKey(k, ctx) !== null)) {
-      for (const [k, v] of Object.entries(value)) put(seatOfKey(k, ctx), key, v);
+      // Every key named a seat (checked just above).
+      for (const [k, v] of Object.entries(value)) put(/** @type {number} */ (seatOfKey(k, ctx)), key, v);
     } else {
       leftover[key] = value;
     }
@@ -81,6 +108,10 @@ function collect(result, ctx) {
   return { rows, columns, leftover };
 }
 
+/**
+ * @param {string} column
+ * @param {unknown} value
+ */
 function cell(column, value) {
   if (Array.isArray(value)) {
     return el('td', { class: 'result-cards' }, value.length ? value.map((card) => cardElement(card)) : el('span', { class: 'muted', text: '—' }));
@@ -97,6 +128,7 @@ function cell(column, value) {
 }
 
 // Chips first, then points and outcome, then the rest, cards last.
+/** @param {string} column */
 function rank(column) {
   const order = ['chips', 'points', 'outcome', 'bet'];
   const at = order.indexOf(column);
@@ -104,7 +136,11 @@ function rank(column) {
   return /card|hand|shown|melds/.test(column) ? 99 : 10;
 }
 
-/** The chips a seat won (+) or lost (−) in the deal: its `chips` field (antes included). */
+/**
+ * The chips a seat won (+) or lost (−) in the deal: its `chips` field (antes included).
+ * @param {ResultRow} row
+ * @returns {number}
+ */
 function chipsDelta(row) {
   for (const key of ['chips', 'chips_delta', 'delta', 'net']) {
     const value = row.get(key);
@@ -118,8 +154,12 @@ function chipsDelta(row) {
  * or no for every seat (Five Hundred's points are in Melded and In hand). The
  * chips always stay, and an outcome never contradicts them (Red Dog's "won"
  * next to a lost ante reads "lost").
+ * @param {Map<number, ResultRow>} rows
+ * @param {string[]} columns
+ * @returns {string[]}
  */
 function meaningfulColumns(rows, columns) {
+  /** @param {string} column */
   const values = (column) => [...rows.values()].map((row) => row.get(column)).filter((v) => v !== undefined);
   return columns.filter((column) => {
     if (column === 'chips') return true;
@@ -130,6 +170,7 @@ function meaningfulColumns(rows, columns) {
   });
 }
 
+/** @param {Map<number, ResultRow>} rows */
 function fixOutcomes(rows) {
   for (const row of rows.values()) {
     const chips = chipsDelta(row);
@@ -140,30 +181,39 @@ function fixOutcomes(rows) {
 }
 
 // Column names in a player's words.
+/** @type {Record<string, string>} */
 const COLUMN_WORDS = { in_hand: 'In hand', counts: 'Count in hand', took_widow: 'Took the widow', target: 'Turned against', deals_won: 'Deals won' };
 
+/**
+ * @param {unknown} result a `result` (docs/protocol.md "Results, game by game"); any shape is drawn
+ * @param {RenderContext} ctx
+ * @returns {HTMLElement | null}
+ */
 export function renderResult(result, ctx) {
   if (!isPlainObject(result)) return null;
   const collected = collect(result, ctx);
   const { rows, leftover } = collected;
   fixOutcomes(rows);
   const columns = meaningfulColumns(rows, collected.columns);
+  /** @type {HTMLElement[]} */
   const parts = [el('h3', { class: 'panel-title', text: 'Last deal' })];
   if (rows.size) {
     const seats = [...rows.keys()].sort((a, b) => a - b);
+    /** @param {number} seat one of the rows' seats */
+    const rowOf = (seat) => /** @type {ResultRow} */ (rows.get(seat));
     columns.sort((a, b) => rank(a) - rank(b));
     parts.push(el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Result of the last deal' }, el('table', { class: 'data-table result-table' },
       el('thead', {}, el('tr', {}, el('th', { text: 'Player' }), columns.map((c) => el('th', {
-        class: seats.every((seat) => typeof rows.get(seat).get(c) !== 'string') ? 'num' : null,
+        class: seats.every((seat) => typeof rowOf(seat).get(c) !== 'string') ? 'num' : null,
         text: COLUMN_WORDS[c] ?? humanise(c),
       })))),
       el('tbody', {}, seats.map((seat) => el('tr', {
         class: seat === ctx.mySeat ? 'row-mine' : '',
         'data-seat': String(seat),
-        'data-chips-delta': String(chipsDelta(rows.get(seat))),
+        'data-chips-delta': String(chipsDelta(rowOf(seat))),
       },
         el('td', { text: seatName(ctx, seat) + (seat === ctx.mySeat ? ' (you)' : '') }),
-        columns.map((c) => cell(c, rows.get(seat).get(c)))))))));
+        columns.map((c) => cell(c, rowOf(seat).get(c)))))))));
   }
   const summary = [];
   if (Number.isInteger(leftover.deal)) summary.push(`Deal ${leftover.deal}`);
@@ -184,7 +234,7 @@ export function renderResult(result, ctx) {
         el('h4', { text: 'Melds' }),
         leftover.melds.map((m) => el('div', { class: 'result-meld', 'data-owner': String(m.owner ?? '') },
           el('span', { class: 'muted', text: Number.isInteger(m.owner) ? `${seatName(ctx, m.owner)}: ` : '' }),
-          m.cards.map((card) => cardElement(card))))));
+          m.cards.map((/** @type {unknown} */ card) => cardElement(card))))));
     }
     delete leftover.melds;
   }

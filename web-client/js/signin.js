@@ -1,7 +1,24 @@
+// @ts-check
 // The sign-in form: pick a name; the server answers with a secret token that
 // this browser keeps (see store.js), so the name stays yours next time.
 
 import { el } from './dom.js';
+import { errorCode, errorMessage } from './banner.js';
+
+/**
+ * What the sign-in page is given: a message and the ways to sign in, each a
+ * promise that rejects with {code, message}.
+ * @typedef {object} SignInOptions
+ * @property {string} [message] a problem, shown above the form
+ * @property {string} [note] a hint
+ * @property {string} [name] the name to prefill
+ * @property {(name: string) => Promise<unknown>} onSubmit
+ * @property {(name: string, token: string) => Promise<unknown>} onTokenSubmit
+ * @property {(name: string, code: string) => Promise<unknown>} [onRecoverSubmit]
+ * @property {string} [deviceCode]
+ * @property {(code: string, label?: string) => Promise<unknown>} [onDeviceSubmit]
+ * @property {(name: string, passphrase: string) => Promise<unknown>} [onPassphraseSubmit]
+ */
 
 const NAME_PATTERN = '[A-Za-z0-9_\\-]{1,24}';
 
@@ -9,6 +26,7 @@ const NAME_PATTERN = '[A-Za-z0-9_\\-]{1,24}';
  * options: {message?: string (a problem, shown above the form), note?: string (a hint),
  *           name?: string (prefill),
  *           onSubmit(name) → Promise (rejects with {code, message})}
+ * @param {SignInOptions} options
  */
 export function createSignInPage(options) {
   const messageBox = el('p', { class: options.message ? 'form-message form-message-error' : 'form-message', text: options.message || '' });
@@ -78,7 +96,7 @@ export function createSignInPage(options) {
         await options.onTokenSubmit(name, token);
       } catch (error) {
         tokenMessage.className = 'form-message form-message-error';
-        tokenMessage.textContent = error?.code === 'unauthorized'
+        tokenMessage.textContent = errorCode(error) === 'unauthorized'
           ? `That key does not belong to "${name}". Copy it again from your ledger page on the other device.`
           : describeHelloError(name, error);
       } finally {
@@ -113,10 +131,10 @@ export function createSignInPage(options) {
       recoverMessage.className = 'form-message';
       recoverMessage.textContent = 'Checking…';
       try {
-        await options.onRecoverSubmit(name, recoverCode.value.trim());
+        await options.onRecoverSubmit?.(name, recoverCode.value.trim());
       } catch (error) {
         recoverMessage.className = 'form-message form-message-error';
-        recoverMessage.textContent = error?.code === 'unauthorized'
+        recoverMessage.textContent = errorCode(error) === 'unauthorized'
           ? `That recovery code does not go with "${name}". Check it, letter by letter.`
           : describeHelloError(name, error);
       } finally {
@@ -148,10 +166,10 @@ export function createSignInPage(options) {
       deviceMessage.className = 'form-message';
       deviceMessage.textContent = 'Signing in…';
       try {
-        await options.onDeviceSubmit(deviceCode.value.trim(), deviceLabel.value.trim());
+        await options.onDeviceSubmit?.(deviceCode.value.trim(), deviceLabel.value.trim());
       } catch (error) {
         deviceMessage.className = 'form-message form-message-error';
-        deviceMessage.textContent = error?.code === 'unauthorized'
+        deviceMessage.textContent = errorCode(error) === 'unauthorized'
           ? 'That code is unknown, used or expired. Make a new one on your signed-in device (ledger page, "Your devices").'
           : describeHelloError('', error);
       } finally {
@@ -184,10 +202,10 @@ export function createSignInPage(options) {
       passMessage.className = 'form-message';
       passMessage.textContent = 'Checking…';
       try {
-        await options.onPassphraseSubmit(name, passInput.value);
+        await options.onPassphraseSubmit?.(name, passInput.value);
       } catch (error) {
         passMessage.className = 'form-message form-message-error';
-        passMessage.textContent = error?.code === 'unauthorized'
+        passMessage.textContent = errorCode(error) === 'unauthorized'
           ? `That passphrase does not go with "${name}" (or the name has none).`
           : describeHelloError(name, error);
       } finally {
@@ -232,32 +250,38 @@ export function createSignInPage(options) {
   };
 }
 
+/**
+ * @param {string} name
+ * @param {unknown} error what the sign-in was refused with
+ * @returns {string}
+ */
 export function describeHelloError(name, error) {
-  switch (error?.code) {
+  switch (errorCode(error)) {
     case 'unauthorized':
     case 'name_taken':
       return `The name "${name}" already belongs to someone else. Please choose another name.`;
     case 'invite_required':
       return 'This Parlour takes new names by invitation only: open the invite or sign-up link your host sent you. ' +
-        (error.message ? `(${error.message})` : '');
+        (errorMessage(error) ? `(${errorMessage(error)})` : '');
     case 'registration_closed':
       return 'This Parlour takes no new names. If you have a name here, use your key or your recovery code below.';
     case 'rate_limited':
-      return `Too many tries: ${error.message || 'wait a little and try again'}.`;
+      return `Too many tries: ${errorMessage(error) || 'wait a little and try again'}.`;
     case 'bad_request':
-      return `"${name}" is not a valid name: ${error.message || 'use 1–24 letters, digits, "_" or "-"'}.`;
+      return `"${name}" is not a valid name: ${errorMessage(error) || 'use 1–24 letters, digits, "_" or "-"'}.`;
     case 'offline':
     case 'disconnected':
     case 'timeout':
       return 'Not connected to the server yet — try again in a moment.';
     default:
-      return `${error?.code || 'error'}: ${error?.message || 'could not sign in'}`;
+      return `${errorCode(error) || 'error'}: ${errorMessage(error) || 'could not sign in'}`;
   }
 }
 
 /**
  * Shown once, right after a name is taken (or recovered): its recovery code.
  * options: {name, code, onKept()}
+ * @param {{name: string, code: string, onKept: () => void}} options
  */
 export function createRecoveryCodePage(options) {
   const code = el('code', { class: 'token recovery-code', 'data-testid': 'recovery-code', text: options.code });

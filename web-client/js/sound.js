@@ -1,8 +1,10 @@
+// @ts-check
 // Sound cues made in the browser with WebAudio (no audio files): a two-note
 // chime when your turn starts, a soft tick when a card is played. Off until the
 // player turns them on; the choice is kept in localStorage.
 
 const KEY = 'parlour.sound';
+/** @type {AudioContext | null} */
 let audio = null;
 
 export function soundOn() {
@@ -13,6 +15,7 @@ export function soundOn() {
   }
 }
 
+/** @param {boolean} on */
 export function setSound(on) {
   try {
     localStorage.setItem(KEY, on ? 'on' : 'off');
@@ -22,17 +25,22 @@ export function setSound(on) {
   if (on) play('turn'); // the click that turns sound on lets the browser start audio
 }
 
+/** @type {Record<string, [number, number, number][]>} */
 const CUES = {
   turn: [[660, 0, 0.12], [880, 0.13, 0.16]],
   play: [[420, 0, 0.06]],
   result: [[520, 0, 0.1], [660, 0.1, 0.1], [780, 0.2, 0.18]],
 };
 
-/** Play a cue ('turn', 'play', 'result') if sound is on. */
+/**
+ * Play a cue ('turn', 'play', 'result') if sound is on.
+ * @param {string} cue
+ */
 export function play(cue) {
   if (!soundOn() || !CUES[cue]) return;
   try {
-    audio ??= new (window.AudioContext || window.webkitAudioContext)();
+    // Older Safari has only the prefixed constructor, which lib.dom does not declare.
+    audio ??= new (window.AudioContext || /** @type {any} */ (window).webkitAudioContext)();
     if (audio.state === 'suspended') audio.resume();
     const start = audio.currentTime + 0.01;
     for (const [frequency, at, length] of CUES[cue]) {

@@ -1,3 +1,4 @@
+// @ts-check
 // A finished table's standings (docs/protocol.md "End of a table"): per player
 // the chips won or lost at the table, deals won and the game's own score; the
 // host's Rematch, everyone's "Join the rematch", and for a rematch with the same
@@ -6,10 +7,19 @@
 import { displayName, tableTitle } from './names.js';
 import { el, formatChips, isPlainObject, sameName } from './dom.js';
 
+/** @typedef {import('../types/wire').State} State */
+/** @typedef {import('../types/wire').Standings} Standings */
+/** @typedef {import('../types/wire').StandingsPlayer} StandingsPlayer */
+
+/** @param {unknown} value */
 function signed(value) {
   return typeof value === 'number' && value > 0 ? `+${formatChips(value)}` : formatChips(value);
 }
 
+/**
+ * @param {{players?: StandingsPlayer[]} | null | undefined} standings
+ * @returns {StandingsPlayer[]}
+ */
 function rows(standings) {
   const players = Array.isArray(standings?.players) ? standings.players.filter(isPlainObject) : [];
   return [...players].sort((a, b) => (b.chips ?? 0) - (a.chips ?? 0) || (a.seat ?? 0) - (b.seat ?? 0));
@@ -18,6 +28,9 @@ function rows(standings) {
 /**
  * state: the finished table's state. actions: {me, rematch(sameSeed), joinRematch(table)}.
  * Returns the panel, or null when the state has no standings and no rematch.
+ * @param {State} state
+ * @param {{me: string | undefined, rematch: (sameSeed: boolean) => void, joinRematch: (table: string) => void}} actions
+ * @returns {HTMLElement | null}
  */
 export function renderStandings(state, actions) {
   const standings = isPlainObject(state.standings) ? state.standings : null;
@@ -65,17 +78,23 @@ export function renderStandings(state, actions) {
 }
 
 // The same deals played twice: each player's chips and deals won at both tables.
+/**
+ * @param {Standings} standings
+ * @param {string | undefined} me
+ */
 function renderComparison(standings, me) {
   const before = rows(standings.compare);
   const now = rows(standings);
+  /** @type {(string | null)[]} */
   const names = [];
   for (const p of [...now, ...before]) if (!names.some((n) => sameName(n, p.player))) names.push(p.player);
+  /** @type {(list: StandingsPlayer[], name: string | null) => StandingsPlayer | undefined} */
   const find = (list, name) => list.find((p) => sameName(p.player, name));
-  return el('div', { class: 'compare', 'data-testid': 'compare', 'data-compare': String(standings.compare.table ?? '') },
-    el('h4', { text: `Side by side with ${tableTitle(standings.compare.table)} (the same deals)` }),
+  return el('div', { class: 'compare', 'data-testid': 'compare', 'data-compare': String(standings.compare?.table ?? '') },
+    el('h4', { text: `Side by side with ${tableTitle(standings.compare?.table)} (the same deals)` }),
     el('table', { class: 'standings-table' },
       el('thead', {}, el('tr', {}, el('th', { text: 'Player' }), el('th', { text: 'This table' }),
-        el('th', { text: tableTitle(standings.compare.table) }), el('th', { text: 'Deals won (now / then)' }))),
+        el('th', { text: tableTitle(standings.compare?.table) }), el('th', { text: 'Deals won (now / then)' }))),
       el('tbody', {}, names.map((name) => {
         const a = find(now, name);
         const b = find(before, name);

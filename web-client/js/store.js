@@ -1,3 +1,4 @@
+// @ts-check
 // What the browser remembers between visits.
 //
 // The identity (name + secret token) lives in localStorage under
@@ -10,6 +11,11 @@ const SEATS_KEY = 'parlour.seats';
 const INVITES_KEY = 'parlour.invites';
 const MAX_REMEMBERED = 50; // old tables are forgotten so storage stays small
 
+/**
+ * @param {string} key
+ * @param {any} fallback
+ * @returns {any} what was stored (checked by the callers), or the fallback
+ */
 function read(key, fallback) {
   try {
     const raw = localStorage.getItem(key);
@@ -19,6 +25,10 @@ function read(key, fallback) {
   }
 }
 
+/**
+ * @param {string} key
+ * @param {unknown} value
+ */
 function write(key, value) {
   try {
     if (value === null) localStorage.removeItem(key);
@@ -28,13 +38,20 @@ function write(key, value) {
   }
 }
 
-/** {name, token?} or null. */
+/**
+ * {name, token?} or null.
+ * @returns {{name: string, token: string | undefined} | null}
+ */
 export function loadIdentity() {
   const identity = read(IDENTITY_KEY, null);
   if (!identity || typeof identity.name !== 'string' || !identity.name) return null;
   return { name: identity.name, token: typeof identity.token === 'string' ? identity.token : undefined };
 }
 
+/**
+ * @param {string} name
+ * @param {string | undefined} token
+ */
 export function saveIdentity(name, token) {
   write(IDENTITY_KEY, token ? { name, token } : { name });
 }
@@ -45,11 +62,20 @@ export function forgetIdentity() {
 
 // Per-table records are keyed by player name too, so two people sharing a
 // browser (after "Sign out") don't inherit each other's seats.
+/**
+ * @param {string} key
+ * @returns {Record<string, unknown>}
+ */
 function tableRecords(key) {
   const records = read(key, {});
   return records && typeof records === 'object' && !Array.isArray(records) ? records : {};
 }
 
+/**
+ * @param {string} key
+ * @param {string} id
+ * @param {unknown} value null forgets the record
+ */
 function setRecord(key, id, value) {
   const records = tableRecords(key);
   delete records[id];
@@ -59,24 +85,46 @@ function setRecord(key, id, value) {
   write(key, records);
 }
 
+/**
+ * @param {string | null | undefined} player
+ * @param {string} table
+ */
 function seatKey(player, table) {
   return `${String(player).toLowerCase()}@${table}`;
 }
 
+/**
+ * @param {string | null | undefined} player
+ * @param {string} table
+ * @returns {boolean}
+ */
 export function isSeated(player, table) {
   return tableRecords(SEATS_KEY)[seatKey(player, table)] === true;
 }
 
+/**
+ * @param {string | null | undefined} player
+ * @param {string} table
+ * @param {boolean} seated
+ */
 export function markSeated(player, table, seated) {
   if (isSeated(player, table) === seated) return;
   setRecord(SEATS_KEY, seatKey(player, table), seated ? true : null);
 }
 
+/**
+ * @param {string | null} table
+ * @returns {string | null}
+ */
 export function inviteFor(table) {
   const code = tableRecords(INVITES_KEY)[String(table)];
   return typeof code === 'string' ? code : null;
 }
 
+/**
+ * @param {string | null | undefined} table
+ * @param {unknown} code
+ */
 export function rememberInvite(table, code) {
   if (table !== null && table !== undefined && typeof code === 'string' && code && inviteFor(table) !== code) {
     setRecord(INVITES_KEY, String(table), code);

@@ -1,3 +1,4 @@
+// @ts-check
 // The table page: one table's `state`, drawn generically for any game, with
 // the viewer's legal actions as buttons and the host's controls.
 //
@@ -20,42 +21,77 @@ import { rememberCommitment, verifyTable } from './fair.js';
 import { showVerdict } from './replay.js';
 import { displayName, tableTitle, tableTitleCapital } from './names.js';
 import { helpPanel } from './help.js';
-import { plainError } from './banner.js';
+import { errorCode, errorMessage, plainError } from './banner.js';
 import { play as playSound, setSound, soundOn } from './sound.js';
+
+/** @typedef {import('../types/wire').State} State */
+/** @typedef {import('../types/wire').Result} Result */
+/** @typedef {import('../types/wire').RequestMap} RequestMap */
+/** @typedef {import('../types/wire').ReplyMap} ReplyMap */
+/** @typedef {import('../types/wire').Joined} Joined */
+/** @typedef {import('../types/wire').Watching} Watching */
+/** @typedef {import('./connection.js').RequestError} RequestError */
+/** @typedef {import('./render.js').RenderContext} RenderContext */
+/** @typedef {import('./app.js').AppContext} AppContext */
+/** @typedef {import('./app.js').Page} Page */
+/** @typedef {import('./layouts/index.js').Layout} Layout */
+/** @typedef {import('./layouts/index.js').Selection} Selection */
 
 const LOG_LINES = 50;
 // Errors that mean "the connection went away": the reconnect logic retries on its own.
+/** @type {Set<string | undefined>} */
 const NETWORK_CODES = new Set(['offline', 'disconnected', 'timeout']);
 
-/** params: {table} for #/table/ID, or {invite} for #/invite/CODE. */
+/**
+ * params: {table} for #/table/ID, or {invite} for #/invite/CODE.
+ * @param {AppContext} ctx
+ * @param {{table?: string, invite?: string}} params
+ * @returns {Page}
+ */
 export function createTablePage(ctx, params) {
   let tableId = params.table ? String(params.table) : null;
   const inviteCode = params.invite ? String(params.invite) : null;
-  let state = null;
+  // Null until the first push; everything that reads it runs after `onState`
+  // (render and what it calls), or checks it first (the key handler, `watch`).
+  let state = /** @type {State} */ (/** @type {unknown} */ (null));
   let busy = false;
   let watching = false;
   let reclaimTried = false; // one automatic re-join per visit, see onState
+  /** @type {string | null} */
   let legalKey = null;
+  /** @type {ReturnType<typeof renderActions> | null} */
   let actionsUi = null;
+  /** @type {Layout | null} */
   let layout = null;
+  /** @type {Selection | null} */
   let selection = null; // the layout's UI memory (selected cards) across pushes
   let botLevel = '1';
   // The viewer's own arrangement of the hand (sorted, or dragged into order) and the card just drawn.
+  /** @type {import('./layouts/common.js').Arrange} */
   const arrange = { sort: null, order: null, rerender: () => render() };
   let helpOpen = false;
   let wasMyTurn = false;
+  /** @type {number | null} */
   let lastLogCount = null;
+  /** @type {boolean | null} */
   let hadResult = null;
   // An act whose reply was lost with the connection: resent once, with the same
   // action_id, when we are back; the server answers it without applying it twice.
+  /** @type {import('../types/wire').ActRequest | null} */
   let unanswered = null;
+
+  /** The table's id, for the code that runs only once it is known (a table's own
+   *  address, or after the invite's `join` answered with it). */
+  function knownTableId() {
+    return /** @type {string} */ (tableId);
+  }
 
   const head = el('div', { class: 'table-head panel' });
   const turnText = el('span', { class: 'turn-text', text: '' });
   const turnTimer = el('span', { class: 'turn-timer', hidden: true });
   // Shown while the server plays my seat because my clock ran out (docs/protocol.md "Turn clock and away").
   const backButton = el('button', { type: 'button', class: 'btn btn-small btn-back', 'data-action': 'back', hidden: true, text: "I'm back" });
-  backButton.addEventListener('click', () => command('back', { table: tableId }));
+  backButton.addEventListener('click', () => command('back', { table: knownTableId() }));
   const turnZone = el('div', { class: 'turn-banner', 'data-zone': 'turn', role: 'status', 'aria-live': 'polite' }, turnText, turnTimer, backButton);
   const felt = el('div', { class: 'felt' });
   const actionsPanel = el('div', { class: 'actions-panel panel', 'data-zone': 'actions' });
@@ -64,6 +100,7 @@ export function createTablePage(ctx, params) {
   // Shown over the table while the connection is down: what is drawn may be out of date.
   const offlineNote = el('div', { class: 'offline-note', role: 'status', hidden: true }, 'Reconnecting…');
   // The last deal's result stays on show while the next deal runs, even in games that clear it when dealing.
+  /** @type {Result | null} */
   let lastResult = null;
   const invitePanel = el('div', { class: 'invite-panel panel', hidden: true });
   // "Verify deals" on a finished table: the revealed seed checked here (fair.js).
@@ -71,9 +108,10 @@ export function createTablePage(ctx, params) {
   const logList = el('ol', { class: 'log-list', tabindex: '0', 'aria-label': 'Table log, newest last' });
   // Screen readers hear each new line once, not the whole list on every redraw.
   const logAnnounce = el('div', { class: 'sr-only', 'aria-live': 'polite' });
+  /** @type {string | null} */
   let lastLogLine = null;
   const logPanel = el('div', { class: 'log-panel panel', 'data-zone': 'log' }, el('h3', { class: 'panel-title', text: 'Log' }), logList, logAnnounce);
-  const chatPanel = createChatPanel(ctx, () => tableId);
+  const chatPanel = createChatPanel(ctx, () => knownTableId());
   const standingsPanel = el('div', { class: 'standings-holder', hidden: true });
 
   const element = el('div', { class: 'table-page', 'data-table': tableId ?? '', 'data-phase': '', 'data-your-turn': 'false' },
@@ -82,9 +120,11 @@ export function createTablePage(ctx, params) {
     el('div', { class: 'table-layout' },
       el('div', { class: 'table-main' }, standingsPanel, offlineNote, felt, actionsPanel, helpHolder, resultPanel),
       el('aside', { class: 'table-side' }, invitePanel, verifyPanel, chatPanel.element, logPanel)));
-  let timerTick = null;
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  let timerTick;
 
   const offConnection = ctx.conn.on('status', ({ status }) => showConnection(status));
+  /** @param {string} status */
   function showConnection(status) {
     const down = status !== 'online';
     element.classList.toggle('is-offline', down);
@@ -115,12 +155,12 @@ export function createTablePage(ctx, params) {
   /** A private table is joined through its invite (its id alone is refused): the one we know, if any. */
   function joinFields() {
     const code = inviteFor(tableId);
-    return code ? { invite: code } : { table: tableId };
+    return code ? { invite: code } : { table: knownTableId() };
   }
 
   async function enterTable() {
     // Read the wish to sit before drawing a cached state, which may predate our seat.
-    const wantSeat = isSeated(ctx.me.name, tableId);
+    const wantSeat = isSeated(ctx.me?.name, knownTableId());
     renderCached();
     if (wantSeat) {
       try {
@@ -128,9 +168,9 @@ export function createTablePage(ctx, params) {
         seatedBy(reply);
         return; // seated, or watching with our place in line
       } catch (error) {
-        if (NETWORK_CODES.has(error.code)) return;
-        markSeated(ctx.me.name, tableId, false);
-        if (error.code !== 'not_found') ctx.banner.error(error);
+        if (NETWORK_CODES.has(errorCode(error))) return;
+        markSeated(ctx.me?.name, knownTableId(), false);
+        if (errorCode(error) !== 'not_found') ctx.banner.error(error);
         // No seat to be had (full, already playing…): still show the table.
       }
     }
@@ -149,8 +189,8 @@ export function createTablePage(ctx, params) {
       ctx.replaceRoute(href.table(tableId));
       renderCached();
     } catch (error) {
-      if (NETWORK_CODES.has(error.code)) return;
-      showMessage(error.code === 'not_found' ? 'This invite link is not valid (any more).' : 'Could not join with this invite.', error);
+      if (NETWORK_CODES.has(errorCode(error))) return;
+      showMessage(errorCode(error) === 'not_found' ? 'This invite link is not valid (any more).' : 'Could not join with this invite.', error);
     }
   }
 
@@ -158,30 +198,38 @@ export function createTablePage(ctx, params) {
    * A `join` answers `joined` with a seat, or, at a table in play, `watching`
    * with the reason (and our place in line where the game takes players between
    * deals: the seat comes with the next deal). True when we hold a seat.
+   * @param {Joined | Watching} reply
    */
   function seatedBy(reply) {
     if (reply?.type === 'watching') {
-      markSeated(ctx.me.name, tableId, Number.isInteger(reply.waiting));
+      markSeated(ctx.me?.name, knownTableId(), Number.isInteger(reply.waiting));
       watching = true;
       if (typeof reply.message === 'string') ctx.banner.notice(reply.message);
       return false;
     }
-    markSeated(ctx.me.name, tableId, true);
+    markSeated(ctx.me?.name, knownTableId(), true);
     return true;
   }
 
   async function watch() {
     try {
-      await ctx.conn.request('watch', { table: tableId });
+      await ctx.conn.request('watch', { table: knownTableId() });
       watching = true;
     } catch (error) {
-      if (NETWORK_CODES.has(error.code)) return;
-      if (!state) showMessage(error.code === 'not_found' ? 'There is no such table (it may have closed).' : `Could not open ${tableTitle(tableId)}.`, error);
+      if (NETWORK_CODES.has(errorCode(error))) return;
+      if (!state) showMessage(errorCode(error) === 'not_found' ? 'There is no such table (it may have closed).' : `Could not open ${tableTitle(tableId)}.`, error);
       else ctx.banner.error(error);
     }
   }
 
-  /** Send a request from a button, with every control disabled until the reply. */
+  /**
+   * Send a request from a button, with every control disabled until the reply.
+   * @template {keyof RequestMap} T
+   * @param {T} type
+   * @param {RequestMap[T]} fields
+   * @param {(reply: ReplyMap[T]) => void} [after]
+   * @param {(error: unknown) => void} [failed]
+   */
   async function command(type, fields, after, failed) {
     if (busy) return;
     setBusy(true);
@@ -201,11 +249,12 @@ export function createTablePage(ctx, params) {
     return `a${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   }
 
+  /** @param {import('../types/wire').Action} action */
   function act(action) {
-    const fields = { table: tableId, action, action_id: newActionId() };
+    const fields = { table: knownTableId(), action, action_id: newActionId() };
     unanswered = fields;
     command('act', fields, () => { unanswered = null; }, (error) => {
-      if (!NETWORK_CODES.has(error.code)) unanswered = null;
+      if (!NETWORK_CODES.has(errorCode(error))) unanswered = null;
     });
   }
 
@@ -218,6 +267,7 @@ export function createTablePage(ctx, params) {
     });
   }
 
+  /** @param {boolean} value */
   function setBusy(value) {
     busy = value;
     element.classList.toggle('is-busy', value);
@@ -225,23 +275,24 @@ export function createTablePage(ctx, params) {
     for (const button of head.querySelectorAll('button')) button.disabled = value;
   }
 
+  /** @param {State} incoming */
   function onState(incoming) {
     if (!tableId || String(incoming.table) !== tableId) return;
     state = incoming;
     const me = ctx.me?.name;
     const listed = Array.isArray(state.players) && state.players.some((p) => isPlainObject(p) && sameName(p.player, me));
     if (Number.isInteger(state.seat)) {
-      markSeated(me, tableId, true);
+      markSeated(me, knownTableId(), true);
     } else if (listed && !reclaimTried && state.status !== 'finished') {
       // We hold a seat here but came in as a spectator (e.g. a new browser tab):
       // `join` hands back the seat we already hold.
       reclaimTried = true;
-      ctx.conn.request('join', { table: tableId })
-        .then(() => markSeated(me, tableId, true))
+      ctx.conn.request('join', { table: knownTableId() })
+        .then(() => markSeated(me, knownTableId(), true))
         .catch((error) => { if (!NETWORK_CODES.has(error.code)) ctx.banner.error(error); });
     } else if (!listed) {
       // In line for a seat: after a reconnect or a restart we ask again.
-      markSeated(me, tableId, Number.isInteger(state.waiting));
+      markSeated(me, knownTableId(), Number.isInteger(state.waiting));
     }
     if (typeof state.invite === 'string') rememberInvite(tableId, state.invite);
     // Kept so that, once the seed is revealed, the check is against what was sent to us.
@@ -250,12 +301,16 @@ export function createTablePage(ctx, params) {
   }
 
   function renderCached() {
-    const cached = ctx.states.get(tableId);
+    const cached = ctx.states.get(knownTableId());
     if (cached) onState(cached);
   }
 
   // -- drawing ---------------------------------------------------------------
 
+  /**
+   * @param {string} text
+   * @param {unknown} [error]
+   */
   function showMessage(text, error) {
     replaceChildren(head, el('div', { class: 'table-title' },
       el('h1', { text: text }),
@@ -272,7 +327,7 @@ export function createTablePage(ctx, params) {
     const game = ctx.gameName(state.game);
     const view = isPlainObject(state.view) ? state.view : {};
 
-    element.dataset.table = tableId;
+    element.dataset.table = knownTableId();
     element.dataset.game = String(state.game ?? '');
     element.dataset.phase = String(view.phase ?? state.status ?? '');
     element.dataset.yourTurn = String(legal.length > 0);
@@ -313,7 +368,7 @@ export function createTablePage(ctx, params) {
     chatPanel.update(state);
     renderEnd(mySeat);
     if (state.result !== undefined && state.result !== null) lastResult = state.result;
-    const result = lastResult !== null ? renderResult(lastResult, rctx, state.game) : null;
+    const result = lastResult !== null ? renderResult(lastResult, rctx) : null;
     resultPanel.hidden = !result;
     replaceChildren(resultPanel, result);
     ctx.setTitle(`${myTurn ? '● Your turn — ' : ''}${game} at ${tableTitle(tableId)}`);
@@ -323,7 +378,10 @@ export function createTablePage(ctx, params) {
     wasMyTurn = legal.length > 0;
   }
 
-  /** Sounds: a chime when my turn starts, a tick when a card is played, a flourish for a result. */
+  /**
+   * Sounds: a chime when my turn starts, a tick when a card is played, a flourish for a result.
+   * @param {boolean} mine
+   */
   function cues(mine) {
     const logCount = Array.isArray(state.log) ? state.log.length : 0;
     const hasResult = state.result !== undefined && state.result !== null;
@@ -341,7 +399,7 @@ export function createTablePage(ctx, params) {
   function revealTurn() {
     if (!element.isConnected) return;
     const parts = [felt.querySelector('.felt-center'), felt.querySelector('[data-zone="hand"]'), actionsPanel]
-      .filter((node) => node && node.getClientRects().length);
+      .filter(/** @returns {node is Element} */ (node) => node !== null && node.getClientRects().length > 0);
     if (!parts.length) return;
     const rects = parts.map((node) => node.getBoundingClientRect());
     const top = Math.min(...rects.map((r) => r.top));
@@ -355,6 +413,7 @@ export function createTablePage(ctx, params) {
     window.scrollBy({ top: shift, behavior: 'instant' });
   }
 
+  /** @param {string} game */
   function renderHelp(game) {
     helpHolder.hidden = !helpOpen;
     if (!helpOpen) return;
@@ -372,6 +431,7 @@ export function createTablePage(ctx, params) {
 
   // -- keyboard shortcuts (listed in the help panel) ----------------------------
 
+  /** @param {KeyboardEvent} event */
   function onKey(event) {
     if (!state || !element.isConnected || event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
@@ -379,8 +439,9 @@ export function createTablePage(ctx, params) {
     const typing = target instanceof HTMLElement && (target.isContentEditable || target.matches('input, textarea, select'));
     if (typing && !(event.key === 'Enter' && target.matches('.action-number')) && event.key !== 'Escape') return;
     const key = event.key;
+    /** @param {string} selector */
     const click = (selector) => {
-      const node = element.querySelector(selector);
+      const node = /** @type {HTMLButtonElement | null} */ (element.querySelector(selector));
       if (!node || node.disabled) return false;
       node.click();
       return true;
@@ -412,7 +473,7 @@ export function createTablePage(ctx, params) {
       done = click('[data-confirm="true"]') ||
         (typing && click(`[data-zone="actions"] button[data-action-type="${CSS.escape(target.dataset.actionType || '')}"]:not([data-action])`));
     } else if (/^[1-9]$/.test(key)) {
-      const amount = element.querySelector('[data-zone="actions"] input.action-number');
+      const amount = /** @type {HTMLInputElement | null} */ (element.querySelector('[data-zone="actions"] input.action-number'));
       if (amount && !amount.disabled) {
         const value = Math.min(Number(amount.max) || Infinity, Math.max(Number(amount.min) || 0, Number(key)));
         amount.value = String(value);
@@ -433,6 +494,7 @@ export function createTablePage(ctx, params) {
    * The host's "free a seat": a bot's seat, or an absent player's (disconnected
    * or away), goes to a new player or a bot — at the next deal in games that
    * take players between deals; in others the player is out of the game.
+   * @param {string} status
    */
   function freeSeatControls(status) {
     const players = Array.isArray(state.players) ? state.players.filter(isPlainObject) : [];
@@ -446,11 +508,15 @@ export function createTablePage(ctx, params) {
       el('option', { value: 'open', text: status === 'waiting' || late ? 'for a new player' : 'out of the game' }),
       status !== 'waiting' && late ? el('option', { value: 'bot', text: 'for a bot' }) : null);
     const free = button('Free seat', '', () => command('unseat', {
-      table: tableId, seat: Number(seatSelect.value), replace: replaceSelect.value,
+      table: knownTableId(), seat: Number(seatSelect.value), replace: /** @type {'open' | 'bot'} */ (replaceSelect.value), // its options' values
     }, () => ctx.banner.notice(status === 'playing' && late ? 'The seat changes hands when the next deal starts.' : 'The seat is free.')), 'free-seat-go');
     return [seatSelect, replaceSelect, free];
   }
 
+  /**
+   * @param {string} game
+   * @param {number | null} mySeat
+   */
   function renderHead(game, mySeat) {
     const isHost = sameName(state.host, ctx.me?.name);
     const status = String(state.status ?? 'unknown');
@@ -463,7 +529,7 @@ export function createTablePage(ctx, params) {
     }
     if (isHost && (status === 'playing' || status === 'waiting')) buttons.push(...freeSeatControls(status));
     if (isHost && status === 'waiting') {
-      buttons.push(button('Start', 'btn-primary', () => command('start', { table: tableId }), 'start'));
+      buttons.push(button('Start', 'btn-primary', () => command('start', { table: knownTableId() }), 'start'));
     }
     if (isHost && status === 'waiting') {
       // A careful bot (level 1) plays the game's own strategy where it has one, else at random.
@@ -471,15 +537,15 @@ export function createTablePage(ctx, params) {
         el('option', { value: '1', text: 'careful' }), el('option', { value: '0', text: 'random' }));
       level.value = botLevel;
       level.addEventListener('change', () => { botLevel = level.value; });
-      buttons.push(level, button('Seat a bot', '', () => command('bot', { table: tableId, level: Number(botLevel) }), 'add-bot'));
+      buttons.push(level, button('Seat a bot', '', () => command('bot', { table: knownTableId(), level: Number(botLevel) }), 'add-bot'));
     }
     if (isHost && status !== 'finished') {
       buttons.push(button('End table', 'btn-danger', () => {
-        if (window.confirm('End this table? Play stops after the current deal is settled (press again to stop at once).')) command('end', { table: tableId });
+        if (window.confirm('End this table? Play stops after the current deal is settled (press again to stop at once).')) command('end', { table: knownTableId() });
       }, 'end-table'));
     }
     if (status === 'finished' && Number.isInteger(state.fair?.deal)) {
-      buttons.push(el('a', { href: href.replay(tableId), class: 'btn', 'data-testid': 'replay', text: 'Replay' }));
+      buttons.push(el('a', { href: href.replay(knownTableId()), class: 'btn', 'data-testid': 'replay', text: 'Replay' }));
       buttons.push(button('Verify deals', '', () => verifyDeals(), 'verify-deals'));
     }
     const help = button(helpOpen ? 'Hide the rules' : 'How to play', '', () => toggleHelp(), 'how-to-play');
@@ -489,8 +555,8 @@ export function createTablePage(ctx, params) {
     sound.setAttribute('aria-pressed', String(soundOn()));
     sound.title = 'A chime when your turn starts and a tick for each play';
     buttons.unshift(help, sound);
-    buttons.push(button('Leave', '', () => command('leave', { table: tableId }, () => {
-      markSeated(ctx.me.name, tableId, false);
+    buttons.push(button('Leave', '', () => command('leave', { table: knownTableId() }, () => {
+      markSeated(ctx.me?.name, knownTableId(), false);
       watching = false;
       ctx.navigate(href.lobby());
     }), 'leave'));
@@ -505,31 +571,38 @@ export function createTablePage(ctx, params) {
         Number.isInteger(state.view?.deal) ? el('span', { text: `deal ${state.view.deal}` }) : null,
         el('span', { text: `move ${state.seq ?? '—'}` }),
         el('span', { text: `host ${displayName(state.host) ?? '—'}` }),
-        el('a', { href: href.ledger(ctx.me?.name, tableId), text: 'balances', title: 'Every player\'s balance at this table (settle up)' }),
+        el('a', { href: href.ledger(ctx.me?.name, knownTableId()), text: 'balances', title: 'Every player\'s balance at this table (settle up)' }),
         replayLink(mySeat)),
       el('div', { class: 'table-buttons' }, buttons));
   }
 
-  /** While the table runs, a seated player may replay its last finished deal. */
+  /**
+   * While the table runs, a seated player may replay its last finished deal.
+   * @param {number | null} mySeat
+   */
   function replayLink(mySeat) {
     const started = state.fair?.deal;
     if (mySeat === null || state.status !== 'playing' || !Number.isInteger(started)) return null;
-    const over = ['deal_over', 'game_over'].includes(state.view?.phase);
+    const over = /** @type {(string | undefined)[]} */ (['deal_over', 'game_over']).includes(state.view?.phase);
     const last = over ? started : started - 1;
     if (last < 1) return null;
-    return el('a', { href: href.replay(tableId, last), 'data-testid': 'replay-deal-link', text: `replay deal ${last}` });
+    return el('a', { href: href.replay(knownTableId(), last), 'data-testid': 'replay-deal-link', text: `replay deal ${last}` });
   }
 
   async function verifyDeals() {
     verifyPanel.hidden = false;
     replaceChildren(verifyPanel, el('p', { class: 'muted', text: 'Re-shuffling every deal…' }));
     try {
-      showVerdict(verifyPanel, await verifyTable(ctx.conn, tableId));
+      showVerdict(verifyPanel, await verifyTable(ctx.conn, knownTableId()));
     } catch (error) {
-      showVerdict(verifyPanel, { ok: false, lines: [`Could not verify: ${error.message}`] });
+      showVerdict(verifyPanel, { ok: false, lines: [`Could not verify: ${errorMessage(error)}`] });
     }
   }
 
+  /**
+   * @param {RenderContext} rctx
+   * @param {boolean} myTurn
+   */
   function renderActionsPanel(rctx, myTurn) {
     const key = JSON.stringify(state.legal ?? []);
     // Same legal list as before: keep the controls so a half-typed bet survives unrelated pushes.
@@ -553,6 +626,10 @@ export function createTablePage(ctx, params) {
       : `You are number ${state.waiting} in line for a seat; you are dealt in when one frees up.`;
   }
 
+  /**
+   * @param {RenderContext} rctx
+   * @param {boolean} mine
+   */
   function renderTurn(rctx, mine) {
     const view = isPlainObject(state.view) ? state.view : {};
     let text;
@@ -589,6 +666,7 @@ export function createTablePage(ctx, params) {
     }
   }
 
+  /** @param {RenderContext} rctx */
   function idleText(rctx) {
     const isHost = sameName(state.host, ctx.me?.name);
     if (state.status === 'finished') return 'This table has finished.';
@@ -601,19 +679,22 @@ export function createTablePage(ctx, params) {
     return waitingFor.length ? `Waiting for ${waitingFor.join(', ')}.` : 'Nothing to do right now.';
   }
 
-  /** A finished table: its standings, the host's Rematch and everyone's "Join the rematch". */
+  /**
+   * A finished table: its standings, the host's Rematch and everyone's "Join the rematch".
+   * @param {number | null} mySeat
+   */
   function renderEnd(mySeat) {
     const panel = state.status === 'finished' ? renderStandings(state, {
       me: ctx.me?.name,
-      rematch: (sameSeed) => command('rematch', { table: tableId, same_seed: sameSeed }, (created) => {
+      rematch: (sameSeed) => command('rematch', { table: knownTableId(), same_seed: sameSeed }, (created) => {
         // The host sits at the rematch where he sat here.
-        if (mySeat !== null) markSeated(ctx.me.name, String(created.table), true);
+        if (mySeat !== null) markSeated(ctx.me?.name, String(created.table), true);
         if (typeof created.invite === 'string') rememberInvite(String(created.table), created.invite);
         ctx.navigate(href.table(String(created.table)));
       }),
       joinRematch: (table) => {
         // Players keep their seats at the rematch (the server holds them); watchers watch.
-        if (mySeat !== null) markSeated(ctx.me.name, table, true);
+        if (mySeat !== null) markSeated(ctx.me?.name, table, true);
         ctx.navigate(href.table(table));
       },
     }) : null;
@@ -622,7 +703,8 @@ export function createTablePage(ctx, params) {
   }
 
   function renderInvite() {
-    const code = inviteFor(tableId) ?? (isPlainObject(state.view) && typeof state.view.invite === 'string' ? state.view.invite : null);
+    // The state's own invite (host and seated players) when this browser could not keep it.
+    const code = inviteFor(tableId) ?? (typeof state.invite === 'string' ? state.invite : null);
     invitePanel.hidden = !code;
     if (!code) return;
     const link = inviteUrl(code);
@@ -639,12 +721,13 @@ export function createTablePage(ctx, params) {
       el('p', { class: 'muted small', text: 'Anyone with this link can join.' }));
   }
 
+  /** @param {RenderContext} rctx */
   function renderLog(rctx) {
     const lines = Array.isArray(state.log) ? state.log.slice(-LOG_LINES) : [];
     // Follow new lines only if the reader hasn't scrolled up to read older ones.
     const atBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 24;
     replaceChildren(logList, lines.map((line) => logLine(line, rctx)));
-    const newest = lines.length ? logList.lastElementChild.textContent : null;
+    const newest = lines.length ? logList.lastElementChild?.textContent ?? null : null;
     if (newest !== null && lastLogLine !== null && newest !== lastLogLine) logAnnounce.textContent = newest;
     lastLogLine = newest;
     if (!lines.length) logList.append(el('li', { class: 'muted', text: 'Nothing yet.' }));
@@ -670,10 +753,21 @@ export function createTablePage(ctx, params) {
   };
 }
 
+/**
+ * @param {string} text
+ * @param {string} extraClass
+ * @param {() => void} onclick
+ * @param {string} [testid]
+ */
 function button(text, extraClass, onclick, testid) {
   return el('button', { type: 'button', class: `btn ${extraClass}`.trim(), text, onclick, 'data-testid': testid ?? null });
 }
 
+/**
+ * @param {string} text
+ * @param {HTMLInputElement} input
+ * @param {HTMLButtonElement} copyButton
+ */
 async function copyText(text, input, copyButton) {
   try {
     await navigator.clipboard.writeText(text);
@@ -690,27 +784,41 @@ async function copyText(text, input, copyButton) {
   setTimeout(() => { copyButton.textContent = 'Copy'; }, 1500);
 }
 
-/** When the running turn's timer runs out (Unix ms), or null when no timer runs. */
+/**
+ * When the running turn's timer runs out (Unix ms), or null when no timer runs.
+ * @param {State} state
+ * @returns {number | null}
+ */
 function timerDeadline(state) {
   const timer = state.timer;
   if (!isPlainObject(timer) || state.status !== 'playing') return null;
   return typeof timer.ends_at === 'number' ? timer.ends_at : null;
 }
 
-/** What had the keyboard focus inside the felt, so a redraw can give it back. */
+/**
+ * What had the keyboard focus inside the felt, so a redraw can give it back.
+ * @param {HTMLElement} root
+ * @returns {string | null}
+ */
 function focusKey(root) {
   const active = document.activeElement;
   if (!active || !root.contains(active)) return null;
   for (const attr of ['data-index', 'data-tool', 'data-meld', 'data-zone']) {
     const holder = active.closest(`[${attr}]`);
-    if (holder && root.contains(holder)) return `[${attr}="${CSS.escape(holder.getAttribute(attr))}"]`;
+    if (holder && root.contains(holder)) return `[${attr}="${CSS.escape(holder.getAttribute(attr) ?? '')}"]`;
   }
   return null;
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {string | null} key
+ */
 function restoreFocus(root, key) {
   if (!key) return;
   const target = root.querySelector(key);
-  const focusable = target && (target.matches('button, input, select, [tabindex]') ? target : target.querySelector('button, input, select'));
+  // A button, input or select has `disabled`; anything else with a tabindex is always enabled.
+  const focusable = /** @type {(HTMLElement & {disabled?: boolean}) | null} */ (
+    target && (target.matches('button, input, select, [tabindex]') ? target : target.querySelector('button, input, select')));
   if (focusable && !focusable.disabled) focusable.focus({ preventScroll: true });
 }

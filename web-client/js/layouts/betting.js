@@ -1,3 +1,4 @@
+// @ts-check
 // Layout `betting` (Red Dog, Red and Black, Ranter-Go-Round): the common
 // blocks (seats, the pack, the pot or pool) plus each seat's bet, the colour
 // named, the card turned against it and the card shown, counters, and the row
@@ -10,7 +11,18 @@ import { seatName } from '../render.js';
 import { fact, handZone, pileZone, poolZone, poolsZone, schemaTable } from './common.js';
 import { ownHand, readSchema } from './schema.js';
 
+/** @typedef {import('../../types/dom').Child} Child */
+/** @typedef {import('./index.js').Layout} Layout */
+/** @typedef {import('./index.js').LayoutUi} LayoutUi */
+/** @typedef {import('./schema.js').Schema} Schema */
+/** @typedef {import('../render.js').RenderContext} RenderContext */
+/** @typedef {import('../../types/wire').LegalAction} LegalAction */
+/** @typedef {import('../../types/wire').Pile} Pile */
+/** @typedef {import('../../types/wire').Meld} Meld */
+
+/** @returns {Layout} */
 export function createBettingLayout() {
+  /** @type {string | null} */
   let lastTurned = null;
 
   return {
@@ -20,6 +32,7 @@ export function createBettingLayout() {
       const myCards = ownHand(schema, rctx);
       const hand = myCards && state.status === 'playing' ? handZone(myCards, { arrange: ui.arrange }) : null;
 
+      /** @type {Child[]} */
       const center = [facts(schema, rctx)];
       const stock = schema.pile('stock');
       if (stock) center.push(pileZone(stock, { label: 'Pack' }));
@@ -29,6 +42,7 @@ export function createBettingLayout() {
       const turned = schema.pile('turned');
       if (turned) center.push(turnedRow(turned));
 
+      /** @type {Child[]} */
       const below = [];
       const hint = hintText(schema, ui.legal);
       if (hint) below.push(el('p', { class: 'hint-strip', text: hint }));
@@ -36,6 +50,7 @@ export function createBettingLayout() {
       return schemaTable(state, rctx, schema, {
         seatInfo: (seat, s) => {
           if (!s) return {};
+          /** @type {Child[]} */
           const extras = [];
           if (typeof s.bet === 'number') extras.push(fact('Bet', formatChips(s.bet), { 'data-bet': String(s.bet) }));
           if (typeof s.colour === 'string') extras.push(fact('On', s.colour === 'red' ? '♥♦ red' : '♠♣ black'));
@@ -55,6 +70,7 @@ export function createBettingLayout() {
         below,
       });
 
+      /** @param {Pile} pile */
       function turnedRow(pile) {
         const cards = Array.isArray(pile.cards) ? pile.cards.filter(isFace) : [];
         const top = cards.length ? cards[cards.length - 1] : null;
@@ -70,7 +86,11 @@ export function createBettingLayout() {
   };
 }
 
-/** With no pool the dealer banks with his own chips (Red and Black): his stack is the bank. */
+/**
+ * With no pool the dealer banks with his own chips (Red and Black): his stack is the bank.
+ * @param {Schema} schema
+ * @param {RenderContext} rctx
+ */
 function bankZone(schema, rctx) {
   if (schema.dealer === null) return null;
   const banker = rctx.players.find((p) => p.seat === schema.dealer);
@@ -78,8 +98,13 @@ function bankZone(schema, rctx) {
   return poolZone([{ label: 'Bank', amount: banker.chips }]);
 }
 
+/**
+ * @param {Schema} schema
+ * @param {RenderContext} rctx
+ */
 function facts(schema, rctx) {
-  const view = schema.view;
+  // This layout is drawn for its own layout's views (index.js picks it by the view's `layout`).
+  const view = /** @type {import('../../types/wire').BettingView} */ (schema.view);
   const banks = schema.pools.length === 0;
   return el('div', { class: 'facts' },
     fact('Deal', schema.deal),
@@ -90,6 +115,11 @@ function facts(schema, rctx) {
     Number.isInteger(view.winner) ? fact('Winner', seatName(rctx, view.winner)) : null);
 }
 
+/**
+ * @param {Schema} schema
+ * @param {LegalAction[]} legal
+ * @returns {string | null}
+ */
 function hintText(schema, legal) {
   if (!legal.length) return null;
   const bet = legal.find((a) => a.type === 'bet' && a.amount && typeof a.amount === 'object');

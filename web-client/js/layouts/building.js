@@ -1,3 +1,4 @@
+// @ts-check
 // Layout `building` (Russian Bank, Rabouge): races to get rid of one's cards
 // onto shared piles. Drawn from the schema's piles alone: the shared ones (the
 // centre, Russian Bank's layout) in the middle, each player's own (stock, hand
@@ -16,16 +17,45 @@ import { seatName } from '../render.js';
 import { fact, schemaTable } from './common.js';
 import { readSchema } from './schema.js';
 
+/** @typedef {import('../../types/dom').Child} Child */
+/** @typedef {import('./index.js').Layout} Layout */
+/** @typedef {import('./index.js').LayoutUi} LayoutUi */
+/** @typedef {import('./schema.js').Schema} Schema */
+/** @typedef {import('../render.js').RenderContext} RenderContext */
+/** @typedef {import('../../types/wire').LegalAction} LegalAction */
+/** @typedef {import('../../types/wire').Pile} Pile */
+/** @typedef {import('../../types/wire').Meld} Meld */
+/** @typedef {LegalAction & {from: string, to: string}} Move a listed `move`: from a pile to a pile */
+/**
+ * What `drawPile` is told of a pile: whether its top card may move or is picked up,
+ * the move that brings the picked-up card here, and how to send a move.
+ * @typedef {object} PileRole
+ * @property {boolean} selected
+ * @property {boolean} source
+ * @property {Move | null} target
+ * @property {() => void} onSelect
+ * @property {LegalAction | null} onPile
+ * @property {(action: LegalAction) => void} act
+ * @property {(from: string, to: string) => Move | null} moveTo
+ */
+
 // Single actions made by clicking one of the viewer's own face-down piles.
+/** @type {Record<string, string>} */
 const PILE_ACTIONS = { stock: 'turn_stock', hand: 'turn_hand', supply: 'draw' };
+/** @type {Record<string, string>} */
 const TOOL_WORDS = { turn_stock: 'Turn the stock card', turn_hand: 'Turn the hand', draw: 'Draw', end_turn: 'End the turn', pass: 'Pass' };
+/** @type {Record<string, string>} */
 const KIND_WORDS = { stock: 'Stock', hand: 'Hand', supply: 'Supply', turned: 'Turned', discard: 'Discard', centre: 'Centre', layout: 'Layout' };
 
+/** @param {string} id */
 function kindOf(id) {
   return id.split(':')[0];
 }
 
-/** "Discard 2" for Rabouge's second discard pile, "Stock" for a stock, "Layout 3" for a layout pile. */
+/**
+ * "Discard 2" for Rabouge's second discard pile, "Stock" for a stock, "Layout 3" for a layout pile.
+ * @param {Pile} pile
+ */
 function pileLabel(pile) {
   const [kind, first, second] = pile.id.split(':');
   const word = KIND_WORDS[kind] || kind;
@@ -34,20 +64,26 @@ function pileLabel(pile) {
   return word;
 }
 
+/** @returns {Layout} */
 export function createBuildingLayout() {
   return {
     family: 'building',
     render(state, rctx, ui) {
       const schema = readSchema(state.view);
-      const view = schema.view;
+      // This layout is drawn for its own layout's views (index.js picks it by the view's `layout`).
+      const view = /** @type {import('../../types/wire').BuildingView} */ (schema.view);
       const sel = ui.selection;
-      const moves = ui.legal.filter((a) => a.type === 'move' && typeof a.from === 'string' && typeof a.to === 'string');
+      const moves = ui.legal.filter(/** @returns {a is Move} */ (a) => a.type === 'move' && typeof a.from === 'string' && typeof a.to === 'string');
       const sources = new Set(moves.map((m) => m.from));
       if (sel.from && !sources.has(sel.from)) sel.from = null;
+      /** @type {(from: string, to: string) => Move | null} */
       const moveTo = (from, to) => moves.find((m) => m.from === from && m.to === to) || null;
+      /** @param {string} type */
       const single = (type) => ui.legal.find((a) => a.type === type && Object.keys(a).length === 1) || null;
+      /** @param {string} from */
       const select = (from) => { sel.from = sel.from === from ? null : from; ui.rerender(); };
 
+      /** @param {Pile} pile */
       const draw = (pile) => drawPile(pile, {
         selected: sel.from === pile.id,
         source: sources.has(pile.id),
@@ -62,8 +98,10 @@ export function createBuildingLayout() {
       const centre = shared.filter((p) => kindOf(p.id) === 'centre');
       const layout = shared.filter((p) => kindOf(p.id) === 'layout');
       const others = shared.filter((p) => !['centre', 'layout'].includes(kindOf(p.id)));
+      /** @param {number} seat */
       const reserve = (seat) => reserveRow(seat, schema.piles.filter((p) => p.owner === seat).map(draw), rctx);
 
+      /** @type {Child[]} */
       const center = [facts(schema, rctx)];
       const stop = ui.legal.find((a) => a.type === 'stop');
       if (stop) {
@@ -77,12 +115,14 @@ export function createBuildingLayout() {
       if (layout.length) center.push(row('Layout', 'layout', layout.map(draw)));
       if (others.length) center.push(row('Table', 'table', others.map(draw)));
 
+      /** @type {Child[]} */
       const tools = [];
       for (const type of ['turn_stock', 'turn_hand', 'draw', 'end_turn', 'pass']) {
         const action = single(type);
         if (action) tools.push(el('button', { type: 'button', class: 'btn', 'data-tool': type, onclick: () => ui.act(action), text: TOOL_WORDS[type] }));
       }
       if (sel.from) tools.push(el('button', { type: 'button', class: 'btn btn-ghost', 'data-tool': 'clear', text: 'Put the card back', onclick: () => select(sel.from) }));
+      /** @type {Child[]} */
       const below = [];
       const hint = hintText(ui.legal, moves, sel.from);
       if (hint) below.push(el('p', { class: 'hint-strip', text: hint }));
@@ -111,12 +151,14 @@ export function createBuildingLayout() {
  * pile its top card or a back). A movable top card is a button that selects
  * it; with a card selected, a pile it may go to is a button that sends the
  * move; a pile also takes a dragged card it may receive.
+ * @param {Pile} pile
+ * @param {PileRole} o
  */
 function drawPile(pile, o) {
   const kind = kindOf(pile.id);
   const count = Number.isInteger(pile.count) ? pile.count : 0;
   const fanned = kind === 'layout' && Array.isArray(pile.cards);
-  const shown = fanned ? pile.cards.filter(isFace) : isFace(pile.top) ? [pile.top] : [];
+  const shown = fanned ? (pile.cards ?? []).filter(isFace) : isFace(pile.top) ? [pile.top] : [];
   const label = pileLabel(pile);
   const cards = shown.map((card, index) => {
     const isTop = index === shown.length - 1;
@@ -127,11 +169,11 @@ function drawPile(pile, o) {
         draggable: 'true', onclick: o.onSelect,
       });
       node.addEventListener('dragstart', (event) => {
-        event.dataTransfer.setData('text/plain', JSON.stringify({ from: pile.id, card }));
-        event.dataTransfer.effectAllowed = 'move';
+        event.dataTransfer?.setData('text/plain', JSON.stringify({ from: pile.id, card }));
+        if (event.dataTransfer) event.dataTransfer.effectAllowed = 'move';
         // Offer the piles this card may go to, without redrawing under the drag.
         for (const target of node.closest('.felt-table')?.querySelectorAll('[data-zone="pile"][data-pile]') || []) {
-          if (o.moveTo(pile.id, target.dataset.pile)) target.classList.add('is-drag-target');
+          if (o.moveTo(pile.id, /** @type {HTMLElement} */ (target).dataset.pile ?? '')) target.classList.add('is-drag-target');
         }
       });
       node.addEventListener('dragend', () => {
@@ -141,11 +183,13 @@ function drawPile(pile, o) {
     }
     return cardElement(card, { className: 'pile-card' });
   });
+  const onPile = o.onPile;
+  /** @type {HTMLElement} */
   let body;
   if (cards.length) body = el('div', { class: fanned ? 'pile-fan' : 'pile-top' }, cards);
   else if (count > 0) {
-    body = o.onPile && !o.target
-      ? el('button', { type: 'button', class: 'pile-button', 'data-tool': o.onPile.type, onclick: () => o.act(o.onPile), 'aria-label': `${label}: ${count} card${count === 1 ? '' : 's'} face down — click to ${o.onPile.type.replace(/_/g, ' ')}` }, cardElement('??'))
+    body = onPile && !o.target
+      ? el('button', { type: 'button', class: 'pile-button', 'data-tool': onPile.type, onclick: () => o.act(onPile), 'aria-label': `${label}: ${count} card${count === 1 ? '' : 's'} face down — click to ${onPile.type.replace(/_/g, ' ')}` }, cardElement('??'))
       : cardElement('??');
   } else body = el('span', { class: 'card card-empty', text: 'empty' });
 
@@ -156,15 +200,16 @@ function drawPile(pile, o) {
   };
   const parts = [body, el('span', { class: 'pile-label' }, `${label} `, el('strong', { text: String(count) }),
     typeof pile.next === 'string' ? el('span', { class: 'pile-next', text: ` next ${pile.next}` }) : null)];
+  /** @type {HTMLElement} */
   const node = o.target
-    ? el('button', { ...attrs, type: 'button', onclick: () => o.act(o.target), 'aria-label': `Move it to ${label}` }, parts)
+    ? el('button', { ...attrs, type: 'button', onclick: () => o.act(/** @type {Move} */ (o.target)), 'aria-label': `Move it to ${label}` }, parts)
     : el('div', attrs, parts);
   node.addEventListener('dragover', (event) => { event.preventDefault(); });
   node.addEventListener('drop', (event) => {
     event.preventDefault();
     let drag = null;
     try {
-      drag = JSON.parse(event.dataTransfer.getData('text/plain'));
+      drag = JSON.parse(event.dataTransfer?.getData('text/plain') ?? '');
     } catch {
       return; // not one of our cards
     }
@@ -174,12 +219,23 @@ function drawPile(pile, o) {
   return node;
 }
 
+/**
+ * @param {string} title
+ * @param {string} name
+ * @param {HTMLElement[]} piles
+ * @param {string | null} [empty]
+ */
 function row(title, name, piles, empty = null) {
   return el('div', { class: 'building-row', 'data-row': name },
     el('span', { class: 'zone-title', text: title }),
     el('div', { class: 'building-piles' }, piles.length ? piles : el('span', { class: 'muted small', text: empty || '' })));
 }
 
+/**
+ * @param {number} seat
+ * @param {HTMLElement[]} piles
+ * @param {RenderContext} rctx
+ */
 function reserveRow(seat, piles, rctx) {
   const mine = seat === rctx.mySeat;
   return el('div', { class: `building-row reserve${mine ? ' is-mine' : ''}`, 'data-row': 'reserve', 'data-seat': String(seat) },
@@ -187,8 +243,13 @@ function reserveRow(seat, piles, rctx) {
     el('div', { class: 'building-piles' }, piles));
 }
 
+/**
+ * @param {Schema} schema
+ * @param {RenderContext} rctx
+ */
 function facts(schema, rctx) {
-  const view = schema.view;
+  // This layout is drawn for its own layout's views (index.js picks it by the view's `layout`).
+  const view = /** @type {import('../../types/wire').BuildingView} */ (schema.view);
   return el('div', { class: 'facts' },
     Number.isInteger(view.mover) ? fact('To move', seatName(rctx, view.mover)) : null,
     Number.isInteger(view.turn_number) ? fact('Turn', Number.isInteger(view.max_turns) ? `${view.turn_number} of ${view.max_turns}` : view.turn_number) : null,
@@ -198,6 +259,12 @@ function facts(schema, rctx) {
     view.demanded_space ? fact('Owed', 'a space filled from your stock') : null);
 }
 
+/**
+ * @param {LegalAction[]} legal
+ * @param {Move[]} moves
+ * @param {unknown} selected
+ * @returns {string | null}
+ */
 function hintText(legal, moves, selected) {
   if (!legal.length) return null;
   if (selected) return 'Now click a highlighted pile to move the card there (or click it again to put it back).';

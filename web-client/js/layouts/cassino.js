@@ -1,3 +1,4 @@
+// @ts-check
 // Layout `cassino` (Royal Cassino): the table's loose cards (the `table` pile)
 // and its builds (the schema's melds, each with its value and owner), the stock,
 // each side's captured cards and sweeps, and the viewer's hand.
@@ -14,7 +15,21 @@ import { seatName } from '../render.js';
 import { dealFacts, fact, handZone, meldsZone, pileZone, schemaTable } from './common.js';
 import { ownHand, readSchema } from './schema.js';
 
-/** Same multiset of strings (or numbers). */
+/** @typedef {import('../../types/dom').Child} Child */
+/** @typedef {import('./index.js').Layout} Layout */
+/** @typedef {import('./index.js').LayoutUi} LayoutUi */
+/** @typedef {import('./schema.js').Schema} Schema */
+/** @typedef {import('../render.js').RenderContext} RenderContext */
+/** @typedef {import('../../types/wire').LegalAction} LegalAction */
+/** @typedef {import('../../types/wire').Pile} Pile */
+/** @typedef {import('../../types/wire').Meld} Meld */
+
+/**
+ * Same multiset of strings (or numbers).
+ * @param {unknown[]} a
+ * @param {unknown[]} b
+ * @returns {boolean}
+ */
 function sameItems(a, b) {
   if (a.length !== b.length) return false;
   const x = a.map(String).sort();
@@ -22,10 +37,15 @@ function sameItems(a, b) {
   return x.every((item, i) => item === y[i]);
 }
 
+/**
+ * @param {unknown} value
+ * @returns {any[]} the list, its items checked where they are read
+ */
 function listOf(value) {
   return Array.isArray(value) ? value : [];
 }
 
+/** @returns {Layout} */
 export function createCassinoLayout() {
   return {
     family: 'cassino',
@@ -33,16 +53,20 @@ export function createCassinoLayout() {
       const schema = readSchema(state.view);
       const sel = ui.selection;
       const cards = ownHand(schema, rctx);
-      const plays = ui.legal.filter((a) => ['capture', 'build', 'trail'].includes(a.type) && isFace(a.card));
+      const plays = ui.legal.filter(/** @returns {a is LegalAction & {card: string}} */ (a) => ['capture', 'build', 'trail'].includes(a.type) && isFace(a.card));
       if (sel.card && !plays.some((a) => a.card === sel.card)) sel.card = null;
       sel.loose = sel.card ? listOf(sel.loose) : [];
       sel.builds = sel.card ? listOf(sel.builds) : [];
       const ofCard = plays.filter((a) => a.card === sel.card);
+      /** @param {LegalAction} a */
       const looseOf = (a) => listOf(a.type === 'capture' ? a.take : a.with);
       const offeredLoose = new Set(ofCard.flatMap(looseOf));
       const offeredBuilds = new Set(ofCard.flatMap((a) => listOf(a.builds)));
+      /** @param {LegalAction} a */
       const matches = (a) => sameItems(looseOf(a), sel.loose) && sameItems(listOf(a.builds), sel.builds);
+      /** @type {(list: unknown[], item: unknown) => unknown[]} */
       const toggle = (list, item) => (list.includes(item) ? list.filter((x) => x !== item) : [...list, item]);
+      /** @param {string} card */
       const pickCard = (card) => {
         if (sel.card === card) sel.card = null;
         else Object.assign(sel, { card, loose: [], builds: [] });
@@ -57,6 +81,7 @@ export function createCassinoLayout() {
         arrange: ui.arrange,
       }) : null;
 
+      /** @type {Child[]} */
       const center = [facts(schema, rctx)];
       const stock = schema.pile('stock');
       const captured = schema.piles.filter((p) => p.id.startsWith('captured-'));
@@ -113,7 +138,7 @@ export function createCassinoLayout() {
           extras: [
             Number.isInteger(s?.captured) ? fact('Captured', String(s.captured), { 'data-captured': String(s.captured) }) : null,
             Number.isInteger(s?.sweeps) && s.sweeps > 0 ? fact('Sweeps', String(s.sweeps), { 'data-sweeps': String(s.sweeps) }) : null,
-            listOf(s?.owns).length ? fact('Owns', listOf(s.owns).map((id) => buildValue(schema, id)).join(', ')) : null,
+            listOf(s?.owns).length ? fact('Owns', listOf(s?.owns).map((id) => buildValue(schema, id)).join(', ')) : null,
           ].filter(Boolean),
         }),
         center,
@@ -126,19 +151,33 @@ export function createCassinoLayout() {
   };
 }
 
+/**
+ * @param {Schema} schema
+ * @param {unknown} id
+ */
 function buildValue(schema, id) {
   const build = schema.melds.find((m) => m.id === id);
   return build ? `build of ${build.value}` : 'a build';
 }
 
+/**
+ * @param {Schema} schema
+ * @param {Pile} pile
+ * @param {RenderContext} rctx
+ */
 function sideName(schema, pile, rctx) {
-  const side = schema.view.sides?.find?.((s) => `captured-${s.side}` === pile.id);
+  const side = schema.view.sides?.find?.((/** @type {{side?: unknown, seats?: unknown}} */ s) => `captured-${s.side}` === pile.id);
   const seats = Array.isArray(side?.seats) ? side.seats : Number.isInteger(pile.owner) ? [pile.owner] : [];
-  return seats.map((seat) => seatName(rctx, seat)).join(' & ') || 'nobody';
+  return seats.map((/** @type {number} */ seat) => seatName(rctx, seat)).join(' & ') || 'nobody';
 }
 
+/**
+ * @param {Schema} schema
+ * @param {RenderContext} rctx
+ */
 function facts(schema, rctx) {
-  const view = schema.view;
+  // This layout is drawn for its own layout's views (index.js picks it by the view's `layout`).
+  const view = /** @type {import('../../types/wire').CassinoView} */ (schema.view);
   return el('div', { class: 'facts' },
     dealFacts(schema, rctx),
     Number.isInteger(view.round) ? fact('Round', Number.isInteger(view.rounds) ? `${view.round} of ${view.rounds}` : view.round) : null,
@@ -148,6 +187,11 @@ function facts(schema, rctx) {
     Number.isInteger(view.last_capture) ? fact('Last capture', seatName(rctx, view.last_capture)) : null);
 }
 
+/**
+ * @param {LegalAction[]} plays
+ * @param {import('./index.js').Selection} sel
+ * @returns {string | null}
+ */
 function hintText(plays, sel) {
   if (!plays.length) return null;
   if (!sel.card) return 'Click a card of your hand to play it.';

@@ -1,3 +1,4 @@
+// @ts-check
 // Building blocks shared by every table layout, drawn from the common view
 // schema (schema.js, docs/protocol.md "View schema"): seats around the table,
 // the viewer's fanned hand, piles with counts, pools with chip stacks, the
@@ -10,7 +11,102 @@ import { seatName } from '../render.js';
 import { displayName } from '../names.js';
 import { faceUpCards } from './schema.js';
 
-/** Seats in table order starting after the viewer (the viewer last), or from 0 for a spectator. */
+/**
+ * The viewer's own arrangement of the hand, kept by the table page across pushes:
+ * sorted by suit or rank, or dragged into an order, and the cards just drawn.
+ * @typedef {object} Arrange
+ * @property {'suit' | 'rank' | null} sort
+ * @property {string[] | null} order
+ * @property {() => void} [rerender]
+ * @property {string[]} [lastHand]
+ * @property {boolean} [fresh]
+ * @property {string[]} [drawn]
+ */
+
+/** @typedef {import('../../types/wire').State} State */
+/** @typedef {import('../../types/wire').Player} Player */
+/** @typedef {import('../../types/wire').Pile} Pile */
+/** @typedef {import('../../types/wire').Meld} Meld */
+/** @typedef {import('../../types/dom').Child} Child */
+/** @typedef {import('../../types/dom').Attrs} Attrs */
+/** @typedef {import('../render.js').RenderContext} RenderContext */
+/** @typedef {import('./schema.js').Schema} Schema */
+/** @typedef {import('../../types/wire').ViewSeat} ViewSeat */
+/** @typedef {{card?: unknown, index?: unknown}} DraggedCard what a dragged hand card carries (it may come from anywhere) */
+
+/**
+ * What a layout says of one seat besides its name and chips (`seatZone`).
+ * @typedef {object} SeatInfo
+ * @property {number} [count] cards in hand
+ * @property {boolean} [dealer]
+ * @property {Child[]} [extras]
+ * @property {string | null} [status]
+ * @property {boolean} [out]
+ * @property {boolean} [faceUp] the hand lies face up (no backs drawn)
+ */
+
+/**
+ * `handZone`'s options.
+ * @typedef {object} HandOptions
+ * @property {ReadonlySet<unknown>} [playable]
+ * @property {number[]} [selected]
+ * @property {((card: string, index: number, event: MouseEvent) => void) | null} [onCard]
+ * @property {boolean} [selectable]
+ * @property {boolean} [draggable]
+ * @property {boolean} [disableUnplayable]
+ * @property {Arrange | null} [arrange]
+ */
+
+/**
+ * `discardZone`'s (and `pileZone`'s) options.
+ * @typedef {object} PileOptions
+ * @property {string} [label]
+ * @property {string} [zone]
+ * @property {(() => void) | null} [onClick]
+ * @property {string} [clickLabel]
+ * @property {(card: string, depth: number) => ((() => void) | null | undefined)} [onSpreadCard]
+ * @property {boolean} [arrive]
+ * @property {boolean} [spread]
+ * @property {Record<string, string | null>} [attrs]
+ */
+
+/**
+ * `meldsZone`'s options.
+ * @typedef {object} MeldsOptions
+ * @property {boolean} [common] one group for every meld
+ * @property {string} [commonLabel]
+ * @property {string} [title]
+ * @property {string} [empty]
+ * @property {string} [targetLabel]
+ * @property {(meld: Meld) => ((() => void) | null | undefined)} [onMeld]
+ * @property {(meld: Meld) => (string | null | undefined)} [describe]
+ * @property {(meld: Meld) => boolean} [isSelected]
+ * @property {(meld: Meld, drag: DraggedCard) => void} [onDropMeld]
+ */
+
+/**
+ * `tableFrame`'s parts.
+ * @typedef {object} FrameParts
+ * @property {(seat: number) => SeatInfo | null | undefined} [seatInfo]
+ * @property {Child[]} [center]
+ * @property {Child} [hand]
+ * @property {Child} [below]
+ */
+
+/**
+ * `schemaTable`'s parts: as `tableFrame`'s, the seat's facts given its schema entry and the schema's own.
+ * @typedef {object} SchemaParts
+ * @property {(seat: number, entry: ViewSeat | undefined, base: SeatInfo) => SeatInfo | null | undefined} [seatInfo]
+ * @property {Child[]} [center]
+ * @property {Child} [hand]
+ * @property {Child} [below]
+ */
+
+/**
+ * Seats in table order starting after the viewer (the viewer last), or from 0 for a spectator.
+ * @param {RenderContext} rctx
+ * @returns {number[]}
+ */
 export function seatOrder(rctx) {
   const seats = rctx.players.map((p) => p.seat).filter(Number.isInteger).sort((a, b) => a - b);
   if (rctx.mySeat === null) return seats;
@@ -18,7 +114,11 @@ export function seatOrder(rctx) {
   return at < 0 ? seats : [...seats.slice(at + 1), ...seats.slice(0, at)];
 }
 
-/** A small fan of card backs standing for a hidden hand, with its count. */
+/**
+ * A small fan of card backs standing for a hidden hand, with its count.
+ * @param {unknown} count
+ * @param {number} [max]
+ */
 export function backsFan(count, max = 7) {
   if (!Number.isInteger(count) || count <= 0) return null;
   const shown = Math.min(count, max);
@@ -29,6 +129,10 @@ export function backsFan(count, max = 7) {
 /**
  * One seat's area: name, badges, chips, card count, plus the layout's extras.
  * info: {count?, dealer?, extras?: Node[], status?: string}
+ * @param {Player} player
+ * @param {RenderContext} rctx
+ * @param {{host?: string}} state
+ * @param {SeatInfo} [info]
  */
 export function seatZone(player, rctx, state, info = {}) {
   const seat = player.seat;
@@ -69,6 +173,8 @@ export function seatZone(player, rctx, state, info = {}) {
  *  selected: array of indices selected
  *  onCard(card, index, event): click/Enter on a card (makes cards buttons)
  *  onDragCard: enables dragging (dataTransfer "text/card")
+ * @param {string[]} cards
+ * @param {HandOptions} [options]
  */
 export function handZone(cards, options = {}) {
   const interactive = typeof options.onCard === 'function';
@@ -94,11 +200,11 @@ export function handZone(cards, options = {}) {
       disabled: interactive && !playable && options.disableUnplayable ? true : null,
       style: { '--i': String(position), '--n': String(n) },
     });
-    if (interactive) node.addEventListener('click', (event) => options.onCard(card, index, event));
+    if (interactive) node.addEventListener('click', (event) => options.onCard?.(card, index, event));
     if (arrange || options.draggable) {
       node.addEventListener('dragstart', (event) => {
-        event.dataTransfer.setData('text/plain', JSON.stringify({ card, index }));
-        event.dataTransfer.effectAllowed = 'move';
+        event.dataTransfer?.setData('text/plain', JSON.stringify({ card, index }));
+        if (event.dataTransfer) event.dataTransfer.effectAllowed = 'move';
       });
     }
     if (arrange) {
@@ -109,8 +215,8 @@ export function handZone(cards, options = {}) {
         event.preventDefault();
         event.stopPropagation();
         try {
-          const drag = JSON.parse(event.dataTransfer.getData('text/plain'));
-          if (Number.isInteger(drag.index) && drag.index !== index && cards[drag.index] === drag.card) moveCard(cards, arrange, drag.index, index);
+          const drag = JSON.parse(event.dataTransfer?.getData('text/plain') ?? '');
+          if (Number.isInteger(drag.index) && drag.index !== index && cards[drag.index] === drag.card) moveCard(cards, /** @type {Arrange} */ (arrange), drag.index, index);
         } catch {
           /* not one of our cards */
         }
@@ -121,10 +227,11 @@ export function handZone(cards, options = {}) {
   const hand = el('div', { class: `hand${interactive ? ' hand-interactive' : ''}`, 'data-zone': 'hand', 'aria-label': `Your hand, ${n} card${n === 1 ? '' : 's'}`, role: 'group' },
     n ? children : el('span', { class: 'small', text: 'No cards in hand.' }));
   if (!arrange || n < 2) return hand;
+  /** @type {(by: 'suit' | 'rank', text: string, hint: string) => HTMLButtonElement} */
   const sortButton = (by, text, hint) => el('button', {
     type: 'button', class: `btn btn-small btn-felt${arrange.sort === by ? ' is-on' : ''}`, 'data-testid': `sort-${by}`,
     'aria-pressed': String(arrange.sort === by), title: hint, 'data-hint': hint, text,
-    onclick: () => { arrange.sort = by; arrange.order = null; arrange.rerender?.(); },
+    onclick: () => { const kept = /** @type {Arrange} */ (arrange); kept.sort = by; kept.order = null; kept.rerender?.(); },
   });
   return el('div', { class: 'hand-wrap' },
     el('div', { class: 'hand-sort', role: 'group', 'aria-label': 'Arrange your hand' },
@@ -138,15 +245,22 @@ export function handZone(cards, options = {}) {
 const RANK_ORDER = 'A23456789TEWJQK';
 const SUIT_ORDER = 'SHCD';
 
+/** @param {string} card */
 function rankIndex(card) {
   return card === 'JK' ? 99 : RANK_ORDER.indexOf(card[0]);
 }
 
+/** @param {string} card */
 function suitIndex(card) {
   return card === 'JK' ? 9 : SUIT_ORDER.indexOf(card[1]);
 }
 
-/** The order the hand is shown in, as indices into `cards`: sorted, arranged by hand, or as dealt. */
+/**
+ * The order the hand is shown in, as indices into `cards`: sorted, arranged by hand, or as dealt.
+ * @param {string[]} cards
+ * @param {Arrange} arrange
+ * @returns {number[]}
+ */
 function displayOrder(cards, arrange) {
   const indices = cards.map((_, index) => index);
   if (arrange.sort === 'suit') return indices.sort((a, b) => suitIndex(cards[a]) - suitIndex(cards[b]) || rankIndex(cards[a]) - rankIndex(cards[b]) || a - b);
@@ -154,6 +268,7 @@ function displayOrder(cards, arrange) {
   if (!Array.isArray(arrange.order)) return indices;
   // The arranged order by card code; cards new since then come last, in the server's order.
   const left = [...indices];
+  /** @type {number[]} */
   const out = [];
   for (const code of arrange.order) {
     const at = left.findIndex((i) => cards[i] === code);
@@ -162,6 +277,12 @@ function displayOrder(cards, arrange) {
   return [...out, ...left];
 }
 
+/**
+ * @param {string[]} cards
+ * @param {Arrange} arrange
+ * @param {number} from
+ * @param {number} to
+ */
 function moveCard(cards, arrange, from, to) {
   const order = displayOrder(cards, arrange).filter((i) => i !== from);
   const at = order.indexOf(to);
@@ -173,7 +294,12 @@ function moveCard(cards, arrange, from, to) {
   arrange.rerender?.();
 }
 
-/** The indices of the cards that came into the hand since the last drawing (a draw), kept until they leave it. */
+/**
+ * The indices of the cards that came into the hand since the last drawing (a draw), kept until they leave it.
+ * @param {Arrange} arrange
+ * @param {string[]} cards
+ * @returns {Set<number>}
+ */
 function noteDrawn(arrange, cards) {
   const before = arrange.lastHand;
   arrange.lastHand = [...cards];
@@ -182,6 +308,7 @@ function noteDrawn(arrange, cards) {
     arrange.drawn = [];
   } else {
     const left = [...before];
+    /** @type {string[]} */
     const added = [];
     for (const card of cards) {
       const at = left.indexOf(card);
@@ -193,6 +320,7 @@ function noteDrawn(arrange, cards) {
     else if (added.length > 3) arrange.drawn = [];
   }
   const wanted = [...(arrange.drawn || [])];
+  /** @type {Set<number>} */
   const marked = new Set();
   cards.forEach((card, index) => {
     const at = wanted.indexOf(card);
@@ -201,7 +329,13 @@ function noteDrawn(arrange, cards) {
   return marked;
 }
 
-/** Make a zone accept a hand card dropped on it. */
+/**
+ * Make a zone accept a hand card dropped on it.
+ * @template {HTMLElement} N
+ * @param {N} node
+ * @param {(drag: DraggedCard) => void} onDrop
+ * @returns {N}
+ */
 export function dropTarget(node, onDrop) {
   node.classList.add('drop-target');
   node.addEventListener('dragover', (event) => { event.preventDefault(); node.classList.add('drag-over'); });
@@ -210,7 +344,7 @@ export function dropTarget(node, onDrop) {
     event.preventDefault();
     node.classList.remove('drag-over');
     try {
-      onDrop(JSON.parse(event.dataTransfer.getData('text/plain')));
+      onDrop(JSON.parse(event.dataTransfer?.getData('text/plain') ?? ''));
     } catch {
       /* not one of our cards */
     }
@@ -218,7 +352,13 @@ export function dropTarget(node, onDrop) {
   return node;
 }
 
-/** The stock (or any face-down pile): a back with its count, optionally clickable (draw). */
+/**
+ * The stock (or any face-down pile): a back with its count, optionally clickable (draw).
+ * @param {unknown} count
+ * @param {(() => void) | null} [onClick]
+ * @param {string} [label]
+ * @param {Attrs} [attrs]
+ */
 export function stockZone(count, onClick, label = 'Stock', attrs = {}) {
   const body = Number.isInteger(count) && count > 0 ? cardElement('??') : el('span', { class: 'card card-empty', text: 'empty' });
   const wrap = onClick
@@ -229,10 +369,16 @@ export function stockZone(count, onClick, label = 'Stock', attrs = {}) {
     el('span', { class: 'pile-label' }, `${label} `, el('strong', { text: String(count ?? 0) })));
 }
 
-/** A face-up pile: its top card (or a spread of every card) and its size. */
+/**
+ * A face-up pile: its top card (or a spread of every card) and its size.
+ * @param {unknown} cards
+ * @param {unknown} size
+ * @param {PileOptions} [options]
+ */
 export function discardZone(cards, size, options = {}) {
   const list = Array.isArray(cards) ? cards.filter(isCard) : [];
   const count = Number.isInteger(size) ? size : list.length;
+  /** @type {HTMLElement} */
   let body;
   if (options.spread && list.length) {
     body = el('div', { class: 'spread' }, list.map((card, index) => {
@@ -260,16 +406,22 @@ export function discardZone(cards, size, options = {}) {
     el('span', { class: 'pile-label' }, `${options.label || 'Discard'} `, el('strong', { text: String(count) })));
 }
 
-/** A stack of chips drawn with CSS; the height grows slowly with the amount. */
+/**
+ * A stack of chips drawn with CSS; the height grows slowly with the amount.
+ * @param {unknown} amount
+ */
 export function chipStack(amount) {
   const n = Math.max(0, Math.min(8, Math.ceil(Math.log2(Math.max(1, Number(amount) || 0) + 1))));
   return el('span', { class: 'chip-stack', 'aria-hidden': 'true' },
     Array.from({ length: n }, (_, i) => el('span', { class: `chip chip-${i % 3}` })));
 }
 
-/** Pools and pots: [{label, amount}] → one [data-zone="pool"] with a stack per entry. */
+/**
+ * Pools and pots: [{label, amount}] → one [data-zone="pool"] with a stack per entry.
+ * @param {({label: string, amount: number | null | undefined} | null | undefined)[]} entries
+ */
 export function poolZone(entries) {
-  const list = entries.filter((e) => e && e.amount !== null && e.amount !== undefined);
+  const list = /** @type {{label: string, amount: number}[]} */ (entries.filter((e) => e && e.amount !== null && e.amount !== undefined));
   if (!list.length) return null;
   return el('div', { class: 'pool-zone', 'data-zone': 'pool', 'data-amount': String(list[0].amount) },
     list.map((e) => el('div', { class: 'pool', 'data-amount': String(e.amount) },
@@ -279,8 +431,14 @@ export function poolZone(entries) {
       el('span', { class: 'sr-only', text: e.amount === 1 ? ' chip' : ' chips' }))));
 }
 
-/** The cards of a trick, each under its player's name. */
+/**
+ * The cards of a trick, each under its player's name.
+ * @param {unknown} plays
+ * @param {RenderContext} rctx
+ * @param {{label?: string, arrive?: boolean, winner?: unknown, empty?: string}} [options]
+ */
 export function trickZone(plays, rctx, options = {}) {
+  /** @type {{seat: number, card: string}[]} */
   const list = Array.isArray(plays) ? plays.filter((p) => isPlainObject(p) && isCard(p.card)) : [];
   return el('div', { class: 'trick-zone', 'data-zone': 'trick', 'data-count': String(list.length), 'aria-label': options.label || 'Current trick' },
     el('span', { class: 'zone-title', text: options.label || 'Trick' }),
@@ -299,16 +457,22 @@ export function trickZone(plays, rctx, options = {}) {
  * Melds on the table grouped by owner (or one common group).
  * melds: the schema's [{id, owner, cards}]; options.onMeld(meld) makes a meld a button,
  * options.describe(meld) adds words after its cards (a build's value).
+ * @param {unknown} melds
+ * @param {RenderContext} rctx
+ * @param {MeldsOptions} [options]
  */
 export function meldsZone(melds, rctx, options = {}) {
+  /** @type {Meld[]} */
   const list = Array.isArray(melds) ? melds.filter((m) => isPlainObject(m) && Array.isArray(m.cards)) : [];
+  /** @type {Map<number | 'common', Meld[]>} */
   const groups = new Map();
   for (const meld of list) {
     const key = options.common || !Number.isInteger(meld.owner) ? 'common' : meld.owner;
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key).push(meld);
+    let group = groups.get(key);
+    if (!group) groups.set(key, group = []);
+    group.push(meld);
   }
-  const ordered = [...groups.entries()].sort(([a], [b]) => (a === 'common' ? -1 : b === 'common' ? 1 : a - b));
+  const ordered = [...groups.entries()].sort(([a], [b]) => (a === 'common' ? -1 : b === 'common' ? 1 : /** @type {number} */ (a) - /** @type {number} */ (b)));
   return el('div', { class: 'melds-zone', 'data-zone': 'melds', 'data-count': String(list.length) },
     el('span', { class: 'zone-title', text: options.title || 'Melds on the table' }),
     list.length ? ordered.map(([owner, group]) => el('div', { class: 'meld-group', 'data-owner': String(owner) },
@@ -325,12 +489,18 @@ export function meldsZone(melds, rctx, options = {}) {
         const body = [cards, words ? el('span', { class: 'meld-words', text: words }) : null];
         if (!handler) return el('div', attrs, body);
         const node = el('button', { ...attrs, type: 'button', onclick: handler }, body);
-        if (options.onDropMeld) dropTarget(node, (drag) => options.onDropMeld(meld, drag));
+        const onDropMeld = options.onDropMeld;
+        if (onDropMeld) dropTarget(node, (drag) => onDropMeld(meld, drag));
         return node;
       })))) : el('span', { class: 'muted small', text: options.empty || 'No melds yet.' }));
 }
 
-/** A little labelled fact ("Trump ♦", "Deal 3"). */
+/**
+ * A little labelled fact ("Trump ♦", "Deal 3").
+ * @param {string} label
+ * @param {Child} value
+ * @param {Attrs} [attrs]
+ */
 export function fact(label, value, attrs = {}) {
   if (value === null || value === undefined || value === '') return null;
   return el('span', { class: 'fact', ...attrs }, el('span', { class: 'fact-key', text: label }), ' ', el('strong', {}, value));
@@ -340,11 +510,17 @@ export function fact(label, value, attrs = {}) {
  * The felt: opponents across the top, the centre (piles, melds, trick, pool),
  * the viewer's seat and hand at the bottom. A spectator sees every seat on top.
  * parts: {seatInfo(seat) → info for seatZone, center: Node[], hand: Node|null, below: Node[]}
+ * @param {{host?: string}} state
+ * @param {RenderContext} rctx
+ * @param {FrameParts} parts
  */
 export function tableFrame(state, rctx, parts) {
   const order = seatOrder(rctx);
+  /** @param {number} seat */
   const info = (seat) => parts.seatInfo?.(seat) || {};
-  const player = (seat) => rctx.players.find((p) => p.seat === seat);
+  // Every seat of seatOrder is a listed player's.
+  /** @param {number} seat */
+  const player = (seat) => /** @type {Player} */ (rctx.players.find((p) => p.seat === seat));
   const me = rctx.mySeat !== null ? player(rctx.mySeat) : null;
   // Opponents sit around the table: with four or more (and the viewer seated),
   // the one on the viewer's left sits at the left, the one on the right at the right.
@@ -361,7 +537,12 @@ export function tableFrame(state, rctx, parts) {
     parts.below || null);
 }
 
-/** Before play starts: the seats, who is still missing, and the table's options. */
+/**
+ * Before play starts: the seats, who is still missing, and the table's options.
+ * @param {State} state
+ * @param {RenderContext & {me?: string}} rctx
+ * @param {string} gameName
+ */
 export function waitingTable(state, rctx, gameName) {
   const view = isPlainObject(state.view) ? state.view : {};
   const taken = rctx.players.filter((p) => p.player !== null && p.player !== undefined).length;
@@ -381,6 +562,7 @@ export function waitingTable(state, rctx, gameName) {
 
 // Seat statuses in a player's words; any other status is shown with its
 // underscores as spaces. An empty string means "nothing worth saying".
+/** @type {Record<string, string>} */
 const STATUS_WORDS = {
   waiting: '', to_play: '', moving: '', watching: '', playing: '',
   won: 'won', lost: 'lost', skipped: 'skipped', sitting_out: 'sitting out', left: 'left',
@@ -388,21 +570,35 @@ const STATUS_WORDS = {
   in: 'in', out: 'out', undeclared: 'to declare', passed: 'passed', active: 'playing',
 };
 
+/**
+ * @param {unknown} status
+ * @returns {string | null}
+ */
 export function statusWords(status) {
   if (typeof status !== 'string') return null;
   const words = STATUS_WORDS[status] ?? status.replace(/_/g, ' ');
   return words || null;
 }
 
-/** A short row of small face-up cards. */
+/**
+ * A short row of small face-up cards.
+ * @param {unknown[]} cards
+ */
 export function smallCards(cards) {
   return el('span', { class: 'card-row card-row-tight' }, cards.filter(isCard).map((c) => cardElement(c, { size: 'sm' })));
 }
 
-/** A seat's facts read from the schema: card count, dealer, status, score and any face-up hand cards. */
+/**
+ * A seat's facts read from the schema: card count, dealer, status, score and any face-up hand cards.
+ * @param {Schema} schema
+ * @param {number} seat
+ * @param {RenderContext} rctx
+ * @returns {SeatInfo}
+ */
 export function schemaSeatInfo(schema, seat, rctx) {
   const entry = schema.seats.get(seat);
   if (!entry) return { dealer: schema.dealer === seat, extras: [] };
+  /** @type {Child[]} */
   const extras = [];
   const score = schema.scores ? schema.scores[seat] : undefined;
   if (typeof score === 'number') extras.push(fact('Score', String(score), { 'data-score': String(score) }));
@@ -418,12 +614,19 @@ export function schemaSeatInfo(schema, seat, rctx) {
   };
 }
 
-/** "Deal 3 · Dealer bob": the facts every dealt game has. */
+/**
+ * "Deal 3 · Dealer bob": the facts every dealt game has.
+ * @param {Schema} schema
+ * @param {RenderContext} rctx
+ */
 export function dealFacts(schema, rctx) {
   return [fact('Deal', schema.deal), schema.dealer !== null ? fact('Dealer', seatName(rctx, schema.dealer)) : null];
 }
 
-/** The zone name a pile is drawn in: the stock and the discard pile keep their contract names. */
+/**
+ * The zone name a pile is drawn in: the stock and the discard pile keep their contract names.
+ * @param {Pile} pile
+ */
 function pileZoneName(pile) {
   if (pile.id === 'stock' || pile.id === 'discard') return pile.id;
   return 'pile';
@@ -434,6 +637,8 @@ function pileZoneName(pile) {
  * pile as its top card, a spread pile as every card. options: {label, zone
  * (data-zone), onClick (the whole pile), onSpreadCard(card, depth), arrive,
  * spread: false to square a spread pile}.
+ * @param {Pile} pile
+ * @param {PileOptions} [options]
  */
 export function pileZone(pile, options = {}) {
   const label = options.label || humanise(pile.id);
@@ -442,16 +647,24 @@ export function pileZone(pile, options = {}) {
   const faceDown = !Array.isArray(pile.cards) && !isFace(pile.top);
   if (faceDown) return stockZone(count, options.onClick || null, label, attrs);
   const spread = Array.isArray(pile.cards) && options.spread !== false;
-  const cards = spread ? pile.cards.filter(isFace) : isFace(pile.top) ? [pile.top] : [];
+  const cards = spread ? (pile.cards ?? []).filter(isFace) : isFace(pile.top) ? [pile.top] : [];
   return discardZone(cards, count, { ...options, spread, label, attrs });
 }
 
-/** The pools of the schema (pot, pool, …) with their chip stacks. */
+/**
+ * The pools of the schema (pot, pool, …) with their chip stacks.
+ * @param {Schema} schema
+ */
 export function poolsZone(schema) {
   return poolZone(schema.pools.map((p) => ({ label: humanise(p.name), amount: p.amount })));
 }
 
-/** The trick being played (or, when given, the last one), from the schema. */
+/**
+ * The trick being played (or, when given, the last one), from the schema.
+ * @param {Schema} schema
+ * @param {RenderContext} rctx
+ * @param {{last?: unknown, arrive?: boolean, collected?: boolean, empty?: string, winner?: unknown}} [options]
+ */
 export function trickBlock(schema, rctx, options = {}) {
   const plays = schema.trick ? schema.trick.plays : [];
   const last = Array.isArray(options.last) ? options.last.filter((p) => isPlainObject(p) && isFace(p.card)) : [];
@@ -465,6 +678,10 @@ export function trickBlock(schema, rctx, options = {}) {
  * The felt drawn from the schema: every seat's facts come from `seats` (and
  * `scores`); parts.seatInfo(seat, entry, base) adds the layout's own (its
  * `extras` are appended). parts: {seatInfo?, center, hand, below}.
+ * @param {{host?: string}} state
+ * @param {RenderContext} rctx
+ * @param {Schema} schema
+ * @param {SchemaParts} parts
  */
 export function schemaTable(state, rctx, schema, parts) {
   return tableFrame(state, rctx, {

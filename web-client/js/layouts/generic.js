@@ -1,3 +1,4 @@
+// @ts-check
 // Layout `generic`: any view, drawn from the common schema alone — seats, the
 // viewer's hand, every pile, the melds, the trick, the pools — with the game's
 // own fields drawn generically below, so nothing is ever hidden. It draws a
@@ -9,11 +10,17 @@ import { renderView } from '../render.js';
 import { dealFacts, handZone, meldsZone, pileZone, poolsZone, schemaTable, trickBlock } from './common.js';
 import { ownFields, ownHand, readSchema } from './schema.js';
 
+/** @typedef {import('../../types/dom').Child} Child */
+/** @typedef {import('./index.js').Layout} Layout */
+
+/** @returns {Layout} */
 export function createGenericLayout() {
   return {
     family: 'generic',
-    render(state, rctx, ui = {}) {
+    /** @type {Layout['render']} */
+    render(state, rctx, ui) {
       const schema = readSchema(state.view);
+      /** @type {Child[]} */
       const center = [el('div', { class: 'facts' }, dealFacts(schema, rctx))];
       for (const pile of schema.piles) center.push(pileZone(pile));
       center.push(poolsZone(schema));
@@ -28,7 +35,7 @@ export function createGenericLayout() {
       const cards = ownHand(schema, rctx);
       return schemaTable(state, rctx, schema, {
         center,
-        hand: cards && isPlainObject(schema.seats.get(rctx.mySeat)) ? handZone(cards, { arrange: ui.arrange }) : null,
+        hand: cards && rctx.mySeat !== null && isPlainObject(schema.seats.get(rctx.mySeat)) ? handZone(cards, { arrange: ui.arrange }) : null,
       });
     },
   };

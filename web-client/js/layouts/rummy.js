@@ -1,3 +1,4 @@
+// @ts-check
 // Layout `rummy` (every Rummy game and Carousel): the common blocks (seats with
 // card counts and scores, the stock, the discard pile — squared, or spread in
 // the Michigan family — the melds grouped by owner, or common when they have
@@ -16,6 +17,20 @@ import { layoutDiff, plainCard } from './tablediff.js';
 import { dropTarget, fact, handZone, meldsZone, pileZone, poolsZone, schemaTable } from './common.js';
 import { ownHand, readSchema } from './schema.js';
 
+/** @typedef {import('../../types/dom').Child} Child */
+/** @typedef {import('./index.js').Layout} Layout */
+/** @typedef {import('./index.js').LayoutUi} LayoutUi */
+/** @typedef {import('./schema.js').Schema} Schema */
+/** @typedef {import('../render.js').RenderContext} RenderContext */
+/** @typedef {import('../../types/wire').LegalAction} LegalAction */
+/** @typedef {import('../../types/wire').Pile} Pile */
+/** @typedef {import('../../types/wire').Meld} Meld */
+
+/**
+ * @param {unknown} a
+ * @param {unknown} b
+ * @returns {boolean}
+ */
 function sameCards(a, b) {
   if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
   const x = [...a].sort();
@@ -23,41 +38,51 @@ function sameCards(a, b) {
   return x.every((card, i) => card === y[i]);
 }
 
+/** @param {string[]} cards */
 function cardsList(cards) {
   return el('span', { class: 'card-text-list' }, cards.map(cardText));
 }
 
+/** @returns {Layout} */
 export function createRummyLayout() {
+  /** @type {string | null} */
   let lastTop = null;
 
   return {
     family: 'rummy',
     render(state, rctx, ui) {
       const schema = readSchema(state.view);
-      const view = schema.view;
+      // This layout is drawn for its own layout's views (index.js picks it by the view's `layout`).
+      const view = /** @type {import('../../types/wire').RummyView} */ (schema.view);
       const legal = ui.legal;
       const sel = ui.selection;
-      sel.cards = Array.isArray(sel.cards) ? sel.cards : [];
+      /** @type {number[]} */
+      const kept = Array.isArray(sel.cards) ? sel.cards : [];
+      sel.cards = kept;
       const myHand = ownHand(schema, rctx);
       const cards = myHand || [];
-      const selected = sel.cards.filter((i) => i < cards.length);
+      const selected = kept.filter((i) => i < cards.length);
       const selectedCards = selected.map((i) => cards[i]);
+      /** @param {(action: LegalAction) => boolean} pred */
       const find = (pred) => legal.find((a) => isPlainObject(a) && pred(a)) || null;
       // The selection lives until the legal list changes (a new selection object),
       // so a refused move keeps what the player had picked.
+      /** @param {import('../../types/wire').Action} action */
       const send = (action) => ui.act(action);
+      /** @param {number} index */
       const toggle = (index) => {
-        const now = sel.cards.filter((i) => i < cards.length);
+        const now = /** @type {number[]} */ (sel.cards).filter((i) => i < cards.length);
         sel.cards = now.includes(index) ? now.filter((i) => i !== index) : [...now, index];
         ui.rerender();
       };
 
       const drawStock = find((a) => a.type === 'draw' && a.from === 'stock');
       const drawUp = find((a) => a.type === 'draw' && a.from === 'discard');
-      const discards = legal.filter((a) => a.type === 'discard' && isCard(a.card));
+      const discards = legal.filter(/** @returns {a is LegalAction & {card: string}} */ (a) => a.type === 'discard' && isCard(a.card));
+      /** @param {unknown} card */
       const discardOf = (card) => discards.find((a) => a.card === card) || null;
       const layOffs = legal.filter((a) => a.type === 'lay_off' && Number.isInteger(a.meld));
-      const melds = legal.filter((a) => a.type === 'meld' && Array.isArray(a.cards));
+      const melds = legal.filter(/** @returns {a is LegalAction & {cards: string[]}} */ (a) => a.type === 'meld' && Array.isArray(a.cards));
       const composite = legal.filter((a) => ['go_rummy', 'go_down'].includes(a.type));
       // Carousel: every change is a whole new table; each listed one is read as a meld or a lay-off.
       const layouts = legal.filter((a) => a.type === 'layout' && Array.isArray(a.melds)).map((a) => ({ action: a, diff: layoutDiff(a, schema.melds) }));
@@ -65,7 +90,7 @@ export function createRummyLayout() {
 
       // Hand: a click selects (or unselects) a card, in every phase; the move is
       // then confirmed with a tool, the pile, a meld, or Enter.
-      const onCard = cards.length && (discards.length || selecting) ? (card, index) => toggle(index) : null;
+      const onCard = cards.length && (discards.length || selecting) ? (/** @type {string} */ card, /** @type {number} */ index) => toggle(index) : null;
       const playable = new Set([...discards.map((a) => a.card), ...layOffs.flatMap((a) => a.cards || []), ...melds.flatMap((a) => a.cards),
         ...layouts.flatMap((l) => l.diff.added)]);
       const hand = myHand ? handZone(cards, {
@@ -73,8 +98,9 @@ export function createRummyLayout() {
       }) : null;
 
       // Piles: the stock, and the discard pile unless the game has none (Carousel).
+      /** @type {Child[]} */
       const center = [facts(schema, rctx)];
-      const stock = schema.pile('stock') || { id: 'stock', count: 0, top: null };
+      const stock = schema.pile('stock') || { id: 'stock', owner: null, count: 0, top: null };
       center.push(pileZone(stock, { label: 'Stock', onClick: drawStock ? () => send(drawStock) : null }));
       const discard = schema.pile('discard');
       let pile = null;
@@ -96,7 +122,7 @@ export function createRummyLayout() {
         const top = isFace(discard.top) ? discard.top : null;
         pile = pileZone(discard, {
           label: 'Discard pile',
-          onClick: drawUp ? () => send(drawUp) : selectedCards.length === 1 && discardOf(selectedCards[0]) ? () => send(discardOf(selectedCards[0])) : null,
+          onClick: drawUp ? () => send(drawUp) : selectedCards.length === 1 && discardOf(selectedCards[0]) ? () => send(/** @type {LegalAction} */ (discardOf(selectedCards[0]))) : null,
           arrive: top !== lastTop && lastTop !== null && top !== null,
         });
         lastTop = top;
@@ -106,6 +132,7 @@ export function createRummyLayout() {
       center.push(poolsZone(schema));
 
       // Melds: a meld is a target when every selected card may be laid off on it.
+      /** @param {Meld} meld */
       const targetFor = (meld) => {
         if (!selectedCards.length) return null;
         const viaLayout = layouts.find(({ diff }) => !diff.rearranged && !diff.newMelds.length && diff.layoffs.length === 1 &&
@@ -129,6 +156,7 @@ export function createRummyLayout() {
       }));
 
       // Tools for the selection and the composite moves.
+      /** @type {Child[]} */
       const tools = [];
       if (onCard && cards.length) {
         const meldAction = !selectedCards.length ? null : melds.find((a) => sameCards(a.cards, selectedCards)) ||
@@ -160,6 +188,7 @@ export function createRummyLayout() {
           isCard(action.discard) ? [' · discard ', cardText(action.discard)] : null));
       }
       const hint = hintText(schema, legal, { selecting, selected: selectedCards.length, discards: discards.length, layOffs: layOffs.length });
+      /** @type {Child[]} */
       const below = [];
       if (hint) below.push(el('p', { class: 'hint-strip', text: hint }));
       if (tools.length) below.push(el('div', { class: 'hand-tools' }, tools));
@@ -176,8 +205,13 @@ export function createRummyLayout() {
   };
 }
 
+/**
+ * @param {Schema} schema
+ * @param {RenderContext} rctx
+ */
 function facts(schema, rctx) {
-  const view = schema.view;
+  // This layout is drawn for its own layout's views (index.js picks it by the view's `layout`).
+  const view = /** @type {import('../../types/wire').RummyView} */ (schema.view);
   const items = [
     fact('Deal', schema.deal),
     schema.dealer !== null ? fact('Dealer', seatName(rctx, schema.dealer)) : null,
@@ -193,16 +227,27 @@ function facts(schema, rctx) {
   return el('div', { class: 'facts' }, items);
 }
 
-/** Carousel: how many of the turn's draws the player to move has used, said only while that turn runs. */
+/**
+ * Carousel: how many of the turn's draws the player to move has used, said only while that turn runs.
+ * @param {Record<string, any>} view
+ * @param {RenderContext} rctx
+ */
 function drawsFact(view, rctx) {
   if (!Number.isInteger(view.draws_per_turn) || !rctx.toAct.length) return null;
   const drawn = Number.isInteger(view.drawn) ? view.drawn : 0;
-  const who = rctx.toAct.includes(rctx.mySeat) ? 'Your draws' : `${seatName(rctx, rctx.toAct[0])}'s draws`;
+  const who = rctx.mySeat !== null && rctx.toAct.includes(rctx.mySeat) ? 'Your draws' : `${seatName(rctx, rctx.toAct[0])}'s draws`;
   return fact(who, `${drawn} of ${view.draws_per_turn} drawn`, { 'data-drawn': String(drawn) });
 }
 
+/**
+ * @param {Schema} schema
+ * @param {LegalAction[]} legal
+ * @param {{selecting: boolean, selected: number, discards: number, layOffs: number}} info
+ * @returns {string | null}
+ */
 function hintText(schema, legal, info) {
   if (!legal.length) return null;
+  /** @param {string} type */
   const has = (type) => legal.some((a) => a.type === type);
   const onlyDrawing = legal.every((a) => a.type === 'draw' || a.type === 'take' || a.type === 'take_all');
   if (schema.phase === 'draw' || onlyDrawing) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Layout `tricks` (Rams, Rounce, Reversi): the common blocks (seats with the
 // tricks they won, the trick or the last one, the widow pile, the pool) plus
 // the turned trump card. Clicking a card plays it (or exchanges or discards it,
@@ -9,19 +10,33 @@ import { seatName } from '../render.js';
 import { fact, handZone, pileZone, poolsZone, schemaTable, trickBlock } from './common.js';
 import { ownHand, readSchema } from './schema.js';
 
+/** @typedef {import('../../types/dom').Child} Child */
+/** @typedef {import('./index.js').Layout} Layout */
+/** @typedef {import('./index.js').LayoutUi} LayoutUi */
+/** @typedef {import('./schema.js').Schema} Schema */
+/** @typedef {import('../render.js').RenderContext} RenderContext */
+/** @typedef {import('../../types/wire').LegalAction} LegalAction */
+/** @typedef {import('../../types/wire').Pile} Pile */
+/** @typedef {import('../../types/wire').Meld} Meld */
+
 const CARD_ACTIONS = ['card', 'play_card', 'exchange', 'discard'];
 
+/** @returns {Layout} */
 export function createTricksLayout() {
+  /** @type {string | null} */
   let lastPlayed = null;
+  /** @type {string | null} */
   let lastCollected = null;
 
   return {
     family: 'tricks',
     render(state, rctx, ui) {
       const schema = readSchema(state.view);
-      const view = schema.view;
+      // This layout is drawn for its own layout's views (index.js picks it by the view's `layout`).
+      const view = /** @type {import('../../types/wire').TricksView} */ (schema.view);
       const cards = ownHand(schema, rctx);
-      const cardActions = ui.legal.filter((a) => CARD_ACTIONS.includes(a.type) && isFace(a.card));
+      const cardActions = ui.legal.filter(/** @returns {a is LegalAction & {card: string}} */ (a) => CARD_ACTIONS.includes(a.type) && isFace(a.card));
+      /** @param {string} card */
       const actionFor = (card) => CARD_ACTIONS.map((t) => cardActions.find((a) => a.type === t && a.card === card)).find(Boolean) || null;
       const playable = new Set(cardActions.map((a) => a.card));
       // Select a card, then confirm: the Play button, Enter, or a second click on the same card.
@@ -43,6 +58,7 @@ export function createTricksLayout() {
       const arrive = top !== null && top !== lastPlayed;
       lastPlayed = top;
 
+      /** @type {Child[]} */
       const center = [facts(schema, rctx)];
       const side = [];
       if (isFace(view.turned)) {
@@ -99,8 +115,13 @@ export function createTricksLayout() {
   };
 }
 
+/**
+ * @param {Schema} schema
+ * @param {RenderContext} rctx
+ */
 function facts(schema, rctx) {
-  const view = schema.view;
+  // This layout is drawn for its own layout's views (index.js picks it by the view's `layout`).
+  const view = /** @type {import('../../types/wire').TricksView} */ (schema.view);
   const suit = schema.trick?.trump ? SUITS[schema.trick.trump] : null;
   return el('div', { class: 'facts' },
     fact('Deal', schema.deal),
@@ -113,6 +134,11 @@ function facts(schema, rctx) {
     Array.isArray(view.could_not_deal) && view.could_not_deal.length ? fact('Could not deal', view.could_not_deal.map((s) => seatName(rctx, s)).join(', ')) : null);
 }
 
+/**
+ * @param {LegalAction[]} legal
+ * @param {LegalAction[]} cardActions
+ * @returns {string | null}
+ */
 function hintText(legal, cardActions) {
   if (!legal.length) return null;
   if (cardActions.some((a) => a.type === 'card' || a.type === 'play_card')) return 'Select a card, then press Play (or click it again). Cards you may not play are dimmed.';

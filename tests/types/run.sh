@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Type-checks the browser client (registered in CTest as test_types):
+# tsc --noEmit -p web-client, with web-client/jsconfig.json and the wire types in
+# web-client/types/. Nothing is built or emitted: the client stays plain ES modules.
+#
+#   run.sh BUILD_DIR SOURCE_DIR
+#
+# - FAILS (does not skip) when node or npm is missing: `make test` installs them
+#   first (scripts/install-deps.sh --test).
+# - Installs the pinned typescript from package-lock.json into
+#   BUILD_DIR/types/node_modules with `npm ci`, and reuses that install for as long
+#   as the lock file is unchanged (as tests/browser/run.sh does).
+set -euo pipefail
+
+if [ $# -ne 2 ]; then
+  echo "usage: $0 BUILD_DIR SOURCE_DIR" >&2
+  exit 2
+fi
+build_dir=$(cd "$1" && pwd)
+source_dir=$(cd "$2" && pwd)
+here="$source_dir/tests/types"
+
+fail() {
+  echo "test_types: $*" >&2
+  exit 1
+}
+
+command -v node >/dev/null 2>&1 || fail "node is missing; run scripts/install-deps.sh --test (make test does)"
+command -v npm >/dev/null 2>&1 || fail "npm is missing; run scripts/install-deps.sh --test (make test does)"
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+[ "$node_major" -ge 18 ] || fail "node $(node --version) is too old; 18 or newer is needed"
+
+# -- npm packages, in the build tree ------------------------------------------
+modules_root="$build_dir/types"
+mkdir -p "$modules_root"
+if [ -x "$modules_root/node_modules/.bin/tsc" ] &&
+   cmp -s "$here/package-lock.json" "$modules_root/package-lock.json" &&
+   cmp -s "$here/package.json" "$modules_root/package.json"; then
+  echo "test_types: npm packages up to date in $modules_root"
+else
+  echo "test_types: npm ci in $modules_root"
+  cp "$here/package.json" "$here/package-lock.json" "$modules_root/"
+  # --ignore-scripts: typescript has no install scripts. The npm cache lives in the
+  # build tree too, so a read-only or missing HOME does not matter.
+  (cd "$modules_root" && npm_config_cache="$modules_root/.npm-cache" \
+     npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) ||
+    fail "npm ci failed (it needs the npm registry)"
+fi
+
+# -- check ----------------------------------------------------------------------
+start=$(date +%s)
+echo "test_types: $("$modules_root/node_modules/.bin/tsc" --version), tsc --noEmit -p web-client"
+# --pretty false: one line per error, file(line,col), readable in ctest's log.
+if "$modules_root/node_modules/.bin/tsc" --noEmit --pretty false -p "$source_dir/web-client"; then
+  echo "test_types: no type errors ($(($(date +%s) - start)) s)"
+else
+  echo "test_types: type errors above ($(($(date +%s) - start)) s)" >&2
+  exit 1
+fi
