@@ -59,6 +59,7 @@ class Wire {
     this.label = label;
     this.nextId = 1;
     this.pending = new Map();
+    this.trace = [];
     this.onState = () => {};
     this.onFailure = () => {};
     this.failure = null;
@@ -78,6 +79,12 @@ class Wire {
   close() {
     this.closing = true;
     this.socket?.close();
+  }
+
+  // The last frames in and out, shortened, for the message of a request that got no reply.
+  #note(line) {
+    this.trace.push(line.slice(0, 300));
+    if (this.trace.length > 25) this.trace.shift();
   }
 
   #fail(error) {
@@ -103,6 +110,7 @@ class Wire {
       if (frame === null || typeof frame !== 'object' || Array.isArray(frame) || typeof frame.type !== 'string')
         throw new Violation(`a frame that is not an object with a "type": ${String(data).slice(0, 200)}`);
       validateFrame(frame);
+      this.#note(`in ${frame.type} re=${frame.re} seq=${frame.seq} code=${frame.code ?? ''} legal=${JSON.stringify(frame.legal ?? '')}`);
       if (frame.type === 'state') this.onState(frame);
       const request = Number.isInteger(frame.re) ? this.pending.get(frame.re) : undefined;
       if (request) {
@@ -125,9 +133,10 @@ class Wire {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new Violation(`${this.label}: no reply to ${type} within ${REQUEST_TIMEOUT_MS / 1000} s`));
+        reject(new Violation(`${this.label}: no reply to ${type} within ${REQUEST_TIMEOUT_MS / 1000} s; the last frames in and out:\n${this.trace.join('\n')}`));
       }, REQUEST_TIMEOUT_MS);
       this.pending.set(id, { resolve, reject, timer });
+      this.#note(`out ${type} id=${id} ${JSON.stringify(fields)}`);
       this.socket.send(JSON.stringify({ ...fields, type, id }));
     });
   }

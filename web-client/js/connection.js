@@ -65,7 +65,7 @@ export class Connection {
     /** @type {ConnectionStatus} */
     this.status = 'connecting';
     this.retryAt = 0;
-    /** @type {Map<string, KeptTable>} */
+    /** @type {Map<string, import('./state_merge.js').TableMemory>} */
     this.tables = new Map(); // table id → {log, logEnd, chat, chatEnd, players, result, fixed, constants}: what state pushes leave out
   }
 
