@@ -54,6 +54,8 @@ function reply(type, required, optional = {}, extra = {}) {
 const common = {
   card: { description: 'Rank then suit (PROTOCOL.md "Cards"); "JK" a joker, "??" a card the viewer may not see',
     type: 'string', pattern: '^([A2-9TJQK][SHDC]|JK|\\?\\?)$' },
+  card_special_pack: { description: 'A card of Royal Cassino\'s packs: the 60-card special pack adds E (eleven) and W (twelve)',
+    type: 'string', pattern: '^([A2-9TJQKEW][SHDC]|JK|\\?\\?)$' },
   seat: { description: 'A seat index (a table has at most 64 seats)', type: 'integer', minimum: 0, maximum: 63 },
   player_name: { description: 'A player: 1–24 of A–Z a–z 0–9 _ -; bots are bot-…', type: 'string', pattern: '^[A-Za-z0-9_-]{1,24}$' },
   table_id: { type: 'string', minLength: 1, maxLength: 64 },
@@ -256,10 +258,46 @@ const serverTypes = {
 
 // ----- Games (games.json: view_<game>, legal_<game>, result_<game>)
 
+// Chip movements and shortfalls, as the games on a chip book write them (rules/chip_book.cpp).
+const chipDefs = {
+  account: { description: 'A seat or a pool of the table', oneOf: [object({ seat: ref('seat') }), object({ pool: str() })] },
+  movement: object({ from: ref('account'), to: ref('account'), amount: int(0), memo: str() }),
+  unpaid_entry: object({ seat: ref('seat'), to: ref('account'), amount: int(1), memo: str() }, {}, {
+    description: 'What a seat owed and could not pay (GAMES.md "Chips policy"): the debtor seat, its creditor (a seat or a pool), ' +
+      'the amount left unpaid and what it was for',
+  }),
+  unpaid_entry_legacy: object({ from: ref('seat'), to: { anyOf: [ref('seat'), constant('pool')] }, amount: int(1) }, {}, {
+    description: 'The older shape Rummy, Red and Black and Ranter-Go-Round wrote; to be replaced by unpaid_entry everywhere (issue 29 item 3)',
+  }),
+};
+
+// What the corpus cannot show, written from rules/ and docs/protocol.md: lists that were
+// empty in every sample, the chip book's shapes, and cards of the special pack.
+function reviewGames(defs, ids) {
+  const seats = array(ref('seat'));
+  const unpaid = array({ anyOf: [ref('unpaid_entry'), ref('unpaid_entry_legacy')] });
+  for (const id of ids) {
+    const view = defs[`view_${id}`].properties;
+    if (view.withdrawn) view.withdrawn = seats;          // Carousel's withdrawn seats
+    if (view.could_not_deal) view.could_not_deal = seats;  // Rams, Rounce
+    const result = defs[`result_${id}`].properties;
+    result.unpaid = unpaid;  // every game may name a shortfall
+    if (result.movements) result.movements = array(ref('movement'));
+    if (result.settlement && id === 'royal_cassino') result.settlement = array(ref('movement'));
+    if (result.lurched) result.lurched = array(int(0), { description: 'The sides lurched (below the lurch line when the game ended)' });
+  }
+  // Royal Cassino's special pack adds the eleven- and twelve-spots, E and W.
+  const special = JSON.stringify(defs.view_royal_cassino).includes('"#/$defs/card"');
+  for (const name of ['view_royal_cassino', 'legal_royal_cassino', 'result_royal_cassino']) {
+    if (special) defs[name] = JSON.parse(JSON.stringify(defs[name]).replaceAll('"#/$defs/card"', '"#/$defs/card_special_pack"'));
+  }
+}
+
 function gameDefs() {
   const games = JSON.parse(fs.readFileSync(path.join(here, 'games.json'), 'utf8'));
-  const defs = { ...games.$defs };
+  const defs = { ...games.$defs, ...chipDefs };
   const ids = games.games;
+  reviewGames(defs, ids);
   // The view's constants (docs/protocol.md "State", view_constants) are left out of a
   // delta push's view: view_<game> has them optional, view_<game>_whole requires them.
   const withConstants = (name, constants) => ({

@@ -32,6 +32,18 @@ function infer(samples, key) {
   return { anyOf: branches };
 }
 
+// Keys required wherever an object of that place is seen: the ones documented as always
+// there (docs/protocol.md "View schema", "State", "Results, game by game") that every sample
+// had; any other key is allowed but optional (a game's own fields are "present once they
+// have a value", a result's per-ending fields vary).
+const ALWAYS = {
+  view: ['layout', 'phase', 'deal', 'dealer', 'seats', 'piles', 'melds', 'trick', 'pools', 'scores', 'turn', 'rules', 'viewer'],
+  view_seat: ['seat', 'count', 'cards', 'status', 'left'],
+  result: ['deal', 'dealer', 'end', 'seats'],
+  result_seat: ['seat', 'chips'],
+};
+let place = null;  // set while inferring a view's or a result's top level and its seats
+
 function inferObject(values, key) {
   if (MAPS.has(key)) return { type: 'object', additionalProperties: infer(values.flatMap(Object.values), undefined) };
   const keys = new Map();
@@ -39,9 +51,15 @@ function inferObject(values, key) {
     if (!keys.has(k)) keys.set(k, []);
     keys.get(k).push(v);
   }
-  const required = [...keys].filter(([, vs]) => vs.length === values.length).map(([k]) => k).sort();
+  let required = [...keys].filter(([, vs]) => vs.length === values.length).map(([k]) => k).sort();
+  const here = place;
+  if (here && ALWAYS[here]) required = required.filter((k) => ALWAYS[here].includes(k));
   const properties = {};
-  for (const k of [...keys.keys()].sort()) properties[k] = infer(keys.get(k), k);
+  for (const k of [...keys.keys()].sort()) {
+    place = here && k === 'seats' && (here === 'view' || here === 'result') ? `${here}_seat` : null;
+    properties[k] = infer(keys.get(k), k);
+  }
+  place = here;
   return { type: 'object', ...(required.length ? { required } : {}), properties, additionalProperties: false };
 }
 
@@ -56,7 +74,17 @@ const push = (map, game, value) => { if (!map.has(game)) map.set(game, []); map.
 for (const file of process.argv.slice(2)) {
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     if (!line) continue;
-    const frame = JSON.parse(line);
+    const record = JSON.parse(line);
+    const doc = record.type === 'history' ? record : record.http && record.status === 200 && record.body?.steps ? record.body : null;
+    if (doc) {
+      for (const step of doc.steps) {
+        for (const view of [step.view, ...(step.views || []), step.table_view]) if (view) push(views, doc.game, view);
+        for (const list of [step.legal, ...(step.legals || [])]) for (const entry of list || []) push(legals, doc.game, entry);
+        if (step.result) push(results, doc.game, step.result);
+      }
+      continue;
+    }
+    const frame = record;
     if (frame.type !== 'state') continue;
     if (frame.game) games.set(frame.table, frame.game);
     if (frame.view_constants) constants.set(frame.table, Object.fromEntries(frame.view_constants.map((k) => [k, frame.view[k]])));
@@ -69,9 +97,19 @@ for (const file of process.argv.slice(2)) {
   }
 }
 
+// The Rummy family shares its view and result code (rules/rummy/): its fields are the
+// family's, each game having those that apply; so its views and results are drafted
+// from the whole family's samples, to be strict about keys without guessing which of
+// the family's optional fields one game's corpus happened to show.
+const layouts = new Map();
+for (const [game, list] of views) if (list.length) layouts.set(game, list.find((v) => v.layout)?.layout);
+const family = (game) => (layouts.get(game) === 'rummy' ? [...layouts].filter(([, l]) => l === 'rummy').map(([g]) => g) : [game]);
+const samples = (map, game) => family(game).flatMap((g) => map.get(g) || []);
+const withPlace = (name, fn) => { place = name; try { return fn(); } finally { place = null; } };
+
 const $defs = {};
 for (const game of [...new Set(games.values())].sort()) {
-  $defs[`view_${game}`] = infer(views.get(game) || [], 'view');
+  $defs[`view_${game}`] = withPlace('view', () => infer(samples(views, game), 'view'));
   const byType = new Map();
   for (const entry of legals.get(game) || []) push(byType, entry.type, entry);
   $defs[`legal_${game}`] = { anyOf: [...byType].sort().map(([type, entries]) => {
@@ -79,7 +117,7 @@ for (const game of [...new Set(games.values())].sort()) {
     schema.properties.type = { const: type };
     return schema;
   }) };
-  $defs[`result_${game}`] = infer(results.get(game) || [], 'result');
+  $defs[`result_${game}`] = withPlace('result', () => infer(samples(results, game), 'result'));
   console.error(`${game}: ${(views.get(game) || []).length} views, ${(legals.get(game) || []).length} legal entries, ${(results.get(game) || []).length} results`);
 }
 const ids = [...new Set(games.values())].sort();

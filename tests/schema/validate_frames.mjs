@@ -15,6 +15,9 @@ import { WireChecker } from './validator.mjs';
 const here = path.dirname(new URL(import.meta.url).pathname);
 const args = process.argv.slice(2);
 const allowMissing = args.includes('--allow-missing');
+// For writing the schema: report every distinct failure instead of stopping at the first.
+const keepGoing = args.includes('--keep-going');
+const failures = new Map();
 const files = args.filter((arg) => !arg.startsWith('--'));
 if (files.length === 0) {
   console.error('usage: validate_frames.mjs [--allow-missing] FILE…');
@@ -50,11 +53,17 @@ for (const file of files) {
     try {
       checker.line(record);
     } catch (error) {
-      console.error(`validate_frames: ${file}:${i + 1}: ${error.message}`);
-      process.exit(1);
+      if (!keepGoing) {
+        console.error(`validate_frames: ${file}:${i + 1}: ${error.message}`);
+        process.exit(1);
+      }
+      const signature = error.message.split('\n').slice(0, 2).join(' ').replace(/\(table [^)]*\)|seq \d+/g, '');
+      if (!failures.has(signature)) failures.set(signature, `${file}:${i + 1}: ${error.message}`);
     }
   }
 }
+for (const failure of failures.values()) console.error(failure);
+if (failures.size) process.exit(1);
 const c = checker.counts;
 console.log(`validate_frames: ${c.frames} frames (${c.states} state pushes: ${c.views} views, ${c.legal} legal entries, ` +
   `${c.results} results; ${c.unknownGame} of tables whose game was not seen) and ${c.http} HTTP bodies valid ` +

@@ -32,7 +32,7 @@ export class WireChecker {
   constructor(modulesDir, schemaFile = SCHEMA_FILE) {
     const Ajv2020 = loadAjv(modulesDir);
     this.schema = JSON.parse(fs.readFileSync(schemaFile, 'utf8'));
-    const ajv = new Ajv2020({ allErrors: false, strict: true, strictTypes: false, allowUnionTypes: true });
+    const ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, strictTypes: false, allowUnionTypes: true });
     ajv.addKeyword('x-server-types');
     ajv.addKeyword('x-client-types');
     ajv.addSchema(this.schema);
