@@ -273,11 +273,21 @@ const chipDefs = {
 
 // What the corpus cannot show, written from rules/ and docs/protocol.md: lists that were
 // empty in every sample, the chip book's shapes, and cards of the special pack.
-function reviewGames(defs, ids) {
+function reviewGames(defs, ids, games_layouts) {
   const seats = array(ref('seat'));
   const unpaid = array({ anyOf: [ref('unpaid_entry'), ref('unpaid_entry_legacy')] });
+  const simple = (type) => object({ type: constant(type) });
   for (const id of ids) {
+    // Listed by the table, not the game: continue after a deal (docs/protocol.md "Acting"); skip in the two
+    // betting games when the seat's chips cannot cover a bet (rules/action.h).
+    const legal = defs[`legal_${id}`].anyOf;
+    const listed = (type) => legal.some((entry) => entry.properties.type.const === type);
+    if (!listed('continue')) legal.push(simple('continue'));
+    if ((id === 'red_dog' || id === 'red_and_black') && !listed('skip')) legal.push(simple('skip'));
     const view = defs[`view_${id}`].properties;
+    // The layout is the game's (its games entry's layout).
+    const layouts = JSON.stringify(defs[`view_${id}`]).match(/"layout"/) ? games_layouts[id] : undefined;
+    if (layouts) view.layout = constant(layouts);
     if (view.withdrawn) view.withdrawn = seats;          // Carousel's withdrawn seats
     if (view.could_not_deal) view.could_not_deal = seats;  // Rams, Rounce
     const result = defs[`result_${id}`].properties;
@@ -297,7 +307,7 @@ function gameDefs() {
   const games = JSON.parse(fs.readFileSync(path.join(here, 'games.json'), 'utf8'));
   const defs = { ...games.$defs, ...chipDefs };
   const ids = games.games;
-  reviewGames(defs, ids);
+  reviewGames(defs, ids, games.layouts);
   // The view's constants (docs/protocol.md "State", view_constants) are left out of a
   // delta push's view: view_<game> has them optional, view_<game>_whole requires them.
   const withConstants = (name, constants) => ({
@@ -305,7 +315,9 @@ function gameDefs() {
     allOf: [ref(name), { required: constants }],
   });
   for (const id of ids) {
-    const constants = games.view_constants[id];
+    // Which keys are constants may hang on the options (Persian Rummy's target or deals_to_play): a
+    // Rummy game's whole view requires those of the whole family, layout and rules.
+    const constants = games.layouts[id] === 'rummy' ? ['layout', 'rules'] : games.view_constants[id];
     const view = defs[`view_${id}`];
     view.required = view.required.filter((key) => !constants.includes(key));
     view.description = `The view of ${id} (docs/protocol.md "Views, game by game"); in a delta push without view_constants its ` +

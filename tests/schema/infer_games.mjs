@@ -90,15 +90,19 @@ for (const file of process.argv.slice(2)) {
     if (frame.view_constants) constants.set(frame.table, Object.fromEntries(frame.view_constants.map((k) => [k, frame.view[k]])));
     const game = games.get(frame.table);
     if (!game) continue;
-    if (frame.view_constants && frame.status !== 'waiting' && frame.failure === undefined) constantNames.set(game, frame.view_constants);
+    // The keys every table of the game keeps constant (options may add others: Persian's target or deals_to_play).
+    if (frame.view_constants && frame.status !== 'waiting' && frame.failure === undefined) {
+      const known = constantNames.get(game);
+      constantNames.set(game, known ? known.filter((key) => frame.view_constants.includes(key)) : frame.view_constants);
+    }
     if (frame.status !== 'waiting' && frame.failure === undefined) push(views, game, frame.view);
     for (const entry of frame.legal) push(legals, game, entry);
     if (frame.result) push(results, game, frame.result);
   }
 }
 
-// The Rummy family shares its view and result code (rules/rummy/): its fields are the
-// family's, each game having those that apply; so its views and results are drafted
+// The Rummy family shares its view, action and result code (rules/rummy/): its fields are the
+// family's, each game having those that apply; so its views, legal entries and results are drafted
 // from the whole family's samples, to be strict about keys without guessing which of
 // the family's optional fields one game's corpus happened to show.
 const layouts = new Map();
@@ -111,7 +115,7 @@ const $defs = {};
 for (const game of [...new Set(games.values())].sort()) {
   $defs[`view_${game}`] = withPlace('view', () => infer(samples(views, game), 'view'));
   const byType = new Map();
-  for (const entry of legals.get(game) || []) push(byType, entry.type, entry);
+  for (const entry of samples(legals, game)) push(byType, entry.type, entry);
   $defs[`legal_${game}`] = { anyOf: [...byType].sort().map(([type, entries]) => {
     const schema = inferObject(entries, 'legal');
     schema.properties.type = { const: type };
@@ -121,4 +125,4 @@ for (const game of [...new Set(games.values())].sort()) {
   console.error(`${game}: ${(views.get(game) || []).length} views, ${(legals.get(game) || []).length} legal entries, ${(results.get(game) || []).length} results`);
 }
 const ids = [...new Set(games.values())].sort();
-console.log(JSON.stringify({ games: ids, view_constants: Object.fromEntries(ids.map((id) => [id, constantNames.get(id) || []])), $defs }, null, 1));
+console.log(JSON.stringify({ games: ids, layouts: Object.fromEntries(ids.map((id) => [id, layouts.get(id)])), view_constants: Object.fromEntries(ids.map((id) => [id, constantNames.get(id) || []])), $defs }, null, 1));

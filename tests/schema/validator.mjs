@@ -23,7 +23,7 @@ function loadAjv(modulesDir) {
 }
 
 const short = (value, limit = 1500) => {
-  const text = JSON.stringify(value);
+  const text = String(JSON.stringify(value));
   return text.length > limit ? text.slice(0, limit) + '…' : text;
 };
 
