@@ -296,6 +296,9 @@ function reviewGames(defs, ids, games_layouts) {
     if (result.settlement && id === 'royal_cassino') result.settlement = array(ref('movement'));
     if (result.lurched) result.lurched = array(int(0), { description: 'The sides lurched (below the lurch line when the game ended)' });
   }
+  // Russian Bank's result of a deal won has no dealer (docs/protocol.md says every result has one: reported, not changed).
+  const bank = defs.result_russian_bank;
+  bank.required = bank.required.filter((key) => key !== 'dealer');
   // Royal Cassino's special pack adds the eleven- and twelve-spots, E and W.
   const special = JSON.stringify(defs.view_royal_cassino).includes('"#/$defs/card"');
   for (const name of ['view_royal_cassino', 'legal_royal_cassino', 'result_royal_cassino']) {
