@@ -296,6 +296,19 @@ function reviewGames(defs, ids, games_layouts) {
     if (result.settlement && id === 'royal_cassino') result.settlement = array(ref('movement'));
     if (result.lurched) result.lurched = array(int(0), { description: 'The sides lurched (below the lurch line when the game ended)' });
   }
+  // Values the corpus only ever saw null (nobody won, nobody took every trick, no infraction).
+  const nullableSeat = nullable(ref('seat'));
+  const set = (name, key, schema) => { if (defs[name]?.properties?.[key]) defs[name].properties[key] = schema; };
+  for (const name of ['result_ranter_go_round', 'view_ranter_go_round', 'result_russian_bank']) set(name, 'winner', nullableSeat);
+  set('result_reversi', 'reversis', nullableSeat);
+  for (const name of ['result_rounce', 'view_rounce', 'result_rams', 'view_rams']) set(name, 'general', nullableSeat);
+  set('result_russian_bank', 'draw_reason', nullable(str()));
+  set('view_russian_bank', 'infraction', nullable(str()));
+  // A pile's owner is a seat or null (docs/protocol.md "View schema"), whatever piles a corpus showed.
+  for (const id of ids) {
+    const pile = defs[`view_${id}`].properties.piles?.items?.properties;
+    if (pile?.owner) pile.owner = nullableSeat;
+  }
   // Russian Bank's result of a deal won has no dealer (docs/protocol.md says every result has one: reported, not changed).
   const bank = defs.result_russian_bank;
   bank.required = bank.required.filter((key) => key !== 'dealer');
