@@ -71,12 +71,13 @@ const common = {
     type: 'object', required: ['type'], properties: { type: str() } },
   error_code: { enum: ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'name_taken', 'table_full', 'not_your_turn',
     'illegal_action', 'insufficient_chips', 'rate_limited', 'conflict', 'internal', 'invite_required', 'registration_closed'] },
-  feature: { description: 'A protocol feature a client may ask for in hello (unknown ones are ignored); granted ones come back in welcome', type: 'string' },
+  feature: { description: 'A protocol feature (docs/protocol.md "Features"): asked for at sign-in, unknown ones ignored; welcome lists those granted',
+    type: 'string', minLength: 1, maxLength: 32 },
 };
 
 // ----- Client → server (protocol/messages.cpp message_specs(); unknown fields are refused)
 
-const features = { features: array(ref('feature')) };
+const features = { features: array(ref('feature'), { maxItems: 16 }) };
 const clientMessages = {
   c_hello: request('hello', { name: ref('player_name') }, { token: str({ maxLength: 256 }), invite: ref('invite'), signup: ref('invite'), ...features }),
   c_games: request('games', {}),
@@ -188,7 +189,8 @@ const stateOptional = {
   players: array(ref('player')),
   chips: array(ref('chips'), { description: 'Only chips changed: one balance per entry of the last players list, in its order' }),
   invite: ref('invite'), waiting: int(1),
-  fair: ref('fair'), result: ref('result'),
+  fair: ref('fair'),
+  result: { type: 'object', description: 'The last settled deal\'s: result_<game> of the table\'s game (state_whole applies it)' },
   view_constants: array(str()),
   timer: ref('timer'), timers: array(ref('timer')), failure: str(),
   chat_from: int(0), chat: array(ref('chat_line')), muted: array(ref('player_name')),
@@ -225,8 +227,8 @@ const historyBody = object({
 const errorBody = object({ type: constant('error'), code: ref('error_code'), message: str() }, { re: int(0), retry_after_ms: int(0) });
 
 const serverMessages = {
-  s_welcome: reply('welcome', { player: ref('player_name'), token: str(), protocol: constant(1), chips: ref('chips') },
-    { recovery_code: str(), node: str(), features: array(ref('feature')) }),
+  s_welcome: reply('welcome', { player: ref('player_name'), token: str(), protocol: constant(1), chips: ref('chips'),
+    features: array(ref('feature')) }, { recovery_code: str(), node: str() }),
   s_ok: reply('ok', {}, {
     seq: int(0), table: ref('table_id'), seat: ref('seat'), player: ref('player_name'), muted: bool, action_id: str(),
     duplicate: bool, continued: bool,
@@ -266,16 +268,13 @@ const chipDefs = {
     description: 'What a seat owed and could not pay (GAMES.md "Chips policy"): the debtor seat, its creditor (a seat or a pool), ' +
       'the amount left unpaid and what it was for',
   }),
-  unpaid_entry_legacy: object({ from: ref('seat'), to: { anyOf: [ref('seat'), constant('pool')] }, amount: int(1) }, {}, {
-    description: 'The older shape Rummy, Red and Black and Ranter-Go-Round wrote; to be replaced by unpaid_entry everywhere (issue 29 item 3)',
-  }),
 };
 
 // What the corpus cannot show, written from rules/ and docs/protocol.md: lists that were
 // empty in every sample, the chip book's shapes, and cards of the special pack.
 function reviewGames(defs, ids, games_layouts) {
   const seats = array(ref('seat'));
-  const unpaid = array({ anyOf: [ref('unpaid_entry'), ref('unpaid_entry_legacy')] });
+  const unpaid = array(ref('unpaid_entry'));
   const simple = (type) => object({ type: constant(type) });
   for (const id of ids) {
     // Listed by the table, not the game: continue after a deal (docs/protocol.md "Acting"); skip in the two
