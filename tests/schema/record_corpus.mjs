@@ -3,8 +3,8 @@
 //
 //   node tests/schema/record_corpus.mjs PORT OUT_FILE [GAME…]
 //
-// For every game (or those named): one table with a player and bots, watched by a
-// spectator, the player playing random legal moves for a few deals, then ended by its
+// For every game (or those named): twice, one table with a player and bots, watched by a
+// spectator, one of the two asking for deltas and the other not (whole pushes), the player playing random legal moves for a few deals, then ended by its
 // host; around it the lobby, ledger, history, settle-up, devices and chat requests, some
 // refused on purpose (errors). Each line of OUT_FILE is a frame as received, or
 // {"http": PATH, "status": N, "body": JSON} for an HTTP body: the format of the suites'
@@ -64,8 +64,8 @@ class Client {
   }
   async hello(name) {
     const hello = { type: 'hello', name };
-    // Servers before the negotiated deltas refuse the field: PARLOUR_FEATURES=1 sends it.
-    if (this.features && process.env.PARLOUR_FEATURES === '1') hello.features = this.features;
+    // A client without features gets PROTOCOL.md v1 whole pushes (docs/protocol.md "Features").
+    if (this.features) hello.features = this.features;
     const welcome = await this.send(hello);
     this.token = welcome.token;
     this.name = name;
