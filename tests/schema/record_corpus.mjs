@@ -3,9 +3,9 @@
 //
 //   node tests/schema/record_corpus.mjs PORT OUT_FILE [GAME…]
 //
-// For every game (or those named): twice, one table with a player and bots, watched by a
-// spectator, one of the two asking for deltas and the other not (whole pushes), the player playing random legal moves for a few deals, then ended by its
-// host; around it the lobby, ledger, history, settle-up, devices and chat requests, some
+// For every game (or those named): two tables with a player and bots, each watched by a
+// spectator, one of the two asking for deltas and the other not (whole pushes); the
+// player plays random legal moves for a few deals, then the host ends the table; around it the lobby, ledger, history, settle-up, devices and chat requests, some
 // refused on purpose (errors). Each line of OUT_FILE is a frame as received, or
 // {"http": PATH, "status": N, "body": JSON} for an HTTP body: the format of the suites'
 // frame log (tests/schema/validate_frames.mjs reads it).
