@@ -348,7 +348,8 @@ function gameDefs() {
   const perGame = ids.map((id) => ({
     if: { properties: { game: constant(id) }, required: ['game'] },
     then: { properties: { legal: array(ref(`legal_${id}`)), result: ref(`result_${id}`) },
-      if: { properties: { status: { enum: ['playing', 'finished'] } }, not: { required: ['failure'] } },
+      // A game's view names its layout; a table's before play (or ended before play, or stopped by a fault) has none.
+      if: { properties: { view: { required: ['layout'] } } },
       then: { properties: { view: ref(`view_${id}_whole`) } },
       else: { properties: { view: ref('view_waiting_whole') } } },
   }));

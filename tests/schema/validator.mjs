@@ -39,6 +39,7 @@ export class WireChecker {
     this.ajv = ajv;
     this.validators = new Map();
     this.games = new Map();      // table → game id
+    this.tableView = new Map();  // table → whether its view is the table's (no game view)
     this.counts = { frames: 0, http: 0, states: 0, views: 0, results: 0, legal: 0, unknownGame: 0 };
   }
 
@@ -80,7 +81,10 @@ export class WireChecker {
       this.counts.unknownGame++;
       return;
     }
-    const waiting = frame.status === 'waiting' || frame.failure !== undefined;
+    // The table's view {seats, options} before play, after a fault, and at a table ended before play: a push
+    // that carries the constants says which (a game's constants include layout); a delta push keeps the last.
+    if (frame.view_constants) this.tableView.set(frame.table, !frame.view_constants.includes('layout'));
+    const waiting = frame.status === 'waiting' || frame.failure !== undefined || (frame.status === 'finished' && this.tableView.get(frame.table));
     const view = (waiting ? 'view_waiting' : `view_${game}`) + (frame.view_constants ? '_whole' : '');
     this.expect(view, frame.view, `the view of a ${game} state push (table ${frame.table}, seq ${frame.seq})`);
     this.counts.views++;
