@@ -10,6 +10,7 @@
 #include "protocol/messages.h"
 #include "server/common/csv.h"
 #include "server/lobby/lobby.h"
+#include "server/net/schema.h"
 
 namespace parlour::server {
 
@@ -133,6 +134,9 @@ void ledger(Lobby& lobby, const std::string& viewer, const std::string& name,
 }  // namespace
 
 void serve_api(Lobby& lobby, const ApiRequest& request, ApiReply reply) {
+  // The wire's schema and the API's description are public: no token.
+  if (const auto document = schema_document(request.path))
+    return reply({200, std::string(document->content_type), std::string(document->body), ""});
   const std::string_view bearer = "Bearer ";
   const auto& auth = request.authorization;
   if (auth.size() <= bearer.size() || auth.compare(0, bearer.size(), bearer) != 0)

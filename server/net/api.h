@@ -30,7 +30,8 @@ struct ApiResponse {
 using ApiReply = std::function<void(ApiResponse)>;
 
 // Serves GET /api/tables/ID/history, /api/settle and /api/players/NAME/ledger
-// with a bearer token; `reply` is called exactly once.
+// with a bearer token, and /api/schema and /api/openapi.json without one;
+// `reply` is called exactly once.
 void serve_api(Lobby& lobby, const ApiRequest& request, ApiReply reply);
 
 // URL pieces, shared with the session's static files.

@@ -3,7 +3,12 @@
 // helpers that speak only the DOM contract of web-client/ (README in this folder).
 //
 // Environment (set by run.sh): PARLOUR_BINARY, PARLOUR_WEB_ROOT, PARLOUR_SHOTS,
-// PARLOUR_SCRATCH, PARLOUR_CHROMIUM, PARLOUR_NODE_MODULES.
+// PARLOUR_SCRATCH, PARLOUR_CHROMIUM, PARLOUR_NODE_MODULES, PARLOUR_SCHEMA_MODULES.
+//
+// Every WebSocket frame a page receives and every /api/ body it fetches is checked
+// against the wire's JSON Schema (protocol/schema, tests/schema/validator.mjs); a test
+// whose page received one that does not match fails (withFixture, assertNoPageErrors)
+// with the frame and ajv's errors.
 
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -11,6 +16,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import assert from 'node:assert/strict';
+import { WireChecker } from '../schema/validator.mjs';
 
 function env(name) {
   const value = process.env[name];
@@ -20,6 +26,13 @@ function env(name) {
 
 const require = createRequire(path.join(env('PARLOUR_NODE_MODULES'), 'noop.js'));
 const { chromium } = require('playwright-core');
+
+/** One checker for the file's pages: a delta push's game is the one its table's whole push named. */
+const wire = new WireChecker(env('PARLOUR_SCHEMA_MODULES'));
+process.on('exit', () => {
+  const c = wire.counts;
+  console.log(`schema: ${c.frames} frames (${c.views} views, ${c.legal} legal entries, ${c.results} results) and ${c.http} API bodies checked`);
+});
 
 export const SHOTS = env('PARLOUR_SHOTS');
 const SCRATCH = env('PARLOUR_SCRATCH');
@@ -230,6 +243,25 @@ export class Player {
     this.pageErrors = [];
     page.on('console', (message) => this.console.push(`${message.type()}: ${message.text()}`));
     page.on('pageerror', (error) => this.pageErrors.push(String(error?.stack || error)));
+    this.wireErrors = [];
+    page.on('websocket', (socket) => socket.on('framereceived', ({ payload }) => {
+      if (typeof payload === 'string') this.checkWire(() => wire.frame(JSON.parse(payload)));
+    }));
+    page.on('response', (response) => {
+      const { pathname } = new URL(response.url());
+      if (!pathname.startsWith('/api/')) return;
+      const json = (response.headers()['content-type'] || '').includes('json');
+      response.text().then((text) => this.checkWire(() => wire.http(pathname, response.status(), json ? JSON.parse(text) : text)),
+        () => { /* the page went away before the body came */ });
+    });
+  }
+
+  checkWire(check) {
+    try {
+      check();
+    } catch (error) {
+      this.wireErrors.push(`${this.name}'s page received a frame or body that does not match protocol/schema: ${error.message}`);
+    }
   }
 
   /** A fresh context signed in as `name`: a new name, or with `token` an existing one ("another device"). */
@@ -275,6 +307,7 @@ export class Player {
 
   assertNoPageErrors() {
     assert.deepEqual(this.pageErrors, [], `uncaught errors in ${this.name}'s page`);
+    assert.equal(this.wireErrors[0], undefined);
   }
 
   // -- the table page ---------------------------------------------------------

@@ -51,6 +51,10 @@ else
     fail "npm ci failed (it needs the npm registry)"
 fi
 
+# ajv for the schema checks of every frame the pages receive (tests/schema).
+schema_modules=$(bash "$source_dir/tests/schema/install.sh" "$build_dir" "$source_dir") ||
+  fail "could not install tests/schema's npm packages"
+
 # -- run ------------------------------------------------------------------------
 shots="$build_dir/browser-shots"
 rm -rf "$shots"
@@ -78,6 +82,7 @@ export PARLOUR_SHOTS="$shots"
 export PARLOUR_SCRATCH="$scratch"
 export PARLOUR_CHROMIUM="$chromium"
 export PARLOUR_NODE_MODULES="$modules_root/node_modules"
+export PARLOUR_SCHEMA_MODULES="$schema_modules"
 export TMPDIR="$scratch" # Chromium's temporary profiles go here too
 
 # One node process per test file, one after another: each file starts its own

@@ -1,5 +1,7 @@
 #include "tests/support/server_process.h"
 
+#include "tests/support/ws_client.h"  // log_http_body: the frame log
+
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
@@ -142,6 +144,7 @@ std::pair<int, std::string> ServerProcess::get(const std::string& target, const 
   beast::error_code ec;
   stream.socket().shutdown(tcp::socket::shutdown_both, ec);
   if (content_type) *content_type = std::string(res[http::field::content_type]);
+  log_http_body(target, static_cast<int>(res.result_int()), std::string(res[http::field::content_type]), res.body());
   return {static_cast<int>(res.result_int()), res.body()};
 }
 

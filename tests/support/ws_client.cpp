@@ -1,13 +1,74 @@
 #include "tests/support/ws_client.h"
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <mutex>
 #include <stdexcept>
+#include <unordered_set>
 
 namespace parlour::support {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 using tcp = asio::ip::tcp;
+
+namespace {
+
+// One per process, shared by every client (the soak and the torture run clients on
+// several threads). Lines are whole: a line that would pass the cap is not written.
+class FrameLog {
+ public:
+  static FrameLog& instance() {
+    static FrameLog log;
+    return log;
+  }
+
+  void append(const std::string& line) {
+    if (!file_) return;
+    std::lock_guard lock(mutex_);
+    if (written_ + line.size() + 1 > cap_bytes_) return;
+    // A hash stands for the line: a clash only leaves out a frame from the check.
+    if (!seen_.insert(std::hash<std::string>{}(line)).second) return;
+    std::fwrite(line.data(), 1, line.size(), file_);
+    std::fputc('\n', file_);
+    std::fflush(file_);  // a test that crashes still leaves what it read
+    written_ += line.size() + 1;
+  }
+
+ private:
+  FrameLog() {
+    const char* path = std::getenv("PARLOUR_FRAME_LOG");
+    if (!path || !*path) return;
+    if (const char* mb = std::getenv("PARLOUR_FRAME_LOG_MB")) cap_bytes_ = std::strtoull(mb, nullptr, 10) << 20;
+    file_ = std::fopen(path, "ab");
+    if (!file_) throw std::runtime_error(std::string("PARLOUR_FRAME_LOG: cannot open ") + path);
+    std::fseek(file_, 0, SEEK_END);
+    written_ = static_cast<std::size_t>(std::ftell(file_));
+  }
+  ~FrameLog() {
+    if (file_) std::fclose(file_);
+  }
+
+  std::mutex mutex_;
+  std::FILE* file_ = nullptr;
+  std::size_t written_ = 0;
+  std::size_t cap_bytes_ = std::size_t{64} << 20;
+  std::unordered_set<std::size_t> seen_;
+};
+
+}  // namespace
+
+void log_frame(const std::string& text) { FrameLog::instance().append(text); }
+
+void log_http_body(const std::string& target, int status, const std::string& content_type, const std::string& body) {
+  if (target.rfind("/api/", 0) != 0 || content_type.find("json") == std::string::npos) return;
+  Json parsed = Json::parse(body, nullptr, false);
+  if (parsed.is_discarded()) return;  // the check would have nothing to read; the test sees its own body
+  const std::string path = target.substr(0, target.find('?'));
+  log_frame(Json{{"http", path}, {"status", status}, {"body", std::move(parsed)}}.dump());
+}
 
 WsClient::WsClient(unsigned short port, int receive_buffer, const std::string& target,
                    const std::vector<std::pair<std::string, std::string>>& headers)
@@ -58,6 +119,7 @@ std::optional<Json> WsClient::read(int ms) {
     return std::nullopt;
   }
   std::string text = beast::buffers_to_string(read_buffer_.data());
+  if (ws_.got_text()) log_frame(text);
   if (keep_frames_) frames_.push_back(text);
   Json frame = Json::parse(text);
   if (frame.value("type", "") == "state") kept_.complete(frame);

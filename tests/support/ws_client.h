@@ -20,6 +20,15 @@ namespace parlour::support {
 
 using Json = nlohmann::json;
 
+// The frame log (tests/schema/validate_frames.mjs checks it against
+// protocol/schema/parlour.schema.json): when PARLOUR_FRAME_LOG names a file, every
+// text frame any WsClient of this process receives is appended to it, one a line,
+// and every JSON body of an /api/ route ServerProcess::get reads, as
+// {"http":PATH,"status":N,"body":…}. Exact duplicates are written once; the file
+// stops growing at PARLOUR_FRAME_LOG_MB (default 64) MiB.
+void log_frame(const std::string& text);
+void log_http_body(const std::string& target, int status, const std::string& content_type, const std::string& body);
+
 class WsClient {
  public:
   // `receive_buffer` > 0 shrinks the socket's receive buffer (a client that
