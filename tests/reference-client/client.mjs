@@ -41,13 +41,24 @@ const REQUEST_TIMEOUT_MS = 20_000;
 export class Violation extends Error {}
 
 /**
- * Hook for the JSON Schema of every message (protocol/schema/parlour.schema.json,
- * issue 29 item 2). Not wired yet: the schema was not on main when this client
- * was written. When it is, validate `frame` against it here and throw a Violation
- * naming the frame's type and the failing path. Every frame received passes here.
+ * Every frame received is checked against the wire's JSON Schema
+ * (protocol/schema/parlour.schema.json) with the checker the other suites use
+ * (tests/schema/validator.mjs), when PARLOUR_SCHEMA_MODULES names the folder of
+ * its npm packages (run.sh installs them); a frame that does not match is a
+ * Violation naming the definition and the failing path.
  */
-export function validateFrame(frame) { // eslint-disable-line no-unused-vars
-  // no-op until the schema lands
+const schemaModules = process.env.PARLOUR_SCHEMA_MODULES;
+const checker = schemaModules
+  ? new (await import('../schema/validator.mjs')).WireChecker(schemaModules)
+  : null;
+
+export function validateFrame(frame) {
+  if (!checker) return;
+  try {
+    checker.frame(frame);
+  } catch (error) {
+    throw new Violation(`a frame the schema refuses: ${error.message}`);
+  }
 }
 
 // -- one connection -----------------------------------------------------------

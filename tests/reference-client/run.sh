@@ -83,6 +83,10 @@ node -e '
   { tail -n 40 "$scratch/server.log" >&2; fail "the server did not come up on port $port"; }
 
 # -- the games ------------------------------------------------------------------
+# ajv for the schema check of every frame (tests/schema, as the other suites).
+PARLOUR_SCHEMA_MODULES=$(bash "$source_dir/tests/schema/install.sh" "$build_dir" "$source_dir") ||
+  fail "could not install tests/schema's npm packages"
+export PARLOUR_SCHEMA_MODULES
 status=0
 node "$here/client.mjs" --url "ws://127.0.0.1:$port/ws" --game "${PARLOUR_REFCLIENT_GAMES:-all,all,all}" \
   --parallel "${PARLOUR_REFCLIENT_PARALLEL:-6}" --timeout-s 120 || status=$?
