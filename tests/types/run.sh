@@ -12,10 +12,11 @@
 #   as the lock file is unchanged (as tests/browser/run.sh does).
 set -euo pipefail
 
-if [ $# -ne 2 ]; then
-  echo "usage: $0 BUILD_DIR SOURCE_DIR" >&2
+if [ $# -ne 2 ] && [ $# -ne 3 ]; then
+  echo "usage: $0 BUILD_DIR SOURCE_DIR [FRAME_LOG]" >&2
   exit 2
 fi
+frame_log=${3:-}
 build_dir=$(cd "$1" && pwd)
 source_dir=$(cd "$2" && pwd)
 here="$source_dir/tests/types"
@@ -49,6 +50,19 @@ fi
 
 # -- check ----------------------------------------------------------------------
 start=$(date +%s)
+# With a frame log (types_frames): the wire types against real frames (check_frames.mjs).
+if [ -n "$frame_log" ]; then
+  [ -f "$frame_log" ] || fail "$frame_log does not exist (test_integration writes it, with PARLOUR_FRAME_LOG set)"
+  out="$modules_root/frames"
+  rm -rf "$out"
+  node "$here/check_frames.mjs" "$frame_log" "$out" || fail "could not sample $frame_log"
+  if "$modules_root/node_modules/.bin/tsc" --pretty false -p "$out"; then
+    echo "types_frames: the frames are of the wire's types ($(($(date +%s) - start)) s)"
+    exit 0
+  fi
+  echo "types_frames: a frame the wire types do not describe (above; the frames are in $out/frames_check.ts)" >&2
+  exit 1
+fi
 echo "test_types: $("$modules_root/node_modules/.bin/tsc" --version), tsc --noEmit -p web-client"
 # --pretty false: one line per error, file(line,col), readable in ctest's log.
 if "$modules_root/node_modules/.bin/tsc" --noEmit --pretty false -p "$source_dir/web-client"; then
