@@ -303,6 +303,8 @@ function reviewGames(defs, ids, games_layouts) {
   for (const name of ['result_rounce', 'view_rounce', 'result_rams', 'view_rams']) set(name, 'general', nullableSeat);
   set('result_russian_bank', 'draw_reason', nullable(str()));
   set('view_russian_bank', 'infraction', nullable(str()));
+  // Rabouge names no starter rank before one is turned (a table ended first): the browser suite met it.
+  for (const name of ['result_rabouge', 'view_rabouge']) set(name, 'starter_rank', nullable(str()));
   // A pile's owner is a seat or null (docs/protocol.md "View schema"), whatever piles a corpus showed.
   for (const id of ids) {
     const pile = defs[`view_${id}`].properties.piles?.items?.properties;

@@ -158,7 +158,7 @@ class Wire {
 
   /** The reply, which must be of `expected` type. */
   async request(type, fields, expected) {
-    const reply = await this.send(type, fields);
+    const reply = await sendPaced(this, type, fields);
     if (reply.type !== expected)
       throw new Violation(`${this.label}: ${type} ${JSON.stringify(fields)} was answered ${JSON.stringify(reply)}, expected "${expected}"`);
     return reply;
@@ -381,8 +381,13 @@ export async function playGame({ url, game, seed, timeoutMs = 120_000, botLevel 
  * this client may outrun a connection's message budget.
  */
 async function sendAct(wire, fields) {
+  return sendPaced(wire, 'act', fields);
+}
+
+/** Any request, sent again after a pause while the server answers `rate_limited`. */
+async function sendPaced(wire, type, fields) {
   for (let attempt = 0; ; attempt += 1) {
-    const reply = await wire.send('act', fields);
+    const reply = await wire.send(type, fields);
     if (reply.type !== 'error' || reply.code !== 'rate_limited' || attempt >= 50) return reply;
     await new Promise((resolve) => setTimeout(resolve, Number.isInteger(reply.retry_after_ms) ? reply.retry_after_ms : 200));
   }
@@ -466,14 +471,17 @@ async function main() {
   let next = 0;
   const worker = async () => {
     while (next < games.length) {
-      const game = games[next++];
+      const index = next++;
+      const game = games[index];
+      // With --seed, the n-th table plays seed + n: a repeated game is another deal, and a run repeats.
+      const seed = args.seed === undefined ? undefined : args.seed + index;
       const t0 = Date.now();
       try {
-        const done = await playGame({ url: args.url, game, seed: args.seed, timeoutMs: args.timeoutS * 1000, botLevel: args.botLevel });
+        const done = await playGame({ url: args.url, game, seed, timeoutMs: args.timeoutS * 1000, botLevel: args.botLevel });
         console.log(`ok   ${game}: table ${done.table} finished at seq ${done.seq}, ${done.pushes} whole pushes, ${done.moves} moves, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       } catch (error) {
         failures.push(game);
-        console.error(`FAIL ${game}: ${error instanceof Violation ? error.message : error.stack}`);
+        console.error(`FAIL ${game}${seed === undefined ? '' : ` (seed ${seed})`}: ${error instanceof Violation ? error.message : error.stack}`);
       }
     }
   };

@@ -88,7 +88,9 @@ PARLOUR_SCHEMA_MODULES=$(bash "$source_dir/tests/schema/install.sh" "$build_dir"
   fail "could not install tests/schema's npm packages"
 export PARLOUR_SCHEMA_MODULES
 status=0
+# Seeded, so that CI plays the same tables every run (PARLOUR_REFCLIENT_SEED to vary them).
 node "$here/client.mjs" --url "ws://127.0.0.1:$port/ws" --game "${PARLOUR_REFCLIENT_GAMES:-all,all,all}" \
+  --seed "${PARLOUR_REFCLIENT_SEED:-1}" \
   --parallel "${PARLOUR_REFCLIENT_PARALLEL:-6}" --timeout-s 120 || status=$?
 if [ "$status" -ne 0 ]; then
   echo "test_reference_client: the server's last log lines:" >&2
