@@ -117,6 +117,15 @@ void Lobby::register_name(const protocol::Hello& hello, HelloDone done) {
       });
 }
 
+// Made where each is answered, never copied between threads: an exception's
+// message is a reference-counted string that ThreadSanitizer cannot follow across
+// the reader thread and an I/O thread (a copy captured by a read raced with the
+// original's end, as it saw it).
+static ProtocolError wrong_recovery_code() {
+  return ProtocolError(code::unauthorized, "that name and recovery code do not go together");
+}
+static ProtocolError wrong_passphrase() { return ProtocolError(code::unauthorized, "that name and passphrase do not go together"); }
+
 std::optional<ProtocolError> Lobby::secret_try_refused(const std::string& name, const std::string& address) {
   const auto now = steady_ms();
   // Every try counts, for any name given, so that the limit says nothing of
@@ -131,12 +140,11 @@ std::optional<ProtocolError> Lobby::secret_try_refused(const std::string& name, 
 
 void Lobby::recover(const protocol::Recover& recover, const std::string& address, HelloDone done) {
   if (auto refused = secret_try_refused(recover.name, address)) return done(std::nullopt, std::move(refused));
-  const auto wrong = ProtocolError(code::unauthorized, "that name and recovery code do not go together");
   const auto player = players_.find(recover.name);
-  if (!player) return done(std::nullopt, wrong);
+  if (!player) return done(std::nullopt, wrong_recovery_code());
   if (players_.banned(player->name))
     return done(std::nullopt, ProtocolError(code::forbidden, "the name '" + player->name + "' is banned on this server"));
-  const bool queued = reader_.run([this, player = *player, typed = recover.code, wrong, done](storage::Store& db) {
+  const bool queued = reader_.run([this, player = *player, typed = recover.code, done](storage::Store& db) {
     std::string stored;
     try {
       stored = db.recovery_hash(player.id);
@@ -155,7 +163,7 @@ void Lobby::recover(const protocol::Recover& recover, const std::string& address
     if (!claim.empty() && constant_time_equal(sha256_hex(normalized_code(typed)), claim))
       return claim_name(player, claim, done);
     spdlog::info("recovery of {} refused: wrong code", player.name);
-    done(std::nullopt, wrong);
+    done(std::nullopt, wrong_recovery_code());
   });
   if (!queued) done(std::nullopt, ProtocolError(code::rate_limited, "the server is busy; try again"));
 }
@@ -346,12 +354,11 @@ void Lobby::set_passphrase(const std::string& player, const std::string& passphr
 void Lobby::passphrase_sign_in(const protocol::PassphraseSignIn& request, const std::string& address,
                                HelloDone done) {
   if (auto refused = secret_try_refused(request.name, address)) return done(std::nullopt, std::move(refused));
-  const auto wrong = ProtocolError(code::unauthorized, "that name and passphrase do not go together");
   const auto player = players_.find(request.name);
-  if (!player) return done(std::nullopt, wrong);
+  if (!player) return done(std::nullopt, wrong_passphrase());
   if (players_.banned(player->name))
     return done(std::nullopt, ProtocolError(code::forbidden, "the name '" + player->name + "' is banned on this server"));
-  const bool queued = reader_.run([this, player = *player, request, wrong, done](storage::Store& db) {
+  const bool queued = reader_.run([this, player = *player, request, done](storage::Store& db) {
     std::string stored;
     try {
       stored = db.passphrase_hash(player.id);
@@ -361,7 +368,7 @@ void Lobby::passphrase_sign_in(const protocol::PassphraseSignIn& request, const 
     }
     if (!passphrase_matches(request.passphrase, stored)) {
       spdlog::info("passphrase sign-in of {} refused: wrong passphrase", player.name);
-      return done(std::nullopt, wrong);
+      return done(std::nullopt, wrong_passphrase());
     }
     add_device(player, request.label.empty() ? "signed in with the passphrase" : request.label, done);
   });
