@@ -177,21 +177,21 @@ Run run_parlour(const Options& options, int tables, int files) {
     std::string id, token;
     {
       WsPlayer lobby(io, port, WsPlayer::Protocol::parlour, WsPlayer::Role::player, seed++);
-      token = lobby.request({{"type", "hello"}, {"name", host_name}})["token"];
+      token = lobby.request({{"type", "hello"}, {"features", {"deltas"}}, {"name", host_name}})["token"];
       id = lobby.request({{"type", "create"}, {"game", options.game}, {"seats", options.seats}})["table"];
     }
-    auto host = member(id, WsPlayer::Role::player, {{"type", "hello"}, {"name", host_name}, {"token", token}});
+    auto host = member(id, WsPlayer::Role::player, {{"type", "hello"}, {"features", {"deltas"}}, {"name", host_name}, {"token", token}});
     host->request({{"type", "join"}, {"table", id}, {"seat", 0}});
     players.push_back(host);
     for (int s = 1; s < options.seats; ++s) {
       auto player = member(id, WsPlayer::Role::player,
-                           {{"type", "hello"}, {"name", "p" + std::to_string(t) + "_" + std::to_string(s)}});
+                           {{"type", "hello"}, {"features", {"deltas"}}, {"name", "p" + std::to_string(t) + "_" + std::to_string(s)}});
       player->request({{"type", "join"}, {"table", id}, {"seat", s}});
       players.push_back(player);
     }
     for (int v = 0; v < options.spectators; ++v) {
       auto watcher = member(id, WsPlayer::Role::spectator,
-                            {{"type", "hello"}, {"name", "w" + std::to_string(t) + "_" + std::to_string(v)}});
+                            {{"type", "hello"}, {"features", {"deltas"}}, {"name", "w" + std::to_string(t) + "_" + std::to_string(v)}});
       watcher->request({{"type", "watch"}, {"table", id}});
       players.push_back(watcher);
     }
@@ -303,14 +303,14 @@ double rss_per_idle_connection(const Options& options, int files) {
   std::vector<Player> warm;
   for (int i = 0; i < 20; ++i) {
     warm.push_back(std::make_shared<WsPlayer>(io, server.port(), WsPlayer::Protocol::parlour, WsPlayer::Role::spectator, i));
-    warm.back()->request({{"type", "hello"}, {"name", "warm" + std::to_string(i)}});
+    warm.back()->request({{"type", "hello"}, {"features", {"deltas"}}, {"name", "warm" + std::to_string(i)}});
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const long before = server.rss_kib();
   std::vector<Player> idle;
   for (int i = 0; i < idle_connections; ++i) {
     idle.push_back(std::make_shared<WsPlayer>(io, server.port(), WsPlayer::Protocol::parlour, WsPlayer::Role::spectator, i));
-    idle.back()->request({{"type", "hello"}, {"name", "idle" + std::to_string(i)}});
+    idle.back()->request({{"type", "hello"}, {"features", {"deltas"}}, {"name", "idle" + std::to_string(i)}});
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const long after = server.rss_kib();
