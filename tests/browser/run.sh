@@ -36,20 +36,8 @@ node_major=$(node -p 'process.versions.node.split(".")[0]')
 
 # -- npm packages, in the build tree ------------------------------------------
 modules_root="$build_dir/browser"
-mkdir -p "$modules_root"
-if [ -d "$modules_root/node_modules/playwright-core" ] &&
-   cmp -s "$here/package-lock.json" "$modules_root/package-lock.json" &&
-   cmp -s "$here/package.json" "$modules_root/package.json"; then
-  echo "test_browser: npm packages up to date in $modules_root"
-else
-  echo "test_browser: npm ci in $modules_root"
-  cp "$here/package.json" "$here/package-lock.json" "$modules_root/"
-  # --ignore-scripts: playwright-core has no install scripts, and nothing is downloaded.
-  # The npm cache lives in the build tree too, so a read-only or missing HOME does not matter.
-  (cd "$modules_root" && npm_config_cache="$modules_root/.npm-cache" \
-     npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) ||
-    fail "npm ci failed (it needs the npm registry)"
-fi
+bash "$source_dir/tests/support/npm_ci.sh" "$here" "$modules_root" test_browser >/dev/null ||
+  fail "could not install the pinned npm packages"
 
 # ajv for the schema checks of every frame the pages receive (tests/schema).
 schema_modules=$(bash "$source_dir/tests/schema/install.sh" "$build_dir" "$source_dir") ||

@@ -37,18 +37,8 @@ node_major=$(node -p 'process.versions.node.split(".")[0]')
 
 # -- npm packages, in the build tree ------------------------------------------
 modules_root="$build_dir/reference-client"
-mkdir -p "$modules_root"
-if [ -d "$modules_root/node_modules/ws" ] &&
-   cmp -s "$here/package-lock.json" "$modules_root/package-lock.json" &&
-   cmp -s "$here/package.json" "$modules_root/package.json"; then
-  echo "test_reference_client: npm packages up to date in $modules_root"
-else
-  echo "test_reference_client: npm ci in $modules_root"
-  cp "$here/package.json" "$here/package-lock.json" "$modules_root/"
-  (cd "$modules_root" && npm_config_cache="$modules_root/.npm-cache" \
-     npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) ||
-    fail "npm ci failed (it needs the npm registry)"
-fi
+bash "$source_dir/tests/support/npm_ci.sh" "$here" "$modules_root" test_reference_client >/dev/null ||
+  fail "could not install the pinned npm packages"
 export PARLOUR_NODE_MODULES="$modules_root/node_modules"
 
 # -- the server -----------------------------------------------------------------

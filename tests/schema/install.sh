@@ -9,17 +9,4 @@ set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 BUILD_DIR SOURCE_DIR" >&2; exit 2; }
 build_dir=$(cd "$1" && pwd)
 here="$(cd "$2" && pwd)/tests/schema"
-root="$build_dir/schema"
-mkdir -p "$root"
-if [ -d "$root/node_modules/ajv" ] &&
-   cmp -s "$here/package-lock.json" "$root/package-lock.json" &&
-   cmp -s "$here/package.json" "$root/package.json"; then
-  :
-else
-  command -v npm >/dev/null 2>&1 || { echo "schema: npm is missing; run scripts/install-deps.sh --test" >&2; exit 1; }
-  cp "$here/package.json" "$here/package-lock.json" "$root/"
-  (cd "$root" && npm_config_cache="$root/.npm-cache" \
-     npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2) ||
-    { echo "schema: npm ci failed (it needs the npm registry)" >&2; exit 1; }
-fi
-echo "$root/node_modules"
+exec bash "$(dirname "${BASH_SOURCE[0]}")/../support/npm_ci.sh" "$here" "$build_dir/schema" schema

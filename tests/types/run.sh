@@ -33,20 +33,8 @@ node_major=$(node -p 'process.versions.node.split(".")[0]')
 
 # -- npm packages, in the build tree ------------------------------------------
 modules_root="$build_dir/types"
-mkdir -p "$modules_root"
-if [ -x "$modules_root/node_modules/.bin/tsc" ] &&
-   cmp -s "$here/package-lock.json" "$modules_root/package-lock.json" &&
-   cmp -s "$here/package.json" "$modules_root/package.json"; then
-  echo "test_types: npm packages up to date in $modules_root"
-else
-  echo "test_types: npm ci in $modules_root"
-  cp "$here/package.json" "$here/package-lock.json" "$modules_root/"
-  # --ignore-scripts: typescript has no install scripts. The npm cache lives in the
-  # build tree too, so a read-only or missing HOME does not matter.
-  (cd "$modules_root" && npm_config_cache="$modules_root/.npm-cache" \
-     npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) ||
-    fail "npm ci failed (it needs the npm registry)"
-fi
+bash "$source_dir/tests/support/npm_ci.sh" "$here" "$modules_root" test_types >/dev/null ||
+  fail "could not install the pinned npm packages"
 
 # -- check ----------------------------------------------------------------------
 start=$(date +%s)
