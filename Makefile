@@ -46,8 +46,9 @@ run: build
 # background while the plain tree compiles on both cores, and the tests start
 # when both are done. Their apt output goes to $(BUILD_DIR)/install-test-deps.log,
 # printed when the install fails.
-# -j2: the two halves of test_rules run side by side; every other test is
-# RUN_SERIAL (tests/CMakeLists.txt) and runs alone.
+# -j2: the two halves of test_rules run side by side, then the two halves of
+# test_integration; every other test is RUN_SERIAL (tests/CMakeLists.txt) and
+# runs alone.
 TEST_DEPS_LOG = $(BUILD_DIR)/install-test-deps.log
 test: deps
 	@mkdir -p $(BUILD_DIR); \

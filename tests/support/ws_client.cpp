@@ -1,5 +1,6 @@
 #include "tests/support/ws_client.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -7,6 +8,9 @@
 #include <mutex>
 #include <stdexcept>
 #include <unordered_set>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace parlour::support {
 
@@ -26,15 +30,22 @@ class FrameLog {
   }
 
   void append(const std::string& line) {
-    if (!file_) return;
+    if (fd_ < 0) return;
     std::lock_guard lock(mutex_);
     if (written_ + line.size() + 1 > cap_bytes_) return;
     // A hash stands for the line: a clash only leaves out a frame from the check.
     if (!seen_.insert(std::hash<std::string>{}(line)).second) return;
-    std::fwrite(line.data(), 1, line.size(), file_);
-    std::fputc('\n', file_);
-    std::fflush(file_);  // a test that crashes still leaves what it read
-    written_ += line.size() + 1;
+    // One write() a line, with O_APPEND: the two halves of test_integration append
+    // to one log side by side, and a line cut by a buffered flush could be split
+    // by the other's. Unbuffered, a test that crashes still leaves what it read.
+    std::string whole = line + '\n';
+    for (std::size_t done = 0; done < whole.size();) {
+      const auto wrote = ::write(fd_, whole.data() + done, whole.size() - done);
+      if (wrote < 0 && errno == EINTR) continue;
+      if (wrote <= 0) return;
+      done += static_cast<std::size_t>(wrote);
+    }
+    written_ += whole.size();
   }
 
  private:
@@ -42,17 +53,17 @@ class FrameLog {
     const char* path = std::getenv("PARLOUR_FRAME_LOG");
     if (!path || !*path) return;
     if (const char* mb = std::getenv("PARLOUR_FRAME_LOG_MB")) cap_bytes_ = std::strtoull(mb, nullptr, 10) << 20;
-    file_ = std::fopen(path, "ab");
-    if (!file_) throw std::runtime_error(std::string("PARLOUR_FRAME_LOG: cannot open ") + path);
-    std::fseek(file_, 0, SEEK_END);
-    written_ = static_cast<std::size_t>(std::ftell(file_));
+    fd_ = ::open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw std::runtime_error(std::string("PARLOUR_FRAME_LOG: cannot open ") + path);
+    const auto size = ::lseek(fd_, 0, SEEK_END);
+    written_ = size > 0 ? static_cast<std::size_t>(size) : 0;
   }
   ~FrameLog() {
-    if (file_) std::fclose(file_);
+    if (fd_ >= 0) ::close(fd_);
   }
 
   std::mutex mutex_;
-  std::FILE* file_ = nullptr;
+  int fd_ = -1;
   std::size_t written_ = 0;
   std::size_t cap_bytes_ = std::size_t{64} << 20;
   std::unordered_set<std::size_t> seen_;
