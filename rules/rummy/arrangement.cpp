@@ -168,8 +168,8 @@ class Search {
       for (std::size_t w = used; w < parts_.wilds.size(); ++w) rest += values_.in_hand(parts_.wilds[w]);
       return rest;
     }
-    const auto key = std::make_pair(left, used);
-    if (auto it = memo_.find(key_of(key)); it != memo_.end()) return it->second.value;
+    const Key key{left, used, 0};
+    if (auto it = memo_.find(key); it != memo_.end()) return it->second.value;
     const int lowest = __builtin_ctzll(left);
     const Mask without = left & ~(Mask{1} << lowest);
     Choice choice{values_.in_hand(parts_.naturals[lowest]) + best(without, used), -1};
@@ -180,8 +180,51 @@ class Search {
       const int value = best(left & ~cand.naturals, used + cand.wilds);
       if (value < choice.value) choice = {value, static_cast<int>(c)};
     }
-    memo_[key_of(key)] = choice;
+    memo_[key] = choice;
     return choice.value;
+  }
+
+  // Whether the naturals in `left` meld whole with `used` wilds spent, leaving
+  // at most `spare` cards (naturals or wilds) out. Far cheaper than best(): the
+  // lowest card must join a meld at every step but `spare` of them.
+  bool covers(Mask left, int used, int spare) {
+    if (left == 0) return static_cast<int>(parts_.wilds.size()) - used <= spare;
+    const Key key{left, used, spare};
+    if (auto it = cover_memo_.find(key); it != cover_memo_.end()) return it->second != kUncovered;
+    const int lowest = __builtin_ctzll(left);
+    int found = kUncovered;
+    for (std::size_t c : by_lowest_[lowest]) {
+      const auto& cand = candidates_[c];
+      if ((cand.naturals & left) != cand.naturals) continue;
+      if (used + cand.wilds > static_cast<int>(parts_.wilds.size())) continue;
+      if (covers(left & ~cand.naturals, used + cand.wilds, spare)) {
+        found = static_cast<int>(c);
+        break;
+      }
+    }
+    if (found == kUncovered && spare > 0 && covers(left & ~(Mask{1} << lowest), used, spare - 1)) found = kLeftOut;
+    cover_memo_[key] = found;
+    return found != kUncovered;
+  }
+
+  // The melds of covers(all, 0, 0): the first candidate that works at every step,
+  // in the order best() tries them, so with every card worth something this is
+  // the arrangement best() rebuilds.
+  Arrangement rebuild_cover(Mask all, const MeldRules& rules) {
+    Arrangement out;
+    Mask left = all;
+    int used = 0;
+    while (left) {
+      const auto& cand = candidates_[static_cast<std::size_t>(cover_memo_.at(Key{left, used, 0}))];
+      std::vector<Card> cards;
+      for (std::size_t i = 0; i < parts_.naturals.size(); ++i)
+        if (cand.naturals >> i & 1) cards.push_back(parts_.naturals[i]);
+      for (int w = 0; w < cand.wilds; ++w) cards.push_back(parts_.wilds[used + w]);
+      out.melds.push_back(*validate_meld(cards, rules).meld);
+      left &= ~cand.naturals;
+      used += cand.wilds;
+    }
+    return out;
   }
 
   // Walks the recorded choices to rebuild the melds.
@@ -191,7 +234,7 @@ class Search {
     Mask left = all;
     int used = 0;
     while (left) {
-      const auto choice = memo_.at(key_of({left, used}));
+      const auto choice = memo_.at(Key{left, used, 0});
       const int lowest = __builtin_ctzll(left);
       if (choice.candidate < 0) {
         out.deadwood.push_back(parts_.naturals[lowest]);
@@ -216,13 +259,29 @@ class Search {
     int value;
     int candidate;  // -1: the lowest card stays in the hand
   };
-  static std::uint64_t key_of(std::pair<Mask, int> key) { return key.first * 131 + static_cast<std::uint64_t>(key.second); }
+  // A search state: the naturals left, the wilds spent, the cards that may stay out.
+  // (The whole of it is the key: a key folded into one number could make two states one.)
+  struct Key {
+    Mask left;
+    int used;
+    int spare;
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& key) const {
+      return std::hash<Mask>{}(key.left * 0x9E3779B97F4A7C15ull ^ static_cast<Mask>(key.used * 4 + key.spare));
+    }
+  };
+  // cover_memo_ holds a candidate's index, or one of these.
+  static constexpr int kUncovered = -2;  // no way to meld these
+  static constexpr int kLeftOut = -1;    // the lowest card stays out
 
   const HandParts& parts_;
   const CardValues& values_;
   std::vector<Candidate> candidates_;
   std::vector<std::vector<std::size_t>> by_lowest_;
-  std::unordered_map<std::uint64_t, Choice> memo_;
+  std::unordered_map<Key, Choice, KeyHash> memo_;
+  std::unordered_map<Key, int, KeyHash> cover_memo_;
 };
 
 }  // namespace
@@ -232,6 +291,31 @@ Arrangement best_arrangement(const std::vector<Card>& hand, const MeldRules& rul
   Search search(parts, values, enumerate(parts.naturals, static_cast<int>(parts.wilds.size()), rules));
   const Mask all = parts.naturals.size() == 64 ? ~Mask{0} : (Mask{1} << parts.naturals.size()) - 1;
   return search.rebuild(all, rules);
+}
+
+namespace {
+
+// Going out's values (every card worth something, so "deadwood 0" is "all melded"):
+// the wilds are split off in the order best_arrangement puts them in with them.
+constexpr CardValues kMeldAll{1, 1, 1, 1, 1};
+
+Mask all_of(const HandParts& parts) {
+  return parts.naturals.size() == 64 ? ~Mask{0} : (Mask{1} << parts.naturals.size()) - 1;
+}
+
+}  // namespace
+
+std::optional<Arrangement> meld_every_card(const std::vector<Card>& hand, const MeldRules& rules) {
+  const auto parts = split(hand, rules, kMeldAll);
+  Search search(parts, kMeldAll, enumerate(parts.naturals, static_cast<int>(parts.wilds.size()), rules));
+  if (!search.covers(all_of(parts), 0, 0)) return std::nullopt;
+  return search.rebuild_cover(all_of(parts), rules);
+}
+
+bool melds_all_but(const std::vector<Card>& hand, const MeldRules& rules, int spare) {
+  const auto parts = split(hand, rules, kMeldAll);
+  Search search(parts, kMeldAll, enumerate(parts.naturals, static_cast<int>(parts.wilds.size()), rules));
+  return search.covers(all_of(parts), 0, spare);
 }
 
 bool can_meld_all(const std::vector<Card>& hand, const MeldRules& rules, bool leave_one) {

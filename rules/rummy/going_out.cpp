@@ -164,19 +164,6 @@ void RummyBase::apply_go_down(int seat, const Json& action, Balances& chips, Eff
 
 // ------------------------------------------------------------------ legal
 
-namespace {
-
-// Card values for "may the whole hand be melded": any positive value per card
-// does, so deadwood value 0 means every card melded.
-constexpr CardValues kMeldAll{1, 1, 1, 1, 1};
-
-// A card whose removal lets the rest meld completely is all the deadwood of some
-// arrangement of the whole hand, so its value is at least the least deadwood
-// value the whole hand can have (`least`). Cards worth less need no search.
-bool may_be_all_left_over(Card card, int least) { return kMeldAll.in_hand(card) >= least; }
-
-}  // namespace
-
 // The discards that may end the turn (play_legal_actions): none while a card
 // taken must still be melded, or in the break while the hand holds a meld.
 void RummyBase::list_discards(int seat, Json& legal) const {
@@ -198,9 +185,9 @@ void RummyBase::list_discards(int seat, Json& legal) const {
 void RummyBase::list_go_down(int seat, Json& legal) const {
   const auto& hand = hands_[seat];
   auto listing = [&](const std::vector<Card>& cards, std::optional<Card> shown) {
-    auto best = best_arrangement(cards, config_.melds, kMeldAll);
-    if (!best.deadwood.empty() || best.melds.empty()) return;
-    for (const auto& arrangement : arrangements_by_worth(best.melds)) {
+    const auto whole = meld_every_card(cards, config_.melds);
+    if (!whole || whole->melds.empty()) return;
+    for (const auto& arrangement : arrangements_by_worth(whole->melds)) {
       Json melds = Json::array();
       for (const auto& m : arrangement) {
         // Every wild declared (a deuce standing as itself too), so the listing applies as written.
@@ -215,15 +202,13 @@ void RummyBase::list_go_down(int seat, Json& legal) const {
       legal.push_back(action);
     }
   };
-  const auto whole = best_arrangement(hand, config_.melds, kMeldAll);
-  if (whole.deadwood.empty()) listing(hand, std::nullopt);
+  listing(hand, std::nullopt);
   // Keeping one card back, the rest must meld whole: two cards that fit no meld
-  // rule that out. (Not the count of the arrangement above: the least in value
-  // may leave more cards over than another, e.g. two aces where another leaves one 4.)
+  // rule that out, and so does a hand that cannot meld all but one card.
   if (config_.melding.go_down_shown_max < 0 || cards_in_no_meld(hand, config_.melds) > 1) return;
+  if (!melds_all_but(hand, config_.melds, 1)) return;
   for (auto c : distinct(hand)) {
     if (config_.values.in_hand(c) > config_.melding.go_down_shown_max) continue;
-    if (!may_be_all_left_over(c, whole.deadwood_value)) continue;
     auto rest = hand;
     rest.erase(std::find(rest.begin(), rest.end(), c));
     if (!rest.empty()) listing(rest, c);
@@ -234,9 +219,9 @@ void RummyBase::list_go_down(int seat, Json& legal) const {
 void RummyBase::list_go_rummy(int seat, Json& legal) const {
   const auto& hand = hands_[seat];
   auto listing = [&](const std::vector<Card>& cards, std::optional<Card> discard) {
-    auto best = best_arrangement(cards, config_.melds, kMeldAll);
-    if (!best.deadwood.empty()) return;
-    for (const auto& arrangement : arrangements_by_worth(best.melds)) {
+    const auto whole = meld_every_card(cards, config_.melds);
+    if (!whole) return;
+    for (const auto& arrangement : arrangements_by_worth(whole->melds)) {
       Json melds = Json::array();
       for (const auto& m : arrangement) {
         // A wild as "JK=8H"; plain cards when a wild-capable card stands as itself
@@ -254,13 +239,12 @@ void RummyBase::list_go_rummy(int seat, Json& legal) const {
     }
   };
   if (cards_in_no_meld(hand, config_.melds) > 1) return;  // quick exit: no arrangement can leave only one out
-  // One search of the whole hand spares the search without each card worth less
-  // than its least deadwood (most hands in play: a search per card was most of
+  // One search of the whole hand spares the search without each card when no
+  // card can be left over (most hands in play: a search per card was most of
   // the cost of listing a turn's actions).
-  const int least = best_arrangement(hand, config_.melds, kMeldAll).deadwood_value;
-  if (!config_.discard.final_discard_required && least == 0) listing(hand, std::nullopt);
+  if (!config_.discard.final_discard_required) listing(hand, std::nullopt);
+  if (!melds_all_but(hand, config_.melds, 1)) return;
   for (auto c : distinct(hand)) {
-    if (!may_be_all_left_over(c, least)) continue;
     if (config_.discard.no_discard_taken_upcard && taken_upcard_ && *taken_upcard_ == c &&
         std::count(hand.begin(), hand.end(), c) == 1)
       continue;

@@ -2,6 +2,9 @@
 // E4, E6, E12 and E19 that rest on it.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <random>
+
 #include "rules/rummy/arrangement.h"
 #include "rules/rummy/meld.h"
 #include "rules/rummy/rummy_base.h"
@@ -166,6 +169,116 @@ TEST_CASE("the arrangement search covers a whole hand with sets and runs") {
   auto best = best_arrangement(wild_hand, wild, CardValues::wild25());
   CHECK(best.deadwood.empty());
   CHECK(best.melds.size() == 2);
+}
+
+// Going out lists one arrangement per discard from meld_every_card and
+// melds_all_but (rules/rummy/going_out.cpp): they must answer as the full search
+// does with every card worth one, the same melds included, for every meld rule.
+TEST_CASE("the search that melds every card agrees with the lowest-deadwood search") {
+  MeldRules two_packs_deuces;
+  two_packs_deuces.deuces_wild = true;
+  two_packs_deuces.set_duplicates = true;
+  MeldRules jokers;
+  jokers.jokers_wild = true;
+  jokers.ace = AceMode::low_or_high;
+  MeldRules persian;
+  persian.jokers_own_rank = true;
+  MeldRules carousel;
+  carousel.set_distinct_suits = true;
+  carousel.set_max = 8;
+  carousel.set_duplicates = true;
+  const std::vector<std::pair<const char*, MeldRules>> rule_sets = {
+      {"ace low", {}}, {"round the corner", with_ace(AceMode::around)}, {"two packs, deuces wild", two_packs_deuces},
+      {"jokers wild", jokers}, {"Persian jokers", persian}, {"Carousel", carousel}};
+  std::vector<Card> pack;
+  for (int copy = 0; copy < 2; ++copy)
+    for (int suit = 0; suit < 4; ++suit)
+      for (int rank = 1; rank <= 13; ++rank) pack.push_back(Card{static_cast<std::uint8_t>(rank), static_cast<Suit>(suit)});
+  for (int j = 0; j < 4; ++j) pack.push_back(Card::joker());
+  const CardValues ones{1, 1, 1, 1, 1};  // as going out's listing searched: every card worth something
+  std::mt19937 random(20261127);
+  for (const auto& [name, rules] : rule_sets) {
+    CAPTURE(name);
+    int whole = 0;
+    int nearly = 0;
+    for (int deal = 0; deal < 400; ++deal) {
+      // Hands made of runs and sets, then up to two cards of the pack (wilds among
+      // them), shuffled: most meld whole or all but a card or two.
+      std::vector<Card> hand;
+      auto pick = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(random); };
+      const std::size_t target = static_cast<std::size_t>(pick(3, 13));
+      while (hand.size() < target) {
+        if (pick(0, 1)) {
+          const auto suit = static_cast<Suit>(pick(0, 3));
+          const int start = pick(1, 11);
+          for (int rank = start; rank < start + pick(3, 5) && rank <= 13; ++rank)
+            hand.push_back(Card{static_cast<std::uint8_t>(rank), suit});
+        } else {
+          const int rank = pick(1, 13);
+          const int first = pick(0, 3);
+          for (int k = 0; k < 3; ++k) hand.push_back(Card{static_cast<std::uint8_t>(rank), static_cast<Suit>((first + k) % 4)});
+        }
+      }
+      std::shuffle(pack.begin(), pack.end(), random);
+      hand.insert(hand.end(), pack.begin(), pack.begin() + deal % 3);
+      if (!rules.set_duplicates) {  // one pack: each card once
+        std::vector<Card> once;
+        for (auto card : hand)
+          if (card.is_joker() || std::find(once.begin(), once.end(), card) == once.end()) once.push_back(card);
+        hand = once;
+      }
+      std::shuffle(hand.begin(), hand.end(), random);
+      std::string shown;
+      for (const auto& card : to_strings(hand)) shown += card + " ";
+      CAPTURE(shown);
+      const auto best = best_arrangement(hand, rules, ones);
+      const auto every = meld_every_card(hand, rules);
+      REQUIRE(every.has_value() == best.deadwood.empty());
+      if (every) {
+        ++whole;
+        REQUIRE(every->melds.size() == best.melds.size());
+        for (std::size_t m = 0; m < best.melds.size(); ++m) {
+          CHECK(every->melds[m].kind == best.melds[m].kind);
+          CHECK(every->melds[m].cards == best.melds[m].cards);
+        }
+      }
+      // All but one card: some card out, the rest melded whole (the brute force the listing used).
+      bool all_but_one = best.deadwood.empty();
+      for (std::size_t out = 0; out < hand.size() && !all_but_one; ++out) {
+        auto rest = hand;
+        rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(out));
+        all_but_one = best_arrangement(rest, rules, ones).deadwood.empty();
+      }
+      CHECK(melds_all_but(hand, rules, 0) == best.deadwood.empty());
+      CHECK(melds_all_but(hand, rules, 1) == all_but_one);
+      if (all_but_one) ++nearly;
+    }
+    // The comparison met hands that meld whole, and hands that meld all but one card.
+    CHECK(whole > 0);
+    CHECK(nearly > whole);
+  }
+}
+
+TEST_CASE("a forty-card Round-the-Corner hand melds whole, and with a card that fits nothing, all but one") {
+  // Three whole suits and the king of clubs: the four kings, and a run of twelve in
+  // each suit from the ace round to the queen. (The lowest-deadwood search takes
+  // seconds on such a hand; going out's listing does one search per card.)
+  std::vector<Card> hand;
+  for (int suit = 0; suit < 3; ++suit)
+    for (int rank = 1; rank <= 13; ++rank) hand.push_back(Card{static_cast<std::uint8_t>(rank), static_cast<Suit>(suit)});
+  hand.push_back(Card{13, Suit::clubs});
+  const auto rules = with_ace(AceMode::around);
+  REQUIRE(hand.size() == 40);
+  const auto every = meld_every_card(hand, rules);
+  REQUIRE(every.has_value());
+  std::size_t melded = 0;
+  for (const auto& meld : every->melds) melded += meld.cards.size();
+  CHECK(melded == hand.size());
+  CHECK(melds_all_but(hand, rules, 0));
+  hand.push_back(Card::joker());  // not wild here: it fits no meld
+  CHECK_FALSE(meld_every_card(hand, rules).has_value());
+  CHECK_FALSE(melds_all_but(hand, rules, 0));
+  CHECK(melds_all_but(hand, rules, 1));
 }
 
 TEST_CASE("candidate melds list every set and run the hand can put down") {
