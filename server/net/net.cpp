@@ -23,6 +23,7 @@
 #include "server/net/address_counter.h"
 #include "server/net/client_address.h"
 #include "server/net/connection.h"
+#include "server/net/corked_stream.h"
 #include "server/net/live_sockets.h"
 #include "server/net/metrics.h"
 #include "server/common/metrics.h"
@@ -249,6 +250,7 @@ class WebSocketSession : public Client,
   void closed() {
     if (closed_) return;
     closed_ = true;
+    ws_.next_layer().abandon();
     if (queue_.size() > 1) queue_.erase(std::next(queue_.begin()), queue_.end());
     queue_.shrink_to_fit();
     slot_.unqueue(queued_bytes_);
@@ -279,7 +281,18 @@ class WebSocketSession : public Client,
     }
     queued_bytes_ += frame->size();
     queue_.push_back(std::move(frame));
-    if (queue_.size() == 1) do_write();
+    if (queue_.size() == 1) begin_writes();
+  }
+
+  // The frames of a step come as separate sends (an actor's `ok`, then its
+  // `state`): the writes begin after the sends already posted here, and the
+  // stream is corked until the queue is empty, so they leave in one write.
+  void begin_writes() {
+    asio::post(ws_.get_executor(), [self = this->shared_from_this()] {
+      if (self->closed_ || self->queue_.empty()) return;
+      self->ws_.next_layer().cork(self);
+      self->do_write();
+    });
   }
 
   void do_write() {
@@ -294,8 +307,9 @@ class WebSocketSession : public Client,
     queued_bytes_ -= queue_.front()->size();
     slot_.unqueue(queue_.front()->size());
     queue_.pop_front();
-    if (!queue_.empty()) do_write();
-    else if (closing_) close_queued();
+    if (!queue_.empty()) return do_write();
+    ws_.next_layer().uncork();
+    if (closing_) close_queued();
   }
 
   std::string describe() const {
@@ -303,7 +317,7 @@ class WebSocketSession : public Client,
     return (name.empty() ? std::string("an unnamed client") : name) + " (" + slot_.shown() + ")";
   }
 
-  websocket::stream<Stream> ws_;
+  websocket::stream<CorkedStream<Stream>> ws_;
   std::shared_ptr<ssl::context> tls_;
   beast::flat_buffer buffer_;
   Context context_;

@@ -185,7 +185,16 @@ double process_cpu_seconds(pid_t pid) {
   return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
+std::uint64_t process_write_calls(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/io");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("syscw:", 0) == 0) return std::stoull(line.substr(6));
+  return 0;
+}
+
 double ServerProcess::cpu_seconds() const { return process_cpu_seconds(pid_); }
+std::uint64_t ServerProcess::write_calls() const { return process_write_calls(pid_); }
 
 long ServerProcess::rss_kib() const {
   std::ifstream in("/proc/" + std::to_string(pid_) + "/status");

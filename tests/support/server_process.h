@@ -25,6 +25,8 @@ unsigned short free_port();
 
 // CPU seconds (user and system) a process has used, from /proc.
 double process_cpu_seconds(pid_t pid);
+// The write system calls a process has made (write, sendmsg, pwrite...: /proc/PID/io's syscw).
+std::uint64_t process_write_calls(pid_t pid);
 
 class ServerProcess {
  public:
@@ -61,6 +63,7 @@ class ServerProcess {
   std::uint64_t metric(const std::string& name) const;
   // CPU seconds the server has used, and its resident memory in KiB.
   double cpu_seconds() const;
+  std::uint64_t write_calls() const;
   long rss_kib() const;
 
  private:
