@@ -62,10 +62,12 @@ struct Run {
   long server_rss_kib = 0;
   std::int64_t steps = 0;
   std::int64_t transactions = 0;
-  std::uint64_t write_calls = 0;  // the server's write system calls: frames sent, database pages written
+  std::uint64_t write_calls = 0;    // the server's file writes (database pages, logs): /proc/PID/io syscw
+  std::uint64_t socket_writes = 0;  // the server's writes to WebSocket connections (its /metrics)
+  std::uint64_t frames_out = 0;     // the WebSocket frames they carried
 
   double actions_per_second() const { return play.actions / seconds; }
-  double writes_per_action() const { return play.actions ? double(write_calls) / play.actions : 0; }
+  double per_action(std::uint64_t count) const { return play.actions ? double(count) / play.actions : 0; }
   double cpu_us_per_action() const { return play.actions ? 1e6 * server_cpu_seconds / play.actions : 0; }
   double database_us_per_action() const { return play.actions ? 1e6 * database_cpu_seconds / play.actions : 0; }
   double bytes_per_state() const { return play.states ? double(play.state_bytes) / play.states : 0; }
@@ -145,9 +147,12 @@ class Deployment {
     for (const auto& node : nodes_) total += node->rss_kib();
     return total;
   }
-  std::uint64_t transactions() const {
+  std::uint64_t transactions() const { return summed("parlour_storage_transactions_total"); }
+  std::uint64_t socket_writes() const { return summed("parlour_socket_writes_total"); }
+  std::uint64_t frames_out() const { return summed("parlour_frames_out_total"); }
+  std::uint64_t summed(const std::string& metric) const {
     std::uint64_t total = 0;
-    for (const auto& node : nodes_) total += node->metric("parlour_storage_transactions_total");
+    for (const auto& node : nodes_) total += node->metric(metric);
     return total;
   }
 
@@ -211,12 +216,14 @@ Run run_parlour(const Options& options, int tables, int files) {
   double cpu_at_start = 0;
   double database_cpu_at_start = 0;
   std::uint64_t transactions_at_start = 0;
-  std::uint64_t writes_at_start = 0;
+  std::uint64_t writes_at_start = 0, socket_writes_at_start = 0, frames_at_start = 0;
   run.play = play_window(
       io, players, options.seconds,
       [&] {
         cpu_at_start = server.cpu_seconds();
         writes_at_start = server.write_calls();
+        socket_writes_at_start = server.socket_writes();
+        frames_at_start = server.frames_out();
         database_cpu_at_start = server.database_cpu_seconds();
         transactions_at_start = server.transactions();
         std::int64_t steps = 0;
@@ -226,6 +233,8 @@ Run run_parlour(const Options& options, int tables, int files) {
       [&] {
         run.server_cpu_seconds = server.cpu_seconds() - cpu_at_start;
         run.write_calls = server.write_calls() - writes_at_start;
+        run.socket_writes = server.socket_writes() - socket_writes_at_start;
+        run.frames_out = server.frames_out() - frames_at_start;
         run.database_cpu_seconds = server.database_cpu_seconds() - database_cpu_at_start;
         run.transactions = static_cast<std::int64_t>(server.transactions() - transactions_at_start);
         std::int64_t steps = 0;
@@ -272,7 +281,6 @@ class EchoProcess {
   }
   unsigned short port() const { return port_; }
   double cpu_seconds() const { return support::process_cpu_seconds(pid_); }
-  std::uint64_t write_calls() const { return support::process_write_calls(pid_); }
 
  private:
   unsigned short port_ = 0;
@@ -296,17 +304,9 @@ Run run_echo(const Options& options, int tables, std::size_t payload) {
   run.tables = tables;
   run.seconds = options.seconds;
   double cpu_at_start = 0;
-  std::uint64_t writes_at_start = 0;
   run.play = play_window(
-      io, players, options.seconds,
-      [&] {
-        cpu_at_start = echo.cpu_seconds();
-        writes_at_start = echo.write_calls();
-      },
-      [&] {
-        run.server_cpu_seconds = echo.cpu_seconds() - cpu_at_start;
-        run.write_calls = echo.write_calls() - writes_at_start;
-      });
+      io, players, options.seconds, [&] { cpu_at_start = echo.cpu_seconds(); },
+      [&] { run.server_cpu_seconds = echo.cpu_seconds() - cpu_at_start; });
   players.clear();
   io.run_for(std::chrono::milliseconds(100));
   return run;
@@ -350,9 +350,9 @@ void print_run(const char* what, const Run& run) {
               run.server_rss_kib);
   if (run.database_cpu_seconds > 0)
     std::printf("         and PostgreSQL's own CPU: %.1f us an action\n", run.database_us_per_action());
-  if (run.write_calls > 0)
-    std::printf("         write system calls: %.2f an action (frames sent, database pages written)\n",
-                run.writes_per_action());
+  if (run.socket_writes > 0)
+    std::printf("         an action: %.2f frames sent in %.2f socket writes; %.2f file writes (database pages, logs)\n",
+                run.per_action(run.frames_out), run.per_action(run.socket_writes), run.per_action(run.write_calls));
   std::fflush(stdout);
   for (const auto& [code, count] : run.play.errors) std::printf("         refused or failed: %s × %lld\n", code.c_str(), static_cast<long long>(count));
   if (!run.play.first_refusal.empty()) std::printf("         first refusal: %s\n", run.play.first_refusal.c_str());

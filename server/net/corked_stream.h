@@ -23,6 +23,8 @@
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/core/role.hpp>
 #include <boost/beast/websocket/teardown.hpp>
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -46,6 +48,9 @@ class CorkedStream {
   executor_type get_executor() noexcept { return next_.get_executor(); }
   NextLayer& next_layer() noexcept { return next_; }
   const NextLayer& next_layer() const noexcept { return next_; }
+
+  // Each write handed to the socket below (or to TLS) adds one here.
+  void count_writes_in(std::atomic<std::uint64_t>* counter) { writes_ = counter; }
 
   // From now until uncork(), writes are gathered. `owner` (the session) is kept
   // alive by the writes this starts, which touch this stream when they end.
@@ -116,7 +121,10 @@ class CorkedStream {
     auto& state = *state_;
     const std::size_t bytes = boost::asio::buffer_size(data);
     if (state.failed) return complete(std::forward<Done>(done), state.failed, 0);
-    if (!state.corked && !state.flushing) return next_.async_write_some(data, std::forward<Done>(done));
+    if (!state.corked && !state.flushing) {
+      count_write();
+      return next_.async_write_some(data, std::forward<Done>(done));
+    }
     append(data);
     if (state.flushing) {
       state.waiting.push_back({held(std::forward<Done>(done)), bytes});
@@ -158,6 +166,7 @@ class CorkedStream {
     state.pending.clear();
     state.riding.swap(state.waiting);
     state.waiting.clear();
+    count_write();
     boost::asio::async_write(next_, boost::asio::buffer(state.flying),
                              [this, state = state_, owner = owner_](boost::beast::error_code ec, std::size_t) {
                                flushed(*state, ec);
@@ -188,7 +197,12 @@ class CorkedStream {
     if (!state.corked) owner_.reset();
   }
 
+  void count_write() {
+    if (writes_) writes_->fetch_add(1, std::memory_order_relaxed);
+  }
+
   NextLayer next_;
+  std::atomic<std::uint64_t>* writes_ = nullptr;
   std::shared_ptr<State> state_;
   std::shared_ptr<void> owner_;  // the session, while a write of this stream may be out
 };

@@ -53,6 +53,9 @@ std::string metrics_page(const MetricsSources& sources) {
   counter(out, "parlour_accept_errors_total", "Failed accepts (e.g. out of file descriptors).", m.accept_errors);
   counter(out, "parlour_frames_in_total", "WebSocket frames received.", m.frames_in);
   counter(out, "parlour_frames_out_total", "WebSocket frames written.", m.frames_out);
+  counter(out, "parlour_socket_writes_total",
+          "Writes handed to WebSocket connections' sockets: the frames one connection is sent in a step leave in one.",
+          m.socket_writes);
   counter(out, "parlour_http_requests_total", "HTTP requests read (WebSocket upgrades included).", m.http_requests);
   const auto tables = sources.lobby.table_counts();
   gauge(out, "parlour_tables", "Tables in memory: every unfinished one and the finished ones still held.",

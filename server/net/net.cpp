@@ -135,7 +135,9 @@ class WebSocketSession : public Client,
         context_(context),
         slot_(std::move(slot)),
         id_(next_client_id()),
-        connection_(context.lobby, context.config, slot_.address()) {}
+        connection_(context.lobby, context.config, slot_.address()) {
+    ws_.next_layer().count_writes_in(&context_.metrics.socket_writes);
+  }
 
   ~WebSocketSession() override {
     context_.sockets->remove(this);

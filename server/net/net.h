@@ -20,6 +20,7 @@ struct Metrics {
   std::atomic<std::uint64_t> open_connections{0};
   std::atomic<std::uint64_t> frames_in{0};
   std::atomic<std::uint64_t> frames_out{0};
+  std::atomic<std::uint64_t> socket_writes{0};  // WebSocket writes handed to the socket (frames gathered per step)
   std::atomic<std::uint64_t> http_requests{0};
   std::atomic<std::uint64_t> connections_refused{0};   // over the per-address limit
   std::atomic<std::uint64_t> slow_clients_dropped{0};  // over the unsent-bytes limit

@@ -149,11 +149,39 @@ TEST_CASE("/metrics is Prometheus text format with HELP and TYPE for every famil
   // Today's counters keep their names.
   for (const char* name : {"parlour_connections_total", "parlour_connections_refused_total",
                            "parlour_slow_clients_dropped_total", "parlour_accept_errors_total", "parlour_frames_in_total",
-                           "parlour_frames_out_total", "parlour_http_requests_total", "parlour_tables",
+                           "parlour_frames_out_total", "parlour_socket_writes_total", "parlour_http_requests_total", "parlour_tables",
                            "parlour_tables_open", "parlour_tables_finished_in_memory", "parlour_queued_bytes",
                            "parlour_storage_transactions_total", "parlour_history_events_replayed_total"})
     CHECK_MESSAGE(page.has(name), name);
   CHECK(value(page, "parlour_connections_total", "parlour_connections_total") == 4);
+}
+
+// Issue 30: one connection's frames of a step leave in one write.
+TEST_CASE("an actor's ok and its state leave in one socket write; the other player's state in another") {
+  ServerProcess server(ServerProcess::fresh_db("one-write"), {"--deal-pause-ms", "600000"});
+  WsClient alice(server.port()), bob(server.port());
+  alice.hello("alice");
+  bob.hello("bob");
+  const auto created = alice.request({{"type", "create"}, {"game", "red_dog"}, {"seats", 2}, {"seed", seat_0_deals}});
+  REQUIRE(created["type"] == "created");
+  const std::string table = created["table"];
+  REQUIRE(alice.request({{"type", "join"}, {"table", table}, {"seat", 0}})["seat"] == 0);
+  REQUIRE(bob.request({{"type", "join"}, {"table", table}, {"seat", 1}})["seat"] == 1);
+  REQUIRE(alice.request({{"type", "start"}, {"table", table}})["type"] == "ok");
+  bob.state_where([](const Json& s) { return parlour::test::to_act(s); });
+  for (auto* client : {&alice, &bob}) client->drain(300);
+  auto counted = [&] {
+    const auto page = scrape(server);
+    return std::pair{value(page, "parlour_frames_out_total", "parlour_frames_out_total"),
+                     value(page, "parlour_socket_writes_total", "parlour_socket_writes_total")};
+  };
+  const auto [frames_before, writes_before] = counted();
+  CHECK(bet(bob, table, 1)["type"] == "ok");
+  for (auto* client : {&alice, &bob}) client->drain(300);
+  const auto [frames_after, writes_after] = counted();
+  // Bob: ok and state; Alice: state.
+  CHECK(frames_after - frames_before == 3);
+  CHECK(writes_after - writes_before == 2);
 }
 
 TEST_CASE("the Prometheus parser of these tests refuses what the format does not allow") {
