@@ -35,10 +35,6 @@ using Player = std::shared_ptr<WsPlayer>;
 
 constexpr auto warm_up = std::chrono::seconds(1);
 constexpr auto drain_limit = std::chrono::seconds(5);
-// boardgame.io runs on Node, whose JIT needs a few seconds to reach its steady
-// rate: 1 s of warm-up measured about 1,470 moves/s at 660 us of server CPU a
-// move, 3-5 s about 2,300 at 420-440 us (10 tables, this machine).
-constexpr auto bgio_warm_up = std::chrono::seconds(5);
 constexpr int idle_connections = 1000;
 
 // Pins the calling process (and threads it starts later) to one CPU.
@@ -397,8 +393,7 @@ Peer find_peer(const Options& options) {
 Json run_bgio(const Options& options, const Peer& peer, int tables) {
   std::string command = "PARLOUR_NODE_MODULES=" + shell_quoted(peer.modules) + " " + shell_quoted(peer.node) + " " +
                         shell_quoted(std::string(PARLOUR_BGIO_DIR) + "/driver.mjs") + " --tables " +
-                        std::to_string(tables) + " --seconds " + fixed(options.seconds, 3) + " --warm-up " +
-                        std::to_string(bgio_warm_up.count()) + " --seats " + std::to_string(options.seats) +
+                        std::to_string(tables) + " --seconds " + fixed(options.seconds, 3) + " --seats " + std::to_string(options.seats) +
                         (options.pinned() ? "" : " --no-pin");
   FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) throw std::runtime_error("could not start " + command);
@@ -431,9 +426,10 @@ void print_bgio(const Run& parlour, const Json& bgio) {
   if (const auto stalls = bgio.value("stalls", 0L) + bgio.value("server_errors", 0L))
     std::printf("         bgio dropped or refused %ld moves%s\n", stalls,
                 bgio.contains("first_server_error") ? (": " + bgio["first_server_error"].get<std::string>()).c_str() : "");
-  // The driver is one Node process on one CPU: say so when it, not the server, was the limit.
-  if (const double driver = bgio.value("driver_cpu_percent", 0.0); driver > 85)
-    std::printf("         bgio's driver used %.0f %% of its CPU: it may have limited the rate\n", driver);
+  // The driver is one Node process on one CPU: say when it, not the server, may have been the limit.
+  const double driver = bgio.value("driver_cpu_percent", 0.0);
+  std::printf("         bgio: %.1f s of warm-up; its driver used %.0f %% of a CPU%s\n", bgio.value("warm_up_seconds", 0.0),
+              driver, driver > 85 ? ": it may have limited the rate" : "");
   std::fflush(stdout);
 }
 
@@ -453,9 +449,8 @@ void run_server_bench(const Options& options) {
   const Peer peer = options.peers ? find_peer(options) : Peer{};
   const bool with_bgio = options.peers && peer.why_not.empty();
   if (with_bgio)
-    std::printf("bgio: boardgame.io 0.50 in memory, same game and loop, its own server (Node) on the same CPU, "
-                "%lld s of warm-up; own = move -> its new state\n",
-                static_cast<long long>(bgio_warm_up.count()));
+    std::printf("bgio: boardgame.io 0.50 in memory, same game and loop, pinned alike; warmed up until its server's "
+                "CPU per move settles (Node's JIT: 3-20 s); own = move -> its new state\n");
   else if (options.peers)
     std::printf("bgio: left out, %s\n", peer.why_not.c_str());
   for (int tables : options.table_counts) {

@@ -12,7 +12,11 @@
 //    "driver_cpu_percent":..,"server_rss_kib":..,"stalls":..}
 //
 //   PARLOUR_NODE_MODULES=DIR node driver.mjs [--tables N] [--seconds S]
-//       [--warm-up S (5)] [--seats N] [--no-pin] [--delta-state]
+//       [--warm-up S] [--warm-up-max S] [--seats N] [--no-pin] [--delta-state]
+//
+// The warm-up lasts until the server's CPU per move has settled (Node's JIT
+// takes seconds, more at more tables): at least --warm-up (3) seconds, at most
+// --warm-up-max (20); how long it took is "warm_up_seconds" in the JSON line.
 //
 // With two CPUs or more (and without --no-pin) the server runs on CPU 0 and the
 // driver on CPU 1, as parlour_bench pins Parlour and its clients.
@@ -38,10 +42,13 @@ const { applyPatch } = require('rfc6902');
 
 const GAME = 'red-dog';
 const DRAIN_LIMIT_MS = 5000;
-const STALL_MS = 2000;  // a move with no new state by then was dropped by the server
+// A move with no new state by then was dropped by the server. Long: a move
+// merely slow (seconds at 1,000 tables while the JIT warms up) and made again
+// would be refused as a duplicate.
+const STALL_MS = 30000;
 
 function parseArgs(argv) {
-  const options = { tables: 10, seconds: 10, warmUp: 5, seats: 4, pin: true, deltaState: false };
+  const options = { tables: 10, seconds: 10, warmUp: 3, warmUpMax: 20, seats: 4, pin: true, deltaState: false };
   const number = (flag, text, lo, hi) => {
     const value = Number(text);
     if (!Number.isFinite(value) || value < lo || value > hi)
@@ -53,6 +60,7 @@ function parseArgs(argv) {
     if (flag === '--tables') options.tables = Math.trunc(number(flag, argv[++i], 1, 100000));
     else if (flag === '--seconds') options.seconds = number(flag, argv[++i], 0.1, 3600);
     else if (flag === '--warm-up') options.warmUp = number(flag, argv[++i], 0, 600);
+    else if (flag === '--warm-up-max') options.warmUpMax = number(flag, argv[++i], 0, 600);
     else if (flag === '--seats') options.seats = Math.trunc(number(flag, argv[++i], 2, 10));
     else if (flag === '--no-pin') options.pin = false;
     else if (flag === '--delta-state') options.deltaState = true;
@@ -197,12 +205,13 @@ class Player {
       }
       this.pendingSince = 0;
       this.window.inFlight -= 1;
+      this.stats.moves += 1;  // in the window or not: the warm-up watches them
     }
     this.maybeMove(now);
   }
 
   maybeMove(now) {
-    if (this.pendingSince || this.stopped || now >= this.window.end) return;
+    if (!this.window.begun || this.pendingSince || this.stopped || now >= this.window.end) return;
     const { G, ctx } = this.state;
     if (ctx.currentPlayer !== this.playerID || ctx.gameover !== undefined) return;
     const most = Math.min(G.pot, G.chips[this.seat]);
@@ -237,6 +246,30 @@ function percentile(sorted, fraction) {
   return sorted[Math.min(sorted.length - 1, Math.round(fraction * (sorted.length - 1)))];
 }
 
+// Plays until the server's CPU per move has settled (the JIT makes it fall for
+// seconds: at 100 tables on a loaded machine 1,880 us in the first second, 760 in
+// the fourth, 570 in the eighth), at least options.warmUp seconds and at most
+// options.warmUpMax. Returns the seconds it took.
+async function warmUp(options, pid, stats) {
+  const began = performance.now();
+  const perMove = [];
+  let last = { moves: stats.moves, cpu: processCpuSeconds(pid) };
+  // Three slices within 7 % of one another: a fall of 4-6 % a second, which the
+  // JIT still gives after several seconds at 100 tables, is not yet settled.
+  const settled = () => {
+    const last = perMove.slice(-3);
+    return last.length === 3 && Math.max(...last) <= 1.07 * Math.min(...last);
+  };
+  for (;;) {
+    const elapsed = (performance.now() - began) / 1000;
+    if (elapsed >= options.warmUpMax || (elapsed >= options.warmUp && settled())) return elapsed;
+    await sleep(Math.min(1000, Math.max(10, (options.warmUpMax - elapsed) * 1000)));
+    const now = { moves: stats.moves, cpu: processCpuSeconds(pid) };
+    if (now.moves > last.moves) perMove.push((now.cpu - last.cpu) / (now.moves - last.moves));
+    last = now;
+  }
+}
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (value, digits) => Number(value.toFixed(digits));
 
@@ -248,24 +281,35 @@ async function main() {
   const pid = server.child.pid;  // taskset execs node: the same process
   try {
     const base = `http://127.0.0.1:${server.port}`;
-    const window = { start: Infinity, end: Infinity, inFlight: 0, open(now) { return now >= this.start && now < this.end; } };
-    const stats = { actions: 0, states: 0, bytes: 0, latencies: [], stalls: 0, resyncs: 0 };
+    // Nobody moves before every table is seated (`begun`), as parlour_bench's
+    // players start together: tables playing early would slow the setup of the rest.
+    const window = { begun: false, start: Infinity, end: Infinity, inFlight: 0, open(now) { return now >= this.start && now < this.end; } };
+    const stats = { moves: 0, actions: 0, states: 0, bytes: 0, latencies: [], stalls: 0, resyncs: 0 };
     const players = [];
-    for (let table = 0; table < options.tables; table++) {
-      const { matchID, credentials } = await createMatch(base, options.seats, table);
-      for (let seat = 0; seat < options.seats; seat++)
-        players.push(new Player(server.port, matchID, seat, credentials[seat], window, stats));
-    }
-    await Promise.all(players.map((player) => player.synced));
+    // A few matches set up at a time: one at a time takes long at 1,000 tables.
+    let nextTable = 0;
+    const setUpMatches = async () => {
+      for (let table = nextTable++; table < options.tables; table = nextTable++) {
+        const { matchID, credentials } = await createMatch(base, options.seats, table);
+        const seated = [];
+        for (let seat = 0; seat < options.seats; seat++)
+          seated.push(new Player(server.port, matchID, seat, credentials[seat], window, stats));
+        players.push(...seated);
+        await Promise.all(seated.map((player) => player.synced));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(8, options.tables) }, setUpMatches));
 
-    // Play began with each first sync; the window opens after the warm-up.
-    window.start = performance.now() + options.warmUp * 1000;
+    // Play begins now for every table; the window opens after the warm-up.
+    window.begun = true;
+    for (const player of players) player.maybeMove(performance.now());
+    const warmUpSeconds = await warmUp(options, pid, stats);
+    window.start = performance.now();
     window.end = window.start + options.seconds * 1000;
     const stallTimer = setInterval(() => {
       const now = performance.now();
       for (const player of players) player.checkStall(now);
     }, 250);
-    await sleep(window.start - performance.now());
     const cpuAtStart = processCpuSeconds(pid);
     const driverCpuAtStart = process.cpuUsage();
     await sleep(window.end - performance.now());
@@ -282,6 +326,7 @@ async function main() {
       tables: options.tables,
       actions: stats.actions,
       seconds: options.seconds,
+      warm_up_seconds: round(warmUpSeconds, 1),
       p50_ms: round(percentile(latencies, 0.5), 3),
       p99_ms: round(percentile(latencies, 0.99), 3),
       p999_ms: round(percentile(latencies, 0.999), 3),
