@@ -338,7 +338,6 @@ void print_run(const char* what, const Run& run) {
   if (!run.play.first_refusal.empty()) std::printf("         first refusal: %s\n", run.play.first_refusal.c_str());
 }
 
-
 // -- the boardgame.io peer (bench/peers/boardgameio, its README.md) ------------
 //
 // Its driver (driver.mjs) starts boardgame.io's server, plays the same game
@@ -391,17 +390,19 @@ Peer find_peer(const Options& options) {
 
 // Runs the driver for `tables` tables; its JSON line, or throws saying what went wrong.
 Json run_bgio(const Options& options, const Peer& peer, int tables) {
-  std::string command = "PARLOUR_NODE_MODULES=" + shell_quoted(peer.modules) + " " + shell_quoted(peer.node) + " " +
-                        shell_quoted(std::string(PARLOUR_BGIO_DIR) + "/driver.mjs") + " --tables " +
-                        std::to_string(tables) + " --seconds " + fixed(options.seconds, 3) + " --seats " + std::to_string(options.seats) +
-                        (options.pinned() ? "" : " --no-pin");
+  // Its stderr is the bench's; its stdout ends with the JSON line.
+  const std::string command = "PARLOUR_NODE_MODULES=" + shell_quoted(peer.modules) + " " + shell_quoted(peer.node) +
+                              " " + shell_quoted(std::string(PARLOUR_BGIO_DIR) + "/driver.mjs") + " --tables " +
+                              std::to_string(tables) + " --seconds " + fixed(options.seconds, 3) + " --seats " +
+                              std::to_string(options.seats) + (options.pinned() ? "" : " --no-pin");
   FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) throw std::runtime_error("could not start " + command);
   std::string output;
   char chunk[4096];
   for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, pipe)) > 0;) output.append(chunk, n);
   const int status = ::pclose(pipe);
-  if (status != 0) throw std::runtime_error("driver.mjs exited with status " + std::to_string(status) + " (its stderr is above)");
+  if (status != 0)
+    throw std::runtime_error("driver.mjs exited with status " + std::to_string(status) + " (its stderr is above)");
   const auto line_start = output.find_last_of('\n', output.size() >= 2 ? output.size() - 2 : 0);
   const auto line = output.substr(line_start == std::string::npos ? 0 : line_start + 1);
   Json figures = Json::parse(line, nullptr, /*allow_exceptions=*/false);
@@ -423,13 +424,15 @@ void print_bgio(const Run& parlour, const Json& bgio) {
               ratio(parlour.actions_per_second(), actions_per_second).c_str(), "", "", "",
               ratio(percentile(own, 0.5), p50).c_str(), ratio(percentile(own, 0.99), p99).c_str(),
               ratio(percentile(own, 0.999), p999).c_str(), ratio(parlour.cpu_us_per_action(), cpu).c_str());
-  if (const auto stalls = bgio.value("stalls", 0L) + bgio.value("server_errors", 0L))
-    std::printf("         bgio dropped or refused %ld moves%s\n", stalls,
-                bgio.contains("first_server_error") ? (": " + bgio["first_server_error"].get<std::string>()).c_str() : "");
+  if (const auto stalls = bgio.value("stalls", 0L) + bgio.value("server_errors", 0L)) {
+    const std::string first =
+        bgio.contains("first_server_error") ? ": " + bgio["first_server_error"].get<std::string>() : "";
+    std::printf("         bgio dropped or refused %ld moves%s\n", stalls, first.c_str());
+  }
   // The driver is one Node process on one CPU: say when it, not the server, may have been the limit.
   const double driver = bgio.value("driver_cpu_percent", 0.0);
-  std::printf("         bgio: %.1f s of warm-up; its driver used %.0f %% of a CPU%s\n", bgio.value("warm_up_seconds", 0.0),
-              driver, driver > 85 ? ": it may have limited the rate" : "");
+  std::printf("         bgio: %.1f s of warm-up; its driver used %.0f %% of a CPU%s\n",
+              bgio.value("warm_up_seconds", 0.0), driver, driver > 85 ? ": it may have limited the rate" : "");
   std::fflush(stdout);
 }
 
