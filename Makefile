@@ -61,7 +61,14 @@ test: deps
 	test $$built -eq 0 || exit $$built; \
 	ctest --test-dir $(BUILD_DIR) --output-on-failure --timeout 600 -j2
 
+# The boardgame.io peer's pinned npm packages go into $(BUILD_DIR)/peers/boardgameio
+# (tests/support/npm_ci.sh, again only when its package.json or lock changed);
+# without node or npm, or the registry, the bench runs without it and says so.
 bench: build
+	@if [ -z "$(findstring --no-peers,$(ARGS))" ] && command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+	  bash tests/support/npm_ci.sh bench/peers/boardgameio $(BUILD_DIR)/peers/boardgameio bench_peers >/dev/null || \
+	    echo "bench: boardgame.io's npm packages could not be installed; its rows are left out"; \
+	fi
 	@if [ -x ./$(BUILD_DIR)/bench/parlour_bench ]; then \
 	  exec ./$(BUILD_DIR)/bench/parlour_bench $(ARGS); \
 	else \

@@ -17,6 +17,9 @@ std::string usage() {
          "  --spectators N        spectators per table, 0 or 1 (default 0)\n"
          "  --server-threads N    the server's I/O threads (default 1)\n"
          "  --no-pin              do not pin the server and the clients to separate CPUs\n"
+         "  --peers, --no-peers   run (default) or leave out boardgame.io playing the same game\n"
+         "                        beside Parlour (bench/peers/boardgameio; needs node and its npm\n"
+         "                        packages, which `make bench` installs)\n"
          "  --seed N              first game seed of the rules section (default 1)\n"
          "  --store sqlite|postgresql   the server section's database: a SQLite file (default) or\n"
          "                        a throwaway PostgreSQL cluster (default settings: fsync on)\n"
@@ -48,6 +51,10 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
     if (flag == "--help" || flag == "-h") return ParsedOptions{std::nullopt, usage(), true};
     if (flag == "--no-pin") {
       options.pin = false;
+      continue;
+    }
+    if (flag == "--peers" || flag == "--no-peers") {
+      options.peers = flag == "--peers";
       continue;
     }
     if (i + 1 >= args.size()) return fail("missing value after " + flag);

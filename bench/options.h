@@ -24,6 +24,9 @@ struct Options {
   int spectators = 0;
   int server_threads = 1;
   bool pin = true;  // server on CPU 0, clients on CPU 1, when there are two
+  // The server section also runs the peers of bench/peers/ (boardgame.io) at
+  // every table count, when node and their npm packages are there.
+  bool peers = true;
   std::uint64_t seed = 1;
   // Where the server section's Parlour keeps its data: "sqlite" (a file, one
   // node) or "postgresql" (a throwaway cluster; `nodes` of them behind HAProxy).

@@ -6,6 +6,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <csignal>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -358,6 +360,104 @@ void print_run(const char* what, const Run& run) {
   if (!run.play.first_refusal.empty()) std::printf("         first refusal: %s\n", run.play.first_refusal.c_str());
 }
 
+// -- the boardgame.io peer (bench/peers/boardgameio, its README.md) ------------
+//
+// Its driver (driver.mjs) starts boardgame.io's server, plays the same game
+// with the same closed loop, and prints one JSON line of figures.
+
+// The path of `name` on PATH, or "" when it is not there.
+std::string find_on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const auto candidate = (dir.empty() ? std::string(".") : dir) + "/" + name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
+}
+
+// 'text' quoted for sh -c.
+std::string shell_quoted(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+struct Peer {
+  std::string node;     // the node binary
+  std::string modules;  // the peer's node_modules
+  std::string why_not;  // why it cannot run here; "" when it can
+};
+
+// Whether the peer can run: the same game (red_dog, no spectators), node on
+// PATH and its npm packages installed, by `make bench` into the build tree
+// (PARLOUR_BGIO_MODULES) or by hand beside the driver.
+Peer find_peer(const Options& options) {
+  Peer peer;
+  if (options.game != "red_dog") peer.why_not = "it plays red_dog only, not " + options.game;
+  else if (options.spectators > 0) peer.why_not = "its driver seats no spectators";
+  else if (options.seats < 2 || options.seats > 10) peer.why_not = "Red Dog seats 2 to 10";
+  else if ((peer.node = find_on_path("node")).empty()) peer.why_not = "node is not on PATH";
+  else {
+    for (const std::string& dir : {std::string(PARLOUR_BGIO_MODULES), std::string(PARLOUR_BGIO_DIR) + "/node_modules"})
+      if (std::filesystem::is_directory(dir + "/boardgame.io")) {
+        peer.modules = dir;
+        break;
+      }
+    if (peer.modules.empty())
+      peer.why_not = "its npm packages are not installed (make bench installs them into " PARLOUR_BGIO_MODULES ")";
+  }
+  return peer;
+}
+
+// Runs the driver for `tables` tables; its JSON line, or throws saying what went wrong.
+Json run_bgio(const Options& options, const Peer& peer, int tables) {
+  // Its stderr is the bench's; its stdout ends with the JSON line.
+  const std::string command = "PARLOUR_NODE_MODULES=" + shell_quoted(peer.modules) + " " + shell_quoted(peer.node) +
+                              " " + shell_quoted(std::string(PARLOUR_BGIO_DIR) + "/driver.mjs") + " --tables " +
+                              std::to_string(tables) + " --seconds " + fixed(options.seconds, 3) + " --seats " +
+                              std::to_string(options.seats) + (options.pinned() ? "" : " --no-pin");
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) throw std::runtime_error("could not start " + command);
+  std::string output;
+  char chunk[4096];
+  for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, pipe)) > 0;) output.append(chunk, n);
+  const int status = ::pclose(pipe);
+  if (status != 0)
+    throw std::runtime_error("driver.mjs exited with status " + std::to_string(status) + " (its stderr is above)");
+  const auto line_start = output.find_last_of('\n', output.size() >= 2 ? output.size() - 2 : 0);
+  const auto line = output.substr(line_start == std::string::npos ? 0 : line_start + 1);
+  Json figures = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (!figures.is_object() || !figures.contains("actions"))
+    throw std::runtime_error("expected one JSON line of figures from driver.mjs, got '" + line.substr(0, 300) + "'");
+  return figures;
+}
+
+void print_bgio(const Run& parlour, const Json& bgio) {
+  const double seconds = bgio.value("seconds", 0.0);
+  const double actions_per_second = seconds > 0 ? bgio.value("actions", 0.0) / seconds : 0;
+  const double p50 = bgio.value("p50_ms", 0.0), p99 = bgio.value("p99_ms", 0.0), p999 = bgio.value("p999_ms", 0.0);
+  const double cpu = bgio.value("server_cpu_us_per_action", 0.0);
+  std::printf("%-8s %6d %10.0f %8s %8s %8s %8.2f %8.2f %8.2f %9.1f %8.0f %8s %9ld\n", "bgio", bgio.value("tables", 0),
+              actions_per_second, "-", "-", "-", p50, p99, p999, cpu, bgio.value("bytes_per_state", 0.0), "-",
+              bgio.value("server_rss_kib", 0L));
+  auto own = parlour.play.act_to_state_ms;
+  std::printf("%-8s %6d %10s %8s %8s %8s %8s %8s %8s %9s   (parlour / bgio)\n", "ratio", bgio.value("tables", 0),
+              ratio(parlour.actions_per_second(), actions_per_second).c_str(), "", "", "",
+              ratio(percentile(own, 0.5), p50).c_str(), ratio(percentile(own, 0.99), p99).c_str(),
+              ratio(percentile(own, 0.999), p999).c_str(), ratio(parlour.cpu_us_per_action(), cpu).c_str());
+  if (const auto stalls = bgio.value("stalls", 0L) + bgio.value("server_errors", 0L)) {
+    const std::string first =
+        bgio.contains("first_server_error") ? ": " + bgio["first_server_error"].get<std::string>() : "";
+    std::printf("         bgio dropped or refused %ld moves%s\n", stalls, first.c_str());
+  }
+  // The driver is one Node process on one CPU: say when it, not the server, may have been the limit.
+  const double driver = bgio.value("driver_cpu_percent", 0.0);
+  std::printf("         bgio: %.1f s of warm-up; its driver used %.0f %% of a CPU%s\n",
+              bgio.value("warm_up_seconds", 0.0), driver, driver > 85 ? ": it may have limited the rate" : "");
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 void run_server_bench(const Options& options) {
@@ -371,6 +471,13 @@ void run_server_bench(const Options& options) {
               "ok p99", "ok p999", "own p50", "own p99", "own p999", "cpu us/a", "B/state", "steps/tx", "rss KiB");
   std::printf("%-8s %6s %10s %8s %8s %8s %8s %8s %8s %9s %8s %8s %9s\n", "", "", "", "ms", "ms", "ms", "ms", "ms",
               "ms", "", "", "", "");
+  const Peer peer = options.peers ? find_peer(options) : Peer{};
+  const bool with_bgio = options.peers && peer.why_not.empty();
+  if (with_bgio)
+    std::printf("bgio: boardgame.io 0.50 in memory, same game and loop, pinned alike; warmed up until its server's "
+                "CPU per move settles (Node's JIT: 3-20 s); own = move -> its new state\n");
+  else if (options.peers)
+    std::printf("bgio: left out, %s\n", peer.why_not.c_str());
   for (int tables : options.table_counts) {
     const Run parlour = run_parlour(options, tables, files);
     print_run("parlour", parlour);
@@ -383,6 +490,14 @@ void run_server_bench(const Options& options) {
                 ratio(percentile(pok, 0.99), percentile(bok, 0.99)).c_str(),
                 ratio(percentile(pok, 0.999), percentile(bok, 0.999)).c_str(), "", "", "",
                 ratio(parlour.cpu_us_per_action(), baseline.cpu_us_per_action()).c_str());
+    if (with_bgio) {
+      std::fflush(stdout);
+      try {
+        print_bgio(parlour, run_bgio(options, peer, tables));
+      } catch (const std::exception& e) {
+        std::printf("bgio     %6d failed: %s\n", tables, e.what());
+      }
+    }
   }
   print_line("server/rss per idle connection",
              fixed(rss_per_idle_connection(options, files) / 1024.0, 1) + " KiB (" + std::to_string(idle_connections) +
