@@ -526,6 +526,12 @@ constexpr const char* kInsertTransferAfterEntries =
 constexpr const char* kAddToAccount =
     "UPDATE accounts SET balance = balance + ?2 WHERE name = ?1 RETURNING id, balance";
 constexpr const char* kOpenAccount = "INSERT INTO accounts(name, balance) VALUES (?1, ?2) RETURNING id, balance";
+// A batch (storage/sql_store.h, BatchPlan): balances read once, without
+// RETURNING (SQLite answers RETURNING through a temporary table of its own,
+// a page cache made and freed on every call), and moved once.
+constexpr const char* kReadAccount = "SELECT id, balance FROM accounts WHERE name = ?1";
+constexpr const char* kOpenEmptyAccount = "INSERT INTO accounts(name, balance) VALUES (?1, 0)";
+constexpr const char* kMoveBalance = "UPDATE accounts SET balance = balance + ?2 WHERE id = ?1";
 constexpr const char* kInsertEntry =
     "INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after) VALUES (?1, ?2, ?3, ?4)";
 
@@ -887,16 +893,54 @@ class SqliteWrite final : public WriteTransaction {
     return true;
   }
 
+  // Batches are written by the shape of schema 8 on (entries, then their transfer).
+  bool writes_batches() const override { return database_.schema >= 8; }
+
+  std::vector<std::pair<std::string, PlannedAccount>> read_accounts(const std::vector<std::string>& names) override {
+    std::vector<std::pair<std::string, PlannedAccount>> found;
+    Borrowed read(cached(kReadAccount));
+    for (const std::string& name : names) {
+      read->bind(1, name);
+      if (read->executeStep()) found.emplace_back(name, PlannedAccount{read->getColumn(0).getInt64(), read->getColumn(1).getInt64()});
+      read->reset();
+    }
+    return found;
+  }
+
+  void start_batch(BatchPlan& plan) override {
+    for (std::size_t a = 0; a < plan.accounts.size(); ++a) {
+      if (plan.accounts[a].id != 0) continue;
+      exec(kOpenEmptyAccount, plan.account_names[a]);
+      plan.accounts[a].id = database_.db.getLastInsertRowid();
+    }
+    next_transfer_ = next_transfer_id();
+  }
+
+  void write_postings(const BatchPlan& plan, std::size_t step, const std::string& time) override {
+    for (const PlannedPosting& planned : plan.steps[step]) {
+      const Posting& posting = *planned.posting;
+      const std::int64_t transfer_id = next_transfer_++;
+      insert_entry(transfer_id, {plan.accounts[planned.from].id, planned.from_balance_after}, -posting.amount);
+      insert_entry(transfer_id, {plan.accounts[planned.to].id, planned.to_balance_after}, posting.amount);
+      insert_transfer(posting, time, transfer_id);
+    }
+  }
+
+  void finish_batch(const BatchPlan& plan) override {
+    for (std::size_t a = 0; a < plan.accounts.size(); ++a)
+      if (plan.deltas[a] != 0) exec(kMoveBalance, plan.accounts[a].id, plan.deltas[a]);
+    if (deferred_checks_outstanding()) {
+      throw StorageError("a transfer does not balance (expected two ledger entries summing to zero)");
+    }
+  }
+
   void begin_step() override { Borrowed(cached(kSavepoint))->exec(); }
 
   // SQLite checks the deferred foreign keys of migrations 7 and 8 only at
   // COMMIT, where a violation would fail the whole batch: checked here
   // instead, so that only the write that left a transfer unbalanced is undone.
   bool end_step() override {
-    int outstanding = 0;
-    int highest = 0;
-    sqlite3_db_status(database_.db.getHandle(), SQLITE_DBSTATUS_DEFERRED_FKS, &outstanding, &highest, 0);
-    if (outstanding != 0) return false;
+    if (deferred_checks_outstanding()) return false;
     Borrowed(cached(kReleaseSavepoint))->exec();
     return true;
   }
@@ -915,6 +959,13 @@ class SqliteWrite final : public WriteTransaction {
 
  private:
   SQLite::Statement& cached(const char* sql) { return database_.cached(sql); }
+
+  bool deferred_checks_outstanding() {
+    int outstanding = 0;
+    int highest = 0;
+    sqlite3_db_status(database_.db.getHandle(), SQLITE_DBSTATUS_DEFERRED_FKS, &outstanding, &highest, 0);
+    return outstanding != 0;
+  }
 
   // Runs a statement whose parameters are all given (none NULL); returns the rows it changed.
   template <typename... Args>
@@ -986,6 +1037,7 @@ class SqliteWrite final : public WriteTransaction {
 
   SqliteDatabase& database_;
   ImmediateTransaction transaction_;
+  std::int64_t next_transfer_ = 0;  // a batch's next transfer id
 };
 
 std::unique_ptr<WriteTransaction> SqliteDatabase::begin_write(const std::vector<TableWrite>&) {
