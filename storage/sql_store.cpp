@@ -717,8 +717,8 @@ bool SqlStore::write_planned(WriteTransaction& tx, const std::vector<TableWrite>
   try {
     guard_("writing a planned batch", [&] {
       tx.start_batch(plan);
-      for (std::size_t i = 0; i < writes.size(); ++i) write_step(tx, writes[i], time, &plan, i);
-      tx.finish_batch(plan);
+      for (const TableWrite& write : writes) write_step(tx, write, time, true);
+      tx.finish_batch(plan, time);
     });
     return true;
   } catch (const ConnectionLost&) {
@@ -732,27 +732,22 @@ std::vector<std::pair<std::string, PlannedAccount>> WriteTransaction::read_accou
   throw std::logic_error("this backend does not write batches");
 }
 void WriteTransaction::start_batch(BatchPlan&) { throw std::logic_error("this backend does not write batches"); }
-void WriteTransaction::write_postings(const BatchPlan&, std::size_t, const std::string&) {
+void WriteTransaction::finish_batch(const BatchPlan&, const std::string&) {
   throw std::logic_error("this backend does not write batches");
 }
-void WriteTransaction::finish_batch(const BatchPlan&) { throw std::logic_error("this backend does not write batches"); }
 
 // ---------------------------------------------------------------------------
 // The write plan
 
-void SqlStore::write_step(WriteTransaction& tx, const TableWrite& write, const std::string& time,
-                          const BatchPlan* plan, std::size_t step) {
+void SqlStore::write_step(WriteTransaction& tx, const TableWrite& write, const std::string& time, bool planned) {
   const std::string& table = write.table;
-  if (write.fence && !plan) check_fence(tx, write);  // a plan checked its fences as it was made
+  if (write.fence && !planned) check_fence(tx, write);
   if (write.event) {
     guard_([&] { return "appending event " + std::to_string(write.event->seq) + " of table " + table; },
            [&] { tx.append_event(table, *write.event); });
   }
-  if (!plan) {
+  if (!planned)
     for (const Posting& posting : write.postings) post(tx, posting, time);
-  } else if (!write.postings.empty()) {
-    guard_([&] { return "moving the chips of table " + table; }, [&] { tx.write_postings(*plan, step, time); });
-  }
   if (write.status) {
     const std::int64_t changed =
         guard_([&] { return "setting the status of table " + table + " to '" + *write.status + "'"; },

@@ -262,21 +262,22 @@ class WriteTransaction : public Reader {
 
   // Batches (BatchPlan). A backend that does not write them says so, and its
   // batches go one step at a time in savepoints.
-  // The write of a plan: start_batch, each step's rows in order (its
-  // postings through write_postings), finish_batch. Any of them throws the
-  // database's error when one of its checks refuses, leaving the transaction
-  // to be rolled back whole.
+  // The write of a plan: start_batch, each step's rows but its postings in
+  // order, then finish_batch with every posting. A backend may hold the rows
+  // of a batch back and write them together (each kind in a few multi-row
+  // statements) by the end of finish_batch. Any of them throws the database's
+  // error when one of its checks refuses, leaving the transaction to be
+  // rolled back whole.
   virtual bool writes_batches() const { return false; }
   // The named accounts that exist, as this transaction sees them, locked
   // against other writers until it ends: name -> id and balance before the batch.
   virtual std::vector<std::pair<std::string, PlannedAccount>> read_accounts(const std::vector<std::string>& names);
   // Opens the plan's accounts that are not in the database yet (their ids set).
   virtual void start_batch(BatchPlan& plan);
-  // Step `step`'s transfers and their ledger entries, with the balances planned.
-  virtual void write_postings(const BatchPlan& plan, std::size_t step, const std::string& time);
-  // Each account's balance moved by its delta, once; then the checks the
-  // database defers to the commit (a transfer's entries), made now.
-  virtual void finish_batch(const BatchPlan& plan);
+  // Every step's transfers and their ledger entries, in order, with the
+  // balances planned; each account's balance moved by its delta, once; then
+  // the checks the database defers to the commit (a transfer's entries), made now.
+  virtual void finish_batch(const BatchPlan& plan, const std::string& time);
 };
 
 // One connection to one database, with its SQL.
@@ -367,9 +368,9 @@ class SqlStore : public Store {
   // The write plan: what one TableWrite writes, in this order. The event goes
   // first: if any later part fails, the whole write is undone, so the log and
   // the ledger never disagree.
-  // With a plan, the postings are written as planned for step `step` of it.
-  void write_step(WriteTransaction& tx, const TableWrite& write, const std::string& time,
-                  const BatchPlan* plan = nullptr, std::size_t step = 0);
+  // `planned`: the postings are left to WriteTransaction::finish_batch, and
+  // the fence was checked with the plan.
+  void write_step(WriteTransaction& tx, const TableWrite& write, const std::string& time, bool planned = false);
   CommitOutcome write_in_savepoint(WriteTransaction& tx, const TableWrite& write, const std::string& time);
   void check_fence(WriteTransaction& tx, const TableWrite& write);
   // The plan of a batch in which every step is expected to commit; nullopt when
