@@ -649,6 +649,24 @@ class Borrowed {
   SQLite::Statement& statement_;
 };
 
+// Sets a statement's parameters back to NULL when it is done: what a batch
+// binds without copying is the batch's, and must not outlive it, even unused.
+class UnboundAfter {
+ public:
+  explicit UnboundAfter(SQLite::Statement& statement) : statement_(statement) {}
+  ~UnboundAfter() {
+    try {
+      statement_.clearBindings();  // cannot fail: SQLite's returns SQLITE_OK always
+    } catch (const SQLite::Exception&) {
+    }
+  }
+  UnboundAfter(const UnboundAfter&) = delete;
+  UnboundAfter& operator=(const UnboundAfter&) = delete;
+
+ private:
+  SQLite::Statement& statement_;
+};
+
 // Rolls back a transaction begun with kBeginImmediate unless commit() was
 // reached; SQLite::Transaction would re-prepare BEGIN and COMMIT every time.
 class ImmediateTransaction {
@@ -1052,6 +1070,7 @@ class SqliteWrite final : public WriteTransaction {
     while (done < count) {
       const int rows = static_cast<int>(std::bit_floor(std::min<std::size_t>(count - done, kMostRowsAStatement)));
       Borrowed insert(database_.row_insert(kind, rows));
+      UnboundAfter unbound(*insert);
       for (int row = 0; row < rows; ++row) bind_row(*insert, 1 + row * per_row, done + static_cast<std::size_t>(row));
       insert->exec();
       done += static_cast<std::size_t>(rows);
