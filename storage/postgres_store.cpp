@@ -488,11 +488,54 @@ constexpr Statement kLeasesForWrite{"leases_for_write", R"sql(
 SELECT table_id, node, generation FROM table_leases
 WHERE table_id = ANY($1::text[]) ORDER BY table_id FOR SHARE)sql"};
 
+// A batch (storage/sql_store.h, BatchPlan). Its accounts, read and locked
+// once, in name order; then every event, transfer and ledger entry and every
+// balance moved, in one statement: one round trip for the batch's rows,
+// where a step took five. Arrays come as PostgreSQL array literals.
+constexpr Statement kReadAccounts{"read_accounts", R"sql(
+SELECT name, id, balance FROM accounts WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE)sql"};
+constexpr Statement kOpenEmptyAccount{"open_empty_account",
+                                      "INSERT INTO accounts(name, balance) VALUES ($1, 0) RETURNING id"};
+// $1-$3 the events (table, seq, json); $4-$13 the postings in order (table,
+// game, memo, seq, deal, payer's account id, payee's, amount, payer's balance
+// after, payee's); $14 the time; $15-$16 each account's id and what the batch
+// adds to it. Each posting's transfer id is drawn first (the CTE is
+// materialized once, so its transfer and its entries share it); the entries
+// go in posting order, debit first, as one step after another would write them.
+constexpr Statement kWriteBatch{"write_batch", R"sql(
+WITH posting AS MATERIALIZED (
+  SELECT p.ord, nextval(pg_get_serial_sequence('transfers', 'id')) AS transfer_id, p.table_id, p.game, p.memo,
+         p.seq, p.deal, p.from_id, p.to_id, p.amount, p.from_after, p.to_after
+  FROM unnest($4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[],
+              $11::bigint[], $12::bigint[], $13::bigint[])
+       WITH ORDINALITY AS p(table_id, game, memo, seq, deal, from_id, to_id, amount, from_after, to_after, ord)
+  ORDER BY p.ord),
+events AS (
+  INSERT INTO table_events(table_id, seq, json) SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[])),
+transfers_written AS (
+  INSERT INTO transfers(id, time, table_id, game, memo, seq, deal)
+  SELECT transfer_id, $14, table_id, game, memo, seq, deal FROM posting ORDER BY ord),
+entries AS (
+  INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after)
+  SELECT transfer_id, account_id, amount, balance_after FROM (
+    SELECT ord, 0 AS side, transfer_id, from_id AS account_id, -amount AS amount, from_after AS balance_after
+    FROM posting
+    UNION ALL
+    SELECT ord, 1 AS side, transfer_id, to_id, amount, to_after FROM posting) AS entry
+  ORDER BY ord, side),
+balances AS (
+  UPDATE accounts SET balance = accounts.balance + moved.delta
+  FROM unnest($15::bigint[], $16::bigint[]) AS moved(id, delta) WHERE accounts.id = moved.id)
+SELECT 1)sql"};
+
 constexpr Statement kWriteStatements[] = {
     kLeasesForWrite, kRecordMigration, kInsertPlayer, kPostingFromPlayer, kPostingFromOther, kInsertTable,
     kSetStatus,      kSetFailure,      kDeleteSeats,  kInsertSeat,        kInsertEvent,      kInsertResult,
-    kInsertDealStart,
+    kInsertDealStart, kReadAccounts,   kOpenEmptyAccount, kWriteBatch,
 };
+// The ledger's deferred checks made now, in one round trip, so that a batch
+// they refuse is written again step by step instead of failing at COMMIT.
+constexpr const char* kCheckDeferred = "SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED";
 
 constexpr const char* kSavepoint = "SAVEPOINT table_write";
 // Fires the deferred ledger check for what this write did, inside its
@@ -539,6 +582,44 @@ const char* integer_or_null(std::optional<std::int64_t> value, std::string& text
   text = std::to_string(*value);
   return text.c_str();
 }
+
+// One array literal built element by element: text quoted, NULL unquoted.
+class ArrayLiteral {
+ public:
+  ArrayLiteral() : text_("{") {}
+  void add_text(const std::string& item) {
+    comma();
+    text_ += '"';
+    for (const char c : item) {
+      if (c == '"' || c == '\\') text_ += '\\';
+      text_ += c;
+    }
+    text_ += '"';
+  }
+  void add_text_or_null(const std::string& item) {
+    if (item.empty()) add_null();
+    else add_text(item);
+  }
+  void add_integer(std::int64_t item) {
+    comma();
+    text_ += std::to_string(item);
+  }
+  void add_integer_or_null(std::optional<std::int64_t> item) {
+    if (item) add_integer(*item);
+    else add_null();
+  }
+  std::string done() const { return text_ + "}"; }
+
+ private:
+  void add_null() {
+    comma();
+    text_ += "NULL";
+  }
+  void comma() {
+    if (text_.size() > 1) text_ += ',';
+  }
+  std::string text_;
+};
 
 // Table ids are [a-z0-9] (the server makes them), but quote them anyway.
 std::string array_literal(const std::vector<std::string>& items) {
@@ -626,6 +707,9 @@ class PostgresDatabase final : public SqlBackend {
   }
 
   const std::string url;  // without its password
+  // The schema the writes are shaped for (a database opened at an older
+  // version, as the migration tests do, keeps its own shape).
+  int schema = 0;
 
  private:
   // libpqxx sends a statement to the server on its first use, so statements
@@ -667,6 +751,7 @@ class PostgresDatabase final : public SqlBackend {
       if (migration.version > up_to) break;
       if (migration.version > found) apply(migration);
     }
+    schema = std::max(found, up_to);
   }
 
   void apply(const Migration& migration) {
@@ -694,7 +779,8 @@ class PostgresDatabase final : public SqlBackend {
 // and share-locked as it begins, once for the batch.
 class PostgresWrite final : public WriteTransaction {
  public:
-  PostgresWrite(PostgresDatabase& database, const std::vector<TableWrite>& writes) : tx_(database.live()) {
+  PostgresWrite(PostgresDatabase& database, const std::vector<TableWrite>& writes)
+      : tx_(database.live()), schema_(database.schema) {
     lock_leases(writes);
   }
 
@@ -735,6 +821,10 @@ class PostgresWrite final : public WriteTransaction {
     run(tx_, kInsertDealStart, table, std::int64_t{start.deal}, start.seq, start.entry_json, start.state_json);
   }
   void append_event(const std::string& table, const Event& event) override {
+    if (batch_) {
+      held_events_.push_back({&table, &event});  // written with the batch's others (finish_batch)
+      return;
+    }
     run(tx_, kInsertEvent, table, event.seq, event.json);
   }
 
@@ -763,6 +853,61 @@ class PostgresWrite final : public WriteTransaction {
     return entries == 2;
   }
 
+  // Batches are written by the shape of schema 8 on (a transfer's entries' link deferred).
+  bool writes_batches() const override { return schema_ >= 8; }
+
+  std::vector<std::pair<std::string, PlannedAccount>> read_accounts(const std::vector<std::string>& names) override {
+    std::vector<std::pair<std::string, PlannedAccount>> found;
+    for (const auto& row : run(tx_, kReadAccounts, array_literal(names)))
+      found.emplace_back(row[0].as<std::string>(), PlannedAccount{row[1].as<std::int64_t>(), row[2].as<std::int64_t>()});
+    return found;
+  }
+
+  // Another node opening the same account meanwhile breaks the unique name:
+  // the batch then goes step by step.
+  void start_batch(BatchPlan& plan) override {
+    for (std::size_t a = 0; a < plan.accounts.size(); ++a)
+      if (plan.accounts[a].id == 0)
+        plan.accounts[a].id = run(tx_, kOpenEmptyAccount, plan.account_names[a])[0][0].as<std::int64_t>();
+    batch_ = true;
+  }
+
+  void finish_batch(const BatchPlan& plan, const std::string& time) override {
+    batch_ = false;
+    ArrayLiteral event_tables, event_seqs, event_jsons;
+    for (const auto& [table, event] : held_events_) {
+      event_tables.add_text(*table);
+      event_seqs.add_integer(event->seq);
+      event_jsons.add_text(event->json);
+    }
+    ArrayLiteral tables, games, memos, seqs, deals, payers, payees, amounts, payers_after, payees_after;
+    for (const std::vector<PlannedPosting>& step : plan.steps) {
+      for (const PlannedPosting& planned : step) {
+        const Posting& posting = *planned.posting;
+        tables.add_text_or_null(posting.table);
+        games.add_text_or_null(posting.game);
+        memos.add_text(posting.memo);
+        seqs.add_integer_or_null(posting.seq);
+        deals.add_integer_or_null(posting.deal);
+        payers.add_integer(plan.accounts[planned.from].id);
+        payees.add_integer(plan.accounts[planned.to].id);
+        amounts.add_integer(posting.amount);
+        payers_after.add_integer(planned.from_balance_after);
+        payees_after.add_integer(planned.to_balance_after);
+      }
+    }
+    ArrayLiteral account_ids, deltas;
+    for (std::size_t a = 0; a < plan.accounts.size(); ++a) {
+      if (plan.deltas[a] == 0) continue;
+      account_ids.add_integer(plan.accounts[a].id);
+      deltas.add_integer(plan.deltas[a]);
+    }
+    run(tx_, kWriteBatch, event_tables.done(), event_seqs.done(), event_jsons.done(), tables.done(), games.done(),
+        memos.done(), seqs.done(), deals.done(), payers.done(), payees.done(), amounts.done(), payers_after.done(),
+        payees_after.done(), time, account_ids.done(), deltas.done());
+    tx_.exec(kCheckDeferred);
+  }
+
   // Savepoints are plain statements on the batch's transaction (libpqxx 6's
   // subtransaction sends its SAVEPOINT only on its first plain statement, after
   // prepared ones); a failed statement leaves the transaction usable once
@@ -789,6 +934,9 @@ class PostgresWrite final : public WriteTransaction {
 
   pqxx::work tx_;
   std::map<std::string, Fence> leases_;
+  int schema_ = 0;
+  bool batch_ = false;  // between start_batch and finish_batch: events are held back
+  std::vector<std::pair<const std::string*, const Event*>> held_events_;
 };
 
 std::unique_ptr<WriteTransaction> PostgresDatabase::begin_write(const std::vector<TableWrite>& writes) {

@@ -4,6 +4,7 @@
 #include <bit>
 #include <chrono>
 #include <limits>
+#include <stdexcept>
 
 namespace parlour::storage {
 
@@ -626,7 +627,21 @@ std::vector<CommitOutcome> SqlStore::commit(const std::vector<TableWrite>& write
   // One timestamp for the batch: its writes become visible at the same instant.
   const std::string time = utc_now_iso8601();
   guard_([&] { return "committing a batch of " + std::to_string(writes.size()) + " table writes"; }, [&] {
-    const std::unique_ptr<WriteTransaction> tx = sql_->begin_write(writes);
+    std::unique_ptr<WriteTransaction> tx = sql_->begin_write(writes);
+    // The common case, every step committing, is written as one plan; a batch
+    // with a step that will not, or that the database refuses, goes step by
+    // step, each in a savepoint, which says what became of each.
+    if (tx->writes_batches()) {
+      if (std::optional<BatchPlan> plan = plan_batch(*tx, writes)) {
+        if (write_planned(*tx, writes, *plan, time)) {
+          tx->commit();
+          outcomes.assign(writes.size(), CommitOutcome{});
+          return;
+        }
+        tx.reset();  // rolled back whole
+        tx = sql_->begin_write(writes);
+      }
+    }
     for (const TableWrite& write : writes) outcomes.push_back(write_in_savepoint(*tx, write, time));
     tx->commit();
   });
@@ -634,16 +649,105 @@ std::vector<CommitOutcome> SqlStore::commit(const std::vector<TableWrite>& write
 }
 
 // ---------------------------------------------------------------------------
+// Batches written as one plan
+
+namespace {
+
+bool posting_is_valid(const Posting& posting) {
+  return posting.amount > 0 && !posting.from.empty() && !posting.to.empty() && posting.from != posting.to;
+}
+
+// The accounts the database keeps from going negative (the other side of its
+// CHECK constraint and of PostgreSQL's debit statement).
+bool is_player_account(const std::string& account) { return account.rfind("player:", 0) == 0; }
+
+// Where an account is in the plan, adding it on first sight. A batch touches
+// few accounts (a table's pot and its players), so a scan beats a hash.
+std::size_t account_index(BatchPlan& plan, const std::string& name) {
+  for (std::size_t i = 0; i < plan.account_names.size(); ++i)
+    if (plan.account_names[i] == name) return i;
+  plan.account_names.push_back(name);
+  return plan.account_names.size() - 1;
+}
+
+}  // namespace
+
+std::optional<BatchPlan> SqlStore::plan_batch(WriteTransaction& tx, const std::vector<TableWrite>& writes) {
+  BatchPlan plan;
+  plan.steps.resize(writes.size());
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    const TableWrite& write = writes[i];
+    if (write.fence) {
+      const std::optional<Fence> lease = tx.lease_of(write.table);
+      if (!lease || lease->node != write.fence->node || lease->generation != write.fence->generation)
+        return std::nullopt;
+    }
+    plan.steps[i].reserve(write.postings.size());
+    for (const Posting& posting : write.postings) {
+      if (!posting_is_valid(posting)) return std::nullopt;
+      plan.steps[i].push_back(PlannedPosting{&posting, account_index(plan, posting.from),
+                                             account_index(plan, posting.to), 0, 0});
+    }
+  }
+  const std::size_t count = plan.account_names.size();
+  plan.accounts.assign(count, PlannedAccount{});
+  if (count > 0) {
+    for (const auto& [name, account] : tx.read_accounts(plan.account_names))
+      plan.accounts[account_index(plan, name)] = account;
+  }
+  // Each posting in order, as the database would see it: a payer that is a
+  // player short of the chips means a step that will not commit.
+  std::vector<std::int64_t> balances(count);
+  for (std::size_t a = 0; a < count; ++a) balances[a] = plan.accounts[a].balance;
+  for (std::vector<PlannedPosting>& step : plan.steps) {
+    for (PlannedPosting& planned : step) {
+      const std::int64_t amount = planned.posting->amount;
+      if (is_player_account(planned.posting->from) && balances[planned.from] < amount) return std::nullopt;
+      planned.from_balance_after = balances[planned.from] -= amount;
+      planned.to_balance_after = balances[planned.to] += amount;
+    }
+  }
+  plan.deltas.resize(count);
+  for (std::size_t a = 0; a < count; ++a) plan.deltas[a] = balances[a] - plan.accounts[a].balance;
+  return plan;
+}
+
+bool SqlStore::write_planned(WriteTransaction& tx, const std::vector<TableWrite>& writes, BatchPlan& plan,
+                             const std::string& time) {
+  try {
+    guard_("writing a planned batch", [&] {
+      tx.start_batch(plan);
+      for (const TableWrite& write : writes) write_step(tx, write, time, true);
+      tx.finish_batch(plan, time);
+    });
+    return true;
+  } catch (const ConnectionLost&) {
+    throw;
+  } catch (const StorageError&) {
+    return false;  // the steps, one at a time, will say which and why
+  }
+}
+
+std::vector<std::pair<std::string, PlannedAccount>> WriteTransaction::read_accounts(const std::vector<std::string>&) {
+  throw std::logic_error("this backend does not write batches");
+}
+void WriteTransaction::start_batch(BatchPlan&) { throw std::logic_error("this backend does not write batches"); }
+void WriteTransaction::finish_batch(const BatchPlan&, const std::string&) {
+  throw std::logic_error("this backend does not write batches");
+}
+
+// ---------------------------------------------------------------------------
 // The write plan
 
-void SqlStore::write_step(WriteTransaction& tx, const TableWrite& write, const std::string& time) {
+void SqlStore::write_step(WriteTransaction& tx, const TableWrite& write, const std::string& time, bool planned) {
   const std::string& table = write.table;
-  if (write.fence) check_fence(tx, write);
+  if (write.fence && !planned) check_fence(tx, write);
   if (write.event) {
     guard_([&] { return "appending event " + std::to_string(write.event->seq) + " of table " + table; },
            [&] { tx.append_event(table, *write.event); });
   }
-  for (const Posting& posting : write.postings) post(tx, posting, time);
+  if (!planned)
+    for (const Posting& posting : write.postings) post(tx, posting, time);
   if (write.status) {
     const std::int64_t changed =
         guard_([&] { return "setting the status of table " + table + " to '" + *write.status + "'"; },

@@ -201,6 +201,31 @@ class Reader {
   ~Reader() = default;
 };
 
+// A batch of table steps planned in C++ before anything is written
+// (SqlStore::commit): every step is expected to commit, each account touched
+// was read once, and each posting's balances after it are known. A backend
+// that writes batches writes it with few statements; the database's own
+// checks still have the last word (a broken one fails the whole batch, which
+// is then written again one step at a time, each in its own savepoint).
+struct PlannedAccount {
+  std::int64_t id = 0;       // 0: not in the database yet (opened by write_batch, balance 0)
+  std::int64_t balance = 0;  // before the batch
+};
+struct PlannedPosting {
+  const Posting* posting = nullptr;
+  std::size_t from = 0;  // index into BatchPlan::accounts
+  std::size_t to = 0;
+  std::int64_t from_balance_after = 0;
+  std::int64_t to_balance_after = 0;
+};
+struct BatchPlan {
+  std::vector<std::string> account_names;  // each account the batch moves chips of, once
+  std::vector<PlannedAccount> accounts;    // alike, as read before the batch
+  std::vector<std::int64_t> deltas;        // alike: what the batch adds to each
+  // Each step's postings, in order; steps[i] belongs to the batch's writes[i].
+  std::vector<std::vector<PlannedPosting>> steps;
+};
+
 // An open write transaction of a backend: the statements a table step, a new
 // table or a new player writes, in the backend's SQL. Destroyed without
 // commit(), it rolls back.
@@ -234,6 +259,25 @@ class WriteTransaction : public Reader {
   virtual void begin_step() = 0;
   virtual bool end_step() = 0;
   virtual void undo_step(const std::string& why) = 0;
+
+  // Batches (BatchPlan). A backend that does not write them says so, and its
+  // batches go one step at a time in savepoints.
+  // The write of a plan: start_batch, each step's rows but its postings in
+  // order, then finish_batch with every posting. A backend may hold the rows
+  // of a batch back and write them together (each kind in a few multi-row
+  // statements) by the end of finish_batch. Any of them throws the database's
+  // error when one of its checks refuses, leaving the transaction to be
+  // rolled back whole.
+  virtual bool writes_batches() const { return false; }
+  // The named accounts that exist, as this transaction sees them, locked
+  // against other writers until it ends: name -> id and balance before the batch.
+  virtual std::vector<std::pair<std::string, PlannedAccount>> read_accounts(const std::vector<std::string>& names);
+  // Opens the plan's accounts that are not in the database yet (their ids set).
+  virtual void start_batch(BatchPlan& plan);
+  // Every step's transfers and their ledger entries, in order, with the
+  // balances planned; each account's balance moved by its delta, once; then
+  // the checks the database defers to the commit (a transfer's entries), made now.
+  virtual void finish_batch(const BatchPlan& plan, const std::string& time);
 };
 
 // One connection to one database, with its SQL.
@@ -324,9 +368,19 @@ class SqlStore : public Store {
   // The write plan: what one TableWrite writes, in this order. The event goes
   // first: if any later part fails, the whole write is undone, so the log and
   // the ledger never disagree.
-  void write_step(WriteTransaction& tx, const TableWrite& write, const std::string& time);
+  // `planned`: the postings are left to WriteTransaction::finish_batch, and
+  // the fence was checked with the plan.
+  void write_step(WriteTransaction& tx, const TableWrite& write, const std::string& time, bool planned = false);
   CommitOutcome write_in_savepoint(WriteTransaction& tx, const TableWrite& write, const std::string& time);
   void check_fence(WriteTransaction& tx, const TableWrite& write);
+  // The plan of a batch in which every step is expected to commit; nullopt when
+  // one is not (fenced, an invalid posting, a payer short of chips): that batch
+  // goes step by step, which says what became of each.
+  std::optional<BatchPlan> plan_batch(WriteTransaction& tx, const std::vector<TableWrite>& writes);
+  // Writes the batch as planned and commits; false (nothing written, the
+  // transaction rolled back) when the database refused part of it.
+  bool write_planned(WriteTransaction& tx, const std::vector<TableWrite>& writes, BatchPlan& plan,
+                     const std::string& time);
   // Appends a change to the identity feed, in the transaction of the change.
   void record_change(WriteTransaction& tx, IdentityChange change, const std::string& time);
   Player player_by_id(Reader& reader, std::int64_t player_id);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <bit>
 #include <filesystem>
+#include <string_view>
 #include <unordered_map>
 
 #include "storage/schema.h"
@@ -526,6 +527,43 @@ constexpr const char* kInsertTransferAfterEntries =
 constexpr const char* kAddToAccount =
     "UPDATE accounts SET balance = balance + ?2 WHERE name = ?1 RETURNING id, balance";
 constexpr const char* kOpenAccount = "INSERT INTO accounts(name, balance) VALUES (?1, ?2) RETURNING id, balance";
+// A batch (storage/sql_store.h, BatchPlan): balances read once, without
+// RETURNING (SQLite answers RETURNING through a temporary b-tree with a page
+// cache of its own, made and freed on every call), and moved once; its
+// events, ledger entries and transfers each in multi-row INSERTs.
+constexpr const char* kReadAccount = "SELECT id, balance FROM accounts WHERE name = ?1";
+constexpr const char* kOpenEmptyAccount = "INSERT INTO accounts(name, balance) VALUES (?1, 0)";
+constexpr const char* kMoveBalance = "UPDATE accounts SET balance = balance + ?2 WHERE id = ?1";
+
+// The rows a batch writes many of at once: a multi-row INSERT of each kind,
+// prepared for 1, 2, 4 ... kMostRowsAStatement rows, so that a batch of n
+// rows takes one statement for each bit of n.
+enum class RowKind { event, entry, transfer };
+constexpr int kRowKinds = 3;
+constexpr int kMostRowsAStatement = 64;
+constexpr int kRowSizes = 7;  // 1, 2, 4 ... 64
+
+struct RowInsert {
+  const char* head;
+  const char* row;  // one row's parameters
+};
+constexpr RowInsert kRowInserts[kRowKinds] = {
+    {"INSERT INTO table_events(table_id, seq, json) VALUES ", "(?,?,?)"},
+    {"INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after) VALUES ", "(?,?,?,?)"},
+    // After its entries: the trigger of migration 8 checks them for each row.
+    {"INSERT INTO transfers(id, time, table_id, game, memo, seq, deal) VALUES ", "(?,?,?,?,?,?,?)"},
+};
+
+std::string multi_row_insert(RowKind kind, int rows) {
+  const RowInsert& insert = kRowInserts[static_cast<int>(kind)];
+  std::string sql = insert.head;
+  for (int row = 0; row < rows; ++row) {
+    if (row > 0) sql += ',';
+    sql += insert.row;
+  }
+  return sql;
+}
+
 constexpr const char* kInsertEntry =
     "INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after) VALUES (?1, ?2, ?3, ?4)";
 
@@ -547,11 +585,14 @@ constexpr const char* kInsertDealStart =
 constexpr int kBusyTimeoutMs = 5000;
 
 // Optional text columns: "" in C++ is NULL in SQL (storage/sql_store.h, Row).
-void bind_text_or_null(SQLite::Statement& statement, int index, const std::string& text) {
+// `copy` false: the text outlives the statement's run, and is not copied.
+void bind_text_or_null(SQLite::Statement& statement, int index, const std::string& text, bool copy = true) {
   if (text.empty()) {
     statement.bind(index);
-  } else {
+  } else if (copy) {
     statement.bind(index, text);
+  } else {
+    statement.bindNoCopy(index, text);
   }
 }
 
@@ -603,6 +644,24 @@ class Borrowed {
 
   SQLite::Statement* operator->() const { return &statement_; }
   SQLite::Statement& operator*() const { return statement_; }
+
+ private:
+  SQLite::Statement& statement_;
+};
+
+// Sets a statement's parameters back to NULL when it is done: what a batch
+// binds without copying is the batch's, and must not outlive it, even unused.
+class UnboundAfter {
+ public:
+  explicit UnboundAfter(SQLite::Statement& statement) : statement_(statement) {}
+  ~UnboundAfter() {
+    try {
+      statement_.clearBindings();  // cannot fail: SQLite's returns SQLITE_OK always
+    } catch (const SQLite::Exception&) {
+    }
+  }
+  UnboundAfter(const UnboundAfter&) = delete;
+  UnboundAfter& operator=(const UnboundAfter&) = delete;
 
  private:
   SQLite::Statement& statement_;
@@ -683,10 +742,19 @@ class SqliteDatabase final : public SqlBackend {
 
   ImmediateTransaction begin_immediate() { return ImmediateTransaction(cached(kBeginImmediate), cached(kCommit), db); }
 
+  // The multi-row INSERT of `rows` rows of a kind, `rows` a power of two up to kMostRowsAStatement.
+  SQLite::Statement& row_insert(RowKind kind, int rows) {
+    const int size = std::countr_zero(static_cast<unsigned>(rows));
+    std::unique_ptr<SQLite::Statement>& slot = row_inserts[static_cast<int>(kind)][size];
+    if (!slot) slot = std::make_unique<SQLite::Statement>(db, multi_row_insert(kind, rows));
+    return *slot;
+  }
+
   std::string path;
   SQLite::Database db;
   // Declared after db so that they are finalized before the connection closes.
   std::unordered_map<const char*, std::unique_ptr<SQLite::Statement>> statements;
+  std::unique_ptr<SQLite::Statement> row_inserts[kRowKinds][kRowSizes];
   // The schema the writes are shaped for: how a posting is written changed at
   // versions 6, 7 and 8 (insert_transfer, apply_posting); a file opened at an
   // older version (the migration tests) keeps its own shape.
@@ -726,6 +794,14 @@ class SqliteDatabase final : public SqlBackend {
     db.exec("PRAGMA wal_autocheckpoint=4000");
     db.exec("PRAGMA journal_size_limit=16777216");
     db.exec("PRAGMA foreign_keys=ON");
+    // A statement that writes several rows keeps the pages it changes in a
+    // statement journal, to undo itself on a broken constraint. On a file's
+    // default temp store, that journal takes a 64 KiB buffer a statement,
+    // which glibc hands back to the kernel when it is freed (a heap trim and
+    // a TLB flush each time: a quarter of a batch's CPU). In memory, it grows
+    // by small chunks instead. Sorts and temporary tables also stay in memory:
+    // the server's are small.
+    db.exec("PRAGMA temp_store=MEMORY");
   }
 
   // --- Migrations ---
@@ -851,6 +927,10 @@ class SqliteWrite final : public WriteTransaction {
     exec(kInsertDealStart, table, std::int64_t{start.deal}, start.seq, start.entry_json, start.state_json);
   }
   void append_event(const std::string& table, const Event& event) override {
+    if (batch_) {
+      held_events_.push_back({&table, &event});  // written with the batch's others (finish_batch)
+      return;
+    }
     exec(kInsertEvent, table, event.seq, event.json);
   }
 
@@ -887,16 +967,74 @@ class SqliteWrite final : public WriteTransaction {
     return true;
   }
 
+  // Batches are written by the shape of schema 8 on (entries, then their transfer).
+  bool writes_batches() const override { return database_.schema >= 8; }
+
+  std::vector<std::pair<std::string, PlannedAccount>> read_accounts(const std::vector<std::string>& names) override {
+    std::vector<std::pair<std::string, PlannedAccount>> found;
+    Borrowed read(cached(kReadAccount));
+    for (const std::string& name : names) {
+      read->bind(1, name);
+      if (read->executeStep()) found.emplace_back(name, PlannedAccount{read->getColumn(0).getInt64(), read->getColumn(1).getInt64()});
+      read->reset();
+    }
+    return found;
+  }
+
+  void start_batch(BatchPlan& plan) override {
+    for (std::size_t a = 0; a < plan.accounts.size(); ++a) {
+      if (plan.accounts[a].id != 0) continue;
+      exec(kOpenEmptyAccount, plan.account_names[a]);
+      plan.accounts[a].id = database_.db.getLastInsertRowid();
+    }
+    batch_ = true;
+  }
+
+  // The rows are bound without copies: the writes and the plan outlive the statements' runs.
+  void finish_batch(const BatchPlan& plan, const std::string& time) override {
+    batch_ = false;
+    insert_rows(RowKind::event, held_events_.size(), [&](SQLite::Statement& insert, int index, std::size_t row) {
+      const auto& [table, event] = held_events_[row];
+      insert.bindNoCopy(index, *table);
+      insert.bind(index + 1, event->seq);
+      insert.bindNoCopy(index + 2, event->json);
+    });
+    std::vector<const PlannedPosting*> postings;
+    for (const std::vector<PlannedPosting>& step : plan.steps)
+      for (const PlannedPosting& planned : step) postings.push_back(&planned);
+    const std::int64_t first_transfer = next_transfer_id();
+    // Each posting's debit, then its credit.
+    insert_rows(RowKind::entry, 2 * postings.size(), [&](SQLite::Statement& insert, int index, std::size_t row) {
+      const PlannedPosting& planned = *postings[row / 2];
+      const bool debit = row % 2 == 0;
+      insert.bind(index, first_transfer + static_cast<std::int64_t>(row / 2));
+      insert.bind(index + 1, plan.accounts[debit ? planned.from : planned.to].id);
+      insert.bind(index + 2, debit ? -planned.posting->amount : planned.posting->amount);
+      insert.bind(index + 3, debit ? planned.from_balance_after : planned.to_balance_after);
+    });
+    insert_rows(RowKind::transfer, postings.size(), [&](SQLite::Statement& insert, int index, std::size_t row) {
+      const Posting& posting = *postings[row]->posting;
+      insert.bind(index, first_transfer + static_cast<std::int64_t>(row));
+      insert.bindNoCopy(index + 1, time);
+      bind_text_or_null(insert, index + 2, posting.table, false);
+      bind_text_or_null(insert, index + 3, posting.game, false);
+      insert.bindNoCopy(index + 4, posting.memo);
+      bind_integer_or_null(insert, index + 5, posting.seq);
+      bind_integer_or_null(insert, index + 6, posting.deal);
+    });
+    for (std::size_t a = 0; a < plan.accounts.size(); ++a)
+      if (plan.deltas[a] != 0) exec(kMoveBalance, plan.accounts[a].id, plan.deltas[a]);
+    if (deferred_checks_outstanding())
+      throw StorageError("a transfer does not balance (expected two ledger entries summing to zero)");
+  }
+
   void begin_step() override { Borrowed(cached(kSavepoint))->exec(); }
 
   // SQLite checks the deferred foreign keys of migrations 7 and 8 only at
   // COMMIT, where a violation would fail the whole batch: checked here
   // instead, so that only the write that left a transfer unbalanced is undone.
   bool end_step() override {
-    int outstanding = 0;
-    int highest = 0;
-    sqlite3_db_status(database_.db.getHandle(), SQLITE_DBSTATUS_DEFERRED_FKS, &outstanding, &highest, 0);
-    if (outstanding != 0) return false;
+    if (deferred_checks_outstanding()) return false;
     Borrowed(cached(kReleaseSavepoint))->exec();
     return true;
   }
@@ -915,6 +1053,34 @@ class SqliteWrite final : public WriteTransaction {
 
  private:
   SQLite::Statement& cached(const char* sql) { return database_.cached(sql); }
+
+  bool deferred_checks_outstanding() {
+    int outstanding = 0;
+    int highest = 0;
+    sqlite3_db_status(database_.db.getHandle(), SQLITE_DBSTATUS_DEFERRED_FKS, &outstanding, &highest, 0);
+    return outstanding != 0;
+  }
+
+  // `count` rows of a kind in as few statements as its prepared sizes allow;
+  // bind_row(statement, first parameter index, row) binds one row.
+  template <typename BindRow>
+  void insert_rows(RowKind kind, std::size_t count, const BindRow& bind_row) {
+    const int per_row = parameters_per_row(kind);
+    std::size_t done = 0;
+    while (done < count) {
+      const int rows = static_cast<int>(std::bit_floor(std::min<std::size_t>(count - done, kMostRowsAStatement)));
+      Borrowed insert(database_.row_insert(kind, rows));
+      UnboundAfter unbound(*insert);
+      for (int row = 0; row < rows; ++row) bind_row(*insert, 1 + row * per_row, done + static_cast<std::size_t>(row));
+      insert->exec();
+      done += static_cast<std::size_t>(rows);
+    }
+  }
+
+  static int parameters_per_row(RowKind kind) {
+    const std::string_view row = kRowInserts[static_cast<int>(kind)].row;
+    return static_cast<int>(std::count(row.begin(), row.end(), '?'));
+  }
 
   // Runs a statement whose parameters are all given (none NULL); returns the rows it changed.
   template <typename... Args>
@@ -986,6 +1152,8 @@ class SqliteWrite final : public WriteTransaction {
 
   SqliteDatabase& database_;
   ImmediateTransaction transaction_;
+  bool batch_ = false;  // between start_batch and finish_batch: events are held back
+  std::vector<std::pair<const std::string*, const Event*>> held_events_;
 };
 
 std::unique_ptr<WriteTransaction> SqliteDatabase::begin_write(const std::vector<TableWrite>&) {

@@ -402,9 +402,11 @@ class Store {
   // The table's state before deal `deal`, as written with it; nullopt when none was kept.
   virtual std::optional<std::string> deal_state(const std::string& table, int deal) = 0;
 
-  // Group commit: writes each step in its own savepoint inside one transaction,
-  // so that one failing step does not undo the others, and each step is all or
-  // nothing. Returns one outcome per write, in order. Throws StorageError
+  // Group commit: one transaction for the batch, in which one failing step
+  // does not undo the others, and each step is all or nothing. A batch whose
+  // steps all commit is written as one plan (few statements); one with a step
+  // that does not is written a step at a time, each in its own savepoint
+  // (storage/sql_store.h, BatchPlan). Returns one outcome per write, in order. Throws StorageError
   // (ConnectionLost when the connection broke), having written nothing, if the
   // transaction itself cannot begin or commit.
   virtual std::vector<CommitOutcome> commit(const std::vector<TableWrite>& writes) = 0;

@@ -14,6 +14,7 @@
 #include <doctest/doctest.h>
 #include <pqxx/pqxx>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -486,6 +487,71 @@ TEST_CASE("ledger pages newest first with limit and before") {
   REQUIRE(commit(db, {many}) == std::vector<bool>{true});
   CHECK(db.ledger(ann, 10000, std::nullopt).size() == 500);
   CHECK(db.ledger("player:nobody", 10, std::nullopt).empty());
+}
+
+// Each entry's balance is the running sum of the account's entries up to it.
+void check_running_balances(Store& db, const std::string& account) {
+  CAPTURE(account);
+  std::vector<LedgerEntry> entries = db.ledger(account, 500, std::nullopt);
+  std::reverse(entries.begin(), entries.end());
+  std::int64_t running = 0;
+  for (const LedgerEntry& entry : entries) {
+    running += entry.amount;
+    CAPTURE(entry.entry);
+    CHECK(entry.balance == running);
+  }
+  CHECK(running == db.balance(account));
+}
+
+TEST_CASE("a batch's steps moving the same accounts: each entry's balance exact, a new account opened once") {
+  OPEN_EACH_BACKEND(db);
+  db.create_player("ann", "h", 1000);
+  db.create_player("bob", "h", 1000);
+  db.create_table(make_table("t1"));
+  const std::string ann = player_account("ann");
+  const std::string bob = player_account("bob");
+  const std::string pot = pool_account("t1", "pot");  // no account yet: the batch opens it
+
+  std::vector<TableWrite> writes;
+  for (std::int64_t seq = 1; seq <= 20; ++seq)
+    writes.push_back(step("t1", seq, {transfer(ann, pot, 10), transfer(pot, bob, 7), transfer(bob, ann, 3)}));
+  CHECK(commit(db, writes) == std::vector<bool>(20, true));
+
+  CHECK(db.balance(ann) == 1000 - 20 * 7);
+  CHECK(db.balance(bob) == 1000 + 20 * 4);
+  CHECK(db.balance(pot) == 20 * 3);
+  CHECK(db.balances("pool:").size() == 1);
+  for (const std::string& account : {ann, bob, pot}) check_running_balances(db, account);
+  CHECK(seqs(db.events("t1")).size() == 20);
+  CHECK(db.total_of_all_accounts() == 0);
+}
+
+TEST_CASE("a step the database refuses undoes only itself, its chips included, while the batch's others commit") {
+  OPEN_EACH_BACKEND(db);
+  db.create_player("ann", "h", 100);
+  db.create_table(make_table("t1"));
+  const std::string ann = player_account("ann");
+  const std::string pot = pool_account("t1", "pot");
+  REQUIRE(commit(db, {step("t1", 1, {transfer(ann, pot, 1)})}) == std::vector<bool>{true});
+
+  // Nothing predicts the third one's failure: its seq is taken, which only the
+  // database knows.
+  std::vector<std::string> errors;
+  const std::vector<bool> committed =
+      commit(db,
+             {step("t1", 2, {transfer(ann, pot, 10)}), step("t1", 3, {transfer(pot, ann, 4)}),
+              step("t1", 1, {transfer(ann, pot, 50)}), step("t1", 4, {transfer(ann, pot, 20)})},
+             &errors);
+
+  CHECK(committed == std::vector<bool>{true, true, false, true});
+  CHECK(says_unique_violated(errors[2]));
+  CHECK(seqs(db.events("t1")) == std::vector<std::int64_t>{1, 2, 3, 4});
+  CHECK(db.balance(ann) == 100 - 1 - 10 + 4 - 20);
+  CHECK(db.balance(pot) == 1 + 10 - 4 + 20);
+  CHECK(amounts(db.ledger(ann, 10, std::nullopt)) == std::vector<std::int64_t>{-20, 4, -10, -1, 100});
+  check_running_balances(db, ann);
+  check_running_balances(db, pot);
+  CHECK(db.total_of_all_accounts() == 0);
 }
 
 TEST_CASE("an event with a seq the table already has is rejected with context") {
