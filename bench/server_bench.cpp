@@ -150,7 +150,14 @@ class Deployment {
     return total;
   }
   std::uint64_t transactions() const { return summed("parlour_storage_transactions_total"); }
-  std::uint64_t socket_writes() const { return summed("parlour_socket_writes_total"); }
+  // 0 from a server built before the metric (--server PATH may name one).
+  std::uint64_t socket_writes() const {
+    try {
+      return summed("parlour_socket_writes_total");
+    } catch (const std::exception&) {
+      return 0;
+    }
+  }
   std::uint64_t frames_out() const { return summed("parlour_frames_out_total"); }
   std::uint64_t summed(const std::string& metric) const {
     std::uint64_t total = 0;
