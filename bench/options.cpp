@@ -17,6 +17,8 @@ std::string usage() {
          "  --spectators N        spectators per table, 0 or 1 (default 0)\n"
          "  --server-threads N    the server's I/O threads (default 1)\n"
          "  --no-pin              do not pin the server and the clients to separate CPUs\n"
+         "  --no-half-rate        leave out the run of Parlour paced at half the rate it reached\n"
+         "                        (its act->ok latency at the load a server is sized for)\n"
          "  --peers, --no-peers   run (default) or leave out boardgame.io playing the same game\n"
          "                        beside Parlour (bench/peers/boardgameio; needs node and its npm\n"
          "                        packages, which `make bench` installs)\n"
@@ -51,6 +53,10 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
     if (flag == "--help" || flag == "-h") return ParsedOptions{std::nullopt, usage(), true};
     if (flag == "--no-pin") {
       options.pin = false;
+      continue;
+    }
+    if (flag == "--no-half-rate") {
+      options.half_rate = false;
       continue;
     }
     if (flag == "--peers" || flag == "--no-peers") {

@@ -23,7 +23,8 @@ struct Options {
   int seats = 4;
   int spectators = 0;
   int server_threads = 1;
-  bool pin = true;  // server on CPU 0, clients on CPU 1, when there are two
+  bool pin = true;
+  bool half_rate = true;  // the server section also runs Parlour paced at half its measured rate  // server on CPU 0, clients on CPU 1, when there are two
   // The server section also runs the peers of bench/peers/ (boardgame.io) at
   // every table count, when node and their npm packages are there.
   bool peers = true;

@@ -77,8 +77,11 @@ struct Run {
 
 // Runs `players` inside a window of `seconds` after the warm-up, on this thread.
 PlayStats play_window(asio::io_context& io, std::vector<Player>& players, double seconds,
-                      const std::function<void()>& at_start, const std::function<void()>& at_end) {
+                      const std::function<void()>& at_start, const std::function<void()>& at_end,
+                      double paced_rate = 0) {
   Window window;
+  if (paced_rate > 0)
+    window.pace = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / paced_rate));
   window.start = Clock::now() + warm_up;
   window.end = window.start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   for (auto& player : players) player->play(window);
@@ -177,7 +180,8 @@ std::string describe_deployment(const Options& options) {
   return std::to_string(options.nodes) + " nodes on PostgreSQL behind HAProxy";
 }
 
-Run run_parlour(const Options& options, int tables, int files) {
+// `paced_rate`: acts a second offered in all (0: the closed loop, as fast as the server answers).
+Run run_parlour(const Options& options, int tables, int files, double paced_rate = 0) {
   Deployment server(options, files);
   asio::io_context io(1);
   const auto port = server.port();
@@ -250,7 +254,8 @@ Run run_parlour(const Options& options, int tables, int files) {
         for (const auto& player : players) steps += player->latest_seq();
         run.steps += steps;
         run.server_rss_kib = server.rss_kib();
-      });
+      },
+      paced_rate);
   // Every member of a table saw (about) every step: count steps once per table.
   run.steps /= options.seats + options.spectators;
   players.clear();
@@ -488,6 +493,8 @@ void run_server_bench(const Options& options) {
   for (int tables : options.table_counts) {
     const Run parlour = run_parlour(options, tables, files);
     print_run("parlour", parlour);
+    // Latency at half the rate just measured, the load a server is sized for.
+    if (options.half_rate) print_run("half", run_parlour(options, tables, files, parlour.actions_per_second() / 2));
     const Run baseline = run_echo(options, tables, static_cast<std::size_t>(parlour.bytes_per_state()));
     print_run("beast", baseline);
     auto pok = parlour.play.act_to_ok_ms, bok = baseline.play.act_to_ok_ms;

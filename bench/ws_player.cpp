@@ -49,7 +49,7 @@ void PlayStats::add(const PlayStats& other) {
 
 WsPlayer::WsPlayer(asio::io_context& io, unsigned short port, Protocol protocol, Role role, std::uint64_t seed,
                    const std::string& target)
-    : io_(io), ws_(io), protocol_(protocol), role_(role), rng_(seed) {
+    : io_(io), pace_timer_(io), ws_(io), protocol_(protocol), role_(role), rng_(seed) {
   const tcp::endpoint server(asio::ip::make_address("127.0.0.1"), port);
   run_one(io_, "connecting", [&](auto handler) { beast::get_lowest_layer(ws_).async_connect(server, handler); });
   beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true));
@@ -173,6 +173,19 @@ void WsPlayer::maybe_act_parlour(std::string_view legal_text) {
   pending_id_ = next_id_++;
   acted_at_seq_ = latest_legal_seq_;
   last_sent_ = Json({{"type", "act"}, {"id", pending_id_}, {"table", table_}, {"action", std::move(action)}}).dump();
+  if (window_->pace == Clock::duration::zero()) return send_act();
+  // Paced: the act waits for the next free slot; its latency counts from when it is sent.
+  const auto now = Clock::now();
+  const auto slot = std::max(now, window_->next_slot);
+  window_->next_slot = slot + window_->pace;
+  if (slot <= now) return send_act();
+  pace_timer_.expires_at(slot);
+  pace_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+    if (!ec && !self->stopping_) self->send_act();
+  });
+}
+
+void WsPlayer::send_act() {
   send(last_sent_);
   acted(Clock::now());
 }

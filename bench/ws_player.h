@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
 #include <deque>
@@ -32,6 +33,10 @@ struct Window {
   Clock::time_point start;
   Clock::time_point end;          // acts are sent only inside [start, end)
   std::atomic<int> in_flight{0};  // acts sent and not yet answered
+  // Paced: one act in all every `pace` at most, whoever sends it (the clients
+  // share one I/O thread); zero, the closed loop: each acts as soon as it may.
+  Clock::duration pace{0};
+  Clock::time_point next_slot;
   bool open(Clock::time_point now) const { return now >= start && now < end; }
 };
 
@@ -79,7 +84,10 @@ class WsPlayer : public std::enable_shared_from_this<WsPlayer> {
   void write_next();
   void acted(Clock::time_point now);
 
+  void send_act();
+
   boost::asio::io_context& io_;
+  boost::asio::steady_timer pace_timer_;
   boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
   boost::beast::flat_buffer buffer_;
   Protocol protocol_;
