@@ -288,6 +288,8 @@ class SqlBackend : public Reader {
   // Begins a write transaction. `writes` are the steps it will write: the
   // leases of the fenced ones may be read (and locked) here, once.
   virtual std::unique_ptr<WriteTransaction> begin_write(const std::vector<TableWrite>& writes) = 0;
+  // Store::housekeep_in_background.
+  virtual void housekeep_in_background(std::function<void(const std::string&)> report) { (void)report; }
 };
 
 // ---------------------------------------------------------------------------
@@ -303,6 +305,7 @@ class SqlStore : public Store {
  public:
   int schema_version() override;
   std::string describe() const override;
+  void housekeep_in_background(Report report) override { sql_->housekeep_in_background(std::move(report)); }
 
   std::vector<Player> all_players() override;
   std::optional<Player> find_player(const std::string& name) override;

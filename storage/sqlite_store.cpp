@@ -9,7 +9,13 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
+#include <condition_variable>
 #include <filesystem>
+#include <functional>
+#include <mutex>
+#include <stop_token>
+#include <thread>
 #include <string_view>
 #include <unordered_map>
 
@@ -584,6 +590,52 @@ constexpr const char* kInsertDealStart =
 
 constexpr int kBusyTimeoutMs = 5000;
 
+// The WAL's checkpoints on a thread and a connection of their own (Store::
+// housekeep_in_background): PASSIVE, so the writer never waits on one, ten
+// times a second, which keeps the WAL near what a tenth of a second writes.
+class Checkpointer {
+ public:
+  static constexpr auto kEvery = std::chrono::milliseconds(100);
+
+  Checkpointer(std::string path, std::function<void(const std::string&)> report)
+      : thread_([this, path = std::move(path), report = std::move(report)](std::stop_token stop) {
+          run(path, report, stop);
+        }) {}
+  ~Checkpointer() {
+    thread_.request_stop();
+    wake_.notify_all();
+  }
+
+ private:
+  void run(const std::string& path, const std::function<void(const std::string&)>& report, std::stop_token stop) {
+    std::string failed;
+    try {
+      SQLite::Database db(path, SQLite::OPEN_READWRITE, kBusyTimeoutMs);
+      // A connection learns the file is in WAL mode when it first reads it;
+      // until then a checkpoint does nothing.
+      db.exec("SELECT count(*) FROM sqlite_master");
+      std::unique_lock lock(mutex_);
+      for (;;) {
+        wake_.wait_for(lock, stop, kEvery, [] { return false; });  // woken early only by the stop
+        if (stop.stop_requested()) break;
+        lock.unlock();
+        const int rc = sqlite3_wal_checkpoint_v2(db.getHandle(), nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+        // BUSY: another checkpoint (a backup, `parlour check`) is running; the next try will do.
+        if (rc != SQLITE_OK && rc != SQLITE_BUSY && report)
+          report("a WAL checkpoint of " + path + " failed: " + sqlite3_errstr(rc));
+        lock.lock();
+      }
+    } catch (const std::exception& e) {
+      failed = e.what();
+    }
+    if (!failed.empty() && report) report("the WAL checkpoints of " + path + " stopped: " + failed);
+  }
+
+  std::mutex mutex_;
+  std::condition_variable_any wake_;
+  std::jthread thread_;  // last: it stops and is joined before the rest goes
+};
+
 // Optional text columns: "" in C++ is NULL in SQL (storage/sql_store.h, Row).
 // `copy` false: the text outlives the statement's run, and is not copied.
 void bind_text_or_null(SQLite::Statement& statement, int index, const std::string& text, bool copy = true) {
@@ -742,6 +794,14 @@ class SqliteDatabase final : public SqlBackend {
 
   ImmediateTransaction begin_immediate() { return ImmediateTransaction(cached(kBeginImmediate), cached(kCommit), db); }
 
+  // The writer's connection checkpoints no more; a Checkpointer does (an
+  // in-memory database has no WAL to checkpoint).
+  void housekeep_in_background(std::function<void(const std::string&)> report) override {
+    if (path.empty() || path == ":memory:" || checkpointer) return;
+    db.exec("PRAGMA wal_autocheckpoint=0");
+    checkpointer = std::make_unique<Checkpointer>(path, std::move(report));
+  }
+
   // The multi-row INSERT of `rows` rows of a kind, `rows` a power of two up to kMostRowsAStatement.
   SQLite::Statement& row_insert(RowKind kind, int rows) {
     const int size = std::countr_zero(static_cast<unsigned>(rows));
@@ -759,6 +819,8 @@ class SqliteDatabase final : public SqlBackend {
   // versions 6, 7 and 8 (insert_transfer, apply_posting); a file opened at an
   // older version (the migration tests) keeps its own shape.
   int schema = 0;
+  // Last: stopped before the writer's connection closes (whose close checkpoints the rest).
+  std::unique_ptr<Checkpointer> checkpointer;
 
  private:
   static SQLite::Database open(const std::string& path) {

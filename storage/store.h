@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -271,6 +272,15 @@ class Store {
   Store() = default;
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
+
+  // For the store that commits the server's table steps: the database's own
+  // housekeeping leaves the thread that commits. SQLite: the WAL's checkpoints
+  // (copying its pages into the file, with an fsync) ran inside a commit every
+  // 4,000 pages and held up every act behind it (act->ok p99 21-45 ms at half
+  // load, 2-4 ms without); they run on a thread and connection of their own.
+  // `report` hears what failed there, from that thread. Other backends: nothing.
+  using Report = std::function<void(const std::string& what)>;
+  virtual void housekeep_in_background(Report report) { (void)report; }
 
   // Both backends have the same migrations, numbered alike, so one number says
   // how far a database has come whichever backend holds it.

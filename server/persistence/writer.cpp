@@ -37,6 +37,8 @@ void Writer::stop() {
 }
 
 void Writer::loop() {
+  // On this thread, which is the store's from now on.
+  db_->housekeep_in_background([](const std::string& what) { spdlog::error("storage: {}", what); });
   for (;;) {
     std::deque<Item> batch;
     {

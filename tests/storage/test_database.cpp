@@ -266,6 +266,29 @@ TEST_CASE("a SQLite file is in WAL journal mode") {
   CHECK(raw.execAndGet("PRAGMA journal_mode").getString() == "wal");
 }
 
+// Store::housekeep_in_background: the server's writer leaves the WAL's
+// checkpoints to a thread of their own. A few hundred steps are far below the
+// 4,000 pages at which a connection checkpoints by itself, so only that thread
+// can have copied them into the database file.
+TEST_CASE("with housekeeping in the background, the WAL is checkpointed by another thread, not by a commit") {
+  TempFolder temp;
+  auto wal_checkpointed_in = [&](bool housekeeping) {
+    const std::string file = (temp.path() / (housekeeping ? "kept.db" : "plain.db")).string();
+    Database db(file);
+    std::vector<std::string> reports;
+    if (housekeeping) db.housekeep_in_background([&](const std::string& what) { reports.push_back(what); });
+    db.create_table(make_table("t1"));
+    const auto size_before = fs::file_size(file);
+    for (std::int64_t seq = 1; seq <= 300; ++seq) REQUIRE(commit(db, {step("t1", seq)}) == std::vector<bool>{true});
+    // Ten of the checkpointer's periods, and more.
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    CHECK(reports.empty());
+    return fs::file_size(file) > size_before;
+  };
+  CHECK(wal_checkpointed_in(true));
+  CHECK_FALSE(wal_checkpointed_in(false));
+}
+
 TEST_CASE("create_player grants the starting chips with one ledger entry") {
   OPEN_EACH_BACKEND(db);
 
