@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace parlour::server {
 
@@ -17,6 +18,11 @@ class Client {
   virtual ClientId id() const = 0;
   // Thread-safe; frames are delivered in the order sent.
   virtual void send(std::shared_ptr<const std::string> frame) = 0;
+  // The frames one step has for this client, in order, handed over at once so
+  // that they can leave in one write (an actor's `ok` and its `state`).
+  virtual void send_all(std::vector<std::shared_ptr<const std::string>> frames) {
+    for (auto& frame : frames) send(std::move(frame));
+  }
   // The signed-in player's name, "" before hello.
   virtual std::string player() const = 0;
   // Whether its sign-in asked for state pushes of what changed only (the

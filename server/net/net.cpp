@@ -169,6 +169,13 @@ class WebSocketSession : public Client,
     });
   }
 
+  void send_all(std::vector<std::shared_ptr<const std::string>> frames) override {
+    for (const auto& frame : frames) metrics::note_frame_out(*frame);
+    asio::dispatch(ws_.get_executor(), [self = this->shared_from_this(), frames = std::move(frames)]() mutable {
+      for (auto& frame : frames) self->queue(std::move(frame));
+    });
+  }
+
   std::string player() const override { return connection_.player(); }
   bool wants_deltas() const override { return connection_.features().deltas; }
 

@@ -1,5 +1,9 @@
 #include "server/table/table_actor.h"
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
@@ -178,10 +182,17 @@ void TableActor::carry_out(Outbox out, bool use) {
   // The lobby's line first: whoever reads a reply and then lists the tables
   // must find the change the reply speaks of.
   refresh_snapshot(use);
+  // Each client's frames together, in their order (Client::send_all).
+  std::vector<std::pair<ClientId, std::vector<std::shared_ptr<const std::string>>>> by_client;
   for (auto& frame : out.frames) {
-    const auto it = clients_.find(frame.to);
+    auto same = std::find_if(by_client.begin(), by_client.end(), [&](const auto& entry) { return entry.first == frame.to; });
+    if (same == by_client.end()) same = by_client.insert(by_client.end(), {frame.to, {}});
+    same->second.push_back(std::move(frame.text));
+  }
+  for (auto& [to, frames] : by_client) {
+    const auto it = clients_.find(to);
     if (it == clients_.end()) continue;
-    if (auto client = it->second.lock()) client->send(std::move(frame.text));
+    if (auto client = it->second.lock()) client->send_all(std::move(frames));
     else clients_.erase(it);
   }
   for (const auto& order : out.timers) set_timer(order);
