@@ -289,7 +289,10 @@ class SqlBackend : public Reader {
   // leases of the fenced ones may be read (and locked) here, once.
   virtual std::unique_ptr<WriteTransaction> begin_write(const std::vector<TableWrite>& writes) = 0;
   // Store::housekeep_in_background.
-  virtual void housekeep_in_background(std::function<void(const std::string&)> report) { (void)report; }
+  virtual void housekeep_in_background(std::function<void(const std::string&)> report, WalLimits limits) {
+    (void)report;
+    (void)limits;
+  }
 };
 
 // ---------------------------------------------------------------------------
@@ -305,7 +308,9 @@ class SqlStore : public Store {
  public:
   int schema_version() override;
   std::string describe() const override;
-  void housekeep_in_background(Report report) override { sql_->housekeep_in_background(std::move(report)); }
+  void housekeep_in_background(Report report, WalLimits limits = {}) override {
+    sql_->housekeep_in_background(std::move(report), limits);
+  }
 
   std::vector<Player> all_players() override;
   std::optional<Player> find_player(const std::string& name) override;

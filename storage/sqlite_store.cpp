@@ -20,6 +20,7 @@
 #include <unordered_map>
 
 #include "storage/schema.h"
+#include "storage/wal_coalescing_vfs.h"
 
 namespace parlour::storage {
 
@@ -591,14 +592,30 @@ constexpr const char* kInsertDealStart =
 constexpr int kBusyTimeoutMs = 5000;
 
 // The WAL's checkpoints on a thread and a connection of their own (Store::
-// housekeep_in_background): PASSIVE, so the writer never waits on one, ten
-// times a second, which keeps the WAL near what a tenth of a second writes.
+// housekeep_in_background): PASSIVE ten times a second, so the writer does not
+// wait on them.
+//
+// The writer starts the WAL over only when a checkpoint has copied all of it,
+// which a passive one never does while commits keep coming (each adds frames
+// during the copy): under a steady load the WAL grew without end (650 MB in a
+// ten-second bench). So past WalLimits::restart_after_frames the Checkpointer closes the
+// commit gate (every write transaction passes it) and copies the little that
+// came in during its last pass: with nothing left to copy, the writer's next
+// transaction starts the WAL over. Commits wait that long (one small copy and
+// an fsync, a few ms) once every WalLimits::restart_after_frames. A RESTART or TRUNCATE
+// checkpoint would do the same under SQLite's own locks, but its writer waits
+// in the busy handler's sleeps (1, 2, 5, 10 ms...): 60-110 ms in the bench.
 class Checkpointer {
  public:
   static constexpr auto kEvery = std::chrono::milliseconds(100);
+  static constexpr int kFewFrames = 64;
+  static constexpr int kPassesBeforeTheGate = 3;
 
-  Checkpointer(std::string path, std::function<void(const std::string&)> report)
-      : thread_([this, path = std::move(path), report = std::move(report)](std::stop_token stop) {
+  Checkpointer(std::string path, std::mutex& commit_gate, int restart_after_frames,
+               std::function<void(const std::string&)> report)
+      : commit_gate_(commit_gate),
+        restart_after_frames_(restart_after_frames),
+        thread_([this, path = std::move(path), report = std::move(report)](std::stop_token stop) {
           run(path, report, stop);
         }) {}
   ~Checkpointer() {
@@ -619,7 +636,19 @@ class Checkpointer {
         wake_.wait_for(lock, stop, kEvery, [] { return false; });  // woken early only by the stop
         if (stop.stop_requested()) break;
         lock.unlock();
-        const int rc = sqlite3_wal_checkpoint_v2(db.getHandle(), nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+        int frames = 0;
+        int rc = sqlite3_wal_checkpoint_v2(db.getHandle(), nullptr, SQLITE_CHECKPOINT_PASSIVE, &frames, nullptr);
+        if (rc == SQLITE_OK && frames > restart_after_frames_) {
+          // Each pass copies what was committed during the last, a shorter time: after a few, the gate
+          // holds commits off for one small copy (and its fsync) only.
+          for (int pass = 0, before = frames; rc == SQLITE_OK && pass < kPassesBeforeTheGate; ++pass, before = frames) {
+            rc = sqlite3_wal_checkpoint_v2(db.getHandle(), nullptr, SQLITE_CHECKPOINT_PASSIVE, &frames, nullptr);
+            if (frames - before < kFewFrames) break;
+          }
+          const std::lock_guard hold_commits(commit_gate_);
+          if (rc == SQLITE_OK)
+            rc = sqlite3_wal_checkpoint_v2(db.getHandle(), nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+        }
         // BUSY: another checkpoint (a backup, `parlour check`) is running; the next try will do.
         if (rc != SQLITE_OK && rc != SQLITE_BUSY && report)
           report("a WAL checkpoint of " + path + " failed: " + sqlite3_errstr(rc));
@@ -631,6 +660,8 @@ class Checkpointer {
     if (!failed.empty() && report) report("the WAL checkpoints of " + path + " stopped: " + failed);
   }
 
+  std::mutex& commit_gate_;
+  const int restart_after_frames_;
   std::mutex mutex_;
   std::condition_variable_any wake_;
   std::jthread thread_;  // last: it stops and is joined before the rest goes
@@ -723,8 +754,9 @@ class UnboundAfter {
 // reached; SQLite::Transaction would re-prepare BEGIN and COMMIT every time.
 class ImmediateTransaction {
  public:
-  ImmediateTransaction(SQLite::Statement& begin, SQLite::Statement& commit, SQLite::Database& db)
-      : commit_(commit), db_(db) {
+  // `gate`: held from BEGIN to COMMIT or ROLLBACK (see Checkpointer).
+  ImmediateTransaction(SQLite::Statement& begin, SQLite::Statement& commit, SQLite::Database& db, std::mutex& gate)
+      : gate_(gate), commit_(commit), db_(db) {
     Borrowed(begin)->exec();
   }
   ~ImmediateTransaction() {
@@ -739,6 +771,7 @@ class ImmediateTransaction {
   }
 
  private:
+  std::unique_lock<std::mutex> gate_;
   SQLite::Statement& commit_;
   SQLite::Database& db_;
   bool committed_ = false;
@@ -792,14 +825,34 @@ class SqliteDatabase final : public SqlBackend {
     return *slot;
   }
 
-  ImmediateTransaction begin_immediate() { return ImmediateTransaction(cached(kBeginImmediate), cached(kCommit), db); }
+  ImmediateTransaction begin_immediate() {
+    return ImmediateTransaction(cached(kBeginImmediate), cached(kCommit), db, commit_gate);
+  }
 
-  // The writer's connection checkpoints no more; a Checkpointer does (an
-  // in-memory database has no WAL to checkpoint).
-  void housekeep_in_background(std::function<void(const std::string&)> report) override {
+  // A Checkpointer copies the WAL into the file (an in-memory database has no
+  // WAL to checkpoint). The writer still checkpoints past the second of
+  // `limits`: a writer that outpaces the Checkpointer's copying (or one whose
+  // Checkpointer failed) then waits on a TRUNCATE checkpoint of its own rather
+  // than grow the WAL without end (SQLite's own autocheckpoint, being passive,
+  // gives up whenever it finds the Checkpointer's running).
+  void housekeep_in_background(std::function<void(const std::string&)> report, WalLimits limits) override {
     if (path.empty() || path == ":memory:" || checkpointer) return;
-    db.exec("PRAGMA wal_autocheckpoint=0");
-    checkpointer = std::make_unique<Checkpointer>(path, std::move(report));
+    writer_checkpoints_after_frames = limits.writer_checkpoints_after_frames;
+    sqlite3_wal_hook(db.getHandle(), &SqliteDatabase::checkpoint_when_too_long, this);
+    checkpointer = std::make_unique<Checkpointer>(path, commit_gate, limits.restart_after_frames, std::move(report));
+  }
+
+  // Called after each commit with the WAL's length; a failed checkpoint here is
+  // not the commit's failure, and the next commit tries again.
+  static int checkpoint_when_too_long(void* self, sqlite3* handle, const char* name, int frames) {
+    if (frames <= static_cast<SqliteDatabase*>(self)->writer_checkpoints_after_frames) return SQLITE_OK;
+    // Only one checkpoint runs at a time, and a second is refused at once
+    // (SQLITE_BUSY, no busy handler): wait out the Checkpointer's.
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+    while (sqlite3_wal_checkpoint_v2(handle, name, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr) == SQLITE_BUSY &&
+           std::chrono::steady_clock::now() < give_up)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return SQLITE_OK;
   }
 
   // The multi-row INSERT of `rows` rows of a kind, `rows` a power of two up to kMostRowsAStatement.
@@ -819,6 +872,9 @@ class SqliteDatabase final : public SqlBackend {
   // versions 6, 7 and 8 (insert_transfer, apply_posting); a file opened at an
   // older version (the migration tests) keeps its own shape.
   int schema = 0;
+  // Passed by every write transaction; the Checkpointer closes it now and then.
+  std::mutex commit_gate;
+  int writer_checkpoints_after_frames = 0;
   // Last: stopped before the writer's connection closes (whose close checkpoints the rest).
   std::unique_ptr<Checkpointer> checkpointer;
 
@@ -829,7 +885,8 @@ class SqliteDatabase final : public SqlBackend {
       Guard{sqlite_fault}([&] { return "creating the folder of database " + path; },
                           [&] { std::filesystem::create_directories(parent); });
     }
-    return SQLite::Database(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, kBusyTimeoutMs);
+    // The one connection that writes: its commits reach the WAL in one write each.
+    return SQLite::Database(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, kBusyTimeoutMs, wal_coalescing_vfs());
   }
 
   void configure() {
@@ -851,10 +908,13 @@ class SqliteDatabase final : public SqlBackend {
     db.exec("PRAGMA synchronous=NORMAL");
     // Checkpoints (the only fsyncs under synchronous=NORMAL) every 4,000 pages
     // (8 MiB) rather than 1,000: fewer stalls of the writer, and a page written
-    // by many commits is copied to the database once. The WAL is cut back to
-    // 16 MiB after a checkpoint so that it does not keep its peak size.
+    // by many commits is copied to the database once (the server's writer
+    // leaves them to a Checkpointer). The WAL is cut back to 128 MiB after a
+    // checkpoint so that it does not keep a peak size; no lower, for the
+    // server's WAL grows to about 64 MiB (WalLimits) under a steady load, and
+    // cutting it back each time cost the writer tens of ms (bench).
     db.exec("PRAGMA wal_autocheckpoint=4000");
-    db.exec("PRAGMA journal_size_limit=16777216");
+    db.exec("PRAGMA journal_size_limit=134217728");
     db.exec("PRAGMA foreign_keys=ON");
     // A statement that writes several rows keeps the pages it changes in a
     // statement journal, to undo itself on a broken constraint. On a file's

@@ -266,6 +266,17 @@ struct Device {
   std::string created_at;  // utc_iso8601
 };
 
+// How long a SQLite WAL may grow (in frames, a page each) under commits that
+// never pause: past the first, the background thread holds commits off for
+// a moment (two fsyncs) so that the WAL starts over; past the second, a writer
+// that outpaces that thread checkpoints by itself. At 16 MiB the bench's
+// act->ok p99 at half load was 8-11 ms (a hold every tenth of a second at
+// full load); at 64 MiB, 3-5 ms, as without a bound.
+struct WalLimits {
+  int restart_after_frames = 32768;                 // 64 MiB of 2 KiB pages
+  int writer_checkpoints_after_frames = 4 * 32768;  // 256 MiB
+};
+
 class Store {
  public:
   virtual ~Store() = default;
@@ -277,10 +288,14 @@ class Store {
   // housekeeping leaves the thread that commits. SQLite: the WAL's checkpoints
   // (copying its pages into the file, with an fsync) ran inside a commit every
   // 4,000 pages and held up every act behind it (act->ok p99 21-45 ms at half
-  // load, 2-4 ms without); they run on a thread and connection of their own.
-  // `report` hears what failed there, from that thread. Other backends: nothing.
+  // load, 2-4 ms without); they run on a thread and connection of their own,
+  // and `limits` bound the WAL they leave. `report` hears what failed there,
+  // from that thread. Other backends: nothing.
   using Report = std::function<void(const std::string& what)>;
-  virtual void housekeep_in_background(Report report) { (void)report; }
+  virtual void housekeep_in_background(Report report, WalLimits limits = {}) {
+    (void)report;
+    (void)limits;
+  }
 
   // Both backends have the same migrations, numbered alike, so one number says
   // how far a database has come whichever backend holds it.
