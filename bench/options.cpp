@@ -15,7 +15,9 @@ std::string usage() {
          "  --game ID             the game the server section plays (default red_dog)\n"
          "  --seats N             players per table (default 4)\n"
          "  --spectators N        spectators per table, 0 or 1 (default 0)\n"
-         "  --server-threads N    the server's I/O threads (default 1)\n"
+         "  --server-threads N,N  the server's I/O threads (default 1,2): each table count is run\n"
+         "                        at the first in full (half rate, Beast, boardgame.io), then\n"
+         "                        again at each other (the server unpinned, on every CPU)\n"
          "  --no-pin              do not pin the server and the clients to separate CPUs\n"
          "  --no-half-rate        leave out the run of Parlour paced at half the rate it reached\n"
          "                        (its act->ok latency at the load a server is sized for)\n"
@@ -83,7 +85,18 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
     } else if (flag == "--game") options.game = value;
     else if (flag == "--seats") ok = parse_number(value, options.seats, 1, 16);
     else if (flag == "--spectators") ok = parse_number(value, options.spectators, 0, 1);
-    else if (flag == "--server-threads") ok = parse_number(value, options.server_threads, 1, 64);
+    else if (flag == "--server-threads") {
+      options.server_thread_counts.clear();
+      std::size_t at = 0;
+      while (ok && at <= value.size()) {
+        const auto comma = std::min(value.find(',', at), value.size());
+        int count = 0;
+        ok = parse_number(value.substr(at, comma - at), count, 1, 64);
+        options.server_thread_counts.push_back(count);
+        at = comma + 1;
+      }
+      options.server_threads = options.server_thread_counts.front();
+    }
     else if (flag == "--seed") ok = parse_number<std::uint64_t>(value, options.seed, 0, UINT64_MAX);
     else if (flag == "--server") options.server_binary = value;
     else if (flag == "--store") {

@@ -22,7 +22,8 @@ struct Options {
   std::string game = "red_dog";
   int seats = 4;
   int spectators = 0;
-  int server_threads = 1;
+  int server_threads = 1;                     // the run at hand's
+  std::vector<int> server_thread_counts = {1, 2};  // every run's
   bool pin = true;
   bool half_rate = true;  // the server section also runs Parlour paced at half its measured rate  // server on CPU 0, clients on CPU 1, when there are two
   // The server section also runs the peers of bench/peers/ (boardgame.io) at

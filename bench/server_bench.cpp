@@ -123,7 +123,8 @@ class Deployment {
       if (options.nodes > 1) flags.insert(flags.end(), {"--node", "n" + std::to_string(n)});
       auto node = std::make_unique<ServerProcess>(db, flags, options.server_binary);
       node->limit_files(files);
-      if (options.pinned()) node->pin_to_cpu(0);
+      // More threads than one get every CPU: pinned to one, they would only take turns.
+      if (options.pinned() && options.server_threads == 1) node->pin_to_cpu(0);
       node->stop();
       node->start();
       nodes_.push_back(std::move(node));
@@ -511,6 +512,15 @@ void run_server_bench(const Options& options) {
       } catch (const std::exception& e) {
         std::printf("bgio     %6d failed: %s\n", tables, e.what());
       }
+    }
+    for (std::size_t i = 1; i < options.server_thread_counts.size(); ++i) {
+      Options more = options;
+      more.server_threads = options.server_thread_counts[i];
+      const Run threaded = run_parlour(more, tables, files);
+      print_run((std::to_string(more.server_threads) + " thr").c_str(), threaded);
+      std::printf("%-8s %6d %10s   (%d threads / %d)\n", "ratio", tables,
+                  ratio(threaded.actions_per_second(), parlour.actions_per_second()).c_str(), more.server_threads,
+                  options.server_threads);
     }
   }
   print_line("server/rss per idle connection",

@@ -1,16 +1,69 @@
 #include "server/ledger/live_balances.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string_view>
 
 namespace parlour::server {
 
 LiveBalances::LiveBalances(const std::vector<std::pair<std::string, std::int64_t>>& accounts) {
-  for (const auto& [account, balance] : accounts) balances_[account] = balance;
+  for (const auto& [account, balance] : accounts) stripes_[stripe_of(account)].balances[account] = balance;
 }
 
-std::int64_t LiveBalances::balance(const std::string& account, const Lock&) const {
-  const auto it = balances_.find(account);
-  return it == balances_.end() ? 0 : it->second;
+// A pool account ("pool:TABLE:NAME") goes by its table, so that a table locks
+// all its pools with one stripe whatever pools its game opens.
+std::size_t LiveBalances::stripe_of(const std::string& account) {
+  std::string_view key = account;
+  if (key.rfind("pool:", 0) == 0) key = key.substr(0, key.rfind(':'));
+  return std::hash<std::string_view>{}(key) % kStripes;
+}
+
+LiveBalances::Lock LiveBalances::lock() { return lock_stripes(std::bitset<kStripes>().set()); }
+
+LiveBalances::Lock LiveBalances::lock(const std::vector<std::string>& accounts) {
+  std::bitset<kStripes> stripes;
+  for (const auto& account : accounts) stripes.set(stripe_of(account));
+  return lock_stripes(stripes);
+}
+
+LiveBalances::Lock LiveBalances::lock_stripes(const std::bitset<kStripes>& stripes) {
+  Lock held;
+  held.held_ = stripes;
+  held.locks_.reserve(stripes.count());
+  for (std::size_t i = 0; i < kStripes; ++i)
+    if (stripes.test(i)) held.locks_.emplace_back(stripes_[i].mutex);
+  return held;
+}
+
+std::bitset<LiveBalances::kStripes> LiveBalances::stripes_of(const std::vector<storage::Posting>& postings) {
+  std::bitset<kStripes> stripes;
+  for (const auto& p : postings) {
+    stripes.set(stripe_of(p.from));
+    stripes.set(stripe_of(p.to));
+  }
+  return stripes;
+}
+
+LiveBalances::Stripe& LiveBalances::stripe(const std::string& account, const Lock& held) {
+  return const_cast<Stripe&>(std::as_const(*this).stripe(account, held));
+}
+
+const LiveBalances::Stripe& LiveBalances::stripe(const std::string& account, const Lock& held) const {
+  const auto index = stripe_of(account);
+  if (!held.holds(index))
+    throw std::logic_error("the balance of " + account + " was used without its lock (stripe " +
+                           std::to_string(index) + ")");
+  return stripes_[index];
+}
+
+bool LiveBalances::known(const std::string& account, const Lock& held) const {
+  return stripe(account, held).balances.count(account) != 0;
+}
+
+std::int64_t LiveBalances::balance(const std::string& account, const Lock& held) const {
+  const auto& balances = stripe(account, held).balances;
+  const auto it = balances.find(account);
+  return it == balances.end() ? 0 : it->second;
 }
 
 bool LiveBalances::affordable(const std::vector<storage::Posting>& postings, const Lock& held) const {
@@ -30,53 +83,63 @@ void LiveBalances::apply(const std::vector<storage::Posting>& postings, const Lo
   apply_committed(postings, held);
   if (!tracking_) return;
   for (const auto& p : postings) {
-    uncommitted_[p.from] -= p.amount;
-    uncommitted_[p.to] += p.amount;
+    stripe(p.from, held).uncommitted[p.from] -= p.amount;
+    stripe(p.to, held).uncommitted[p.to] += p.amount;
   }
 }
 
-void LiveBalances::apply_committed(const std::vector<storage::Posting>& postings, const Lock&) {
+void LiveBalances::apply_committed(const std::vector<storage::Posting>& postings, const Lock& held) {
+  // Every account checked before any moves: a refused posting changes nothing.
   for (const auto& p : postings) {
-    balances_[p.from] -= p.amount;
-    balances_[p.to] += p.amount;
+    stripe(p.from, held);
+    stripe(p.to, held);
+  }
+  for (const auto& p : postings) {
+    stripe(p.from, held).balances[p.from] -= p.amount;
+    stripe(p.to, held).balances[p.to] += p.amount;
   }
   wake_watchers(postings);
 }
 
 void LiveBalances::revert(const std::vector<storage::Posting>& postings) {
-  auto held = lock();
+  auto held = lock_stripes(stripes_of(postings));
   for (auto it = postings.rbegin(); it != postings.rend(); ++it) {
-    balances_[it->from] += it->amount;
-    balances_[it->to] -= it->amount;
+    stripe(it->from, held).balances[it->from] += it->amount;
+    stripe(it->to, held).balances[it->to] -= it->amount;
   }
-  if (tracking_) settle_locked(postings);
+  if (tracking_) settle_locked(postings, held);
   wake_watchers(postings);
 }
 
 void LiveBalances::settled(const std::vector<storage::Posting>& postings) {
   if (!tracking_) return;
-  auto held = lock();
-  settle_locked(postings);
+  auto held = lock_stripes(stripes_of(postings));
+  settle_locked(postings, held);
 }
 
-void LiveBalances::settle_locked(const std::vector<storage::Posting>& postings) {
+void LiveBalances::settle_locked(const std::vector<storage::Posting>& postings, const Lock& held) {
   for (const auto& p : postings) {
     for (const auto& [account, delta] : {std::pair{&p.from, p.amount}, std::pair{&p.to, -p.amount}}) {
-      auto it = uncommitted_.find(*account);
-      if (it == uncommitted_.end()) continue;
+      auto& uncommitted = stripe(*account, held).uncommitted;
+      auto it = uncommitted.find(*account);
+      if (it == uncommitted.end()) continue;
       it->second += delta;
-      if (it->second == 0) uncommitted_.erase(it);
+      if (it->second == 0) uncommitted.erase(it);
     }
   }
 }
 
 void LiveBalances::refresh(const std::vector<std::pair<std::string, std::int64_t>>& committed) {
-  auto held = lock();
+  std::vector<std::string> accounts;
+  accounts.reserve(committed.size());
+  for (const auto& entry : committed) accounts.push_back(entry.first);
+  auto held = lock(accounts);
   std::vector<std::string> moved;
   for (const auto& [account, balance] : committed) {
-    const auto pending = uncommitted_.find(account);
-    auto& live = balances_[account];
-    const auto fresh = balance + (pending == uncommitted_.end() ? 0 : pending->second);
+    auto& in = stripe(account, held);
+    const auto pending = in.uncommitted.find(account);
+    auto& live = in.balances[account];
+    const auto fresh = balance + (pending == in.uncommitted.end() ? 0 : pending->second);
     if (live != fresh) moved.push_back(account);
     live = fresh;
   }
@@ -84,16 +147,18 @@ void LiveBalances::refresh(const std::vector<std::pair<std::string, std::int64_t
 }
 
 void LiveBalances::watch(const std::string& account, const void* watcher, Wake wake) {
-  std::lock_guard held(watchers_mutex_);
-  watchers_[account][watcher] = std::move(wake);
+  auto& in = stripes_[stripe_of(account)];
+  std::lock_guard held(in.watchers_mutex);
+  in.watchers[account][watcher] = std::move(wake);
 }
 
 void LiveBalances::unwatch(const std::string& account, const void* watcher) {
-  std::lock_guard held(watchers_mutex_);
-  const auto it = watchers_.find(account);
-  if (it == watchers_.end()) return;
+  auto& in = stripes_[stripe_of(account)];
+  std::lock_guard held(in.watchers_mutex);
+  const auto it = in.watchers.find(account);
+  if (it == in.watchers.end()) return;
   it->second.erase(watcher);
-  if (it->second.empty()) watchers_.erase(it);
+  if (it->second.empty()) in.watchers.erase(it);
 }
 
 void LiveBalances::wake_watchers(const std::vector<storage::Posting>& postings) {
@@ -107,20 +172,29 @@ void LiveBalances::wake_watchers(const std::vector<storage::Posting>& postings) 
 }
 
 void LiveBalances::wake_watchers(const std::vector<std::string>& accounts) {
-  std::lock_guard held(watchers_mutex_);
-  if (watchers_.empty()) return;
-  // A table watching two accounts a step moved is woken once.
+  std::bitset<kStripes> stripes;
+  for (const auto& account : accounts) stripes.set(stripe_of(account));
+  // In stripe order, like the balances' locks; all held at once, so that a
+  // table watching two accounts a step moved is woken once.
+  std::vector<std::unique_lock<std::mutex>> held;
+  held.reserve(stripes.count());
+  for (std::size_t i = 0; i < kStripes; ++i)
+    if (stripes.test(i)) held.emplace_back(stripes_[i].watchers_mutex);
   std::map<const void*, const Wake*> due;
-  for (const auto& account : accounts)
-    if (const auto it = watchers_.find(account); it != watchers_.end())
+  for (const auto& account : accounts) {
+    const auto& watchers = stripes_[stripe_of(account)].watchers;
+    if (const auto it = watchers.find(account); it != watchers.end())
       for (const auto& [watcher, wake] : it->second) due.emplace(watcher, &wake);
+  }
   for (const auto& [watcher, wake] : due) (*wake)();
 }
 
-std::vector<std::pair<std::string, std::int64_t>> LiveBalances::holding(const std::string& prefix, const Lock&) const {
+std::vector<std::pair<std::string, std::int64_t>> LiveBalances::holding(const std::string& prefix, const Lock& held) const {
+  if (!held.held_.all()) throw std::logic_error("holding(" + prefix + ") needs every stripe's lock");
   std::vector<std::pair<std::string, std::int64_t>> out;
-  for (const auto& [account, balance] : balances_)
-    if (balance != 0 && account.rfind(prefix, 0) == 0) out.emplace_back(account, balance);
+  for (const auto& in : stripes_)
+    for (const auto& [account, balance] : in.balances)
+      if (balance != 0 && account.rfind(prefix, 0) == 0) out.emplace_back(account, balance);
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -1,9 +1,12 @@
 // Chip balances as the tables see them: the ledger's balances plus the steps
 // applied but not yet committed. Loaded from the ledger once at start and kept
 // in step with every posting since, so no table ever reads the database for a balance.
-// A table holds the lock while it reads balances, runs the rules and applies the
-// resulting postings, so two tables can never both spend the same chips; a step
-// whose commit fails is reverted.
+// A table locks the accounts a step may touch (its seats' and its pools') while
+// it reads balances, runs the rules and applies the resulting postings, so two
+// tables can never both spend the same chips; a step whose commit fails is
+// reverted. The accounts are spread over kStripes locks by name (a table's
+// pools all on one), so tables of different players never wait on each other:
+// no lock of the whole process is on the path of an action.
 //
 // A player's chips are his across tables, so a table must hear when they move
 // elsewhere: each table watches the accounts of the people seated at it, and
@@ -11,6 +14,8 @@
 // a reverted step, or another node's writes read by refresh()) wakes it.
 #pragma once
 
+#include <array>
+#include <bitset>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -26,16 +31,37 @@ namespace parlour::server {
 
 class LiveBalances {
  public:
-  using Lock = std::unique_lock<std::mutex>;
+  static constexpr std::size_t kStripes = 64;
+
+  // The locks of some accounts' stripes (or of all), taken in stripe order so
+  // that two Locks never wait on each other in a cycle. Every call that takes
+  // a Lock throws std::logic_error for an account whose stripe it does not hold.
+  class Lock {
+   public:
+    bool holds(std::size_t stripe) const { return held_.test(stripe); }
+    // Lets every stripe go (a Lock also does when it goes).
+    void unlock() {
+      locks_.clear();
+      held_.reset();
+    }
+
+   private:
+    friend class LiveBalances;
+    std::bitset<kStripes> held_;
+    std::vector<std::unique_lock<std::mutex>> locks_;
+  };
 
   LiveBalances() = default;
   explicit LiveBalances(const std::vector<std::pair<std::string, std::int64_t>>& accounts);
 
-  Lock lock() { return Lock(mutex_); }
+  // Every account: for what may touch any (registrations, seating, a failed table).
+  Lock lock();
+  // These accounts only; a pool account names all of its table's pools.
+  Lock lock(const std::vector<std::string>& accounts);
   // Has this account ever moved a chip?
-  bool known(const std::string& account, const Lock&) const { return balances_.count(account) != 0; }
+  bool known(const std::string& account, const Lock& held) const;
   // 0 for an account that has never moved a chip.
-  std::int64_t balance(const std::string& account, const Lock&) const;
+  std::int64_t balance(const std::string& account, const Lock& held) const;
   // True if no player account would go below zero.
   bool affordable(const std::vector<storage::Posting>& postings, const Lock&) const;
   // A table step's postings, before its commit.
@@ -55,35 +81,47 @@ class LiveBalances {
   void refresh(const std::vector<std::pair<std::string, std::int64_t>>& committed);
   // Calls `wake` whenever `account`'s balance changes, until unwatch() with the
   // same `watcher` (any key unique to the caller, such as its address). `wake`
-  // may run on any thread, under this object's lock: it must only post work
+  // may run on any thread, under this object's locks: it must only post work
   // elsewhere, never call back in or block.
   using Wake = std::function<void()>;
   void watch(const std::string& account, const void* watcher, Wake wake);
   void unwatch(const std::string& account, const void* watcher);
 
-  // Every account whose name starts with `prefix` and holds chips (a table's pools).
-  std::vector<std::pair<std::string, std::int64_t>> holding(const std::string& prefix, const Lock&) const;
+  // Every account whose name starts with `prefix` and holds chips (a table's
+  // pools); `held` must hold every stripe.
+  std::vector<std::pair<std::string, std::int64_t>> holding(const std::string& prefix, const Lock& held) const;
 
   std::int64_t balance(const std::string& account) {
-    auto held = lock();
+    auto held = lock({account});
     return balance(account, held);
   }
 
+  // The stripe an account's lock and balance are kept in.
+  static std::size_t stripe_of(const std::string& account);
+
  private:
-  void settle_locked(const std::vector<storage::Posting>& postings);
+  struct Stripe {
+    std::mutex mutex;
+    std::unordered_map<std::string, std::int64_t> balances;
+    std::unordered_map<std::string, std::int64_t> uncommitted;  // net of applied, uncommitted postings
+    // Its own lock, taken after balance locks (never before), so that watching
+    // and unwatching never wait on a table holding balances.
+    std::mutex watchers_mutex;
+    std::unordered_map<std::string, std::map<const void*, Wake>> watchers;  // by account
+  };
+
+  Lock lock_stripes(const std::bitset<kStripes>& stripes);
+  // The stripe of `account`, which `held` must hold.
+  Stripe& stripe(const std::string& account, const Lock& held);
+  const Stripe& stripe(const std::string& account, const Lock& held) const;
+  static std::bitset<kStripes> stripes_of(const std::vector<storage::Posting>& postings);
+  void settle_locked(const std::vector<storage::Posting>& postings, const Lock& held);
   // Wakes the watchers of the accounts the postings touch.
   void wake_watchers(const std::vector<storage::Posting>& postings);
   void wake_watchers(const std::vector<std::string>& accounts);
 
-  std::mutex mutex_;
-  std::unordered_map<std::string, std::int64_t> balances_;
+  std::array<Stripe, kStripes> stripes_;
   bool tracking_ = false;
-  std::unordered_map<std::string, std::int64_t> uncommitted_;  // net of applied, uncommitted postings
-
-  // Its own lock, taken after mutex_ (never before), so that watching and
-  // unwatching never wait on a table holding the balances.
-  std::mutex watchers_mutex_;
-  std::unordered_map<std::string, std::map<const void*, Wake>> watchers_;  // by account
 };
 
 }  // namespace parlour::server

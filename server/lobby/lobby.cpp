@@ -619,8 +619,9 @@ void Lobby::hello(const protocol::Hello& hello, const std::string& address, Hell
 }
 
 bool Lobby::balance_known(const std::string& player) {
-  auto held = balances_.lock();
-  return balances_.known(storage::player_account(player), held);
+  const auto account = storage::player_account(player);
+  auto held = balances_.lock({account});
+  return balances_.known(account, held);
 }
 
 // On the writer's thread, between its transactions: the database's balance
@@ -680,7 +681,7 @@ void Lobby::ledger(const std::string& viewer, const std::string& player, int lim
   if (auto registered = players_.find(player)) {
     name = registered->name;
   } else {
-    auto lock = balances_.lock();
+    auto lock = balances_.lock({storage::player_account(player)});
     if (!is_bot_name(player) || !balances_.known(storage::player_account(player), lock))
       return done({}, ProtocolError(code::not_found, "no player named " + quoted(player)));
     name = player;

@@ -329,7 +329,7 @@ Outbox TableCore::fail(const std::string& reason, const std::string& told) {
 // One event through the state's interpreter (the code a replay runs), its
 // chips read from and moved in the live balances under one lock.
 std::vector<storage::Posting> TableCore::apply_event(Json& event) {
-  auto lock = services_.balances.lock();
+  auto lock = services_.balances.lock(accounts_of_step(event));
   const auto deals_before = state_.deals_started();
   auto applied = state_.apply(event, [&](const std::vector<SeatState>& seats) { return balances(seats, lock); });
   if (!services_.balances.affordable(applied.postings, lock))
@@ -393,8 +393,23 @@ rules::Balances TableCore::balances(const std::vector<SeatState>& seats, const L
 }
 
 rules::Balances TableCore::balances_now() const {
-  auto lock = services_.balances.lock();
+  auto lock = services_.balances.lock(accounts_of_step(Json()));
   return balances(seats(), lock);
+}
+
+// The accounts a step may move chips between: the seats' players (and those an
+// event seats), and the table's pools.
+std::vector<std::string> TableCore::accounts_of_step(const Json& event) const {
+  std::vector<std::string> accounts{storage::pool_account(id(), "")};
+  for (const auto& seat : seats())
+    if (!seat.player.empty()) accounts.push_back(storage::player_account(seat.player));
+  if (event.is_object()) {
+    if (const auto changes = event.find("seats"); changes != event.end() && changes->is_array())
+      for (const auto& change : *changes)
+        if (const auto player = change.find("player"); player != change.end() && player->is_string())
+          accounts.push_back(storage::player_account(player->get<std::string>()));
+  }
+  return accounts;
 }
 
 bool TableCore::is_host(const Caller& who) const { return same_name(who.player, state_.record().host); }

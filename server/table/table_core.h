@@ -299,6 +299,7 @@ class TableCore {
   std::string account_of(int seat) const;
   const std::vector<SeatState>& seats() const { return state_.seats(); }
   rules::Balances balances(const std::vector<SeatState>& seats, const LiveBalances::Lock& lock) const;
+  std::vector<std::string> accounts_of_step(const Json& event) const;
   rules::Balances balances_now() const;
   std::optional<int> seat_of(const std::string& player) const { return state_.seat_of(player); }
   bool is_host(const Caller& who) const;

@@ -87,8 +87,8 @@ Outbox TableCore::add_bot(const Caller& who, std::optional<int> wanted, int leve
   take_seat(*seat, SeatState{name, true, level});
   std::vector<storage::Posting> postings;
   {
-    auto lock = services_.balances.lock();
     const auto account = storage::player_account(name);
+    auto lock = services_.balances.lock({storage::bank_account(), account});
     if (services_.balances.balance(account, lock) == 0 && services_.config.starting_chips > 0) {
       postings.push_back({storage::bank_account(), account, services_.config.starting_chips, "starting chips (bot)",
                           id(), info_.id, std::nullopt, std::nullopt});

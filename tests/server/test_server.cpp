@@ -1,3 +1,5 @@
+#include <atomic>
+#include <thread>
 #include <doctest/doctest.h>
 
 #include "server/common/config.h"
@@ -271,6 +273,36 @@ TEST_CASE("the reader takes one read from each client in turn, and refuses a cli
   // Bob's one read waits for one of ann's four, not for all of them.
   CHECK(order == std::vector<std::string>{"ann", "bob", "ann", "ann", "ann"});
   for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db.string() + suffix);
+}
+
+// Tables of different players never wait on each other's balances: a table
+// locks the stripes of its own accounts only (its pools on one), and a read or
+// a move outside what it locked is refused rather than raced.
+TEST_CASE("live balances lock by account: disjoint locks are held at once, and an account outside a lock is refused") {
+  LiveBalances balances({{"player:ann", 100}, {"player:bob", 100}, {"bank", -200}});
+  CHECK(LiveBalances::stripe_of("pool:t1:pot") == LiveBalances::stripe_of("pool:t1:ante"));
+  // Two players whose accounts are on different stripes.
+  std::string other = "player:b0";
+  for (int i = 1; LiveBalances::stripe_of(other) == LiveBalances::stripe_of("player:ann"); ++i)
+    other = "player:b" + std::to_string(i);
+  auto ann_held = balances.lock({"player:ann"});
+  std::atomic<bool> other_locked = false;
+  std::thread elsewhere([&] {
+    auto held = balances.lock({other});
+    other_locked = balances.balance(other, held) == 0;
+  });
+  elsewhere.join();  // would never return if the locks were one
+  CHECK(other_locked);
+  CHECK(balances.balance("player:ann", ann_held) == 100);
+  const std::vector<parlour::storage::Posting> outside = {
+      {"player:ann", other, 5, "gift", "", "", std::nullopt, std::nullopt}};
+  CHECK_THROWS_AS(balances.apply(outside, ann_held), std::logic_error);
+  CHECK(balances.balance("player:ann", ann_held) == 100);  // refused whole
+  CHECK_THROWS_AS(balances.holding("pool:", ann_held), std::logic_error);
+  ann_held.unlock();
+  auto both = balances.lock({"player:ann", other});
+  balances.apply(outside, both);
+  CHECK(balances.balance(other, both) == 5);
 }
 
 // A table watches the balances of the people seated at it: every change to
