@@ -216,11 +216,7 @@ class Search {
     int used = 0;
     while (left) {
       const auto& cand = candidates_[static_cast<std::size_t>(cover_memo_.at(Key{left, used, 0}))];
-      std::vector<Card> cards;
-      for (std::size_t i = 0; i < parts_.naturals.size(); ++i)
-        if (cand.naturals >> i & 1) cards.push_back(parts_.naturals[i]);
-      for (int w = 0; w < cand.wilds; ++w) cards.push_back(parts_.wilds[used + w]);
-      out.melds.push_back(*validate_meld(cards, rules).meld);
+      out.melds.push_back(meld_of(cand, used, rules));
       left &= ~cand.naturals;
       used += cand.wilds;
     }
@@ -242,11 +238,7 @@ class Search {
         continue;
       }
       const auto& cand = candidates_[choice.candidate];
-      std::vector<Card> cards;
-      for (std::size_t i = 0; i < parts_.naturals.size(); ++i)
-        if (cand.naturals >> i & 1) cards.push_back(parts_.naturals[i]);
-      for (int w = 0; w < cand.wilds; ++w) cards.push_back(parts_.wilds[used + w]);
-      out.melds.push_back(*validate_meld(cards, rules).meld);
+      out.melds.push_back(meld_of(cand, used, rules));
       left &= ~cand.naturals;
       used += cand.wilds;
     }
@@ -255,6 +247,15 @@ class Search {
   }
 
  private:
+  // A candidate's cards as a meld, its wilds the next `cand.wilds` after the `used` ones.
+  Meld meld_of(const Candidate& cand, int used, const MeldRules& rules) const {
+    std::vector<Card> cards;
+    for (std::size_t i = 0; i < parts_.naturals.size(); ++i)
+      if (cand.naturals >> i & 1) cards.push_back(parts_.naturals[i]);
+    for (int w = 0; w < cand.wilds; ++w) cards.push_back(parts_.wilds[used + w]);
+    return *validate_meld(cards, rules).meld;
+  }
+
   struct Choice {
     int value;
     int candidate;  // -1: the lowest card stays in the hand
@@ -319,8 +320,7 @@ bool melds_all_but(const std::vector<Card>& hand, const MeldRules& rules, int sp
 }
 
 bool can_meld_all(const std::vector<Card>& hand, const MeldRules& rules, bool leave_one) {
-  // Count-only values: every card 1, so "deadwood 0" is "all melded".
-  CardValues ones{1, 1, 1, 1, 1};
+  const CardValues& ones = kMeldAll;
   if (!leave_one) return best_arrangement(hand, rules, ones).deadwood.empty();
   for (std::size_t i = 0; i < hand.size(); ++i) {
     if (i > 0 && std::find(hand.begin(), hand.begin() + i, hand[i]) != hand.begin() + i) continue;

@@ -73,6 +73,19 @@ http::response<http::string_body> exchange(unsigned short port, const std::strin
   return response;
 }
 
+// A two-seat Red Dog table dealt by seat 0 (seat_0_deals), so bob bets first:
+// alice at seat 0 and bob at 1, started; returns when bob is to act.
+std::string start_two_seat_red_dog(WsClient& alice, WsClient& bob) {
+  const auto created = alice.request({{"type", "create"}, {"game", "red_dog"}, {"seats", 2}, {"seed", seat_0_deals}});
+  REQUIRE(created["type"] == "created");
+  const std::string table = created["table"];
+  REQUIRE(alice.request({{"type", "join"}, {"table", table}, {"seat", 0}})["seat"] == 0);
+  REQUIRE(bob.request({{"type", "join"}, {"table", table}, {"seat", 1}})["seat"] == 1);
+  REQUIRE(alice.request({{"type", "start"}, {"table", table}})["type"] == "ok");
+  bob.state_where([](const Json& s) { return parlour::test::to_act(s); });
+  return table;
+}
+
 }  // namespace
 
 TEST_CASE("/metrics is Prometheus text format with HELP and TYPE for every family, and counts exactly") {
@@ -84,14 +97,7 @@ TEST_CASE("/metrics is Prometheus text format with HELP and TYPE for every famil
   alice_again.hello("alice", token);  // one name, two connections
   CHECK(stranger.request({{"type", "ping"}})["type"] == "pong");  // never signs in
 
-  const auto created = alice.request(
-      {{"type", "create"}, {"game", "red_dog"}, {"seats", 2}, {"seed", seat_0_deals}});
-  REQUIRE(created["type"] == "created");
-  const std::string table = created["table"];
-  REQUIRE(alice.request({{"type", "join"}, {"table", table}, {"seat", 0}})["seat"] == 0);
-  REQUIRE(bob.request({{"type", "join"}, {"table", table}, {"seat", 1}})["seat"] == 1);
-  REQUIRE(alice.request({{"type", "start"}, {"table", table}})["type"] == "ok");
-  bob.state_where([](const Json& s) { return parlour::test::to_act(s); });
+  const std::string table = start_two_seat_red_dog(alice, bob);
 
   // Two refusals, then the deal's two bets.
   CHECK(bet(alice, table, 1)["code"] == "not_your_turn");
@@ -162,13 +168,7 @@ TEST_CASE("an actor's ok and its state leave in one socket write; the other play
   WsClient alice(server.port()), bob(server.port());
   alice.hello("alice");
   bob.hello("bob");
-  const auto created = alice.request({{"type", "create"}, {"game", "red_dog"}, {"seats", 2}, {"seed", seat_0_deals}});
-  REQUIRE(created["type"] == "created");
-  const std::string table = created["table"];
-  REQUIRE(alice.request({{"type", "join"}, {"table", table}, {"seat", 0}})["seat"] == 0);
-  REQUIRE(bob.request({{"type", "join"}, {"table", table}, {"seat", 1}})["seat"] == 1);
-  REQUIRE(alice.request({{"type", "start"}, {"table", table}})["type"] == "ok");
-  bob.state_where([](const Json& s) { return parlour::test::to_act(s); });
+  const std::string table = start_two_seat_red_dog(alice, bob);
   for (auto* client : {&alice, &bob}) client->drain(300);
   auto counted = [&] {
     const auto page = scrape(server);
