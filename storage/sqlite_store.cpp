@@ -598,13 +598,14 @@ constexpr int kBusyTimeoutMs = 5000;
 // The writer starts the WAL over only when a checkpoint has copied all of it,
 // which a passive one never does while commits keep coming (each adds frames
 // during the copy): under a steady load the WAL grew without end (650 MB in a
-// ten-second bench). So past WalLimits::restart_after_frames the Checkpointer closes the
-// commit gate (every write transaction passes it) and copies the little that
-// came in during its last pass: with nothing left to copy, the writer's next
-// transaction starts the WAL over. Commits wait that long (one small copy and
-// an fsync, a few ms) once every WalLimits::restart_after_frames. A RESTART or TRUNCATE
-// checkpoint would do the same under SQLite's own locks, but its writer waits
-// in the busy handler's sleeps (1, 2, 5, 10 ms...): 60-110 ms in the bench.
+// ten-second bench). So past WalLimits::restart_after_frames the Checkpointer
+// closes the commit gate (every write transaction passes it) and copies the
+// little that came in during its last pass: with nothing left to copy, the
+// writer's next transaction starts the WAL over. Commits wait that long (a
+// small copy and two fsyncs, about 10 ms) once per restart_after_frames of WAL.
+// A RESTART or TRUNCATE checkpoint would do the same under SQLite's own locks,
+// but its writer waits in the busy handler's sleeps (1, 2, 5, 10 ms...): 60-110
+// ms in the bench.
 class Checkpointer {
  public:
   static constexpr auto kEvery = std::chrono::milliseconds(100);
@@ -909,12 +910,12 @@ class SqliteDatabase final : public SqlBackend {
     // Checkpoints (the only fsyncs under synchronous=NORMAL) every 4,000 pages
     // (8 MiB) rather than 1,000: fewer stalls of the writer, and a page written
     // by many commits is copied to the database once (the server's writer
-    // leaves them to a Checkpointer). The WAL is cut back to 128 MiB after a
+    // leaves them to a Checkpointer). The WAL is cut back to 512 MiB after a
     // checkpoint so that it does not keep a peak size; no lower, for the
-    // server's WAL grows to about 64 MiB (WalLimits) under a steady load, and
+    // server's WAL grows to about 256 MiB (WalLimits) under a steady load, and
     // cutting it back each time cost the writer tens of ms (bench).
     db.exec("PRAGMA wal_autocheckpoint=4000");
-    db.exec("PRAGMA journal_size_limit=134217728");
+    db.exec("PRAGMA journal_size_limit=536870912");
     db.exec("PRAGMA foreign_keys=ON");
     // A statement that writes several rows keeps the pages it changes in a
     // statement journal, to undo itself on a broken constraint. On a file's

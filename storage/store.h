@@ -269,12 +269,13 @@ struct Device {
 // How long a SQLite WAL may grow (in frames, a page each) under commits that
 // never pause: past the first, the background thread holds commits off for
 // a moment (two fsyncs) so that the WAL starts over; past the second, a writer
-// that outpaces that thread checkpoints by itself. At 16 MiB the bench's
-// act->ok p99 at half load was 8-11 ms (a hold every tenth of a second at
-// full load); at 64 MiB, 3-5 ms, as without a bound.
+// that outpaces that thread checkpoints by itself. A hold costs about 10 ms
+// (a small copy and two fsyncs): at 16 MiB the bench's act->ok p99 at half
+// load was 8-11 ms (a hold every tenth of a second at full load), at 64 MiB
+// 3-15 ms; at 256 MiB a busy server holds commits about once in seven seconds.
 struct WalLimits {
-  int restart_after_frames = 32768;                 // 64 MiB of 2 KiB pages
-  int writer_checkpoints_after_frames = 4 * 32768;  // 256 MiB
+  int restart_after_frames = 131072;                // 256 MiB of 2 KiB pages
+  int writer_checkpoints_after_frames = 2 * 131072;  // 512 MiB
 };
 
 class Store {
