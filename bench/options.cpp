@@ -43,6 +43,20 @@ bool parse_number(const std::string& text, Number& out, Number lo, Number hi) {
   return true;
 }
 
+// "N,N,...": each between `least` and `most`; `counts` holds them (what came, when false).
+bool parse_counts(const std::string& value, std::vector<int>& counts, int least, int most) {
+  counts.clear();
+  bool ok = true;
+  for (std::size_t at = 0; ok && at <= value.size();) {
+    const auto comma = std::min(value.find(',', at), value.size());
+    int count = 0;
+    ok = parse_number(value.substr(at, comma - at), count, least, most);
+    counts.push_back(count);
+    at = comma + 1;
+  }
+  return ok;
+}
+
 }  // namespace
 
 ParsedOptions parse_options(const std::vector<std::string>& args) {
@@ -72,29 +86,11 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
       ok = value == "rules" || value == "storage" || value == "history" || value == "server";
       options.only = value;
     } else if (flag == "--seconds") ok = parse_number(value, options.seconds, 0.1, 3600.0);
-    else if (flag == "--tables") {
-      options.table_counts.clear();
-      std::size_t at = 0;
-      while (ok && at <= value.size()) {
-        const auto comma = std::min(value.find(',', at), value.size());
-        int count = 0;
-        ok = parse_number(value.substr(at, comma - at), count, 1, 100000);
-        options.table_counts.push_back(count);
-        at = comma + 1;
-      }
-    } else if (flag == "--game") options.game = value;
+    else if (flag == "--tables") ok = parse_counts(value, options.table_counts, 1, 100000); else if (flag == "--game") options.game = value;
     else if (flag == "--seats") ok = parse_number(value, options.seats, 1, 16);
     else if (flag == "--spectators") ok = parse_number(value, options.spectators, 0, 1);
     else if (flag == "--server-threads") {
-      options.server_thread_counts.clear();
-      std::size_t at = 0;
-      while (ok && at <= value.size()) {
-        const auto comma = std::min(value.find(',', at), value.size());
-        int count = 0;
-        ok = parse_number(value.substr(at, comma - at), count, 1, 64);
-        options.server_thread_counts.push_back(count);
-        at = comma + 1;
-      }
+      ok = parse_counts(value, options.server_thread_counts, 1, 64);
       options.server_threads = options.server_thread_counts.front();
     }
     else if (flag == "--seed") ok = parse_number<std::uint64_t>(value, options.seed, 0, UINT64_MAX);
