@@ -95,8 +95,6 @@ int x_write(sqlite3_file* file, const void* data, int amount, sqlite3_int64 offs
   return SQLITE_OK;
 }
 
-// Everything below flushes the file's buffered writes before it does what it
-// forwards: each of them reads or depends on what is in the file.
 int x_close(sqlite3_file* file) {
   File* f = as_file(file);
   const int flushed = flush(f);
@@ -106,62 +104,21 @@ int x_close(sqlite3_file* file) {
   return flushed != SQLITE_OK ? flushed : rc;
 }
 
-int x_read(sqlite3_file* file, void* out, int amount, sqlite3_int64 offset) {
+// A method of the wrapped file, called after this file's buffered writes are
+// in it (`flush_first`): the calls below read or depend on what is in the file.
+template <auto Method, bool flush_first, typename... Args>
+int forwarded(sqlite3_file* file, Args... args) {
   File* f = as_file(file);
-  if (const int rc = flush(f); rc != SQLITE_OK) return rc;
-  return real_methods(f)->xRead(f->real, out, amount, offset);
+  if (flush_first) {
+    if (const int rc = flush(f); rc != SQLITE_OK) return rc;
+  }
+  return (real_methods(f)->*Method)(f->real, args...);
 }
 
-int x_truncate(sqlite3_file* file, sqlite3_int64 size) {
-  File* f = as_file(file);
-  if (const int rc = flush(f); rc != SQLITE_OK) return rc;
-  return real_methods(f)->xTruncate(f->real, size);
-}
-
-int x_sync(sqlite3_file* file, int flags) {
-  File* f = as_file(file);
-  if (const int rc = flush(f); rc != SQLITE_OK) return rc;
-  return real_methods(f)->xSync(f->real, flags);
-}
-
-int x_file_size(sqlite3_file* file, sqlite3_int64* size) {
-  File* f = as_file(file);
-  if (const int rc = flush(f); rc != SQLITE_OK) return rc;
-  return real_methods(f)->xFileSize(f->real, size);
-}
-
-int x_lock(sqlite3_file* file, int level) {
-  File* f = as_file(file);
-  if (const int rc = flush(f); rc != SQLITE_OK) return rc;
-  return real_methods(f)->xLock(f->real, level);
-}
-
-int x_unlock(sqlite3_file* file, int level) {
-  File* f = as_file(file);
-  if (const int rc = flush(f); rc != SQLITE_OK) return rc;
-  return real_methods(f)->xUnlock(f->real, level);
-}
-
-int x_check_reserved_lock(sqlite3_file* file, int* out) {
-  File* f = as_file(file);
-  return real_methods(f)->xCheckReservedLock(f->real, out);
-}
-
-int x_file_control(sqlite3_file* file, int op, void* arg) {
-  File* f = as_file(file);
-  if (const int rc = flush(f); rc != SQLITE_OK) return rc;
-  return real_methods(f)->xFileControl(f->real, op, arg);
-}
-
-int x_sector_size(sqlite3_file* file) { return real_methods(as_file(file))->xSectorSize(as_file(file)->real); }
-
-int x_device_characteristics(sqlite3_file* file) {
-  return real_methods(as_file(file))->xDeviceCharacteristics(as_file(file)->real);
-}
-
-int x_shm_map(sqlite3_file* file, int region, int size, int extend, void volatile** out) {
-  return real_methods(as_file(file))->xShmMap(as_file(file)->real, region, size, extend, out);
-}
+template <auto Method, typename... Args>
+auto flushed = forwarded<Method, true, Args...>;
+template <auto Method, typename... Args>
+auto as_is = forwarded<Method, false, Args...>;
 
 int x_shm_lock(sqlite3_file* file, int offset, int n, int flags) {
   if (const int rc = flush_this_thread(); rc != SQLITE_OK) return rc;
@@ -179,44 +136,32 @@ void x_shm_barrier(sqlite3_file* file) {
   real_methods(as_file(file))->xShmBarrier(as_file(file)->real);
 }
 
-int x_shm_unmap(sqlite3_file* file, int remove) {
-  return real_methods(as_file(file))->xShmUnmap(as_file(file)->real, remove);
-}
-
-int x_fetch(sqlite3_file* file, sqlite3_int64 offset, int amount, void** out) {
-  return real_methods(as_file(file))->xFetch(as_file(file)->real, offset, amount, out);
-}
-
-int x_unfetch(sqlite3_file* file, sqlite3_int64 offset, void* page) {
-  return real_methods(as_file(file))->xUnfetch(as_file(file)->real, offset, page);
-}
-
 // One method table a version of the wrapped file's: a version-1 file has no
 // shared memory, and SQLite must not be told otherwise.
 sqlite3_io_methods methods_of_version(int version) {
   sqlite3_io_methods m{};
   m.iVersion = version;
   m.xClose = x_close;
-  m.xRead = x_read;
+  m.xRead = flushed<&sqlite3_io_methods::xRead, void*, int, sqlite3_int64>;
   m.xWrite = x_write;
-  m.xTruncate = x_truncate;
-  m.xSync = x_sync;
-  m.xFileSize = x_file_size;
-  m.xLock = x_lock;
-  m.xUnlock = x_unlock;
-  m.xCheckReservedLock = x_check_reserved_lock;
-  m.xFileControl = x_file_control;
-  m.xSectorSize = x_sector_size;
-  m.xDeviceCharacteristics = x_device_characteristics;
+  m.xTruncate = flushed<&sqlite3_io_methods::xTruncate, sqlite3_int64>;
+  m.xSync = flushed<&sqlite3_io_methods::xSync, int>;
+  m.xFileSize = flushed<&sqlite3_io_methods::xFileSize, sqlite3_int64*>;
+  m.xLock = flushed<&sqlite3_io_methods::xLock, int>;
+  m.xUnlock = flushed<&sqlite3_io_methods::xUnlock, int>;
+  m.xCheckReservedLock = as_is<&sqlite3_io_methods::xCheckReservedLock, int*>;
+  m.xFileControl = flushed<&sqlite3_io_methods::xFileControl, int, void*>;
+  m.xSectorSize = as_is<&sqlite3_io_methods::xSectorSize>;
+  m.xDeviceCharacteristics = as_is<&sqlite3_io_methods::xDeviceCharacteristics>;
   if (version >= 2) {
-    m.xShmMap = x_shm_map;
+    m.xShmMap = as_is<&sqlite3_io_methods::xShmMap, int, int, int, void volatile**>;
     m.xShmLock = x_shm_lock;
     m.xShmBarrier = x_shm_barrier;
-    m.xShmUnmap = x_shm_unmap;
+    m.xShmUnmap = as_is<&sqlite3_io_methods::xShmUnmap, int>;
   }
   if (version >= 3) {
-    m.xFetch = x_fetch;
-    m.xUnfetch = x_unfetch;
+    m.xFetch = as_is<&sqlite3_io_methods::xFetch, sqlite3_int64, int, void**>;
+    m.xUnfetch = as_is<&sqlite3_io_methods::xUnfetch, sqlite3_int64, void*>;
   }
   return m;
 }
