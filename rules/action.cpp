@@ -41,12 +41,19 @@ Card card_field(const Json& action, const char* name, Ranks ranks) {
   return *card;
 }
 
-Json bounds(std::int64_t lo, std::int64_t hi) {
+void write_bounds(JsonWriter& out, std::int64_t lo, std::int64_t hi) {
   // A range computed from state (chips, a pot) can come out empty; listing it
   // would offer a move nobody can make. The game must not list the action then.
   if (lo > hi)
     throw std::logic_error("empty range: min " + std::to_string(lo) + " is above max " + std::to_string(hi));
-  return {{"min", lo}, {"max", hi}};
+  out.object([&] {
+    out.field("max", hi);
+    out.field("min", lo);
+  });
+}
+
+Json bounds(std::int64_t lo, std::int64_t hi) {
+  return json_tree_of([&](JsonWriter& out) { write_bounds(out, lo, hi); });
 }
 
 bool is_bounds(const Json& value) { return value.is_object() && value.contains("min") && value.contains("max"); }
@@ -59,7 +66,13 @@ Range listed_range(const Json& given) {
   return range;
 }
 
-Json skip_action() { return {{"type", "skip"}}; }
+void write_skip_action(JsonWriter& out) {
+  out.object([&] { out.field("type", "skip"); });
+}
+
+Json skip_action() {
+  return json_tree_of([](JsonWriter& out) { write_skip_action(out); });
+}
 
 void check_skip(const Json& action, bool can_cover_a_move) {
   expect_only_fields(action, {});

@@ -20,6 +20,7 @@ Card card_field(const Json& action, const char* name, Ranks ranks = Ranks::stand
 // {"min":lo,"max":hi}, the bounds of a number in a `legal` entry. Throws
 // std::logic_error when lo > hi: an empty range is never listed.
 Json bounds(std::int64_t lo, std::int64_t hi);
+void write_bounds(JsonWriter& out, std::int64_t lo, std::int64_t hi);
 // Reads such bounds back, for whoever chooses a number in them (bots, random
 // play). Throws std::logic_error for anything but two integers with min <= max.
 struct Range {
@@ -35,6 +36,7 @@ bool is_bounds(const Json& value);
 // tables and may have gone since his turn began). Listing it keeps the seat to
 // act from ever having nothing legal; a server may apply it at once.
 Json skip_action();
+void write_skip_action(JsonWriter& out);
 // Checks a skip sent by a seat: refused while the balances passed with it still
 // cover a move, so a replay with the logged balances decides the same way.
 void check_skip(const Json& action, bool can_cover_a_move);

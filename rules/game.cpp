@@ -13,6 +13,14 @@ Effects GameState::seat_taken(int, const Balances&) {
   throw std::logic_error("this game is played to its end by the players who started it: no seat can be taken");
 }
 
+Json GameState::legal_actions(int seat, const Balances& balances) const {
+  return json_tree_of([&](JsonWriter& out) { write_legal_actions(seat, balances, out); });
+}
+
+Json GameState::view(std::optional<int> seat) const {
+  return json_tree_of([&](JsonWriter& out) { write_view(seat, out); });
+}
+
 RulesError not_your_turn(const std::string& message) { return RulesError("not_your_turn", message); }
 RulesError illegal_action(const std::string& message) { return RulesError("illegal_action", message); }
 RulesError insufficient_chips(const std::string& message) { return RulesError("insufficient_chips", message); }

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rules/cards.h"
+#include "rules/json_writer.h"
 
 namespace parlour::rules {
 
@@ -120,8 +121,11 @@ class GameState {
   // Seats that may act now (several where a game lets them act at once).
   virtual std::vector<int> to_act() const = 0;
   // Every action the seat may take now, as JSON objects with a "type"; numbers
-  // are given as {"min","max"} bounds. Empty when the seat may not act.
-  virtual Json legal_actions(int seat, const Balances& balances) const = 0;
+  // are given as {"min","max"} bounds. Empty when the seat may not act. Written
+  // as one array into `out` (rules/json_writer.h: text for a push, a tree for
+  // a bot), and as a tree by legal_actions.
+  virtual void write_legal_actions(int seat, const Balances& balances, JsonWriter& out) const = 0;
+  Json legal_actions(int seat, const Balances& balances) const;
   // Validates, then applies. An illegal action throws RulesError and leaves the
   // state exactly as it was.
   virtual Effects apply(int seat, const Json& action, const Balances& balances) = 0;
@@ -137,8 +141,10 @@ class GameState {
   // The table is closing: settles whatever the game still holds (pools, pots).
   virtual Effects close(const Balances& balances) = 0;
 
-  // What the seat may see; std::nullopt is a spectator.
-  virtual Json view(std::optional<int> seat) const = 0;
+  // What the seat may see; std::nullopt is a spectator. Written as one object
+  // into `out`, and as a tree by view().
+  virtual void write_view(std::optional<int> seat, JsonWriter& out) const = 0;
+  Json view(std::optional<int> seat) const;
   // The latest deal's (or the game's) result; null while none is settled.
   virtual Json result() const = 0;
   virtual int deals_played() const = 0;

@@ -2,43 +2,94 @@
 
 namespace parlour::rules::view {
 
-Json hidden(std::size_t count) {
-  Json out = Json::array();
-  for (std::size_t i = 0; i < count; ++i) out.push_back("??");
-  return out;
+void hidden(JsonWriter& out, std::size_t count) {
+  out.begin_array();
+  for (std::size_t i = 0; i < count; ++i) out.string("??");
+  out.end_array();
 }
 
-Json hand(const std::vector<Card>& cards, bool visible) {
-  return visible ? Json(to_strings(cards)) : hidden(cards.size());
+void cards(JsonWriter& out, const std::vector<Card>& cards) {
+  out.begin_array();
+  for (const auto& card : cards) out.string(to_string(card));
+  out.end_array();
 }
 
-Json seat(int seat, const std::vector<Card>& cards, bool visible, const std::string& status, bool left) {
-  return {{"seat", seat}, {"count", cards.size()}, {"cards", hand(cards, visible)}, {"status", status}, {"left", left}};
+void hand(JsonWriter& out, const std::vector<Card>& cards, bool visible) {
+  if (visible) view::cards(out, cards);
+  else hidden(out, cards.size());
 }
 
-Json pile(const std::string& id, std::optional<int> owner, const std::vector<Card>& cards, Shown shown) {
-  Json out = {{"id", id}, {"owner", owner ? Json(*owner) : Json()}, {"count", cards.size()}};
-  out["top"] = shown == Shown::count || cards.empty() ? Json() : Json(to_string(cards.back()));
-  if (shown == Shown::all) out["cards"] = to_strings(cards);
-  return out;
+void seat_members(JsonWriter& out, int seat, const std::vector<Card>& cards, bool visible, std::string_view status,
+                  bool left) {
+  out.field("seat", seat);
+  out.field("count", cards.size());
+  out.key("cards");
+  hand(out, cards, visible);
+  out.field("status", status);
+  out.field("left", left);
 }
 
-Json face_down_pile(const std::string& id, std::optional<int> owner, std::size_t count) {
-  return {{"id", id}, {"owner", owner ? Json(*owner) : Json()}, {"count", count}, {"top", nullptr}};
+void seat(JsonWriter& out, int seat, const std::vector<Card>& cards, bool visible, std::string_view status, bool left) {
+  out.object([&] { seat_members(out, seat, cards, visible, status, left); });
 }
 
-Json meld(int id, std::optional<int> owner, const std::vector<std::string>& cards) {
-  return {{"id", id}, {"owner", owner ? Json(*owner) : Json()}, {"cards", cards}};
+void pile_members(JsonWriter& out, std::string_view id, std::optional<int> owner, const std::vector<Card>& cards,
+                  Shown shown) {
+  out.field("id", id);
+  out.field("owner", owner);
+  out.field("count", cards.size());
+  out.key("top");
+  if (shown == Shown::count || cards.empty()) out.null();
+  else out.string(to_string(cards.back()));
+  if (shown == Shown::all) {
+    out.key("cards");
+    view::cards(out, cards);
+  }
 }
 
-Json trick(Json plays, std::optional<Suit> trump) {
-  return {{"plays", std::move(plays)}, {"trump", trump ? Json(std::string(1, suit_letter(*trump))) : Json()}};
+void pile(JsonWriter& out, std::string_view id, std::optional<int> owner, const std::vector<Card>& cards, Shown shown) {
+  out.object([&] { pile_members(out, id, owner, cards, shown); });
 }
 
-Json turn(const std::vector<int>& seats, const std::string& stage) { return {{"seats", seats}, {"stage", stage}}; }
+void face_down_pile(JsonWriter& out, std::string_view id, std::optional<int> owner, std::size_t count) {
+  out.object([&] {
+    out.field("id", id);
+    out.field("owner", owner);
+    out.field("count", count);
+    out.field("top", nullptr);
+  });
+}
 
-Json base(const std::string& layout, const std::string& phase, int deal, std::optional<int> dealer) {
-  return {{"layout", layout}, {"phase", phase}, {"deal", deal}, {"dealer", dealer ? Json(*dealer) : Json()}};
+void meld_members(JsonWriter& out, int id, std::optional<int> owner) {
+  out.field("id", id);
+  out.field("owner", owner);
+}
+
+void meld(JsonWriter& out, int id, std::optional<int> owner, const std::vector<std::string>& cards) {
+  out.object([&] {
+    meld_members(out, id, owner);
+    out.field("cards", cards);
+  });
+}
+
+void trump_member(JsonWriter& out, std::optional<Suit> trump) {
+  out.key("trump");
+  if (trump) out.string(std::string(1, suit_letter(*trump)));
+  else out.null();
+}
+
+void turn(JsonWriter& out, const std::vector<int>& seats, std::string_view stage) {
+  out.object([&] {
+    out.field("seats", seats);
+    out.field("stage", stage);
+  });
+}
+
+void base_members(JsonWriter& out, std::string_view layout, std::string_view phase, int deal, std::optional<int> dealer) {
+  out.field("layout", layout);
+  out.field("phase", phase);
+  out.field("deal", deal);
+  out.field("dealer", dealer);
 }
 
 }  // namespace parlour::rules::view

@@ -25,14 +25,21 @@
 //
 // Hidden information is never put in a view: a builder below that is given a
 // hidden card writes "??" (or only a count), never the card.
+//
+// Views are written, not built (rules/json_writer.h): the builders below write
+// into a JsonWriter, the `_members` ones into an object the caller has opened,
+// so that a game adds its own members beside them.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rules/cards.h"
 #include "rules/game.h"
+#include "rules/json_writer.h"
 
 namespace parlour::rules::view {
 
@@ -46,13 +53,18 @@ inline constexpr const char* cassino = "cassino";
 }  // namespace layouts
 
 // "??" for each of `count` cards.
-Json hidden(std::size_t count);
+void hidden(JsonWriter& out, std::size_t count);
 
 // The seat's cards as the viewer may see them: in full if `visible`, else "??"s.
-Json hand(const std::vector<Card>& cards, bool visible);
+void hand(JsonWriter& out, const std::vector<Card>& cards, bool visible);
 
-// One entry of "seats".
-Json seat(int seat, const std::vector<Card>& cards, bool visible, const std::string& status, bool left);
+// Cards by name, as an array.
+void cards(JsonWriter& out, const std::vector<Card>& cards);
+
+// One entry of "seats": its common members, or the whole entry.
+void seat_members(JsonWriter& out, int seat, const std::vector<Card>& cards, bool visible, std::string_view status,
+                  bool left);
+void seat(JsonWriter& out, int seat, const std::vector<Card>& cards, bool visible, std::string_view status, bool left);
 
 // How much of a pile a viewer sees.
 enum class Shown {
@@ -62,21 +74,40 @@ enum class Shown {
 };
 
 // One entry of "piles". `cards` is bottom first; the top is the last card.
-Json pile(const std::string& id, std::optional<int> owner, const std::vector<Card>& cards, Shown shown);
+void pile_members(JsonWriter& out, std::string_view id, std::optional<int> owner, const std::vector<Card>& cards,
+                  Shown shown);
+void pile(JsonWriter& out, std::string_view id, std::optional<int> owner, const std::vector<Card>& cards, Shown shown);
 
 // A face-down pile (a stock, a widow): its size only, never its cards.
-Json face_down_pile(const std::string& id, std::optional<int> owner, std::size_t count);
+void face_down_pile(JsonWriter& out, std::string_view id, std::optional<int> owner, std::size_t count);
 
-// One entry of "melds".
-Json meld(int id, std::optional<int> owner, const std::vector<std::string>& cards);
+// One entry of "melds": its common members (the caller writes "cards" when they
+// are not strings at hand), or the whole entry.
+void meld_members(JsonWriter& out, int id, std::optional<int> owner);
+void meld(JsonWriter& out, int id, std::optional<int> owner, const std::vector<std::string>& cards);
 
-// The "trick" part: `plays` is [{"seat","card"}] in play order; `trump` a suit, or none.
-Json trick(Json plays, std::optional<Suit> trump);
+// The "trick" part: `write_plays` writes the value of `plays`, [{"seat","card"}]
+// in play order; `trump` a suit, or none.
+template <class WritePlays>
+void trick(JsonWriter& out, WritePlays&& write_plays, std::optional<Suit> trump);
 
 // The "turn" part: who may act and at which step of the turn.
-Json turn(const std::vector<int>& seats, const std::string& stage);
+void turn(JsonWriter& out, const std::vector<int>& seats, std::string_view stage);
 
-// The common header every view starts with.
-Json base(const std::string& layout, const std::string& phase, int deal, std::optional<int> dealer);
+// The common header every view starts with: its members, into the view's object.
+void base_members(JsonWriter& out, std::string_view layout, std::string_view phase, int deal, std::optional<int> dealer);
+
+// ---------------------------------------------------------------- inline
+
+void trump_member(JsonWriter& out, std::optional<Suit> trump);
+
+template <class WritePlays>
+void trick(JsonWriter& out, WritePlays&& write_plays, std::optional<Suit> trump) {
+  out.begin_object();
+  out.key("plays");
+  write_plays();
+  trump_member(out, trump);
+  out.end_object();
+}
 
 }  // namespace parlour::rules::view

@@ -79,11 +79,21 @@ Spot parse_spot(const std::string& text) {
   return spot;
 }
 
+void write_move_action(JsonWriter& out, const Placement& placement, Card card) {
+  out.object([&] {
+    out.field("type", "move");
+    out.field("card", rules::to_string(card));
+    out.field("from", to_string(placement.from));
+    out.field("to", to_string(placement.to));
+  });
+}
+
 Json move_json(const Placement& placement, Card card) {
-  return {{"type", "move"},
-          {"card", rules::to_string(card)},
-          {"from", to_string(placement.from)},
-          {"to", to_string(placement.to)}};
+  return json_tree_of([&](JsonWriter& out) { write_move_action(out, placement, card); });
+}
+
+void write_bare_action(JsonWriter& out, std::string_view type) {
+  out.object([&] { out.field("type", type); });
 }
 
 MoveRequest parse_move(const Json& action) {

@@ -2,29 +2,55 @@
 
 namespace parlour::rules::building {
 
-Json pile_view(const std::string& id, std::optional<int> owner, const Pile& pile, view::Shown shown,
-               bool with_owners) {
-  Json out = view::pile(id, owner, plain_cards(pile), shown);
-  if (!with_owners) return out;
-  const bool top_shown = shown != view::Shown::count && !pile.empty();
-  out["top_owner"] = top_shown ? Json(pile.back().owner) : Json();
-  if (shown == view::Shown::all) {
-    Json owners = Json::array();
-    for (const auto& owned : pile) owners.push_back(owned.owner);
-    out["owners"] = std::move(owners);
-  }
-  return out;
+namespace {
+
+// Whose pack each card is from, bottom first.
+void write_owners(JsonWriter& out, const Pile& pile) {
+  out.begin_array();
+  for (const auto& owned : pile) out.integer(owned.owner);
+  out.end_array();
 }
 
-Json stock_view(const std::string& id, int owner, const Reserve& reserve) {
+}  // namespace
+
+void pile_view_members(JsonWriter& out, std::string_view id, std::optional<int> owner, const Pile& pile,
+                       view::Shown shown, bool with_owners) {
+  view::pile_members(out, id, owner, plain_cards(pile), shown);
+  if (!with_owners) return;
+  const bool top_shown = shown != view::Shown::count && !pile.empty();
+  out.field("top_owner", top_shown ? std::optional<int>(pile.back().owner) : std::nullopt);
+  if (shown == view::Shown::all) {
+    out.key("owners");
+    write_owners(out, pile);
+  }
+}
+
+void write_pile_view(JsonWriter& out, std::string_view id, std::optional<int> owner, const Pile& pile,
+                     view::Shown shown, bool with_owners) {
+  out.object([&] { pile_view_members(out, id, owner, pile, shown, with_owners); });
+}
+
+void write_stock_view(JsonWriter& out, std::string_view id, int owner, const Reserve& reserve) {
+  // Never Shown::all: the pile's members have no "owners", which here are the face-up run's.
   const auto shown = reserve.stock_top_up() ? view::Shown::top : view::Shown::count;
-  Json out = pile_view(id, owner, reserve.stock(), shown, true);
   const Pile face_up = reserve.stock_shown();
-  Json owners = Json::array();
-  for (const auto& owned : face_up) owners.push_back(owned.owner);
-  out["face_up"] = to_strings(plain_cards(face_up));
-  out["owners"] = std::move(owners);
-  return out;
+  out.object([&] {
+    pile_view_members(out, id, owner, reserve.stock(), shown, true);
+    out.key("face_up");
+    view::cards(out, plain_cards(face_up));
+    out.key("owners");
+    write_owners(out, face_up);
+  });
+}
+
+std::optional<std::string> card_name(std::optional<Card> card) {
+  if (!card) return std::nullopt;
+  return rules::to_string(*card);
+}
+
+std::optional<std::string> card_name(const std::optional<OwnedCard>& card) {
+  if (!card) return std::nullopt;
+  return rules::to_string(card->card);
 }
 
 }  // namespace parlour::rules::building

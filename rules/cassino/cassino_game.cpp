@@ -34,8 +34,6 @@ std::vector<Card> without(std::vector<Card> hand, Card card) {
   return hand;
 }
 
-Json selection_json(const Selection& selection) { return cards_json(selection.loose); }
-
 class CassinoGame final : public GameState {
  public:
   std::unique_ptr<GameState> clone() const override { return std::make_unique<CassinoGame>(*this); }
@@ -69,10 +67,10 @@ class CassinoGame final : public GameState {
     return {turn_};
   }
 
-  Json legal_actions(int seat, const Balances&) const override {
-    Json legal = Json::array();
-    if (step_ != Step::play || seat != turn_) return legal;
-    return legal_plays(seat);
+  void write_legal_actions(int seat, const Balances&, JsonWriter& out) const override {
+    out.begin_array();
+    if (step_ == Step::play && seat == turn_) write_legal_plays(seat, out);
+    out.end_array();
   }
 
   Effects apply(int seat, const Json& action, const Balances& balances) override {
@@ -108,46 +106,41 @@ class CassinoGame final : public GameState {
     return {};
   }
 
-  Json view(std::optional<int> viewer) const override {
-    Json out = view::base(view::layouts::cassino, step_name(step_), deals_, deals_ > 0 ? std::optional<int>(dealer_) : std::nullopt);
-    Json seats = Json::array();
-    for (int seat = 0; seat < players_; ++seat) {
-      Json entry = view::seat(seat, hands_[seat], viewer == seat, seat_status(seat), left_[seat]);
-      entry["side"] = side_of_[seat];
-      entry["captured"] = captured_[seat].size();
-      entry["sweeps"] = sweeps_[seat];
-      entry["owns"] = owned_build_ids(seat);
-      seats.push_back(entry);
-    }
-    out["seats"] = std::move(seats);
-    Json piles = Json::array({view::face_down_pile("stock", std::nullopt, stock_.size()),
-                              view::pile("table", std::nullopt, table_.loose, view::Shown::all)});
-    for (int side = 0; side < side_count(); ++side)
-      piles.push_back(view::pile("captured-" + std::to_string(side), side_seats(side).front(), side_cards(side),
-                                 view::Shown::count));
-    out["piles"] = std::move(piles);
-    Json melds = Json::array();
-    for (const auto& build : table_.builds) melds.push_back(build_json(build));
-    out["melds"] = std::move(melds);
-    Json scores = Json::array();
-    for (int seat = 0; seat < players_; ++seat) scores.push_back(scores_[side_of_[seat]]);
-    out["scores"] = std::move(scores);
-    out["turn"] = view::turn(to_act(), step_ == Step::play ? "play" : step_name(step_));
-    out["sides"] = sides_json();
-    out["last"] = last_announced_;
-    out["round"] = round_;
-    out["rounds"] = config_.draw ? Json() : Json(rounds_);
-    out["last_capture"] = last_capturer_ ? Json(*last_capturer_) : Json();
-    out["target"] = config_.per_deal_game ? Json() : Json(config_.target);
-    out["max_build"] = config_.values.max_build();
-    out["card_values"] = card_values_;
-    out["rules"] = {{"draw", config_.draw},
-                    {"spade", config_.spade},
-                    {"special_pack", config_.special_pack},
-                    {"sweeps", config_.sweeps},
-                    {"partnership", config_.partnership},
-                    {"per_deal_game", config_.per_deal_game}};
-    return out;
+  void write_view(std::optional<int> viewer, JsonWriter& out) const override {
+    out.begin_object();
+    view::base_members(out, view::layouts::cassino, step_name(step_), deals_,
+                       deals_ > 0 ? std::optional<int>(dealer_) : std::nullopt);
+    out.array_field("seats", [&] {
+      for (int seat = 0; seat < players_; ++seat) write_seat(out, seat, viewer);
+    });
+    out.key("piles");
+    write_piles(out);
+    out.array_field("melds", [&] {
+      for (const auto& build : table_.builds) write_build(out, build);
+    });
+    out.array_field("scores", [&] {
+      for (int seat = 0; seat < players_; ++seat) out.integer(scores_[side_of_[seat]]);
+    });
+    out.key("turn");
+    view::turn(out, to_act(), step_ == Step::play ? "play" : step_name(step_));
+    out.key("sides");
+    write_sides(out);
+    out.field("last", last_announced_);
+    out.field("round", round_);
+    out.field("rounds", config_.draw ? std::nullopt : std::optional<int>(rounds_));
+    out.field("last_capture", last_capturer_);
+    out.field("target", config_.per_deal_game ? std::nullopt : std::optional<int>(config_.target));
+    out.field("max_build", config_.values.max_build());
+    out.field("card_values", card_values_);
+    out.object_field("rules", [&] {
+      out.field("draw", config_.draw);
+      out.field("spade", config_.spade);
+      out.field("special_pack", config_.special_pack);
+      out.field("sweeps", config_.sweeps);
+      out.field("partnership", config_.partnership);
+      out.field("per_deal_game", config_.per_deal_game);
+    });
+    out.end_object();
   }
 
   Json result() const override { return result_; }
@@ -324,34 +317,52 @@ class CassinoGame final : public GameState {
   }
 
   // ------------------------------------------------------------------ legal
-  Json legal_plays(int seat) const {
-    Json legal = Json::array();
+  // The seat's plays, into the legal list: captures, then builds, then trails.
+  void write_legal_plays(int seat, JsonWriter& out) const {
     const auto& hand = hands_[seat];
     for (const Card card : hand) {
       const auto rest = without(hand, card);
       for (const auto& take : captures_with(table_, config_.values, card, config_.limits))
-        if (keeps_duty(seat, rest, take.builds, std::nullopt)) legal.push_back(capture_json(card, take));
+        if (keeps_duty(seat, rest, take.builds, std::nullopt)) write_capture(out, card, take);
     }
     for (const Card card : hand) {
       const auto rest = without(hand, card);
       for (const auto& play : builds_with(table_, config_.values, card, rest, config_.limits))
-        if (keeps_duty(seat, rest, play.with.builds, play.value)) legal.push_back(build_json(play));
+        if (keeps_duty(seat, rest, play.with.builds, play.value)) write_build_play(out, play);
     }
     if (owned_build_ids(seat).empty())
-      for (const Card card : hand) legal.push_back({{"type", "trail"}, {"card", to_string(card)}});
-    return legal;
+      for (const Card card : hand) write_trail(out, card);
   }
 
-  static Json capture_json(Card card, const Selection& take) {
-    return {{"type", "capture"}, {"card", to_string(card)}, {"take", selection_json(take)}, {"builds", take.builds}};
+  // A capture's or a build's table cards: the loose cards by name and the builds by id.
+  static void selection_members(JsonWriter& out, const char* cards_field, const Selection& selection) {
+    out.key(cards_field);
+    view::cards(out, selection.loose);
+    out.field("builds", selection.builds);
   }
 
-  static Json build_json(const BuildPlay& play) {
-    return {{"type", "build"},
-            {"card", to_string(play.card)},
-            {"with", selection_json(play.with)},
-            {"builds", play.with.builds},
-            {"value", play.value}};
+  static void write_capture(JsonWriter& out, Card card, const Selection& take) {
+    out.object([&] {
+      out.field("type", "capture");
+      out.field("card", to_string(card));
+      selection_members(out, "take", take);
+    });
+  }
+
+  static void write_build_play(JsonWriter& out, const BuildPlay& play) {
+    out.object([&] {
+      out.field("type", "build");
+      out.field("card", to_string(play.card));
+      selection_members(out, "with", play.with);
+      out.field("value", play.value);
+    });
+  }
+
+  static void write_trail(JsonWriter& out, Card card) {
+    out.object([&] {
+      out.field("type", "trail");
+      out.field("card", to_string(card));
+    });
   }
 
   // The builder's duty: whoever owns a build keeps a card that takes it. After
@@ -658,28 +669,53 @@ class CassinoGame final : public GameState {
   }
 
   // ------------------------------------------------------------------- view
-  Json build_json(const Build& build) const {
-    Json out = view::meld(build.id, build.owner, to_strings(build.cards()));
-    out["value"] = build.value;
-    out["multiple"] = build.multiple();
-    Json groups = Json::array();
-    for (const auto& group : build.groups) groups.push_back(to_strings(group));
-    out["groups"] = std::move(groups);
-    return out;
+  void write_seat(JsonWriter& out, int seat, std::optional<int> viewer) const {
+    out.object([&] {
+      view::seat_members(out, seat, hands_[seat], viewer == seat, seat_status(seat), left_[seat]);
+      out.field("side", side_of_[seat]);
+      out.field("captured", captured_[seat].size());
+      out.field("sweeps", sweeps_[seat]);
+      out.field("owns", owned_build_ids(seat));
+    });
   }
 
-  Json sides_json() const {
-    Json sides = Json::array();
-    for (int side = 0; side < side_count(); ++side) {
-      int sweeps = 0;
-      for (int seat : side_seats(side)) sweeps += sweeps_[seat];
-      sides.push_back({{"side", side},
-                       {"seats", side_seats(side)},
-                       {"captured", side_cards(side).size()},
-                       {"sweeps", sweeps},
-                       {"score", scores_[side]}});
-    }
-    return sides;
+  void write_piles(JsonWriter& out) const {
+    out.array([&] {
+      view::face_down_pile(out, "stock", std::nullopt, stock_.size());
+      view::pile(out, "table", std::nullopt, table_.loose, view::Shown::all);
+      for (int side = 0; side < side_count(); ++side)
+        view::pile(out, "captured-" + std::to_string(side), side_seats(side).front(), side_cards(side),
+                   view::Shown::count);
+    });
+  }
+
+  // A build on the table, as an entry of "melds".
+  static void write_build(JsonWriter& out, const Build& build) {
+    out.object([&] {
+      view::meld_members(out, build.id, build.owner);
+      out.field("cards", to_strings(build.cards()));
+      out.field("value", build.value);
+      out.field("multiple", build.multiple());
+      out.array_field("groups", [&] {
+        for (const auto& group : build.groups) view::cards(out, group);
+      });
+    });
+  }
+
+  void write_sides(JsonWriter& out) const {
+    out.array([&] {
+      for (int side = 0; side < side_count(); ++side) {
+        int sweeps = 0;
+        for (int seat : side_seats(side)) sweeps += sweeps_[seat];
+        out.object([&] {
+          out.field("side", side);
+          out.field("seats", side_seats(side));
+          out.field("captured", side_cards(side).size());
+          out.field("sweeps", sweeps);
+          out.field("score", scores_[side]);
+        });
+      }
+    });
   }
 
   Json card_values_json() const {

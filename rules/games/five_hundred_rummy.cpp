@@ -152,16 +152,24 @@ class FiveHundredFamily final : public RummyBase {
 
   bool game_finished() const override { return over_; }
 
-  Json extra_view() const override {
-    std::vector<int> melded(players());
-    for (int s = 0; s < players(); ++s) melded[s] = melded_value(s);
-    Json extra = {{"melded", melded}};
-    if (rules_.target > 0) extra["target"] = rules_.target;
-    else extra["deals_to_play"] = rules_.deals;
+  void write_extra_view(JsonWriter& out) const override {
+    out.array_field("melded", [&] {
+      for (int s = 0; s < players(); ++s) out.integer(melded_value(s));
+    });
+    if (rules_.target > 0) out.field("target", rules_.target);
+    else out.field("deals_to_play", rules_.deals);
     if (rules_.partnership)
-      extra["teams"] = Json::array({{{"seats", {0, 2}}, {"score", team_scores_[0]}},
-                                    {{"seats", {1, 3}}, {"score", team_scores_[1]}}});
-    return extra;
+      out.array_field("teams", [&] {
+        write_team(out, {0, 2}, team_scores_[0]);
+        write_team(out, {1, 3}, team_scores_[1]);
+      });
+  }
+
+  static void write_team(JsonWriter& out, const std::vector<int>& seats, int score) {
+    out.object([&] {
+      out.field("seats", seats);
+      out.field("score", score);
+    });
   }
 
   FiveHundredRules rules_;

@@ -169,10 +169,12 @@ class JavaRummy final : public GoDownFamily {
     summary["pool"] = pool_;
   }
 
-  Json extra_view() const override {
-    std::vector<bool> out(players());
-    for (int s = 0; s < players(); ++s) out[s] = eliminated(s);
-    return {{"pools", {{"pool", pool_}}}, {"eliminated", out}, {"target", kJavaTarget}};
+  void write_extra_view(JsonWriter& out) const override {
+    out.object_field("pools", [&] { out.field("pool", pool_); });
+    out.array_field("eliminated", [&] {
+      for (int s = 0; s < players(); ++s) out.boolean(eliminated(s));
+    });
+    out.field("target", kJavaTarget);
   }
 
   std::int64_t pool_ = 0;

@@ -123,11 +123,10 @@ class MichiganRummy final : public RummyBase {
 
   bool game_finished() const override { return over_; }
 
-  Json extra_view() const override {
-    Json extra = {{"deal_points", deal_points_}};
-    if (settle_each_deal_) extra["deals_to_play"] = deal_limit_;
-    else extra["target"] = target_;
-    return extra;
+  void write_extra_view(JsonWriter& out) const override {
+    out.field("deal_points", deal_points_);
+    if (settle_each_deal_) out.field("deals_to_play", deal_limit_);
+    else out.field("target", target_);
   }
 
   int target_;

@@ -72,16 +72,15 @@ class RanterGoRound final : public GameState {
     return {order_[turn_]};
   }
 
-  Json legal_actions(int seat, const Balances&) const override {
-    Json legal = Json::array();
-    if (phase_ != Phase::playing || seat != order_[turn_]) return legal;
-    legal.push_back({{"type", "stand"}});
-    if (seat == dealer_) {
-      legal.push_back({{"type", "draw"}});
-    } else if (exchange_partner(turn_)) {
-      legal.push_back({{"type", "exchange"}});
+  void write_legal_actions(int seat, const Balances&, JsonWriter& out) const override {
+    const auto action = [&](const char* type) { out.object([&] { out.field("type", type); }); };
+    out.begin_array();
+    if (phase_ == Phase::playing && seat == order_[turn_]) {
+      action("stand");
+      if (seat == dealer_) action("draw");
+      else if (exchange_partner(turn_)) action("exchange");
     }
-    return legal;
+    out.end_array();
   }
 
   Effects apply(int seat, const Json& action, const Balances& balances) override {
@@ -176,28 +175,35 @@ class RanterGoRound final : public GameState {
 
   // Each player's one card is face down, seen by its owner, until a king is
   // turned up (it stays up) or the cards are shown at the end of the deal.
-  Json view(std::optional<int> viewer) const override {
-    Json out = view::base(view::layouts::betting, phase_name(), deals_, dealer_);
-    Json seats = Json::array();
-    for (int seat = 0; seat < players(); ++seat) {
-      const auto& s = seats_[seat];
-      const bool holds = s.in_deal && s.card.has_value();
-      const bool face_up = holds && (shown_ || viewer == seat || (is_king(*s.card) && exposed_[seat]));
-      Json line = view::seat(seat, holds ? std::vector<Card>{*s.card} : std::vector<Card>{}, face_up,
-                             standing_name(s.standing), s.standing == Standing::left);
-      line["counters"] = s.counters;
-      line["in_deal"] = s.in_deal;
-      line["king"] = s.in_deal && exposed_[seat];
-      line["done"] = s.done.empty() ? Json() : Json(s.done);
-      seats.push_back(line);
-    }
-    out["seats"] = std::move(seats);
-    out["piles"] = Json::array({view::face_down_pile("stock", std::nullopt, stock_.size() + returned_.size())});
-    out["pools"] = {{pool_name, pool_}};
-    out["turn"] = view::turn(to_act(), phase_ == Phase::playing ? "exchange" : phase_name());
-    out["stake"] = stake_;
-    out["winner"] = winner_ ? Json(*winner_) : Json();
-    return out;
+  void write_view(std::optional<int> viewer, JsonWriter& out) const override {
+    out.begin_object();
+    view::base_members(out, view::layouts::betting, phase_name(), deals_, dealer_);
+    out.array_field("seats", [&] {
+      for (int seat = 0; seat < players(); ++seat) write_seat(out, seat, viewer);
+    });
+    out.array_field("piles", [&] { view::face_down_pile(out, "stock", std::nullopt, stock_.size() + returned_.size()); });
+    out.object_field("pools", [&] { out.field(pool_name, pool_); });
+    out.key("turn");
+    view::turn(out, to_act(), phase_ == Phase::playing ? "exchange" : phase_name());
+    out.field("stake", stake_);
+    out.field("winner", winner_);
+    out.end_object();
+  }
+
+  void write_seat(JsonWriter& out, int seat, std::optional<int> viewer) const {
+    const auto& s = seats_[seat];
+    const bool holds = s.in_deal && s.card.has_value();
+    const bool face_up = holds && (shown_ || viewer == seat || (is_king(*s.card) && exposed_[seat]));
+    out.object([&] {
+      view::seat_members(out, seat, holds ? std::vector<Card>{*s.card} : std::vector<Card>{}, face_up,
+                         standing_name(s.standing), s.standing == Standing::left);
+      out.field("counters", s.counters);
+      out.field("in_deal", s.in_deal);
+      out.field("king", s.in_deal && exposed_[seat]);
+      out.key("done");
+      if (s.done.empty()) out.null();
+      else out.value(s.done);
+    });
   }
 
   Json result() const override { return result_; }

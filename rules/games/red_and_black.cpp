@@ -68,16 +68,25 @@ class RedAndBlack final : public GameState {
     return {order_[turn_]};
   }
 
-  Json legal_actions(int seat, const Balances& balances) const override {
-    Json legal = Json::array();
-    if (phase_ != Phase::playing || seat != order_[turn_]) return legal;
-    // The bettor's and the banker's chips are theirs across tables and may have
-    // gone since the turn began: with no bet left to cover, the bettor may only skip.
+  void write_legal_actions(int seat, const Balances& balances, JsonWriter& out) const override {
+    out.begin_array();
+    if (phase_ == Phase::playing && seat == order_[turn_]) write_bets(seat, balances, out);
+    out.end_array();
+  }
+
+  // The bettor's and the banker's chips are theirs across tables and may have
+  // gone since the turn began: with no bet left to cover, the bettor may only skip.
+  void write_bets(int seat, const Balances& balances, JsonWriter& out) const {
     const auto most = max_bet(seat, balances);
-    if (most < 1) return Json::array({skip_action()});
-    for (const char* colour : {"red", "black"})
-      legal.push_back({{"type", "bet"}, {"colour", colour}, {"amount", bounds(1, most)}});
-    return legal;
+    if (most < 1) return write_skip_action(out);
+    for (const char* colour : {"red", "black"}) {
+      out.object([&] {
+        out.field("type", "bet");
+        out.field("colour", colour);
+        out.key("amount");
+        write_bounds(out, 1, most);
+      });
+    }
   }
 
   Effects apply(int seat, const Json& action, const Balances& balances) override {
@@ -178,23 +187,32 @@ class RedAndBlack final : public GameState {
 
   // The five cards are dealt face up once a bet is made, so every viewer sees
   // the same table. The dealer banks with his own chips: there is no pool.
-  Json view(std::optional<int>) const override {
-    Json out = view::base(view::layouts::betting, phase_name(), deals_, dealer_);
-    Json seats = Json::array();
-    for (int seat = 0; seat < players(); ++seat) {
-      const auto& s = seats_[seat];
-      Json line = view::seat(seat, s.cards, true, status_name(s.status), s.left);
-      line["colour"] = s.red ? Json(colour_name(*s.red)) : Json();
-      line["bet"] = s.bet ? Json(*s.bet) : Json();
-      line["named"] = s.red && !s.cards.empty() ? Json(named_count(s)) : Json();
-      seats.push_back(line);
-    }
-    out["seats"] = std::move(seats);
-    out["piles"] = Json::array({view::face_down_pile("stock", std::nullopt, stock_.size())});
-    out["turn"] = view::turn(to_act(), phase_ == Phase::playing ? "bet" : phase_name());
-    out["limit"] = limit_;
-    out["sequential"] = sequential_;
-    return out;
+  void write_view(std::optional<int>, JsonWriter& out) const override {
+    out.begin_object();
+    view::base_members(out, view::layouts::betting, phase_name(), deals_, dealer_);
+    out.array_field("seats", [&] {
+      for (int seat = 0; seat < players(); ++seat) write_seat(out, seat);
+    });
+    out.array_field("piles", [&] { view::face_down_pile(out, "stock", std::nullopt, stock_.size()); });
+    out.key("turn");
+    view::turn(out, to_act(), phase_ == Phase::playing ? "bet" : phase_name());
+    out.field("limit", limit_);
+    out.field("sequential", sequential_);
+    out.end_object();
+  }
+
+  void write_seat(JsonWriter& out, int seat) const {
+    const auto& s = seats_[seat];
+    out.object([&] {
+      view::seat_members(out, seat, s.cards, true, status_name(s.status), s.left);
+      out.key("colour");
+      if (s.red) out.string(colour_name(*s.red));
+      else out.null();
+      out.field("bet", s.bet);
+      out.key("named");
+      if (s.red && !s.cards.empty()) out.integer(named_count(s));
+      else out.null();
+    });
   }
 
   Json result() const override { return result_; }

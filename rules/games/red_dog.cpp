@@ -73,13 +73,21 @@ class RedDog final : public GameState {
 
   // The bettor's chips are his across tables: he may have spent them elsewhere
   // since his turn began. With nothing left to bet he may only pass his turn.
-  Json legal_actions(int seat, const Balances& balances) const override {
-    Json legal = Json::array();
-    if (phase_ != Phase::playing || seat != order_[turn_]) return legal;
-    const auto most = most_bet(seat, balances);
-    if (most >= 1) legal.push_back({{"type", "bet"}, {"amount", bounds(1, most)}});
-    else legal.push_back(skip_action());
-    return legal;
+  void write_legal_actions(int seat, const Balances& balances, JsonWriter& out) const override {
+    out.begin_array();
+    if (phase_ == Phase::playing && seat == order_[turn_]) {
+      const auto most = most_bet(seat, balances);
+      if (most >= 1) {
+        out.object([&] {
+          out.field("type", "bet");
+          out.key("amount");
+          write_bounds(out, 1, most);
+        });
+      } else {
+        write_skip_action(out);
+      }
+    }
+    out.end_array();
   }
 
   Effects apply(int seat, const Json& action, const Balances& balances) override {
@@ -139,18 +147,22 @@ class RedDog final : public GameState {
     return fx;
   }
 
-  Json view(std::optional<int> viewer) const override {
-    Json out = view::base(view::layouts::betting, phase_name(), deals_, dealer_);
-    Json seats = Json::array();
-    for (int seat = 0; seat < players(); ++seat) seats.push_back(seat_view(seat, viewer));
-    out["seats"] = std::move(seats);
-    out["piles"] = Json::array({view::face_down_pile("stock", std::nullopt, stock_.size()),
-                                view::pile("turned", std::nullopt, turned_, view::Shown::all)});
-    out["pools"] = {{pot_pool, pot_}};
-    out["turn"] = view::turn(to_act(), phase_ == Phase::playing ? "bet" : phase_name());
-    out["ante"] = ante_;
-    out["hand_size"] = hand_size_;
-    return out;
+  void write_view(std::optional<int> viewer, JsonWriter& out) const override {
+    out.begin_object();
+    view::base_members(out, view::layouts::betting, phase_name(), deals_, dealer_);
+    out.array_field("seats", [&] {
+      for (int seat = 0; seat < players(); ++seat) write_seat(out, seat, viewer);
+    });
+    out.array_field("piles", [&] {
+      view::face_down_pile(out, "stock", std::nullopt, stock_.size());
+      view::pile(out, "turned", std::nullopt, turned_, view::Shown::all);
+    });
+    out.object_field("pools", [&] { out.field(pot_pool, pot_); });
+    out.key("turn");
+    view::turn(out, to_act(), phase_ == Phase::playing ? "bet" : phase_name());
+    out.field("ante", ante_);
+    out.field("hand_size", hand_size_);
+    out.end_object();
   }
 
   Json result() const override { return result_; }
@@ -390,15 +402,16 @@ class RedDog final : public GameState {
   // it (a winner's beating card is in `shown`, a loser's hand is never shown).
   // `bet`, `target` and `shown` are present once they have a value: a state
   // push goes to every seat on every step, and most seats have none yet.
-  Json seat_view(int seat, std::optional<int> viewer) const {
+  void write_seat(JsonWriter& out, int seat, std::optional<int> viewer) const {
     const auto& s = seats_[seat];
     const bool own = viewer == seat;
     const bool in_play = own || s.status == Status::waiting;
-    Json out = view::seat(seat, in_play ? s.hand : std::vector<Card>{}, own, status_name(s.status), s.left);
-    if (s.bet) out["bet"] = *s.bet;
-    if (s.target) out["target"] = to_string(*s.target);
-    if (s.shown) out["shown"] = to_string(*s.shown);
-    return out;
+    out.object([&] {
+      view::seat_members(out, seat, in_play ? s.hand : std::vector<Card>{}, own, status_name(s.status), s.left);
+      if (s.bet) out.field("bet", *s.bet);
+      if (s.target) out.field("target", to_string(*s.target));
+      if (s.shown) out.field("shown", to_string(*s.shown));
+    });
   }
 
   const int hand_size_;

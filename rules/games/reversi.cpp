@@ -50,12 +50,11 @@ class Reversi final : public GameState {
     return {turn_};
   }
 
-  Json legal_actions(int seat, const Balances&) const override {
-    Json legal = Json::array();
-    if (phase_ != Phase::playing || seat != turn_) return legal;
-    for (auto card : tricks::legal_cards(seats_[seat].hand, trick_, rules_))
-      legal.push_back({{"type", "card"}, {"card", to_string(card)}});
-    return legal;
+  void write_legal_actions(int seat, const Balances&, JsonWriter& out) const override {
+    out.begin_array();
+    if (phase_ == Phase::playing && seat == turn_)
+      for (auto card : tricks::legal_cards(seats_[seat].hand, trick_, rules_)) tricks::write_card_action(out, "card", card);
+    out.end_array();
   }
 
   Effects apply(int seat, const Json& action, const Balances& balances) override {
@@ -158,26 +157,33 @@ class Reversi final : public GameState {
     return fx;
   }
 
-  Json view(std::optional<int> viewer) const override {
+  void write_view(std::optional<int> viewer, JsonWriter& out) const override {
     const char* phase = phase_label(phase_, "playing");
-    Json out = view::base(view::layouts::tricks, phase, deals_, dealer_);
-    Json seats = Json::array();
-    for (int seat = 0; seat < players(); ++seat) {
-      const auto& s = seats_[seat];
-      const char* status = s.left ? "left" : s.in_deal ? "playing" : "out";
-      Json line = view::seat(seat, s.hand, viewer == seat, status, s.left);
-      line["tricks"] = s.tricks;
-      line["in_deal"] = s.in_deal;
-      seats.push_back(line);
-    }
-    out["seats"] = std::move(seats);
-    out["trick"] = view::trick(trick_json(trick_), std::nullopt);  // Reversi has no trump
-    out["pools"] = {{pool_name, pool_}};
-    out["turn"] = view::turn(to_act(), phase_ == Phase::playing ? "play" : phase);
-    out["stake"] = stake_;
-    out["tricks_per_deal"] = tricks_per_deal_;
-    out["last_trick"] = trick_json(last_trick_);
-    return out;
+    out.begin_object();
+    view::base_members(out, view::layouts::tricks, phase, deals_, dealer_);
+    out.array_field("seats", [&] {
+      for (int seat = 0; seat < players(); ++seat) write_seat(out, seat, viewer);
+    });
+    out.key("trick");
+    view::trick(out, [&] { tricks::write_plays(out, trick_); }, std::nullopt);  // Reversi has no trump
+    out.object_field("pools", [&] { out.field(pool_name, pool_); });
+    out.key("turn");
+    view::turn(out, to_act(), phase_ == Phase::playing ? "play" : phase);
+    out.field("stake", stake_);
+    out.field("tricks_per_deal", tricks_per_deal_);
+    out.key("last_trick");
+    tricks::write_plays(out, last_trick_);
+    out.end_object();
+  }
+
+  void write_seat(JsonWriter& out, int seat, std::optional<int> viewer) const {
+    const auto& s = seats_[seat];
+    const char* status = s.left ? "left" : s.in_deal ? "playing" : "out";
+    out.object([&] {
+      view::seat_members(out, seat, s.hand, viewer == seat, status, s.left);
+      out.field("tricks", s.tricks);
+      out.field("in_deal", s.in_deal);
+    });
   }
 
   Json result() const override { return result_; }
@@ -242,12 +248,6 @@ class Reversi final : public GameState {
     auto it = std::find(order_.begin(), order_.end(), seat);
     ++it;
     return it == order_.end() ? order_.front() : *it;
-  }
-
-  static Json trick_json(const tricks::Trick& trick) {
-    Json out = Json::array();
-    for (const auto& play : trick) out.push_back({{"seat", play.seat}, {"card", to_string(play.card)}});
-    return out;
   }
 
   void settle(Effects& fx) {

@@ -109,8 +109,9 @@ class RummyPoker final : public GoDownFamily {
                                : "The game ends with the best score tied.");
   }
 
-  Json extra_view() const override {
-    return {{"target", kRummyPokerTarget}, {"scoring", penalty_ ? "penalty" : "positive"}};
+  void write_extra_view(JsonWriter& out) const override {
+    out.field("target", kRummyPokerTarget);
+    out.field("scoring", penalty_ ? "penalty" : "positive");
   }
 
   bool penalty_;

@@ -64,4 +64,24 @@ Json meld_json(const Meld& meld) {
   return out;
 }
 
+void write_meld(JsonWriter& out, const Meld& meld) { out.value(meld_strings(meld)); }
+
+void list_action(JsonWriter& legal, std::string_view type) {
+  legal.object([&] { legal.field("type", type); });
+}
+
+void list_draw(JsonWriter& legal, std::string_view from) {
+  legal.object([&] {
+    legal.field("type", "draw");
+    legal.field("from", from);
+  });
+}
+
+void list_discard(JsonWriter& legal, Card card) {
+  legal.object([&] {
+    legal.field("type", "discard");
+    legal.field("card", to_string(card));
+  });
+}
+
 }  // namespace parlour::rules::rummy

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rules/game.h"
@@ -28,5 +29,11 @@ MeldSpec read_meld_spec(const Json& list, const MeldRules& rules, const std::str
 
 // A meld as the wire writes it ("9H", "JK=8H"), straight into JSON.
 Json meld_json(const Meld& meld);
+void write_meld(JsonWriter& out, const Meld& meld);
+
+// Actions of a legal list with no cards to work out, each written as one object.
+void list_action(JsonWriter& legal, std::string_view type);  // {"type":T}
+void list_draw(JsonWriter& legal, std::string_view from);    // {"type":"draw","from":F}
+void list_discard(JsonWriter& legal, Card card);             // {"type":"discard","card":C}
 
 }  // namespace parlour::rules::rummy

@@ -12,7 +12,7 @@ namespace parlour::rules::rummy {
 
 // The draw stage, a turn's start: the stock top, the upcard, a spread pile's
 // cards, the whole pile, declining the upcard (Block), or going down (Java).
-void RummyBase::draw_legal_actions(int seat, Json& legal) const {
+void RummyBase::draw_legal_actions(int seat, JsonWriter& legal) const {
   list_draws(seat, legal);
   if (config_.melding.go_down) list_go_down(seat, legal);
 }
@@ -169,31 +169,34 @@ void RummyBase::draw_from_stock(int seat) {
 
 // ------------------------------------------------------------------ legal
 
-void RummyBase::list_draws(int seat, Json& legal) const {
+void RummyBase::list_draws(int seat, JsonWriter& legal) const {
   if (stock_gone_) {
-    if (!pile_.empty()) legal.push_back({{"type", "draw"}, {"from", "discard"}});
-    legal.push_back({{"type", "decline"}});
+    if (!pile_.empty()) list_draw(legal, "discard");
+    list_action(legal, "decline");
     return;
   }
   if (config_.draw.upcard_then_one_more) {
-    if (!stock_.empty()) legal.push_back({{"type", "draw"}, {"from", "stock"}});
-    if (!pile_.empty() && (drawn_this_turn_ > 0 || !stock_.empty() || pile_.size() >= 2))
-      legal.push_back({{"type", "draw"}, {"from", "discard"}});
+    if (!stock_.empty()) list_draw(legal, "stock");
+    if (!pile_.empty() && (drawn_this_turn_ > 0 || !stock_.empty() || pile_.size() >= 2)) list_draw(legal, "discard");
     return;
   }
-  if (can_draw_from_stock()) legal.push_back({{"type", "draw"}, {"from", "stock"}});
+  if (can_draw_from_stock()) list_draw(legal, "stock");
   if (config_.draw.spread_pile) {
     for (std::size_t depth = 0; depth < pile_.size(); ++depth)
       if (usable_take(seat, depth, config_.draw.must_use_taken && !(depth == 0 && config_.draw.top_card_free)))
-        legal.push_back({{"type", "take"}, {"depth", depth}, {"card", to_string(pile_[pile_.size() - 1 - depth])}});
+        legal.object([&] {
+          legal.field("type", "take");
+          legal.field("depth", depth);
+          legal.field("card", to_string(pile_[pile_.size() - 1 - depth]));
+        });
     if (config_.draw.take_whole_pile && !pile_.empty() && whole_pile_takes_ < whole_pile_takes_max())
-      legal.push_back({{"type", "take_all"}});
+      list_action(legal, "take_all");
     return;
   }
   const bool upcard_ok = !pile_.empty() && (!config_.draw.boathouse || !stock_.empty() || upcard_restocks_pair()) &&
                         (!in_break_ || usable_take(seat, 0, true));
-  if (upcard_ok) legal.push_back({{"type", "draw"}, {"from", "discard"}});
-  if (config_.draw.boathouse_two_discards && pile_.size() >= 2) legal.push_back({{"type", "draw"}, {"from", "two_discards"}});
+  if (upcard_ok) list_draw(legal, "discard");
+  if (config_.draw.boathouse_two_discards && pile_.size() >= 2) list_draw(legal, "two_discards");
 }
 
 }  // namespace parlour::rules::rummy

@@ -166,7 +166,7 @@ void RummyBase::apply_go_down(int seat, const Json& action, Balances& chips, Eff
 
 // The discards that may end the turn (play_legal_actions): none while a card
 // taken must still be melded, or in the break while the hand holds a meld.
-void RummyBase::list_discards(int seat, Json& legal) const {
+void RummyBase::list_discards(int seat, JsonWriter& legal) const {
   const auto& hand = hands_[seat];
   const bool may_go_out = !config_.discard.needs_earlier_meld || melded_before_this_turn_[seat];
   if (must_use_) return;
@@ -176,31 +176,25 @@ void RummyBase::list_discards(int seat, Json& legal) const {
         std::count(hand.begin(), hand.end(), c) == 1)
       continue;
     if (hand.size() == 1 && !may_go_out) continue;
-    legal.push_back({{"type", "discard"}, {"card", to_string(c)}});
+    list_discard(legal, c);
   }
 }
 
 // One canonical arrangement for the whole hand, and one per card that may be
 // shown, wilds written with what they stand for (rules/rummy.md G6).
-void RummyBase::list_go_down(int seat, Json& legal) const {
+void RummyBase::list_go_down(int seat, JsonWriter& legal) const {
   const auto& hand = hands_[seat];
   auto listing = [&](const std::vector<Card>& cards, std::optional<Card> shown) {
     const auto whole = meld_every_card(cards, config_.melds);
     if (!whole || whole->melds.empty()) return;
-    for (const auto& arrangement : arrangements_by_worth(whole->melds)) {
-      Json melds = Json::array();
-      for (const auto& m : arrangement) {
-        // Every wild declared (a deuce standing as itself too), so the listing applies as written.
-        Json list = Json::array();
-        for (const auto& mc : m.cards)
-          list.push_back(is_wild(mc.card, config_.melds) ? to_string(mc.card) + "=" + to_string(mc.as)
-                                                         : to_string(mc.card));
-        melds.push_back(list);
-      }
-      Json action = {{"type", "go_down"}, {"melds", melds}};
-      if (shown) action["shown"] = to_string(*shown);
-      legal.push_back(action);
-    }
+    for (const auto& arrangement : arrangements_by_worth(whole->melds))
+      legal.object([&] {
+        legal.field("type", "go_down");
+        legal.array_field("melds", [&] {
+          for (const auto& m : arrangement) write_go_down_meld(legal, m);
+        });
+        if (shown) legal.field("shown", to_string(*shown));
+      });
   };
   listing(hand, std::nullopt);
   // Keeping one card back, the rest must meld whole: two cards that fit no meld
@@ -216,27 +210,19 @@ void RummyBase::list_go_down(int seat, Json& legal) const {
 }
 
 // One canonical arrangement per possible discard (rules/rummy.md G6).
-void RummyBase::list_go_rummy(int seat, Json& legal) const {
+void RummyBase::list_go_rummy(int seat, JsonWriter& legal) const {
   const auto& hand = hands_[seat];
   auto listing = [&](const std::vector<Card>& cards, std::optional<Card> discard) {
     const auto whole = meld_every_card(cards, config_.melds);
     if (!whole) return;
-    for (const auto& arrangement : arrangements_by_worth(whole->melds)) {
-      Json melds = Json::array();
-      for (const auto& m : arrangement) {
-        // A wild as "JK=8H"; plain cards when a wild-capable card stands as itself
-        // (a natural deuce), since declarations cover every wild of a meld or none.
-        const bool declarable = std::none_of(m.cards.begin(), m.cards.end(), [&](const MeldCard& mc) {
-          return !mc.wild && is_wild(mc.card, config_.melds);
+    for (const auto& arrangement : arrangements_by_worth(whole->melds))
+      legal.object([&] {
+        legal.field("type", "go_rummy");
+        legal.array_field("melds", [&] {
+          for (const auto& m : arrangement) write_go_rummy_meld(legal, m);
         });
-        Json list = Json::array();
-        for (const auto& mc : m.cards) list.push_back(to_string(mc.card));
-        melds.push_back(declarable ? Json(meld_strings(m)) : list);
-      }
-      Json action = {{"type", "go_rummy"}, {"melds", melds}};
-      if (discard) action["discard"] = to_string(*discard);
-      legal.push_back(action);
-    }
+        if (discard) legal.field("discard", to_string(*discard));
+      });
   };
   if (cards_in_no_meld(hand, config_.melds) > 1) return;  // quick exit: no arrangement can leave only one out
   // One search of the whole hand spares the search without each card when no
@@ -252,6 +238,28 @@ void RummyBase::list_go_rummy(int seat, Json& legal) const {
     rest.erase(std::find(rest.begin(), rest.end(), c));
     if (!rest.empty()) listing(rest, c);
   }
+}
+
+// A meld of a listed go_down: every wild declared (a deuce standing as itself
+// too), so the listing applies as written.
+void RummyBase::write_go_down_meld(JsonWriter& legal, const Meld& meld) const {
+  legal.array([&] {
+    for (const auto& mc : meld.cards)
+      legal.string(is_wild(mc.card, config_.melds) ? to_string(mc.card) + "=" + to_string(mc.as) : to_string(mc.card));
+  });
+}
+
+// A meld of a listed go_rummy: a wild as "JK=8H"; plain cards when a wild-capable
+// card stands as itself (a natural deuce), since declarations cover every wild of
+// a meld or none.
+void RummyBase::write_go_rummy_meld(JsonWriter& legal, const Meld& meld) const {
+  const bool declarable = std::none_of(meld.cards.begin(), meld.cards.end(), [&](const MeldCard& mc) {
+    return !mc.wild && is_wild(mc.card, config_.melds);
+  });
+  if (declarable) return write_meld(legal, meld);
+  legal.array([&] {
+    for (const auto& mc : meld.cards) legal.string(to_string(mc.card));
+  });
 }
 
 std::vector<std::vector<Meld>> RummyBase::arrangements_by_worth(const std::vector<Meld>& melds) const {

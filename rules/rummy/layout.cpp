@@ -6,6 +6,7 @@
 #include "rules/rummy/rummy_base.h"
 
 #include <algorithm>
+#include <initializer_list>
 
 #include "rules/action.h"
 #include "rules/rummy/card_lists.h"
@@ -21,6 +22,31 @@ bool set_could_take(const Meld& meld, Card card, const MeldRules& rules) {
   if (static_cast<int>(meld.cards.size()) >= rules.set_max) return false;
   if (card.is_joker() || !rules.set_distinct_suits) return true;
   return std::none_of(meld.cards.begin(), meld.cards.end(), [&](const MeldCard& mc) { return mc.as.suit == card.suit; });
+}
+
+// A table meld a listed layout puts in another form.
+struct ChangedMeld {
+  std::size_t index;  // in the table
+  const Meld* to;
+};
+
+// {"type":"layout","melds":[…]}: the table's melds in their order, each as it
+// stands or as `changed` says (the last change of a meld counting), then `added`
+// where there is one.
+void list_layout(JsonWriter& legal, const std::vector<TableMeld>& table, std::initializer_list<ChangedMeld> changed,
+                 const Meld* added) {
+  legal.object([&] {
+    legal.field("type", "layout");
+    legal.array_field("melds", [&] {
+      for (std::size_t i = 0; i < table.size(); ++i) {
+        const Meld* meld = &table[i].meld;
+        for (const auto& change : changed)
+          if (change.index == i) meld = change.to;
+        write_meld(legal, *meld);
+      }
+      if (added) write_meld(legal, *added);
+    });
+  });
 }
 
 }  // namespace
@@ -73,27 +99,15 @@ void RummyBase::apply_layout(int seat, const Json& action, Balances& chips, Effe
 // card laid off on a table meld, and every exchange of a table joker for the
 // natural card it stands for, the joker then laid off on the first meld that
 // takes it or, failing that, melded with cards from the hand.
-void RummyBase::list_layouts(int seat, Json& legal) const {
+void RummyBase::list_layouts(int seat, JsonWriter& legal) const {
   const auto& hand = hands_[seat];
   if (hand.empty()) return;
   const auto& rules = config_.melds;
-  // The table as it stands, written out once and only if some layout is listed.
-  Json written;
-  auto table = [&]() -> const Json& {
-    if (written.is_null()) {
-      written = Json::array();
-      for (const auto& tm : table_) written.push_back(meld_json(tm.meld));
-    }
-    return written;
-  };
-  auto emit = [&](Json melds) { legal.push_back({{"type", "layout"}, {"melds", std::move(melds)}}); };
 
   for (const auto& cards : candidate_melds(hand, rules)) {
     auto check = validate_meld(cards, rules);
     if (!check) continue;
-    Json melds = table();
-    melds.push_back(meld_json(*check.meld));
-    emit(std::move(melds));
+    list_layout(legal, table_, {}, &*check.meld);
   }
 
   const auto singles = distinct(hand);
@@ -101,9 +115,7 @@ void RummyBase::list_layouts(int seat, Json& legal) const {
     for (auto c : singles) {
       if (!set_could_take(table_[i].meld, c, rules) || !lays_off(table_[i].meld, c, rules)) continue;
       auto check = extend_meld(table_[i].meld, {c}, rules);
-      Json melds = table();
-      melds[i] = meld_json(*check.meld);
-      emit(std::move(melds));
+      list_layout(legal, table_, {{i, &*check.meld}}, nullptr);
     }
 
   for (std::size_t i = 0; i < table_.size(); ++i) {
@@ -119,10 +131,7 @@ void RummyBase::list_layouts(int seat, Json& legal) const {
       for (std::size_t j = 0; j < table_.size() && !placed; ++j) {
         auto check = extend_meld(j == i ? swapped : table_[j].meld, {wild}, rules);
         if (!check) continue;
-        Json melds = table();
-        melds[i] = meld_json(swapped);
-        melds[j] = meld_json(*check.meld);
-        emit(std::move(melds));
+        list_layout(legal, table_, {{i, &swapped}, {j, &*check.meld}}, nullptr);
         placed = true;
       }
       if (placed) continue;
@@ -133,10 +142,7 @@ void RummyBase::list_layouts(int seat, Json& legal) const {
         if (!holds(cards, wild)) continue;
         auto check = validate_meld(cards, rules);
         if (!check) continue;
-        Json melds = table();
-        melds[i] = meld_json(swapped);
-        melds.push_back(meld_json(*check.meld));
-        emit(std::move(melds));
+        list_layout(legal, table_, {{i, &swapped}}, &*check.meld);
         break;
       }
     }

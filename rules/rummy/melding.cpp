@@ -8,6 +8,7 @@
 
 #include "rules/action.h"
 #include "rules/rummy/card_lists.h"
+#include "rules/view.h"
 
 namespace parlour::rules::rummy {
 
@@ -205,8 +206,23 @@ void RummyBase::on_meld_made(int, const TableMeld&, const std::vector<std::size_
 
 // ------------------------------------------------------------------ legal
 
+namespace {
+
+// {"type":"lay_off","meld":M,"cards":[C]}, with the members `more` writes.
+template <class More>
+void list_lay_off(JsonWriter& legal, std::size_t meld, Card card, More&& more) {
+  legal.object([&] {
+    legal.field("type", "lay_off");
+    legal.field("meld", meld);
+    legal.array_field("cards", [&] { legal.string(to_string(card)); });
+    more();
+  });
+}
+
+}  // namespace
+
 // The melds and lay-offs the hand may make now (play_legal_actions).
-void RummyBase::list_melds_and_lay_offs(int seat, Json& legal) const {
+void RummyBase::list_melds_and_lay_offs(int seat, JsonWriter& legal) const {
   const auto& hand = hands_[seat];
   auto may_leave = [&](const std::vector<Card>& played) {
     return why_not_keep(seat, hand_without(seat, played), played).empty();
@@ -217,7 +233,11 @@ void RummyBase::list_melds_and_lay_offs(int seat, Json& legal) const {
     if (must_use_ && !holds(meld, *must_use_)) continue;
     if (config_.melding.meld_cards_exact > 0 && static_cast<int>(meld.size()) != config_.melding.meld_cards_exact) continue;
     if (!may_leave(meld)) continue;
-    legal.push_back({{"type", "meld"}, {"cards", card_list(meld)}});
+    legal.object([&] {
+      legal.field("type", "meld");
+      legal.key("cards");
+      view::cards(legal, meld);
+    });
   }
   // The cards that may be laid off alone, worked out once for every meld.
   std::vector<Card> singles;
@@ -230,30 +250,30 @@ void RummyBase::list_melds_and_lay_offs(int seat, Json& legal) const {
 // Each single card laid off on each table meld it fits; a wild once for each card
 // it may stand for there (each end of a run), since where it goes decides what
 // may be laid off or moved later.
-void RummyBase::list_lay_offs(const std::vector<Card>& singles, Json& legal) const {
+void RummyBase::list_lay_offs(const std::vector<Card>& singles, JsonWriter& legal) const {
   for (std::size_t i = 0; i < table_.size(); ++i)
     for (auto c : singles) {
       if (!lays_off(table_[i].meld, c, config_.melds)) continue;
       if (!is_wild(c, config_.melds) || table_[i].meld.kind != MeldKind::run) {
-        legal.push_back({{"type", "lay_off"}, {"meld", i}, {"cards", {to_string(c)}}});
+        list_lay_off(legal, i, c, [] {});
         continue;
       }
       const Suit suit = table_[i].meld.cards.front().as.suit;
       for (std::uint8_t rank = ace; rank <= king; ++rank) {
         const Card as{rank, suit};
         if (extend_meld(table_[i].meld, {c}, config_.melds, {as}))
-          legal.push_back({{"type", "lay_off"}, {"meld", i}, {"cards", {to_string(c)}}, {"wilds", {to_string(as)}}});
+          list_lay_off(legal, i, c, [&] { legal.array_field("wilds", [&] { legal.string(to_string(as)); }); });
       }
     }
 }
 
 // shift_on_natural: each natural card that takes a run wild's place, once per end
 // the wild may move to.
-void RummyBase::list_shift_lay_offs(const std::vector<Card>& singles, Json& legal) const {
+void RummyBase::list_shift_lay_offs(const std::vector<Card>& singles, JsonWriter& legal) const {
   for (std::size_t i = 0; i < table_.size(); ++i)
     for (auto c : singles)
       for (auto end : shift_choices(table_[i].meld, c, config_.melds))
-        legal.push_back({{"type", "lay_off"}, {"meld", i}, {"cards", {to_string(c)}}, {"shift", to_string(end)}});
+        list_lay_off(legal, i, c, [&] { legal.field("shift", to_string(end)); });
 }
 
 }  // namespace parlour::rules::rummy

@@ -29,21 +29,36 @@ AceMode ace_mode(const std::string& name) {
 
 }  // namespace
 
+void write_meld_rules(JsonWriter& out, const MeldRules& m) {
+  out.object([&] {
+    out.field("set_min", m.set_min);
+    out.field("set_max", m.set_max);
+    out.field("set_duplicates", m.set_duplicates);
+    out.field("set_distinct_suits", m.set_distinct_suits);
+    out.field("run_min", m.run_min);
+    out.field("ace", ace_name(m.ace));
+    out.field("deuces_wild", m.deuces_wild);
+    out.field("jokers_wild", m.jokers_wild);
+    out.field("jokers_own_rank", m.jokers_own_rank);
+  });
+}
+
+void write_card_values(JsonWriter& out, const CardValues& v) {
+  out.object([&] {
+    out.field("ace", v.ace);
+    out.field("ace_low_run", v.ace_low_run);
+    out.field("face", v.face);
+    out.field("joker", v.joker);
+    out.field("wild_deuce", v.wild_deuce);
+  });
+}
+
 Json meld_rules_json(const MeldRules& m) {
-  return {{"set_min", m.set_min},
-          {"set_max", m.set_max},
-          {"set_duplicates", m.set_duplicates},
-          {"set_distinct_suits", m.set_distinct_suits},
-          {"run_min", m.run_min},
-          {"ace", ace_name(m.ace)},
-          {"deuces_wild", m.deuces_wild},
-          {"jokers_wild", m.jokers_wild},
-          {"jokers_own_rank", m.jokers_own_rank}};
+  return json_tree_of([&](JsonWriter& out) { write_meld_rules(out, m); });
 }
 
 Json card_values_json(const CardValues& v) {
-  return {{"ace", v.ace}, {"ace_low_run", v.ace_low_run}, {"face", v.face}, {"joker", v.joker},
-          {"wild_deuce", v.wild_deuce}};
+  return json_tree_of([&](JsonWriter& out) { write_card_values(out, v); });
 }
 
 MeldRules meld_rules_from(const Json& m) {

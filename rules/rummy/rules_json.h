@@ -10,6 +10,8 @@
 
 namespace parlour::rules::rummy {
 
+void write_meld_rules(JsonWriter& out, const MeldRules& rules);
+void write_card_values(JsonWriter& out, const CardValues& values);
 Json meld_rules_json(const MeldRules& rules);
 Json card_values_json(const CardValues& values);
 

@@ -86,12 +86,12 @@ class RummyBase : public GameState {
 
   Phase phase() const override;
   std::vector<int> to_act() const override;
-  Json legal_actions(int seat, const Balances& balances) const override;
+  void write_legal_actions(int seat, const Balances& balances, JsonWriter& legal) const override;
   Effects apply(int seat, const Json& action, const Balances& balances) override;
   Effects start_next_deal(const Balances& balances) override;
   Effects seat_left(int seat, const Balances& balances) override;
   Effects close(const Balances& balances) override;
-  Json view(std::optional<int> seat) const override;
+  void write_view(std::optional<int> viewer, JsonWriter& out) const override;
   Json result() const override { return result_; }
   int deals_played() const override { return deals_; }
   std::optional<DeckSource> deck_source() const override { return shoe_.source(); }
@@ -125,9 +125,9 @@ class RummyBase : public GameState {
 
   // ---- the turn's two stages (draws.cpp; turn.cpp for play); a game with a turn
   // of its own (Carousel, rules/games/carousel/turn.cpp) overrides both pairs
-  virtual void draw_legal_actions(int seat, Json& legal) const;
+  virtual void draw_legal_actions(int seat, JsonWriter& legal) const;
   virtual void apply_draw_action(int seat, const std::string& type, const Json& action, Balances& chips, Effects& fx);
-  virtual void play_legal_actions(int seat, Json& legal) const;
+  virtual void play_legal_actions(int seat, JsonWriter& legal) const;
   virtual void apply_play_action(int seat, const std::string& type, const Json& action, Balances& chips, Effects& fx);
   // A meld, lay-off or layout has emptied the seat's hand (going_out.cpp): he
   // goes out, or in the break his turn ends.
@@ -143,8 +143,9 @@ class RummyBase : public GameState {
   virtual bool game_finished() const;
   // Points a meld or lay-off scores when made (Michigan family); 0 elsewhere.
   virtual void on_meld_made(int seat, const TableMeld& meld, const std::vector<std::size_t>& new_cards, bool new_meld);
-  // Keys the game adds to every view, beside the engine's (view.cpp).
-  virtual Json extra_view() const { return Json::object(); }
+  // Members the game adds to every view, beside the engine's (view.cpp): written
+  // into the view's object, which is open; none of the engine's names.
+  virtual void write_extra_view(JsonWriter&) const {}
   // What the wild declarations of a whole-hand arrangement (go_rummy, go_down)
   // are worth to the player in the game's scoring (a bonus, a payoff): `legal`
   // lists one arrangement per different worth, so the server never picks a
@@ -208,7 +209,7 @@ class RummyBase : public GameState {
   void end_deal(const DealEnd& end, Balances& chips, Effects& fx);
   // The `layout` action (melding.rearrange) and a useful subset of layouts to list (layout.cpp).
   void apply_layout(int seat, const Json& action, Balances& chips, Effects& fx);
-  void list_layouts(int seat, Json& legal) const;
+  void list_layouts(int seat, JsonWriter& legal) const;
   // StockEnd::final_meld_round (stock_end.cpp), asked as each turn ends: the first
   // begins the round once the stock is out, with `turns` turns to play; the second
   // counts a turn of the round as played and says whether it was the last.
@@ -216,6 +217,13 @@ class RummyBase : public GameState {
   bool final_meld_round_over(Effects& fx);
   bool in_final_meld_round() const { return final_round_; }
   int final_meld_turns_left() const { return final_turns_left_; }
+  // The view (view.cpp) with the parts a game's table lacks left out: Carousel
+  // has no discard pile, and its melds belong to the whole table (owner null).
+  struct ViewParts {
+    bool discard_pile = true;
+    bool meld_owners = true;
+  };
+  void write_view_of(std::optional<int> viewer, const ViewParts& parts, JsonWriter& out) const;
 
   std::vector<int> scores_;  // running points, where a game keeps them
 
@@ -240,7 +248,7 @@ class RummyBase : public GameState {
   // nothing but whole-pile takes would never end (R-G3): at most 2 × players a deal.
   int whole_pile_takes_max() const { return 2 * players(); }
   void take_stock_top(int seat);
-  void list_draws(int seat, Json& legal) const;
+  void list_draws(int seat, JsonWriter& legal) const;
 
   // melding.cpp (layout.cpp shares its checks)
   void apply_meld(int seat, const Json& action, Balances& chips, Effects& fx);
@@ -256,9 +264,9 @@ class RummyBase : public GameState {
   // Every meld, lay-off and layout takes its cards from the hand this way: the
   // checks above (refusing the play), then out of the hand.
   void play_from_hand(int seat, const std::vector<Card>& cards);
-  void list_melds_and_lay_offs(int seat, Json& legal) const;
-  void list_lay_offs(const std::vector<Card>& singles, Json& legal) const;
-  void list_shift_lay_offs(const std::vector<Card>& singles, Json& legal) const;
+  void list_melds_and_lay_offs(int seat, JsonWriter& legal) const;
+  void list_lay_offs(const std::vector<Card>& singles, JsonWriter& legal) const;
+  void list_shift_lay_offs(const std::vector<Card>& singles, JsonWriter& legal) const;
 
   // going_out.cpp
   void apply_discard(int seat, const Json& action, Balances& chips, Effects& fx);
@@ -268,17 +276,19 @@ class RummyBase : public GameState {
   void put_down(int seat, std::vector<Meld> made);
   void after_hand_change(int seat, Balances& chips, Effects& fx);
   void check_break_discard(int seat) const;
-  void list_discards(int seat, Json& legal) const;
-  void list_go_rummy(int seat, Json& legal) const;
-  void list_go_down(int seat, Json& legal) const;
+  void list_discards(int seat, JsonWriter& legal) const;
+  void list_go_rummy(int seat, JsonWriter& legal) const;
+  void list_go_down(int seat, JsonWriter& legal) const;
+  void write_go_down_meld(JsonWriter& legal, const Meld& meld) const;
+  void write_go_rummy_meld(JsonWriter& legal, const Meld& meld) const;
   // The arrangement, then one more for each other worth its wilds' declarations may have.
   std::vector<std::vector<Meld>> arrangements_by_worth(const std::vector<Meld>& melds) const;
 
   // call_window.cpp
   void open_call_window(int discarder, Effects& fx);
-  void call_window_legal_actions(int seat, Json& legal) const;
+  void call_window_legal_actions(int seat, JsonWriter& legal) const;
   void apply_call_window_action(int seat, const std::string& type, const Json& action, Balances& chips, Effects& fx);
-  void call_discard_legal_actions(int seat, Json& legal) const;
+  void call_discard_legal_actions(int seat, JsonWriter& legal) const;
   void apply_call_discard_action(int seat, const std::string& type, const Json& action, Balances& chips, Effects& fx);
   void apply_call(int seat, const Json& action, Balances& chips, Effects& fx);
   void apply_pass(int seat, Balances& chips, Effects& fx);
@@ -303,8 +313,8 @@ class RummyBase : public GameState {
   void restore_call_window(const Json& snapshot);
 
   // view.cpp
-  Json seat_view(int seat, std::optional<int> viewer) const;
-  Json table_view() const;
+  void write_seat(JsonWriter& out, int seat, std::optional<int> viewer, const std::vector<int>& acting) const;
+  Json table_view() const;  // the result's melds
 
   RummyConfig config_;
   Shoe shoe_;
@@ -347,7 +357,7 @@ class RummyBase : public GameState {
 
 // The view's "rules" (view.cpp): the meld rules, card values, pack and melding
 // rules of the game as configured, public knowledge at the table.
-Json rules_view(const RummyConfig& config);
+void write_rules_view(JsonWriter& out, const RummyConfig& config);
 
 // Options every Rummy game shares, and the check for player counts by pack size.
 std::vector<OptionSpec> common_rummy_options();

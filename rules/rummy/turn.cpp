@@ -171,23 +171,23 @@ Effects RummyBase::apply(int seat, const Json& action, const Balances& balances)
   return fx;
 }
 
-Json RummyBase::legal_actions(int seat, const Balances&) const {
-  Json legal = Json::array();
-  const auto acting = to_act();
-  if (std::find(acting.begin(), acting.end(), seat) == acting.end()) return legal;
-  switch (stage_) {
-    case Stage::draw: draw_legal_actions(seat, legal); break;
-    case Stage::play: play_legal_actions(seat, legal); break;
-    case Stage::call_window: call_window_legal_actions(seat, legal); break;
-    case Stage::call_discard: call_discard_legal_actions(seat, legal); break;
-    default: break;
-  }
-  return legal;
+void RummyBase::write_legal_actions(int seat, const Balances&, JsonWriter& legal) const {
+  legal.array([&] {
+    const auto acting = to_act();
+    if (std::find(acting.begin(), acting.end(), seat) == acting.end()) return;
+    switch (stage_) {
+      case Stage::draw: draw_legal_actions(seat, legal); break;
+      case Stage::play: play_legal_actions(seat, legal); break;
+      case Stage::call_window: call_window_legal_actions(seat, legal); break;
+      case Stage::call_discard: call_discard_legal_actions(seat, legal); break;
+      default: break;
+    }
+  });
 }
 
 // The play stage, after the draw: meld, lay off, lay out, go rummy or go down,
 // and discard.
-void RummyBase::play_legal_actions(int seat, Json& legal) const {
+void RummyBase::play_legal_actions(int seat, JsonWriter& legal) const {
   if (config_.melding.rummy_only && !in_break_) {
     if (!config_.melding.go_down) list_go_rummy(seat, legal);
   } else {

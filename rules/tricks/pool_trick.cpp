@@ -63,37 +63,47 @@ class PoolTrick final : public GameState {
     return {actor()};
   }
 
-  Json legal_actions(int seat, const Balances&) const override {
-    Json legal = Json::array();
-    if (phase_ != Phase::playing || seat != actor()) return legal;
+  void write_legal_actions(int seat, const Balances&, JsonWriter& out) const override {
+    out.begin_array();
+    if (phase_ == Phase::playing && seat == actor()) write_stage_actions(seat, out);
+    out.end_array();
+  }
+
+  void write_stage_actions(int seat, JsonWriter& out) const {
+    const auto action = [&](const char* type) { out.object([&] { out.field("type", type); }); };
+    const auto general = [&](bool widow) {
+      out.object([&] {
+        out.field("type", "general");
+        out.field("widow", widow);
+      });
+    };
     switch (stage_) {
       case Stage::declare: {
-        if (!forced(seat) && !dealer_must_play(seat)) legal.push_back({{"type", "pass"}});
-        legal.push_back({{"type", "play"}});
-        if (!widow_taken_) legal.push_back({{"type", "take_widow"}});
+        if (!forced(seat) && !dealer_must_play(seat)) action("pass");
+        action("play");
+        if (!widow_taken_) action("take_widow");
         if (config_.general_allowed) {
-          legal.push_back({{"type", "general"}, {"widow", false}});
-          if (!widow_taken_) legal.push_back({{"type", "general"}, {"widow", true}});
+          general(false);
+          if (!widow_taken_) general(true);
         }
-        if (forced(seat)) legal.push_back({{"type", "pay_dealer"}});
+        if (forced(seat)) action("pay_dealer");
         break;
       }
       case Stage::general_choose:
-        legal.push_back({{"type", "play"}});
-        if (!widow_taken_) legal.push_back({{"type", "take_widow"}});
+        action("play");
+        if (!widow_taken_) action("take_widow");
         break;
       case Stage::widow_discard:
-        for (auto card : seats_[seat].hand) legal.push_back(card_action("discard", card));
+        for (auto card : seats_[seat].hand) tricks::write_card_action(out, "discard", card);
         break;
       case Stage::dealer_exchange:
-        legal.push_back({{"type", "keep"}});
-        for (auto card : seats_[seat].hand) legal.push_back(card_action("exchange", card));
+        action("keep");
+        for (auto card : seats_[seat].hand) tricks::write_card_action(out, "exchange", card);
         break;
       case Stage::play:
-        for (auto card : playable(seat)) legal.push_back(card_action("card", card));
+        for (auto card : playable(seat)) tricks::write_card_action(out, "card", card);
         break;
     }
-    return legal;
   }
 
   Effects apply(int seat, const Json& action, const Balances& balances) override {
@@ -166,28 +176,38 @@ class PoolTrick final : public GameState {
     return fx;
   }
 
-  Json view(std::optional<int> viewer) const override {
+  void write_view(std::optional<int> viewer, JsonWriter& out) const override {
     const bool dealt = deals_ > 0;
-    Json out = view::base(view::layouts::tricks, phase_name(), deals_, dealer_);
-    Json seats = Json::array();
-    for (int seat = 0; seat < players(); ++seat) seats.push_back(seat_view(seat, viewer));
-    out["seats"] = std::move(seats);
-    out["piles"] = Json::array({view::face_down_pile("widow", std::nullopt, widow_.size())});
-    out["trick"] = view::trick(plays_json(trick_), dealt ? std::optional<Suit>(turned_.suit) : std::nullopt);
-    out["pools"] = {{pool_name, pool_}};
-    out["turn"] = view::turn(to_act(), phase_ == Phase::playing ? stage_name(stage_) : phase_name());
-    out["forced"] = forced_to_play() ? Json(*forced_to_play()) : Json();
-    out["pool_at_play"] = pool_at_play_;
-    out["turned"] = dealt ? Json(to_string(turned_)) : Json();
-    out["turned_taken"] = turned_taken_;
-    out["widow_taken"] = widow_taken_;
-    out["general"] = general_ >= 0 ? Json(general_) : Json();
-    out["could_not_deal"] = could_not_deal_;
-    out["leader"] = first_player_ >= 0 ? Json(first_player_) : Json();
-    out["last_trick"] = plays_json(last_trick_);
-    out["ranking"] = config_.rules.order == RankOrder::rams_old ? "old" : "ace_high";
-    out["unit"] = config_.unit;
-    return out;
+    out.begin_object();
+    view::base_members(out, view::layouts::tricks, phase_name(), deals_, dealer_);
+    out.array_field("seats", [&] {
+      for (int seat = 0; seat < players(); ++seat) write_seat(out, seat, viewer);
+    });
+    out.array_field("piles", [&] { view::face_down_pile(out, "widow", std::nullopt, widow_.size()); });
+    out.key("trick");
+    view::trick(out, [&] { tricks::write_plays(out, trick_); }, dealt ? std::optional<Suit>(turned_.suit) : std::nullopt);
+    out.object_field("pools", [&] { out.field(pool_name, pool_); });
+    out.key("turn");
+    view::turn(out, to_act(), phase_ == Phase::playing ? stage_name(stage_) : phase_name());
+    out.field("forced", forced_to_play());
+    out.field("pool_at_play", pool_at_play_);
+    out.key("turned");
+    if (dealt) out.string(to_string(turned_));
+    else out.null();
+    out.field("turned_taken", turned_taken_);
+    out.field("widow_taken", widow_taken_);
+    out.key("general");
+    if (general_ >= 0) out.integer(general_);
+    else out.null();
+    out.field("could_not_deal", could_not_deal_);
+    out.key("leader");
+    if (first_player_ >= 0) out.integer(first_player_);
+    else out.null();
+    out.key("last_trick");
+    tricks::write_plays(out, last_trick_);
+    out.field("ranking", config_.rules.order == RankOrder::rams_old ? "old" : "ace_high");
+    out.field("unit", config_.unit);
+    out.end_object();
   }
 
   Json result() const override { return result_; }
@@ -320,21 +340,16 @@ class PoolTrick final : public GameState {
 
   // A hand is in play while its player is in the deal; a hand thrown in by a
   // pass (or never dealt) is shown to its owner only.
-  Json seat_view(int seat, std::optional<int> viewer) const {
+  void write_seat(JsonWriter& out, int seat, std::optional<int> viewer) const {
     const auto& s = seats_[seat];
     const bool own = viewer == seat;
     const bool live = s.status != Status::out && s.status != Status::passed;
-    Json out = view::seat(seat, own || live ? s.hand : std::vector<Card>{}, own, status_name(s.status), s.left);
-    out["took_widow"] = s.took_widow;
-    out["tricks"] = s.tricks;
-    out["dead"] = s.dead;
-    return out;
-  }
-
-  static Json plays_json(const Trick& trick) {
-    Json out = Json::array();
-    for (const auto& play : trick) out.push_back({{"seat", play.seat}, {"card", to_string(play.card)}});
-    return out;
+    out.object([&] {
+      view::seat_members(out, seat, own || live ? s.hand : std::vector<Card>{}, own, status_name(s.status), s.left);
+      out.field("took_widow", s.took_widow);
+      out.field("tricks", s.tricks);
+      out.field("dead", s.dead);
+    });
   }
 
   int actor() const {

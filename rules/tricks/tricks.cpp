@@ -103,6 +103,26 @@ Trick trick_restore(const Json& snapshot, int players) {
 }
 
 
-Json card_action(const char* type, Card card) { return {{"type", type}, {"card", to_string(card)}}; }
+void write_card_action(JsonWriter& out, const char* type, Card card) {
+  out.object([&] {
+    out.field("type", type);
+    out.field("card", to_string(card));
+  });
+}
+
+Json card_action(const char* type, Card card) {
+  return json_tree_of([&](JsonWriter& out) { write_card_action(out, type, card); });
+}
+
+void write_plays(JsonWriter& out, const Trick& trick) {
+  out.array([&] {
+    for (const auto& play : trick) {
+      out.object([&] {
+        out.field("seat", play.seat);
+        out.field("card", to_string(play.card));
+      });
+    }
+  });
+}
 
 }  // namespace parlour::rules::tricks

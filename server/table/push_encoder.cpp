@@ -173,6 +173,56 @@ const std::vector<std::string>& PushEncoder::view_constant_keys(const PushScene&
   return !scene.state.game() || scene.state.failed() ? table_keys : scene.info.view_constants;
 }
 
+// Before play (and after a fault) the view is the table's seats and options.
+void PushEncoder::write_view(const PushScene& scene, std::optional<int> seat, rules::JsonWriter& out) {
+  if (scene.state.game() && !scene.state.failed()) return scene.state.game()->write_view(seat, out);
+  out.object([&] {
+    out.field("seats", scene.state.seats().size());
+    out.field("options", scene.state.options());
+  });
+}
+
+namespace {
+
+// Members "name":value joined as the text of one object.
+void append_object(std::string& out, const std::vector<rules::JsonText::Member>& members) {
+  out += '{';
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    if (i > 0) out += ',';
+    out += '"';
+    out += members[i].name;
+    out += "\":";
+    out += members[i].value;
+  }
+  out += '}';
+}
+
+}  // namespace
+
+// A written view's members (sorted by name, as in any JSON object the server
+// writes) split into the constants and the rest.
+PushEncoder::ViewParts PushEncoder::split_constants(const rules::JsonText& view, const std::vector<std::string>& keys) {
+  std::vector<rules::JsonText::Member> lean;
+  std::vector<rules::JsonText::Member> constants;
+  for (const auto& member : view.top_members()) {
+    const bool constant = std::find(keys.begin(), keys.end(), member.name) != keys.end();
+    (constant ? constants : lean).push_back(member);
+  }
+  ViewParts parts;
+  parts.lean.reserve(view.text().size());
+  append_object(parts.lean, lean);
+  append_object(parts.constants, constants);
+  parts.names = "[";
+  for (std::size_t i = 0; i < constants.size(); ++i) {
+    if (i > 0) parts.names += ',';
+    parts.names += '"';
+    parts.names += constants[i].name;
+    parts.names += '"';
+  }
+  parts.names += ']';
+  return parts;
+}
+
 // Each member's push carries its own seat's view; the constants go with it only
 // while the member has not had them (they are the same in every seat's view,
 // tests/rules/test_view_schema.cpp), so no push ever holds another seat's part.
@@ -180,24 +230,14 @@ PushEncoder::ViewParts& PushEncoder::view_parts(SharedParts& parts, const PushSc
   const bool first = parts.views.empty();
   auto [it, fresh] = parts.views.try_emplace(seat);
   if (!fresh) return it->second;
-  Json view = !scene.state.game() || scene.state.failed() ? Json{{"seats", static_cast<int>(scene.state.seats().size())}, {"options", scene.state.options()}}
-                                 : scene.state.game()->view(seat);
-  auto& out = it->second;
-  out.constants = Json::object();
-  if (view.is_object()) {
-    for (const auto& key : view_constant_keys(scene)) {
-      auto at = view.find(key);
-      if (at == view.end()) continue;
-      out.constants[key] = std::move(*at);
-      view.erase(at);
-    }
-  }
-  out.lean = view.dump(-1, ' ', false, Json::error_handler_t::replace);
-  if (first && out.constants != view_constants_) {
-    view_constants_ = out.constants;
+  rules::JsonText view;
+  write_view(scene, seat, view);
+  it->second = split_constants(view, view_constant_keys(scene));
+  if (first && it->second.constants != view_constants_) {
+    view_constants_ = it->second.constants;
     ++view_constants_version_;
   }
-  return out;
+  return it->second;
 }
 
 namespace {
@@ -262,12 +302,7 @@ std::string PushEncoder::state_text(Member& member, SharedParts& parts, const Pu
   }
   text += R"(,"view":)";
   if (member.constants_sent != view_constants_version_) {
-    if (view.whole.empty()) {
-      view.whole = joined_objects(view.lean, view.constants.dump(-1, ' ', false, Json::error_handler_t::replace));
-      Json names = Json::array();
-      for (auto it = view.constants.begin(); it != view.constants.end(); ++it) names.push_back(it.key());
-      view.names = names.dump();
-    }
+    if (view.whole.empty()) view.whole = joined_objects(view.lean, view.constants);
     text += view.whole;
     text += R"(,"view_constants":)";
     text += view.names;
@@ -276,7 +311,13 @@ std::string PushEncoder::state_text(Member& member, SharedParts& parts, const Pu
     text += view.lean;
   }
   text += R"(,"legal":)";
-  text += seat && scene.state.game() && !scene.state.failed() ? scene.legal(*seat).dump() : "[]";
+  if (seat && scene.state.game() && !scene.state.failed()) {
+    rules::JsonText legal;
+    scene.legal(*seat, legal);
+    text += legal.text();
+  } else {
+    text += "[]";
+  }
   log_delta(member, text, scene);
   chat_delta(member, text, scene);
   text += '}';

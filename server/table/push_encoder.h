@@ -46,7 +46,7 @@ struct PushScene {
   const std::vector<SeatPresence>& presence;  // by seat
   std::string timer;                        // the push's `,"timer":…` (and `,"timers":…`), or ""
   const std::string& clock_text;            // the table's clock, as JSON
-  std::function<nlohmann::json(int seat)> legal;  // what the seat may do now
+  std::function<void(int seat, rules::JsonWriter& out)> legal;  // writes what the seat may do now
   std::function<std::optional<int>(const std::string& player)> waiting_position;  // in line for a seat
 };
 
@@ -90,13 +90,13 @@ class PushEncoder {
     std::uint64_t fair_sent = 0;       // the fair block version this member has had; 0: none yet
     std::uint64_t constants_sent = 0;  // the view constants version this member has had; 0: none yet
   };
-  // A view serialized for one seat (or a spectator): its constants (the keys
+  // A view written for one seat (or a spectator): its constants (the keys
   // the game names in GameInfo::view_constants) apart from the rest.
   struct ViewParts {
-    std::string lean;    // the view without its constants
-    Json constants;      // {key: value} of the constants it holds
-    std::string whole;   // lean and constants together, made when a member needs it
-    std::string names;   // the constants' keys, a JSON array, made with `whole`
+    std::string lean;       // the view without its constants
+    std::string constants;  // {key: value} of the constants it holds, as JSON
+    std::string names;      // the constants' keys, a JSON array
+    std::string whole;      // lean and constants together, made when a member needs it
   };
   // The parts of a state push that are the same for everyone, serialized once a broadcast.
   struct SharedParts {
@@ -120,6 +120,8 @@ class PushEncoder {
   SharedParts shared_parts(const PushScene& scene);
   std::string state_text(Member& member, SharedParts& parts, const PushScene& scene);
   ViewParts& view_parts(SharedParts& parts, const PushScene& scene, std::optional<int> seat);
+  static void write_view(const PushScene& scene, std::optional<int> seat, rules::JsonWriter& out);
+  static ViewParts split_constants(const rules::JsonText& view, const std::vector<std::string>& keys);
   static const std::vector<std::string>& view_constant_keys(const PushScene& scene);
   void refresh_fair(const PushScene& scene);
   void refresh_result(const PushScene& scene);
@@ -142,7 +144,7 @@ class PushEncoder {
   std::uint64_t roster_version_ = 0;    // bumped when the players list changes in anything but chips
   std::string fair_text_;               // the state's fair block as last serialized ("" before play)
   std::uint64_t fair_version_ = 0;
-  Json view_constants_;                 // the view's constants as last seen (null: none yet)
+  std::string view_constants_;          // the view's constants as last seen, as JSON ("": none yet)
   std::uint64_t view_constants_version_ = 0;
   std::string result_text_;             // the latest result as last serialized ("" if none)
   std::uint64_t result_version_ = 0;

@@ -452,17 +452,18 @@ void TableCore::broadcast(Outbox& out) {
   const auto chips = balances_now();
   const auto seats_now = presence();
   const PushScene scene{state_, info_, chips, seats_now, turn_clock_.push_text(turn_timer_armed()), turn_clock_.settings_text(),
-                        [&](int seat) { return legal_for(seat, chips); },
+                        [&](int seat, rules::JsonWriter& legal) { write_legal_for(seat, chips, legal); },
                         [&](const std::string& player) { return waiting_position(player); }};
   for (auto& frame : pushes_.encode(scene)) out.frames.push_back(std::move(frame));
 }
 
 // What the log allows the seat (TableState::legal_for), less what the table's
 // memory rules out: nothing while a step is being written, no second continue.
-Json TableCore::legal_for(int seat, const rules::Balances& chips) const {
-  if (state_.status() != "playing" || pending_) return Json::array();
-  if (game()->phase() == rules::Phase::deal_over && continued_.count(seat)) return Json::array();
-  return state_.legal_for(seat, chips);
+void TableCore::write_legal_for(int seat, const rules::Balances& chips, rules::JsonWriter& out) const {
+  const bool nothing = state_.status() != "playing" || pending_ ||
+                       (game()->phase() == rules::Phase::deal_over && continued_.count(seat));
+  if (nothing) return out.array([] {});
+  state_.write_legal_for(seat, chips, out);
 }
 
 Frame TableCore::reply(const Caller& who, Json message) const { return Frame{who.client, text_of(message)}; }

@@ -315,7 +315,7 @@ class TableCore {
   // The table as a push shows it now (PushEncoder).
   std::vector<SeatPresence> presence() const;
   std::optional<std::string> person_at_table(const std::string& player) const;
-  Json legal_for(int seat, const rules::Balances& chips) const;
+  void write_legal_for(int seat, const rules::Balances& chips, rules::JsonWriter& out) const;
   Frame reply(const Caller& who, Json message) const;
   Frame error(const Caller& who, const std::string& code, const std::string& message) const;
   std::string name_seats(const std::string& line) const { return state_.name_seats(line); }

@@ -432,15 +432,20 @@ Json TableState::fair_json() const {
   return fair;
 }
 
-Json TableState::legal_for(int seat, const rules::Balances& chips) const {
-  if (!in_play() || seats_.at(seat).left) return Json::array();
+void TableState::write_legal_for(int seat, const rules::Balances& chips, rules::JsonWriter& out) const {
+  const auto nothing = [&] { out.array([] {}); };
+  if (!in_play() || seats_.at(seat).left) return nothing();
   if (game_->phase() == rules::Phase::deal_over) {
-    if (ending_) return Json::array();
-    return Json::array({{{"type", "continue"}}});
+    if (ending_) return nothing();
+    return out.array([&] { out.object([&] { out.field("type", "continue"); }); });
   }
   const auto acting = game_->to_act();
-  if (std::find(acting.begin(), acting.end(), seat) == acting.end()) return Json::array();
-  return game_->legal_actions(seat, chips);
+  if (std::find(acting.begin(), acting.end(), seat) == acting.end()) return nothing();
+  game_->write_legal_actions(seat, chips, out);
+}
+
+Json TableState::legal_for(int seat, const rules::Balances& chips) const {
+  return rules::json_tree_of([&](rules::JsonWriter& out) { write_legal_for(seat, chips, out); });
 }
 
 bool TableState::is_muted(const std::string& player) const { return talk_.muted.count(folded_name(player)) > 0; }

@@ -184,6 +184,7 @@ class TableState {
   // What the seat may do now, by the log: at a deal's end "continue" (unless
   // the host is ending the table), in play the game's legal actions for a seat
   // to act; nothing for a seat that left or a game that is over.
+  void write_legal_for(int seat, const rules::Balances& chips, rules::JsonWriter& out) const;
   Json legal_for(int seat, const rules::Balances& chips) const;
   // Play has started and the table has not closed.
   bool in_play() const { return game_ && !closed_; }

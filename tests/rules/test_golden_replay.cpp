@@ -84,11 +84,27 @@ Json effects_json(const Effects& fx) {
   return {{"transfers", transfers}, {"log", fx.log}};
 }
 
+// A view or legal list as the server pushes it: written as text (JsonText).
+// The tree the same code writes (JsonTree: what bots, tests and hand histories
+// read) must dump to the very same bytes.
+template <class Write>
+std::string written(Write&& write) {
+  const auto text = parlour::rules::json_text_of(write);
+  const auto tree = parlour::rules::json_tree_of(write);
+  REQUIRE_MESSAGE(text == tree.dump(), "written as text: " << text << "\nwritten as a tree: " << tree.dump());
+  return text;
+}
+
 // What the whole game shows after a step.
 void fold_state(Fingerprint& print, const GameState& game, int players, const Balances& balances) {
-  for (int seat = 0; seat < players; ++seat) print.views = fnv1a(print.views, game.view(seat).dump());
-  print.views = fnv1a(print.views, game.view(std::nullopt).dump());
-  for (int seat = 0; seat < players; ++seat) print.legal = fnv1a(print.legal, game.legal_actions(seat, balances).dump());
+  using parlour::rules::JsonWriter;
+  const auto view_of = [&](std::optional<int> seat) {
+    return written([&](JsonWriter& out) { game.write_view(seat, out); });
+  };
+  for (int seat = 0; seat < players; ++seat) print.views = fnv1a(print.views, view_of(seat));
+  print.views = fnv1a(print.views, view_of(std::nullopt));
+  for (int seat = 0; seat < players; ++seat)
+    print.legal = fnv1a(print.legal, written([&](JsonWriter& out) { game.write_legal_actions(seat, balances, out); }));
   Json timer;
   if (auto t = game.turn_timer()) timer = {t->seat, t->seconds, t->action, t->turn};
   const Json state = {{"phase", static_cast<int>(game.phase())}, {"to_act", game.to_act()},

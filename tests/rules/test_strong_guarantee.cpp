@@ -29,9 +29,9 @@ class Draws : public GameState {
   std::unique_ptr<GameState> clone() const override { return std::make_unique<Draws>(*this); }
   Phase phase() const override { return stock_.empty() ? Phase::game_over : Phase::playing; }
   std::vector<int> to_act() const override { return stock_.empty() ? std::vector<int>{} : std::vector<int>{0}; }
-  Json legal_actions(int seat, const Balances&) const override {
-    if (seat != 0 || stock_.empty()) return Json::array();
-    return Json::array({{{"type", "draw"}, {"n", {{"min", 1}, {"max", std::min<int>(3, stock_.size())}}}}});
+  void write_legal_actions(int seat, const Balances&, parlour::rules::JsonWriter& out) const override {
+    if (seat != 0 || stock_.empty()) return out.json(Json::array());
+    out.json(Json::array({{{"type", "draw"}, {"n", {{"min", 1}, {"max", std::min<int>(3, stock_.size())}}}}}));
   }
   Effects apply(int seat, const Json& action, const Balances&) override {
     if (bug_ == Bug::refusal_turns_the_stock) std::rotate(stock_.begin(), stock_.begin() + 1, stock_.end());
@@ -50,7 +50,9 @@ class Draws : public GameState {
   Effects start_next_deal(const Balances&) override { return {}; }
   Effects seat_left(int, const Balances&) override { return {}; }
   Effects close(const Balances&) override { return {}; }
-  Json view(std::optional<int>) const override { return {{"hand", hand_}, {"stock", stock_.size()}}; }
+  void write_view(std::optional<int>, parlour::rules::JsonWriter& out) const override {
+    out.json({{"hand", hand_}, {"stock", stock_.size()}});
+  }
   Json result() const override { return nullptr; }
   Json snapshot() const override { return {{"hand", hand_}, {"stock", stock_}}; }
   void restore(const Json& snapshot) override {

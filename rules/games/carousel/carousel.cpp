@@ -243,31 +243,25 @@ std::optional<TurnTimer> Carousel::turn_timer() const {
 
 // The engine's view without its discard pile (Carousel has none), and with
 // melds that belong to the table: anyone may rearrange them.
-Json Carousel::view(std::optional<int> viewer) const {
-  Json view = RummyBase::view(viewer);
-  auto& piles = view["piles"];
-  piles.erase(std::remove_if(piles.begin(), piles.end(), [](const Json& pile) { return pile["id"] == "discard"; }),
-              piles.end());
-  for (auto& meld : view["melds"]) meld["owner"] = nullptr;
-  return view;
+void Carousel::write_view(std::optional<int> viewer, JsonWriter& out) const {
+  write_view_of(viewer, {.discard_pile = false, .meld_owners = false}, out);
 }
 
 // The turn's draw-meld cycle and the game's standing, beside the engine's view.
-Json Carousel::extra_view() const {
-  std::vector<int> withdrawn;
-  for (int s = 0; s < players(); ++s)
-    if (withdrawn_[s]) withdrawn.push_back(s);
-  Json extra = {{"drawn", drawn_this_turn()},
-                {"draws_per_turn", kDrawsPerTurn},
-                {"melded_this_turn", plays_this_turn() > 0},
-                {"knock_max", kKnockMax},
-                {"knocker", knocker_ >= 0 ? Json(knocker_) : Json()},
-                {"withdrawn", withdrawn},
-                {"deals_won", deals_won_},
-                {"target", kTarget},
-                {"turn_time_limit_s", time_limit_}};
-  if (in_final_meld_round()) extra["final_round"] = {{"turns_left", final_meld_turns_left()}};
-  return extra;
+void Carousel::write_extra_view(JsonWriter& out) const {
+  out.field("drawn", drawn_this_turn());
+  out.field("draws_per_turn", kDrawsPerTurn);
+  out.field("melded_this_turn", plays_this_turn() > 0);
+  out.field("knock_max", kKnockMax);
+  out.field("knocker", knocker_ >= 0 ? std::optional<int>(knocker_) : std::nullopt);
+  out.array_field("withdrawn", [&] {
+    for (int s = 0; s < players(); ++s)
+      if (withdrawn_[s]) out.integer(s);
+  });
+  out.field("deals_won", deals_won_);
+  out.field("target", kTarget);
+  out.field("turn_time_limit_s", time_limit_);
+  if (in_final_meld_round()) out.object_field("final_round", [&] { out.field("turns_left", final_meld_turns_left()); });
 }
 
 }  // namespace carousel

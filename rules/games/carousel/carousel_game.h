@@ -25,7 +25,7 @@ class Carousel final : public rummy::RummyBase {
   Effects start_next_deal(const Balances& balances) override;
   Effects close(const Balances& balances) override;
   Json result() const override { return closed_result_.is_null() ? RummyBase::result() : closed_result_; }
-  Json view(std::optional<int> viewer) const override;
+  void write_view(std::optional<int> viewer, JsonWriter& out) const override;
   std::optional<TurnTimer> turn_timer() const override;
   // The engine's state, and this game's under "carousel" (carousel.cpp).
   Json snapshot() const override;
@@ -33,10 +33,10 @@ class Carousel final : public rummy::RummyBase {
 
  private:
   // ---- the turn (turn.cpp): DRAW1 → options → DRAW2 → options → DRAW3 ends it
-  void draw_legal_actions(int seat, Json& legal) const override;
+  void draw_legal_actions(int seat, JsonWriter& legal) const override;
   void apply_draw_action(int seat, const std::string& type, const Json& action, Balances& chips,
                          Effects& fx) override;
-  void play_legal_actions(int seat, Json& legal) const override;
+  void play_legal_actions(int seat, JsonWriter& legal) const override;
   void apply_play_action(int seat, const std::string& type, const Json& action, Balances& chips,
                          Effects& fx) override;
   void on_hand_emptied(int seat, Balances& chips, Effects& fx) override;
@@ -55,7 +55,7 @@ class Carousel final : public rummy::RummyBase {
   void settle_game(int winner, Balances& chips, Effects& fx, Json& summary);
   std::vector<int> top_scorers() const;
   bool game_finished() const override { return over_; }
-  Json extra_view() const override;
+  void write_extra_view(JsonWriter& out) const override;
 
   int deal_limit_;
   int time_limit_;

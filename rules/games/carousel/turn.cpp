@@ -13,6 +13,7 @@
 
 #include "rules/action.h"
 #include "rules/pools.h"
+#include "rules/rummy/card_lists.h"
 
 namespace parlour::rules::carousel {
 
@@ -20,8 +21,8 @@ using rummy::DealEnd;
 
 // ------------------------------------------------------------------ the draw stage
 
-void Carousel::draw_legal_actions(int, Json& legal) const {
-  if (!stock_empty()) legal.push_back({{"type", "draw"}, {"from", "stock"}});
+void Carousel::draw_legal_actions(int, JsonWriter& legal) const {
+  if (!stock_empty()) rummy::list_draw(legal, "stock");
 }
 
 void Carousel::apply_draw_action(int seat, const std::string& type, const Json& action, Balances& chips,
@@ -33,11 +34,11 @@ void Carousel::apply_draw_action(int seat, const std::string& type, const Json& 
 
 // ------------------------------------------------------------------ the play stage
 
-void Carousel::play_legal_actions(int seat, Json& legal) const {
+void Carousel::play_legal_actions(int seat, JsonWriter& legal) const {
   const bool final_round = in_final_meld_round();
-  if (!final_round && plays_this_turn() == 0 && !stock_empty()) legal.push_back({{"type", "draw"}, {"from", "stock"}});
-  if (!final_round && hand_count(seat) <= kKnockMax) legal.push_back({{"type", "knock"}});
-  if (final_round || plays_this_turn() > 0 || stock_empty()) legal.push_back({{"type", "finish"}});
+  if (!final_round && plays_this_turn() == 0 && !stock_empty()) rummy::list_draw(legal, "stock");
+  if (!final_round && hand_count(seat) <= kKnockMax) rummy::list_action(legal, "knock");
+  if (final_round || plays_this_turn() > 0 || stock_empty()) rummy::list_action(legal, "finish");
   list_layouts(seat, legal);
 }
 

@@ -36,11 +36,11 @@ std::vector<int> Rabouge::to_act() const {
   return {mover_};
 }
 
-Json Rabouge::legal_actions(int seat, const Balances&) const {
-  Json legal = Json::array();
-  if (phase_ != Phase::playing || seat != mover_) return legal;
-  for (const auto& move : legal_moves()) legal.push_back(move_to_json(move));
-  return legal;
+void Rabouge::write_legal_actions(int seat, const Balances&, JsonWriter& out) const {
+  out.begin_array();
+  if (phase_ == Phase::playing && seat == mover_)
+    for (const auto& move : legal_moves()) write_action(out, move);
+  out.end_array();
 }
 
 Effects Rabouge::apply(int seat, const Json& action, const Balances& balances) {

@@ -52,13 +52,14 @@ struct Move {
 inline bool places_from(const Move& m, Zone from) { return m.kind == Move::Kind::place && m.placement.from.zone == from; }
 inline bool places_to(const Move& m, Zone to) { return m.kind == Move::Kind::place && m.placement.to.zone == to; }
 
-inline Json move_to_json(const Move& move) {
+// The move as an action of the legal list.
+inline void write_action(JsonWriter& out, const Move& move) {
   switch (move.kind) {
-    case Move::Kind::place: return building::move_json(move.placement, move.card);
-    case Move::Kind::draw: return {{"type", "draw"}};
-    case Move::Kind::pass: return {{"type", "pass"}};
+    case Move::Kind::place: building::write_move_action(out, move.placement, move.card); return;
+    case Move::Kind::draw: building::write_bare_action(out, "draw"); return;
+    case Move::Kind::pass: building::write_bare_action(out, "pass"); return;
   }
-  return {};
+  out.null();
 }
 
 inline const std::string rule_drawn_first = "the drawn card must be placed before anything else (§9.4)";
@@ -102,12 +103,12 @@ class Rabouge final : public GameState {
   Phase phase() const override { return phase_; }
 
   std::vector<int> to_act() const override;
-  Json legal_actions(int seat, const Balances&) const override;
+  void write_legal_actions(int seat, const Balances&, JsonWriter& out) const override;
   Effects apply(int seat, const Json& action, const Balances& balances) override;
   Effects start_next_deal(const Balances& balances) override;
   Effects seat_left(int seat, const Balances& balances) override;
   Effects close(const Balances&) override;
-  Json view(std::optional<int> viewer) const override;
+  void write_view(std::optional<int> viewer, JsonWriter& out) const override;
   Json result() const override { return result_; }
   int deals_played() const override { return deals_; }
 
@@ -212,8 +213,8 @@ class Rabouge final : public GameState {
   // ------------------------------------------------------------ view (view.cpp)
 
   std::string seat_status(int seat) const;
-  Json seat_view(int seat) const;
-  Json piles_view() const;
+  void write_seat(JsonWriter& out, int seat) const;
+  void write_piles(JsonWriter& out) const;
   const char* phase_name() const;
 
   const int packs_;

@@ -22,42 +22,45 @@ std::string Rabouge::seat_status(int seat) const {
   return seat == mover_ ? "moving" : "waiting";
 }
 
-Json Rabouge::seat_view(int seat) const {
+void Rabouge::write_seat(JsonWriter& out, int seat) const {
   const auto& p = players_[seat];
   const auto& r = p.cards;
-  Json out = view::seat(seat, building::plain_cards(r.hand), false, seat_status(seat), p.left);
-  out["stock"] = r.stock().size();
-  out["stock_top"] = r.stock_top() ? Json(to_string(*r.stock_top())) : Json();
-  out["supply"] = r.hand.size();
-  out["turned"] = r.turned ? Json(to_string(r.turned->card)) : Json();
-  Json discards = Json::array();
-  for (const auto& pile : r.discards) discards.push_back(pile.size());
-  out["discards"] = std::move(discards);
-  out["rabouges"] = p.rabouges;
-  out["opened"] = p.opened;
-  out["cards_left"] = r.cards_left();
-  return out;
+  out.object([&] {
+    view::seat_members(out, seat, building::plain_cards(r.hand), false, seat_status(seat), p.left);
+    out.field("stock", r.stock().size());
+    out.field("stock_top", building::card_name(r.stock_top()));
+    out.field("supply", r.hand.size());
+    out.field("turned", building::card_name(r.turned));
+    out.array_field("discards", [&] {
+      for (const auto& pile : r.discards) out.value(pile.size());
+    });
+    out.field("rabouges", p.rabouges);
+    out.field("opened", p.opened);
+    out.field("cards_left", r.cards_left());
+  });
 }
 
-Json Rabouge::piles_view() const {
+void Rabouge::write_piles(JsonWriter& out) const {
+  using building::write_pile_view;
   using view::Shown;
-  Json out = Json::array();
+  out.begin_array();
   for (const auto& pile : centre_) {
-    Json json = building::pile_view(to_string(Spot{Zone::centre, pile.id}), std::nullopt, pile.cards, Shown::all, false);
-    json["next"] = rank_letter(building::next_rank_wrapping(pile.cards.back().card.rank));
-    out.push_back(std::move(json));
+    out.object([&] {
+      building::pile_view_members(out, to_string(Spot{Zone::centre, pile.id}), std::nullopt, pile.cards, Shown::all,
+                                  false);
+      out.field("next", rank_letter(building::next_rank_wrapping(pile.cards.back().card.rank)));
+    });
   }
   for (int seat = 0; seat < players(); ++seat) {
     const auto& r = players_[seat].cards;
-    out.push_back(building::pile_view(to_string(Spot{Zone::stock, seat}), seat, r.stock(), Shown::top, false));
-    out.push_back(building::pile_view(to_string(Spot{Zone::supply, seat}), seat, r.hand, Shown::count, false));
-    out.push_back(building::pile_view(to_string(Spot{Zone::turned, seat}), seat, r.turned ? Pile{*r.turned} : Pile{},
-                                      Shown::top, false));
+    write_pile_view(out, to_string(Spot{Zone::stock, seat}), seat, r.stock(), Shown::top, false);
+    write_pile_view(out, to_string(Spot{Zone::supply, seat}), seat, r.hand, Shown::count, false);
+    write_pile_view(out, to_string(Spot{Zone::turned, seat}), seat, r.turned ? Pile{*r.turned} : Pile{}, Shown::top,
+                    false);
     for (int k = 0; k < discard_slots; ++k)
-      out.push_back(
-          building::pile_view(to_string(Spot{Zone::discard, seat, k}), seat, r.discards[k], Shown::all, false));
+      write_pile_view(out, to_string(Spot{Zone::discard, seat, k}), seat, r.discards[k], Shown::all, false);
   }
-  return out;
+  out.end_array();
 }
 
 const char* Rabouge::phase_name() const {
@@ -69,32 +72,33 @@ const char* Rabouge::phase_name() const {
   return "play";
 }
 
-Json Rabouge::view(std::optional<int> viewer) const {
-  Json out = view::base(view::layouts::building, phase_name(), deals_, std::nullopt);
-  out["viewer"] = viewer ? Json(*viewer) : Json();
-  Json seats = Json::array();
-  Json scores = Json::array();
-  for (int seat = 0; seat < players(); ++seat) {
-    seats.push_back(seat_view(seat));
-    scores.push_back(players_[seat].rabouges);
-  }
-  out["seats"] = std::move(seats);
-  out["piles"] = piles_view();
-  out["scores"] = std::move(scores);
-  out["turn"] = view::turn(to_act(), phase_ != Phase::playing ? "over" : opening() ? "opening" : "play");
-  out["mover"] = phase_ == Phase::playing ? Json(mover_) : Json();
-  out["starter_rank"] = starter_rank_ ? Json(rank_letter(*starter_rank_)) : Json();
-  out["draws_left"] = phase_ == Phase::playing && opening() ? draws_left_ : 0;
-  out["passes"] = passes_;
-  out["packs"] = packs_;
-  out["stock_size"] = stock_size();
-  out["aside"] = aside_;
-  out["rabouge_cards"] = rabouge_cards_;
-  out["stake"] = stake_;
-  out["win_stake"] = win_stake_;
-  out["card_count"] = card_count_;
-  out["rabouge_stake"] = rabouge_stake_;
-  return out;
+void Rabouge::write_view(std::optional<int> viewer, JsonWriter& out) const {
+  out.begin_object();
+  view::base_members(out, view::layouts::building, phase_name(), deals_, std::nullopt);
+  out.field("viewer", viewer);
+  out.array_field("seats", [&] {
+    for (int seat = 0; seat < players(); ++seat) write_seat(out, seat);
+  });
+  out.key("piles");
+  write_piles(out);
+  out.array_field("scores", [&] {
+    for (const auto& p : players_) out.integer(p.rabouges);
+  });
+  out.key("turn");
+  view::turn(out, to_act(), phase_ != Phase::playing ? "over" : opening() ? "opening" : "play");
+  out.field("mover", phase_ == Phase::playing ? std::optional<int>(mover_) : std::nullopt);
+  out.field("starter_rank", starter_rank_ ? std::optional<std::string>(rank_letter(*starter_rank_)) : std::nullopt);
+  out.field("draws_left", phase_ == Phase::playing && opening() ? draws_left_ : 0);
+  out.field("passes", passes_);
+  out.field("packs", packs_);
+  out.field("stock_size", stock_size());
+  out.field("aside", aside_);
+  out.field("rabouge_cards", rabouge_cards_);
+  out.field("stake", stake_);
+  out.field("win_stake", win_stake_);
+  out.field("card_count", card_count_);
+  out.field("rabouge_stake", rabouge_stake_);
+  out.end_object();
 }
 
 }  // namespace parlour::rules::rabouge

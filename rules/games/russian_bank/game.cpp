@@ -20,13 +20,16 @@ std::vector<int> RussianBank::to_act() const {
   return seats;
 }
 
-Json RussianBank::legal_actions(int seat, const Balances&) const {
-  Json legal = Json::array();
-  if (phase_ != Phase::playing) return legal;
-  if (seat == opponent()) return opponent_actions();
-  if (seat == mover_)
-    for (const auto& move : legal_moves()) legal.push_back(move_to_json(move));
-  return legal;
+// The opponent's actions are kept as a tree: to_act() asks whether there are any.
+void RussianBank::write_legal_actions(int seat, const Balances&, JsonWriter& out) const {
+  if (phase_ == Phase::playing && seat == opponent()) {
+    out.json(opponent_actions());
+    return;
+  }
+  out.begin_array();
+  if (phase_ == Phase::playing && seat == mover_)
+    for (const auto& move : legal_moves()) write_action(out, move);
+  out.end_array();
 }
 
 Effects RussianBank::apply(int seat, const Json& action, const Balances& balances) {

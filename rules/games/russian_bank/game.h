@@ -68,14 +68,15 @@ inline bool is_discard(const Move& m, int mover) {
 }
 inline bool ends_turn(const Move& m, int mover) { return is_discard(m, mover) || m.kind == Move::Kind::end_turn; }
 
-inline Json move_to_json(const Move& move) {
+// The move as an action of the legal list.
+inline void write_action(JsonWriter& out, const Move& move) {
   switch (move.kind) {
-    case Move::Kind::place: return building::move_json(move.placement, move.card);
-    case Move::Kind::turn_stock: return {{"type", "turn_stock"}};
-    case Move::Kind::turn_hand: return {{"type", "turn_hand"}};
-    case Move::Kind::end_turn: return {{"type", "end_turn"}};
+    case Move::Kind::place: building::write_move_action(out, move.placement, move.card); return;
+    case Move::Kind::turn_stock: building::write_bare_action(out, "turn_stock"); return;
+    case Move::Kind::turn_hand: building::write_bare_action(out, "turn_hand"); return;
+    case Move::Kind::end_turn: building::write_bare_action(out, "end_turn"); return;
   }
-  return {};
+  out.null();
 }
 
 // The compulsory order of §8.4 (and §8.5's demanded space): what a refusal quotes.
@@ -132,12 +133,12 @@ class RussianBank final : public GameState {
   Phase phase() const override { return phase_; }
 
   std::vector<int> to_act() const override;
-  Json legal_actions(int seat, const Balances&) const override;
+  void write_legal_actions(int seat, const Balances&, JsonWriter& out) const override;
   Effects apply(int seat, const Json& action, const Balances& balances) override;
   Effects start_next_deal(const Balances& balances) override;
   Effects seat_left(int seat, const Balances&) override;
   Effects close(const Balances&) override;
-  Json view(std::optional<int> viewer) const override;
+  void write_view(std::optional<int> viewer, JsonWriter& out) const override;
   Json result() const override { return result_; }
   int deals_played() const override { return deals_; }
 
@@ -255,8 +256,8 @@ class RussianBank final : public GameState {
   // ------------------------------------------------------------ view (view.cpp)
 
   std::string seat_status(int seat) const;
-  Json seat_view(int seat) const;
-  Json piles_view() const;
+  void write_seat(JsonWriter& out, int seat) const;
+  void write_piles(JsonWriter& out) const;
   const char* phase_name() const;
 
   const StopRule stop_rule_;

@@ -16,38 +16,41 @@ std::string RussianBank::seat_status(int seat) const {
   return seat == mover_ ? "moving" : "watching";
 }
 
-Json RussianBank::seat_view(int seat) const {
+void RussianBank::write_seat(JsonWriter& out, int seat) const {
   const auto& side = sides_[seat];
-  Json out = view::seat(seat, building::plain_cards(side.hand), false, seat_status(seat), left_[seat]);
-  out["role"] = seat == first_ ? "X" : "Y";
-  out["stock"] = side.stock().size();
-  out["stock_top"] = side.stock_top() ? Json(to_string(*side.stock_top())) : Json();
-  out["hand"] = side.hand.size();
-  out["turned"] = side.turned ? Json(to_string(side.turned->card)) : Json();
-  out["discard"] = side.discards[0].size();
-  out["cards_left"] = side.cards_left();
-  return out;
+  out.object([&] {
+    view::seat_members(out, seat, building::plain_cards(side.hand), false, seat_status(seat), left_[seat]);
+    out.field("role", seat == first_ ? "X" : "Y");
+    out.field("stock", side.stock().size());
+    out.field("stock_top", building::card_name(side.stock_top()));
+    out.field("hand", side.hand.size());
+    out.field("turned", building::card_name(side.turned));
+    out.field("discard", side.discards[0].size());
+    out.field("cards_left", side.cards_left());
+  });
 }
 
-Json RussianBank::piles_view() const {
+void RussianBank::write_piles(JsonWriter& out) const {
+  using building::write_pile_view;
   using view::Shown;
-  Json out = Json::array();
+  out.begin_array();
   for (int i = 0; i < piles; ++i)
-    out.push_back(building::pile_view(to_string(Spot{Zone::centre, i}), std::nullopt, centre_[i], Shown::all, true));
+    write_pile_view(out, to_string(Spot{Zone::centre, i}), std::nullopt, centre_[i], Shown::all, true);
   for (int i = 0; i < piles; ++i) {
-    Json pile = building::pile_view(to_string(Spot{Zone::layout, i}), std::nullopt, layout_[i], Shown::all, true);
-    pile["side"] = i < column ? 0 : 1;
-    out.push_back(std::move(pile));
+    out.object([&] {
+      building::pile_view_members(out, to_string(Spot{Zone::layout, i}), std::nullopt, layout_[i], Shown::all, true);
+      out.field("side", i < column ? 0 : 1);
+    });
   }
   for (int seat = 0; seat < players; ++seat) {
     const auto& side = sides_[seat];
-    out.push_back(building::stock_view(to_string(Spot{Zone::stock, seat}), seat, side));
-    out.push_back(building::pile_view(to_string(Spot{Zone::hand, seat}), seat, side.hand, Shown::count, true));
-    out.push_back(building::pile_view(to_string(Spot{Zone::turned, seat}), seat,
-                                      side.turned ? Pile{*side.turned} : Pile{}, Shown::top, true));
-    out.push_back(building::pile_view(to_string(Spot{Zone::discard, seat}), seat, side.discards[0], Shown::all, true));
+    building::write_stock_view(out, to_string(Spot{Zone::stock, seat}), seat, side);
+    write_pile_view(out, to_string(Spot{Zone::hand, seat}), seat, side.hand, Shown::count, true);
+    write_pile_view(out, to_string(Spot{Zone::turned, seat}), seat, side.turned ? Pile{*side.turned} : Pile{},
+                    Shown::top, true);
+    write_pile_view(out, to_string(Spot{Zone::discard, seat}), seat, side.discards[0], Shown::all, true);
   }
-  return out;
+  out.end_array();
 }
 
 const char* RussianBank::phase_name() const {
@@ -59,26 +62,33 @@ const char* RussianBank::phase_name() const {
   return "play";
 }
 
-Json RussianBank::view(std::optional<int> viewer) const {
-  Json out = view::base(view::layouts::building, phase_name(), deals_, std::nullopt);
-  out["viewer"] = viewer ? Json(*viewer) : Json();
-  Json seats = Json::array();
-  for (int seat = 0; seat < players; ++seat) seats.push_back(seat_view(seat));
-  out["seats"] = std::move(seats);
-  out["piles"] = piles_view();
-  const auto acting = to_act();
-  out["turn"] = view::turn(acting, phase_ != Phase::playing ? "over" : stop_callable() ? "stop_window" : "play");
-  out["mover"] = phase_ == Phase::playing ? Json(mover_) : Json();
-  out["first_player"] = first_;
-  out["turn_number"] = turn_number_;
-  out["max_turns"] = max_turns_;
-  out["stop_rule"] = stop_rule_ == StopRule::call ? "call" : "refuse";
-  out["stake"] = stake_;
-  out["infraction"] = infraction_ ? Json(*infraction_) : Json();
-  out["demanded_space"] = demanded_fill_;
-  out["layout_moves"] = {{"made", layout_moves_}, {"limit", layout_moves_per_turn}};
-  out["recycles"] = recycles_;
-  return out;
+void RussianBank::write_view(std::optional<int> viewer, JsonWriter& out) const {
+  out.begin_object();
+  view::base_members(out, view::layouts::building, phase_name(), deals_, std::nullopt);
+  out.field("viewer", viewer);
+  out.array_field("seats", [&] {
+    for (int seat = 0; seat < players; ++seat) write_seat(out, seat);
+  });
+  out.key("piles");
+  write_piles(out);
+  out.key("turn");
+  view::turn(out, to_act(), phase_ != Phase::playing ? "over" : stop_callable() ? "stop_window" : "play");
+  out.field("mover", phase_ == Phase::playing ? std::optional<int>(mover_) : std::nullopt);
+  out.field("first_player", first_);
+  out.field("turn_number", turn_number_);
+  out.field("max_turns", max_turns_);
+  out.field("stop_rule", stop_rule_ == StopRule::call ? "call" : "refuse");
+  out.field("stake", stake_);
+  out.field("infraction", infraction_);
+  out.field("demanded_space", demanded_fill_);
+  out.object_field("layout_moves", [&] {
+    out.field("made", layout_moves_);
+    out.field("limit", layout_moves_per_turn);
+  });
+  out.array_field("recycles", [&] {
+    for (const int recycled : recycles_) out.integer(recycled);
+  });
+  out.end_object();
 }
 
 }  // namespace parlour::rules::russian_bank
