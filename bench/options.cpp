@@ -86,7 +86,8 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
       ok = value == "rules" || value == "storage" || value == "history" || value == "server";
       options.only = value;
     } else if (flag == "--seconds") ok = parse_number(value, options.seconds, 0.1, 3600.0);
-    else if (flag == "--tables") ok = parse_counts(value, options.table_counts, 1, 100000); else if (flag == "--game") options.game = value;
+    else if (flag == "--tables") ok = parse_counts(value, options.table_counts, 1, 100000);
+    else if (flag == "--game") options.game = value;
     else if (flag == "--seats") ok = parse_number(value, options.seats, 1, 16);
     else if (flag == "--spectators") ok = parse_number(value, options.spectators, 0, 1);
     else if (flag == "--server-threads") {

@@ -66,9 +66,22 @@ Range listed_range(const Json& given) {
   return range;
 }
 
-void write_skip_action(JsonWriter& out) {
-  out.object([&] { out.field("type", "skip"); });
+void write_bare_action(JsonWriter& out, std::string_view type) {
+  out.object([&] { out.field("type", type); });
 }
+
+void write_card_action(JsonWriter& out, std::string_view type, Card card) {
+  out.object([&] {
+    out.field("type", type);
+    out.field("card", to_string(card));
+  });
+}
+
+Json card_action(std::string_view type, Card card) {
+  return json_tree_of([&](JsonWriter& out) { write_card_action(out, type, card); });
+}
+
+void write_skip_action(JsonWriter& out) { write_bare_action(out, "skip"); }
 
 Json skip_action() {
   return json_tree_of([](JsonWriter& out) { write_skip_action(out); });

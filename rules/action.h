@@ -5,6 +5,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <string_view>
 
 #include "rules/cards.h"
 #include "rules/game.h"
@@ -30,6 +31,12 @@ struct Range {
 Range listed_range(const Json& bounds);
 // True for a {"min","max"} object in a `legal` entry.
 bool is_bounds(const Json& value);
+
+// {"type":T}: an action with nothing more to choose ("pass", "continue", ...).
+void write_bare_action(JsonWriter& out, std::string_view type);
+// {"type":T,"card":C}: an action naming one card (a discard, a card played).
+void write_card_action(JsonWriter& out, std::string_view type, Card card);
+Json card_action(std::string_view type, Card card);
 
 // {"type":"skip"}: the only action listed for a seat whose chips, as passed in
 // now, cannot cover any move the game offers (a player's chips are his across

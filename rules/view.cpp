@@ -78,6 +78,10 @@ void trump_member(JsonWriter& out, std::optional<Suit> trump) {
   else out.null();
 }
 
+void one_pool(JsonWriter& out, std::string_view name, std::int64_t chips) {
+  out.object_field("pools", [&] { out.field(name, chips); });
+}
+
 void turn(JsonWriter& out, const std::vector<int>& seats, std::string_view stage) {
   out.object([&] {
     out.field("seats", seats);

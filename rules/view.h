@@ -91,6 +91,9 @@ void meld(JsonWriter& out, int id, std::optional<int> owner, const std::vector<s
 template <class WritePlays>
 void trick(JsonWriter& out, WritePlays&& write_plays, std::optional<Suit> trump);
 
+// The "pools" member of a view whose table has one pool: {"NAME": chips}.
+void one_pool(JsonWriter& out, std::string_view name, std::int64_t chips);
+
 // The "turn" part: who may act and at which step of the turn.
 void turn(JsonWriter& out, const std::vector<int>& seats, std::string_view stage);
 

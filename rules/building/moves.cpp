@@ -92,9 +92,6 @@ Json move_json(const Placement& placement, Card card) {
   return json_tree_of([&](JsonWriter& out) { write_move_action(out, placement, card); });
 }
 
-void write_bare_action(JsonWriter& out, std::string_view type) {
-  out.object([&] { out.field("type", type); });
-}
 
 MoveRequest parse_move(const Json& action) {
   if (!action.is_object()) throw illegal_action("a move must be an object {\"from\",\"to\"}, got " + action.dump());

@@ -43,9 +43,6 @@ struct Placement {
 void write_move_action(JsonWriter& out, const Placement& placement, Card card);
 Json move_json(const Placement& placement, Card card);
 
-// {"type":…}: an action with nothing more to choose ("turn_stock", "pass", …).
-void write_bare_action(JsonWriter& out, std::string_view type);
-
 // A move as a player sent it: the card is optional, and when given it must be
 // the top card of `from` (a click on a card that has since been covered).
 struct MoveRequest {

@@ -6,6 +6,7 @@
 
 #include "rules/games/straight_rummy.h"
 #include "rules/pools.h"
+#include "rules/view.h"
 
 namespace parlour::rules {
 
@@ -170,7 +171,7 @@ class JavaRummy final : public GoDownFamily {
   }
 
   void write_extra_view(JsonWriter& out) const override {
-    out.object_field("pools", [&] { out.field("pool", pool_); });
+    view::one_pool(out, "pool", pool_);
     out.array_field("eliminated", [&] {
       for (int s = 0; s < players(); ++s) out.boolean(eliminated(s));
     });

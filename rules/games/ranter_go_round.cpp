@@ -73,12 +73,11 @@ class RanterGoRound final : public GameState {
   }
 
   void write_legal_actions(int seat, const Balances&, JsonWriter& out) const override {
-    const auto action = [&](const char* type) { out.object([&] { out.field("type", type); }); };
     out.begin_array();
     if (phase_ == Phase::playing && seat == order_[turn_]) {
-      action("stand");
-      if (seat == dealer_) action("draw");
-      else if (exchange_partner(turn_)) action("exchange");
+      write_bare_action(out, "stand");
+      if (seat == dealer_) write_bare_action(out, "draw");
+      else if (exchange_partner(turn_)) write_bare_action(out, "exchange");
     }
     out.end_array();
   }
@@ -182,7 +181,7 @@ class RanterGoRound final : public GameState {
       for (int seat = 0; seat < players(); ++seat) write_seat(out, seat, viewer);
     });
     out.array_field("piles", [&] { view::face_down_pile(out, "stock", std::nullopt, stock_.size() + returned_.size()); });
-    out.object_field("pools", [&] { out.field(pool_name, pool_); });
+    view::one_pool(out, pool_name, pool_);
     out.key("turn");
     view::turn(out, to_act(), phase_ == Phase::playing ? "exchange" : phase_name());
     out.field("stake", stake_);

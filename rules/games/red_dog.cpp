@@ -157,7 +157,7 @@ class RedDog final : public GameState {
       view::face_down_pile(out, "stock", std::nullopt, stock_.size());
       view::pile(out, "turned", std::nullopt, turned_, view::Shown::all);
     });
-    out.object_field("pools", [&] { out.field(pot_pool, pot_); });
+    view::one_pool(out, pot_pool, pot_);
     out.key("turn");
     view::turn(out, to_act(), phase_ == Phase::playing ? "bet" : phase_name());
     out.field("ante", ante_);

@@ -53,7 +53,7 @@ class Reversi final : public GameState {
   void write_legal_actions(int seat, const Balances&, JsonWriter& out) const override {
     out.begin_array();
     if (phase_ == Phase::playing && seat == turn_)
-      for (auto card : tricks::legal_cards(seats_[seat].hand, trick_, rules_)) tricks::write_card_action(out, "card", card);
+      for (auto card : tricks::legal_cards(seats_[seat].hand, trick_, rules_)) write_card_action(out, "card", card);
     out.end_array();
   }
 
@@ -166,7 +166,7 @@ class Reversi final : public GameState {
     });
     out.key("trick");
     view::trick(out, [&] { tricks::write_plays(out, trick_); }, std::nullopt);  // Reversi has no trump
-    out.object_field("pools", [&] { out.field(pool_name, pool_); });
+    view::one_pool(out, pool_name, pool_);
     out.key("turn");
     view::turn(out, to_act(), phase_ == Phase::playing ? "play" : phase);
     out.field("stake", stake_);

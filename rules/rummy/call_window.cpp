@@ -31,7 +31,7 @@ void RummyBase::open_call_window(int discarder, Effects& fx) {
 // The call window: each other player in turn from the discarder's left calls the
 // discard onto a meld it lays off on, or passes.
 void RummyBase::call_window_legal_actions(int, JsonWriter& legal) const {
-  list_action(legal, "pass");
+  write_bare_action(legal, "pass");
   for (std::size_t i = 0; i < table_.size(); ++i)
     if (lays_off(table_[i].meld, pile_.back(), config_.melds))
       legal.object([&] {
@@ -49,7 +49,7 @@ void RummyBase::apply_call_window_action(int seat, const std::string& type, cons
 
 // The winning caller, having laid the card off, discards.
 void RummyBase::call_discard_legal_actions(int seat, JsonWriter& legal) const {
-  for (auto c : distinct(hands_[seat])) list_discard(legal, c);
+  for (auto c : distinct(hands_[seat])) write_card_action(legal, "discard", c);
 }
 
 void RummyBase::apply_call_discard_action(int seat, const std::string& type, const Json& action, Balances& chips,

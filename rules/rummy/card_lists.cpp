@@ -57,30 +57,14 @@ MeldSpec read_meld_spec(const Json& list, const MeldRules& rules, const std::str
   return spec;
 }
 
-Json meld_json(const Meld& meld) {
-  Json out = Json::array();
-  out.get_ref<Json::array_t&>().reserve(meld.cards.size());
-  for (const auto& mc : meld.cards) out.push_back(mc.wild ? to_string(mc.card) + "=" + to_string(mc.as) : to_string(mc.card));
-  return out;
-}
+Json meld_json(const Meld& meld) { return meld_strings(meld); }
 
 void write_meld(JsonWriter& out, const Meld& meld) { out.value(meld_strings(meld)); }
-
-void list_action(JsonWriter& legal, std::string_view type) {
-  legal.object([&] { legal.field("type", type); });
-}
 
 void list_draw(JsonWriter& legal, std::string_view from) {
   legal.object([&] {
     legal.field("type", "draw");
     legal.field("from", from);
-  });
-}
-
-void list_discard(JsonWriter& legal, Card card) {
-  legal.object([&] {
-    legal.field("type", "discard");
-    legal.field("card", to_string(card));
   });
 }
 

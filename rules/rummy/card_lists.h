@@ -31,9 +31,7 @@ MeldSpec read_meld_spec(const Json& list, const MeldRules& rules, const std::str
 Json meld_json(const Meld& meld);
 void write_meld(JsonWriter& out, const Meld& meld);
 
-// Actions of a legal list with no cards to work out, each written as one object.
-void list_action(JsonWriter& legal, std::string_view type);  // {"type":T}
-void list_draw(JsonWriter& legal, std::string_view from);    // {"type":"draw","from":F}
-void list_discard(JsonWriter& legal, Card card);             // {"type":"discard","card":C}
+// {"type":"draw","from":F}, written into a legal list.
+void list_draw(JsonWriter& legal, std::string_view from);
 
 }  // namespace parlour::rules::rummy

@@ -172,7 +172,7 @@ void RummyBase::draw_from_stock(int seat) {
 void RummyBase::list_draws(int seat, JsonWriter& legal) const {
   if (stock_gone_) {
     if (!pile_.empty()) list_draw(legal, "discard");
-    list_action(legal, "decline");
+    write_bare_action(legal, "decline");
     return;
   }
   if (config_.draw.upcard_then_one_more) {
@@ -190,7 +190,7 @@ void RummyBase::list_draws(int seat, JsonWriter& legal) const {
           legal.field("card", to_string(pile_[pile_.size() - 1 - depth]));
         });
     if (config_.draw.take_whole_pile && !pile_.empty() && whole_pile_takes_ < whole_pile_takes_max())
-      list_action(legal, "take_all");
+      write_bare_action(legal, "take_all");
     return;
   }
   const bool upcard_ok = !pile_.empty() && (!config_.draw.boathouse || !stock_.empty() || upcard_restocks_pair()) &&

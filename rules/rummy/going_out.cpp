@@ -176,7 +176,7 @@ void RummyBase::list_discards(int seat, JsonWriter& legal) const {
         std::count(hand.begin(), hand.end(), c) == 1)
       continue;
     if (hand.size() == 1 && !may_go_out) continue;
-    list_discard(legal, c);
+    write_card_action(legal, "discard", c);
   }
 }
 
@@ -187,14 +187,7 @@ void RummyBase::list_go_down(int seat, JsonWriter& legal) const {
   auto listing = [&](const std::vector<Card>& cards, std::optional<Card> shown) {
     const auto whole = meld_every_card(cards, config_.melds);
     if (!whole || whole->melds.empty()) return;
-    for (const auto& arrangement : arrangements_by_worth(whole->melds))
-      legal.object([&] {
-        legal.field("type", "go_down");
-        legal.array_field("melds", [&] {
-          for (const auto& m : arrangement) write_go_down_meld(legal, m);
-        });
-        if (shown) legal.field("shown", to_string(*shown));
-      });
+    list_arrangements(legal, "go_down", whole->melds, &RummyBase::write_go_down_meld, "shown", shown);
   };
   listing(hand, std::nullopt);
   // Keeping one card back, the rest must meld whole: two cards that fit no meld
@@ -215,14 +208,7 @@ void RummyBase::list_go_rummy(int seat, JsonWriter& legal) const {
   auto listing = [&](const std::vector<Card>& cards, std::optional<Card> discard) {
     const auto whole = meld_every_card(cards, config_.melds);
     if (!whole) return;
-    for (const auto& arrangement : arrangements_by_worth(whole->melds))
-      legal.object([&] {
-        legal.field("type", "go_rummy");
-        legal.array_field("melds", [&] {
-          for (const auto& m : arrangement) write_go_rummy_meld(legal, m);
-        });
-        if (discard) legal.field("discard", to_string(*discard));
-      });
+    list_arrangements(legal, "go_rummy", whole->melds, &RummyBase::write_go_rummy_meld, "discard", discard);
   };
   if (cards_in_no_meld(hand, config_.melds) > 1) return;  // quick exit: no arrangement can leave only one out
   // One search of the whole hand spares the search without each card when no
@@ -238,6 +224,21 @@ void RummyBase::list_go_rummy(int seat, JsonWriter& legal) const {
     rest.erase(std::find(rest.begin(), rest.end(), c));
     if (!rest.empty()) listing(rest, c);
   }
+}
+
+// {"type":T,"melds":[…]} for each arrangement of `melds` by worth, its melds
+// written by `write_meld`, and the card kept out of them under `kept_key`
+// when there is one (the card shown in go_down, the discard in go_rummy).
+void RummyBase::list_arrangements(JsonWriter& legal, const char* type, const std::vector<Meld>& melds,
+                                  MeldWriter write_meld, const char* kept_key, std::optional<Card> kept) const {
+  for (const auto& arrangement : arrangements_by_worth(melds))
+    legal.object([&] {
+      legal.field("type", type);
+      legal.array_field("melds", [&] {
+        for (const auto& m : arrangement) (this->*write_meld)(legal, m);
+      });
+      if (kept) legal.field(kept_key, to_string(*kept));
+    });
 }
 
 // A meld of a listed go_down: every wild declared (a deuce standing as itself

@@ -281,6 +281,9 @@ class RummyBase : public GameState {
   void list_go_down(int seat, JsonWriter& legal) const;
   void write_go_down_meld(JsonWriter& legal, const Meld& meld) const;
   void write_go_rummy_meld(JsonWriter& legal, const Meld& meld) const;
+  using MeldWriter = void (RummyBase::*)(JsonWriter&, const Meld&) const;
+  void list_arrangements(JsonWriter& legal, const char* type, const std::vector<Meld>& melds, MeldWriter write_meld,
+                         const char* kept_key, std::optional<Card> kept) const;
   // The arrangement, then one more for each other worth its wilds' declarations may have.
   std::vector<std::vector<Meld>> arrangements_by_worth(const std::vector<Meld>& melds) const;
 

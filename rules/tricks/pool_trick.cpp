@@ -70,7 +70,6 @@ class PoolTrick final : public GameState {
   }
 
   void write_stage_actions(int seat, JsonWriter& out) const {
-    const auto action = [&](const char* type) { out.object([&] { out.field("type", type); }); };
     const auto general = [&](bool widow) {
       out.object([&] {
         out.field("type", "general");
@@ -79,29 +78,29 @@ class PoolTrick final : public GameState {
     };
     switch (stage_) {
       case Stage::declare: {
-        if (!forced(seat) && !dealer_must_play(seat)) action("pass");
-        action("play");
-        if (!widow_taken_) action("take_widow");
+        if (!forced(seat) && !dealer_must_play(seat)) write_bare_action(out, "pass");
+        write_bare_action(out, "play");
+        if (!widow_taken_) write_bare_action(out, "take_widow");
         if (config_.general_allowed) {
           general(false);
           if (!widow_taken_) general(true);
         }
-        if (forced(seat)) action("pay_dealer");
+        if (forced(seat)) write_bare_action(out, "pay_dealer");
         break;
       }
       case Stage::general_choose:
-        action("play");
-        if (!widow_taken_) action("take_widow");
+        write_bare_action(out, "play");
+        if (!widow_taken_) write_bare_action(out, "take_widow");
         break;
       case Stage::widow_discard:
-        for (auto card : seats_[seat].hand) tricks::write_card_action(out, "discard", card);
+        for (auto card : seats_[seat].hand) write_card_action(out, "discard", card);
         break;
       case Stage::dealer_exchange:
-        action("keep");
-        for (auto card : seats_[seat].hand) tricks::write_card_action(out, "exchange", card);
+        write_bare_action(out, "keep");
+        for (auto card : seats_[seat].hand) write_card_action(out, "exchange", card);
         break;
       case Stage::play:
-        for (auto card : playable(seat)) tricks::write_card_action(out, "card", card);
+        for (auto card : playable(seat)) write_card_action(out, "card", card);
         break;
     }
   }
@@ -186,7 +185,7 @@ class PoolTrick final : public GameState {
     out.array_field("piles", [&] { view::face_down_pile(out, "widow", std::nullopt, widow_.size()); });
     out.key("trick");
     view::trick(out, [&] { tricks::write_plays(out, trick_); }, dealt ? std::optional<Suit>(turned_.suit) : std::nullopt);
-    out.object_field("pools", [&] { out.field(pool_name, pool_); });
+    view::one_pool(out, pool_name, pool_);
     out.key("turn");
     view::turn(out, to_act(), phase_ == Phase::playing ? stage_name(stage_) : phase_name());
     out.field("forced", forced_to_play());

@@ -103,17 +103,6 @@ Trick trick_restore(const Json& snapshot, int players) {
 }
 
 
-void write_card_action(JsonWriter& out, const char* type, Card card) {
-  out.object([&] {
-    out.field("type", type);
-    out.field("card", to_string(card));
-  });
-}
-
-Json card_action(const char* type, Card card) {
-  return json_tree_of([&](JsonWriter& out) { write_card_action(out, type, card); });
-}
-
 void write_plays(JsonWriter& out, const Trick& trick) {
   out.array([&] {
     for (const auto& play : trick) {

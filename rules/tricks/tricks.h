@@ -60,10 +60,6 @@ bool holds_suit(const std::vector<Card>& hand, Suit suit);
 // (the winner's seat indexes the games' seats).
 Json trick_snapshot(const Trick& trick);
 
-// An action naming one card: {"type": type, "card": card}.
-void write_card_action(JsonWriter& out, const char* type, Card card);
-Json card_action(const char* type, Card card);
-
 // A trick's plays as views show them: [{"seat","card"}] in play order.
 void write_plays(JsonWriter& out, const Trick& trick);
 Trick trick_restore(const Json& snapshot, int players);

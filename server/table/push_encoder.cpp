@@ -233,6 +233,8 @@ PushEncoder::ViewParts& PushEncoder::view_parts(SharedParts& parts, const PushSc
   rules::JsonText view;
   write_view(scene, seat, view);
   it->second = split_constants(view, view_constant_keys(scene));
+  const bool may_act = seat && scene.state.game() && !scene.state.failed();
+  it->second.legal = may_act ? rules::json_text_of([&](rules::JsonWriter& legal) { scene.legal(*seat, legal); }) : "[]";
   if (first && it->second.constants != view_constants_) {
     view_constants_ = it->second.constants;
     ++view_constants_version_;
@@ -311,13 +313,7 @@ std::string PushEncoder::state_text(Member& member, SharedParts& parts, const Pu
     text += view.lean;
   }
   text += R"(,"legal":)";
-  if (seat && scene.state.game() && !scene.state.failed()) {
-    rules::JsonText legal;
-    scene.legal(*seat, legal);
-    text += legal.text();
-  } else {
-    text += "[]";
-  }
+  text += view.legal;
   log_delta(member, text, scene);
   chat_delta(member, text, scene);
   text += '}';

@@ -90,13 +90,16 @@ class PushEncoder {
     std::uint64_t fair_sent = 0;       // the fair block version this member has had; 0: none yet
     std::uint64_t constants_sent = 0;  // the view constants version this member has had; 0: none yet
   };
-  // A view written for one seat (or a spectator): its constants (the keys
-  // the game names in GameInfo::view_constants) apart from the rest.
+  // What the pushes show one seat (or a spectator), written once a broadcast
+  // however many of the seat's connections are members: its view, with its
+  // constants (the keys the game names in GameInfo::view_constants) apart from
+  // the rest, and what the seat may do.
   struct ViewParts {
     std::string lean;       // the view without its constants
     std::string constants;  // {key: value} of the constants it holds, as JSON
     std::string names;      // the constants' keys, a JSON array
     std::string whole;      // lean and constants together, made when a member needs it
+    std::string legal;      // the seat's legal list, as JSON ("[]" for a spectator)
   };
   // The parts of a state push that are the same for everyone, serialized once a broadcast.
   struct SharedParts {

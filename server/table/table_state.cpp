@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "rules/action.h"
 #include "rules/fair.h"
 #include "server/common/names.h"
 
@@ -437,7 +438,7 @@ void TableState::write_legal_for(int seat, const rules::Balances& chips, rules::
   if (!in_play() || seats_.at(seat).left) return nothing();
   if (game_->phase() == rules::Phase::deal_over) {
     if (ending_) return nothing();
-    return out.array([&] { out.object([&] { out.field("type", "continue"); }); });
+    return out.array([&] { rules::write_bare_action(out, "continue"); });
   }
   const auto acting = game_->to_act();
   if (std::find(acting.begin(), acting.end(), seat) == acting.end()) return nothing();

@@ -37,8 +37,8 @@ void Carousel::apply_draw_action(int seat, const std::string& type, const Json& 
 void Carousel::play_legal_actions(int seat, JsonWriter& legal) const {
   const bool final_round = in_final_meld_round();
   if (!final_round && plays_this_turn() == 0 && !stock_empty()) rummy::list_draw(legal, "stock");
-  if (!final_round && hand_count(seat) <= kKnockMax) rummy::list_action(legal, "knock");
-  if (final_round || plays_this_turn() > 0 || stock_empty()) rummy::list_action(legal, "finish");
+  if (!final_round && hand_count(seat) <= kKnockMax) write_bare_action(legal, "knock");
+  if (final_round || plays_this_turn() > 0 || stock_empty()) write_bare_action(legal, "finish");
   list_layouts(seat, legal);
 }
 

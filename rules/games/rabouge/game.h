@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "rules/action.h"
 #include "rules/building/moves.h"
 #include "rules/building/packs.h"
 #include "rules/chip_book.h"
@@ -56,8 +57,8 @@ inline bool places_to(const Move& m, Zone to) { return m.kind == Move::Kind::pla
 inline void write_action(JsonWriter& out, const Move& move) {
   switch (move.kind) {
     case Move::Kind::place: building::write_move_action(out, move.placement, move.card); return;
-    case Move::Kind::draw: building::write_bare_action(out, "draw"); return;
-    case Move::Kind::pass: building::write_bare_action(out, "pass"); return;
+    case Move::Kind::draw: write_bare_action(out, "draw"); return;
+    case Move::Kind::pass: write_bare_action(out, "pass"); return;
   }
   out.null();
 }

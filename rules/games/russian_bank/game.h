@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "rules/action.h"
 #include "rules/building/moves.h"
 #include "rules/building/packs.h"
 #include "rules/building/shifts.h"
@@ -72,9 +73,9 @@ inline bool ends_turn(const Move& m, int mover) { return is_discard(m, mover) ||
 inline void write_action(JsonWriter& out, const Move& move) {
   switch (move.kind) {
     case Move::Kind::place: building::write_move_action(out, move.placement, move.card); return;
-    case Move::Kind::turn_stock: building::write_bare_action(out, "turn_stock"); return;
-    case Move::Kind::turn_hand: building::write_bare_action(out, "turn_hand"); return;
-    case Move::Kind::end_turn: building::write_bare_action(out, "end_turn"); return;
+    case Move::Kind::turn_stock: write_bare_action(out, "turn_stock"); return;
+    case Move::Kind::turn_hand: write_bare_action(out, "turn_hand"); return;
+    case Move::Kind::end_turn: write_bare_action(out, "end_turn"); return;
   }
   out.null();
 }
