@@ -345,6 +345,35 @@ std::size_t cards_in_no_meld(const std::vector<Card>& hand, const MeldRules& rul
   return out;
 }
 
+bool some_meld_holds(const std::vector<Card>& hand, Card card, const MeldRules& rules) {
+  auto parts = split(hand, rules, CardValues::basic());
+  const int wilds = static_cast<int>(parts.wilds.size());
+  if (is_wild(card, rules)) {
+    // candidate_melds gives a meld of w wilds the first w of them: it holds this
+    // card when w passes the card's first copy.
+    const auto first = std::find(parts.wilds.begin(), parts.wilds.end(), card);
+    if (first == parts.wilds.end()) return false;
+    const int needed = static_cast<int>(first - parts.wilds.begin()) + 1;
+    for (const auto& cand : enumerate(parts.naturals, wilds, rules))
+      if (cand.wilds >= needed) return true;
+    return false;
+  }
+  // A meld holding a natural card is a set of its rank (of jokers, for a joker
+  // that melds with its own kind) or a run of its suit: only those cards can
+  // share one with it, and the enumeration of what is left is the same.
+  std::erase_if(parts.naturals, [&](Card c) {
+    if (card.is_joker() || c.is_joker()) return card.is_joker() != c.is_joker();
+    return c.rank != card.rank && c.suit != card.suit;
+  });
+  Mask copies = 0;
+  for (std::size_t i = 0; i < parts.naturals.size(); ++i)
+    if (parts.naturals[i] == card) copies |= Mask{1} << i;
+  if (copies == 0) return false;
+  for (const auto& cand : enumerate(parts.naturals, wilds, rules))
+    if (cand.naturals & copies) return true;
+  return false;
+}
+
 std::vector<std::vector<Card>> candidate_melds(const std::vector<Card>& hand, const MeldRules& rules) {
   const auto parts = split(hand, rules, CardValues::basic());
   std::vector<std::vector<Card>> out;

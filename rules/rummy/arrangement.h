@@ -37,6 +37,10 @@ bool can_meld_all(const std::vector<Card>& hand, const MeldRules& rules, bool le
 // (going rummy leaves at most one such card, to discard).
 std::size_t cards_in_no_meld(const std::vector<Card>& hand, const MeldRules& rules);
 
+// Whether some meld the hand could put down now holds the card (some meld of
+// candidate_melds), found without listing them all.
+bool some_meld_holds(const std::vector<Card>& hand, Card card, const MeldRules& rules);
+
 // Every distinct meld the hand could put down now (one card choice per identity).
 std::vector<std::vector<Card>> candidate_melds(const std::vector<Card>& hand, const MeldRules& rules);
 

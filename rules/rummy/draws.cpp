@@ -109,13 +109,11 @@ bool RummyBase::usable_take(int seat, std::size_t depth, bool must_use) const {
   cards.insert(cards.end(), pile_.end() - 1 - static_cast<std::ptrdiff_t>(depth), pile_.end());
   // Usable: it lays off on a table meld, or some meld of the new hand holds it.
   for (const auto& tm : table_)
-    if (extend_meld(tm.meld, {card}, config_.melds)) return true;
+    if (lays_off(tm.meld, card, config_.melds)) return true;
   if (config_.melding.shift_on_natural)
     for (const auto& tm : table_)
       if (!shift_choices(tm.meld, card, config_.melds).empty()) return true;
-  for (const auto& meld : candidate_melds(cards, config_.melds))
-    if (holds(meld, card)) return true;
-  return false;
+  return some_meld_holds(cards, card, config_.melds);
 }
 
 void RummyBase::apply_take(int seat, const Json& action, Effects& fx) {

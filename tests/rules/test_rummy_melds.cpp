@@ -174,7 +174,10 @@ TEST_CASE("the arrangement search covers a whole hand with sets and runs") {
 // Going out lists one arrangement per discard from meld_every_card and
 // melds_all_but (rules/rummy/going_out.cpp): they must answer as the full search
 // does with every card worth one, the same melds included, for every meld rule.
-TEST_CASE("the search that melds every card agrees with the lowest-deadwood search") {
+namespace {
+// The meld rules the searches are compared under: each ace rule, wilds of both
+// kinds, Persian's jokers, Carousel's sets.
+std::vector<std::pair<const char*, MeldRules>> varied_rule_sets() {
   MeldRules two_packs_deuces;
   two_packs_deuces.deuces_wild = true;
   two_packs_deuces.set_duplicates = true;
@@ -187,14 +190,24 @@ TEST_CASE("the search that melds every card agrees with the lowest-deadwood sear
   carousel.set_distinct_suits = true;
   carousel.set_max = 8;
   carousel.set_duplicates = true;
-  const std::vector<std::pair<const char*, MeldRules>> rule_sets = {
-      {"ace low", {}}, {"round the corner", with_ace(AceMode::around)}, {"two packs, deuces wild", two_packs_deuces},
-      {"jokers wild", jokers}, {"Persian jokers", persian}, {"Carousel", carousel}};
+  return {{"ace low", {}},           {"round the corner", with_ace(AceMode::around)}, {"two packs, deuces wild", two_packs_deuces},
+          {"jokers wild", jokers}, {"Persian jokers", persian},                     {"Carousel", carousel}};
+}
+
+// Two packs and four jokers.
+std::vector<Card> two_packs_and_jokers() {
   std::vector<Card> pack;
   for (int copy = 0; copy < 2; ++copy)
     for (int suit = 0; suit < 4; ++suit)
       for (int rank = 1; rank <= 13; ++rank) pack.push_back(Card{static_cast<std::uint8_t>(rank), static_cast<Suit>(suit)});
   for (int j = 0; j < 4; ++j) pack.push_back(Card::joker());
+  return pack;
+}
+}  // namespace
+
+TEST_CASE("the search that melds every card agrees with the lowest-deadwood search") {
+  const auto rule_sets = varied_rule_sets();
+  auto pack = two_packs_and_jokers();
   const CardValues ones{1, 1, 1, 1, 1};  // as going out's listing searched: every card worth something
   std::mt19937 random(20261127);
   for (const auto& [name, rules] : rule_sets) {
@@ -290,6 +303,33 @@ TEST_CASE("candidate melds list every set and run the hand can put down") {
   CHECK(found.size() == 4 + 1 + 3);  // four threes of nines, the four nines, 8-9-T, 9-T-J and 8-9-T-J of hearts
   CHECK(has({"9S", "9D", "9H"}));
   CHECK(has({"9S", "9D", "9H", "9C"}));
+}
+
+TEST_CASE("whether some meld holds a card is what the list of candidate melds says") {
+  auto pack = two_packs_and_jokers();
+  std::mt19937 random(20261128);
+  for (const auto& [name, rules] : varied_rule_sets()) {
+    CAPTURE(name);
+    int held = 0;
+    int not_held = 0;
+    for (int deal = 0; deal < 300; ++deal) {
+      std::shuffle(pack.begin(), pack.end(), random);
+      // Hands of 2 to 16 cards; each of their cards is asked about, and the pack's next card.
+      const auto size = 2 + deal % 15;
+      const std::vector<Card> hand(pack.begin(), pack.begin() + size);
+      const auto melds = candidate_melds(hand, rules);
+      for (std::size_t i = 0; i <= hand.size(); ++i) {
+        const Card card = pack[i];
+        CAPTURE(to_string(card));
+        const bool listed = std::any_of(melds.begin(), melds.end(), [&](const auto& meld) { return holds(meld, card); });
+        CHECK(some_meld_holds(hand, card, rules) == listed);
+        ++(listed ? held : not_held);
+      }
+    }
+    // Both answers were met, wilds among them.
+    CHECK(held > 50);
+    CHECK(not_held > 50);
+  }
 }
 
 namespace {
