@@ -105,13 +105,18 @@ ChipBook ChipBook::restore(const Json& snapshot, int players) {
   return book;
 }
 
+// Members set one by one: an update from a braced list would copy the whole
+// list of movements twice, a long game's largest part.
 Json ChipBook::seat_result(int seat, Json facts) const {
-  facts.update({{"seat", seat}, {"chips", net(seat)}, {"unpaid", unpaid(seat)}});
+  facts["seat"] = seat;
+  facts["chips"] = net(seat);
+  facts["unpaid"] = unpaid(seat);
   return facts;
 }
 
 Json ChipBook::deal_result(Json facts) const {
-  facts.update({{"movements", movements_}, {"unpaid", unpaid_}});
+  facts["movements"] = movements_;
+  facts["unpaid"] = unpaid_;
   return facts;
 }
 

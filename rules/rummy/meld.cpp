@@ -522,8 +522,24 @@ std::vector<Meld> declaration_variants(const Meld& meld, const MeldRules& rules,
     if (rank != naturals.front().rank) pool.push_back({rank, naturals.front().suit});
   if (multisets(pool.size(), wilds) > most) return out;
   std::vector<std::vector<Card>> seen{wild_declarations_of(meld)};
+  // What any valid declaration is, asked before validating (most choices are
+  // not): all of the naturals' rank (a set), or all of their suit, each of a
+  // rank no other card of the meld has (a run never holds a rank twice).
+  std::array<bool, 16> natural_ranks{};
+  for (auto c : naturals) natural_ranks[c.rank] = true;
+  const Card first = naturals.front();
+  auto could_be_valid = [&](const std::vector<Card>& declared) {
+    if (std::all_of(declared.begin(), declared.end(), [&](Card d) { return d.rank == first.rank; })) return true;
+    auto ranks = natural_ranks;
+    for (auto d : declared) {
+      if (d.suit != first.suit || ranks[d.rank]) return false;
+      ranks[d.rank] = true;
+    }
+    return true;
+  };
   std::vector<Card> chosen;
   each_multiset(pool, wilds, chosen, 0, [&](const std::vector<Card>& declared) {
+    if (!could_be_valid(declared)) return;
     auto check = validate_meld(cards, rules, declared);
     if (!check) return;
     auto key = wild_declarations_of(*check.meld);

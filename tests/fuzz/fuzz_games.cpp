@@ -30,6 +30,10 @@
 // choice) that follow the schema and show no other player's hidden cards
 // (tests/rules/view_checks.h, as the rules tests check).
 //
+// Lists of legal actions are written as text, as the server writes them, and an
+// action is parsed from it when an input picks one; at a thorough input the text
+// is compared with the list's tree.
+//
 // Building views and lists of legal actions is nearly all of a run's cost (a
 // face-up game of twenty players has twenty-one views). Checked at every input,
 // the fuzzer ran at 44-580 executions a second under ASan; chosen by a byte of
@@ -45,6 +49,7 @@
 #include <string>
 #include <vector>
 
+#include "rules/json_writer.h"
 #include "rules/random_play.h"
 #include "rules/registry.h"
 #include "rules/snapshot.h"
@@ -145,6 +150,51 @@ Json mutated(Json action, Input& in) {
   return action;
 }
 
+// A seat's legal actions as the server writes them: text (a JSON tree cost most
+// of a Rummy input under ASan), split into its elements, one parsed when an
+// input picks it.
+class Listed {
+ public:
+  Listed(const rules::GameState& game, int seat, const rules::Balances& chips) {
+    rules::JsonText out;
+    game.write_legal_actions(seat, chips, out);
+    text_ = out.take();
+    split();
+  }
+  bool empty() const { return items_.empty(); }
+  std::size_t size() const { return items_.size(); }
+  Json at(std::size_t i) const { return Json::parse(items_.at(i)); }
+  const std::string& text() const { return text_; }
+
+ private:
+  // The array's elements: at depth one, outside strings, between commas.
+  void split() {
+    if (text_.size() < 2 || text_.front() != '[' || text_.back() != ']') fail("a legal list is not an array: " + text_);
+    int depth = 0;
+    bool in_string = false;
+    std::size_t start = 1;
+    for (std::size_t i = 1; i + 1 < text_.size(); ++i) {
+      const char c = text_[i];
+      if (in_string) {
+        if (c == '\\') ++i;
+        else if (c == '"') in_string = false;
+        continue;
+      }
+      if (c == '"') in_string = true;
+      else if (c == '{' || c == '[') ++depth;
+      else if (c == '}' || c == ']') --depth;
+      else if (c == ',' && depth == 0) {
+        items_.push_back(std::string_view(text_).substr(start, i - start));
+        start = i + 1;
+      }
+    }
+    if (start + 1 < text_.size()) items_.push_back(std::string_view(text_).substr(start, text_.size() - 1 - start));
+  }
+
+  std::string text_;
+  std::vector<std::string_view> items_;
+};
+
 // A game at a table: its state, every seat's chips and every pool's, and what
 // must stay constant.
 struct Table {
@@ -158,22 +208,27 @@ struct Table {
   bool touched = false;                   // the state changed since it was copied
   // The last seat's list of legal actions, while neither the state nor the chips
   // changed: a refused action changes nothing (checked at thorough inputs), so
-  // the steps after it would list the same actions again.
-  mutable std::optional<std::pair<int, Json>> listed;
+  // the steps after it would list the same actions again. Shared by copies: an
+  // input starts from a copy of a snapshot, whose list is made once.
+  mutable int listed_seat = -1;
+  mutable std::shared_ptr<const Listed> listed;
 
   Table() = default;
   Table(const Table& other)
       : info(other.info), game(other.game->clone()), chips(other.chips), pools(other.pools), total(other.total),
-        left(other.left), deal_cards(other.deal_cards), listed(other.listed) {}
+        left(other.left), deal_cards(other.deal_cards), listed_seat(other.listed_seat), listed(other.listed) {}
   Table(Table&&) = default;
   Table& operator=(Table&&) = default;
   Table& operator=(const Table& other) { return *this = Table(other); }
 
   int players() const { return static_cast<int>(chips.size()); }
 
-  const Json& legal_actions(int seat) const {
-    if (!listed || listed->first != seat) listed.emplace(seat, game->legal_actions(seat, chips));
-    return listed->second;
+  const Listed& legal_actions(int seat) const {
+    if (!listed || listed_seat != seat) {
+      listed = std::make_shared<const Listed>(*game, seat, chips);
+      listed_seat = seat;
+    }
+    return *listed;
   }
   // The state or the chips changed: what was listed may no longer hold.
   void forget_listed() { listed.reset(); }
@@ -230,10 +285,15 @@ struct Table {
       fail(where() + ": nobody to act while playing");
   }
 
+  // Every seat to act has an action, and its list as text is its list as a tree.
   void check_seats_to_act_can() const {
     if (game->phase() != rules::Phase::playing) return;
-    for (int seat : game->to_act())
-      if (legal_actions(seat).empty()) fail(where() + ": seat " + std::to_string(seat) + " to act has no action");
+    for (int seat : game->to_act()) {
+      const auto& legal = legal_actions(seat);
+      if (legal.empty()) fail(where() + ": seat " + std::to_string(seat) + " to act has no action");
+      if (legal.text() != game->legal_actions(seat, chips).dump())
+        fail(where() + ": seat " + std::to_string(seat) + "'s legal list as text differs from its tree: " + legal.text());
+    }
   }
 
   void check_cards() const {
@@ -345,6 +405,9 @@ GameSnapshots prepare(const rules::GameInfo& info, std::uint64_t seed) {
   for (auto& table : out.tables) {
     if (cards_counted) table.deal_cards = table.cards_in_play();
     table.check_views();
+    table.check_seats_to_act_can();
+    // Listed once here, the list most inputs' first step reads.
+    if (table.game->phase() == rules::Phase::playing) table.legal_actions(table.game->to_act().front());
   }
   std::fprintf(stderr, "fuzz_games: %s: %zu snapshots%s\n", info.id.c_str(), out.tables.size(),
                cards_counted ? ", cards counted" : " (its views do not count every card: no card check)");
@@ -358,10 +421,10 @@ void play_listed(Table& table, Input& in) {
   const auto acting = table.game->to_act();
   if (acting.empty()) fail(table.where() + ": nobody to act while playing");
   const int seat = acting[in.byte() % acting.size()];
-  const Json& legal = table.legal_actions(seat);
+  const auto& legal = table.legal_actions(seat);
   if (legal.empty()) fail(table.where() + ": seat " + std::to_string(seat) + " to act has no action");
   rules::Rng numbers(in.byte());
-  const Json action = rules::random_legal_action(Json::array({legal[in.byte() % legal.size()]}), numbers);
+  const Json action = rules::random_legal_action(Json::array({legal.at(in.byte() % legal.size())}), numbers);
   try {
     table.record(table.game->apply(seat, action, table.chips));
   } catch (const rules::RulesError& e) {
@@ -411,8 +474,8 @@ void step(Table& table, Input& in, bool thorough) {
       return;
     case 3: case 4: {
       const int actor = some_seat(table, in);
-      const Json& legal = table.legal_actions(actor);
-      try_action(table, actor, mutated(legal.empty() ? Json{{"type", "pass"}} : legal[in.byte() % legal.size()], in),
+      const auto& legal = table.legal_actions(actor);
+      try_action(table, actor, mutated(legal.empty() ? Json{{"type", "pass"}} : legal.at(in.byte() % legal.size()), in),
                  thorough);
       return;
     }

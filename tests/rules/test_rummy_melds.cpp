@@ -305,6 +305,76 @@ TEST_CASE("candidate melds list every set and run the hand can put down") {
   CHECK(has({"9S", "9D", "9H", "9C"}));
 }
 
+TEST_CASE("a meld's declaration variants are every valid way to declare its wilds, each once") {
+  MeldRules deuces;
+  deuces.deuces_wild = true;
+  deuces.set_duplicates = true;
+  MeldRules jokers = with_ace(AceMode::low_or_high);
+  jokers.jokers_wild = true;
+  MeldRules around = with_ace(AceMode::around);
+  around.jokers_wild = true;
+  std::vector<Card> deck;
+  for (int suit = 0; suit < 4; ++suit)
+    for (int rank = 1; rank <= 13; ++rank) deck.push_back(Card{static_cast<std::uint8_t>(rank), static_cast<Suit>(suit)});
+  std::mt19937 random(20261128);
+  for (const auto& [name, rules] : std::vector<std::pair<const char*, MeldRules>>{
+           {"deuces wild", deuces}, {"jokers wild, ace low or high", jokers}, {"jokers wild, round the corner", around}}) {
+    CAPTURE(name);
+    const Card wild = rules.deuces_wild ? Card{2, Suit::clubs} : Card::joker();
+    int melds = 0;
+    int with_variants = 0;
+    while (melds < 60) {
+      // A meld of one to three naturals and one or two wilds.
+      std::shuffle(deck.begin(), deck.end(), random);
+      std::vector<Card> cards(deck.begin(), deck.begin() + 1 + random() % 3);
+      if (std::any_of(cards.begin(), cards.end(), [&](Card c) { return is_wild(c, rules); })) continue;
+      const auto wilds = 1 + random() % 2;
+      for (std::size_t w = 0; w < wilds; ++w) cards.push_back(wild);
+      const auto check = validate_meld(cards, rules);
+      // (A deuce standing as itself is not declared: the meld is its only variant.)
+      if (!check || std::any_of(check.meld->cards.begin(), check.meld->cards.end(),
+                                [&](const MeldCard& mc) { return !mc.wild && is_wild(mc.card, rules); }))
+        continue;
+      ++melds;
+      const auto variants = declaration_variants(*check.meld, rules);
+      CHECK(variants.front() == *check.meld);
+      auto declared = [](const Meld& meld) {
+        std::vector<std::string> out;
+        for (const auto& mc : meld.cards)
+          if (mc.wild) out.push_back(to_string(mc.as));
+        std::sort(out.begin(), out.end());
+        return out;
+      };
+      std::vector<std::vector<std::string>> found;
+      for (const auto& variant : variants) {
+        CHECK(validate_meld(cards, rules, [&] {
+          std::vector<Card> as;
+          for (const auto& mc : variant.cards)
+            if (mc.wild) as.push_back(mc.as);
+          return as;
+        }()));
+        CHECK(std::find(found.begin(), found.end(), declared(variant)) == found.end());  // each once
+        found.push_back(declared(variant));
+      }
+      // Every declaration from the whole pack that validates is among them.
+      for (const Card a : deck)
+        for (const Card b : deck) {
+          std::vector<Card> as{a};
+          if (wilds == 2) as.push_back(b);
+          const auto tried = validate_meld(cards, rules, as);
+          if (tried) {
+            const std::string asked = to_string(a) + (wilds == 2 ? " " + to_string(b) : "");
+            CAPTURE(asked);
+            CHECK(std::find(found.begin(), found.end(), declared(*tried.meld)) != found.end());
+          }
+          if (wilds == 1) break;
+        }
+      if (variants.size() > 1) ++with_variants;
+    }
+    CHECK(with_variants > 20);
+  }
+}
+
 TEST_CASE("whether some meld holds a card is what the list of candidate melds says") {
   auto pack = two_packs_and_jokers();
   std::mt19937 random(20261128);
