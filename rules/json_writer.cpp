@@ -1,8 +1,10 @@
 #include "rules/json_writer.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <numeric>
+#include <span>
 #include <stdexcept>
 
 namespace parlour::rules {
@@ -173,7 +175,19 @@ void JsonText::sort_members(std::size_t first) {
   if (sorted) return;
   // Each member's text runs to the comma before the next one (the last, to the end).
   const auto end_of = [&](std::size_t i) { return i + 1 < members_.size() ? members_[i + 1].start - 1 : out_.size(); };
-  std::vector<std::size_t> order(count);
+  // Most objects are small (an action: its type and a field or two), and this
+  // runs for nearly every one: their order and new places live on the stack.
+  constexpr std::size_t kOnStack = 16;
+  std::array<std::size_t, kOnStack> order_here;
+  std::array<MemberAt, kOnStack> moved_here;
+  std::vector<std::size_t> order_heap;
+  std::vector<MemberAt> moved_heap;
+  if (count > kOnStack) {
+    order_heap.resize(count);
+    moved_heap.resize(count);
+  }
+  const std::span<std::size_t> order = count > kOnStack ? std::span(order_heap) : std::span(order_here).first(count);
+  const std::span<MemberAt> moved = count > kOnStack ? std::span(moved_heap) : std::span(moved_here).first(count);
   std::iota(order.begin(), order.end(), first);
   std::sort(order.begin(), order.end(),
             [&](std::size_t a, std::size_t b) { return name_of(members_[a]) < name_of(members_[b]); });
@@ -182,15 +196,13 @@ void JsonText::sort_members(std::size_t first) {
       throw std::logic_error("json writer: member \"" + std::string(name_of(members_[order[i]])) + "\" written twice");
   const std::size_t region = members_[first].start;
   scratch_.clear();
-  std::vector<MemberAt> moved;
-  moved.reserve(count);
-  for (const auto i : order) {
+  for (std::size_t k = 0; k < count; ++k) {
     if (!scratch_.empty()) scratch_ += ',';
-    const auto& m = members_[i];
-    moved.push_back({region + scratch_.size(), region + scratch_.size() + (m.name_end - m.start)});
-    scratch_.append(out_, m.start, end_of(i) - m.start);
+    const auto& m = members_[order[k]];
+    moved[k] = {region + scratch_.size(), region + scratch_.size() + (m.name_end - m.start)};
+    scratch_.append(out_, m.start, end_of(order[k]) - m.start);
   }
-  out_.replace(region, out_.size() - region, scratch_);
+  std::copy(scratch_.begin(), scratch_.end(), out_.begin() + static_cast<std::ptrdiff_t>(region));
   std::copy(moved.begin(), moved.end(), members_.begin() + static_cast<std::ptrdiff_t>(first));
 }
 

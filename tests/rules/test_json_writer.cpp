@@ -64,6 +64,15 @@ TEST_CASE("json writer: members written in any order come out sorted by name, as
     write_value(tree, view, shuffle);
     CHECK(tree.take() == view);
   }
+  // Objects of up to 16 members are sorted in place on the stack, larger ones on
+  // the heap: both, nested in each other.
+  Json large = Json::object();
+  for (int i = 0; i < 40; ++i) large["m" + std::to_string(i * 7 % 40)] = i % 3 == 0 ? view : Json(i);
+  for (int round = 0; round < 10; ++round) {
+    JsonText text;
+    write_value(text, large, shuffle);
+    CHECK(text.text() == large.dump());
+  }
 }
 
 TEST_CASE("json writer: strings are escaped as nlohmann escapes them, invalid UTF-8 mended the same way") {
