@@ -59,7 +59,11 @@ MeldSpec read_meld_spec(const Json& list, const MeldRules& rules, const std::str
 
 Json meld_json(const Meld& meld) { return meld_strings(meld); }
 
-void write_meld(JsonWriter& out, const Meld& meld) { out.value(meld_strings(meld)); }
+void write_meld(JsonWriter& out, const Meld& meld) {
+  out.array([&] {
+    for (const auto& mc : meld.cards) out.string(meld_card_string(mc));
+  });
+}
 
 void list_draw(JsonWriter& legal, std::string_view from) {
   legal.object([&] {

@@ -551,10 +551,13 @@ std::vector<Meld> declaration_variants(const Meld& meld, const MeldRules& rules,
   return out;
 }
 
+std::string meld_card_string(const MeldCard& mc) {
+  return mc.wild ? to_string(mc.card) + "=" + to_string(mc.as) : to_string(mc.card);
+}
+
 std::vector<std::string> meld_strings(const Meld& meld) {
   std::vector<std::string> out;
-  for (const auto& mc : meld.cards)
-    out.push_back(mc.wild ? to_string(mc.card) + "=" + to_string(mc.as) : to_string(mc.card));
+  for (const auto& mc : meld.cards) out.push_back(meld_card_string(mc));
   return out;
 }
 

@@ -107,7 +107,8 @@ LayoutCheck validate_layout(const std::vector<Meld>& old_table, const std::vecto
 // next to an end) before the full check, since `legal` asks this very often.
 bool lays_off(const Meld& meld, Card card, const MeldRules& rules);
 
-std::vector<std::string> meld_strings(const Meld& meld);  // "9S", or "2C=9C" for a wild
+std::string meld_card_string(const MeldCard& card);      // "9S", or "2C=9C" for a wild
+std::vector<std::string> meld_strings(const Meld& meld);  // each card's meld_card_string
 
 // The meld (first) and every other valid way of declaring its wilds, each
 // multiset of declarations once: a set's wilds may take any suit of its rank, a
