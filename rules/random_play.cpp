@@ -12,7 +12,10 @@ namespace parlour::rules {
 
 Json random_legal_action(const Json& legal, Rng& rng) {
   if (!legal.is_array() || legal.empty()) throw std::logic_error("no legal action to choose from");
-  Json action = legal[rng.below(legal.size())];
+  return with_numbers_drawn(legal[rng.below(legal.size())], rng);
+}
+
+Json with_numbers_drawn(Json action, Rng& rng) {
   for (auto& [name, value] : action.items()) {
     if (!is_bounds(value)) continue;
     const auto range = listed_range(value);

@@ -11,4 +11,7 @@ namespace parlour::rules {
 // `legal` is a non-empty array from GameState::legal_actions.
 Json random_legal_action(const Json& legal, Rng& rng);
 
+// One listed action with each numeric bound replaced by a uniform number in range.
+Json with_numbers_drawn(Json action, Rng& rng);
+
 }  // namespace parlour::rules

@@ -113,9 +113,8 @@ void RummyBase::list_layouts(int seat, JsonWriter& legal) const {
   const auto singles = distinct(hand);
   for (std::size_t i = 0; i < table_.size(); ++i)
     for (auto c : singles) {
-      if (!set_could_take(table_[i].meld, c, rules) || !lays_off(table_[i].meld, c, rules)) continue;
-      auto check = extend_meld(table_[i].meld, {c}, rules);
-      list_layout(legal, table_, {{i, &*check.meld}}, nullptr);
+      if (!set_could_take(table_[i].meld, c, rules)) continue;
+      if (const auto extended = laid_off(table_[i].meld, c, rules)) list_layout(legal, table_, {{i, &*extended}}, nullptr);
     }
 
   for (std::size_t i = 0; i < table_.size(); ++i) {

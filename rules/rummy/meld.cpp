@@ -347,13 +347,15 @@ std::vector<Card> shift_choices(const Meld& run, Card natural, const MeldRules& 
   return out;
 }
 
-bool lays_off(const Meld& meld, Card card, const MeldRules& rules) {
+bool lays_off(const Meld& meld, Card card, const MeldRules& rules) { return laid_off(meld, card, rules).has_value(); }
+
+std::optional<Meld> laid_off(const Meld& meld, Card card, const MeldRules& rules) {
   if (!is_wild(card, rules) && !card.is_joker()) {
-    if (meld.kind == MeldKind::jokers) return false;
+    if (meld.kind == MeldKind::jokers) return std::nullopt;
     if (meld.kind == MeldKind::set) {
-      if (card.rank != meld.cards.front().as.rank) return false;
+      if (card.rank != meld.cards.front().as.rank) return std::nullopt;
     } else {
-      if (card.suit != meld.cards.front().as.suit) return false;
+      if (card.suit != meld.cards.front().as.suit) return std::nullopt;
       // Next to an end, counting the ace as 1 and 14 and the king next to it.
       auto near = [&](int a, int b) {
         const int d = std::abs(a - b);
@@ -361,10 +363,10 @@ bool lays_off(const Meld& meld, Card card, const MeldRules& rules) {
       };
       const int lo = meld.cards.front().as.rank;
       const int hi = meld.cards.back().as.rank;
-      if (!near(card.rank, lo) && !near(card.rank, hi)) return false;
+      if (!near(card.rank, lo) && !near(card.rank, hi)) return std::nullopt;
     }
   }
-  return static_cast<bool>(extend_meld(meld, {card}, rules));
+  return extend_meld(meld, {card}, rules).meld;
 }
 
 namespace {

@@ -106,6 +106,9 @@ LayoutCheck validate_layout(const std::vector<Meld>& old_table, const std::vecto
 // Whether one card lays off on the meld: a quick filter (wrong rank or suit, not
 // next to an end) before the full check, since `legal` asks this very often.
 bool lays_off(const Meld& meld, Card card, const MeldRules& rules);
+// The meld with the card laid off, after the same quick filter; nothing if it
+// does not lay off.
+std::optional<Meld> laid_off(const Meld& meld, Card card, const MeldRules& rules);
 
 std::string meld_card_string(const MeldCard& card);      // "9S", or "2C=9C" for a wild
 std::vector<std::string> meld_strings(const Meld& meld);  // each card's meld_card_string

@@ -424,7 +424,7 @@ void play_listed(Table& table, Input& in) {
   const auto& legal = table.legal_actions(seat);
   if (legal.empty()) fail(table.where() + ": seat " + std::to_string(seat) + " to act has no action");
   rules::Rng numbers(in.byte());
-  const Json action = rules::random_legal_action(Json::array({legal.at(in.byte() % legal.size())}), numbers);
+  const Json action = rules::with_numbers_drawn(legal.at(in.byte() % legal.size()), numbers);
   try {
     table.record(table.game->apply(seat, action, table.chips));
   } catch (const rules::RulesError& e) {

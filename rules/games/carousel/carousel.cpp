@@ -102,12 +102,23 @@ Effects Carousel::close(const Balances& balances) {
   Json summary = {{"chips", std::vector<std::int64_t>(players(), 0)},
                   {"points", std::vector<std::int64_t>(players(), 0)}};
   settle_game(-1, chips, fx, summary);
+  // Members set one by one and moved in: braced lists copy every nested value again.
   Json seats = Json::array();
-  for (int s = 0; s < players(); ++s) seats.push_back({{"seat", s}, {"chips", summary["chips"][s]}});
-  closed_result_ = {{"deal", deals_played()}, {"dealer", dealer()}, {"end", "closed"}, {"seats", seats},
-                    {"scores", scores_},       {"deals_won", deals_won_}};
+  for (int s = 0; s < players(); ++s) {
+    Json seat = Json::object();
+    seat["seat"] = s;
+    seat["chips"] = summary["chips"][s];
+    seats.push_back(std::move(seat));
+  }
+  closed_result_ = Json::object();
+  closed_result_["deal"] = deals_played();
+  closed_result_["dealer"] = dealer();
+  closed_result_["end"] = "closed";
+  closed_result_["seats"] = std::move(seats);
+  closed_result_["scores"] = scores_;
+  closed_result_["deals_won"] = deals_won_;
   for (const auto& key : {"game_winner", "final_scores", "settlement", "unpaid"})
-    if (summary.contains(key)) closed_result_[key] = summary[key];
+    if (summary.contains(key)) closed_result_[key] = std::move(summary[key]);
   fx.append(RummyBase::close(balances));
   return fx;
 }

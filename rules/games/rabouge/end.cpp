@@ -55,6 +55,8 @@ void Rabouge::finish(const std::string& end, const std::vector<int>& winners, Ef
   } else {
     fx.say("The game ends unscored (" + end + ").");
   }
+  // Members set one by one and moved in: braced lists copy every nested value
+  // again, and closing a table builds this result (most of the fuzzer's close).
   Json left = Json::array();
   Json seats = Json::array();
   Json rabouges = Json::array();
@@ -62,23 +64,29 @@ void Rabouge::finish(const std::string& end, const std::vector<int>& winners, Ef
     const auto& p = players_[seat];
     Json discards = Json::array();
     for (const auto& pile : p.cards.discards) discards.push_back(pile.size());
-    left.push_back({{"seat", seat},
-                    {"stock", p.cards.stock().size()},
-                    {"supply", p.cards.hand.size()},
-                    {"discards", discards},
-                    {"turned", p.cards.turned ? 1 : 0}});
+    Json counts = Json::object();
+    counts["seat"] = seat;
+    counts["stock"] = p.cards.stock().size();
+    counts["supply"] = p.cards.hand.size();
+    counts["discards"] = std::move(discards);
+    counts["turned"] = p.cards.turned ? 1 : 0;
+    left.push_back(std::move(counts));
     const bool won = std::find(winners.begin(), winners.end(), seat) != winners.end();
-    const std::string outcome = !scored ? end : won ? "won" : p.left ? "left" : "lost";
-    seats.push_back(book_.seat_result(seat, {{"points", p.rabouges}, {"outcome", outcome}}));
+    Json facts = Json::object();
+    facts["points"] = p.rabouges;
+    facts["outcome"] = !scored ? end : won ? "won" : p.left ? "left" : "lost";
+    seats.push_back(book_.seat_result(seat, std::move(facts)));
     rabouges.push_back(p.rabouges);
   }
-  result_ = book_.deal_result({{"deal", deals_},
-                               {"end", end},
-                               {"winners", winners},
-                               {"rabouges", rabouges},
-                               {"starter_rank", starter_rank_ ? Json(rank_letter(*starter_rank_)) : Json()},
-                               {"left", left},
-                               {"seats", seats}});
+  Json facts = Json::object();
+  facts["deal"] = deals_;
+  facts["end"] = end;
+  facts["winners"] = winners;
+  facts["rabouges"] = std::move(rabouges);
+  facts["starter_rank"] = starter_rank_ ? Json(rank_letter(*starter_rank_)) : Json();
+  facts["left"] = std::move(left);
+  facts["seats"] = std::move(seats);
+  result_ = book_.deal_result(std::move(facts));
 }
 
 }  // namespace parlour::rules::rabouge
