@@ -30,7 +30,7 @@ Outbox TableCore::join(const Caller& who, std::optional<int> wanted, bool invite
   if (state_.status() != "waiting") return join_started(who);
   const auto seat = free_seat(wanted, who, out);
   if (!seat) return out;
-  take_seat(*seat, SeatState{who.player});
+  take_seat(*seat, SeatState{.player = who.player});
   remember(who);
   spdlog::info("table {}: {} takes seat {}", id(), who.player, *seat);
   return commit_step(std::nullopt, {}, {.seats = true},
@@ -84,7 +84,7 @@ Outbox TableCore::add_bot(const Caller& who, std::optional<int> wanted, int leve
   const auto seat = free_seat(wanted, who, out);
   if (!seat) return out;
   const std::string name = new_bot_name(*seat);
-  take_seat(*seat, SeatState{name, true, level});
+  take_seat(*seat, SeatState{.player = name, .bot = true, .bot_level = level});
   std::vector<storage::Posting> postings;
   {
     const auto account = storage::player_account(name);

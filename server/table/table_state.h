@@ -47,7 +47,7 @@ struct SeatState {
   int bot_level = 0;
   bool left = false;  // left during play; the seat stays in the game
   // "open" or "bot": the host freed the seat, which changes hands at the next deal.
-  std::string leaving;
+  std::string leaving{};
 };
 
 // The table's talk, which the game never sees (docs/protocol.md "Table chat",
