@@ -129,12 +129,21 @@ void JsonText::json(const Json& value) {
 // and control characters; anything beyond ASCII is left to it, so that UTF-8 is
 // checked and mended exactly as a tree's dump() does.
 void JsonText::append_string(std::string_view text) {
-  const bool ascii = std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-  if (!ascii) {
-    out_ += dumped(Json(std::string(text)));
-    return;
+  bool plain = true;  // printable ASCII, nothing to escape: most names, cards and words
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x80) {
+      out_ += dumped(Json(std::string(text)));
+      return;
+    }
+    plain = plain && byte >= 0x20 && c != '"' && c != '\\';
   }
   out_ += '"';
+  if (plain) {
+    out_ += text;
+    out_ += '"';
+    return;
+  }
   for (const char c : text) {
     const auto byte = static_cast<unsigned char>(c);
     switch (c) {

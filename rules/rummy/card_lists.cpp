@@ -39,7 +39,7 @@ MeldSpec read_meld_spec(const Json& list, const MeldRules& rules, const std::str
   MeldSpec spec;
   bool undeclared_wild = false;
   for (const auto& item : list) {
-    const std::string text = item.is_string() ? item.get<std::string>() : std::string();
+    const std::string_view text = item.is_string() ? std::string_view(item.get_ref<const std::string&>()) : std::string_view();
     const auto eq = text.find('=');
     auto card = parse_card(text.substr(0, eq));
     if (!card) throw illegal_action("not a card in a " + what + ": " + item.dump());

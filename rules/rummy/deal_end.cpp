@@ -29,17 +29,18 @@ void RummyBase::end_deal(const DealEnd& given, Balances& chips, Effects& fx) {
                         ? showdown_end_name()
                     : end.kind == DealEnd::Kind::knock           ? "knock"
                                                                : "no_winner";
-  result_ = {{"deal", deals_}, {"dealer", dealer_}, {"end", how}, {"hands", hands}, {"melds", table_view()},
-             {"seats", seats}};
+  Json result = {{"deal", deals_}, {"dealer", dealer_}, {"end", how}, {"hands", std::move(hands)},
+                 {"melds", table_view()}, {"seats", std::move(seats)}};
   if (end.winner >= 0) {
-    result_["winner"] = end.winner;
-    result_["rummy"] = end.rummy;
+    result["winner"] = end.winner;
+    result["rummy"] = end.rummy;
   }
-  if (end.breaker >= 0) result_["breaker"] = end.breaker;
-  if (end.knocker >= 0) result_["knocker"] = end.knocker;
+  if (end.breaker >= 0) result["breaker"] = end.breaker;
+  if (end.knocker >= 0) result["knocker"] = end.knocker;
   for (auto& [key, value] : summary.items())
-    if (key != "chips" && key != "points" && key != "deal_points") result_[key] = value;
-  if (config_.scoring.running_scores) result_["scores"] = scores_;
+    if (key != "chips" && key != "points" && key != "deal_points") result[key] = std::move(value);
+  if (config_.scoring.running_scores) result["scores"] = scores_;
+  result_ = std::move(result);
   stage_ = game_finished() ? Stage::game_over : Stage::deal_over;
   fx.say("Deal " + std::to_string(deals_) + " is over.");
 }

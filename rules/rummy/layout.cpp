@@ -56,30 +56,37 @@ void list_layout(JsonWriter& legal, const std::vector<TableMeld>& table, std::in
 void RummyBase::apply_layout(int seat, const Json& action, Balances& chips, Effects& fx) {
   if (!config_.melding.rearrange) throw illegal_action("this game does not let players rearrange the table");
   expect_only_fields(action, {"melds"});
-  const auto& melds = action.value("melds", Json());
-  if (!melds.is_array() || melds.empty()) throw illegal_action("layout needs \"melds\": the whole new table");
+  const auto melds = action.find("melds");
+  if (melds == action.end() || !melds->is_array() || melds->empty())
+    throw illegal_action("layout needs \"melds\": the whole new table");
   std::vector<MeldSpec> specs;
-  for (const auto& list : melds) specs.push_back(read_meld_spec(list, config_.melds, "layout"));
+  specs.reserve(melds->size());
+  for (const auto& list : *melds) specs.push_back(read_meld_spec(list, config_.melds, "layout"));
   std::vector<Meld> old_table;
+  old_table.reserve(table_.size());
   for (const auto& tm : table_) old_table.push_back(tm.meld);
   auto check = validate_layout(old_table, specs, hands_[seat], config_.melds);
   if (!check) throw illegal_action(check.message + " (" + check.reason + ")");
   play_from_hand(seat, check.from_hand);
-  // Cards that were on the table keep who placed them; the rest are this seat's.
-  std::vector<std::pair<MeldCard, int>> placed;
+  // Cards that were on the table keep who placed them (each copy of a card once);
+  // the rest are this seat's.
+  struct Placed {
+    Card card;
+    int by;
+    bool taken = false;
+  };
+  std::vector<Placed> placed;
   for (const auto& tm : table_)
-    for (std::size_t i = 0; i < tm.meld.cards.size(); ++i) placed.emplace_back(tm.meld.cards[i], tm.placed_by[i]);
+    for (std::size_t i = 0; i < tm.meld.cards.size(); ++i) placed.push_back({tm.meld.cards[i].card, tm.placed_by[i]});
   std::vector<TableMeld> table;
-  for (auto meld : check.melds) {
-    TableMeld tm{meld, {}, false};
-    for (const auto& mc : meld.cards) {
-      auto it = std::find_if(placed.begin(), placed.end(), [&](const auto& p) { return p.first.card == mc.card; });
-      if (it != placed.end()) {
-        tm.placed_by.push_back(it->second);
-        placed.erase(it);
-      } else {
-        tm.placed_by.push_back(seat);
-      }
+  table.reserve(check.melds.size());
+  for (auto& meld : check.melds) {
+    TableMeld tm{std::move(meld), {}, false};
+    tm.placed_by.reserve(tm.meld.cards.size());
+    for (const auto& mc : tm.meld.cards) {
+      auto it = std::find_if(placed.begin(), placed.end(), [&](const Placed& p) { return !p.taken && p.card == mc.card; });
+      if (it != placed.end()) it->taken = true;
+      tm.placed_by.push_back(it != placed.end() ? it->by : seat);
     }
     tm.meld.owner = seat;
     table.push_back(std::move(tm));

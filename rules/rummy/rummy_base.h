@@ -47,6 +47,7 @@
 #include "rules/rummy/config.h"
 #include "rules/rummy/meld.h"
 #include "rules/rummy/values.h"
+#include "rules/shared_json.h"
 #include "rules/shoe.h"
 #include "rules/snapshot.h"
 
@@ -92,7 +93,7 @@ class RummyBase : public GameState {
   Effects seat_left(int seat, const Balances& balances) override;
   Effects close(const Balances& balances) override;
   void write_view(std::optional<int> viewer, JsonWriter& out) const override;
-  Json result() const override { return result_; }
+  Json result() const override { return result_.get(); }
   int deals_played() const override { return deals_; }
   std::optional<DeckSource> deck_source() const override { return shoe_.source(); }
   // Everything the engine holds that play changes (snapshot.cpp); the config and
@@ -355,7 +356,7 @@ class RummyBase : public GameState {
   int discarder_ = -1;    // whose discard the call window is about
   int caller_ = -1;       // the winning caller, who must now discard
   int resume_from_ = -1;  // play resumes at this seat's left
-  Json result_;
+  SharedJson result_;  // the last deal's, set whole at its end
 };
 
 // The view's "rules" (view.cpp): the meld rules, card values, pack and melding

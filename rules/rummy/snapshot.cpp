@@ -101,7 +101,7 @@ Json RummyBase::snapshot() const {
       {"discarder", discarder_},
       {"caller", caller_},
       {"resume_from", resume_from_},
-      {"result", result_},
+      {"result", result_.get()},
   };
 }
 
