@@ -101,8 +101,11 @@ test('Red Dog: three browsers, invite link, a deal played by clicking, result = 
     // Alice on another device: the secret key on her ledger page signs a fresh
     // browser context in as her, with the same balance.
     await alice.ledger();
-    const token = (await alice.page.locator('[data-testid="token"]').textContent()).trim();
-    assert.ok(token.length >= 16, 'the ledger page shows the secret key');
+    const keyBox = alice.page.locator('[data-testid="token"]');
+    assert.match((await keyBox.textContent()).trim(), /^•+$/, 'the hidden key shows only dots');
+    await alice.page.locator('[data-testid="token-show"]').click();
+    const token = (await keyBox.textContent()).trim();
+    assert.ok(token.length >= 16 && !token.includes('•'), 'Show reveals the secret key');
     const aliceElsewhere = await fixture.player('alice', token);
     assert.equal((await aliceElsewhere.ledger()).balance, STARTING_CHIPS + EXPECTED[0], "alice's balance on her other device");
 

@@ -262,14 +262,28 @@ export function createLedgerPage(ctx, { player, table }) {
   function tokenPanel() {
     const identity = loadIdentity();
     const token = identity?.token || '';
-    const shown = el('code', { class: 'token', 'data-testid': 'token', text: token });
+    // Hidden until asked for: this page is the one a host shows round the room to settle up.
+    const HIDDEN = '•'.repeat(12);
+    const shown = el('code', { class: 'token', 'data-testid': 'token', 'data-hidden': 'true', text: HIDDEN });
+    const show = el('button', {
+      type: 'button', class: 'btn btn-small', text: 'Show', 'data-testid': 'token-show', 'aria-pressed': 'false',
+      onclick: () => {
+        const hide = shown.dataset.hidden !== 'true';
+        shown.textContent = hide ? HIDDEN : token;
+        shown.dataset.hidden = String(hide);
+        show.textContent = hide ? 'Show' : 'Hide';
+        show.setAttribute('aria-pressed', String(!hide));
+      },
+    });
     const reveal = el('button', {
-      type: 'button', class: 'btn btn-small', text: 'Copy',
+      type: 'button', class: 'btn btn-small', text: 'Copy', title: 'Copy the key without showing it',
       onclick: async () => {
         try {
           await navigator.clipboard.writeText(token);
           reveal.textContent = 'Copied';
         } catch {
+          // Without the async clipboard (plain http), the key is shown and selected for copying by hand.
+          if (shown.dataset.hidden === 'true') show.click();
           const range = document.createRange();
           range.selectNodeContents(shown);
           getSelection()?.removeAllRanges();
@@ -282,7 +296,7 @@ export function createLedgerPage(ctx, { player, table }) {
     return el('section', { class: 'panel token-panel' },
       el('h2', { text: 'Your secret key' }),
       el('p', { class: 'hint', text: 'To play as this name on another device, enter your name and this key in "Already have a name on another device?" there. Keep it secret: it is your name\'s password.' }),
-      el('div', { class: 'token-row' }, shown, reveal));
+      el('div', { class: 'token-row' }, shown, show, reveal));
   }
 
   /** This name's devices: a one-time code for another one, the list, and revoking one. */

@@ -119,7 +119,7 @@ export function createLobbyPage(ctx, params = {}) {
       options.length ? el('div', { class: 'muted small table-card-options', text: options.map(([k, v]) => `${humanise(k)}: ${formatOption(v)}`).join(' · ') }) : null,
       el('div', { class: 'seat-chips' }, seats.length ? seats.map(seatChip) : el('span', { class: 'muted small', text: 'no seats' })),
       el('div', { class: 'table-card-foot' },
-        el('span', { class: 'muted small', text: `${Number(table.spectators) || 0} watching` }),
+        el('span', { class: 'muted small', 'data-testid': 'seats-taken', text: `${seats.filter((s) => s.bot === true || (s.player !== null && s.player !== undefined)).length} of ${seats.length} seats taken · ${Number(table.spectators) || 0} watching` }),
         el('span', { class: 'spacer' }),
         el('button', {
           type: 'button', class: 'btn btn-primary btn-small', disabled: !(open && (mine || (table.status === 'playing' ? table.late_join === true : hasRoom))), 'data-testid': 'join',

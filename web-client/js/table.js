@@ -9,7 +9,7 @@
 import { el, isPlainObject, replaceChildren, sameName } from './dom.js';
 import { makeContext, seatName } from './render.js';
 import { createLayout, layoutNameOf } from './layouts/index.js';
-import { waitingTable } from './layouts/common.js';
+import { seatCount, waitingTable } from './layouts/common.js';
 import { logLine } from './log.js';
 import { renderActions } from './actions.js';
 import { renderResult } from './result.js';
@@ -272,7 +272,8 @@ export function createTablePage(ctx, params) {
     busy = value;
     element.classList.toggle('is-busy', value);
     actionsUi?.setBusy(value);
-    for (const button of head.querySelectorAll('button')) button.disabled = value;
+    // A control disabled for a reason of its own (data-blocked, say Start with too few seated) stays so.
+    for (const button of head.querySelectorAll('button')) button.disabled = value || button.dataset.blocked === 'true';
   }
 
   /** @param {State} incoming */
@@ -332,6 +333,8 @@ export function createTablePage(ctx, params) {
     element.dataset.phase = String(view.phase ?? state.status ?? '');
     element.dataset.yourTurn = String(legal.length > 0);
     element.dataset.seq = String(state.seq ?? '');
+    // A refused Start (or any error from the waiting table) is history once play begins.
+    if (element.dataset.status === 'waiting' && state.status === 'playing') ctx.banner.clearErrors();
     element.dataset.status = String(state.status ?? '');
     const layoutName = layoutNameOf(state, ctx.games);
     if (!layout || layout.name !== layoutName || layout.game !== state.game) {
@@ -485,6 +488,19 @@ export function createTablePage(ctx, params) {
     if (done) event.preventDefault();
   }
 
+  /**
+   * Why Start cannot be pressed yet, or '' when it can: the game's fewest
+   * players, counted as the server counts them (a seat with a player or a bot).
+   */
+  function startShortfall() {
+    const info = (ctx.games || []).find((g) => g.id === state.game);
+    const fewest = Number.isInteger(info?.min_players) ? info.min_players : 2;
+    const { taken, seats } = seatCount(state, makeContext(state));
+    if (taken >= fewest) return '';
+    const more = fewest - taken;
+    return `Seat ${more} more player${more === 1 ? '' : 's'} or bot${more === 1 ? '' : 's'} to start: ${taken} of ${seats} seats taken, ${fewest} needed.`;
+  }
+
   function takesLateJoiners() {
     const info = (ctx.games || []).find((g) => g.id === state.game);
     return info?.seats_change_between_deals === true;
@@ -529,7 +545,18 @@ export function createTablePage(ctx, params) {
     }
     if (isHost && (status === 'playing' || status === 'waiting')) buttons.push(...freeSeatControls(status));
     if (isHost && status === 'waiting') {
-      buttons.push(button('Start', 'btn-primary', () => command('start', { table: knownTableId() }), 'start'));
+      const start = button('Start', 'btn-primary', () => command('start', { table: knownTableId() }), 'start');
+      const short = startShortfall();
+      if (short) {
+        // Disabled with its reason in view (and read with the button): a tap that would only be refused is not offered.
+        start.disabled = true;
+        start.dataset.blocked = 'true';
+        start.title = short;
+        start.setAttribute('aria-describedby', 'start-reason');
+        buttons.push(start, el('span', { id: 'start-reason', class: 'muted small start-reason', 'data-testid': 'start-reason', text: short }));
+      } else {
+        buttons.push(start);
+      }
     }
     if (isHost && status === 'waiting') {
       // A careful bot (level 1) plays the game's own strategy where it has one, else at random.

@@ -538,6 +538,19 @@ export function tableFrame(state, rctx, parts) {
 }
 
 /**
+ * A waiting table's seats taken (by a player or a bot, as the server counts
+ * them for Start) and its seats in all: the felt and the Start button say the same.
+ * @param {Partial<State>} state
+ * @param {RenderContext} rctx
+ * @returns {{taken: number, seats: number}}
+ */
+export function seatCount(state, rctx) {
+  const view = isPlainObject(state.view) ? state.view : {};
+  const taken = rctx.players.filter((p) => p.player !== null && p.player !== undefined).length;
+  return { taken, seats: Number.isInteger(view.seats) ? view.seats : rctx.players.length };
+}
+
+/**
  * Before play starts: the seats, who is still missing, and the table's options.
  * @param {State} state
  * @param {RenderContext & {me?: string}} rctx
@@ -545,8 +558,7 @@ export function tableFrame(state, rctx, parts) {
  */
 export function waitingTable(state, rctx, gameName) {
   const view = isPlainObject(state.view) ? state.view : {};
-  const taken = rctx.players.filter((p) => p.player !== null && p.player !== undefined).length;
-  const seats = Number.isInteger(view.seats) ? view.seats : rctx.players.length;
+  const { taken, seats } = seatCount(state, rctx);
   const options = isPlainObject(view.options) ? Object.entries(view.options) : [];
   return tableFrame(state, rctx, {
     center: [el('div', { class: 'waiting-note' },
