@@ -2,7 +2,9 @@
 // - Start is disabled, with its reason in view, until the game's fewest players
 //   are seated, and the lobby counts a table's seats as the table has them;
 // - the secret key on the page a host shows round the room is hidden until
-//   "Show", and readable in dark mode.
+//   "Show", and readable in dark mode;
+// - a deal's end is not announced as "Your turn": the turn banner says who won
+//   and who paid.
 // At the laptop size (1366×800) and the phone size (390×844).
 
 import { test } from 'node:test';
@@ -74,4 +76,41 @@ test('The secret key is hidden until Show, and readable in light and dark mode',
       assert.match((await key.textContent()).trim(), /^•+$/, `${scheme}: Hide hides it again`);
     }
   });
+});
+
+// The seed of red_dog.test.mjs and settle.test.mjs: alice deals; everyone antes
+// 1; bob bets 2 and loses, carol bets 1 and wins, alice bets 1 and loses.
+const SEED = 20261123;
+const BETS = { 1: 2, 2: 1, 0: 1 };
+
+test('A deal\'s end is not "Your turn": the felt says who won and who paid', { timeout: 120_000 }, async () => {
+  await withFixture('night-deal-end', async (fixture) => {
+    const { players: [alice, bob, carol] } = await fixture.seatedTable(['alice', 'bob', 'carol'], { game: 'red_dog', seed: SEED });
+    await alice.start();
+    const bySeat = { 0: alice, 1: bob, 2: carol };
+    for (const seat of [1, 2, 0]) {
+      await bySeat[seat].waitForTurn();
+      await bySeat[seat].submitAmount('bet', BETS[seat]);
+    }
+    for (const [player, expected] of [
+      [alice, 'Deal 1: You paid 2 chips, bob paid 3 chips. The pot now holds 5 chips.'],
+      [bob, 'Deal 1: Alice paid 2 chips, you paid 3 chips. The pot now holds 5 chips.'],
+      [carol, 'Deal 1: Alice paid 2 chips, bob paid 3 chips. The pot now holds 5 chips.'],
+    ]) {
+      const { page } = player;
+      await page.locator('[data-zone="actions"] button[data-action-type="continue"]').waitFor();
+      const banner = page.locator('[data-zone="turn"]');
+      await assertEventually(async () => (await banner.textContent()).startsWith(expected),
+        `${player.name}'s turn banner opens with "${expected}"`);
+      const text = await banner.textContent();
+      assert.ok(!/your turn/i.test(text), `${player.name}: no "Your turn" at the deal's end: "${text}"`);
+      assert.match(text, /press Continue/, `${player.name}: the banner says Continue is for when they are ready`);
+      assert.equal(await banner.evaluate((node) => node.classList.contains('is-mine')), false, `${player.name}: the banner is not marked as a turn`);
+      assert.ok(!(await page.title()).includes('Your turn'), `${player.name}: the tab title does not say "Your turn"`);
+      // The headline and the result table are read from the same rows.
+      const deltas = await page.locator('[data-zone="result"] tr[data-seat]').evaluateAll((rows) =>
+        rows.map((row) => Number(row.getAttribute('data-chips-delta'))));
+      assert.deepEqual(deltas, [-2, -3, 0], `${player.name}: the result table's chips`);
+    }
+  }, { serverArgs: ['--deal-pause-ms', '60000'] });
 });

@@ -185,6 +185,30 @@ function fixOutcomes(rows) {
 const COLUMN_WORDS = { in_hand: 'In hand', counts: 'Count in hand', took_widow: 'Took the widow', target: 'Turned against', deals_won: 'Deals won' };
 
 /**
+ * One line for the felt at a deal's end: who won chips and who paid them, read
+ * from the same rows as the result table ("Deal 3: alice won 4 chips; bob paid
+ * 2, carol paid 2."). Null for no result.
+ * @param {unknown} result
+ * @param {RenderContext} ctx
+ * @returns {string | null}
+ */
+export function resultHeadline(result, ctx) {
+  if (!isPlainObject(result)) return null;
+  const { rows } = collect(result, ctx);
+  fixOutcomes(rows);
+  const deal = Number.isInteger(result.deal) ? `Deal ${result.deal}` : 'The deal';
+  const name = (/** @type {number} */ seat) => (seat === ctx.mySeat ? 'you' : seatName(ctx, seat));
+  const chips = (/** @type {number} */ n) => `${n} chip${n === 1 ? '' : 's'}`;
+  const moved = [...rows.entries()].map(([seat, row]) => ({ seat, delta: chipsDelta(row) })).sort((a, b) => a.seat - b.seat);
+  const won = moved.filter((m) => m.delta > 0).map((m) => `${name(m.seat)} won ${chips(m.delta)}`);
+  const paid = moved.filter((m) => m.delta < 0).map((m) => `${name(m.seat)} paid ${chips(-m.delta)}`);
+  const pot = typeof result.pot === 'number' ? ` The pot now holds ${chips(result.pot)}.` : '';
+  if (!won.length && !paid.length) return `${deal} is over: no chips changed hands.${pot}`;
+  const capital = (/** @type {string} */ text) => text.charAt(0).toUpperCase() + text.slice(1);
+  return `${deal}: ${capital([won.join(', '), paid.join(', ')].filter(Boolean).join('; '))}.${pot}`;
+}
+
+/**
  * @param {unknown} result a `result` (docs/protocol.md "Results, game by game"); any shape is drawn
  * @param {RenderContext} ctx
  * @returns {HTMLElement | null}

@@ -12,7 +12,7 @@ import { createLayout, layoutNameOf } from './layouts/index.js';
 import { seatCount, waitingTable } from './layouts/common.js';
 import { logLine } from './log.js';
 import { renderActions } from './actions.js';
-import { renderResult } from './result.js';
+import { renderResult, resultHeadline } from './result.js';
 import { createChatPanel } from './chat.js';
 import { renderStandings } from './standings.js';
 import { href, inviteUrl } from './router.js';
@@ -324,7 +324,11 @@ export function createTablePage(ctx, params) {
     const me = ctx.me?.name;
     const mySeat = rctx.mySeat;
     const legal = Array.isArray(state.legal) ? state.legal.filter(isPlainObject) : [];
-    const myTurn = legal.length > 0 || (mySeat !== null && rctx.toAct.includes(mySeat));
+    // At a deal's end everyone may press Continue: that is not anyone's turn (no
+    // "Your turn", no chime, no title mark); the felt says who won and who paid.
+    const betweenDeals = legal.length > 0 && legal.every((a) => a.type === 'continue');
+    const myMove = legal.length > 0 && !betweenDeals;
+    const myTurn = myMove || (mySeat !== null && rctx.toAct.includes(mySeat) && !betweenDeals);
     const game = ctx.gameName(state.game);
     const view = isPlainObject(state.view) ? state.view : {};
 
@@ -344,7 +348,7 @@ export function createTablePage(ctx, params) {
       selection = null;
     }
     renderHead(game, mySeat);
-    renderTurn(rctx, legal.length > 0);
+    renderTurn(rctx, myMove, betweenDeals);
     element.classList.toggle('my-turn', myTurn);
     felt.classList.toggle('felt-my-turn', myTurn);
     felt.dataset.family = layout.family;
@@ -376,9 +380,9 @@ export function createTablePage(ctx, params) {
     replaceChildren(resultPanel, result);
     ctx.setTitle(`${myTurn ? '● Your turn — ' : ''}${game} at ${tableTitle(tableId)}`);
     setBusy(busy); // freshly built buttons inherit a request still in flight
-    cues(legal.length > 0);
-    if (legal.length > 0 && !wasMyTurn) requestAnimationFrame(revealTurn);
-    wasMyTurn = legal.length > 0;
+    cues(myMove);
+    if (myMove && !wasMyTurn) requestAnimationFrame(revealTurn);
+    wasMyTurn = myMove;
   }
 
   /**
@@ -656,14 +660,18 @@ export function createTablePage(ctx, params) {
   /**
    * @param {RenderContext} rctx
    * @param {boolean} mine
+   * @param {boolean} betweenDeals only Continue is offered: the deal is over
    */
-  function renderTurn(rctx, mine) {
+  function renderTurn(rctx, mine, betweenDeals) {
     const view = isPlainObject(state.view) ? state.view : {};
+    const headline = view.phase === 'deal_over' || betweenDeals ? resultHeadline(state.result, rctx) : null;
     let text;
     if (state.status === 'finished') text = 'The table has finished.';
     else if (state.status === 'waiting') {
       text = sameName(state.host, ctx.me?.name) ? 'Seat players or bots, then press Start.' : 'Waiting for the host to start the game.';
     }
+    else if (betweenDeals) text = `${headline ?? 'The deal is over.'} The next deal starts shortly — press Continue when you are ready.`;
+    else if (headline && !rctx.toAct.length) text = `${headline} The next deal starts shortly.`;
     else if (mine) text = rctx.toAct.length > 1 ? 'Your turn (others may act too).' : 'Your turn!';
     else if (rctx.toAct.length) text = `Waiting for ${rctx.toAct.map((seat) => seatName(rctx, seat)).join(', ')}.`;
     else if (view.phase === 'deal_over') text = 'The deal is over — the next one starts shortly.';
