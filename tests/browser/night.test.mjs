@@ -9,7 +9,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withFixture, assertEventually, assertCleanPage, LAPTOP, PHONE } from './harness.mjs';
+import { withFixture, assertEventually, assertCleanPage, outsideViewport, LAPTOP, PHONE } from './harness.mjs';
 
 /** WCAG contrast ratio of two computed `rgb(...)` colours. */
 function contrast(foreground, background) {
@@ -113,4 +113,28 @@ test('A deal\'s end is not "Your turn": the felt says who won and who paid', { t
       assert.deepEqual(deltas, [-2, -3, 0], `${player.name}: the result table's chips`);
     }
   }, { serverArgs: ['--deal-pause-ms', '60000'] });
+});
+
+test('On the phone, my clock is on my move panel, in view when my turn starts, red in its last 10 s', { timeout: 120_000 }, async () => {
+  await withFixture('night-clock', async (fixture) => {
+    const alice = await fixture.player('alice', undefined, { viewport: PHONE });
+    const bob = await fixture.player('bob', undefined, { viewport: PHONE });
+    const tableId = await alice.createTable({ game: 'red_dog', seed: SEED, seats: 2, options: { clock_seconds: 14 } });
+    const invite = await alice.inviteLink();
+    await alice.joinFromLobby(tableId);
+    await bob.acceptInvite(invite, tableId);
+    await alice.start();
+    // The seed's first bettor is the dealer's left, bob.
+    await bob.waitForTurn();
+    const timer = bob.page.locator('[data-testid="move-timer"]');
+    await assertEventually(async () => /^0:1[0-4] left$/.test((await timer.textContent()).trim()), "bob's move panel shows his clock");
+    assert.deepEqual(await outsideViewport(bob.page, ['[data-testid="move-timer"]', '[data-zone="hand"]']), [],
+      'the clock and the hand are on the screen together when the turn starts');
+    assert.equal(await timer.evaluate((node) => node.classList.contains('is-urgent')), false, 'not red with more than 10 s left');
+    await assertEventually(async () => timer.evaluate((node) => node.classList.contains('is-urgent')), 'red in the last 10 s');
+    const colours = await timer.evaluate((node) => ({ fg: getComputedStyle(node).color, bg: getComputedStyle(node).backgroundColor }));
+    assert.ok(contrast(colours.fg, colours.bg) >= 4.5, `the red clock reads at 4.5:1 or better (${colours.fg} on ${colours.bg})`);
+    // Alice, not to act, has no clock on her move panel (hers is not running).
+    assert.equal(await alice.page.locator('[data-testid="move-timer"]').isVisible(), false, "no clock on alice's move panel on bob's turn");
+  });
 });

@@ -89,6 +89,7 @@ export function createTablePage(ctx, params) {
   const head = el('div', { class: 'table-head panel' });
   const turnText = el('span', { class: 'turn-text', text: '' });
   const turnTimer = el('span', { class: 'turn-timer', hidden: true });
+  const moveTimer = el('span', { class: 'turn-timer move-timer', 'data-testid': 'move-timer', hidden: true });
   // Shown while the server plays my seat because my clock ran out (docs/protocol.md "Turn clock and away").
   const backButton = el('button', { type: 'button', class: 'btn btn-small btn-back', 'data-action': 'back', hidden: true, text: "I'm back" });
   backButton.addEventListener('click', () => command('back', { table: knownTableId() }));
@@ -646,7 +647,7 @@ export function createTablePage(ctx, params) {
       note = el('p', { class: 'muted', text: idleText(rctx) });
     }
     replaceChildren(actionsPanel,
-      el('h3', { class: 'panel-title', text: myTurn ? 'Your move' : 'Actions' }),
+      el('h3', { class: 'panel-title' }, myTurn ? 'Your move' : 'Actions', ' ', moveTimer),
       actionsUi ? actionsUi.element : note);
   }
 
@@ -690,11 +691,17 @@ export function createTablePage(ctx, params) {
     const deadline = timerDeadline(state);
     clearInterval(timerTick);
     turnTimer.hidden = deadline === null;
+    // My own clock is shown on my move panel too: on a phone the scroll that
+    // brings my hand and moves into view takes the banner off the screen.
+    const timerSeat = isPlainObject(state.timer) ? state.timer.seat : undefined;
+    moveTimer.hidden = deadline === null || !mine || timerSeat !== rctx.mySeat;
     if (deadline !== null) {
       const tick = () => {
         const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-        turnTimer.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left`;
-        turnTimer.classList.toggle('is-urgent', left <= 10);
+        for (const timer of [turnTimer, moveTimer]) {
+          timer.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left`;
+          timer.classList.toggle('is-urgent', left <= 10);
+        }
       };
       tick();
       timerTick = setInterval(tick, 500);
