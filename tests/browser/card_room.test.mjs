@@ -56,6 +56,7 @@ async function playRedDog(player, size) {
   for (const row of rows) {
     if (row.delta < 0) assert.doesNotMatch(row.text, /\bwon\b/, `a seat that lost chips is not said to have won: ${row.text}`);
     if (row.delta > 0) assert.doesNotMatch(row.text, /\blost\b/, `a seat that won chips is not said to have lost: ${row.text}`);
+    if (row.delta === 0) assert.doesNotMatch(row.text, /\b(won|lost)\b/, `a seat whose chips did not move neither won nor lost: ${row.text}`);
   }
   await assertCleanPage(player, `${size} Red Dog result`);
   await player.endTable();

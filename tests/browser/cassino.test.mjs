@@ -75,6 +75,9 @@ test('Royal Cassino: a deal against the bot, played by clicking (captures, a bui
     await player.screenshot('result-royal_cassino.png');
     console.log(`royal_cassino: ${JSON.stringify(done)}; result ${JSON.stringify(deltas)}`);
     assert.deepEqual(Object.keys(deltas).sort(), ['0', '1'], 'a result row for both seats');
+    const summary = (await player.page.locator('[data-zone="result"] .result-summary').textContent()) ?? '';
+    assert.doesNotMatch(summary, /ended:|_/, `the result says how the deal ended in words: "${summary}"`);
+    assert.match(summary, /the deal was played out|the game is won|the last deal was played/, `the result says how the deal ended: "${summary}"`);
     assert.ok(done.capture >= 1, 'captures were made by clicking');
     assert.equal(done.build, 1, 'a build was made by clicking');
     assert.ok(done.trail >= 1, 'a card was trailed by clicking');

@@ -111,6 +111,11 @@ test('A deal\'s end is not "Your turn": the felt says who won and who paid', { t
       const deltas = await page.locator('[data-zone="result"] tr[data-seat]').evaluateAll((rows) =>
         rows.map((row) => Number(row.getAttribute('data-chips-delta'))));
       assert.deepEqual(deltas, [-2, -3, 0], `${player.name}: the result table's chips`);
+      // Carol won her bet and paid her ante: "won" beside 0 chips read as a mistake.
+      const carolCells = await page.locator('[data-zone="result"] tr[data-seat="2"]').evaluate((row) =>
+        [...row.cells].map((cell) => cell.textContent.trim()));
+      assert.ok(carolCells.includes('even'), `${player.name}: carol's row says even: ${JSON.stringify(carolCells)}`);
+      assert.ok(!carolCells.includes('won'), `${player.name}: carol's row does not say won beside 0 chips`);
     }
   }, { serverArgs: ['--deal-pause-ms', '60000'] });
 });

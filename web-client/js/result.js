@@ -174,11 +174,24 @@ function meaningfulColumns(rows, columns) {
 function fixOutcomes(rows) {
   for (const row of rows.values()) {
     const chips = chipsDelta(row);
+    const counted = ['chips', 'chips_delta', 'delta', 'net'].some((key) => typeof row.get(key) === 'number');
     const outcome = row.get('outcome');
     if (outcome === 'won' && chips < 0) row.set('outcome', 'lost');
     else if (outcome === 'lost' && chips > 0) row.set('outcome', 'won');
+    // Red Dog's bet won against an ante paid: "won" beside 0 chips reads as a mistake.
+    else if ((outcome === 'won' || outcome === 'lost') && chips === 0 && counted) row.set('outcome', 'even');
   }
 }
+
+// How a deal or game ended (docs/protocol.md "Results, game by game"), in a player's words.
+/** @type {Record<string, string>} */
+const END_WORDS = {
+  deal: 'the deal was played out', game: 'the game is won', deal_limit: 'the last deal was played',
+  abandoned: 'abandoned: a player left', closed: 'the table closed before the end',
+  went_out: 'a player went out', knock: 'a player knocked', showdown: 'hands shown down',
+  stock_exhausted: 'the stock ran out', stock_ran_down: 'the stock ran down', break: 'the break ran out',
+  no_winner: 'no winner', won: 'won', draw: 'a draw', impasse: 'an impasse: nobody could play',
+};
 
 // Column names in a player's words.
 /** @type {Record<string, string>} */
@@ -241,7 +254,7 @@ export function renderResult(result, ctx) {
   }
   const summary = [];
   if (Number.isInteger(leftover.deal)) summary.push(`Deal ${leftover.deal}`);
-  if (typeof leftover.end === 'string') summary.push(`ended: ${leftover.end.replace(/_/g, ' ')}`);
+  if (typeof leftover.end === 'string') summary.push(END_WORDS[leftover.end] ?? `ended: ${leftover.end.replace(/_/g, ' ')}`);
   if (Number.isInteger(leftover.winner)) summary.push(`winner ${seatName(ctx, leftover.winner)}`);
   if (Array.isArray(leftover.winners) && leftover.winners.length && leftover.winners.every(Number.isInteger)) {
     summary.push(`${leftover.winners.length > 1 ? 'winners' : 'winner'} ${leftover.winners.map((s) => seatName(ctx, s)).join(', ')}`);
