@@ -440,6 +440,8 @@ std::vector<std::string> as_table_list(const Json& value, std::string_view field
   return tables;
 }
 
+Body build_tables(const Fields& fields) { return Tables{.mine = fields.optional("mine", as_bool).value_or(false)}; }
+
 Body build_settle(const Fields& fields) { return Settle{.tables = fields.optional("tables", as_table_list)}; }
 
 template <class Message>
@@ -463,7 +465,7 @@ const std::array<MessageSpec, std::variant_size_v<Body>>& message_specs() {
   static const std::array<MessageSpec, std::variant_size_v<Body>> specs{{
       {"hello", {"name", "token", "invite", "signup", "features"}, build_hello},
       {"games", {}, build_empty<Games>},
-      {"tables", {}, build_empty<Tables>},
+      {"tables", {"mine"}, build_tables},
       {"create", {"game", "options", "seats", "seed", "deck", "private", "clock"}, build_create},
       {"join", {"table", "invite", "seat"}, build_join},
       {"watch", {"table", "invite"}, build_watch},

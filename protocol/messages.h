@@ -92,7 +92,9 @@ struct Hello {
   Features features;
 };
 struct Games {};
-struct Tables {};
+struct Tables {
+  bool mine = false;  // the tables the sender holds a seat at or hosts, private ones too
+};
 struct Create {
   std::string game;
   Json options = Json::object();

@@ -81,7 +81,7 @@ const features = { features: array(ref('feature'), { maxItems: 16 }) };
 const clientMessages = {
   c_hello: request('hello', { name: ref('player_name') }, { token: str({ maxLength: 256 }), invite: ref('invite'), signup: ref('invite'), ...features }),
   c_games: request('games', {}),
-  c_tables: request('tables', {}),
+  c_tables: request('tables', {}, { mine: bool }),
   c_create: request('create', { game: str() }, {
     options: { type: 'object' }, seats: int(1, 64), seed: int(0, 18446744073709551615), deck: array(ref('card'), { maxItems: 416 }),
     private: bool, clock: ref('clock_request') }),
@@ -133,7 +133,7 @@ const tableLine = object({
   status: ref('status'),
   seats: array(object({ seat: ref('seat'), player: nullable(ref('player_name')), bot: bool, connected: bool, away: bool })),
   spectators: int(0), late_join: bool, waiting: int(0),
-});
+}, { private: bool });  // `private` in a `tables {"mine":true}` reply only
 
 const ledgerEntry = object({
   entry: int(1), time: ref('iso_time'), amount: ref('chips'), balance: ref('chips'), table: nullable(ref('table_id')),

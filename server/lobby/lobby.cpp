@@ -338,6 +338,30 @@ Json Lobby::tables() const {
   return list;
 }
 
+Json Lobby::tables_of(const std::string& player) const {
+  std::vector<TableSnapshot> open;
+  {
+    std::lock_guard lock(mutex_);
+    open.reserve(tables_.size());
+    for (const auto& [id, table] : tables_) open.push_back(table->snapshot());
+  }
+  const auto holds_seat = [&](const Json& summary) {
+    for (const auto& seat : summary.value("seats", Json::array()))
+      if (seat.is_object() && seat.value("player", Json()).is_string() && same_name(seat["player"].get<std::string>(), player))
+        return true;
+    return false;
+  };
+  Json list = Json::array();
+  for (auto& snapshot : open) {
+    if (snapshot.status == "finished" || !snapshot.summary.is_object()) continue;
+    if (!same_name(snapshot.host, player) && !holds_seat(snapshot.summary)) continue;
+    Json line = std::move(snapshot.summary);
+    line["private"] = snapshot.is_private;
+    list.push_back(std::move(line));
+  }
+  return list;
+}
+
 int Lobby::open_tables_of(const std::string& host) const {
   const auto it = open_by_host_.find(storage::player_account(host));
   return it == open_by_host_.end() ? 0 : static_cast<int>(it->second.size());

@@ -118,6 +118,10 @@ class Lobby final : public ServedTables {
 
   const Json& games() const { return games_; }
   Json tables() const;
+  // The open tables on this node that `player` holds a seat at or hosts, private
+  // ones included (each line says "private"): where a friend who closed her tab
+  // finds her table again. Costs one look at each open table here.
+  Json tables_of(const std::string& player) const;
   // What a request the lobby answers later gets: the reply's fields, or the error.
   using Done = std::function<void(Json reply, std::optional<ProtocolError>)>;
   void create(const std::string& host, const protocol::Create& create, Done done);

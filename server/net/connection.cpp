@@ -239,7 +239,7 @@ void Connection::dispatch(const std::shared_ptr<Client>& self, const protocol::R
         if constexpr (std::is_same_v<T, protocol::Games>) {
           send(self, protocol::reply("games", re, {{"games", lobby_.games()}}));
         } else if constexpr (std::is_same_v<T, protocol::Tables>) {
-          send(self, protocol::reply("tables", re, {{"tables", lobby_.tables()}}));
+          send(self, protocol::reply("tables", re, {{"tables", body.mine ? lobby_.tables_of(player()) : lobby_.tables()}}));
         } else if constexpr (std::is_same_v<T, protocol::Create>) {
           lobby_.create(player(), body, [this, self, re](Json fields, std::optional<ProtocolError> error) {
             if (error) return send(self, protocol::error_message(re, error->code(), error->what()));

@@ -241,9 +241,21 @@ export class Player {
     this.server = server;
     this.console = [];
     this.pageErrors = [];
+    this.wireErrors = [];
+    this.listen(page);
+  }
+
+  /** Closes the tab and opens a fresh one in the same browser: the name and its key stay, nothing else. */
+  async reopenTab() {
+    await this.page.close();
+    this.page = await this.context.newPage();
+    this.listen(this.page);
+  }
+
+  /** The page's console, errors, and every frame and /api/ body checked against protocol/schema. */
+  listen(page) {
     page.on('console', (message) => this.console.push(`${message.type()}: ${message.text()}`));
     page.on('pageerror', (error) => this.pageErrors.push(String(error?.stack || error)));
-    this.wireErrors = [];
     page.on('websocket', (socket) => socket.on('framereceived', ({ payload }) => {
       if (typeof payload === 'string') this.checkWire(() => wire.frame(JSON.parse(payload)));
     }));

@@ -143,3 +143,37 @@ test('On the phone, my clock is on my move panel, in view when my turn starts, r
     assert.equal(await alice.page.locator('[data-testid="move-timer"]').isVisible(), false, "no clock on alice's move panel on bob's turn");
   });
 });
+
+test('A friend who closed her tab finds her private table under "Your tables" and gets back to her seat', { timeout: 120_000 }, async () => {
+  await withFixture('night-your-tables', async (fixture) => {
+    const alice = await fixture.player('alice', undefined, { viewport: LAPTOP });
+    const bob = await fixture.player('bob', undefined, { viewport: PHONE });
+    const carol = await fixture.player('carol', undefined, { viewport: LAPTOP });
+    const tableId = await alice.createTable({ game: 'red_dog', seed: SEED, seats: 2, options: { private: true } });
+    const invite = await alice.inviteLink();
+    await alice.joinFromLobby(tableId);
+    await bob.acceptInvite(invite, tableId);
+    await alice.start();
+
+    // Bob closes the tab: a fresh page knows nothing of the table but his name.
+    await bob.reopenTab();
+    await bob.gotoLobby();
+    const mine = bob.page.locator(`[data-testid="my-tables"] [data-testid="table-row"][data-table="${tableId}"]`);
+    await mine.waitFor();
+    assert.match(await mine.textContent(), /private/, 'his private table is listed, marked private');
+    assert.equal(await bob.page.locator(`.lobby-tables [data-table="${tableId}"]`).count(), 0, 'not among the open tables');
+    assert.deepEqual(await outsideViewport(bob.page, ['.lobby-mine h2', `[data-testid="my-tables"] [data-table="${tableId}"] [data-testid="join"]`]), [],
+      '"Your tables" and its button are on the first screen of the lobby');
+    await assertCleanPage(bob, 'the lobby with "Your tables" (phone)');
+    await mine.locator('[data-testid="join"]').click();
+    await bob.page.waitForURL(new RegExp(`#/table/${tableId}$`));
+    await bob.seat().waitFor();
+    assert.equal(await bob.seatNumber(), 1, 'back in his own seat');
+
+    // Someone else sees neither "Your tables" nor the private table.
+    await carol.gotoLobby();
+    await carol.page.locator('.lobby-tables [data-testid="table-row"], .lobby-tables .empty-note').first().waitFor();
+    assert.equal(await carol.page.locator(`[data-table="${tableId}"]`).count(), 0, 'carol is not shown the private table');
+    assert.equal(await carol.page.locator('.lobby-mine').isVisible(), false, 'carol, seated nowhere, has no "Your tables"');
+  });
+});

@@ -210,3 +210,41 @@ TEST_CASE("a turn clock over WebSockets: the server plays for a silent player, m
   CHECK(ann.request({{"type", "back"}, {"table", table}})["type"] == "back");
   ann.state_where([&](const Json& s) { return s["table"] == table && anns(s)["away"] == false; });
 }
+
+// Issue 31 item 2: a player who closed her tab finds her tables again, private
+// ones included; nobody else learns of a private table this way.
+TEST_CASE("tables with mine lists the open tables a player holds a seat at or hosts, private ones included") {
+  ServerProcess server(ServerProcess::fresh_db("tables-mine"), {});
+  WsClient ann(server.port());
+  WsClient bob(server.port());
+  WsClient cy(server.port());
+  ann.hello("ann");
+  bob.hello("bob");
+  cy.hello("cy");
+  auto created = ann.request({{"type", "create"}, {"game", "red_dog"}, {"seats", 3}, {"private", true}});
+  const std::string hidden = created["table"];
+  REQUIRE(bob.request({{"type", "join"}, {"invite", created["invite"]}})["type"] == "joined");
+  const std::string open = cy.request({{"type", "create"}, {"game", "red_dog"}})["table"];
+
+  const auto ids = [](const Json& reply) {
+    std::vector<std::string> out;
+    for (const auto& line : reply["tables"]) out.push_back(line["table"]);
+    return out;
+  };
+  const Json bobs = bob.request({{"type", "tables"}, {"mine", true}});
+  REQUIRE(bobs["type"] == "tables");
+  CHECK(ids(bobs) == std::vector<std::string>{hidden});
+  CHECK(bobs["tables"][0]["private"] == true);
+  CHECK(bobs["tables"][0]["seats"][0]["player"] == "bob");
+  // The host, not seated at it, holds it too.
+  CHECK(ids(ann.request({{"type", "tables"}, {"mine", true}})) == std::vector<std::string>{hidden});
+  const Json cys = cy.request({{"type", "tables"}, {"mine", true}});
+  CHECK(ids(cys) == std::vector<std::string>{open});
+  CHECK(cys["tables"][0]["private"] == false);
+  // The public list stays public.
+  CHECK(ids(bob.request({{"type", "tables"}})) == std::vector<std::string>{open});
+  CHECK(bob.request({{"type", "tables"}, {"mine", 1}})["code"] == "bad_request");
+  // Left, it is his no more.
+  REQUIRE(bob.request({{"type", "leave"}, {"table", hidden}})["type"] == "left");
+  CHECK(ids(bob.request({{"type", "tables"}, {"mine", true}})).empty());
+}

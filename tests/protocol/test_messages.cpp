@@ -610,6 +610,14 @@ TEST_CASE("mute names a player and says muted or not; rematch may ask for the sa
   check_rejected(R"({"type":"rematch","table":"t","same_seed":1})", "field 'same_seed' must be true or false, got 1");
 }
 
+TEST_CASE("tables asks for the public list, or with mine for the sender's own tables") {
+  CHECK_FALSE(parse_as<Tables>(R"({"type":"tables"})").mine);
+  CHECK(parse_as<Tables>(R"({"type":"tables","mine":true})").mine);
+  CHECK_FALSE(parse_as<Tables>(R"({"type":"tables","mine":false})").mine);
+  check_rejected(R"({"type":"tables","mine":"yes"})", "field 'mine' must be true or false, got \"yes\"");
+  check_rejected(R"({"type":"tables","all":true})", "all");
+}
+
 TEST_CASE("settle parses without tables (tonight's) and with a list, a table named twice counted once") {
   CHECK_FALSE(parse_as<Settle>(R"({"type":"settle"})").tables.has_value());
   CHECK(parse_as<Settle>(R"({"type":"settle","tables":["t1","t2","t1"]})").tables ==

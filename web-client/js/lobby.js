@@ -32,8 +32,14 @@ export function createLobbyPage(ctx, params = {}) {
   let games = [];
 
   const tablesList = el('div', { class: 'tables-list' }, el('p', { class: 'muted', text: 'Loading tables…' }));
+  // The tables I hold a seat at or host, private ones included: found again after a closed tab.
+  const myTablesList = el('div', { class: 'tables-list', 'data-testid': 'my-tables' });
+  const myTablesSection = el('section', { class: 'panel lobby-mine', hidden: true },
+    el('div', { class: 'panel-head' }, el('h2', { text: 'Your tables' })), myTablesList);
   /** @type {TableListing[]} */
   let lastTables = [];
+  /** Tables listed under "Your tables", not again among the open ones. @type {Set<string>} */
+  let mineIds = new Set();
   const filterSelect = el('select', {
     class: 'tables-filter', 'aria-label': 'Which tables to show',
     onchange: () => renderTables(lastTables),
@@ -46,6 +52,7 @@ export function createLobbyPage(ctx, params = {}) {
 
   const element = el('div', { class: 'lobby' },
     el('h1', { class: 'sr-only', text: 'Parlour — the card room' }),
+    myTablesSection,
     el('section', { class: 'panel lobby-tables' },
       el('div', { class: 'panel-head' },
         el('h2', { text: 'Open tables' }), updated, filterSelect,
@@ -64,7 +71,8 @@ export function createLobbyPage(ctx, params = {}) {
     if (refreshing) return;
     refreshing = true;
     try {
-      const reply = await ctx.conn.request('tables');
+      const [reply, mine] = await Promise.all([ctx.conn.request('tables'), ctx.conn.request('tables', { mine: true })]);
+      renderMine(Array.isArray(mine.tables) ? mine.tables.filter(isPlainObject) : []);
       renderTables(Array.isArray(reply.tables) ? reply.tables.filter(isPlainObject) : []);
       updated.textContent = `updated ${new Date().toLocaleTimeString()}`;
     } catch (error) {
@@ -76,20 +84,30 @@ export function createLobbyPage(ctx, params = {}) {
     }
   }
 
-  /** @param {TableListing[]} all */
-  function renderTables(all) {
-    lastTables = all;
+  /** @param {TableListing[]} mine */
+  function renderMine(mine) {
+    myTablesSection.hidden = mine.length === 0;
+    mineIds = new Set(mine.map((t) => String(t.table ?? '')));
+    const order = { playing: 0, waiting: 1 };
+    const sorted = [...mine].sort((a, b) => (order[/** @type {'playing'|'waiting'} */ (a.status)] ?? 2) - (order[/** @type {'playing'|'waiting'} */ (b.status)] ?? 2));
+    replaceChildren(myTablesList, sorted.map(tableCard));
+  }
+
+  /** @param {TableListing[]} listed */
+  function renderTables(listed) {
+    lastTables = listed;
+    const all = listed.filter((t) => !mineIds.has(String(t.table ?? '')));
     const tables = filterSelect.value === 'all' ? all : all.filter((t) => {
       const seats = Array.isArray(t.seats) ? t.seats.filter(isPlainObject) : [];
       return t.status !== 'finished' && (seats.some((x) => sameName(x.player, ctx.me?.name)) || (t.status === 'waiting' && seats.some((x) => x.player === null || x.player === undefined)));
     });
     if (!tables.length && all.length) {
       replaceChildren(tablesList, el('p', { class: 'empty-note' }, 'No table has a free seat right now — create one, or ',
-        el('button', { type: 'button', class: 'btn btn-small', text: 'show all tables', onclick: () => { filterSelect.value = 'all'; renderTables(all); } }), ' to watch.'));
+        el('button', { type: 'button', class: 'btn btn-small', text: 'show all tables', onclick: () => { filterSelect.value = 'all'; renderTables(listed); } }), ' to watch.'));
       return;
     }
     if (!tables.length) {
-      replaceChildren(tablesList, el('p', { class: 'empty-note', text: 'No open tables yet — create one!' }));
+      replaceChildren(tablesList, el('p', { class: 'empty-note', text: mineIds.size ? 'No other open tables — create one!' : 'No open tables yet — create one!' }));
       return;
     }
     // Tables still gathering players first, finished ones last.
@@ -115,6 +133,7 @@ export function createLobbyPage(ctx, params = {}) {
       el('div', { class: 'table-card-head' },
         el('strong', { class: 'table-card-game', text: ctx.gameName(table.game) }),
         statusBadge(table.status),
+        table.private === true ? el('span', { class: 'badge badge-private', text: 'private' }) : null,
         el('span', { class: 'muted small', text: `${tableTitleCapital(id)} · host ${displayName(table.host) ?? '?'}` })),
       options.length ? el('div', { class: 'muted small table-card-options', text: options.map(([k, v]) => `${humanise(k)}: ${formatOption(v)}`).join(' · ') }) : null,
       el('div', { class: 'seat-chips' }, seats.length ? seats.map(seatChip) : el('span', { class: 'muted small', text: 'no seats' })),

@@ -220,6 +220,12 @@ export interface TableListing {
   clock?: Clock;
   late_join?: boolean;
   waiting?: number;
+  /** In a `tables {"mine":true}` reply only. */
+  private?: boolean;
+}
+/** `mine`: the open tables the sender holds a seat at or hosts, private ones included. */
+export interface TablesRequest {
+  mine?: boolean;
 }
 export interface TablesReply extends ReplyBase {
   type: 'tables';
@@ -1050,7 +1056,7 @@ export interface RequestMap {
   set_passphrase: SetPassphraseRequest;
   ping: Record<string, never>;
   games: Record<string, never>;
-  tables: Record<string, never>;
+  tables: TablesRequest;
   create: CreateRequest;
   join: JoinRequest;
   watch: WatchRequest;
