@@ -177,3 +177,29 @@ test('A friend who closed her tab finds her private table under "Your tables" an
     assert.equal(await carol.page.locator('.lobby-mine').isVisible(), false, 'carol, seated nowhere, has no "Your tables"');
   });
 });
+
+test('Leave in the middle of a deal asks first, and Cancel leaves the deal whole', { timeout: 120_000 }, async () => {
+  await withFixture('night-leave', async (fixture) => {
+    const { players: [alice, bob] } = await fixture.seatedTable(['alice', 'bob'], { game: 'red_dog', seed: SEED });
+    await alice.start();
+    await bob.waitForTurn();
+    const seq = await bob.table.getAttribute('data-seq');
+    const asked = [];
+    bob.page.once('dialog', (dialog) => { asked.push(dialog.message()); dialog.dismiss(); });
+    await bob.page.locator('[data-testid="leave"]').click();
+    await assertEventually(async () => asked.length === 1, 'Leave asks before giving up the seat mid-deal');
+    assert.match(asked[0], /middle of a deal/, `the question says what is at stake: "${asked[0]}"`);
+    await bob.page.waitForTimeout(500);
+    assert.equal(await bob.table.getAttribute('data-seq'), seq, 'nothing happened at the table');
+    assert.equal(await bob.seatNumber(), 1, 'bob keeps his seat');
+    assert.equal(await bob.table.getAttribute('data-your-turn'), 'true', 'and his turn');
+    assert.doesNotMatch(await alice.page.locator('[data-zone="log"]').textContent(), /void|thrown in|leaves/, 'the deal goes on');
+    // The button sits apart from Sound and How to play.
+    const gap = await bob.page.evaluate(() => {
+      const leave = document.querySelector('[data-testid="leave"]').getBoundingClientRect();
+      const sound = document.querySelector('[data-testid="sound"]').getBoundingClientRect();
+      return leave.top !== sound.top ? Infinity : leave.left - sound.right;
+    });
+    assert.ok(gap >= 24, `Leave is not right beside Sound (${gap} px apart)`);
+  });
+});

@@ -587,11 +587,19 @@ export function createTablePage(ctx, params) {
     sound.setAttribute('aria-pressed', String(soundOn()));
     sound.title = 'A chime when your turn starts and a tick for each play';
     buttons.unshift(help, sound);
-    buttons.push(button('Leave', '', () => command('leave', { table: knownTableId() }, () => {
-      markSeated(ctx.me?.name, knownTableId(), false);
-      watching = false;
-      ctx.navigate(href.lobby());
-    }), 'leave'));
+    const leave = button('Leave', 'btn-leave', () => {
+      // One mistaken tap must not end a hand for everyone: mid-deal, Leave asks first.
+      const phase = String(state.view?.phase ?? '');
+      const midDeal = mySeat !== null && status === 'playing' && phase !== 'deal_over' && phase !== 'game_over';
+      if (midDeal && !window.confirm('Leave in the middle of a deal?\n\nYour seat is given up now, and in most games the deal ends for everyone: the cards are thrown in. To keep the deal whole, leave once it is settled.')) return;
+      command('leave', { table: knownTableId() }, () => {
+        markSeated(ctx.me?.name, knownTableId(), false);
+        watching = false;
+        ctx.navigate(href.lobby());
+      });
+    }, 'leave');
+    if (mySeat !== null && status === 'playing') leave.title = 'Give up your seat (asks first in the middle of a deal)';
+    buttons.push(leave);
 
     replaceChildren(head,
       el('div', { class: 'table-title' },
