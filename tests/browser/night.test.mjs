@@ -203,3 +203,24 @@ test('Leave in the middle of a deal asks first, and Cancel leaves the deal whole
     assert.ok(gap >= 24, `Leave is not right beside Sound (${gap} px apart)`);
   });
 });
+
+test('Bots are told apart: by first name at one table, by family name across tables', { timeout: 120_000 }, async () => {
+  await withFixture('night-bot-names', async (fixture) => {
+    const alice = await fixture.player('alice', undefined, { viewport: LAPTOP });
+    const tableId = await alice.createTable({ game: 'red_dog', seats: 3 });
+    await alice.joinFromLobby(tableId);
+    await alice.addBot();
+    await alice.addBot();
+    const bots = await alice.page.locator('[data-zone="seat"][data-bot="true"]').evaluateAll((nodes) => nodes.map((n) => n.textContent));
+    const names = bots.map((text) => /([A-Z][a-z]+ [A-Z][a-z]+) \(bot\)/.exec(text)?.[1]);
+    assert.equal(names.length, 2);
+    assert.ok(names.every(Boolean), `each bot has a first and a family name: ${JSON.stringify(bots)}`);
+    assert.notEqual(names[0].split(' ')[0], names[1].split(' ')[0], `two bots at one table differ: ${names}`);
+    // The seat-1 bots of three tables (their ids as the server makes them), as a ledger lists them.
+    const across = await alice.page.evaluate(async (ids) => {
+      const { displayName } = await import('/js/names.js');
+      return ids.map((id) => displayName(id));
+    }, ['bot-9f86d081884c7d65-1', 'bot-2c26b46b68ffc68f-1', 'bot-fcde2b2edba56bf4-1']);
+    assert.deepEqual(across, ['Basil Eyre (bot)', 'Basil Jessop (bot)', 'Basil Gale (bot)']);
+  });
+});

@@ -14,6 +14,13 @@ const TABLE_IN_TEXT = /\bt[0-9a-f]{8}\b/g;
 const BOT_NAMES = ['Ada', 'Basil', 'Clara', 'Dmitri', 'Edith', 'Felix', 'Greta', 'Hugo', 'Iris', 'Jasper',
   'Kit', 'Lena', 'Milo', 'Nora', 'Otto', 'Pearl', 'Quentin', 'Rosa', 'Silas', 'Tilda'];
 
+// A family name from the bot's own id, so that the seat-1 bots of three tables
+// are not all "Basil (bot)" on a ledger or a settle-up.
+const BOT_FAMILIES = ['Ashby', 'Brook', 'Carrow', 'Dale', 'Ellery', 'Finch', 'Garland', 'Hale', 'Ingram', 'Jessop',
+  'Keel', 'Lark', 'Marsh', 'Nettle', 'Orme', 'Pike', 'Quill', 'Rook', 'Sable', 'Thorn',
+  'Umber', 'Vane', 'Wren', 'Yarrow', 'Alder', 'Bell', 'Croft', 'Dunn', 'Eyre', 'Fenn',
+  'Gale', 'Holt', 'Ives', 'Kemp', 'Lowe', 'Moss', 'Noakes', 'Oakes', 'Pryce', 'Reed'];
+
 const TABLE_WORDS = ['Oak', 'Velvet', 'Lantern', 'Clover', 'Harbour', 'Juniper', 'Marble', 'Walnut', 'Saffron',
   'Copper', 'Maple', 'Ivory', 'Garnet', 'Willow', 'Amber', 'Cedar', 'Indigo', 'Thistle', 'Birch', 'Opal'];
 const TABLE_ROOMS = ['Room', 'Table', 'Parlour', 'Corner', 'Alcove', 'Lounge'];
@@ -28,7 +35,9 @@ export function isBotName(name) {
 }
 
 /**
- * "Ada (bot)" for seat 0's bot; a person's name as it is.
+ * "Ada Marsh (bot)" for a bot at seat 0: the first name from its seat (so that
+ * the bots at one table differ), the family name from its id (so that bots of
+ * different tables mostly do); a person's name as it is.
  * @template T
  * @param {T} name
  * @param {number | null} [seat]
@@ -39,7 +48,7 @@ export function displayName(name, seat) {
   const match = BOT_ACCOUNT.exec(name);
   if (!match) return name;
   const at = Number.isInteger(seat) ? seat : Number(match[1]);
-  return `${BOT_NAMES[at % BOT_NAMES.length]} (bot)`;
+  return `${BOT_NAMES[at % BOT_NAMES.length]} ${BOT_FAMILIES[hash(name.slice(0, name.lastIndexOf('-'))) % BOT_FAMILIES.length]} (bot)`;
 }
 
 /** @param {unknown} text */
