@@ -224,3 +224,37 @@ test('Bots are told apart: by first name at one table, by family name across tab
     assert.deepEqual(across, ['Basil Eyre (bot)', 'Basil Jessop (bot)', 'Basil Gale (bot)']);
   });
 });
+
+test('On the phone, chat out of sight is counted on a badge in view, which brings the chat into view', { timeout: 120_000 }, async () => {
+  await withFixture('night-chat-badge', async (fixture) => {
+    const alice = await fixture.player('alice', undefined, { viewport: LAPTOP });
+    const bob = await fixture.player('bob', undefined, { viewport: PHONE });
+    const tableId = await alice.createTable({ game: 'red_dog', seats: 2 });
+    const invite = await alice.inviteLink();
+    await alice.joinFromLobby(tableId);
+    await bob.acceptInvite(invite, tableId);
+    await bob.page.evaluate(() => window.scrollTo(0, 0));
+    const chatOut = await outsideViewport(bob.page, ['[data-zone="chat"]']);
+    assert.equal(chatOut.length, 1, 'on the phone the chat starts below the screen');
+    const badge = bob.page.locator('[data-testid="chat-badge"]');
+    assert.equal(await badge.isVisible(), false, 'no badge before anything is said');
+
+    await alice.page.locator('[data-testid="chat-input"]').fill('hello bob');
+    await alice.page.locator('[data-testid="chat-send"]').click();
+    await assertEventually(async () => (await badge.isVisible()) && /1 new/.test(await badge.textContent()), "bob's badge counts alice's line");
+    assert.deepEqual(await outsideViewport(bob.page, ['[data-testid="chat-badge"]']), [], 'the badge is on the screen');
+    await assertCleanPage(bob, 'a table with the chat badge (phone)');
+    await alice.page.locator('[data-testid="chat-input"]').fill('are you there?');
+    await alice.page.locator('[data-testid="chat-send"]').click();
+    await assertEventually(async () => /2 new/.test(await badge.textContent()), 'a second line counts two');
+    await badge.click();
+    await assertEventually(async () => (await outsideViewport(bob.page, ['[data-zone="chat"] .chat-form'])).length === 0, 'the chat comes into view');
+    await assertEventually(async () => !(await badge.isVisible()), 'and the badge goes');
+    // His own lines are not news to him.
+    await bob.page.evaluate(() => window.scrollTo(0, 0));
+    await bob.page.locator('[data-testid="chat-input"]').fill('here');
+    await bob.page.locator('[data-testid="chat-send"]').press('Enter');
+    await bob.page.waitForTimeout(500);
+    assert.equal(await badge.isVisible(), false, "bob's own line raises no badge");
+  });
+});

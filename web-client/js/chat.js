@@ -46,6 +46,28 @@ export function createChatPanel(ctx, table) {
   const people = el('div', { class: 'chat-people', 'data-testid': 'chat-people', hidden: true });
   const element = el('div', { class: 'chat-panel panel', 'data-zone': 'chat' },
     el('h3', { class: 'panel-title', text: 'Chat' }), list, form, reactions, mutedNote, closedNote, people);
+  // Out of sight (below the felt on a phone), new lines from others are counted
+  // on a badge that stays in view; it brings the chat into view.
+  const badge = el('button', {
+    type: 'button', class: 'btn btn-small chat-badge', 'data-testid': 'chat-badge', hidden: true,
+    onclick: () => { element.scrollIntoView({ block: 'nearest' }); input.focus({ preventScroll: true }); clearUnread(); },
+  });
+  let unread = 0;
+  let inView = false;
+  /** @type {string | null} the last line seen, as a key; null while there is none */
+  let lastSeen = null;
+  let started = false;  // the first state's lines are history, not news
+  const observer = typeof IntersectionObserver === 'function'
+    ? new IntersectionObserver((entries) => {
+      inView = entries.some((entry) => entry.isIntersecting);
+      if (inView) clearUnread();
+    }, { threshold: 0.3 })
+    : null;
+  observer?.observe(element);
+  function clearUnread() {
+    unread = 0;
+    badge.hidden = true;
+  }
   /** @type {string | null} */
   let shownKey = null;
   /** @type {string | null} */
@@ -98,6 +120,7 @@ export function createChatPanel(ctx, table) {
     mutedNote.hidden = !mutedMe || closed;
     closedNote.hidden = !closed;
 
+    countUnread(lines, me);
     const key = JSON.stringify(lines);
     if (key !== shownKey) {
       shownKey = key;
@@ -107,6 +130,25 @@ export function createChatPanel(ctx, table) {
       if (atBottom) list.scrollTop = list.scrollHeight;
     }
     renderPeople(state, lines, muted, me);
+  }
+
+  /**
+   * @param {ChatLine[]} lines
+   * @param {string | undefined} me
+   */
+  function countUnread(lines, me) {
+    const keyOf = (/** @type {ChatLine} */ line) => JSON.stringify([line.time, line.player, line.text, line.reaction]);
+    const first = !started;
+    started = true;
+    let at = lines.length - 1;
+    if (!first) while (at >= 0 && keyOf(lines[at]) !== lastSeen) --at;
+    const fresh = lines.slice(at + 1).filter((line) => !sameName(line.player, me));
+    if (lines.length) lastSeen = keyOf(lines[lines.length - 1]);
+    // The lines there when the table opened are history, not news.
+    if (first || !fresh.length || inView || !element.isConnected) return;
+    unread += fresh.length;
+    badge.hidden = false;
+    badge.textContent = `💬 ${unread} new in chat`;
   }
 
   // The host's mute switches: everyone seated (bots aside) and everyone who has chatted.
@@ -142,7 +184,7 @@ export function createChatPanel(ctx, table) {
     }));
   }
 
-  return { element, update };
+  return { element, badge, update };
 }
 
 /**

@@ -120,7 +120,8 @@ export function createTablePage(ctx, params) {
     turnZone,
     el('div', { class: 'table-layout' },
       el('div', { class: 'table-main' }, standingsPanel, offlineNote, felt, actionsPanel, helpHolder, resultPanel),
-      el('aside', { class: 'table-side' }, invitePanel, verifyPanel, chatPanel.element, logPanel)));
+      el('aside', { class: 'table-side' }, invitePanel, verifyPanel, chatPanel.element, logPanel)),
+    chatPanel.badge);
   /** @type {ReturnType<typeof setInterval> | undefined} */
   let timerTick;
 
