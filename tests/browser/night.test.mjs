@@ -258,3 +258,17 @@ test('On the phone, chat out of sight is counted on a badge in view, which bring
     assert.equal(await badge.isVisible(), false, "bob's own line raises no badge");
   });
 });
+
+test('A private table refused to a stranger shows why and offers no felt and no chat', { timeout: 60_000 }, async () => {
+  await withFixture('night-private-refused', async (fixture) => {
+    const alice = await fixture.player('alice', undefined, { viewport: LAPTOP });
+    const carol = await fixture.player('carol', undefined, { viewport: PHONE });
+    const tableId = await alice.createTable({ game: 'red_dog', seats: 2, options: { private: true } });
+    await carol.page.goto(`${fixture.server.url}#/table/${tableId}`);
+    await carol.page.locator('h1', { hasText: 'Could not open' }).waitFor();
+    assert.equal(await carol.page.locator('[data-testid="chat-input"]').isVisible(), false, 'no chat box');
+    assert.equal(await carol.page.locator('.felt').isVisible(), false, 'no felt');
+    assert.equal(await carol.page.locator('[data-zone="turn"]').isVisible(), false, 'no turn banner');
+    await assertCleanPage(carol, 'a private table refused (phone)');
+  });
+});

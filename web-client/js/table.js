@@ -115,12 +115,15 @@ export function createTablePage(ctx, params) {
   const chatPanel = createChatPanel(ctx, () => knownTableId());
   const standingsPanel = el('div', { class: 'standings-holder', hidden: true });
 
+  // Hidden while the page shows only a message (opening, or refused): a table we
+  // may not see offers no felt and no chat.
+  const tableArea = el('div', { class: 'table-layout', hidden: true },
+    el('div', { class: 'table-main' }, standingsPanel, offlineNote, felt, actionsPanel, helpHolder, resultPanel),
+    el('aside', { class: 'table-side' }, invitePanel, verifyPanel, chatPanel.element, logPanel));
   const element = el('div', { class: 'table-page', 'data-table': tableId ?? '', 'data-phase': '', 'data-your-turn': 'false' },
     head,
     turnZone,
-    el('div', { class: 'table-layout' },
-      el('div', { class: 'table-main' }, standingsPanel, offlineNote, felt, actionsPanel, helpHolder, resultPanel),
-      el('aside', { class: 'table-side' }, invitePanel, verifyPanel, chatPanel.element, logPanel)),
+    tableArea,
     chatPanel.badge);
   /** @type {ReturnType<typeof setInterval> | undefined} */
   let timerTick;
@@ -315,6 +318,8 @@ export function createTablePage(ctx, params) {
    * @param {unknown} [error]
    */
   function showMessage(text, error) {
+    tableArea.hidden = true;
+    turnZone.hidden = true;
     replaceChildren(head, el('div', { class: 'table-title' },
       el('h1', { text: text }),
       error ? el('p', { class: 'muted', text: plainError(error) }) : null,
@@ -322,6 +327,8 @@ export function createTablePage(ctx, params) {
   }
 
   function render() {
+    tableArea.hidden = false;
+    turnZone.hidden = false;
     const rctx = makeContext(state);
     const me = ctx.me?.name;
     const mySeat = rctx.mySeat;
