@@ -117,14 +117,38 @@ void Lobby::index(const TableSnapshot& snapshot) {
   unindex(snapshot.id, snapshot.host);
   if (snapshot.status == "finished") return;
   open_by_host_[storage::player_account(snapshot.host)].insert(snapshot.id);
+  hold(snapshot);
   if (snapshot.is_private) return;
   auto& listed = snapshot.status == "waiting" ? listed_waiting_ : listed_playing_;
   listed[snapshot.id] = std::make_shared<const Json>(snapshot.summary);
 }
 
+// An open table under its host and each player who holds a seat there, with
+// its line as "Your tables" shows it.
+void Lobby::hold(const TableSnapshot& snapshot) {
+  if (!snapshot.summary.is_object()) return;
+  Held held;
+  held.accounts.push_back(storage::player_account(snapshot.host));
+  for (const auto& player : snapshot.holders) held.accounts.push_back(storage::player_account(player));
+  std::sort(held.accounts.begin(), held.accounts.end());
+  held.accounts.erase(std::unique(held.accounts.begin(), held.accounts.end()), held.accounts.end());
+  Json line = snapshot.summary;
+  line["private"] = snapshot.is_private;
+  held.line = std::make_shared<const Json>(std::move(line));
+  for (const auto& account : held.accounts) held_by_[account].insert(snapshot.id);
+  held_[snapshot.id] = std::move(held);
+}
+
 void Lobby::unindex(const std::string& table, const std::string& host_name) {
   listed_waiting_.erase(table);
   listed_playing_.erase(table);
+  if (const auto held = held_.find(table); held != held_.end()) {
+    for (const auto& account : held->second.accounts) {
+      const auto by = held_by_.find(account);
+      if (by != held_by_.end() && by->second.erase(table) && by->second.empty()) held_by_.erase(by);
+    }
+    held_.erase(held);
+  }
   const auto host = open_by_host_.find(storage::player_account(host_name));
   if (host == open_by_host_.end()) return;
   host->second.erase(table);
@@ -339,26 +363,14 @@ Json Lobby::tables() const {
 }
 
 Json Lobby::tables_of(const std::string& player) const {
-  std::vector<TableSnapshot> open;
+  std::vector<std::shared_ptr<const Json>> lines;
   {
     std::lock_guard lock(mutex_);
-    open.reserve(tables_.size());
-    for (const auto& [id, table] : tables_) open.push_back(table->snapshot());
+    if (const auto tables = held_by_.find(storage::player_account(player)); tables != held_by_.end())
+      for (const auto& id : tables->second) lines.push_back(held_.at(id).line);
   }
-  const auto holds_seat = [&](const Json& summary) {
-    for (const auto& seat : summary.value("seats", Json::array()))
-      if (seat.is_object() && seat.value("player", Json()).is_string() && same_name(seat["player"].get<std::string>(), player))
-        return true;
-    return false;
-  };
   Json list = Json::array();
-  for (auto& snapshot : open) {
-    if (snapshot.status == "finished" || !snapshot.summary.is_object()) continue;
-    if (!same_name(snapshot.host, player) && !holds_seat(snapshot.summary)) continue;
-    Json line = std::move(snapshot.summary);
-    line["private"] = snapshot.is_private;
-    list.push_back(std::move(line));
-  }
+  for (const auto& line : lines) list.push_back(*line);
   return list;
 }
 

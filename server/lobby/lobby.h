@@ -120,7 +120,7 @@ class Lobby final : public ServedTables {
   Json tables() const;
   // The open tables on this node that `player` holds a seat at or hosts, private
   // ones included (each line says "private"): where a friend who closed her tab
-  // finds her table again. Costs one look at each open table here.
+  // finds her table again. Costs what it returns.
   Json tables_of(const std::string& player) const;
   // What a request the lobby answers later gets: the reply's fields, or the error.
   using Done = std::function<void(Json reply, std::optional<ProtocolError>)>;
@@ -194,6 +194,7 @@ class Lobby final : public ServedTables {
   void add_table_locked(const std::shared_ptr<TableActor>& table, const std::string& invite);
   // A table's lobby line, status or host changed (called on the table's strand).
   void table_changed(const TableActor& table, const TableSnapshot& snapshot);
+  void hold(const TableSnapshot& snapshot);
   // Keeps the indexes (the `tables` lines, the open tables per host) up to date.
   void index(const TableSnapshot& snapshot);
   void unindex(const std::string& table, const std::string& host);
@@ -271,6 +272,15 @@ class Lobby final : public ServedTables {
   // each host's unfinished tables.
   std::map<std::string, std::shared_ptr<const Json>> listed_waiting_, listed_playing_;
   std::map<std::string, std::set<std::string>> open_by_host_;  // host's account → tables
+  // "Your tables" (tables_of): each open table's line, private ones included, and
+  // the accounts that hold it (its host and its seated players); by account, the
+  // tables each holds. Kept when a table's summary changes, as the lists above.
+  struct Held {
+    std::vector<std::string> accounts;
+    std::shared_ptr<const Json> line;
+  };
+  std::map<std::string, Held> held_;                           // table → its holders and line
+  std::map<std::string, std::set<std::string>> held_by_;       // account → tables
   Cluster* cluster_ = nullptr;
   std::map<std::string, std::int64_t> leased_;  // table served here → its lease generation
   std::vector<Json> elsewhere_;                 // other nodes' tables' lobby lines

@@ -297,7 +297,7 @@ void TableActor::refresh_snapshot(bool use) {
   }
   snapshot_version_ = core_->summary_version();
   TableSnapshot snapshot{core_->id(), core_->host(), core_->invite(), core_->status(), core_->is_private(),
-                         core_->summary()};
+                         core_->summary(), core_->holders()};
   {
     std::lock_guard lock(snapshot_mutex_);
     snapshot_ = snapshot;

@@ -36,6 +36,8 @@ struct TableSnapshot {
   std::string status;
   bool is_private = false;
   Json summary;
+  // The people who hold a seat here: seated, not gone, bots aside ("Your tables").
+  std::vector<std::string> holders;
 };
 
 class TableActor : public std::enable_shared_from_this<TableActor> {

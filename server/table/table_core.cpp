@@ -473,6 +473,13 @@ Frame TableCore::error(const Caller& who, const std::string& error_code, const s
   return reply(who, protocol::error_message(who.re, error_code, message));
 }
 
+std::vector<std::string> TableCore::holders() const {
+  std::vector<std::string> out;
+  for (const auto& s : seats())
+    if (!s.bot && !s.left && !s.player.empty()) out.push_back(s.player);
+  return out;
+}
+
 Json TableCore::summary() const {
   Json seat_lines = Json::array();
   const int spectators = pushes_.spectators(state_);

@@ -142,6 +142,8 @@ class TableCore {
   // The lobby's line for this table (PROTOCOL.md `tables`), and a number that
   // changes whenever the line may have.
   Json summary() const;
+  // The players seated here who have not left (bots aside).
+  std::vector<std::string> holders() const;
   std::uint64_t summary_version() const { return summary_version_; }
 
   // What is due by itself now: after a restart, the next deal, a bot's move,

@@ -244,7 +244,16 @@ TEST_CASE("tables with mine lists the open tables a player holds a seat at or ho
   // The public list stays public.
   CHECK(ids(bob.request({{"type", "tables"}})) == std::vector<std::string>{open});
   CHECK(bob.request({{"type", "tables"}, {"mine", 1}})["code"] == "bad_request");
-  // Left, it is his no more.
+  // Left, it is his no more: before play (the seat is emptied) and during play
+  // (the seat stays in the game, marked left).
   REQUIRE(bob.request({{"type", "leave"}, {"table", hidden}})["type"] == "left");
   CHECK(ids(bob.request({{"type", "tables"}, {"mine", true}})).empty());
+  REQUIRE(bob.request({{"type", "join"}, {"table", open}})["type"] == "joined");
+  REQUIRE(cy.request({{"type", "join"}, {"table", open}})["type"] == "joined");
+  REQUIRE(cy.request({{"type", "bot"}, {"table", open}})["type"] == "ok");  // so that play goes on without bob
+  REQUIRE(cy.request({{"type", "start"}, {"table", open}})["type"] == "ok");
+  CHECK(ids(bob.request({{"type", "tables"}, {"mine", true}})) == std::vector<std::string>{open});
+  REQUIRE(bob.request({{"type", "leave"}, {"table", open}})["type"] == "left");
+  CHECK(ids(bob.request({{"type", "tables"}, {"mine", true}})).empty());
+  CHECK(ids(cy.request({{"type", "tables"}, {"mine", true}})) == std::vector<std::string>{open});
 }

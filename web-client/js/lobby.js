@@ -6,6 +6,7 @@ import { el, humanise, isPlainObject, replaceChildren, sameName } from './dom.js
 import { href } from './router.js';
 import { markSeated, rememberInvite } from './store.js';
 import { displayName, sourceName, tableTitleCapital } from './names.js';
+import { takenSeats } from './layouts/common.js';
 
 /** @typedef {import('../types/wire').Game} Game */
 /** @typedef {import('../types/wire').GameOption} GameOption */
@@ -138,7 +139,7 @@ export function createLobbyPage(ctx, params = {}) {
       options.length ? el('div', { class: 'muted small table-card-options', text: options.map(([k, v]) => `${humanise(k)}: ${formatOption(v)}`).join(' · ') }) : null,
       el('div', { class: 'seat-chips' }, seats.length ? seats.map(seatChip) : el('span', { class: 'muted small', text: 'no seats' })),
       el('div', { class: 'table-card-foot' },
-        el('span', { class: 'muted small', 'data-testid': 'seats-taken', text: `${seats.filter((s) => s.bot === true || (s.player !== null && s.player !== undefined)).length} of ${seats.length} seats taken · ${Number(table.spectators) || 0} watching` }),
+        el('span', { class: 'muted small', 'data-testid': 'seats-taken', text: `${takenSeats(seats)} of ${seats.length} seats taken · ${Number(table.spectators) || 0} watching` }),
         el('span', { class: 'spacer' }),
         el('button', {
           type: 'button', class: 'btn btn-primary btn-small', disabled: !(open && (mine || (table.status === 'playing' ? table.late_join === true : hasRoom))), 'data-testid': 'join',

@@ -546,8 +546,17 @@ export function tableFrame(state, rctx, parts) {
  */
 export function seatCount(state, rctx) {
   const view = isPlainObject(state.view) ? state.view : {};
-  const taken = rctx.players.filter((p) => p.player !== null && p.player !== undefined).length;
-  return { taken, seats: Number.isInteger(view.seats) ? view.seats : rctx.players.length };
+  return { taken: takenSeats(rctx.players), seats: Number.isInteger(view.seats) ? view.seats : rctx.players.length };
+}
+
+/**
+ * How many of these seats someone holds, a player or a bot (a state's `players`
+ * or a lobby line's `seats`).
+ * @param {{player?: unknown}[]} seats
+ * @returns {number}
+ */
+export function takenSeats(seats) {
+  return seats.filter((s) => s.player !== null && s.player !== undefined).length;
 }
 
 /**
