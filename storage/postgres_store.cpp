@@ -281,6 +281,70 @@ CREATE TABLE player_seen (
   player_id   BIGINT PRIMARY KEY REFERENCES players(id),
   last_seen   TEXT NOT NULL
 );
+)sql"},    {13, "a transfer is one row holding both its legs; the ledger's entries are a view of them", R"sql(
+-- As in SQLite: a transfer holds both legs (who pays, who is paid, one
+-- positive amount, each side's balance after), so double entry holds by the
+-- row's shape, and the zero-sum check, its functions and the entries go.
+-- A transfer that is not exactly one debit and one credit that cancel cannot
+-- be carried over; the migration stops on it and the database keeps its version.
+DO $$
+DECLARE
+  broken BIGINT;
+BEGIN
+  SELECT count(*) INTO broken FROM (
+    SELECT t.id FROM transfers t LEFT JOIN ledger_entries e ON e.transfer_id = t.id
+    GROUP BY t.id
+    HAVING count(e.entry) <> 2 OR coalesce(sum(e.amount), 0) <> 0 OR count(*) FILTER (WHERE e.amount > 0) <> 1) b;
+  IF broken > 0 THEN
+    RAISE EXCEPTION 'cannot carry over % transfers that are not one debit and one credit that cancel', broken
+      USING ERRCODE = 'check_violation';
+  END IF;
+END $$;
+DROP TRIGGER transfer_sums_to_zero ON transfers;
+DROP FUNCTION transfer_must_balance();
+DROP FUNCTION check_transfer_balances(BIGINT);
+ALTER TABLE transfers
+  ADD COLUMN from_account BIGINT REFERENCES accounts(id),  -- pays
+  ADD COLUMN to_account BIGINT REFERENCES accounts(id),    -- is paid
+  ADD COLUMN amount BIGINT,
+  ADD COLUMN from_balance_after BIGINT,
+  ADD COLUMN to_balance_after BIGINT;
+UPDATE transfers t
+SET from_account = debit.account_id, from_balance_after = debit.balance_after,
+    to_account = credit.account_id, amount = credit.amount, to_balance_after = credit.balance_after
+FROM ledger_entries debit, ledger_entries credit
+WHERE debit.transfer_id = t.id AND debit.amount < 0 AND credit.transfer_id = t.id AND credit.amount > 0;
+ALTER TABLE transfers
+  ALTER COLUMN from_account SET NOT NULL,
+  ALTER COLUMN to_account SET NOT NULL,
+  ALTER COLUMN amount SET NOT NULL,
+  ALTER COLUMN from_balance_after SET NOT NULL,
+  ALTER COLUMN to_balance_after SET NOT NULL,
+  ADD CONSTRAINT transfer_amount_is_positive CHECK (amount > 0),
+  ADD CONSTRAINT transfer_is_between_two_accounts CHECK (from_account <> to_account);
+DROP TABLE ledger_entries;
+DROP FUNCTION ledger_is_append_only();
+
+-- By table, then by id as in SQLite (a shorter key than by time: a table's latest transfer is its newest).
+DROP INDEX transfers_by_table;
+CREATE INDEX transfers_by_table ON transfers(table_id, id);
+CREATE INDEX transfers_by_payer ON transfers(from_account, id);
+CREATE INDEX transfers_by_payee ON transfers(to_account, id);
+
+-- The ledger is append-only.
+CREATE FUNCTION transfers_are_append_only() RETURNS TRIGGER LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'the ledger is append-only: a transfer is never %d', lower(TG_OP) USING ERRCODE = 'restrict_violation';
+END $$;
+CREATE TRIGGER transfers_are_append_only BEFORE UPDATE OR DELETE ON transfers
+  FOR EACH ROW EXECUTE FUNCTION transfers_are_append_only();
+
+-- Each leg as the account sees it, numbered as SQLite's store wrote entries
+-- before (a transfer's debit, then its credit): for reading by hand and by checks.
+CREATE VIEW ledger_entries(entry, transfer_id, account_id, amount, balance_after) AS
+  SELECT 2 * id - 1, id, from_account, -amount, from_balance_after FROM transfers
+  UNION ALL
+  SELECT 2 * id, id, to_account, amount, to_balance_after FROM transfers;
 )sql"},
 };
 
@@ -311,24 +375,37 @@ constexpr const char* sql_of(Query query) {
     case Query::balance: return "SELECT balance FROM accounts WHERE name = $1";
     case Query::balances_with_prefix:
       return R"sql(SELECT name, balance FROM accounts WHERE starts_with(name, $1) ORDER BY name COLLATE "C")sql";
+    // As in SQLite: each side newest first through its own index, cut at the
+    // page's size; an entry is 2 * transfer - 1 for the payer's leg, 2 * transfer for the payee's.
     case Query::ledger_page: return R"sql(
-SELECT e.entry, t.time, e.amount, e.balance_after, t.table_id, t.game, t.memo, coalesce(tb.is_private, 0),
-       t.seq, t.deal
-FROM ledger_entries e
-JOIN transfers t ON t.id = e.transfer_id
-LEFT JOIN tables tb ON tb.id = t.table_id
-WHERE e.account_id = (SELECT id FROM accounts WHERE name = $1) AND e.entry < $2
+SELECT e.entry, e.time, e.amount, e.balance_after, e.table_id, e.game, e.memo, coalesce(tb.is_private, 0),
+       e.seq, e.deal
+FROM (
+  SELECT * FROM (
+    SELECT 2 * id - 1 AS entry, time, -amount AS amount, from_balance_after AS balance_after, table_id, game, memo,
+           seq, deal
+    FROM transfers WHERE from_account = (SELECT id FROM accounts WHERE name = $1) AND id <= $2::BIGINT / 2
+    ORDER BY id DESC LIMIT $3) payer
+  UNION ALL
+  SELECT * FROM (
+    SELECT 2 * id AS entry, time, amount, to_balance_after, table_id, game, memo, seq, deal
+    FROM transfers WHERE to_account = (SELECT id FROM accounts WHERE name = $1) AND id <= ($2::BIGINT - 1) / 2
+    ORDER BY id DESC LIMIT $3) payee
+) e
+LEFT JOIN tables tb ON tb.id = e.table_id
 ORDER BY e.entry DESC
 LIMIT $3)sql";
     case Query::total_of_all_accounts: return "SELECT coalesce(sum(balance), 0)::BIGINT FROM accounts";
     case Query::table_nets: return R"sql(
-SELECT a.name, sum(e.amount)::BIGINT
-FROM transfers t
-JOIN ledger_entries e ON e.transfer_id = t.id
-JOIN accounts a ON a.id = e.account_id
-WHERE t.table_id = $1
-  AND NOT EXISTS (SELECT 1 FROM ledger_entries g
-                  WHERE g.transfer_id = t.id AND g.account_id = (SELECT id FROM accounts WHERE name = 'bank'))
+SELECT a.name, sum(leg.amount)::BIGINT
+FROM (
+  SELECT from_account AS account, -amount AS amount, from_account AS payer, to_account AS payee
+  FROM transfers WHERE table_id = $1
+  UNION ALL
+  SELECT to_account, amount, from_account, to_account FROM transfers WHERE table_id = $1
+) leg
+JOIN accounts a ON a.id = leg.account
+WHERE coalesce((SELECT id FROM accounts WHERE name = 'bank'), 0) NOT IN (leg.payer, leg.payee)
 GROUP BY a.name
 ORDER BY a.name COLLATE "C")sql";
     case Query::find_table: return "SELECT " PARLOUR_TABLE_COLUMNS " FROM tables WHERE id = $1";
@@ -338,7 +415,8 @@ ORDER BY a.name COLLATE "C")sql";
 FROM (SELECT * FROM tables
       WHERE lower(host) = lower($1)
         AND (created_at COLLATE "C" >= $2
-             OR EXISTS (SELECT 1 FROM transfers t WHERE t.table_id = tables.id AND t.time COLLATE "C" >= $2))
+             OR (SELECT t.time FROM transfers t WHERE t.table_id = tables.id ORDER BY t.id DESC LIMIT 1)
+                  COLLATE "C" >= $2)
       ORDER BY made DESC
       LIMIT $3) recent
 ORDER BY made)sql";
@@ -464,6 +542,29 @@ constexpr Statement kPostingFromOther{
                     "ON CONFLICT (name) DO UPDATE SET balance = accounts.balance - $9 "
                     "RETURNING id, balance")};
 #undef PARLOUR_POSTING
+// From schema 13 on: the transfer is one row holding both legs, written only
+// when both accounts moved. Returns 2 (legs written), or 0 when the debit was refused.
+#define PARLOUR_POSTING_WITH_LEGS(DEBITED) \
+  "WITH debited AS (" DEBITED "), " \
+  "credited AS (INSERT INTO accounts(name, balance) VALUES ($8, $9) " \
+  "             ON CONFLICT (name) DO UPDATE SET balance = accounts.balance + EXCLUDED.balance " \
+  "             RETURNING id, balance), " \
+  "transfer AS (INSERT INTO transfers(time, table_id, game, memo, seq, deal, from_account, to_account, amount, " \
+  "                                   from_balance_after, to_balance_after) " \
+  "             SELECT $1::TEXT, $2::TEXT, $3::TEXT, $4::TEXT, $5::BIGINT, $6::BIGINT, debited.id, credited.id, " \
+  "                    $9::BIGINT, debited.balance, credited.balance FROM debited, credited " \
+  "             RETURNING 1) " \
+  "SELECT 2 * count(*) FROM transfer"
+constexpr Statement kPostingWithLegsFromPlayer{
+    "posting_with_legs_from_player",
+    PARLOUR_POSTING_WITH_LEGS("UPDATE accounts SET balance = balance - $9 WHERE name = $7 AND balance >= $9 "
+                              "RETURNING id, balance")};
+constexpr Statement kPostingWithLegsFromOther{
+    "posting_with_legs_from_other",
+    PARLOUR_POSTING_WITH_LEGS("INSERT INTO accounts(name, balance) VALUES ($7, -$9::BIGINT) "
+                              "ON CONFLICT (name) DO UPDATE SET balance = accounts.balance - $9 "
+                              "RETURNING id, balance")};
+#undef PARLOUR_POSTING_WITH_LEGS
 
 constexpr Statement kInsertTable{"insert_table", R"sql(
 INSERT INTO tables(id, game, options_json, seed, host, status, is_private, invite, deck_json, created_at, clock_json)
@@ -528,10 +629,28 @@ balances AS (
   FROM unnest($15::bigint[], $16::bigint[]) AS moved(id, delta) WHERE accounts.id = moved.id)
 SELECT 1)sql"};
 
+// From schema 13 on: the same parameters, each posting one transfer row.
+constexpr Statement kWriteBatchWithLegs{"write_batch_with_legs", R"sql(
+WITH events AS (
+  INSERT INTO table_events(table_id, seq, json) SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[])),
+transfers_written AS (
+  INSERT INTO transfers(time, table_id, game, memo, seq, deal, from_account, to_account, amount,
+                        from_balance_after, to_balance_after)
+  SELECT $14::TEXT, p.table_id, p.game, p.memo, p.seq, p.deal, p.from_id, p.to_id, p.amount, p.from_after, p.to_after
+  FROM unnest($4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[],
+              $11::bigint[], $12::bigint[], $13::bigint[])
+       WITH ORDINALITY AS p(table_id, game, memo, seq, deal, from_id, to_id, amount, from_after, to_after, ord)
+  ORDER BY p.ord),
+balances AS (
+  UPDATE accounts SET balance = accounts.balance + moved.delta
+  FROM unnest($15::bigint[], $16::bigint[]) AS moved(id, delta) WHERE accounts.id = moved.id)
+SELECT 1)sql"};
+
 constexpr Statement kWriteStatements[] = {
     kLeasesForWrite, kRecordMigration, kInsertPlayer, kPostingFromPlayer, kPostingFromOther, kInsertTable,
     kSetStatus,      kSetFailure,      kDeleteSeats,  kInsertSeat,        kInsertEvent,      kInsertResult,
-    kInsertDealStart, kReadAccounts,   kOpenEmptyAccount, kWriteBatch,
+    kInsertDealStart, kReadAccounts,   kOpenEmptyAccount, kWriteBatch,       kPostingWithLegsFromPlayer,
+    kPostingWithLegsFromOther, kWriteBatchWithLegs,
 };
 // The ledger's deferred checks made now, in one round trip, so that a batch
 // they refuse is written again step by step instead of failing at COMMIT.
@@ -846,7 +965,9 @@ class PostgresWrite final : public WriteTransaction {
     std::string seq_text;
     std::string deal_text;
     const std::int64_t entries =
-        run(tx_, from_player ? kPostingFromPlayer : kPostingFromOther, time, text_or_null(posting.table),
+        run(tx_, schema_ >= 13 ? (from_player ? kPostingWithLegsFromPlayer : kPostingWithLegsFromOther)
+                 : (from_player ? kPostingFromPlayer : kPostingFromOther),
+            time, text_or_null(posting.table),
             text_or_null(posting.game), posting.memo, integer_or_null(posting.seq, seq_text),
             integer_or_null(posting.deal, deal_text), posting.from, posting.to, posting.amount)[0][0]
             .as<std::int64_t>();
@@ -902,7 +1023,7 @@ class PostgresWrite final : public WriteTransaction {
       account_ids.add_integer(plan.accounts[a].id);
       deltas.add_integer(plan.deltas[a]);
     }
-    run(tx_, kWriteBatch, event_tables.done(), event_seqs.done(), event_jsons.done(), tables.done(), games.done(),
+    run(tx_, schema_ >= 13 ? kWriteBatchWithLegs : kWriteBatch, event_tables.done(), event_seqs.done(), event_jsons.done(), tables.done(), games.done(),
         memos.done(), seqs.done(), deals.done(), payers.done(), payees.done(), amounts.done(), payers_after.done(),
         payees_after.done(), time, account_ids.done(), deltas.done());
     tx_.exec(kCheckDeferred);

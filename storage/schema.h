@@ -7,7 +7,7 @@
 
 namespace parlour::storage {
 
-inline constexpr int kLatestSchemaVersion = 12;
+inline constexpr int kLatestSchemaVersion = 13;
 
 struct Migration {
   int version;

@@ -361,6 +361,80 @@ CREATE TABLE player_seen (
   last_seen   TEXT NOT NULL
 );
 )sql"},
+    {13, "a transfer is one row holding both its legs; the ledger's entries are a view of them", R"sql(
+-- Migration 8 wrote a movement as five rows: a transfer, two ledger entries
+-- and the indexes tying them together, and the database checked at each
+-- transfer that its entries cancel. Here a transfer holds both legs (who pays,
+-- who is paid, one positive amount, each side's balance after), so double
+-- entry holds by the row's shape, and a movement is one row and three index
+-- entries. Each account's legs are read through one index per side.
+--
+-- A transfer that is not exactly one debit and one credit that cancel cannot
+-- be carried over; the migration stops on it (a CHECK on a scratch row) and
+-- the file keeps its version.
+CREATE TEMP TABLE migration_13_guard (
+  transfers_not_one_debit_and_one_credit_that_cancel INTEGER
+    CHECK (transfers_not_one_debit_and_one_credit_that_cancel = 0)
+);
+INSERT INTO migration_13_guard
+  SELECT count(*) FROM (
+    SELECT t.id FROM transfers t LEFT JOIN ledger_entries e ON e.transfer_id = t.id
+    GROUP BY t.id
+    HAVING count(e.entry) <> 2 OR coalesce(sum(e.amount), 0) <> 0 OR coalesce(sum(e.amount > 0), 0) <> 1);
+DROP TABLE migration_13_guard;
+
+CREATE TABLE transfers_rebuilt (
+  id                  INTEGER PRIMARY KEY,
+  time                TEXT NOT NULL,
+  table_id            TEXT,     -- NULL when not at a table; display only, so no foreign key
+  game                TEXT,
+  memo                TEXT NOT NULL,
+  seq                 INTEGER,  -- the table_events seq of the step; NULL when none (a grant, a fault)
+  deal                INTEGER,  -- the deal number at the table; NULL when none
+  from_account        INTEGER NOT NULL REFERENCES accounts(id),  -- pays
+  to_account          INTEGER NOT NULL REFERENCES accounts(id),  -- is paid
+  amount              INTEGER NOT NULL CONSTRAINT transfer_amount_is_positive CHECK (amount > 0),
+  from_balance_after  INTEGER NOT NULL,
+  to_balance_after    INTEGER NOT NULL,
+  CONSTRAINT transfer_is_between_two_accounts CHECK (from_account <> to_account)
+);
+INSERT INTO transfers_rebuilt(id, time, table_id, game, memo, seq, deal, from_account, to_account, amount,
+                              from_balance_after, to_balance_after)
+  SELECT t.id, t.time, t.table_id, t.game, t.memo, t.seq, t.deal, debit.account_id, credit.account_id,
+         credit.amount, debit.balance_after, credit.balance_after
+  FROM transfers t
+  JOIN ledger_entries debit ON debit.transfer_id = t.id AND debit.amount < 0
+  JOIN ledger_entries credit ON credit.transfer_id = t.id AND credit.amount > 0
+  ORDER BY t.id;
+DROP TABLE ledger_entries;
+DROP TABLE transfers;
+ALTER TABLE transfers_rebuilt RENAME TO transfers;
+
+-- By table, account or account, each then by rowid (SQLite keeps an index's
+-- rows in rowid order within a key): the newest of each first. By table no
+-- longer by time as well: a shorter key, a cheaper insert (a table's latest
+-- transfer is its newest).
+CREATE INDEX transfers_by_table ON transfers(table_id);
+CREATE INDEX transfers_by_payer ON transfers(from_account);
+CREATE INDEX transfers_by_payee ON transfers(to_account);
+
+-- The ledger is append-only.
+CREATE TRIGGER transfers_are_not_updated BEFORE UPDATE ON transfers
+BEGIN
+  SELECT RAISE(ABORT, 'the ledger is append-only: a transfer is never updated');
+END;
+CREATE TRIGGER transfers_are_not_deleted BEFORE DELETE ON transfers
+BEGIN
+  SELECT RAISE(ABORT, 'the ledger is append-only: a transfer is never deleted');
+END;
+
+-- Each leg as the account sees it, numbered as the store wrote entries before
+-- (a transfer's debit, then its credit): for reading by hand and by checks.
+CREATE VIEW ledger_entries(entry, transfer_id, account_id, amount, balance_after) AS
+  SELECT 2 * id - 1, id, from_account, -amount, from_balance_after FROM transfers
+  UNION ALL
+  SELECT 2 * id, id, to_account, amount, to_balance_after FROM transfers;
+)sql"},
 };
 
 static_assert(migrations_are_numbered_in_order(kMigrations),
@@ -393,25 +467,40 @@ constexpr const char* sql_of(Query query) {
     // bounds exactly the names starting with the prefix, and uses the index.
     case Query::balances_with_prefix:
       return "SELECT name, balance FROM accounts WHERE name >= ?1 AND name < ?1 || CAST(x'FF' AS TEXT) ORDER BY name";
+    // An account's legs from either side of its transfers, each side read
+    // newest first through its own index and cut at the page's size, so a
+    // page costs its rows however long the account's history. An entry is
+    // 2 * transfer - 1 for the payer's leg, 2 * transfer for the payee's.
     case Query::ledger_page: return R"sql(
-SELECT e.entry, t.time, e.amount, e.balance_after, t.table_id, t.game, t.memo, coalesce(tb.is_private, 0),
-       t.seq, t.deal
-FROM ledger_entries e
-JOIN transfers t ON t.id = e.transfer_id
-LEFT JOIN tables tb ON tb.id = t.table_id
-WHERE e.account_id = (SELECT id FROM accounts WHERE name = ?1) AND e.entry < ?2
+SELECT e.entry, e.time, e.amount, e.balance_after, e.table_id, e.game, e.memo, coalesce(tb.is_private, 0),
+       e.seq, e.deal
+FROM (
+  SELECT * FROM (
+    SELECT 2 * id - 1 AS entry, time, -amount AS amount, from_balance_after AS balance_after, table_id, game, memo,
+           seq, deal
+    FROM transfers WHERE from_account = (SELECT id FROM accounts WHERE name = ?1) AND id <= ?2 / 2
+    ORDER BY id DESC LIMIT ?3)
+  UNION ALL
+  SELECT * FROM (
+    SELECT 2 * id AS entry, time, amount, to_balance_after, table_id, game, memo, seq, deal
+    FROM transfers WHERE to_account = (SELECT id FROM accounts WHERE name = ?1) AND id <= (?2 - 1) / 2
+    ORDER BY id DESC LIMIT ?3)
+) e
+LEFT JOIN tables tb ON tb.id = e.table_id
 ORDER BY e.entry DESC
 LIMIT ?3)sql";
     case Query::total_of_all_accounts: return "SELECT coalesce(sum(balance), 0) FROM accounts";
     // A movement with the bank on either side is a grant, not winnings.
     case Query::table_nets: return R"sql(
-SELECT a.name, sum(e.amount)
-FROM transfers t
-JOIN ledger_entries e ON e.transfer_id = t.id
-JOIN accounts a ON a.id = e.account_id
-WHERE t.table_id = ?1
-  AND NOT EXISTS (SELECT 1 FROM ledger_entries g
-                  WHERE g.transfer_id = t.id AND g.account_id = (SELECT id FROM accounts WHERE name = 'bank'))
+SELECT a.name, sum(leg.amount)
+FROM (
+  SELECT from_account AS account, -amount AS amount, from_account AS payer, to_account AS payee
+  FROM transfers WHERE table_id = ?1
+  UNION ALL
+  SELECT to_account, amount, from_account, to_account FROM transfers WHERE table_id = ?1
+) leg
+JOIN accounts a ON a.id = leg.account
+WHERE coalesce((SELECT id FROM accounts WHERE name = 'bank'), 0) NOT IN (leg.payer, leg.payee)
 GROUP BY a.name
 ORDER BY a.name)sql";
     case Query::find_table: return "SELECT " PARLOUR_TABLE_COLUMNS " FROM tables WHERE id = ?1";
@@ -420,7 +509,8 @@ ORDER BY a.name)sql";
     case Query::tables_hosted_since: return "SELECT " PARLOUR_TABLE_COLUMNS R"sql(
 FROM (SELECT rowid AS made, * FROM tables
       WHERE host = ?1 COLLATE NOCASE
-        AND (created_at >= ?2 OR EXISTS (SELECT 1 FROM transfers t WHERE t.table_id = tables.id AND t.time >= ?2))
+        AND (created_at >= ?2
+             OR (SELECT t.time FROM transfers t WHERE t.table_id = tables.id ORDER BY t.id DESC LIMIT 1) >= ?2)
       ORDER BY rowid DESC
       LIMIT ?3)
 ORDER BY made)sql";
@@ -531,6 +621,11 @@ SELECT next.id, next.id, ?1, ?2, ?3, ?4, ?5, ?6 FROM (SELECT coalesce(max(id), 0
 constexpr const char* kNextTransferId = "SELECT coalesce(max(id), 0) + 1 FROM transfers";
 constexpr const char* kInsertTransferAfterEntries =
     "INSERT INTO transfers(id, time, table_id, game, memo, seq, deal) VALUES (?7, ?1, ?2, ?3, ?4, ?5, ?6)";
+// From schema 13 on: one row, both legs.
+#define PARLOUR_TRANSFER_WITH_LEGS                                                                            \
+  "INSERT INTO transfers(time, table_id, game, memo, seq, deal, from_account, to_account, amount, "          \
+  "from_balance_after, to_balance_after) VALUES "
+constexpr const char* kInsertTransferWithLegs = PARLOUR_TRANSFER_WITH_LEGS "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
 constexpr const char* kAddToAccount =
     "UPDATE accounts SET balance = balance + ?2 WHERE name = ?1 RETURNING id, balance";
 constexpr const char* kOpenAccount = "INSERT INTO accounts(name, balance) VALUES (?1, ?2) RETURNING id, balance";
@@ -545,8 +640,8 @@ constexpr const char* kMoveBalance = "UPDATE accounts SET balance = balance + ?2
 // The rows a batch writes many of at once: a multi-row INSERT of each kind,
 // prepared for 1, 2, 4 ... kMostRowsAStatement rows, so that a batch of n
 // rows takes one statement for each bit of n.
-enum class RowKind { event, entry, transfer };
-constexpr int kRowKinds = 3;
+enum class RowKind { event, entry, transfer, transfer_with_legs };
+constexpr int kRowKinds = 4;
 constexpr int kMostRowsAStatement = 64;
 constexpr int kRowSizes = 7;  // 1, 2, 4 ... 64
 
@@ -559,7 +654,10 @@ constexpr RowInsert kRowInserts[kRowKinds] = {
     {"INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after) VALUES ", "(?,?,?,?)"},
     // After its entries: the trigger of migration 8 checks them for each row.
     {"INSERT INTO transfers(id, time, table_id, game, memo, seq, deal) VALUES ", "(?,?,?,?,?,?,?)"},
+    // From schema 13 on, the whole movement.
+    {PARLOUR_TRANSFER_WITH_LEGS, "(?,?,?,?,?,?,?,?,?,?,?)"},
 };
+#undef PARLOUR_TRANSFER_WITH_LEGS
 
 std::string multi_row_insert(RowKind kind, int rows) {
   const RowInsert& insert = kRowInserts[static_cast<int>(kind)];
@@ -870,7 +968,7 @@ class SqliteDatabase final : public SqlBackend {
   std::unordered_map<const char*, std::unique_ptr<SQLite::Statement>> statements;
   std::unique_ptr<SQLite::Statement> row_inserts[kRowKinds][kRowSizes];
   // The schema the writes are shaped for: how a posting is written changed at
-  // versions 6, 7 and 8 (insert_transfer, apply_posting); a file opened at an
+  // versions 6, 7, 8 and 13 (insert_transfer, apply_posting); a file opened at an
   // older version (the migration tests) keeps its own shape.
   int schema = 0;
   // Passed by every write transaction; the Checkpointer closes it now and then.
@@ -1069,8 +1167,18 @@ class SqliteWrite final : public WriteTransaction {
     exec(kInsertResult, table, time, json);
   }
 
-  // Five rows that only make sense together, in the order the schema checks.
+  // Before schema 13, five rows that only make sense together, in the order the schema checks.
   bool apply_posting(const Posting& posting, const std::string& time) override {
+    if (database_.schema >= 13) {
+      const std::optional<AccountChange> debit = debit_account(posting);
+      if (!debit) return false;
+      const AccountChange credit = add_to_account(posting.to, posting.amount);
+      Borrowed insert(cached(kInsertTransferWithLegs));
+      UnboundAfter unbound(*insert);
+      bind_transfer_with_legs(*insert, 1, posting, time, *debit, credit);
+      insert->exec();
+      return true;
+    }
     if (database_.schema >= 8) {
       const std::int64_t transfer_id = next_transfer_id();
       const std::optional<AccountChange> debit = debit_account(posting);
@@ -1090,7 +1198,7 @@ class SqliteWrite final : public WriteTransaction {
     return true;
   }
 
-  // Batches are written by the shape of schema 8 on (entries, then their transfer).
+  // Batches are written by the shape of schema 8 on (entries, then their transfer) and of 13 (a row a transfer).
   bool writes_batches() const override { return database_.schema >= 8; }
 
   std::vector<std::pair<std::string, PlannedAccount>> read_accounts(const std::vector<std::string>& names) override {
@@ -1125,6 +1233,25 @@ class SqliteWrite final : public WriteTransaction {
     std::vector<const PlannedPosting*> postings;
     for (const std::vector<PlannedPosting>& step : plan.steps)
       for (const PlannedPosting& planned : step) postings.push_back(&planned);
+    if (database_.schema >= 13) {
+      insert_rows(RowKind::transfer_with_legs, postings.size(), [&](SQLite::Statement& insert, int index, std::size_t row) {
+        const PlannedPosting& planned = *postings[row];
+        bind_transfer_with_legs(insert, index, *planned.posting, time,
+                                {plan.accounts[planned.from].id, planned.from_balance_after},
+                                {plan.accounts[planned.to].id, planned.to_balance_after});
+      });
+    } else {
+      write_entries_then_transfers(plan, postings, time);
+    }
+    for (std::size_t a = 0; a < plan.accounts.size(); ++a)
+      if (plan.deltas[a] != 0) exec(kMoveBalance, plan.accounts[a].id, plan.deltas[a]);
+    if (deferred_checks_outstanding())
+      throw StorageError("a transfer does not balance (expected two ledger entries summing to zero)");
+  }
+
+  // Schema 8 to 12: each transfer's two entries, then the transfer rows.
+  void write_entries_then_transfers(const BatchPlan& plan, const std::vector<const PlannedPosting*>& postings,
+                                    const std::string& time) {
     const std::int64_t first_transfer = next_transfer_id();
     // Each posting's debit, then its credit.
     insert_rows(RowKind::entry, 2 * postings.size(), [&](SQLite::Statement& insert, int index, std::size_t row) {
@@ -1145,10 +1272,6 @@ class SqliteWrite final : public WriteTransaction {
       bind_integer_or_null(insert, index + 5, posting.seq);
       bind_integer_or_null(insert, index + 6, posting.deal);
     });
-    for (std::size_t a = 0; a < plan.accounts.size(); ++a)
-      if (plan.deltas[a] != 0) exec(kMoveBalance, plan.accounts[a].id, plan.deltas[a]);
-    if (deferred_checks_outstanding())
-      throw StorageError("a transfer does not balance (expected two ledger entries summing to zero)");
   }
 
   void begin_step() override { Borrowed(cached(kSavepoint))->exec(); }
@@ -1239,6 +1362,22 @@ class SqliteWrite final : public WriteTransaction {
       if (e.getExtendedErrorCode() != SQLITE_CONSTRAINT_CHECK) throw;
       return std::nullopt;
     }
+  }
+
+  // A transfer row of schema 13 from parameter `index` on, bound without copies.
+  static void bind_transfer_with_legs(SQLite::Statement& insert, int index, const Posting& posting,
+                                      const std::string& time, const AccountChange& from, const AccountChange& to) {
+    insert.bindNoCopy(index, time);
+    bind_text_or_null(insert, index + 1, posting.table, false);
+    bind_text_or_null(insert, index + 2, posting.game, false);
+    insert.bindNoCopy(index + 3, posting.memo);
+    bind_integer_or_null(insert, index + 4, posting.seq);
+    bind_integer_or_null(insert, index + 5, posting.deal);
+    insert.bind(index + 6, from.account_id);
+    insert.bind(index + 7, to.account_id);
+    insert.bind(index + 8, posting.amount);
+    insert.bind(index + 9, from.balance_after);
+    insert.bind(index + 10, to.balance_after);
   }
 
   void insert_entry(std::int64_t transfer_id, const AccountChange& change, std::int64_t amount) {

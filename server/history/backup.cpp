@@ -84,7 +84,7 @@ std::string store_problem(const Connection& db) {
   try {
     const std::string integrity = db.first("PRAGMA quick_check");
     if (integrity != "ok") return "SQLite's quick_check finds it damaged: " + integrity;
-    if (db.first("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+    if (db.first("SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') AND name IN "
                  "('schema_version', 'players', 'accounts', 'transfers', 'ledger_entries', 'tables', "
                  "'table_events')") != "7")
       return "it lacks Parlour's tables (schema_version, players, accounts, transfers, ledger_entries, tables, "

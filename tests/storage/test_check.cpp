@@ -81,9 +81,9 @@ std::int64_t raw_integer(const std::string& where, const std::string& sql) {
 // The schema's guards that a hand edit would have to get past.
 void drop_ledger_guards(const std::string& where) {
   if (is_postgres_url(where))
-    raw_exec(where, "DROP TRIGGER ledger_entries_are_append_only ON ledger_entries");
+    raw_exec(where, "DROP TRIGGER transfers_are_append_only ON transfers");
   else
-    raw_exec(where, "DROP TRIGGER ledger_entries_are_not_updated; DROP TRIGGER ledger_entries_are_not_deleted");
+    raw_exec(where, "DROP TRIGGER transfers_are_not_updated; DROP TRIGGER transfers_are_not_deleted");
 }
 
 Posting move(const std::string& from, const std::string& to, std::int64_t amount, const std::string& memo) {
@@ -178,15 +178,13 @@ void with_corruption(const std::function<void(const std::string& where, LedgerCh
   plant(where, check, transfer_of);
 }
 
-TEST_CASE("check: an entry's amount changed is named, its transfer and its account") {
+TEST_CASE("check: a transfer's amount changed is named by the accounts on both its sides") {
   with_corruption([](const std::string& where, LedgerCheck& check, const auto& transfer_of) {
-    const auto transfer = transfer_of("ante bob");
-    raw_exec(where, "UPDATE ledger_entries SET amount = -37 WHERE transfer_id = " + transfer + " AND amount < 0");
+    raw_exec(where, "UPDATE transfers SET amount = 37 WHERE id = " + transfer_of("ante bob"));
     check = check_ledger(where);
-    CHECK_MESSAGE(names(check, "transfer " + transfer + " (ante bob at table t1): expected two ledger entries summing "
-                                "to 0, found 2 summing to -7"),
-                  all_of(check));
     CHECK_MESSAGE(names(check, "account player:bob: its balance is 965, but its ledger entries sum to 958"),
+                  all_of(check));
+    CHECK_MESSAGE(names(check, "account pool:t1:pot: its balance is 15, but its ledger entries sum to 22"),
                   all_of(check));
     CHECK(check.problems.size() == 2);
   });
@@ -217,28 +215,53 @@ TEST_CASE("check: an event row deleted is named by its table and the seqs missin
   });
 }
 
-TEST_CASE("check: a transfer with one leg is named, and the account that lost the other") {
+TEST_CASE("check: a transfer paid to another account is named by the account that lost it and the one that gained") {
   with_corruption([](const std::string& where, LedgerCheck& check, const auto& transfer_of) {
-    const auto transfer = transfer_of("raise bob");
-    raw_exec(where, "DELETE FROM ledger_entries WHERE transfer_id = " + transfer + " AND amount > 0");
+    raw_exec(where, "UPDATE transfers SET to_account = (SELECT id FROM accounts WHERE name = 'player:ann') WHERE id = " +
+                        transfer_of("raise bob"));
     check = check_ledger(where);
-    CHECK_MESSAGE(names(check, "transfer " + transfer + " (raise bob at table t1): expected two ledger entries "
-                                "summing to 0, found 1 summing to -5"),
-                  all_of(check));
     CHECK_MESSAGE(names(check, "account pool:t1:pot: its balance is 15, but its ledger entries sum to 10"),
                   all_of(check));
+    CHECK_MESSAGE(names(check, "account player:ann: its balance is 1020, but its ledger entries sum to 1025"),
+                  all_of(check));
+    CHECK(check.problems.size() == 2);
   });
 }
 
-TEST_CASE("check: entries whose transfer row is gone are named") {
+TEST_CASE("check: a transfer of no positive amount, written past the database's checks, is named") {
   with_corruption([](const std::string& where, LedgerCheck& check, const auto& transfer_of) {
-    const auto transfer = transfer_of("pot to ann");
+    const auto transfer = transfer_of("raise bob");
+    const std::string negative = "UPDATE transfers SET amount = -5 WHERE id = " + transfer;
     if (is_postgres_url(where))
-      raw_exec(where, "SET session_replication_role = replica; DELETE FROM transfers WHERE id = " + transfer);
+      raw_exec(where, "ALTER TABLE transfers DROP CONSTRAINT transfer_amount_is_positive; " + negative);
     else
-      raw_exec(where, "PRAGMA foreign_keys = OFF; DELETE FROM transfers WHERE id = " + transfer);
+      raw_exec(where, "PRAGMA ignore_check_constraints = ON; " + negative);
     check = check_ledger(where);
-    CHECK_MESSAGE(names(check, "names transfer " + transfer + ", which does not exist"), all_of(check));
+    CHECK_MESSAGE(names(check, "transfer " + transfer + " (raise bob at table t1): expected a positive amount from one "
+                                "account to another, found -5 from account "),
+                  all_of(check));
+    CHECK_MESSAGE(names(check, "account player:bob: its balance is 965, but its ledger entries sum to 975"),
+                  all_of(check));
+    CHECK_MESSAGE(names(check, "account pool:t1:pot: its balance is 15, but its ledger entries sum to 5"),
+                  all_of(check));
+    CHECK(check.problems.size() == 3);
+  });
+}
+
+TEST_CASE("check: transfers naming an account that is gone are named, with the side it was on") {
+  with_corruption([](const std::string& where, LedgerCheck& check, const auto& transfer_of) {
+    const std::string gone = "DELETE FROM accounts WHERE name = 'pool:t1:pot'";
+    if (is_postgres_url(where))
+      raw_exec(where, "SET session_replication_role = replica; " + gone);
+    else
+      raw_exec(where, "PRAGMA foreign_keys = OFF; " + gone);
+    check = check_ledger(where);
+    CHECK_MESSAGE(names(check, "transfer " + transfer_of("ante ann") + " names account "), all_of(check));
+    CHECK_MESSAGE(names(check, "as its payee, which does not exist"), all_of(check));
+    CHECK_MESSAGE(names(check, "transfer " + transfer_of("pot to ann") + " names account "), all_of(check));
+    CHECK_MESSAGE(names(check, "as its payer, which does not exist"), all_of(check));
+    CHECK_MESSAGE(names(check, "chips: the players and pools hold 1985, but the bank has granted 2000"), all_of(check));
+    CHECK(check.problems.size() == 5);  // four transfers touched the pot, and the chips
   });
 }
 

@@ -886,12 +886,14 @@ TEST_CASE("migrations upgrade a version 1 file and keep its data") {
             std::vector<bool>{true});
   }
   CHECK_FALSE(has_index(temp.file(), "ledger_entries_by_account"));
+  CHECK_FALSE(has_index(temp.file(), "transfers_by_payer"));
   CHECK(migrations_recorded(temp.file()) == 1);
 
   Database db(temp.file());
 
   CHECK(db.schema_version() == Store::latest_schema_version());
-  CHECK(has_index(temp.file(), "ledger_entries_by_account"));
+  CHECK(has_index(temp.file(), "transfers_by_payer"));
+  CHECK(has_index(temp.file(), "transfers_by_payee"));
   CHECK(migrations_recorded(temp.file()) == Store::latest_schema_version());
   CHECK(db.find_player("ann"));
   CHECK(db.balance(player_account("ann")) == 960);
@@ -901,47 +903,44 @@ TEST_CASE("migrations upgrade a version 1 file and keep its data") {
   CHECK(db.total_of_all_accounts() == 0);
 }
 
-// From schema 8 on, a transfer's two entries are written first and the transfer
-// row last (PostgreSQL also takes the other order); these raw writes name the
-// transfer's id explicitly, the one the next transfer gets.
-const std::string next_transfer = "(SELECT coalesce(max(id), 0) + 1 FROM transfers)";
-const std::string last_transfer = "(SELECT max(id) FROM transfers)";
-
-std::string raw_entry(const std::string& transfer, std::int64_t amount, const std::string& account) {
-  return "INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after) SELECT " + transfer + ", id, " +
-         std::to_string(amount) + ", 0 FROM accounts WHERE name = '" + account + "';\n";
+// From schema 13 on, a transfer is one row holding both its legs. A raw one
+// between two named accounts; `ids` names them by id instead (no lookup).
+std::string raw_transfer(std::int64_t amount, const std::string& from, const std::string& to,
+                         const std::string& time = "2026-01-01T00:00:00.000Z", const std::string& table = "t1") {
+  return "INSERT INTO transfers(time, table_id, game, memo, from_account, to_account, amount, from_balance_after, "
+         "to_balance_after) SELECT '" + time + "', '" + table + "', 'red_dog', 'x', payer.id, payee.id, " +
+         std::to_string(amount) + ", 0, 0 FROM accounts payer, accounts payee WHERE payer.name = '" + from +
+         "' AND payee.name = '" + to + "';\n";
 }
 
-std::string raw_transfer_row() {
-  return "INSERT INTO transfers(id, time, table_id, game, memo) VALUES (" + next_transfer +
-         ", '2026-01-01T00:00:00.000Z', 't1', 'red_dog', 'x');\n";
+std::string raw_transfer_between_ids(std::int64_t amount, const std::string& from_id, const std::string& to_id) {
+  return "INSERT INTO transfers(time, table_id, game, memo, from_account, to_account, amount, from_balance_after, "
+         "to_balance_after) VALUES ('2026-01-01T00:00:00.000Z', 't1', 'red_dog', 'x', " + from_id + ", " + to_id +
+         ", " + std::to_string(amount) + ", 0, 0);\n";
 }
 
-TEST_CASE("the database refuses a transfer whose entries do not sum to zero, whoever writes it") {
+TEST_CASE("the database refuses a transfer that is not one positive payment between two accounts, and any change to one") {
   OPEN_EACH_BACKEND(db);
   db.create_player("ann", "h", 1000);
   const std::int64_t transfers = raw_count(where, "SELECT count(*) FROM transfers");
   const std::int64_t entries = raw_count(where, "SELECT count(*) FROM ledger_entries");
   const std::string ann = "player:ann";
   const std::string bank = "bank";
+  const std::string ann_id = "(SELECT id FROM accounts WHERE name = 'player:ann')";
 
   // Not SUBCASEs: the test already runs once per backend through them.
   const std::vector<std::pair<std::string, std::string>> refused = {
-      {"one entry alone", raw_entry(next_transfer, 5, ann) + raw_transfer_row()},
-      {"an entry whose transfer is never written", raw_entry(next_transfer, 5, ann)},
-      {"two entries that do not cancel",
-       raw_entry(next_transfer, 5, ann) + raw_entry(next_transfer, -4, bank) + raw_transfer_row()},
-      {"two entries on the same side", raw_entry(next_transfer, 5, ann) + raw_entry(next_transfer, 5, bank) +
-                                           raw_transfer_row()},
-      {"three entries that sum to zero", raw_entry(next_transfer, 5, ann) + raw_entry(next_transfer, 2, ann) +
-                                             raw_entry(next_transfer, -7, bank) + raw_transfer_row()},
-      {"no entry at all", raw_transfer_row()},
-      {"a third entry after two that balance", raw_entry(next_transfer, 5, ann) + raw_entry(next_transfer, -5, bank) +
-                                                   raw_transfer_row() + raw_entry(last_transfer, 7, bank)},
-      {"changing an entry after the fact", "UPDATE ledger_entries SET amount = 999"},
-      {"moving an entry to another transfer", "UPDATE ledger_entries SET transfer_id = transfer_id + 1"},
-      {"removing entries", "DELETE FROM ledger_entries"},
-      {"removing the transfers their entries belong to", "DELETE FROM transfers"},
+      {"no chips", raw_transfer(0, ann, bank)},
+      {"a negative amount", raw_transfer(-5, ann, bank)},
+      {"an account paying itself", raw_transfer(5, ann, ann)},
+      {"a payer that is no account", raw_transfer_between_ids(5, "987654", ann_id)},
+      {"a payee that is no account", raw_transfer_between_ids(5, ann_id, "987654")},
+      {"no payee", raw_transfer_between_ids(5, ann_id, "NULL")},
+      {"an entry written by itself", "INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after) "
+                                     "VALUES (1, 1, 5, 0)"},
+      {"changing an amount after the fact", "UPDATE transfers SET amount = 999"},
+      {"changing who was paid after the fact", "UPDATE transfers SET to_account = from_account + to_account"},
+      {"removing transfers", "DELETE FROM transfers"},
   };
   for (const auto& refusal : refused) {
     CAPTURE(refusal.first);  // not a structured binding: clang 14 cannot capture one
@@ -951,14 +950,11 @@ TEST_CASE("the database refuses a transfer whose entries do not sum to zero, who
   CHECK(raw_count(where, "SELECT count(*) FROM transfers") == transfers);
   CHECK(raw_count(where, "SELECT count(*) FROM ledger_entries") == entries);
   CHECK(amounts(db.ledger(player_account("ann"), 10, std::nullopt)) == std::vector<std::int64_t>{1000});
-  // Two that cancel, then their transfer, are what the store itself writes, and pass.
-  raw_exec(where, raw_entry(next_transfer, 5, ann) + raw_entry(next_transfer, -5, bank) + raw_transfer_row());
+  // One positive payment between two accounts is what the store itself writes, and passes: two legs.
+  raw_exec(where, raw_transfer(5, ann, bank));
   CHECK(raw_count(where, "SELECT count(*) FROM transfers") == transfers + 1);
   CHECK(raw_count(where, "SELECT count(*) FROM ledger_entries") == entries + 2);
-  // Once written, a transfer takes no more entries, on either side.
-  CHECK_THROWS(raw_exec(where, raw_entry(last_transfer, 7, ann)));
-  CHECK_THROWS(raw_exec(where, raw_entry(last_transfer, -7, bank)));
-  CHECK(raw_count(where, "SELECT count(*) FROM ledger_entries") == entries + 2);
+  CHECK(amounts(db.ledger(player_account("ann"), 10, std::nullopt)) == std::vector<std::int64_t>{-5, 1000});
 }
 
 TEST_CASE("the database refuses a player balance below zero, whoever writes it") {
@@ -983,7 +979,7 @@ TEST_CASE("a PostgreSQL database is migrated like a SQLite file: versions, index
     PostgresStore old(url, 1);
     CHECK(old.schema_version() == 1);
   }
-  const std::string index_count = "SELECT count(*) FROM pg_indexes WHERE indexname = 'ledger_entries_by_account'";
+  const std::string index_count = "SELECT count(*) FROM pg_indexes WHERE indexname = 'transfers_by_payer'";
   CHECK(raw_count(url, index_count) == 0);
   CHECK(raw_count(url, "SELECT count(*) FROM schema_version") == 1);
   {
@@ -1112,10 +1108,10 @@ TEST_CASE("migration 6 keeps a version 5 file's movements, with no deal link") {
   CHECK(db.table_nets("t1").size() == 2);
 }
 
-// What a version 7 database holds before migration 8 rebuilds its ledger:
-// two players' grants and one table step moving chips with its links.
-void fill_version_7(Store& old) {
-  REQUIRE(old.schema_version() == 7);
+// What an older database holds before migrations 8 and 13 rebuild its ledger:
+// two players' grants and one table step moving chips with its links. Returns
+// the numbers of ann's two entries, newest first, as the old schema holds them.
+std::vector<std::int64_t> fill_old_ledger(Store& old, const std::string& where) {
   old.create_player("ann", "h", 1000);
   old.create_player("bob", "h2", 500);
   old.create_table(make_table("t1"));
@@ -1126,11 +1122,13 @@ void fill_version_7(Store& old) {
   win.seq = 1;
   win.deal = 1;
   REQUIRE(commit(old, {step("t1", 1, {bet, win})}) == std::vector<bool>{true});
+  const std::string anns = "FROM ledger_entries WHERE account_id = (SELECT id FROM accounts WHERE name = 'player:ann')";
+  return {raw_count(where, "SELECT max(entry) " + anns), raw_count(where, "SELECT min(entry) " + anns)};
 }
 
-// The same database after it: every movement kept with its links, the
-// guarantees still held, and the store writing in the new shape.
-void check_migrated_from_7(Store& db, const std::string& where) {
+// The same database after them: every movement kept with its links and its
+// entry numbers, the guarantees still held, and the store writing in the new shape.
+void check_migrated_ledger(Store& db, const std::string& where, const std::vector<std::int64_t>& before) {
   CHECK(db.schema_version() == Store::latest_schema_version());
   CHECK(raw_count(where, "SELECT count(*) FROM transfers") == 4);
   CHECK(raw_count(where, "SELECT count(*) FROM ledger_entries") == 8);
@@ -1145,12 +1143,16 @@ void check_migrated_from_7(Store& db, const std::string& where) {
   CHECK(ledger[0].seq == std::optional<std::int64_t>(1));
   CHECK(ledger[0].deal == std::optional<std::int64_t>(1));
   CHECK(ledger[1].amount == 1000);
+  REQUIRE(before.size() == 2);
+  CHECK(ledger[0].entry == before[0]);
+  CHECK(ledger[1].entry == before[1]);
+  CHECK(db.ledger(player_account("ann"), 10, ledger[0].entry).size() == 1);
   CHECK(db.table_nets("t1").size() == 3);
 
-  // A transfer written before the migration takes no third entry.
-  CHECK_THROWS(raw_exec(where, raw_entry("(SELECT min(id) FROM transfers)", 5, "player:ann")));
-  CHECK_THROWS(raw_exec(where, raw_entry(next_transfer, 5, "player:ann") + raw_transfer_row()));
-  CHECK_THROWS(raw_exec(where, "DELETE FROM ledger_entries"));
+  // A transfer written before the migration cannot be changed or removed.
+  CHECK_THROWS(raw_exec(where, "UPDATE transfers SET amount = amount + 1 WHERE id = (SELECT min(id) FROM transfers)"));
+  CHECK_THROWS(raw_exec(where, "DELETE FROM transfers"));
+  CHECK_THROWS(raw_exec(where, raw_transfer(5, "player:ann", "player:ann")));
 
   REQUIRE(commit(db, {step("t1", 2, {transfer(player_account("bob"), player_account("ann"), 15)})}) ==
           std::vector<bool>{true});
@@ -1165,18 +1167,49 @@ void check_migrated_from_7(Store& db, const std::string& where) {
 
 TEST_CASE("migration 8 keeps a version 7 SQLite file's ledger, rebuilt, and its guarantees") {
   TempFolder temp;
+  std::vector<std::int64_t> before;
   {
     Database old(temp.file(), 7);
-    fill_version_7(old);
+    before = fill_old_ledger(old, temp.file());
   }
   Database db(temp.file());
-  check_migrated_from_7(db, temp.file());
-  // Migration 7's marker table and link are gone with the rebuild.
+  check_migrated_ledger(db, temp.file(), before);
+  // Migration 7's marker table and link are gone with the rebuild, and migration 8's entries with 13's.
   CHECK(raw_count(temp.file(), "SELECT count(*) FROM sqlite_master WHERE name = 'balanced_transfers'") == 0);
   CHECK(raw_count(temp.file(), "SELECT count(*) FROM pragma_table_info('transfers') WHERE name = 'balanced'") == 0);
-  CHECK(has_index(temp.file(), "ledger_entries_by_transfer"));
-  CHECK(has_index(temp.file(), "ledger_entries_by_account"));
+  CHECK(raw_count(temp.file(), "SELECT count(*) FROM sqlite_master WHERE name = 'ledger_entries' AND type = 'view'") == 1);
+  CHECK_FALSE(has_index(temp.file(), "ledger_entries_by_transfer"));
+  CHECK(has_index(temp.file(), "transfers_by_payer"));
+  CHECK(has_index(temp.file(), "transfers_by_payee"));
   CHECK(has_index(temp.file(), "transfers_by_table"));
+}
+
+TEST_CASE("migration 13 keeps a version 12 SQLite file's ledger, one row a transfer, and its guarantees") {
+  TempFolder temp;
+  std::vector<std::int64_t> before;
+  {
+    Database old(temp.file(), 12);
+    before = fill_old_ledger(old, temp.file());
+  }
+  Database db(temp.file());
+  check_migrated_ledger(db, temp.file(), before);
+}
+
+TEST_CASE("migration 13 refuses a ledger whose transfer is not one debit and one credit, and the file keeps its version") {
+  TempFolder temp;
+  {
+    Database old(temp.file(), 12);
+    fill_old_ledger(old, temp.file());
+  }
+  {
+    // Only a hand edit past migration 8's trigger can leave a transfer with one entry.
+    SQLite::Database raw(temp.file(), SQLite::OPEN_READWRITE);
+    raw.exec("DROP TRIGGER ledger_entries_are_not_deleted; DELETE FROM ledger_entries WHERE entry = 6");
+  }
+  CHECK_THROWS_WITH_AS(Database(temp.file()), doctest::Contains("transfers_not_one_debit_and_one_credit_that_cancel"),
+                       StorageError);
+  CHECK(raw_count(temp.file(), "SELECT max(version) FROM schema_version") == 12);
+  CHECK(raw_count(temp.file(), "SELECT count(*) FROM ledger_entries") == 7);
 }
 
 TEST_CASE("migration 8 keeps a version 7 PostgreSQL database's ledger and its guarantees") {
@@ -1185,12 +1218,35 @@ TEST_CASE("migration 8 keeps a version 7 PostgreSQL database's ledger and its gu
     MESSAGE("PostgreSQL is not installed: skipped");
     return;
   }
+  std::vector<std::int64_t> before;
   {
     PostgresStore old(url, 7);
-    fill_version_7(old);
+    before = fill_old_ledger(old, url);
   }
   PostgresStore db(url);
-  check_migrated_from_7(db, url);
+  check_migrated_ledger(db, url, before);
+}
+
+TEST_CASE("migration 13 keeps a version 12 PostgreSQL database's ledger, and refuses one it cannot carry over") {
+  const std::string url = fresh_postgres_database();
+  if (url.empty()) {
+    MESSAGE("PostgreSQL is not installed: skipped");
+    return;
+  }
+  std::vector<std::int64_t> before;
+  {
+    PostgresStore old(url, 12);
+    before = fill_old_ledger(old, url);
+  }
+  // A transfer with a third entry, past migration 8's checks, stops the migration.
+  raw_exec(url, "ALTER TABLE ledger_entries DISABLE TRIGGER USER; DROP INDEX ledger_entries_by_transfer; "
+                "INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after) "
+                "SELECT max(transfer_id), min(account_id), 1, 0 FROM ledger_entries");
+  CHECK_THROWS_WITH_AS(PostgresStore{url}, doctest::Contains("cannot carry over 1 transfers"), StorageError);
+  CHECK(raw_count(url, "SELECT max(version) FROM schema_version") == 12);
+  raw_exec(url, "DELETE FROM ledger_entries WHERE entry = (SELECT max(entry) FROM ledger_entries)");
+  PostgresStore db(url);
+  check_migrated_ledger(db, url, before);
 }
 
 TEST_CASE("a migration that would leave a row pointing at a missing one is refused, and the file keeps its version") {
@@ -1266,13 +1322,7 @@ TEST_CASE("a host's tables since a time: created since, or moving chips since, n
   // Nothing was created after `later`; a movement stamped now is not after it either.
   CHECK(db.tables_hosted_since("ann", later, 50).empty());
   // A movement at t2 stamped after the cutoff makes t2 "tonight's" though it was made before.
-  raw_exec(where, R"sql(
-INSERT INTO ledger_entries(transfer_id, account_id, amount, balance_after)
-  SELECT (SELECT coalesce(max(id), 0) + 1 FROM transfers), id, CASE WHEN name = 'bank' THEN -1 ELSE 1 END, 0
-  FROM accounts WHERE name IN ('bank', 'player:ann');
-INSERT INTO transfers(id, time, table_id, game, memo)
-  VALUES ((SELECT max(transfer_id) FROM ledger_entries), '9999-01-01T00:00:00.000Z', 't2', 'red_dog', 'x');
-)sql");
+  raw_exec(where, raw_transfer(1, "bank", "player:ann", "9999-01-01T00:00:00.000Z", "t2"));
   CHECK(ids(db.tables_hosted_since("ann", later, 50)) == std::vector<std::string>{"t2"});
 }
 
