@@ -663,6 +663,8 @@ constexpr const char* kSavepoint = "SAVEPOINT table_write";
 // One round trip.
 constexpr const char* kCheckLedgerAndRelease =
     "SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED; RELEASE SAVEPOINT table_write";
+// From schema 13 on, the ledger defers nothing (a transfer is checked as its row is written).
+constexpr const char* kRelease = "RELEASE SAVEPOINT table_write";
 constexpr const char* kRollbackSavepoint = "ROLLBACK TO SAVEPOINT table_write; RELEASE SAVEPOINT table_write";
 
 // libpqxx's messages end in a newline (and sometimes carry a query line after).
@@ -1026,7 +1028,7 @@ class PostgresWrite final : public WriteTransaction {
     run(tx_, schema_ >= 13 ? kWriteBatchWithLegs : kWriteBatch, event_tables.done(), event_seqs.done(), event_jsons.done(), tables.done(), games.done(),
         memos.done(), seqs.done(), deals.done(), payers.done(), payees.done(), amounts.done(), payers_after.done(),
         payees_after.done(), time, account_ids.done(), deltas.done());
-    tx_.exec(kCheckDeferred);
+    if (schema_ < 13) tx_.exec(kCheckDeferred);
   }
 
   // Savepoints are plain statements on the batch's transaction (libpqxx 6's
@@ -1034,9 +1036,9 @@ class PostgresWrite final : public WriteTransaction {
   // prepared ones); a failed statement leaves the transaction usable once
   // rolled back to the savepoint.
   void begin_step() override { tx_.exec(kSavepoint); }
-  // An unbalanced transfer fails here, as a constraint of the database.
+  // Before schema 13, an unbalanced transfer fails here, as a constraint of the database.
   bool end_step() override {
-    tx_.exec(kCheckLedgerAndRelease);
+    tx_.exec(schema_ < 13 ? kCheckLedgerAndRelease : kRelease);
     return true;
   }
   void undo_step(const std::string&) override { tx_.exec(kRollbackSavepoint); }
