@@ -219,11 +219,13 @@ class RummyBase : public GameState {
   bool in_final_meld_round() const { return final_round_; }
   int final_meld_turns_left() const { return final_turns_left_; }
   // The view (view.cpp) with the parts a game's table lacks left out: Carousel
-  // has no discard pile, and its melds belong to the whole table (owner null).
+  // has no discard pile.
   struct ViewParts {
     bool discard_pile = true;
-    bool meld_owners = true;
   };
+  // False where the melds belong to the whole table (Carousel: anyone may
+  // rearrange them): the view and the result then name no owner (null).
+  virtual bool melds_have_owners() const { return true; }
   void write_view_of(std::optional<int> viewer, const ViewParts& parts, JsonWriter& out) const;
 
   std::vector<int> scores_;  // running points, where a game keeps them

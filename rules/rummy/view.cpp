@@ -56,7 +56,9 @@ void RummyBase::write_seat(JsonWriter& out, int seat, std::optional<int> viewer,
 Json RummyBase::table_view() const {
   Json table = Json::array();
   for (std::size_t i = 0; i < table_.size(); ++i)
-    table.push_back({{"meld", i}, {"owner", table_[i].meld.owner}, {"cards", meld_strings(table_[i].meld)}});
+    table.push_back({{"meld", i},
+                     {"owner", melds_have_owners() ? Json(table_[i].meld.owner) : Json(nullptr)},
+                     {"cards", meld_strings(table_[i].meld)}});
   return table;
 }
 
@@ -78,7 +80,7 @@ void RummyBase::write_view_of(std::optional<int> viewer, const ViewParts& parts,
   out.array_field("melds", [&] {
     for (std::size_t i = 0; i < table_.size(); ++i) {
       const auto& meld = table_[i].meld;
-      view::meld(out, static_cast<int>(i), parts.meld_owners ? std::optional<int>(meld.owner) : std::nullopt,
+      view::meld(out, static_cast<int>(i), melds_have_owners() ? std::optional<int>(meld.owner) : std::nullopt,
                  meld_strings(meld));
     }
   });

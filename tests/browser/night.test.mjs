@@ -272,3 +272,45 @@ test('A private table refused to a stranger shows why and offers no felt and no 
     await assertCleanPage(carol, 'a private table refused (phone)');
   });
 });
+
+test('A trick game names who led the trick on the table, not who led the deal\'s first trick', { timeout: 150_000 }, async () => {
+  await withFixture('night-led-by', async (fixture) => {
+    const host = await fixture.player('host');
+    await host.createTable({ game: 'rams', seed: 11, seats: 3 });
+    for (let bots = 0; bots < 2; ++bots) await host.addBot();
+    // Every render checked as it lands: the "Led by" fact against the first card of the trick on the felt.
+    await host.page.evaluate(() => {
+      const seen = { checks: 0, wrong: [], leaders: [] };
+      /** @type {any} */ (window).ledBy = seen;
+      new MutationObserver(() => {
+        const first = document.querySelector('[data-zone="trick"][aria-label="Trick"] .trick-play');
+        if (!first) return;
+        const led = document.querySelector('[data-fact="leader"]');
+        seen.checks += 1;
+        if (led?.getAttribute('data-seat') !== first.getAttribute('data-seat'))
+          seen.wrong.push(`${led?.textContent ?? 'no "Led by"'} beside a trick led by seat ${first.getAttribute('data-seat')}`);
+        if (!seen.leaders.includes(first.getAttribute('data-seat'))) seen.leaders.push(first.getAttribute('data-seat'));
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await host.start();
+    const done = () => host.page.evaluate(() => {
+      const seen = /** @type {any} */ (window).ledBy;
+      return seen.wrong.length > 0 || (seen.checks >= 10 && seen.leaders.length >= 2);
+    });
+    // The host plays along: a button when one is offered (staying in the deal), else the first card he may play.
+    const deadline = Date.now() + 90_000;
+    while (!(await done()) && Date.now() < deadline) {
+      const { legal, key, seq } = await host.offers();
+      const staying = legal.findIndex((json) => !['pass', 'drop'].includes(JSON.parse(json).type));
+      const pick = legal[staying >= 0 ? staying : 0];
+      const card = host.page.locator('[data-zone="hand"] button.hand-card:not([disabled])').first();
+      if (pick) await host.clickAction(pick);
+      else if (await card.count()) { await card.click(); await card.click(); } else { await host.page.waitForTimeout(100); continue; }
+      await host.waitForChange(key, 'the table moves after the host\'s move', seq).catch(() => {});
+    }
+    const seen = await host.page.evaluate(() => /** @type {any} */ (window).ledBy);
+    assert.deepEqual(seen.wrong, [], '"Led by" names the first player of the trick on the table');
+    assert.ok(seen.checks >= 10 && seen.leaders.length >= 2, `tricks led by two seats or more were watched: ${JSON.stringify(seen)}`);
+    await host.endTable();
+  });
+});

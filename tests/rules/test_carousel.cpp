@@ -351,6 +351,26 @@ TEST_CASE("E17c: K melds his last card after the first draw and so knocks; X 7, 
   CHECK(r["scores"] == Json::array({41, 0, 0}));
 }
 
+TEST_CASE("carousel melds belong to the table: neither the view nor the deal's result names an owner") {
+  const Cards x = {"AH", "AD", "AC", "2H", "2D", "KS", "KH", "7C", "8C", "9C"};
+  const Cards y = {"AH", "AD", "AC", "3H", "3D", "QS", "QH", "6C", "7C", "8C"};
+  const Cards k = {"AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"};
+  Harness h = three(x, y, k, {"KD", "QD", "JS"});
+  h.act(1, draw());
+  h.act(1, layout({{"KS", "KH", "KD"}, {"7C", "8C", "9C"}}));
+  h.act(1, finish);
+  h.act(2, draw());
+  h.act(2, layout(table_with(h, {{"QS", "QH", "QD"}, {"6C", "7C", "8C"}})));
+  h.act(2, finish);
+  for (const auto& meld : view(h)["melds"]) CHECK(meld["owner"].is_null());
+  h.act(0, draw());
+  h.act(0, layout(table_with(h, {{"AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS"}})));
+  const auto r = h.game().result();
+  REQUIRE(r["melds"].size() == 5);
+  // Melded by seats 1, 2 and 0, and laid out again by each after: the table's, not the last to lay out.
+  for (const auto& meld : r["melds"]) CHECK(meld["owner"].is_null());
+}
+
 TEST_CASE("E17d: a knock with a count of 6 is refused; knock is not listed; the state is unchanged") {
   Harness h = three(x_12, y_20, k_with("6H"), {"KD", "QD", "QS"});
   x_and_y_lay_out(h, {"KS", "KH", "KD"});

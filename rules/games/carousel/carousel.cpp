@@ -252,10 +252,10 @@ std::optional<TurnTimer> Carousel::turn_timer() const {
   return TurnTimer{acting.front(), time_limit_, Json{{"type", "withdraw"}}, turn_serial()};
 }
 
-// The engine's view without its discard pile (Carousel has none), and with
-// melds that belong to the table: anyone may rearrange them.
+// The engine's view without its discard pile (Carousel has none); its melds
+// belong to the table (melds_have_owners).
 void Carousel::write_view(std::optional<int> viewer, JsonWriter& out) const {
-  write_view_of(viewer, {.discard_pile = false, .meld_owners = false}, out);
+  write_view_of(viewer, {.discard_pile = false}, out);
 }
 
 // The turn's draw-meld cycle and the game's standing, beside the engine's view.

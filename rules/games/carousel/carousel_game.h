@@ -56,6 +56,7 @@ class Carousel final : public rummy::RummyBase {
   std::vector<int> top_scorers() const;
   bool game_finished() const override { return over_; }
   void write_extra_view(JsonWriter& out) const override;
+  bool melds_have_owners() const override { return false; }
 
   int deal_limit_;
   int time_limit_;

@@ -127,11 +127,27 @@ function facts(schema, rctx) {
     fact('Deal', schema.deal),
     schema.dealer !== null ? fact('Dealer', seatName(rctx, schema.dealer)) : null,
     suit ? fact('Trump', el('span', { class: suit.red ? 'card-text card-text-red' : 'card-text' }, `${suit.symbol} ${suit.name}`)) : null,
-    Number.isInteger(view.leader) && schema.phase === 'play' ? fact('Led by', seatName(rctx, view.leader)) : null,
+    schema.phase === 'play' ? trickLeaderFact(schema, rctx) : null,
     Number.isInteger(view.general) ? fact('General', seatName(rctx, view.general)) : null,
     Number.isInteger(view.stake) ? fact('Stake', `${view.stake} per trick`) : null,
     Number.isInteger(view.tricks_per_deal) ? fact('Tricks this deal', view.tricks_per_deal) : null,
     Array.isArray(view.could_not_deal) && view.could_not_deal.length ? fact('Could not deal', view.could_not_deal.map((s) => seatName(rctx, s)).join(', ')) : null);
+}
+
+/**
+ * Who led the trick on the table: the player of its first card. The view's
+ * `leader` is who led the deal's first trick, so it is not read here. Before
+ * anyone has played to a trick, the one player to act is to lead it.
+ * @param {Schema} schema
+ * @param {RenderContext} rctx
+ */
+function trickLeaderFact(schema, rctx) {
+  const first = schema.trick?.plays[0];
+  if (first && Number.isInteger(first.seat)) {
+    return fact('Led by', seatName(rctx, first.seat), { 'data-fact': 'leader', 'data-seat': String(first.seat) });
+  }
+  const toAct = schema.turn.seats;
+  return toAct.length === 1 ? fact('To lead', seatName(rctx, toAct[0]), { 'data-fact': 'to-lead', 'data-seat': String(toAct[0]) }) : null;
 }
 
 /**
