@@ -39,6 +39,13 @@ struct Account {
 
 // Log lines name seats as "{seat:N}"; the table writes the player's name there.
 inline std::string seat_tag(int seat) { return "{seat:" + std::to_string(seat) + "}"; }
+// The log's line for a game that ends before anyone wins it; `end` is the
+// result's code ("abandoned": a player left; "closed": the host closed the table).
+inline std::string unscored_end_sentence(const std::string& end) {
+  if (end == "abandoned") return "The game ends unscored: a player left.";
+  if (end == "closed") return "The game ends unscored: the table was closed.";
+  return "The game ends unscored (" + end + ").";
+}
 
 struct Transfer {
   Account from;

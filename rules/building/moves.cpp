@@ -54,6 +54,22 @@ std::string to_string(const Spot& spot) {
   return out;
 }
 
+std::string spot_words(const Spot& spot) {
+  const std::string number = std::to_string(spot.index + 1);
+  const std::string owner = seat_tag(spot.index) + "'s ";
+  const std::string nth = spot.slot >= 0 ? " " + std::to_string(spot.slot + 1) : "";
+  switch (spot.zone) {
+    case Zone::layout: return "Layout " + number;
+    case Zone::centre: return "Centre " + number;
+    case Zone::stock: return owner + "stock";
+    case Zone::hand: return owner + "hand";
+    case Zone::supply: return owner + "supply";
+    case Zone::turned: return owner + "turned card";
+    case Zone::discard: return owner + "discard pile" + nth;
+  }
+  return to_string(spot);
+}
+
 Spot parse_spot(const std::string& text) {
   const auto colon = text.find(':');
   if (colon == std::string::npos) throw not_a_spot(text);

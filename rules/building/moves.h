@@ -29,6 +29,10 @@ struct Spot {
 };
 
 std::string to_string(const Spot& spot);
+// The spot in a player's words, as the felt labels its piles and counting from
+// one: "Layout 4", "Centre 1", "{seat:0}'s stock", "{seat:1}'s discard pile 2".
+// For the log; to_string is the wire's id.
+std::string spot_words(const Spot& spot);
 // Parses "layout:3", "stock:0", "discard:1:2"; throws illegal_action otherwise.
 Spot parse_spot(const std::string& text);
 

@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withFixture } from './harness.mjs';
+import { withFixture, assertInWords } from './harness.mjs';
 import { playBuildingGame } from './building_play.mjs';
 
 async function playAgainstBot(fixture, name, { game, seed, options, maxSteps }) {
@@ -25,6 +25,8 @@ async function playAgainstBot(fixture, name, { game, seed, options, maxSteps }) 
   assert.equal(deltas[0] + deltas[1], 0, 'what one seat wins the other pays');
   assert.ok(done.moves > 0, 'cards were moved by clicking');
   assert.equal(done.dragged, 1, 'one move was made by drag and drop');
+  assert.ok(await assertInWords(player.page, '[data-zone="log"] li', `${game}'s log`) > 0, 'the log has lines');
+  await assertInWords(player.page, '[data-zone="result"]', `${game}'s result`);
   const ledger = await player.ledger();
   assert.equal(ledger.balance, 1000 + deltas[seat], 'the ledger agrees with the result');
   return done;

@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ROOT, assertEventually, withFixture } from './harness.mjs';
+import { ROOT, assertEventually, assertInWords, withFixture } from './harness.mjs';
 
 const SEED = 7;
 
@@ -57,6 +57,7 @@ test('Royal Cassino: a deal against the bot, played by clicking (captures, a bui
       const takeBuild = captures.find((a) => a.builds?.length);
       const action = takeBuild || (done.build ? null : builds[0]) || captures[0] || trails[0];
       assert.ok(action, `a capture, build or trail is offered: ${JSON.stringify(legal)}`);
+      await assertInWords(page, '[data-zone="actions"] button', 'the move buttons');
       await pickHandCard(page, action.card);
       if (action.type === 'trail') {
         await page.locator('[data-tool="trail"]').click();
@@ -78,6 +79,9 @@ test('Royal Cassino: a deal against the bot, played by clicking (captures, a bui
     const summary = (await player.page.locator('[data-zone="result"] .result-summary').textContent()) ?? '';
     assert.doesNotMatch(summary, /ended:|_/, `the result says how the deal ended in words: "${summary}"`);
     assert.match(summary, /the deal was played out|the game is won|the last deal was played/, `the result says how the deal ended: "${summary}"`);
+    await assertInWords(page, '[data-zone="result"]', 'the result');
+    await assertInWords(page, '[data-zone="log"] li', 'the log');
+    assert.ok(await page.locator('[data-zone="result-items"] li').count() > 0, 'the count-out is listed item by item');
     assert.ok(done.capture >= 1, 'captures were made by clicking');
     assert.equal(done.build, 1, 'a build was made by clicking');
     assert.ok(done.trail >= 1, 'a card was trailed by clicking');

@@ -578,6 +578,21 @@ export const ID_ON_SCREEN = /t[0-9a-f]{8}|meld \d+|depth \d+|bot-t|bot-[0-9a-f]{
 let axeSource = null;
 
 /** axe-core's serious and critical violations on the page as it is now: "rule: target …" lines. */
+/**
+ * What a player reads in `selector` (the log, the action buttons, a result) is in words: no pile id
+ * ("layout:3"), no raw JSON, no code word ("turn_limit", "big_cassino"), no all-caps field name ("ITEM").
+ */
+export async function assertInWords(page, selector, what) {
+  const texts = await page.locator(selector).evaluateAll((nodes) => nodes.map((node) => node.textContent ?? ''));
+  for (const text of texts) {
+    assert.doesNotMatch(text, /\b(?:layout|centre|stock|hand|turned|discard|supply):\d/, `${what}: a pile id in "${text}"`);
+    assert.doesNotMatch(text, /[{}[\]]/, `${what}: raw data in "${text}"`);
+    assert.doesNotMatch(text, /\b[a-z]+_[a-z_]+\b/, `${what}: a code word in "${text}"`);
+    assert.doesNotMatch(text, /\b(?:ITEM|SIDE|COUNTED|RESIDUE)\b/, `${what}: a field name in "${text}"`);
+  }
+  return texts.length;
+}
+
 export async function axeViolations(page) {
   if (axeSource === null) axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   // Evaluated through the DevTools protocol, which the page's Content-Security-Policy

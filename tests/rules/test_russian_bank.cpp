@@ -713,8 +713,12 @@ TEST_CASE("Demands: the opponent may have layout cards shifted to free a card fo
   const Json listed_demand = h.legal(1)[0];
   CHECK(listed_demand["moves"][0]["card"] == "7C");
   CHECK(listed_demand["moves"][1]["card"] == "8H");
-  h.act(1, {{"type", "demand"}, {"moves", {{{"from", "layout:0"}, {"to", "layout:2"}}, {{"from", "layout:0"}, {"to", "layout:1"}}}}});
+  const auto fx = h.act(1, {{"type", "demand"}, {"moves", {{{"from", "layout:0"}, {"to", "layout:2"}}, {{"from", "layout:0"}, {"to", "layout:1"}}}}});
   CHECK(listed(h.legal(0)) == strings({"layout:0>centre:0"}));
+  // The log counts piles from one, as the felt does, in words.
+  CHECK(fx.log.front() == "{seat:1} demands 2 layout moves of {seat:0}: Layout 1 to Layout 3, Layout 1 to Layout 2.");
+  const auto played = h.act(0, move("layout:0", "centre:0"));
+  CHECK(played.log.front() == "{seat:0} moves 9S from Layout 1 to Centre 1.");
 }
 
 TEST_CASE("Demands: a demand that opens nothing, cannot be made, comes while a base play is due, or comes from the mover is refused") {
@@ -780,15 +784,17 @@ TEST_CASE("Russian Bank: both players turning their discard pile over twice with
 TEST_CASE("Russian Bank: the game is a draw when it would pass option max_turns") {
   auto h = at({{"turn", 10}, {"layout", full_layout()}, {"seats", {{{"stock", {"KH"}}}, {{"stock", {"KC"}}}}}},
               {{"max_turns", 10}});
-  h.act(0, action("end_turn"));
+  const auto fx = h.act(0, action("end_turn"));
   CHECK(h.game().result()["draw_reason"] == "turn_limit");
+  CHECK(contains(fx.log.back(), "The game is a draw: the turn limit was reached."));
 }
 
 TEST_CASE("Russian Bank: a player leaving ends the game unscored") {
   auto h = at(e19_position());
-  h.leave(1);
+  const auto fx = h.leave(1);
   CHECK(h.game().phase() == Phase::game_over);
   CHECK(h.game().result()["end"] == "abandoned");
+  CHECK(fx.log.back() == "The game ends unscored: a player left.");
   CHECK(h.chips() == std::vector<std::int64_t>{1000, 1000});
 }
 

@@ -78,14 +78,39 @@ export function meldText(id, ctx) {
 const FROM_WORDS = { stock: 'from the stock', discard: 'from the discard pile', two_discards: 'the top two discards', widow: 'from the widow' };
 
 /**
+ * The builds an action names by id, as their cards: "the build 7♠ 4♣", "the builds 7♠ 4♣ and 5♦ 6♣".
+ * @param {number[]} ids
+ * @param {RenderContext | null | undefined} ctx
+ * @returns {Child[]}
+ */
+function buildsText(ids, ctx) {
+  /** @type {Child[]} */
+  const parts = [ids.length === 1 ? 'the build ' : 'the builds '];
+  ids.forEach((id, index) => {
+    if (index > 0) parts.push(index === ids.length - 1 ? ' and ' : ', ');
+    parts.push(meldText(id, ctx) ?? 'a build');
+  });
+  return parts;
+}
+
+/**
  * Short label fragments for one non-range field of an action.
  * @param {string} key
  * @param {unknown} value
  * @param {RenderContext | null | undefined} ctx
+ * @param {string} [type] the action's type
  * @returns {Child}
  */
-function labelPart(key, value, ctx) {
+function labelPart(key, value, ctx, type = '') {
   if (value === null || value === undefined) return null;
+  // Royal Cassino: "Capture J♠ taking 5♦ 6♣ and the build 7♠ 4♣", "Build 7♠ with 4♣ to make 11".
+  if (key === 'builds' && Array.isArray(value) && value.every(Number.isInteger)) {
+    return value.length ? ['and ', ...buildsText(value, ctx)] : null;
+  }
+  if ((key === 'take' || key === 'with') && isCardList(value)) {
+    return value.length ? [key === 'take' ? 'taking ' : 'with ', el('span', { class: 'card-text-list' }, value.map(cardText))] : null;
+  }
+  if (key === 'value' && type === 'build' && Number.isInteger(value)) return `to make ${value}`;
   if (key === 'meld' && Number.isInteger(value)) {
     const cards = meldText(value, ctx);
     return cards ? ['on ', cards] : 'on a meld';
@@ -130,6 +155,8 @@ const VERBS = {
   turn_hand: 'Turn your hand', call: 'Call the discard',
 };
 
+const CASSINO_ORDER = ['type', 'card', 'take', 'with', 'builds', 'value'];
+
 /**
  * A whole-table layout said as what it changes: "Meld 7♥ 8♥ 9♥", "Lay off 9♠ on meld 2".
  * @param {LegalAction & {melds: unknown[]}} entry
@@ -163,9 +190,13 @@ function actionLabel(entry, ctx, detailed) {
   if (type === 'layout' && Array.isArray(entry.melds)) return layoutLabel(/** @type {LegalAction & {melds: unknown[]}} */ (entry), ctx, detailed);
   /** @type {Child[]} */
   const parts = [VERBS[type] || humanise(type) || 'Act'];
-  for (const [key, value] of Object.entries(entry)) {
+  // The wire sorts an action's fields by name; a capture or build reads in its own order.
+  const order = type === 'capture' || type === 'build' ? CASSINO_ORDER : null;
+  const fields = Object.entries(entry);
+  if (order) fields.sort(([a], [b]) => order.indexOf(a) - order.indexOf(b));
+  for (const [key, value] of fields) {
     if (key === 'type' || isRange(value)) continue;
-    const part = labelPart(key, value, ctx);
+    const part = labelPart(key, value, ctx, type);
     if (part !== null && part !== '') parts.push(part);
   }
   const label = el('span', { class: 'action-label' });

@@ -93,7 +93,11 @@ function seatReference(ctx, value) {
 export function renderValue(value, ctx, key = '', depth = 0) {
   if (value === null || value === undefined) return null;
   if (depth > MAX_DEPTH) return text(JSON.stringify(value), 'value-raw');
-  if (typeof value === 'string') return isCard(value) ? cardElement(value) : text(value);
+  if (typeof value === 'string') {
+    // A memo names seats as the log does ("{seat:0} played his last stock card"): by their players' names.
+    if (isCard(value)) return cardElement(value);
+    return text(String(value).replace(/\{seat:(\d+)\}/g, (/** @type {string} */ _, /** @type {string} */ seat) => seatName(ctx, Number(seat))));
+  }
   if (typeof value === 'number') {
     return Number.isInteger(value) && SEAT_KEY.test(key) ? seatReference(ctx, value) : text(String(value), 'value-number');
   }

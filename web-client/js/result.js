@@ -221,6 +221,60 @@ export function resultHeadline(result, ctx) {
   return `${deal}: ${capital([won.join(', '), paid.join(', ')].filter(Boolean).join('; '))}.${pot}`;
 }
 
+// Royal Cassino's scoring items, in words (docs/protocol.md, "Royal Cassino").
+/** @type {Record<string, string>} */
+const ITEM_WORDS = {
+  cards: 'most cards', spades: 'most spades', big_cassino: 'big cassino', little_cassino: 'little cassino',
+  ace: 'an ace', spade: 'a spade', sweep: 'a sweep',
+};
+
+/**
+ * Royal Cassino's count-out (its result's `sides`, `items`, `counted` and `residue`) as a table of the sides and
+ * sentences, taken out of `leftover`; nothing when the result has none of them.
+ * @param {Record<string, unknown>} leftover
+ * @param {RenderContext} ctx
+ * @returns {HTMLElement[]}
+ */
+function cassinoScoring(leftover, ctx) {
+  const sides = Array.isArray(leftover.sides) && leftover.sides.every((side) => isPlainObject(side) && Number.isInteger(side.side) && Array.isArray(side.seats))
+    ? /** @type {{side: number, seats: number[], cards?: number, spades?: number, sweeps?: number, points?: number, score?: number}[]} */ (leftover.sides)
+    : null;
+  const items = Array.isArray(leftover.items) && leftover.items.every((item) => isPlainObject(item) && typeof item.item === 'string' && Number.isInteger(item.side))
+    ? /** @type {{item: string, side: number, points?: number, card?: string}[]} */ (leftover.items)
+    : null;
+  if (!sides || !items) return [];
+  /** @param {number} side */
+  const sideName = (side) => {
+    const found = sides.find((s) => s.side === side);
+    return found ? found.seats.map((seat) => seatName(ctx, seat)).join(' & ') : `side ${side + 1}`;
+  };
+  /** @type {HTMLElement[]} */
+  const out = [el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Count-out by side' },
+    el('table', { class: 'data-table result-sides', 'data-zone': 'result-sides' },
+      el('thead', {}, el('tr', {}, ['Side', 'Cards', 'Spades', 'Sweeps', 'Points', 'Score'].map((h, i) => el('th', { class: i ? 'num' : null, text: h })))),
+      el('tbody', {}, sides.map((side) => el('tr', {},
+        el('td', { text: sideName(side.side) }),
+        [side.cards, side.spades, side.sweeps, side.points, side.score].map((n) => el('td', { class: 'num', text: Number.isInteger(n) ? String(n) : '—' }))))))),
+  ];
+  const counted = Number.isInteger(leftover.counted) ? /** @type {number} */ (leftover.counted) : items.length;
+  out.push(el('ol', { class: 'result-items', 'data-zone': 'result-items', 'aria-label': 'Points in count-out order' },
+    items.map((item, index) => {
+      const points = Number.isInteger(item.points) ? item.points : 0;
+      return el('li', { class: index < counted ? null : 'muted' },
+        `${sideName(item.side)}: ${ITEM_WORDS[item.item] ?? item.item.replace(/_/g, ' ')}`,
+        isCard(item.card) ? [' (', cardText(/** @type {string} */ (item.card)), ')'] : '',
+        `, ${points} point${points === 1 ? '' : 's'}`,
+        index < counted ? '' : ' (not counted: the game was already won)');
+    })));
+  const residue = isPlainObject(leftover.residue) ? /** @type {{seat?: unknown, cards?: unknown}} */ (leftover.residue) : null;
+  if (residue && Number.isInteger(residue.seat) && isCardList(residue.cards)) {
+    out.push(el('p', { class: 'result-residue' }, `${seatName(ctx, /** @type {number} */ (residue.seat))} took the cards left on the table: `,
+      el('span', { class: 'card-text-list' }, /** @type {string[]} */ (residue.cards).map(cardText))));
+  }
+  for (const key of ['sides', 'items', 'counted', 'residue']) delete leftover[key];
+  return out;
+}
+
 /**
  * @param {unknown} result a `result` (docs/protocol.md "Results, game by game"); any shape is drawn
  * @param {RenderContext} ctx
@@ -275,6 +329,7 @@ export function renderResult(result, ctx) {
     }
     delete leftover.melds;
   }
+  parts.push(...cassinoScoring(leftover, ctx));
   if (Array.isArray(leftover.unpaid)) {
     const unpaid = leftover.unpaid.filter(isPlainObject);
     if (unpaid.length) {

@@ -53,7 +53,7 @@ void Rabouge::finish(const std::string& end, const std::vector<int>& winners, Ef
             fx);
     }
   } else {
-    fx.say("The game ends unscored (" + end + ").");
+    fx.say(unscored_end_sentence(end));
   }
   // Members set one by one and moved in: braced lists copy every nested value
   // again, and closing a table builds this result (most of the fuzzer's close).

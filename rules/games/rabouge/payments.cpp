@@ -13,7 +13,7 @@ namespace parlour::rules::rabouge {
 void Rabouge::claim_rabouge(const CentrePile& pile, Effects& fx) {
   ++players_[mover_].rabouges;
   rabouge_cards_ += pile.cards.size();
-  fx.say(seat_tag(mover_) + " lays the 13th card on " + to_string(Spot{Zone::centre, pile.id}) +
+  fx.say(seat_tag(mover_) + " lays the 13th card on " + spot_words(Spot{Zone::centre, pile.id}) +
          ": a rabouge! The pile leaves play.");
   const int id = pile.id;
   centre_.erase(std::remove_if(centre_.begin(), centre_.end(), [id](const CentrePile& p) { return p.id == id; }),

@@ -68,8 +68,8 @@ void Rabouge::play_to_centre(const Placement& p, Effects& fx) {
   const OwnedCard card = take(p.from);
   auto it = std::find_if(centre_.begin(), centre_.end(), [&](const CentrePile& pile) { return pile.id == p.to.index; });
   it->cards.push_back(card);
-  fx.say(seat_tag(mover_) + " plays " + to_string(card.card) + " from " + to_string(p.from) + " to " +
-         to_string(p.to) + ".");
+  fx.say(seat_tag(mover_) + " plays " + to_string(card.card) + " from " + spot_words(p.from) + " to " +
+         spot_words(p.to) + ".");
   if (p.from.zone == Zone::stock) stock_used(fx);
   if (it->cards.size() == pile_full) claim_rabouge(*it, fx);
 }
@@ -77,7 +77,7 @@ void Rabouge::play_to_centre(const Placement& p, Effects& fx) {
 void Rabouge::new_pile(OwnedCard card, const std::string& from, Effects& fx) {
   centre_.push_back({next_pile_id_++, {card}});
   passes_ = 0;
-  fx.say(to_string(card.card) + " from " + from + " starts " + to_string(Spot{Zone::centre, centre_.back().id}) +
+  fx.say(to_string(card.card) + " from " + from + " starts " + spot_words(Spot{Zone::centre, centre_.back().id}) +
          ".");
 }
 

@@ -214,8 +214,8 @@ void RussianBank::place(const Placement& p, Effects& fx) {
   const bool fills_space = p.to.zone == Zone::layout && layout_[p.to.index].empty();
   const OwnedCard card = take(p.from);
   put(p.to, card);
-  fx.say(seat_tag(mover_) + " moves " + to_string(card.card) + " from " + to_string(p.from) + " to " +
-         to_string(p.to) + ".");
+  fx.say(seat_tag(mover_) + " moves " + to_string(card.card) + " from " + spot_words(p.from) + " to " +
+         spot_words(p.to) + ".");
   if (p.to.zone == Zone::centre) recycles_ = {0, 0};
   if (p.from.zone == Zone::layout && p.to.zone == Zone::layout) ++layout_moves_;
   if ((p.from.zone == Zone::stock && fills_space) || mover_side().stock().empty()) demanded_fill_ = false;

@@ -89,8 +89,8 @@ void RussianBank::call_stop(Effects& fx) {
     if (auto base = base_for(*top)) {
       centre_[*base].push_back(side.take_stock_top());
       recycles_ = {0, 0};
-      fx.say(to_string(*top) + " from " + seat_tag(faulty) + "'s stock is played to centre:" +
-             std::to_string(*base) + " where it should have gone.");
+      fx.say(to_string(*top) + " from " + seat_tag(faulty) + "'s stock is played to " +
+             building::spot_words(Spot{Zone::centre, *base}) + ", where it should have gone.");
     }
   }
   if (side.cards_left() == 0) return finish_won(faulty, fx);
@@ -134,8 +134,12 @@ void RussianBank::demand(const Json& action, Effects& fx) {
   if (!demand_goal()(layout))
     throw illegal_action("a demand must open a space for the face-up stock card or free a layout card for a base "
                          "(§8.5)");
-  fx.say(seat_tag(opponent()) + " demands " + std::to_string(shifts.size()) + " layout move(s) of " +
-         seat_tag(mover_) + ": " + demand_json(shifts)["moves"].dump() + ".");
+  std::string moves;
+  for (const building::Shift& shift : shifts)
+    moves += (moves.empty() ? "" : ", ") + building::spot_words(Spot{Zone::layout, shift.from}) + " to " +
+             building::spot_words(Spot{Zone::layout, shift.to});
+  fx.say(seat_tag(opponent()) + " demands " + (shifts.size() == 1 ? std::string("a layout move") : std::to_string(shifts.size()) + " layout moves") +
+         " of " + seat_tag(mover_) + ": " + moves + ".");
   layout_ = std::move(layout);
   layout_moves_ += static_cast<int>(shifts.size());
   demanded_fill_ = !any_base_play();

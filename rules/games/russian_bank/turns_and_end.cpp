@@ -57,13 +57,25 @@ void RussianBank::finish_won(int winner, Effects& fx) {
   finish("won", winner, points, Json());
 }
 
+namespace {
+
+// The result keeps the reason's code (turn_limit, recycling, repetition); the log says it in words.
+std::string draw_reason_words(const std::string& reason) {
+  if (reason == "turn_limit") return "the turn limit was reached";
+  if (reason == "recycling") return "each player has turned the discard pile over twice with no card going to the centre";
+  if (reason == "repetition") return "the same position came up a third time";
+  return reason;
+}
+
+}  // namespace
+
 void RussianBank::finish_drawn(const std::string& reason, Effects& fx) {
-  fx.say("The game is a draw (" + reason + ").");
+  fx.say("The game is a draw: " + draw_reason_words(reason) + ".");
   finish("draw", std::nullopt, 0, reason);
 }
 
 void RussianBank::finish_unscored(const std::string& end, Effects& fx) {
-  fx.say("The game ends unscored (" + end + ").");
+  fx.say(unscored_end_sentence(end));
   finish(end, std::nullopt, 0, Json());
 }
 
