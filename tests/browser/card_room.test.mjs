@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  LAPTOP, PHONE, ROOT, WAIT_MS, assertCleanPage, assertEventually, outsideViewport, withFixture,
+  LAPTOP, PHONE, ROOT, WAIT_MS, assertCleanPage, assertEventually, outsideViewport, withFixture, assertInWords,
 } from './harness.mjs';
 
 const RANKS = 'A23456789TJQK';
@@ -59,6 +59,7 @@ async function playRedDog(player, size) {
     if (row.delta === 0) assert.doesNotMatch(row.text, /\b(won|lost)\b/, `a seat whose chips did not move neither won nor lost: ${row.text}`);
   }
   await assertCleanPage(player, `${size} Red Dog result`);
+  await assertInWords(player.page, '[data-zone="log"] li, [data-zone="result"]', 'Red Dog');
   await player.endTable();
   await page.locator(`${ROOT}[data-status="finished"]`).waitFor();
   await assertCleanPage(player, `${size} finished table`);
@@ -151,6 +152,9 @@ async function otherGames(player, size) {
     await player.page.locator('[data-testid="how-to-play"]').click();
     await player.page.locator('[data-zone="help"]').waitFor();
     await assertCleanPage(player, `${size} ${game} table`);
+    await assertInWords(player.page, '[data-zone="log"] li', `${game}'s log`);
+    await assertInWords(player.page, '[data-zone="actions"] button', `${game}'s buttons`);
+    await assertInWords(player.page, '[data-zone="result"]', `${game}'s result`);
     await player.screenshot(`turn-${game}-${size}.png`);
     await player.endTable();
   }
