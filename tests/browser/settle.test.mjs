@@ -78,5 +78,26 @@ test('Settle-up: a deal of Red Dog, the table ended, tonight settled in two paym
     assert.ok(rows.some((text) => text.includes('Red Dog: the table ends: the pot of 5 is shared equally among 3')),
       `the share of the pot says why: ${rows.join(' | ')}`);
     assert.ok(rows.some((text) => text.includes("Red Dog: alice's ante of 1 into the pot")), 'the ante says whose');
+
+    // A second table tonight, hosted by alice, where bob antes too. A friend's settle-up ticks the tables
+    // she played at tonight, so bob's reads what alice's does (it used to tick only his newest table).
+    await alice.gotoLobby();
+    const second = await alice.createTable({ game: 'red_dog', seed: SEED, seats: 2 });
+    await bob.acceptInvite(await alice.inviteLink(), second);
+    await alice.start();
+    await alice.page.locator('[data-zone="log"]').getByText('A new pot is formed', { exact: false }).first().waitFor();
+    await alice.endTable();
+    const settled = async (player) => {
+      await player.page.goto(`${fixture.server.url}#/ledger/${player.name}`);
+      await player.page.locator('[data-testid="balances"] [data-player][data-net]').first().waitFor();
+      return player.page.evaluate(() => ({
+        tables: [...document.querySelectorAll('[data-testid="settle-tables"] input:checked')].map((node) => node.getAttribute('value')).sort(),
+        nets: Object.fromEntries([...document.querySelectorAll('[data-testid="balances"] [data-player][data-net]')]
+          .map((node) => [node.getAttribute('data-player'), node.getAttribute('data-net')])),
+      }));
+    };
+    const hosts = await settled(alice);
+    assert.deepEqual(hosts.tables, [tableId, second].sort(), 'the host ticks both of tonight\'s tables');
+    assert.deepEqual(await settled(bob), hosts, 'a friend who played at both ticks the same tables and reads the same nets');
   }, { serverArgs: ['--deal-pause-ms', '600000'] });
 });

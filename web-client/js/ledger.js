@@ -19,6 +19,9 @@ import { errorCode, errorMessage } from './banner.js';
 /** @typedef {import('./app.js').Page} Page */
 
 const PAGE_SIZE = 50;
+// Settle-up reads back the ledger as far as tonight: at most 10 pages of 500 entries.
+const SETTLE_PAGES = 10;
+const SETTLE_PAGE_SIZE = 500;
 const CSV_LIMIT = 500; // entries in a ledger CSV (the API's largest page)
 
 /**
@@ -109,8 +112,39 @@ export function createLedgerPage(ctx, { player, table }) {
 
   // -- settle up --------------------------------------------------------------
   // The server settles (`settle`): each person's net over the chosen tables, the
-  // fewest payments, and what bots and pools hold apart. By default the tables
-  // of tonight that this page's player hosted, or the one table in ?table=.
+  // fewest payments, and what bots and pools hold apart. By default tonight's
+  // tables: those this page's player hosted and those they moved chips at since
+  // the same time, so that a host and the friends who played at his tables tick
+  // the same ones and read the same totals; or the one table in ?table=.
+
+  /**
+   * The tables this page's player moved chips at since `since` (ISO 8601), newest
+   * first: their ledger read back a page at a time, as far as `since`, at most
+   * SETTLE_PAGES pages.
+   * @param {string} since
+   * @returns {Promise<string[]>}
+   */
+  async function tablesPlayedSince(since) {
+    /** @type {string[]} */
+    const ids = [];
+    /** @type {number | undefined} */
+    let before;
+    for (let page = 0; page < SETTLE_PAGES; ++page) {
+      /** @type {LedgerRequest} */
+      const request = { player: name, limit: SETTLE_PAGE_SIZE };
+      if (before !== undefined) request.before = before;
+      const reply = await ctx.conn.request('ledger', request);
+      const got = Array.isArray(reply.entries) ? reply.entries.filter(isPlainObject) : [];
+      for (const entry of got) {
+        if (typeof entry.time !== 'string' || entry.time < since) return ids;
+        if (typeof entry.table === 'string' && entry.table !== '' && !ids.includes(entry.table)) ids.push(entry.table);
+      }
+      const last = got[got.length - 1];
+      if (got.length < SETTLE_PAGE_SIZE || !last || !Number.isFinite(last.entry)) return ids;
+      before = last.entry;
+    }
+    return ids;
+  }
 
   /**
    * Tables to offer: the one asked for, tonight's, and those in the loaded entries.
@@ -134,10 +168,14 @@ export function createLedgerPage(ctx, { player, table }) {
     const games = new Map();
     /** @type {SettledTable[]} */
     let tonight = [];
+    /** @type {string[]} */
+    let played = [];
     if (own) {
       try {
         const reply = await ctx.conn.request('settle', {});
         tonight = Array.isArray(reply.tables) ? reply.tables.filter(isPlainObject) : [];
+        const since = typeof reply.since === 'string' ? reply.since : new Date(Date.now() - 12 * 3600 * 1000).toISOString();
+        played = await tablesPlayedSince(since);
       } catch {
         /* the entries still offer tables */
       }
@@ -145,8 +183,10 @@ export function createLedgerPage(ctx, { player, table }) {
     for (const t of tonight) games.set(String(t.table), t.game);
     for (const e of entries) if (e.table !== null && e.table !== undefined && e.game) games.set(String(e.table), e.game);
     const choices = tableChoices(tonight);
-    // ?table= settles that table alone; otherwise tonight's tables (or the newest one seen).
-    const chosen = new Set(settleTable ? [String(settleTable)] : tonight.length ? tonight.map((t) => String(t.table)) : choices.slice(0, 1));
+    for (const id of played) if (!choices.includes(id)) choices.push(id);
+    // ?table= settles that table alone; otherwise tonight's tables, hosted or played (or the newest one seen).
+    const tonightIds = [...tonight.map((t) => String(t.table)), ...played];
+    const chosen = new Set(settleTable ? [String(settleTable)] : tonightIds.length ? tonightIds : choices.slice(0, 1));
     const boxes = choices.map((id) => el('label', { class: 'settle-choice' },
       el('input', {
         type: 'checkbox', name: 'settle-table', value: id, checked: chosen.has(id),
