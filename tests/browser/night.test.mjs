@@ -314,3 +314,27 @@ test('A trick game names who led the trick on the table, not who led the deal\'s
     await host.endTable();
   });
 });
+
+test('Russian Bank: a card put on a pile it may not go to is refused with the rule that forbids it, and nothing moves', { timeout: 90_000 }, async () => {
+  await withFixture('night-refusal', async (fixture) => {
+    const player = await fixture.player('ivan');
+    await player.createTable({ game: 'russian_bank', seed: 7, seats: 2 });
+    await player.addBot();
+    await player.start();
+    await player.waitForTurn();
+    const { page } = player;
+    await page.locator('[data-zone="pile"] button.is-movable').first().click();
+    const wrong = page.locator('[data-zone="pile"]:not([data-target]):not(.is-source)').first();
+    const label = (await wrong.locator('.pile-label').textContent())?.trim();
+    const seq = await player.table.getAttribute('data-seq');
+    await wrong.click();
+    const alert = page.locator('.banner[role="alert"]');
+    await alert.waitFor();
+    const reason = (await alert.textContent()) ?? '';
+    console.log(`russian_bank: a move to ${label} refused: "${reason}"`);
+    assert.ok(reason.length > 20, `the refusal of a move to ${label} says why: "${reason}"`);
+    assert.doesNotMatch(reason, /\b(?:stock|hand|turned|discard|layout|centre):\d|\b[A2-9TJQK][SHDC]\b/, `the reason is in words: "${reason}"`);
+    assert.equal(await player.table.getAttribute('data-seq'), seq, 'nothing moved');
+    await player.endTable();
+  });
+});

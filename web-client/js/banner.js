@@ -4,6 +4,28 @@
 
 import { el } from './dom.js';
 import { friendlyText } from './names.js';
+import { SUITS, rankLabel } from './cards.js';
+
+// The building games' pile ids (docs/protocol.md "Building games") as the felt labels them, counting from one.
+/** @type {Record<string, string>} */
+const PILE_WORDS = { stock: 'stock', hand: 'hand', supply: 'supply', turned: 'turned card', discard: 'discard pile' };
+
+/**
+ * A refusal's pile ids and card codes in words: "6C cannot be loaded on stock:1" → "6♣ cannot be loaded on
+ * seat 2's stock"; "layout:3" → "Layout 4".
+ * @param {string} text
+ * @returns {string}
+ */
+export function refusalWords(text) {
+  return text
+    .replace(/\b(layout|centre):(\d+)\b/g, (/** @type {string} */ _, /** @type {string} */ kind, /** @type {string} */ n) =>
+      `${kind === 'layout' ? 'Layout' : 'Centre'} ${Number(n) + 1}`)
+    .replace(/\b(stock|hand|supply|turned|discard):(\d+)(?::(\d+))?\b/g,
+      (/** @type {string} */ _, /** @type {string} */ kind, /** @type {string} */ seat, /** @type {string | undefined} */ slot) =>
+        `seat ${Number(seat) + 1}'s ${PILE_WORDS[kind]}${slot === undefined ? '' : ` ${Number(slot) + 1}`}`)
+    .replace(/\b([A2-9TJQKEW])([SHDC])\b/g, (/** @type {string} */ _, /** @type {string} */ rank, /** @type {string} */ suit) =>
+      `${rankLabel(rank)}${SUITS[/** @type {keyof typeof SUITS} */ (suit)].symbol}`);
+}
 
 const MAX_MESSAGES = 4;
 const NOTICE_MS = 6000; // plain notices fade on their own; errors wait to be dismissed
@@ -114,6 +136,7 @@ export function plainError(error) {
   const code = errorCode(error) ?? '';
   // The server's message may lead with its code ("conflict: …"): the words below say it.
   let message = friendlyText(errorMessage(error) ?? '').replace(/^[a-z_]+:\s*/, '');
+  if (code === 'illegal_action') message = refusalWords(message);
   // Reason codes in brackets ("(ace_high_not_allowed)") read better as words.
   message = message.replace(/\(([a-z]+(?:_[a-z]+)+)\)/g, (/** @type {string} */ _, /** @type {string} */ reason) => `(${reason.replace(/_/g, ' ')})`);
   const lead = PLAIN[code];

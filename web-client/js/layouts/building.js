@@ -7,7 +7,8 @@
 //
 // Acting: click a card that `legal` lets move (the top of its pile), then one
 // of the highlighted piles it may go to; or drag it there. Only the targets of
-// listed moves are offered. The face-down stock, hand and supply turn or draw
+// listed moves are highlighted; a card clicked or dropped onto another pile is
+// sent all the same, so that the server's refusal says which rule forbids it. The face-down stock, hand and supply turn or draw
 // when clicked; `stop` is a big button while it can be called; the rest
 // (ending a turn, passing, demands) are buttons too.
 
@@ -31,12 +32,14 @@ import { readSchema } from './schema.js';
  * the move that brings the picked-up card here, and how to send a move.
  * @typedef {object} PileRole
  * @property {boolean} selected
+ * @property {string | null} picked the pile whose card is picked up, if any
  * @property {boolean} source
  * @property {Move | null} target
  * @property {() => void} onSelect
  * @property {LegalAction | null} onPile
  * @property {(action: LegalAction) => void} act
  * @property {(from: string, to: string) => Move | null} moveTo
+ * @property {((from: string) => void) | null} attempt sends an unlisted move of the card from `from` to this pile
  */
 
 // Single actions made by clicking one of the viewer's own face-down piles.
@@ -86,12 +89,14 @@ export function createBuildingLayout() {
       /** @param {Pile} pile */
       const draw = (pile) => drawPile(pile, {
         selected: sel.from === pile.id,
+        picked: sel.from ?? null,
         source: sources.has(pile.id),
         target: sel.from ? moveTo(sel.from, pile.id) : null,
         onSelect: () => select(pile.id),
         onPile: pile.owner === rctx.mySeat ? single(PILE_ACTIONS[kindOf(pile.id)]) : null,
         act: ui.act,
         moveTo,
+        attempt: (from) => ui.act({ type: 'move', from, to: pile.id }),
       });
 
       const shared = schema.piles.filter((p) => p.owner === null);
@@ -200,10 +205,13 @@ function drawPile(pile, o) {
   };
   const parts = [body, el('span', { class: 'pile-label' }, `${label} `, el('strong', { text: String(count) }),
     typeof pile.next === 'string' ? el('span', { class: 'pile-next', text: ` next ${pile.next}` }) : null)];
+  // With a card picked up, a pile it may not go to still takes the click: the refusal says why.
+  const tried = !o.target && !o.source && o.picked ? o.picked : null;
+  const attempt = o.attempt;
   /** @type {HTMLElement} */
   const node = o.target
     ? el('button', { ...attrs, type: 'button', onclick: () => o.act(/** @type {Move} */ (o.target)), 'aria-label': `Move it to ${label}` }, parts)
-    : el('div', attrs, parts);
+    : el('div', { ...attrs, onclick: tried && attempt ? () => attempt(tried) : undefined }, parts);
   node.addEventListener('dragover', (event) => { event.preventDefault(); });
   node.addEventListener('drop', (event) => {
     event.preventDefault();
@@ -213,8 +221,10 @@ function drawPile(pile, o) {
     } catch {
       return; // not one of our cards
     }
-    const move = drag && o.moveTo(drag.from, pile.id);
+    if (!drag || typeof drag.from !== 'string' || drag.from === pile.id) return;
+    const move = o.moveTo(drag.from, pile.id);
     if (move) o.act(move);
+    else o.attempt?.(drag.from);
   });
   return node;
 }
