@@ -338,3 +338,30 @@ test('Russian Bank: a card put on a pile it may not go to is refused with the ru
     await player.endTable();
   });
 });
+
+test('On the phone, the ledger reads entry by entry and settle-up comes first', { timeout: 90_000 }, async () => {
+  await withFixture('night-phone-ledger', async (fixture) => {
+    const alice = await fixture.player('alice', undefined, { viewport: PHONE });
+    await alice.createTable({ game: 'red_dog', seed: 5, seats: 2 });
+    await alice.addBot();
+    await alice.start();
+    await alice.waitForTurn();
+    await alice.submitAmount('bet', 1);
+    await alice.page.goto(`${fixture.server.url}#/ledger/alice`);
+    await assertEventually(async () => (await alice.page.locator('[data-testid="ledger-entry"]').count()) >= 3, 'the ante and the bet are on the ledger');
+    await alice.page.locator('[data-testid="balances"] [data-player][data-net]').first().waitFor();
+    const layout = await alice.page.evaluate(() => ({
+      rows: [...document.querySelectorAll('[data-testid="ledger-entry"]')].map((row) => Math.round(row.getBoundingClientRect().height)),
+      cellsOut: [...document.querySelectorAll('[data-testid="ledger-entry"] td')]
+        .filter((cell) => getComputedStyle(cell).display !== 'none' && cell.getBoundingClientRect().right > window.innerWidth + 1).length,
+      pageWidth: document.documentElement.scrollWidth,
+      settleTop: document.querySelector('.settle')?.getBoundingClientRect().top ?? Infinity,
+      entriesTop: document.querySelector('[data-testid="ledger-entry"]')?.getBoundingClientRect().top ?? -Infinity,
+    }));
+    assert.ok(layout.rows.every((height) => height <= 130), `each entry is a few lines tall: ${layout.rows}`);
+    assert.equal(layout.cellsOut, 0, 'no column runs off the screen');
+    assert.ok(layout.pageWidth <= PHONE.width, `the page does not scroll sideways (${layout.pageWidth} px)`);
+    assert.ok(layout.settleTop < layout.entriesTop, 'settle-up comes before the entries');
+    await assertCleanPage(alice, 'phone ledger');
+  });
+});

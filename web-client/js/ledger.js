@@ -43,7 +43,7 @@ export function createLedgerPage(ctx, { player, table }) {
   const heading = el('h1', { class: 'page-title', text: `Ledger — ${displayName(name)}` });
   const balance = el('div', { class: 'ledger-balance' });
   const chartBox = el('div', { class: 'ledger-chart' });
-  const body = el('tbody');
+  const body = el('tbody', { role: 'rowgroup' });
   const status = el('p', { class: 'muted' });
   const older = el('button', { type: 'button', class: 'btn', text: 'Older', hidden: true, onclick: () => load() });
   const settleBox = el('section', { class: 'panel settle' });
@@ -60,11 +60,12 @@ export function createLedgerPage(ctx, { player, table }) {
           onclick: () => downloadCsv(`/api/players/${encodeURIComponent(name)}/ledger?format=csv&limit=${CSV_LIMIT}`, `${name}-ledger.csv`),
         }) : null),
       chartBox,
-      el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Ledger entries' }, el('table', { class: 'data-table ledger-table' },
+      // Roles spelt out: on a phone the rows are laid out as cards (felt.css), which drops a table's own.
+      el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Ledger entries' }, el('table', { class: 'data-table ledger-table', role: 'table' },
         el('caption', { class: 'sr-only', text: `Chip ledger of ${name}, newest first` }),
-        el('thead', {}, el('tr', {},
+        el('thead', { role: 'rowgroup' }, el('tr', { role: 'row' },
           ['Entry', 'Time', 'Amount', 'Balance', 'Table', 'Game', 'Deal', 'Memo'].map((h) =>
-            el('th', { scope: 'col', class: ['Entry', 'Amount', 'Balance'].includes(h) ? 'num' : null, text: h })))),
+            el('th', { scope: 'col', role: 'columnheader', class: ['Entry', 'Amount', 'Balance'].includes(h) ? 'num' : null, text: h })))),
         body)),
       status,
       el('div', { class: 'ledger-foot' }, older)),
@@ -465,17 +466,17 @@ function signed(n) {
 function row(entry, ctx) {
   const amount = Number(entry.amount);
   const amountClass = amount > 0 ? 'amount-plus' : amount < 0 ? 'amount-minus' : '';
-  return el('tr', { 'data-testid': 'ledger-entry', 'data-amount': Number.isFinite(amount) ? String(amount) : '', 'data-entry': String(entry.entry ?? '') },
-    el('td', { class: 'num muted', text: entry.entry ?? '' }),
-    el('td', { class: 'nowrap', text: formatTime(entry.time) }),
-    el('td', { class: `num ${amountClass}`, text: Number.isFinite(amount) ? signed(amount) : String(entry.amount ?? '') }),
-    el('td', { class: 'num', text: formatChips(entry.balance) }),
-    el('td', {}, entry.table !== null && entry.table !== undefined && entry.table !== ''
+  return el('tr', { role: 'row', 'data-testid': 'ledger-entry', 'data-amount': Number.isFinite(amount) ? String(amount) : '', 'data-entry': String(entry.entry ?? '') },
+    el('td', { role: 'cell', class: 'num muted', text: entry.entry ?? '' }),
+    el('td', { role: 'cell', class: 'nowrap', text: formatTime(entry.time) }),
+    el('td', { role: 'cell', class: `num ${amountClass}`, text: Number.isFinite(amount) ? signed(amount) : String(entry.amount ?? '') }),
+    el('td', { role: 'cell', class: 'num', text: formatChips(entry.balance) }),
+    el('td', { role: 'cell' }, entry.table !== null && entry.table !== undefined && entry.table !== ''
       ? el('a', { href: href.table(String(entry.table)), text: tableTitleCapital(String(entry.table)) })
       : el('span', { class: 'muted', text: '—' })),
-    el('td', {}, entry.game ? el('a', { href: href.game(entry.game), text: ctx.gameName(entry.game), title: 'Rules and a new table' }) : '—'),
-    el('td', { class: 'nowrap' }, dealLink(entry)),
-    el('td', { class: 'memo', text: friendlyText(entry.memo ?? '') }));
+    el('td', { role: 'cell' }, entry.game ? el('a', { href: href.game(entry.game), text: ctx.gameName(entry.game), title: 'Rules and a new table' }) : '—'),
+    el('td', { role: 'cell', class: 'nowrap' }, dealLink(entry)),
+    el('td', { role: 'cell', class: 'memo', text: friendlyText(entry.memo ?? '') }));
 }
 
 /**
