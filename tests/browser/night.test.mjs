@@ -339,13 +339,17 @@ test('Russian Bank: a card put on a pile it may not go to is refused with the ru
   });
 });
 
-test('On the phone, the ledger reads entry by entry and settle-up comes first', { timeout: 90_000 }, async () => {
+test('On the phone, a move says what it does beside its button; the ledger reads entry by entry, settle-up first', { timeout: 90_000 }, async () => {
   await withFixture('night-phone-ledger', async (fixture) => {
     const alice = await fixture.player('alice', undefined, { viewport: PHONE });
     await alice.createTable({ game: 'red_dog', seed: 5, seats: 2 });
     await alice.addBot();
     await alice.start();
     await alice.waitForTurn();
+    // Item 8: nothing hovers on a phone, so what a move does is written beside its button.
+    const hint = alice.page.locator('[data-zone="actions"] .action-hint').first();
+    assert.equal(await hint.isVisible(), true, 'the move\'s explanation is on screen');
+    assert.match((await hint.textContent()) ?? '', /^Bet that/, 'it says what the bet is');
     await alice.submitAmount('bet', 1);
     await alice.page.goto(`${fixture.server.url}#/ledger/alice`);
     await assertEventually(async () => (await alice.page.locator('[data-testid="ledger-entry"]').count()) >= 3, 'the ante and the bet are on the ledger');

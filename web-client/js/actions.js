@@ -155,6 +155,8 @@ const VERBS = {
   turn_hand: 'Turn your hand', call: 'Call the discard',
 };
 
+let hintIds = 0;
+
 const CASSINO_ORDER = ['type', 'card', 'take', 'with', 'builds', 'value'];
 
 /**
@@ -291,7 +293,10 @@ function actionControl(entry, ctx, onAct, detailed) {
     'data-action': ranges.length ? null : JSON.stringify(entry),
     title: hint, 'data-hint': hint,
   }, actionLabel(entry, ctx, detailed));
-  if (!ranges.length) return button;
+  // Where nothing hovers (a phone), the hint is written beside the button: a tap plays at once.
+  const shownHint = hint ? el('span', { class: 'action-hint', id: `hint-${++hintIds}`, text: hint }) : null;
+  if (shownHint) button.setAttribute('aria-describedby', shownHint.id);
+  if (!ranges.length) return shownHint ? el('span', { class: 'action-with-hint' }, button, shownHint) : button;
   const wrapper = el('span', { class: 'action-with-input' });
   for (const [key, range] of ranges) {
     const { label, number } = rangeControls(key, /** @type {Range} */ (range), type, submit);
@@ -299,6 +304,7 @@ function actionControl(entry, ctx, onAct, detailed) {
     wrapper.append(label);
   }
   wrapper.append(button);
+  if (shownHint) wrapper.append(shownHint);
   return wrapper;
 }
 
