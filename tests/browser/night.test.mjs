@@ -317,13 +317,22 @@ test('A trick game names who led the trick on the table, not who led the deal\'s
 
 test('Russian Bank: a card put on a pile it may not go to is refused with the rule that forbids it, and nothing moves', { timeout: 90_000 }, async () => {
   await withFixture('night-refusal', async (fixture) => {
-    const player = await fixture.player('ivan');
+    const player = await fixture.player('ivan', undefined, { viewport: LAPTOP });
     await player.createTable({ game: 'russian_bank', seed: 7, seats: 2 });
     await player.addBot();
     await player.start();
     await player.waitForTurn();
     const { page } = player;
     await page.locator('[data-zone="pile"] button.is-movable').first().click();
+    // Item 12: at 1366×800 every pile is in view on my turn, the opponent's (which may be targets) included.
+    const offScreen = await page.evaluate(() => {
+      const header = document.getElementById('header')?.getBoundingClientRect().bottom ?? 0;
+      return [...document.querySelectorAll('[data-zone="pile"]')].filter((pile) => {
+        const r = pile.getBoundingClientRect();
+        return r.top < header || r.bottom > window.innerHeight;
+      }).map((pile) => pile.getAttribute('data-pile'));
+    });
+    assert.deepEqual(offScreen, [], 'no pile is off screen or under the header');
     const wrong = page.locator('[data-zone="pile"]:not([data-target]):not(.is-source)').first();
     const label = (await wrong.locator('.pile-label').textContent())?.trim();
     const seq = await player.table.getAttribute('data-seq');

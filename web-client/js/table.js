@@ -409,12 +409,15 @@ export function createTablePage(ctx, params) {
   }
 
   /**
-   * My turn has started: bring the table's middle (pot, upcard), my hand and my
-   * moves into view together, without moving the page if they already are.
+   * My turn has started: bring the table's middle (pot, upcard; the building games'
+   * opponent piles, which may be targets), my hand and my moves into view together,
+   * without moving the page if they already are. A felt whose moves are all made on
+   * it leaves the move list out.
    */
   function revealTurn() {
     if (!element.isConnected) return;
-    const parts = [felt.querySelector('.felt-center'), felt.querySelector('[data-zone="hand"]'), actionsPanel]
+    const movesOnFelt = felt.querySelector('[data-moves-on-felt="true"]') !== null;
+    const parts = [felt.querySelector('.felt-center'), felt.querySelector('[data-zone="hand"]'), movesOnFelt ? null : actionsPanel]
       .filter(/** @returns {node is Element} */ (node) => node !== null && node.getClientRects().length > 0);
     if (!parts.length) return;
     const rects = parts.map((node) => node.getBoundingClientRect());

@@ -146,6 +146,8 @@ export function createBuildingLayout() {
         below,
       });
       node.classList.add('building-table');
+      // Every move is made on the felt (its piles and tools): bringing a turn into view need not show the move list.
+      node.dataset.movesOnFelt = 'true';
       return node;
     },
   };
