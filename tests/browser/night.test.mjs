@@ -4,7 +4,8 @@
 // - the secret key on the page a host shows round the room is hidden until
 //   "Show", and readable in dark mode;
 // - a deal's end is not announced as "Your turn": the turn banner says who won
-//   and who paid.
+//   and who paid;
+// - and the others below, each named for what it shows (tests/browser/README.md).
 // At the laptop size (1366×800) and the phone size (390×844).
 
 import { test } from 'node:test';
