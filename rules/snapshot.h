@@ -35,9 +35,7 @@ namespace parlour::rules {
 // 2: the table snapshot holds "deal_seq", the seq that dealt the deal in play.
 // 3: every game's result names an unpaid rest in one shape (rules/chip_book.h
 //    unpaid_entry); a result kept in an older snapshot is made again by the log.
-// 4: Carousel's result names no owner for a meld (its melds belong to the
-//    table); likewise made again by the log.
-inline constexpr int snapshot_format = 4;
+inline constexpr int snapshot_format = 3;
 
 class SnapshotError : public std::runtime_error {
  public:

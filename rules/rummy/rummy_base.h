@@ -224,7 +224,8 @@ class RummyBase : public GameState {
     bool discard_pile = true;
   };
   // False where the melds belong to the whole table (Carousel: anyone may
-  // rearrange them): the view and the result then name no owner (null).
+  // rearrange them): the view then names no owner (null). The result still
+  // does, as the wire's result schema has it (an integer).
   virtual bool melds_have_owners() const { return true; }
   void write_view_of(std::optional<int> viewer, const ViewParts& parts, JsonWriter& out) const;
 

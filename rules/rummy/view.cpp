@@ -56,9 +56,7 @@ void RummyBase::write_seat(JsonWriter& out, int seat, std::optional<int> viewer,
 Json RummyBase::table_view() const {
   Json table = Json::array();
   for (std::size_t i = 0; i < table_.size(); ++i)
-    table.push_back({{"meld", i},
-                     {"owner", melds_have_owners() ? Json(table_[i].meld.owner) : Json(nullptr)},
-                     {"cards", meld_strings(table_[i].meld)}});
+    table.push_back({{"meld", i}, {"owner", table_[i].meld.owner}, {"cards", meld_strings(table_[i].meld)}});
   return table;
 }
 
