@@ -328,7 +328,8 @@ TEST_CASE("E17b: K knocks with 5; X holds 3, Y 20 -> X undercuts and scores (5-3
   CHECK(r["deals_won"] == Json::array({0, 1, 0}));
 }
 
-TEST_CASE("E17c: K melds his last card after the first draw and so knocks; X 7, Y 9 -> K scores 7+9+25 = 41") {
+// E17's deal up to K's turn: X (seat 1) and Y (seat 2) have each melded twice.
+Harness e17c_before_k() {
   const Cards x = {"AH", "AD", "AC", "2H", "2D", "KS", "KH", "7C", "8C", "9C"};
   const Cards y = {"AH", "AD", "AC", "3H", "3D", "QS", "QH", "6C", "7C", "8C"};
   const Cards k = {"AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"};
@@ -339,6 +340,11 @@ TEST_CASE("E17c: K melds his last card after the first draw and so knocks; X 7, 
   h.act(2, draw());
   h.act(2, layout(table_with(h, {{"QS", "QH", "QD"}, {"6C", "7C", "8C"}})));
   h.act(2, finish);
+  return h;
+}
+
+TEST_CASE("E17c: K melds his last card after the first draw and so knocks; X 7, Y 9 -> K scores 7+9+25 = 41") {
+  Harness h = e17c_before_k();
   h.act(0, draw());  // JS
   h.act(0, layout(table_with(h, {{"AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS"}})));
   CHECK(h.game().phase() == Phase::deal_over);  // R-CA2: the empty hand knocks by itself
@@ -352,16 +358,7 @@ TEST_CASE("E17c: K melds his last card after the first draw and so knocks; X 7, 
 }
 
 TEST_CASE("carousel melds belong to the table: the view names no owner") {
-  const Cards x = {"AH", "AD", "AC", "2H", "2D", "KS", "KH", "7C", "8C", "9C"};
-  const Cards y = {"AH", "AD", "AC", "3H", "3D", "QS", "QH", "6C", "7C", "8C"};
-  const Cards k = {"AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"};
-  Harness h = three(x, y, k, {"KD", "QD", "JS"});
-  h.act(1, draw());
-  h.act(1, layout({{"KS", "KH", "KD"}, {"7C", "8C", "9C"}}));
-  h.act(1, finish);
-  h.act(2, draw());
-  h.act(2, layout(table_with(h, {{"QS", "QH", "QD"}, {"6C", "7C", "8C"}})));
-  h.act(2, finish);
+  Harness h = e17c_before_k();
   for (const auto& meld : view(h)["melds"]) CHECK(meld["owner"].is_null());
   h.act(0, draw());
   h.act(0, layout(table_with(h, {{"AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS"}})));
