@@ -22,6 +22,7 @@ const PAGE_SIZE = 50;
 // Settle-up reads back the ledger as far as tonight: at most 10 pages of 500 entries.
 const SETTLE_PAGES = 10;
 const SETTLE_PAGE_SIZE = 500;
+const SETTLE_MOST_TABLES = 50;
 const CSV_LIMIT = 500; // entries in a ledger CSV (the API's largest page)
 
 /**
@@ -186,7 +187,8 @@ export function createLedgerPage(ctx, { player, table }) {
     const choices = tableChoices(tonight);
     for (const id of played) if (!choices.includes(id)) choices.push(id);
     // ?table= settles that table alone; otherwise tonight's tables, hosted or played (or the newest one seen).
-    const tonightIds = [...tonight.map((t) => String(t.table)), ...played];
+    // `settle` takes at most 50 tables (docs/protocol.md): the hosted ones first, then the newest played.
+    const tonightIds = [...new Set([...tonight.map((t) => String(t.table)), ...played])].slice(0, SETTLE_MOST_TABLES);
     const chosen = new Set(settleTable ? [String(settleTable)] : tonightIds.length ? tonightIds : choices.slice(0, 1));
     const boxes = choices.map((id) => el('label', { class: 'settle-choice' },
       el('input', {
