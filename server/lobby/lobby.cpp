@@ -645,12 +645,12 @@ void Lobby::hello(const protocol::Hello& hello, const std::string& address, Hell
     if (!queued) done(std::nullopt, ProtocolError(code::rate_limited, "the server is busy; try again"));
     return;
   }
-  // Known by name (a tick read the players) but the chips not yet (the tick's
-  // balances come after): the welcome must not say 0.
-  if (clustered()) {
-    if (const auto player = players_.find(hello.name); player && !balance_known(player->name))
-      return learn_balance(player->name, [this, hello, address, done] { known_hello(hello, address, done); });
-  }
+  // Known by name but not its chips: the welcome must not say 0. Several nodes:
+  // a tick read the players and its balances come after. One node too: a name
+  // just renamed (parlour admin) is known from the identity feed at once, its
+  // balance only once the writer has read it, and its owner may sign in between.
+  if (const auto player = players_.find(hello.name); player && !balance_known(player->name))
+    return learn_balance(player->name, [this, hello, address, done] { known_hello(hello, address, done); });
   known_hello(hello, address, done);
 }
 
