@@ -42,8 +42,11 @@
 //   lists the seats passed over under "could_not_deal"), and he plays the deal as
 //   a non-dealer; when nobody can deal, the game is over. Players with no chips
 //   still play.
-// - A player leaving in the middle of a deal voids it: the cards are thrown in,
-//   chips already paid stand, and the pool carries over. Below three players the
+// - A player who leaves in the middle of a deal has his hand played out by the
+//   table's bot and leaves at the next deal (the server's rule for every game,
+//   docs/protocol.md "Leaving in the middle of a deal"), so the deal stands. A
+//   seat that leaves the game mid-deal all the same (seat_left) voids it: the
+//   cards are thrown in, chips already paid stand, and the pool carries over. Below three players the
 //   game is over. It also ends after option `deals` deals (0 = no limit); the
 //   pool left is shared out as GAMES.md says.
 // - Views: own hand only; the widow, dead cards and passed hands are counts only;

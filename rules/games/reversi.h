@@ -20,8 +20,11 @@
 //   game run deal after deal with option `deals` (0 = no limit).
 // - Payments never overdraw a seat: a player who owes more than he has pays what
 //   he has, and the rest is named under "unpaid" in the deal's result.
-// - A player leaving in the middle of a deal voids it: the cards are thrown in and
-//   nobody pays. Fewer than three players left ends the game. The pool left at the
+// - A player who leaves in the middle of a deal has his hand played out by the
+//   table's bot and leaves at the next deal (the server's rule for every game,
+//   docs/protocol.md "Leaving in the middle of a deal"), so the deal stands. A
+//   seat that leaves the game mid-deal all the same (seat_left) voids it: the
+//   cards are thrown in and nobody pays. Fewer than three players left ends the game. The pool left at the
 //   end is shared out as GAMES.md says.
 // - Views show one's own hand, the counts of the other hands, the trick on the
 //   table, the last trick and the tricks taken; the cards played are public.

@@ -217,7 +217,10 @@ Effects RummyBase::seat_left(int seat, const Balances&) {
   fx.say(seat_tag(seat) + " leaves the table.");
   const int remaining = active_players();
   if (was_playing && stage_ != Stage::deal_over && stage_ != Stage::game_over) {
-    // A hand cannot be played out without its player: the deal is abandoned, no chips move.
+    // A player who leaves mid-deal has his hand played out by the table's bot and
+    // leaves between deals (docs/protocol.md "Leaving in the middle of a deal");
+    // a seat taken out mid-deal all the same (the host freeing an absent
+    // player's) abandons the deal, and no chips move.
     fx.say("The deal is abandoned.");
     result_ = {{"deal", deals_}, {"dealer", dealer_}, {"end", "abandoned"}};
     stage_ = Stage::deal_over;

@@ -194,7 +194,7 @@ Outbox TableCore::act(const Caller& who, const Json& action, const std::optional
       return out;
     }
   }
-  if (seats()[*seat].left) {
+  if (seats()[*seat].given_up()) {
     out.frames.push_back(error(who, code::conflict, "you have left this table"));
     return out;
   }
@@ -476,7 +476,7 @@ Frame TableCore::error(const Caller& who, const std::string& error_code, const s
 std::vector<std::string> TableCore::holders() const {
   std::vector<std::string> out;
   for (const auto& s : seats())
-    if (!s.bot && !s.left && !s.player.empty()) out.push_back(s.player);
+    if (!s.bot && !s.given_up() && !s.player.empty()) out.push_back(s.player);
   return out;
 }
 

@@ -294,7 +294,8 @@ class TableCore {
   void stop_clock(int seat) { turn_clock_.stop(seat, services_.now_ms()); }
   bool turn_timer_armed() const { return timer_token_[static_cast<std::size_t>(TimerKind::turn)] != 0; }
   Outbox clock_ran_out();
-  void mark_away(int seat);
+  // say_so: the log says a bot plays until he is back (not so for a leaver, who is not coming back).
+  void mark_away(int seat, bool say_so = true);
   void mark_present(int seat);
 
   // ---- seats and chips

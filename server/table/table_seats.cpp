@@ -17,7 +17,7 @@ namespace code = protocol::code;
 Outbox TableCore::join(const Caller& who, std::optional<int> wanted, bool invited) {
   Outbox out;
   // A seat he left is not his any more: he comes back as anyone who is late.
-  if (auto held = seat_of(who.player); held && !seats()[*held].left) {
+  if (auto held = seat_of(who.player); held && !seats()[*held].given_up()) {
     remember(who);
     out.frames.push_back(reply(who, protocol::reply("joined", who.re, {{"table", id()}, {"seat", *held}})));
     broadcast(out);
@@ -54,7 +54,7 @@ Outbox TableCore::leave(const Caller& who) {
   ++summary_version_;
   const auto seat = seat_of(who.player);
   const auto left = reply(who, protocol::reply("left", who.re, {{"table", id()}}));
-  if (!seat || finished() || seats()[*seat].left) {
+  if (!seat || finished() || seats()[*seat].given_up()) {
     out.frames.push_back(left);
     broadcast(out);
     return out;
@@ -65,6 +65,14 @@ Outbox TableCore::leave(const Caller& who) {
     return commit_step(std::nullopt, {}, {.seats = true}, {left}, who);
   }
   continued_.erase(*seat);
+  // One tap must not end a hand for everyone: in the middle of a deal the bot
+  // plays his hand out, and the seat is given up when the next deal starts.
+  if (game()->phase() == rules::Phase::playing) {
+    Json event = {{"kind", "unseat"}, {"seat", *seat}, {"replace", "open"}, {"by", "player"}};
+    auto postings = apply_event(event);
+    if (!seats()[*seat].bot) mark_away(*seat, /*say_so=*/false);
+    return commit_step(event, std::move(postings), {.seats = true}, {left}, who);
+  }
   Json event = {{"kind", "leave"}, {"seat", *seat}};
   auto postings = apply_event(event);
   return commit_step(event, std::move(postings), {.seats = true, .result = game()->phase() != rules::Phase::playing},
@@ -109,7 +117,7 @@ Outbox TableCore::back(const Caller& who) {
     out.frames.push_back(error(who, code::forbidden, "you hold no seat at table " + id()));
     return out;
   }
-  if (seats()[*seat].left) {
+  if (seats()[*seat].given_up()) {
     out.frames.push_back(error(who, code::conflict, "you have left this table"));
     return out;
   }
@@ -239,12 +247,17 @@ int TableCore::seats_opening() const {
 // is here; a seat whose player has gone and nobody takes is emptied.
 Json TableCore::seat_changes_due() const {
   Json changes = Json::array();
-  if (!takes_late_joiners()) return changes;
+  if (!takes_late_joiners()) {
+    // Nobody takes a seat here; one given up in the middle of the last deal is left now.
+    for (int seat = 0; seat < static_cast<int>(seats().size()); ++seat)
+      if (!seats()[seat].left && seats()[seat].leaving == "open") changes.push_back({{"seat", seat}, {"left", true}});
+    return changes;
+  }
   std::vector<std::string> line;
   for (const auto& person : waiting_) {
     const bool here = pushes_.has_player(person);
     const auto seat = seat_of(person);
-    if (here && (!seat || seats()[*seat].left)) line.push_back(person);
+    if (here && (!seat || seats()[*seat].given_up())) line.push_back(person);
   }
   std::size_t next = 0;
   for (int seat = 0; seat < static_cast<int>(seats().size()); ++seat) {
@@ -281,7 +294,7 @@ std::vector<storage::Posting> TableCore::fund_new_bots(const Json& changes) {
 // The people who took a seat at this deal are no longer in line for one.
 void TableCore::seats_changed_hands(const Json& changes) {
   for (const auto& change : changes) {
-    if (change.at("player").is_null()) continue;
+    if (!change.contains("player") || change.at("player").is_null()) continue;
     const auto player = change.at("player").get<std::string>();
     std::erase_if(waiting_, [&](const std::string& p) { return same_name(p, player); });
     ++summary_version_;
@@ -301,14 +314,14 @@ void TableCore::take_seat(int seat, SeatState taker) {
   sync_memory();
 }
 
-void TableCore::mark_away(int seat) {
+void TableCore::mark_away(int seat, bool say_so) {
   auto& s = memory_[seat];
   if (s.away) return;
   s.away = true;
   ++summary_version_;
   stop_clock(seat);
   spdlog::info("table {}: {} is away; a bot plays seat {}", id(), s.player, seat);
-  say(rules::seat_tag(seat) + " is away: a bot plays for them until they are back.");
+  if (say_so) say(rules::seat_tag(seat) + " is away: a bot plays for them until they are back.");
 }
 
 void TableCore::mark_present(int seat) {
@@ -345,7 +358,7 @@ std::optional<int> TableCore::free_seat(std::optional<int> wanted, const Caller&
 
 bool TableCore::human_connected(int seat) const {
   const auto& s = seats()[seat];
-  if (s.player.empty() || s.bot || s.left) return false;
+  if (s.player.empty() || s.bot || s.given_up()) return false;
   return pushes_.has_player(s.player);
 }
 

@@ -155,8 +155,13 @@ AppliedEvent TableState::apply_event(Json& event, const ChipsNow* chips_now, std
     // The seat changes hands at the next deal; until then a bot plays it.
     const int seat = event.at("seat").get<int>();
     seats_.at(seat).leaving = event.at("replace").get<std::string>();
-    effects.say("The host frees " + rules::seat_tag(seat) + "'s seat: from the next deal it goes to " +
-                (seats_[seat].leaving == "bot" ? "a bot." : "a new player (or stays empty)."));
+    if (event.value("by", "") == "player")
+      effects.say(rules::seat_tag(seat) + " leaves the table: a bot plays their hand to the end of this deal, and " +
+                  (info_->seats_change_between_deals ? "the seat is open from the next deal."
+                                                     : "the game goes on without them from the next deal."));
+    else
+      effects.say("The host frees " + rules::seat_tag(seat) + "'s seat: from the next deal it goes to " +
+                  (seats_[seat].leaving == "bot" ? "a bot." : "a new player (or stays empty)."));
   } else if (kind == "close") {
     effects = game_->close(chips);
     closed_ = true;
@@ -236,6 +241,14 @@ void TableState::change_seats(const Json& changes, const rules::Balances& chips,
     const int seat = change.at("seat").get<int>();
     auto& s = seats_.at(seat);
     const std::string before = s.player;
+    if (change.value("left", false)) {
+      // A game played to its end by those who started it: the player who left
+      // in the middle of the last deal is out of the game now, between deals.
+      if (!s.left) effects.append(game_->seat_left(seat, chips));
+      s.left = true;
+      s.leaving.clear();
+      continue;
+    }
     if (change.at("player").is_null()) {
       if (!s.left) game_->seat_left(seat, chips);
       standings_.seat_changes_hands(seat, before, s.bot);

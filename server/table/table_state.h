@@ -46,8 +46,13 @@ struct SeatState {
   bool bot = false;
   int bot_level = 0;
   bool left = false;  // left during play; the seat stays in the game
-  // "open" or "bot": the host freed the seat, which changes hands at the next deal.
+  // "open" or "bot": the seat changes hands at the next deal (the host freed it,
+  // or its player left in the middle of a deal); until then a bot plays it.
   std::string leaving{};
+  // Its player has given it up, or is being moved out for someone else: the
+  // seat is his no more (he joins again as anyone late), though a bot may still
+  // be playing his hand out.
+  bool given_up() const { return left || leaving == "open"; }
 };
 
 // The table's talk, which the game never sees (docs/protocol.md "Table chat",

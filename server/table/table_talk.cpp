@@ -141,7 +141,7 @@ std::optional<RematchPlan> TableCore::plan_rematch(const Caller& who, bool same_
   // The same people in the same seats; a seat whose player left the table is open.
   for (int seat = 0; seat < static_cast<int>(seats().size()); ++seat) {
     const auto& s = seats()[seat];
-    if (s.player.empty() || s.left) plan.seats.push_back({seat, "", false, 0});
+    if (s.player.empty() || s.given_up()) plan.seats.push_back({seat, "", false, 0});
     else plan.seats.push_back({seat, s.player, s.bot, s.bot_level});
   }
   plan.standings = standings();

@@ -179,7 +179,7 @@ test('A friend who closed her tab finds her private table under "Your tables" an
   });
 });
 
-test('Leave in the middle of a deal asks first, and Cancel leaves the deal whole', { timeout: 120_000 }, async () => {
+test('Leave in the middle of a deal asks first; Cancel leaves the deal whole, and OK leaves it to a bot to play out', { timeout: 120_000 }, async () => {
   await withFixture('night-leave', async (fixture) => {
     const { players: [alice, bob] } = await fixture.seatedTable(['alice', 'bob'], { game: 'red_dog', seed: SEED });
     await alice.start();
@@ -202,6 +202,17 @@ test('Leave in the middle of a deal asks first, and Cancel leaves the deal whole
       return leave.top !== sound.top ? Infinity : leave.left - sound.right;
     });
     assert.ok(gap >= 24, `Leave is not right beside Sound (${gap} px apart)`);
+
+    // OK: bob is gone, and the deal is not. A bot plays his hand to its end.
+    bob.page.once('dialog', (dialog) => dialog.accept());
+    await bob.page.locator('[data-testid="leave"]').click();
+    await bob.page.waitForURL((url) => !url.hash.includes('/table/'));
+    const aliceLog = alice.page.locator('[data-zone="log"]');
+    await assertEventually(async () => /bob leaves the table: a bot plays their hand to the end of this deal/.test(await aliceLog.textContent()),
+      "alice's log says bob's hand is played out");
+    await assertEventually(async () => (await alice.page.locator('[data-zone="result"] [data-seat="1"][data-chips-delta]').count()) === 1,
+      'the deal is settled with bob\'s hand in it');
+    assert.doesNotMatch(await aliceLog.textContent(), /void|thrown in|abandoned/, 'nothing was thrown in');
   });
 });
 

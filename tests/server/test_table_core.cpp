@@ -1417,10 +1417,10 @@ void give_dan_chips(Bench& bench) {
 // Plays the deal in progress to its end, each seat taking its first legal action
 // (a bet at its least) and bots moving when their timer fires. `zed` (client 9)
 // watches, so that every step's state is seen.
-void play_out_deal(Bench& bench) {
+void play_out_deal(Bench& bench, int most_steps = 100) {
   const std::map<std::string, Caller> people = {
       {"ann", bench.ann()}, {"bob", bench.bob()}, {"cat", bench.cat()}, {"dan", dan()}};
-  for (int step = 0; step < 100; ++step) {
+  for (int step = 0; step < most_steps; ++step) {
     const auto watched = bench.last_state(9);
     if (watched["to_act"].empty()) return;
     const int seat = watched["to_act"][0];
@@ -1435,7 +1435,7 @@ void play_out_deal(Bench& bench) {
     if (action.contains("amount")) action["amount"] = action["amount"]["min"];
     bench.run(bench.core->act(who, action, std::nullopt));
   }
-  FAIL("the deal did not end in 100 steps");
+  FAIL("the deal did not end in " << most_steps << " steps");
 }
 
 // The last answer (not a state push) the client had.
@@ -1834,6 +1834,78 @@ TEST_CASE("late join: a player who left comes back as anyone late, in line, and 
   CHECK(bench.last_event()["seats"] == Json::parse(R"([{"seat":1,"player":"bob","bot":false}])"));
   CHECK(bench.player(9, 1)["player"] == "bob");
   CHECK(bench.last_state(2)["legal"].is_array());
+}
+
+TEST_CASE("leave in the middle of a Rams deal: a bot plays the hand to the deal's end, nothing is void, the seat opens at the next deal") {
+  Bench bench(*rules::Registry::builtin().find("rams"), Json::object(), 3);
+  seat_three_and_start(bench);
+  bench.run(bench.core->watch({9, "zed", 1}));
+  REQUIRE(bench.last_state(9)["to_act"].size() == 1);
+  bench.run(bench.core->leave(bench.bob(5)));
+  CHECK(bench.reply(2, 5)["type"] == "left");
+  CHECK(last_event_bare(bench) == Json::parse(R"({"kind":"unseat","seat":1,"replace":"open","by":"player"})"));
+  CHECK(bench.log_has(9, "bob leaves the table: a bot plays their hand to the end of this deal, and the seat is open "
+                         "from the next deal."));
+  CHECK(bench.player(9, 1)["leaving"] == "open");
+  CHECK(bench.player(9, 1)["away"] == true);
+  // The seat is his no more: not among his tables, no move of his, no "back".
+  CHECK(bench.core->holders() == std::vector<std::string>{"ann", "cat"});
+  bench.run(bench.core->back(bench.bob(6)));
+  CHECK(bench.reply(2, 6)["code"] == "conflict");
+  // A crash now: the log says who is leaving, and the bot goes on playing his hand.
+  bench.restart();
+  bench.run(bench.core->join(bench.ann(), std::nullopt));
+  bench.run(bench.core->join(bench.cat(), std::nullopt));
+  bench.run(bench.core->watch({9, "zed", 1}));
+  CHECK(bench.player(9, 1)["leaving"] == "open");
+  CHECK(bench.player(9, 1)["away"] == true);
+  play_out_deal(bench);
+  const auto result = bench.last_state(9)["result"];
+  REQUIRE(result.is_object());
+  CHECK(result["outcome"] != "void");
+  CHECK_FALSE(bench.log_has(9, "The deal is void: the cards are thrown in; the pool carries over."));
+  bench.fire(TimerKind::next_deal);
+  // Two players are too few for Rams: the seat empties, and the game is over.
+  REQUIRE(bench.events.size() >= 2);
+  const auto deal = Json::parse(bench.events[bench.events.size() - 2].json);
+  CHECK(deal["kind"] == "deal");
+  CHECK(deal["seats"] == Json::parse(R"([{"seat":1,"player":null}])"));
+  CHECK(bench.log_has(9, "bob has gone; seat 1 is open."));
+  CHECK(bench.last_state(9)["status"] == "finished");
+}
+
+TEST_CASE("leave in the middle of a Rummy deal: the deal is played out, and the game goes on without him from the next") {
+  Bench bench(*rules::Registry::builtin().find("rummy"), Json::object(), 3);
+  seat_three_and_start(bench);
+  bench.run(bench.core->watch({9, "zed", 1}));
+  bench.run(bench.core->leave(bench.bob()));
+  CHECK(bench.log_has(9, "bob leaves the table: a bot plays their hand to the end of this deal, and the game goes on "
+                         "without them from the next deal."));
+  CHECK_FALSE(bench.log_has(9, "The deal is abandoned."));
+  play_out_deal(bench, 2000);
+  CHECK(bench.last_state(9)["result"]["end"] != "abandoned");
+  bench.fire(TimerKind::next_deal);
+  CHECK(bench.last_event()["seats"] == Json::parse(R"([{"seat":1,"left":true}])"));
+  CHECK(bench.log_has(9, "bob leaves the table."));
+  // Ann and cat play on, dealt a new deal; bob's seat is out of the game, his name kept.
+  CHECK(bench.last_state(9)["status"] == "playing");
+  CHECK(bench.player(9, 1)["player"] == "bob");
+  CHECK_FALSE(bench.player(9, 1).contains("leaving"));
+  CHECK(bench.core->state().seats()[1].left);
+  // Replayed from its log, the table is the same.
+  const auto before = bench.core->state().seats()[1].left;
+  bench.restart();
+  CHECK(bench.core->state().seats()[1].left == before);
+}
+
+TEST_CASE("leave between deals is at once, as before: nothing is left to play out") {
+  Bench bench(red_dog(), Json::object(), 3);
+  seat_three_and_start(bench);
+  bench.run(bench.core->watch({9, "zed", 1}));
+  play_out_deal(bench);
+  bench.run(bench.core->leave(bench.bob()));
+  CHECK(last_event_bare(bench) == Json::parse(R"({"kind":"leave","seat":1})"));
+  CHECK(bench.core->state().seats()[1].left);
 }
 
 TEST_CASE("late join: a stranger without the invite of a private table in play is refused; the line has a limit") {

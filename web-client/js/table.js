@@ -602,7 +602,7 @@ export function createTablePage(ctx, params) {
       // One mistaken tap must not end a hand for everyone: mid-deal, Leave asks first.
       const phase = String(state.view?.phase ?? '');
       const midDeal = mySeat !== null && status === 'playing' && phase !== 'deal_over' && phase !== 'game_over';
-      if (midDeal && !window.confirm('Leave in the middle of a deal?\n\nYour seat is given up now, and in most games the deal ends for everyone: the cards are thrown in. To keep the deal whole, leave once it is settled.')) return;
+      if (midDeal && !window.confirm('Leave in the middle of a deal?\n\nThe deal goes on for everyone: a bot plays your hand to its end, with your chips. Your seat is given up when the next deal starts.')) return;
       command('leave', { table: knownTableId() }, () => {
         markSeated(ctx.me?.name, knownTableId(), false);
         watching = false;
