@@ -1,10 +1,12 @@
 #include "server/lobby/lobby.h"
 
 #include <algorithm>
+#include <set>
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
 #include "server/common/names.h"
+#include "server/common/table_titles.h"
 #include "server/cluster/cluster.h"
 #include "server/ledger/settle_report.h"
 #include "server/common/tokens.h"
@@ -454,7 +456,18 @@ void Lobby::create_rematch(RematchPlan plan, Done done) {
   open_table(std::move(record), *info, {std::move(first), std::move(named_in_old)}, plan.from_table, std::move(done));
 }
 
-std::string Lobby::new_table_id() { return "t" + random_id(8); }
+std::string Lobby::new_table_id() const {
+  std::set<std::uint32_t> taken;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, table] : tables_) taken.insert(table_title_slot(id));
+  }
+  // Past about a hundred open tables a free title takes many draws to find:
+  // then, after 64, two tables may share one.
+  std::string id = "t" + random_id(8);
+  for (int draw = 1; draw < 64 && taken.contains(table_title_slot(id)); ++draw) id = "t" + random_id(8);
+  return id;
+}
 
 // Every table is opened here, a new one or a rematch: the host's limits, the
 // record and its first steps in one transaction (with their postings applied to

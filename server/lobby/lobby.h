@@ -209,7 +209,8 @@ class Lobby final : public ServedTables {
   void serve_created(const std::string& table, std::function<void()> reply);
   void open_table(storage::TableRecord record, const rules::GameInfo& info, std::vector<storage::TableWrite> steps,
                   std::string rematch_of, Done done);
-  static std::string new_table_id();
+  // A new id, whose title in the browser no table open here has (server/common/table_titles.h).
+  std::string new_table_id() const;
   int open_tables_of(const std::string& host) const;
   bool may_register_from(const std::string& address);
   // nullopt, or the refusal of one more table by `host` (too many made lately).

@@ -210,10 +210,55 @@ test('Leave in the middle of a deal asks first; Cancel leaves the deal whole, an
     const aliceLog = alice.page.locator('[data-zone="log"]');
     await assertEventually(async () => /bob leaves the table: a bot plays their hand to the end of this deal/.test(await aliceLog.textContent()),
       "alice's log says bob's hand is played out");
-    await assertEventually(async () => (await alice.page.locator('[data-zone="result"] [data-seat="1"][data-chips-delta]').count()) === 1,
-      'the deal is settled with bob\'s hand in it');
+    // Alice plays her own turns until the deal is settled.
+    await assertEventually(async () => {
+      if ((await alice.page.locator('[data-zone="result"] [data-seat="1"][data-chips-delta]').count()) === 1) return true;
+      if ((await alice.table.getAttribute('data-your-turn')) === 'true') {
+        // Red Dog's one move is a bet: at its least.
+        const input = alice.page.locator('[data-zone="actions"] input[type="number"][data-action-type="bet"]');
+        if (await input.count()) await alice.submitAmount('bet', await input.getAttribute('min')).catch(() => {});
+      }
+      return false;
+    }, 'the deal is settled with bob\'s hand in it', 30_000);
     assert.doesNotMatch(await aliceLog.textContent(), /void|thrown in|abandoned/, 'nothing was thrown in');
   });
+});
+
+test('Tables open at once have different titles (100 tables of one host)', { timeout: 120_000 }, async () => {
+  await withFixture('night-titles', async (fixture) => {
+    const alice = await fixture.player('alice', undefined, { viewport: LAPTOP });
+    await alice.gotoLobby();
+    // The tables are made over a socket of the page's own: a hundred through the form would take minutes.
+    const titles = await alice.page.evaluate(async () => {
+      const { tableTitle } = await import('/js/names.js');
+      const socket = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws`);
+      const replies = new Map();
+      socket.addEventListener('message', (event) => {
+        const frame = JSON.parse(event.data);
+        if (frame.re !== undefined) replies.get(frame.re)?.(frame);
+      });
+      await new Promise((resolve) => socket.addEventListener('open', resolve));
+      let next = 1;
+      const ask = (message) => new Promise((resolve) => {
+        const re = next++;
+        replies.set(re, resolve);
+        socket.send(JSON.stringify({ ...message, id: re }));
+      });
+      const welcome = await ask({ type: 'hello', name: 'hostess' });
+      if (welcome.type !== 'welcome') throw new Error(JSON.stringify(welcome));
+      const ids = [];
+      for (let n = 0; n < 100; n++) {
+        const created = await ask({ type: 'create', game: 'red_dog', seats: 2 });
+        if (created.type !== 'created') throw new Error(JSON.stringify(created));
+        ids.push(created.table);
+      }
+      socket.close();
+      return ids.map((id) => tableTitle(id));
+    });
+    assert.equal(titles.length, 100);
+    const twice = titles.filter((title, i) => titles.indexOf(title) !== i);
+    assert.deepEqual(twice, [], 'no title is given to two open tables');
+  }, { serverArgs: ['--max-open-tables', '200', '--tables-per-hour', '1000'] });
 });
 
 test('Bots are told apart: by first name at one table, by family name across tables', { timeout: 120_000 }, async () => {
