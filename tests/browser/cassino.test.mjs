@@ -44,6 +44,7 @@ test('Royal Cassino: a deal against the bot, played by clicking (captures, a bui
     const result = page.locator('[data-zone="result"] [data-seat][data-chips-delta]');
     const yourTurn = page.locator(`${ROOT}[data-your-turn="true"]`);
     const done = { capture: 0, build: 0, trail: 0 };
+    const seen = { takeWhy: 0, dimmed: 0 };
     for (let turn = 0; ; ++turn) {
       await result.first().or(yourTurn).first().waitFor({ timeout: 20_000 });
       if (await result.count()) break;
@@ -58,7 +59,24 @@ test('Royal Cassino: a deal against the bot, played by clicking (captures, a bui
       const action = takeBuild || (done.build ? null : builds[0]) || captures[0] || trails[0];
       assert.ok(action, `a capture, build or trail is offered: ${JSON.stringify(legal)}`);
       await assertInWords(page, '[data-zone="actions"] button', 'the move buttons');
+      // A dimmed card says why it cannot be played, on it and, once clicked, in the strip below.
+      const muted = page.locator('[data-zone="hand"] button.is-muted');
+      const reasons = await muted.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-muted-reason')));
+      for (const reason of reasons) assert.match(reason ?? '', /\S/, 'a dimmed card says why it cannot be played');
+      if (reasons.length) {
+        seen.dimmed += reasons.length;
+        await muted.first().click();
+        await assertEventually(async () => ((await page.locator('[data-testid="cassino-hint"]').textContent()) ?? '').startsWith(reasons[0] ?? '?'),
+          'a click on a dimmed card says why');
+      }
       await pickHandCard(page, action.card);
+      if (action.type === 'capture') {
+        // Take is greyed until what the card takes is picked, and says so.
+        assert.equal(await page.locator('[data-tool="capture"]').isDisabled(), true, 'Take waits for the cards it takes');
+        const why = (await page.locator('[data-testid="take-why"]').textContent()) ?? '';
+        assert.match(why, /^Pick what \S+ takes first: .+\.$/, `greyed Take says why: "${why}"`);
+        seen.takeWhy++;
+      }
       if (action.type === 'trail') {
         await page.locator('[data-tool="trail"]').click();
       } else {
@@ -66,6 +84,7 @@ test('Royal Cassino: a deal against the bot, played by clicking (captures, a bui
         const tool = action.type === 'build'
           ? page.locator(`[data-tool="build"][data-value="${action.value}"]`)
           : page.locator('[data-tool="capture"]');
+        if (action.type === 'capture') assert.equal(await page.locator('[data-testid="take-why"]').count(), 0, 'no reason once Take can be pressed');
         await tool.click();
       }
       done[action.type]++;
@@ -74,7 +93,8 @@ test('Royal Cassino: a deal against the bot, played by clicking (captures, a bui
 
     const deltas = await player.resultDeltas();
     await player.screenshot('result-royal_cassino.png');
-    console.log(`royal_cassino: ${JSON.stringify(done)}; result ${JSON.stringify(deltas)}`);
+    console.log(`royal_cassino: ${JSON.stringify(done)}; result ${JSON.stringify(deltas)}; reasons seen ${JSON.stringify(seen)}`);
+    assert.ok(seen.takeWhy >= 1, 'a greyed Take gave its reason');
     assert.deepEqual(Object.keys(deltas).sort(), ['0', '1'], 'a result row for both seats');
     const summary = (await player.page.locator('[data-zone="result"] .result-summary').textContent()) ?? '';
     assert.doesNotMatch(summary, /ended:|_/, `the result says how the deal ended in words: "${summary}"`);

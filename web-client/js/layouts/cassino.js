@@ -10,7 +10,7 @@
 // button in the action bar.
 
 import { el } from '../dom.js';
-import { cardElement, cardText, describeCard, isFace } from '../cards.js';
+import { cardElement, cardSymbol, cardText, describeCard, isFace } from '../cards.js';
 import { seatName } from '../render.js';
 import { dealFacts, fact, handZone, meldsZone, pileZone, schemaTable } from './common.js';
 import { ownHand, readSchema } from './schema.js';
@@ -66,18 +66,25 @@ export function createCassinoLayout() {
       const matches = (a) => sameItems(looseOf(a), sel.loose) && sameItems(listOf(a.builds), sel.builds);
       /** @type {(list: unknown[], item: unknown) => unknown[]} */
       const toggle = (list, item) => (list.includes(item) ? list.filter((x) => x !== item) : [...list, item]);
+      const owns = listOf(rctx.mySeat === null ? null : schema.seats.get(rctx.mySeat)?.owns);
+      /** @param {string} card */
+      const mutedReason = (card) => (plays.some((a) => a.card === card) ? null : cardHasNoPlay(card, owns, schema));
       /** @param {string} card */
       const pickCard = (card) => {
-        if (sel.card === card) sel.card = null;
+        // A dimmed card is not picked; the strip says why it cannot be played.
+        sel.refused = plays.some((a) => a.card === card) ? null : card;
+        if (sel.card === card || sel.refused) sel.card = null;
         else Object.assign(sel, { card, loose: [], builds: [] });
         ui.rerender();
       };
+      if (sel.refused && (!cards?.includes(String(sel.refused)) || !plays.length)) sel.refused = null;
 
       const hand = cards ? handZone(cards, {
         playable: new Set(plays.map((a) => a.card)),
         selectable: plays.length > 0,
         selected: sel.card ? [cards.indexOf(sel.card)] : [],
         onCard: plays.length ? (card) => pickCard(card) : null,
+        mutedReason,
         arrange: ui.arrange,
       }) : null;
 
@@ -113,13 +120,22 @@ export function createCassinoLayout() {
       }));
 
       const tools = [];
+      /** @type {Child[]} */
+      const reasons = [];
       if (sel.card) {
         const picked = sel.loose.length + sel.builds.length > 0;
         const capture = picked ? ofCard.find((a) => a.type === 'capture' && matches(a)) : null;
-        tools.push(el('button', {
+        const why = capture ? null : takeRefused(sel.card, ofCard, picked, schema);
+        const take = el('button', {
           type: 'button', class: 'btn btn-primary', 'data-tool': 'capture', disabled: !capture,
+          title: why, 'aria-describedby': why ? 'cassino-take-why' : null,
           onclick: () => capture && ui.act(capture),
-        }, capture ? ['Take with ', cardText(sel.card)] : 'Take (pick the cards it takes)'));
+        }, capture ? ['Take with ', cardText(sel.card)] : 'Take (pick the cards it takes)');
+        tools.push(take);
+        // Written out, not only in a tooltip: nothing hovers on a phone.
+        if (why) reasons.push(el('p', { class: 'hint-strip', id: 'cassino-take-why', 'data-testid': 'take-why', text: why }));
+        if (!ofCard.some((a) => a.type === 'trail') && owns.length)
+          reasons.push(el('p', { class: 'hint-strip', 'data-testid': 'trail-why', text: `No Trail: ${ownsText(owns, schema)}, and an owner may not trail.` }));
         for (const build of picked ? ofCard.filter((a) => a.type === 'build' && matches(a)) : []) {
           tools.push(el('button', { type: 'button', class: 'btn btn-primary', 'data-tool': 'build', 'data-value': String(build.value), onclick: () => ui.act(build) },
             `Build ${build.value}`));
@@ -128,10 +144,12 @@ export function createCassinoLayout() {
         if (trail) tools.push(el('button', { type: 'button', class: 'btn', 'data-tool': 'trail', onclick: () => ui.act(trail) }, 'Trail ', cardText(sel.card)));
         tools.push(el('button', { type: 'button', class: 'btn btn-ghost', 'data-tool': 'clear', text: 'Clear', onclick: () => pickCard(sel.card) }));
       }
+      /** @type {Child[]} */
       const below = [];
-      const hint = hintText(plays, sel);
-      if (hint) below.push(el('p', { class: 'hint-strip', text: hint }));
+      const hint = hintText(plays, sel, owns, schema);
+      if (hint) below.push(el('p', { class: 'hint-strip', 'data-testid': 'cassino-hint', text: hint }));
       if (tools.length) below.push(el('div', { class: 'hand-tools' }, tools));
+      below.push(...reasons);
 
       const node = schemaTable(state, rctx, schema, {
         seatInfo: (seat, s) => ({
@@ -188,12 +206,63 @@ function facts(schema, rctx) {
 }
 
 /**
+ * "You own the build of 9 and the build of 6".
+ * @param {unknown[]} owns
+ * @param {Schema} schema
+ */
+function ownsText(owns, schema) {
+  return `You own the ${owns.map((id) => buildValue(schema, id)).join(' and the ')}`;
+}
+
+/**
+ * Why a card of the hand has no play now (it is dimmed), in the game's words.
+ * @param {string} card
+ * @param {unknown[]} owns
+ * @param {Schema} schema
+ */
+function cardHasNoPlay(card, owns, schema) {
+  if (owns.length)
+    return `${ownsText(owns, schema)}: you may not trail, and you must keep a card that takes it; ` +
+      `${cardSymbol(card)} has no capture or build that keeps one.`;
+  return `${cardSymbol(card)} has no play now.`;
+}
+
+/**
+ * What a capture takes, in words: "4♥ and 2♣", "the build of 9".
+ * @param {LegalAction} capture
+ * @param {Schema} schema
+ */
+function takesText(capture, schema) {
+  return [...listOf(capture.take).map((card) => cardSymbol(String(card))),
+    ...listOf(capture.builds).map((id) => `the ${buildValue(schema, id)}`)].join(' and ');
+}
+
+/**
+ * Why Take is greyed for the picked card and table cards.
+ * @param {string} card
+ * @param {LegalAction[]} ofCard the card's listed plays
+ * @param {boolean} picked
+ * @param {Schema} schema
+ */
+function takeRefused(card, ofCard, picked, schema) {
+  const captures = ofCard.filter((a) => a.type === 'capture');
+  const name = cardSymbol(card);
+  if (!captures.length) return `${name} takes nothing on the table now: no loose card or build there is one it may take.`;
+  const ways = captures.slice(0, 4).map((a) => takesText(a, schema)).join('; or ') + (captures.length > 4 ? '; or more' : '');
+  if (!picked) return `Pick what ${name} takes first: ${ways}.`;
+  return `${name} does not take exactly what is picked. It takes ${ways}.`;
+}
+
+/**
  * @param {LegalAction[]} plays
  * @param {import('./index.js').Selection} sel
+ * @param {unknown[]} owns
+ * @param {Schema} schema
  * @returns {string | null}
  */
-function hintText(plays, sel) {
+function hintText(plays, sel, owns, schema) {
   if (!plays.length) return null;
+  if (sel.refused) return `${cardHasNoPlay(String(sel.refused), owns, schema)} Pick another card.`;
   if (!sel.card) return 'Click a card of your hand to play it.';
   if (!sel.loose.length && !sel.builds.length) return 'Click the table cards and builds it takes (or builds with), then Take or Build — or Trail it.';
   return 'Pick more cards, or press Take or a Build button.';

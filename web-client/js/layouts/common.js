@@ -54,6 +54,7 @@ import { faceUpCards } from './schema.js';
  * @property {boolean} [selectable]
  * @property {boolean} [draggable]
  * @property {boolean} [disableUnplayable]
+ * @property {((card: string) => string | null) | null} [mutedReason] why a dimmed card cannot be played (its title and label)
  * @property {Arrange | null} [arrange]
  */
 
@@ -188,13 +189,16 @@ export function handZone(cards, options = {}) {
     const card = cards[index];
     const playable = !options.playable || options.playable.has(card);
     const isSelected = selected.has(index);
+    const muted = interactive && !playable ? options.mutedReason?.(card) ?? null : null;
     const node = cardElement(card, {
       tag: interactive ? 'button' : 'span',
       className: ['hand-card', isSelected ? 'is-selected' : '', interactive && !playable ? 'is-muted' : '', drawn.has(index) ? 'is-drawn' : '', dealt ? 'card-dealt' : ''].filter(Boolean).join(' '),
       type: interactive ? 'button' : null,
       'data-drawn': drawn.has(index) ? 'true' : null,
       'aria-pressed': interactive && options.selectable ? String(isSelected) : null,
-      'aria-label': describeCard(card) + (drawn.has(index) ? ', just drawn' : '') + (isSelected ? ', selected' : ''),
+      'aria-label': describeCard(card) + (drawn.has(index) ? ', just drawn' : '') + (isSelected ? ', selected' : '') +
+        (muted ? `, cannot be played: ${muted}` : ''),
+      ...(muted ? { title: muted, 'data-muted-reason': muted } : {}),
       'data-index': String(index),
       draggable: arrange || (interactive && options.draggable) ? 'true' : null,
       disabled: interactive && !playable && options.disableUnplayable ? true : null,
