@@ -405,6 +405,68 @@ test('Russian Bank: a card put on a pile it may not go to is refused with the ru
   });
 });
 
+test("Russian Bank: the bot's turn is shown move by move, each step's piles marked and said in words", { timeout: 120_000 }, async () => {
+  await withFixture('night-bot-moves', async (fixture) => {
+    const player = await fixture.player('ivan', undefined, { viewport: LAPTOP });
+    await player.createTable({ game: 'russian_bank', seed: 7, seats: 2 });
+    await player.addBot();
+    await player.start();
+    await player.waitForTurn();
+    const { page } = player;
+    // Every step the page draws: its seq, the piles marked as moved, the line that says the move.
+    await page.evaluate(() => {
+      const seen = [];
+      window.__steps = seen;
+      const note = () => {
+        const seq = document.querySelector('[data-table]')?.getAttribute('data-seq');
+        if (!seq || seen.at(-1)?.seq === seq) return;
+        seen.push({
+          seq,
+          mine: document.querySelector('[data-table]')?.getAttribute('data-your-turn') === 'true',
+          moved: [...document.querySelectorAll('[data-zone="pile"][data-moved]')].map((n) => `${n.getAttribute('data-pile')} ${n.getAttribute('data-moved')}`),
+          line: document.querySelector('[data-testid="last-move"]')?.textContent ?? '',
+        });
+      };
+      new MutationObserver(note).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-seq'] });
+      note();
+    });
+    // My turns, each played to its end (turning my cards over, or moving one), and the bot's between
+    // them, until the bot has made a few steps that moved cards.
+    const botMoves = () => page.evaluate(() => window.__steps.filter((s) => !s.mine && s.moved.length).length);
+    for (let round = 0; round < 8 && (await botMoves()) < 4; round++) {
+      for (let step = 0; step < 80 && (await player.table.getAttribute('data-your-turn')) === 'true'; step++) {
+        const seq = await player.table.getAttribute('data-seq');
+        const tool = page.locator(['end_turn', 'turn_hand', 'turn_stock', 'draw', 'pass'].map((t) => `[data-tool="${t}"]`).join(', ')).first();
+        if (await tool.count()) await tool.click();
+        else {
+          await page.locator('[data-zone="pile"] button.is-movable').first().click();
+          await page.locator('[data-zone="pile"][data-target]').first().click();
+        }
+        await assertEventually(async () => (await player.table.getAttribute('data-seq')) !== seq, 'my step is applied');
+      }
+      await assertEventually(async () => (await player.table.getAttribute('data-your-turn')) === 'true' ||
+        (await page.locator('[data-zone="result"]').count()) > 0, "the bot plays its turn", 60_000);
+      if (await page.locator('[data-zone="result"]').count()) break;
+    }
+    const steps = await page.evaluate(() => window.__steps);
+    // One by one: every step was drawn, none skipped (the bot's steps come one per push).
+    for (let i = 1; i < steps.length; i++) assert.equal(Number(steps[i].seq), Number(steps[i - 1].seq) + 1, `step ${steps[i].seq} follows ${steps[i - 1].seq}`);
+    // A bot's step is marked on the page that draws it: the one whose mover, before it, was the bot.
+    const bots = steps.filter((s, i) => i > 0 && !steps[i - 1].mine);
+    const moves = bots.filter((s) => s.moved.length);
+    // My own steps are not marked: I saw them as I made them.
+    for (const [i, s] of steps.entries()) if (i > 0 && steps[i - 1].mine) assert.deepEqual(s.moved, [], `my step ${s.seq} is not marked`);
+    console.log(`russian_bank: the bot's steps ${JSON.stringify(bots.map((s) => [s.seq, s.moved, s.line]))}`);
+    assert.ok(moves.length >= 2, `at least two of the bot's steps moved cards: ${JSON.stringify(bots)}`);
+    for (const s of moves) {
+      assert.ok(s.moved.some((m) => / (to|turned)$/.test(m)), `step ${s.seq} marks where a card went: ${s.moved}`);
+      assert.match(s.line, /^.+ (moves a card from .+ to|puts a card on|turns up the top card of) .+\.$/, `step ${s.seq} says its move: "${s.line}"`);
+      assert.doesNotMatch(s.line, /\b(?:stock|hand|turned|discard|layout|centre):\d|bot-/, `in words: "${s.line}"`);
+    }
+    await player.endTable();
+  }, { serverArgs: ['--bot-delay-ms', '300'] });
+});
+
 test('On the phone, a move says what it does beside its button; the ledger reads entry by entry, settle-up first', { timeout: 90_000 }, async () => {
   await withFixture('night-phone-ledger', async (fixture) => {
     const alice = await fixture.player('alice', undefined, { viewport: PHONE });

@@ -27,6 +27,7 @@ import { readSchema } from './schema.js';
 /** @typedef {import('../../types/wire').Pile} Pile */
 /** @typedef {import('../../types/wire').Meld} Meld */
 /** @typedef {LegalAction & {from: string, to: string}} Move a listed `move`: from a pile to a pile */
+/** @typedef {'from' | 'to' | 'turned'} Moved what a step did to a pile: a card left it, went to it, or its top card was turned up */
 /**
  * What `drawPile` is told of a pile: whether its top card may move or is picked up,
  * the move that brings the picked-up card here, and how to send a move.
@@ -40,6 +41,7 @@ import { readSchema } from './schema.js';
  * @property {(action: LegalAction) => void} act
  * @property {(from: string, to: string) => Move | null} moveTo
  * @property {((from: string) => void) | null} attempt sends an unlisted move of the card from `from` to this pile
+ * @property {Moved | null} moved another player's last step took a card from this pile, put one on it, or turned its top card up
  */
 
 // Single actions made by clicking one of the viewer's own face-down piles.
@@ -67,14 +69,60 @@ function pileLabel(pile) {
   return word;
 }
 
+/**
+ * What a pile shows, to tell whether a step changed it.
+ * @param {Pile} pile
+ */
+function pileSignature(pile) {
+  return JSON.stringify([pile.count, pile.top, pile.cards]);
+}
+
+/**
+ * The piles the last step of another player changed: each the pile a card left
+ * ("from") or the one it went to ("to"). The bot's turn is many steps, each its
+ * own push; marking each step's piles as it lands shows its moves one by one.
+ * @param {Map<string, {count: number, sign: string}>} before
+ * @param {Pile[]} piles
+ * @returns {Map<string, Moved>}
+ */
+function movedPiles(before, piles) {
+  /** @type {Map<string, Moved>} */
+  const moved = new Map();
+  for (const pile of piles) {
+    const was = before.get(pile.id);
+    if (!was || was.sign === pileSignature(pile)) continue;
+    const count = Number.isInteger(pile.count) ? Number(pile.count) : 0;
+    moved.set(pile.id, count < was.count ? 'from' : count > was.count ? 'to' : 'turned');
+  }
+  return moved;
+}
+
 /** @returns {Layout} */
 export function createBuildingLayout() {
+  // The last step this page drew: its seq, its piles, the seat that was to move,
+  // and the piles another player's step changed (kept through redraws of the same step).
+  /** @type {{seq: number, piles: Map<string, {count: number, sign: string}>, mover: unknown, moved: Map<string, Moved>, by: unknown} | null} */
+  let last = null;
   return {
     family: 'building',
     render(state, rctx, ui) {
       const schema = readSchema(state.view);
       // This layout is drawn for its own layout's views (index.js picks it by the view's `layout`).
       const view = /** @type {import('../../types/wire').BuildingView} */ (schema.view);
+      const seq = Number(state.seq);
+      if (!last || last.seq !== seq) {
+        // Only a step by someone else is marked: one's own move is seen as it is made.
+        const theirs = last !== null && seq === last.seq + 1 && last.mover !== rctx.mySeat && last.mover !== undefined;
+        const moved = theirs && last ? movedPiles(last.piles, schema.piles) : new Map();
+        last = {
+          seq,
+          piles: new Map(schema.piles.map((p) => [p.id, { count: Number.isInteger(p.count) ? Number(p.count) : 0, sign: pileSignature(p) }])),
+          mover: view.mover,
+          moved,
+          by: theirs && last ? last.mover : null,
+        };
+      }
+      const moved = last.moved;
       const sel = ui.selection;
       const moves = ui.legal.filter(/** @returns {a is Move} */ (a) => a.type === 'move' && typeof a.from === 'string' && typeof a.to === 'string');
       const sources = new Set(moves.map((m) => m.from));
@@ -97,6 +145,7 @@ export function createBuildingLayout() {
         act: ui.act,
         moveTo,
         attempt: (from) => ui.act({ type: 'move', from, to: pile.id }),
+        moved: moved.get(pile.id) ?? null,
       });
 
       const shared = schema.piles.filter((p) => p.owner === null);
@@ -108,6 +157,7 @@ export function createBuildingLayout() {
 
       /** @type {Child[]} */
       const center = [facts(schema, rctx)];
+      center.push(lastMoveLine(moved, schema, last.by, rctx));
       const stop = ui.legal.find((a) => a.type === 'stop');
       if (stop) {
         center.push(el('button', {
@@ -201,9 +251,10 @@ function drawPile(pile, o) {
   } else body = el('span', { class: 'card card-empty', text: 'empty' });
 
   const attrs = {
-    class: `bpile bpile-${kind}${o.target ? ' is-target' : ''}${o.source ? ' is-source' : ''}`,
+    class: `bpile bpile-${kind}${o.target ? ' is-target' : ''}${o.source ? ' is-source' : ''}${o.moved ? ` is-moved-${o.moved}` : ''}`,
     'data-zone': 'pile', 'data-pile': pile.id, 'data-count': String(count),
     'data-target': o.target ? 'true' : null,
+    'data-moved': o.moved,
   };
   const parts = [body, el('span', { class: 'pile-label' }, `${label} `, el('strong', { text: String(count) }),
     typeof pile.next === 'string' ? el('span', { class: 'pile-next', text: ` next ${pile.next}` }) : null)];
@@ -229,6 +280,31 @@ function drawPile(pile, o) {
     else o.attempt?.(drag.from);
   });
   return node;
+}
+
+/**
+ * "Basil's move: from Layout 2 to Centre 1", of the step just marked on the piles;
+ * a polite live region, so a screen reader hears each move of the bot's turn.
+ * @param {Map<string, Moved>} moved
+ * @param {Schema} schema
+ * @param {unknown} mover the seat that made the step (the one to move before it)
+ * @param {RenderContext} rctx
+ */
+function lastMoveLine(moved, schema, mover, rctx) {
+  /** @param {Pile} pile "your Stock", "their Discard" (the mover's), "Basil's Stock", "Centre 3" */
+  const owned = (pile) => {
+    if (!Number.isInteger(pile.owner)) return pileLabel(pile);
+    const whose = pile.owner === rctx.mySeat ? 'your' : pile.owner === mover ? 'their' : `${seatName(rctx, Number(pile.owner))}'s`;
+    return `${whose} ${pileLabel(pile)}`;
+  };
+  /** @param {Moved} side */
+  const named = (side) => schema.piles.filter((p) => moved.get(p.id) === side).map(owned).join(' and ');
+  const [from, to, turned] = [named('from'), named('to'), named('turned')];
+  const who = Number.isInteger(mover) ? seatName(rctx, Number(mover)) : 'The other player';
+  const parts = [from && to ? `moves a card from ${from} to ${to}` : from ? `takes a card from ${from}` : to ? `puts a card on ${to}` : '',
+    turned ? `turns up the top card of ${turned}` : ''].filter(Boolean);
+  const text = parts.length ? `${who} ${parts.join(' and ')}.` : '';
+  return el('p', { class: 'last-move', 'data-testid': 'last-move', role: 'status', 'aria-live': 'polite', text });
 }
 
 /**
