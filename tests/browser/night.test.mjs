@@ -261,6 +261,59 @@ test('Tables open at once have different titles (100 tables of one host)', { tim
   }, { serverArgs: ['--max-open-tables', '200', '--tables-per-hour', '1000'] });
 });
 
+test('Opt-in notifications: a turn that starts while the tab is hidden is notified; in view, it is not', { timeout: 120_000 }, async () => {
+  await withFixture('night-notify', async (fixture) => {
+    const { players: [alice, bob], tableId } = await fixture.seatedTable(['alice', 'bob'], { game: 'red_dog', seed: SEED });
+    for (const player of [alice, bob]) {
+      // The browser's Notification, as a granted one that records what it is asked to show; the tab's visibility, set by the test.
+      await player.page.evaluate(() => {
+        window.__notices = [];
+        window.__hidden = false;
+        window.Notification = class {
+          static permission = 'granted';
+          static requestPermission() { return Promise.resolve('granted'); }
+          constructor(title, options) { window.__notices.push({ title, ...options }); }
+          close() {}
+        };
+        Object.defineProperty(document, 'hidden', { configurable: true, get: () => window.__hidden });
+      });
+      const toggle = player.page.locator('[data-testid="notify"]');
+      assert.equal((await toggle.textContent())?.trim(), 'Notify off', 'off until the player turns it on');
+      await toggle.click();
+      await assertEventually(async () => (await toggle.getAttribute('aria-pressed')) === 'true', `${player.name} turns notifications on`);
+    }
+    await bob.page.evaluate(() => { window.__hidden = true; });
+    await alice.start();
+    // Each plays his first turn (a bet at its least); bob's tab is in the background throughout.
+    for (const player of [alice, bob]) {
+      const input = player.page.locator('[data-zone="actions"] input[type="number"][data-action-type="bet"]');
+      await input.waitFor({ timeout: 15_000 }).catch(() => {});
+    }
+    const played = new Set();
+    await assertEventually(async () => {
+      for (const player of [alice, bob]) {
+        if (played.has(player.name) || (await player.table.getAttribute('data-your-turn')) !== 'true') continue;
+        const input = player.page.locator('[data-zone="actions"] input[type="number"][data-action-type="bet"]');
+        if (!(await input.count())) continue;
+        await player.submitAmount('bet', await input.getAttribute('min'));
+        played.add(player.name);
+      }
+      return played.size === 2;
+    }, 'both have had a turn', 30_000);
+    const notices = async (player) => player.page.evaluate(() => window.__notices);
+    const bobs = await notices(bob);
+    assert.equal(bobs.length, 1, `bob, whose tab was hidden, was notified of his turn once: ${JSON.stringify(bobs)}`);
+    assert.match(bobs[0].title, /^Your turn at the [A-Z][a-z]+ [A-Z][a-z]+$/);
+    assert.equal(bobs[0].body, 'Red Dog: it is your move.');
+    assert.equal(bobs[0].tag, `parlour-turn-${tableId}`);
+    assert.deepEqual(await notices(alice), [], 'alice, whose tab was in view, was not');
+    // The choice is kept (with the browser's real permission, granted this time).
+    await bob.page.context().grantPermissions(['notifications'], { origin: fixture.server.url });
+    await bob.page.reload();
+    await assertEventually(async () => ((await bob.page.locator('[data-testid="notify"]').textContent()) ?? '').trim() === 'Notify on', 'the choice is remembered');
+  });
+});
+
 test('Bots are told apart: by first name at one table, by family name across tables', { timeout: 120_000 }, async () => {
   await withFixture('night-bot-names', async (fixture) => {
     const alice = await fixture.player('alice', undefined, { viewport: LAPTOP });

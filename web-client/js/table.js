@@ -23,6 +23,7 @@ import { displayName, tableTitle, tableTitleCapital } from './names.js';
 import { helpPanel } from './help.js';
 import { errorCode, errorMessage, plainError } from './banner.js';
 import { play as playSound, setSound, soundOn } from './sound.js';
+import { notificationsSupported, notifyBlocked, notifyOn, notifyTurn, setNotify } from './notify.js';
 
 /** @typedef {import('../types/wire').State} State */
 /** @typedef {import('../types/wire').Result} Result */
@@ -401,7 +402,10 @@ export function createTablePage(ctx, params) {
   function cues(mine) {
     const logCount = Array.isArray(state.log) ? state.log.length : 0;
     const hasResult = state.result !== undefined && state.result !== null;
-    if (mine && !wasMyTurn) playSound('turn');
+    if (mine && !wasMyTurn) {
+      playSound('turn');
+      notifyTurn(`Your turn at ${tableTitle(tableId)}`, `${ctx.gameName(state.game)}: it is your move.`, `parlour-turn-${knownTableId()}`);
+    }
     else if (hasResult && hadResult === false) playSound('result');
     else if (lastLogCount !== null && logCount > lastLogCount) playSound('play');
     lastLogCount = logCount;
@@ -598,6 +602,18 @@ export function createTablePage(ctx, params) {
     sound.setAttribute('aria-pressed', String(soundOn()));
     sound.title = 'A chime when your turn starts and a tick for each play';
     buttons.unshift(help, sound);
+    if (notificationsSupported()) {
+      const on = notifyOn();
+      const notify = button(on ? 'Notify on' : 'Notify off', 'btn-ghost-dark', async () => {
+        const now = await setNotify(!notifyOn());
+        const blocked = !now && !on ? notifyBlocked() : '';
+        if (blocked) ctx.banner.notice(blocked);
+        render();
+      }, 'notify');
+      notify.setAttribute('aria-pressed', String(on));
+      notify.title = 'A browser notification when your turn starts while this tab is in the background';
+      buttons.splice(2, 0, notify);
+    }
     const leave = button('Leave', 'btn-leave', () => {
       // One mistaken tap must not end a hand for everyone: mid-deal, Leave asks first.
       const phase = String(state.view?.phase ?? '');
