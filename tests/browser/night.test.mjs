@@ -314,6 +314,66 @@ test('Opt-in notifications: a turn that starts while the tab is hidden is notifi
   });
 });
 
+/**
+ * Plays the viewer's turns in the text table by keyboard alone until the deal's result is shown:
+ * at each turn start the move box has the focus; `choose` picks a move's number from the
+ * numbered moves' words; a move with an amount goes to its box, whose least amount Enter plays.
+ */
+async function playDealByKeyboard(player, choose, most = 200) {
+  const { page } = player;
+  const result = page.locator('[data-zone="result"] [data-seat][data-chips-delta]');
+  const box = page.locator('[data-testid="move-number"]');
+  for (let turn = 0; turn < most; turn++) {
+    await result.first().or(box).first().waitFor({ timeout: 30_000 });
+    if (await result.count()) return turn;
+    const moves = await page.locator('[data-zone="actions"] button[data-number]').evaluateAll((nodes) => nodes.map((n) => n.textContent));
+    if (!moves.length || moves.every((m) => /Continue/.test(m ?? ''))) { await page.waitForTimeout(50); continue; }
+    await assertEventually(async () => box.evaluate((node) => node === document.activeElement).catch(() => false), 'the move box has the focus');
+    const seq = await player.table.getAttribute('data-seq');
+    await page.keyboard.type(String(choose(moves)));
+    await page.keyboard.press('Enter');
+    const amount = page.locator('[data-zone="actions"] input.action-number');
+    if (await amount.count() && await amount.evaluate((node) => node === document.activeElement)) await page.keyboard.press('Enter');
+    await assertEventually(async () => (await player.table.getAttribute('data-seq')) !== seq || (await result.count()) > 0, 'the move is played');
+  }
+  throw new Error(`the deal did not end in ${most} of my turns`);
+}
+
+for (const [game, choose] of [
+  ['red_dog', () => 1],
+  // Rummy: draw from the stock; then discard the first card offered (or go out when it is the move offered first).
+  ['rummy', (moves) => {
+    const stock = moves.findIndex((m) => /stock/i.test(m));
+    if (stock >= 0) return stock + 1;
+    const discard = moves.findIndex((m) => /^\d+\. Discard/.test(m));
+    return discard >= 0 ? discard + 1 : 1;
+  }],
+]) {
+  test(`The text table plays a deal of ${game} by keyboard alone, and reads the table in words`, { timeout: 180_000 }, async () => {
+    await withFixture(`night-text-${game}`, async (fixture) => {
+      const player = await fixture.player('tess', undefined, { viewport: LAPTOP });
+      await player.createTable({ game, seed: SEED, seats: 2 });
+      await player.addBot();
+      await player.start();
+      const { page } = player;
+      await page.locator('body').focus();
+      await page.keyboard.press('t');
+      await page.locator('[data-zone="text-table"]').waitFor();
+      assert.equal(await page.locator('.felt').isVisible(), false, 'the felt gives way to the table in words');
+      const text = (await page.locator('[data-zone="text-table"]').textContent()) ?? '';
+      assert.match(text, /Players/);
+      assert.match(text, /tess \(you\)/, 'the players are listed, the viewer marked');
+      assert.doesNotMatch(text, /\b[A2-9TJQK][SHDC]\b|\w+:\d/, 'cards and piles in words, not codes');
+      if (game === 'rummy') assert.match(text, /Your hand, \d+ cards/, "the viewer's hand is read out");
+      await assertCleanPage(player, `the text table (${game})`);
+      await player.screenshot(`text-table-${game}.png`);
+      const turns = await playDealByKeyboard(player, choose);
+      console.log(`text table: a deal of ${game} in ${turns} turns by keyboard`);
+      assert.equal(await page.locator('[data-zone="result"] [data-seat][data-chips-delta]').count() > 0, true, 'the deal ends with its result');
+    });
+  });
+}
+
 test('Bots are told apart: by first name at one table, by family name across tables', { timeout: 120_000 }, async () => {
   await withFixture('night-bot-names', async (fixture) => {
     const alice = await fixture.player('alice', undefined, { viewport: LAPTOP });

@@ -77,6 +77,7 @@ const SHORTCUTS = [
   ['Enter', 'confirm the selected move'],
   ['Esc', 'clear the selection'],
   ['1–9', 'set a bet amount (then Enter)'],
+  ['T', 'the text table: the table in words and the moves by number, for a screen reader or the keyboard alone'],
   ['?', 'show or hide this help'],
 ];
 

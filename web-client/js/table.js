@@ -24,6 +24,7 @@ import { helpPanel } from './help.js';
 import { errorCode, errorMessage, plainError } from './banner.js';
 import { play as playSound, setSound, soundOn } from './sound.js';
 import { notificationsSupported, notifyBlocked, notifyOn, notifyTurn, setNotify } from './notify.js';
+import { numberMoves, renderTextTable, setTextMode, textModeOn } from './text_table.js';
 
 /** @typedef {import('../types/wire').State} State */
 /** @typedef {import('../types/wire').Result} Result */
@@ -96,6 +97,11 @@ export function createTablePage(ctx, params) {
   backButton.addEventListener('click', () => command('back', { table: knownTableId() }));
   const turnZone = el('div', { class: 'turn-banner', 'data-zone': 'turn', role: 'status', 'aria-live': 'polite' }, turnText, turnTimer, backButton);
   const felt = el('div', { class: 'felt' });
+  // The text table (text_table.js): the felt in words, for a screen reader or the keyboard alone.
+  const textPanel = el('div', { class: 'text-holder', hidden: true });
+  const textAnnounce = el('div', { class: 'sr-only', 'aria-live': 'polite', 'data-testid': 'text-announce' });
+  /** @type {HTMLInputElement | null} */
+  let moveBox = null;
   const actionsPanel = el('div', { class: 'actions-panel panel', 'data-zone': 'actions' });
   const resultPanel = el('div', { class: 'result-panel panel', hidden: true });
   const helpHolder = el('div', { class: 'help-holder', hidden: true });
@@ -119,7 +125,7 @@ export function createTablePage(ctx, params) {
   // Hidden while the page shows only a message (opening, or refused): a table we
   // may not see offers no felt and no chat.
   const tableArea = el('div', { class: 'table-layout', hidden: true },
-    el('div', { class: 'table-main' }, standingsPanel, offlineNote, felt, actionsPanel, helpHolder, resultPanel),
+    el('div', { class: 'table-main' }, standingsPanel, offlineNote, textPanel, felt, actionsPanel, helpHolder, resultPanel, textAnnounce),
     el('aside', { class: 'table-side' }, invitePanel, verifyPanel, chatPanel.element, logPanel));
   const element = el('div', { class: 'table-page', 'data-table': tableId ?? '', 'data-phase': '', 'data-your-turn': 'false' },
     head,
@@ -378,8 +384,17 @@ export function createTablePage(ctx, params) {
       replaceChildren(felt, layout.render(state, rctx, { act, legal, busy, selection, rerender: () => render(), me, arrange }));
     }
     restoreFocus(felt, refocus);
+    const text = textModeOn() && state.status !== 'waiting';
+    felt.hidden = text;
+    textPanel.hidden = !text;
+    element.dataset.textTable = String(text);
+    replaceChildren(textPanel, text ? renderTextTable(state, rctx, { game, turn: turnText.textContent ?? '' }) : null);
     renderHelp(game);
     renderActionsPanel(rctx, myTurn);
+    if (text && myMove && !wasMyTurn) {
+      textAnnounce.textContent = `Your turn. ${actionsUi?.count ?? 0} move${actionsUi?.count === 1 ? '' : 's'}: type a move's number, then Enter.`;
+      moveBox?.focus();
+    } else if (text && !myMove && wasMyTurn) textAnnounce.textContent = '';
     renderInvite();
     renderLog(rctx);
     chatPanel.update(state);
@@ -454,6 +469,14 @@ export function createTablePage(ctx, params) {
 
   // -- keyboard shortcuts (listed in the help panel) ----------------------------
 
+  /** The text table on or off (key T): the moves are numbered afresh, and the move box takes the focus. */
+  function toggleTextTable() {
+    setTextMode(!textModeOn());
+    textAnnounce.textContent = textModeOn() ? 'Text table on.' : 'Text table off.';
+    render();
+    if (textModeOn()) (moveBox ?? textPanel.querySelector('h3'))?.focus?.();
+  }
+
   /** @param {KeyboardEvent} event */
   function onKey(event) {
     if (!state || !element.isConnected || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -479,6 +502,9 @@ export function createTablePage(ctx, params) {
       }
     } else if (key === '?') {
       toggleHelp();
+      done = true;
+    } else if (key === 't' || key === 'T') {
+      toggleTextTable();
       done = true;
     } else if (key === 'd' || key === 'D') {
       done = click('[data-zone="actions"] button[data-action-type="draw"][data-action*="stock"]') ||
@@ -614,6 +640,11 @@ export function createTablePage(ctx, params) {
       notify.title = 'A browser notification when your turn starts while this tab is in the background';
       buttons.splice(2, 0, notify);
     }
+    const textOn = textModeOn();
+    const textToggle = button(textOn ? 'Text table on' : 'Text table', 'btn-ghost-dark', () => toggleTextTable(), 'text-table');
+    textToggle.setAttribute('aria-pressed', String(textOn));
+    textToggle.title = 'The table in words, moves by number: for a screen reader or the keyboard alone (key T)';
+    buttons.splice(notificationsSupported() ? 3 : 2, 0, textToggle);
     const leave = button('Leave', 'btn-leave', () => {
       // One mistaken tap must not end a hand for everyone: mid-deal, Leave asks first.
       const phase = String(state.view?.phase ?? '');
@@ -671,11 +702,15 @@ export function createTablePage(ctx, params) {
    * @param {boolean} myTurn
    */
   function renderActionsPanel(rctx, myTurn) {
-    const key = JSON.stringify(state.legal ?? []);
+    const text = textModeOn() && state.status !== 'waiting';
+    const key = JSON.stringify([state.legal ?? [], text]);
     // Same legal list as before: keep the controls so a half-typed bet survives unrelated pushes.
     if (key === legalKey && actionsUi) return;
     legalKey = key;
+    // A keyboard player inside the move panel stays there when its moves change (a draw, then the discard).
+    const focusWasHere = actionsPanel.contains(document.activeElement) || document.activeElement === document.body;
     actionsUi = renderActions(state.legal, rctx, act);
+    moveBox = text && actionsUi.count ? numberMoves(actionsUi.element, (line) => { textAnnounce.textContent = line; ctx.banner.notice(line); }) : null;
     let note = null;
     if (!actionsUi.count) {
       actionsUi = null;
@@ -684,6 +719,7 @@ export function createTablePage(ctx, params) {
     replaceChildren(actionsPanel,
       el('h3', { class: 'panel-title' }, myTurn ? 'Your move' : 'Actions', ' ', moveTimer),
       actionsUi ? actionsUi.element : note);
+    if (text && moveBox && focusWasHere) moveBox.focus();
   }
 
   /** Whose turn, in words, and a countdown when the state carries a deadline. */

@@ -1,0 +1,215 @@
+// @ts-check
+// The text table: a way to play every game with a screen reader or the
+// keyboard alone, as lichess's blind mode does. In place of the felt the table
+// is written out as headed lists of words (whose turn, the players, your hand,
+// what lies on the table), read from the common view schema, so it serves every
+// layout; the moves are the move panel's, numbered, with a "Move number" box:
+// type a number and Enter plays it (a move with an amount takes you to its
+// amount box). A polite live region says when your turn starts and how many
+// moves you have. On or off with "Text table" or the key T; remembered.
+
+import { el, formatChips, humanise } from './dom.js';
+import { describeCard, isFace } from './cards.js';
+import { seatName } from './render.js';
+import { ownFields, ownHand, readSchema, seatCards } from './layouts/schema.js';
+import { statusWords } from './layouts/common.js';
+
+/** @typedef {import('./render.js').RenderContext} RenderContext */
+/** @typedef {import('./layouts/schema.js').Schema} Schema */
+/** @typedef {import('../types/wire').Pile} Pile */
+/** @typedef {import('../types/wire').State} State */
+
+const KEY = 'parlour.text';
+
+export function textModeOn() {
+  try {
+    return localStorage.getItem(KEY) === 'on';
+  } catch {
+    return false;
+  }
+}
+
+/** @param {boolean} on */
+export function setTextMode(on) {
+  try {
+    localStorage.setItem(KEY, on ? 'on' : 'off');
+  } catch {
+    /* private mode: the choice lasts for this page only */
+  }
+}
+
+/**
+ * "seven of hearts, king of spades" (a hidden card is "a hidden card").
+ * @param {unknown[]} cards
+ */
+function cardsInWords(cards) {
+  return cards.length ? cards.map((card) => (isFace(card) ? describeCard(card) : 'a hidden card')).join(', ') : 'none';
+}
+
+/**
+ * "Stock", "Discard", "Layout 4" (pile ids count from zero; people from one), "alice's Stock".
+ * @param {Pile} pile
+ * @param {RenderContext} rctx
+ */
+function pileName(pile, rctx) {
+  const [kind, ...rest] = pile.id.split(':');
+  const numbers = rest.filter((part) => /^\d+$/.test(part)).map((part) => String(Number(part) + 1));
+  const name = [humanise(kind.replace(/-\d+$/, '')), ...numbers].join(' ');
+  if (!Number.isInteger(pile.owner)) return name;
+  return pile.owner === rctx.mySeat ? `Your ${name.toLowerCase()}` : `${seatName(rctx, Number(pile.owner))}'s ${name.toLowerCase()}`;
+}
+
+/**
+ * One pile in words: its name, how many cards, and what shows.
+ * @param {Pile} pile
+ * @param {RenderContext} rctx
+ */
+function pileLine(pile, rctx) {
+  const count = Number.isInteger(pile.count) ? pile.count : 0;
+  const cards = `${count} card${count === 1 ? '' : 's'}`;
+  if (Array.isArray(pile.cards) && pile.cards.some(isFace)) return `${pileName(pile, rctx)}: ${cards}: ${cardsInWords(pile.cards)}.`;
+  if (isFace(pile.top)) return `${pileName(pile, rctx)}: ${cards}, ${describeCard(pile.top)} on top.`;
+  return `${pileName(pile, rctx)}: ${count ? `${cards}, face down` : 'empty'}.`;
+}
+
+/**
+ * A value of the view's own fields in words, or null for what is not worth reading out.
+ * @param {unknown} value
+ * @param {RenderContext} rctx
+ * @param {string} key
+ * @returns {string | null}
+ */
+function valueWords(value, rctx, key) {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'number') return /(seat|dealer|leader|winner|mover|banker|caller)$/.test(key) && Number.isInteger(value) ? seatName(rctx, value) : formatChips(value);
+  if (typeof value === 'string') {
+    const text = value;
+    // isFace narrows to a card: the other branch is still a string, of words.
+    return isFace(text) ? describeCard(text) : String(text).replace(/_/g, ' ');
+  }
+  if (Array.isArray(value)) {
+    if (value.length && value.every(isFace)) return cardsInWords(value);
+    if (value.every((item) => ['string', 'number'].includes(typeof item))) return value.length ? value.join(', ') : null;
+  }
+  return null; // nested objects: the felt draws them; the log and the moves say what matters
+}
+
+/**
+ * A section: a heading and a list of lines.
+ * @param {string} title
+ * @param {string[]} lines
+ * @param {string} zone
+ */
+function section(title, lines, zone) {
+  return el('section', { class: 'text-section', 'data-text-zone': zone },
+    el('h3', { class: 'text-heading', text: title }),
+    el('ul', { class: 'text-lines' }, lines.map((line) => el('li', { text: line }))));
+}
+
+/**
+ * The table in words, for the viewer: whose turn, the players, the viewer's
+ * hand, and what lies on the table.
+ * @param {State} state
+ * @param {RenderContext} rctx
+ * @param {{game: string, turn: string}} words the game's name and the turn line the page shows
+ */
+export function renderTextTable(state, rctx, words) {
+  const schema = readSchema(state.view);
+  const status = [`${words.game}.`, words.turn];
+  if (schema.deal !== null) status.push(`Deal ${schema.deal}${schema.dealer !== null ? `, dealt by ${seatName(rctx, schema.dealer)}` : ''}.`);
+  if (schema.phase) status.push(`Phase: ${schema.phase.replace(/_/g, ' ')}.`);
+
+  const players = rctx.players.map((player) => {
+    const seat = Number(player.seat);
+    const entry = schema.seats.get(seat);
+    const parts = [`${seatName(rctx, seat)}${seat === rctx.mySeat ? ' (you)' : ''}`];
+    if (typeof player.chips === 'number') parts.push(`${formatChips(player.chips)} chips`);
+    if (entry && Number.isInteger(entry.count) && seat !== rctx.mySeat) parts.push(`${entry.count} card${entry.count === 1 ? '' : 's'} in hand`);
+    const faces = entry && seat !== rctx.mySeat ? seatCards(entry).filter(isFace) : [];
+    if (faces.length) parts.push(`showing ${cardsInWords(faces)}`);
+    const score = schema.scores?.[seat];
+    if (typeof score === 'number') parts.push(`score ${score}`);
+    const said = entry?.left ? 'left' : statusWords(entry?.status);
+    if (said) parts.push(said);
+    if (rctx.toAct.includes(seat)) parts.push('to act');
+    if (player.away) parts.push('away, a bot plays');
+    else if (player.connected === false && !player.bot) parts.push('disconnected');
+    return `${parts.join(', ')}.`;
+  });
+
+  const hand = ownHand(schema, rctx);
+  const table = [];
+  for (const pool of schema.pools) table.push(`${humanise(pool.name)}: ${formatChips(pool.amount)} chips.`);
+  for (const pile of schema.piles) if (pile.owner !== rctx.mySeat || !Number.isInteger(pile.owner)) table.push(pileLine(pile, rctx));
+  for (const meld of schema.melds) {
+    const owner = Number.isInteger(meld.owner) ? ` (${seatName(rctx, Number(meld.owner))})` : '';
+    table.push(`Meld${owner}: ${cardsInWords(meld.cards)}.`);
+  }
+  if (schema.trick) {
+    const plays = schema.trick.plays.map((play) => `${seatName(rctx, play.seat)} played ${describeCard(play.card)}`);
+    table.push(`Trick: ${plays.length ? plays.join(', ') : 'no card played yet'}.${schema.trick.trump ? ` Trumps: ${schema.trick.trump}.` : ''}`);
+  }
+  for (const [key, value] of Object.entries(ownFields(state.view))) {
+    const said = valueWords(value, rctx, key);
+    if (said !== null) table.push(`${humanise(key)}: ${said}.`);
+  }
+  const mine = schema.piles.filter((pile) => pile.owner === rctx.mySeat && Number.isInteger(pile.owner)).map((pile) => pileLine(pile, rctx));
+
+  return el('div', { class: 'text-table panel', 'data-zone': 'text-table', role: 'region', 'aria-label': 'The table in words' },
+    section('Status', status, 'status'),
+    section('Players', players, 'players'),
+    hand ? section(`Your hand, ${hand.length} card${hand.length === 1 ? '' : 's'}`, hand.length ? hand.map((card, i) => `${i + 1}. ${describeCard(card)}`) : ['No cards.'], 'hand') : null,
+    mine.length ? section('Your piles', mine, 'mine') : null,
+    section('On the table', table.length ? table : ['Nothing yet.'], 'table'));
+}
+
+/**
+ * Numbers the move panel's moves ("1. Bet …") and adds the "Move number" box:
+ * a number and Enter press that move's button, or, for a move with an amount,
+ * take the focus to its amount box. Returns the box, to focus when a turn starts.
+ * @param {HTMLElement} panel the move panel's element (renderActions)
+ * @param {(text: string) => void} say a refusal, read out
+ * @returns {HTMLInputElement | null}
+ */
+export function numberMoves(panel, say) {
+  const buttons = /** @type {HTMLButtonElement[]} */ ([...panel.querySelectorAll('button.btn-action')]);
+  if (!buttons.length) return null;
+  buttons.forEach((button, index) => {
+    button.dataset.number = String(index + 1);
+    button.prepend(el('span', { class: 'move-number', text: `${index + 1}. ` }));
+  });
+  const box = /** @type {HTMLInputElement} */ (el('input', {
+    type: 'text', inputmode: 'numeric', class: 'move-number-input', 'data-testid': 'move-number', autocomplete: 'off',
+    'aria-label': `Move number, 1 to ${buttons.length}`, size: '4',
+  }));
+  const play = () => {
+    const n = Number(box.value.trim());
+    const button = Number.isInteger(n) ? buttons[n - 1] : undefined;
+    if (!button) {
+      say(`There is no move ${box.value.trim() || 'without a number'}: type a number from 1 to ${buttons.length}.`);
+      box.select();
+      return;
+    }
+    box.value = '';
+    const amount = /** @type {HTMLInputElement | null} */ (button.parentElement?.querySelector('input.action-number') ?? null);
+    if (amount && !button.dataset.action) {
+      amount.focus();
+      amount.select();
+      say(`${amount.getAttribute('aria-label') ?? 'Amount'}: type it, then Enter.`);
+      return;
+    }
+    button.click();
+  };
+  box.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    event.stopPropagation();
+    play();
+  });
+  const form = el('div', { class: 'move-number-form' },
+    el('label', { class: 'move-number-label' }, `Move number (1 to ${buttons.length}) `, box),
+    el('button', { type: 'button', class: 'btn btn-small', onclick: play, text: 'Play' }));
+  panel.prepend(form);
+  return box;
+}
