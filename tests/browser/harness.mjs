@@ -277,8 +277,8 @@ export class Player {
   }
 
   /** A fresh context signed in as `name`: a new name, or with `token` an existing one ("another device"). */
-  static async open(browser, server, name, token, { viewport = { width: 1280, height: 900 }, ignoreHTTPSErrors = false } = {}) {
-    const context = await browser.newContext({ viewport, ignoreHTTPSErrors });
+  static async open(browser, server, name, token, { viewport = { width: 1280, height: 900 }, ignoreHTTPSErrors = false, hasTouch = false } = {}) {
+    const context = await browser.newContext({ viewport, ignoreHTTPSErrors, hasTouch });
     context.setDefaultTimeout(WAIT_MS);
     const page = await context.newPage();
     const player = new Player(name, context, page, server);

@@ -374,6 +374,47 @@ for (const [game, choose] of [
   });
 }
 
+test('On a touch phone a big hand lies in two rows, lifted cards clear the sort buttons, and "Move cards" reorders it by taps', { timeout: 120_000 }, async () => {
+  await withFixture('night-touch-hand', async (fixture) => {
+    const player = await fixture.player('tess', undefined, { viewport: PHONE, hasTouch: true });
+    await player.createTable({ game: 'rummy', seed: SEED, seats: 2 });
+    await player.addBot();
+    await player.start();
+    const { page } = player;
+    const hand = page.locator('[data-zone="hand"]');
+    await assertEventually(async () => (await hand.locator('[data-card]').count()) >= 10, 'ten cards are dealt');
+    assert.equal(await hand.getAttribute('data-rows'), '2', 'ten cards on a phone lie in two rows');
+    // Each card shows most of its face, not only its corner.
+    const hidden = await hand.locator('.hand-row').evaluateAll((rows) => rows.flatMap((row) => {
+      const rects = [...row.querySelectorAll('[data-card]')].map((card) => card.getBoundingClientRect());
+      return rects.slice(1).map((r, i) => (rects[i].right - r.left) / r.width);
+    }));
+    assert.ok(hidden.every((share) => share <= 0.4), `no card is more than 40% under its neighbour: ${hidden.map((s) => s.toFixed(2))}`);
+
+    const order = () => hand.locator('[data-card]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-card')));
+    const before = await order();
+    await page.locator('[data-testid="move-cards"]').tap();
+    await assertEventually(async () => (await page.locator('[data-testid="move-cards"]').getAttribute('aria-pressed')) === 'true', '"Move cards" is on');
+    await hand.locator(`[data-card="${before[0]}"]`).tap();
+    const lifted = hand.locator(`[data-card="${before[0]}"]`);
+    await assertEventually(async () => (await lifted.getAttribute('aria-pressed')) === 'true', 'the first tap lifts the card');
+    await page.waitForTimeout(200); // the lift's transition
+    const clear = await page.evaluate((card) => {
+      const node = document.querySelector(`[data-zone="hand"] [data-card="${card}"]`).getBoundingClientRect();
+      const sort = [...document.querySelectorAll('.hand-sort .btn')].map((b) => b.getBoundingClientRect());
+      return sort.every((b) => node.top - 12 >= b.bottom || node.right <= b.left || node.left >= b.right);
+    }, before[0]);
+    assert.ok(clear, 'the lifted card and its check mark do not cover the sort buttons');
+    assert.match((await page.locator('[data-testid="move-cards-hint"]').textContent()) ?? '', /tap the card whose place it takes/);
+    await hand.locator(`[data-card="${before[4]}"]`).tap();
+    const after = [before[1], before[2], before[3], before[4], before[0], ...before.slice(5)];
+    await assertEventually(async () => JSON.stringify(await order()) === JSON.stringify(after), `the card moves to its new place: ${JSON.stringify(await order())}`);
+    await page.locator('[data-testid="move-cards"]').tap();
+    await assertEventually(async () => (await page.locator('[data-testid="move-cards"]').getAttribute('aria-pressed')) === 'false', 'done moving');
+    assert.deepEqual(await order(), after, 'the order stays');
+  });
+});
+
 test('Bots are told apart: by first name at one table, by family name across tables', { timeout: 120_000 }, async () => {
   await withFixture('night-bot-names', async (fixture) => {
     const alice = await fixture.player('alice', undefined, { viewport: LAPTOP });

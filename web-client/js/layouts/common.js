@@ -21,6 +21,8 @@ import { faceUpCards } from './schema.js';
  * @property {string[]} [lastHand]
  * @property {boolean} [fresh]
  * @property {string[]} [drawn]
+ * @property {boolean} [moving] "Move cards" is on: a tap lifts a card, a second tap puts it in its new place
+ * @property {string | null} [lifted] the card lifted to be moved
  */
 
 /** @typedef {import('../../types/wire').State} State */
@@ -178,33 +180,42 @@ export function seatZone(player, rctx, state, info = {}) {
  * @param {HandOptions} [options]
  */
 export function handZone(cards, options = {}) {
-  const interactive = typeof options.onCard === 'function';
-  const selected = new Set(options.selected || []);
-  const n = cards.length;
   const arrange = options.arrange || null;
+  // Moving cards by tapping (a touch screen has no drag): every card is a button, and a tap moves, not plays.
+  const moving = arrange?.moving === true && cards.length > 1;
+  if (arrange && (!moving || !cards.includes(String(arrange.lifted)))) arrange.lifted = null;
+  const interactive = typeof options.onCard === 'function' || moving;
+  const selected = new Set(moving ? [] : options.selected || []);
+  const n = cards.length;
   const drawn = arrange ? noteDrawn(arrange, cards) : new Set();
   const dealt = arrange?.fresh === true;
   const shown = arrange ? displayOrder(cards, arrange) : cards.map((_, index) => index);
+  // A big hand on a narrow screen is dealt in two rows, so each card shows more than its corner.
+  const rows = n > 7 && typeof window !== 'undefined' && window.matchMedia?.('(max-width: 600px)').matches ? 2 : 1;
+  const perRow = Math.ceil(n / rows);
+  /** @param {number} position */
+  const rowSize = (position) => (position < perRow ? perRow : n - perRow);
   const children = shown.map((index, position) => {
     const card = cards[index];
-    const playable = !options.playable || options.playable.has(card);
-    const isSelected = selected.has(index);
+    const playable = moving || !options.playable || options.playable.has(card);
+    const isSelected = moving ? arrange?.lifted === card : selected.has(index);
     const muted = interactive && !playable ? options.mutedReason?.(card) ?? null : null;
     const node = cardElement(card, {
       tag: interactive ? 'button' : 'span',
       className: ['hand-card', isSelected ? 'is-selected' : '', interactive && !playable ? 'is-muted' : '', drawn.has(index) ? 'is-drawn' : '', dealt ? 'card-dealt' : ''].filter(Boolean).join(' '),
       type: interactive ? 'button' : null,
       'data-drawn': drawn.has(index) ? 'true' : null,
-      'aria-pressed': interactive && options.selectable ? String(isSelected) : null,
+      'aria-pressed': moving || (interactive && options.selectable) ? String(isSelected) : null,
       'aria-label': describeCard(card) + (drawn.has(index) ? ', just drawn' : '') + (isSelected ? ', selected' : '') +
         (muted ? `, cannot be played: ${muted}` : ''),
       ...(muted ? { title: muted, 'data-muted-reason': muted } : {}),
       'data-index': String(index),
       draggable: arrange || (interactive && options.draggable) ? 'true' : null,
       disabled: interactive && !playable && options.disableUnplayable ? true : null,
-      style: { '--i': String(position), '--n': String(n) },
+      style: { '--i': String(position % perRow), '--n': String(rowSize(position)) },
     });
-    if (interactive) node.addEventListener('click', (event) => options.onCard?.(card, index, event));
+    if (moving) node.addEventListener('click', () => liftOrPlace(cards, /** @type {Arrange} */ (arrange), index));
+    else if (interactive) node.addEventListener('click', (event) => options.onCard?.(card, index, event));
     if (arrange || options.draggable) {
       node.addEventListener('dragstart', (event) => {
         event.dataTransfer?.setData('text/plain', JSON.stringify({ card, index }));
@@ -228,8 +239,9 @@ export function handZone(cards, options = {}) {
     }
     return node;
   });
-  const hand = el('div', { class: `hand${interactive ? ' hand-interactive' : ''}`, 'data-zone': 'hand', 'aria-label': `Your hand, ${n} card${n === 1 ? '' : 's'}`, role: 'group' },
-    n ? children : el('span', { class: 'small', text: 'No cards in hand.' }));
+  const laid = rows === 2 ? [el('div', { class: 'hand-row' }, children.slice(0, perRow)), el('div', { class: 'hand-row' }, children.slice(perRow))] : children;
+  const hand = el('div', { class: `hand${interactive ? ' hand-interactive' : ''}${rows === 2 ? ' hand-rows' : ''}${moving ? ' is-moving' : ''}`, 'data-zone': 'hand', 'data-rows': String(rows), 'aria-label': `Your hand, ${n} card${n === 1 ? '' : 's'}`, role: 'group' },
+    n ? laid : el('span', { class: 'small', text: 'No cards in hand.' }));
   if (!arrange || n < 2) return hand;
   /** @type {(by: 'suit' | 'rank', text: string, hint: string) => HTMLButtonElement} */
   const sortButton = (by, text, hint) => el('button', {
@@ -237,11 +249,40 @@ export function handZone(cards, options = {}) {
     'aria-pressed': String(arrange.sort === by), title: hint, 'data-hint': hint, text,
     onclick: () => { const kept = /** @type {Arrange} */ (arrange); kept.sort = by; kept.order = null; kept.rerender?.(); },
   });
+  const kept = arrange;
+  const move = el('button', {
+    type: 'button', class: `btn btn-small btn-felt${moving ? ' is-on' : ''}`, 'data-testid': 'move-cards',
+    'aria-pressed': String(moving), title: 'Put your cards in the order you like: tap a card, then the card whose place it takes',
+    text: moving ? 'Done moving' : 'Move cards',
+    onclick: () => { kept.moving = !moving; kept.lifted = null; kept.rerender?.(); },
+  });
   return el('div', { class: 'hand-wrap' },
     el('div', { class: 'hand-sort', role: 'group', 'aria-label': 'Arrange your hand' },
       sortButton('suit', 'Sort by suit', 'Group your cards by suit, low to high (key S)'),
-      sortButton('rank', 'Sort by rank', 'Order your cards by rank, aces first (key S again)')),
+      sortButton('rank', 'Sort by rank', 'Order your cards by rank, aces first (key S again)'),
+      move),
+    moving ? el('p', { class: 'hand-moving-hint', 'data-testid': 'move-cards-hint', role: 'status',
+      text: kept.lifted ? 'Now tap the card whose place it takes.' : 'Tap the card to move.' }) : null,
     hand);
+}
+
+/**
+ * "Move cards": the first tap lifts a card, a tap on another puts it in that
+ * card's place, a tap on the lifted card puts it down where it was.
+ * @param {string[]} cards
+ * @param {Arrange} arrange
+ * @param {number} index
+ */
+function liftOrPlace(cards, arrange, index) {
+  const lifted = arrange.lifted ? cards.indexOf(arrange.lifted) : -1;
+  if (lifted < 0) {
+    arrange.lifted = cards[index];
+    arrange.rerender?.();
+    return;
+  }
+  arrange.lifted = null;
+  if (lifted === index) arrange.rerender?.();
+  else moveCard(cards, arrange, lifted, index);
 }
 
 // -- arranging the hand (sort, drag) and the card just drawn --------------------
