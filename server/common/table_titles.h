@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
+#include <string>
 #include <string_view>
 
 namespace parlour::server {
@@ -19,6 +21,16 @@ inline std::uint32_t table_title_slot(std::string_view id) {
   std::uint32_t h = 2166136261u;
   for (const unsigned char c : id) h = (h ^ c) * 16777619u;
   return h % kTableTitles;
+}
+
+// The first id `draw` makes whose title is not `taken`. Past about a hundred
+// open tables a free title takes many draws to find: after 64, two tables may
+// share one.
+template <class Draw>
+std::string id_with_free_title(const std::set<std::uint32_t>& taken, Draw draw) {
+  std::string id = draw();
+  for (int tries = 1; tries < 64 && taken.contains(table_title_slot(id)); ++tries) id = draw();
+  return id;
 }
 
 }  // namespace parlour::server

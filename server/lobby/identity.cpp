@@ -1,6 +1,7 @@
 // Identity changes made by other processes (another node, `parlour admin`)
 // applied here, and this server's presence published for `parlour admin
-// online` (docs/playing.md "Accounts and recovery", docs/admin.md).
+// online` (docs/playing.md "Accounts and recovery", docs/admin.md); a player's
+// chips read again from the ledger when they moved elsewhere (learn_balance).
 #include <utility>
 
 #include <algorithm>
@@ -127,6 +128,32 @@ void Lobby::publish_presence() {
   presence_timer_.async_wait([this](const boost::system::error_code& ec) {
     if (!ec) publish_presence();
   });
+}
+
+bool Lobby::balance_known(const std::string& player) {
+  const auto account = storage::player_account(player);
+  auto held = balances_.lock({account});
+  return balances_.known(account, held);
+}
+
+// On the writer's thread, between its transactions: the database's balance
+// plus what this node has applied and not yet written (LiveBalances::refresh).
+void Lobby::learn_balance(const std::string& player, std::function<void()> then) {
+  writer_.run(
+      [this, account = storage::player_account(player)](storage::Store& db) {
+        balances_.refresh({{account, db.balance(account)}});
+      },
+      [player, then = std::move(then)](std::exception_ptr error) {
+        if (error) {
+          try {
+            std::rethrow_exception(error);
+          } catch (const std::exception& e) {
+            // The welcome then says what this node knows; the next tick corrects it.
+            spdlog::error("reading the chips of player {} failed: {}", player, e.what());
+          }
+        }
+        then();
+      });
 }
 
 }  // namespace parlour::server

@@ -1,7 +1,6 @@
 #include "server/lobby/lobby.h"
 
 #include <algorithm>
-#include <set>
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
@@ -458,15 +457,9 @@ void Lobby::create_rematch(RematchPlan plan, Done done) {
 
 std::string Lobby::new_table_id() const {
   std::set<std::uint32_t> taken;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& [id, table] : tables_) taken.insert(table_title_slot(id));
-  }
-  // Past about a hundred open tables a free title takes many draws to find:
-  // then, after 64, two tables may share one.
-  std::string id = "t" + random_id(8);
-  for (int draw = 1; draw < 64 && taken.contains(table_title_slot(id)); ++draw) id = "t" + random_id(8);
-  return id;
+  std::lock_guard lock(mutex_);
+  for (const auto& [id, table] : tables_) taken.insert(table_title_slot(id));
+  return id_with_free_title(taken, [] { return "t" + random_id(8); });
 }
 
 // Every table is opened here, a new one or a rematch: the host's limits, the
@@ -658,39 +651,11 @@ void Lobby::hello(const protocol::Hello& hello, const std::string& address, Hell
     if (!queued) done(std::nullopt, ProtocolError(code::rate_limited, "the server is busy; try again"));
     return;
   }
-  // Known by name but not its chips: the welcome must not say 0. Several nodes:
-  // a tick read the players and its balances come after. One node too: a name
-  // just renamed (parlour admin) is known from the identity feed at once, its
-  // balance only once the writer has read it, and its owner may sign in between.
+  // Known by name, not its chips (a cluster tick's players before its balances; a
+  // name just renamed, before the writer read it): the welcome must not say 0.
   if (const auto player = players_.find(hello.name); player && !balance_known(player->name))
     return learn_balance(player->name, [this, hello, address, done] { known_hello(hello, address, done); });
   known_hello(hello, address, done);
-}
-
-bool Lobby::balance_known(const std::string& player) {
-  const auto account = storage::player_account(player);
-  auto held = balances_.lock({account});
-  return balances_.known(account, held);
-}
-
-// On the writer's thread, between its transactions: the database's balance
-// plus what this node has applied and not yet written (LiveBalances::refresh).
-void Lobby::learn_balance(const std::string& player, std::function<void()> then) {
-  writer_.run(
-      [this, account = storage::player_account(player)](storage::Store& db) {
-        balances_.refresh({{account, db.balance(account)}});
-      },
-      [player, then = std::move(then)](std::exception_ptr error) {
-        if (error) {
-          try {
-            std::rethrow_exception(error);
-          } catch (const std::exception& e) {
-            // The welcome then says what this node knows; the next tick corrects it.
-            spdlog::error("reading the chips of player {} failed: {}", player, e.what());
-          }
-        }
-        then();
-      });
 }
 
 void Lobby::known_hello(const protocol::Hello& hello, const std::string& address, HelloDone done) {

@@ -515,8 +515,11 @@ test('A trick game names who led the trick on the table, not who led the deal\'s
       const staying = legal.findIndex((json) => !['pass', 'drop'].includes(JSON.parse(json).type));
       const pick = legal[staying >= 0 ? staying : 0];
       const card = host.page.locator('[data-zone="hand"] button.hand-card:not([disabled])').first();
-      if (pick) await host.clickAction(pick);
-      else if (await card.count()) { await card.click(); await card.click(); } else { await host.page.waitForTimeout(100); continue; }
+      if (pick) {
+        // A push may land between reading the moves and clicking one (a bot's move, the trick taken): read again.
+        if (!(await host.legalActions()).includes(pick)) continue;
+        await host.clickAction(pick).catch(() => {});
+      } else if (await card.count()) { await card.click(); await card.click(); } else { await host.page.waitForTimeout(100); continue; }
       await host.waitForChange(key, 'the table moves after the host\'s move', seq).catch(() => {});
     }
     const seen = await host.page.evaluate(() => /** @type {any} */ (window).ledBy);
