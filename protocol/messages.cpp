@@ -233,6 +233,7 @@ Features as_features(const Json& value, std::string_view field) {
   for (std::size_t i = 0; i < value.size(); ++i) {
     const auto name = as_bounded_string(value[i], std::string(field) + "[" + std::to_string(i) + "]", 1, max_feature_chars);
     if (name == "deltas") features.deltas = true;
+    if (name == "table_melds") features.table_melds = true;
   }
   return features;
 }
@@ -634,6 +635,7 @@ Json error_message(std::optional<std::int64_t> re, const std::string& code, cons
 Json features_json(const Features& features) {
   Json names = Json::array();
   if (features.deltas) names.push_back("deltas");
+  if (features.table_melds) names.push_back("table_melds");
   return names;
 }
 

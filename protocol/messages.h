@@ -75,6 +75,8 @@ Clock clock_from_json(const Json& value);
 // a client may ask an older server for a newer feature.
 struct Features {
   bool deltas = false;  // state pushes carry only what changed (docs/protocol.md "State")
+  // A result's melds in a game whose melds belong to the table (Carousel) name no owner (null).
+  bool table_melds = false;
   friend bool operator==(const Features&, const Features&) = default;
 };
 inline constexpr std::size_t max_features = 16;

@@ -154,6 +154,12 @@ class GameState {
   Json view(std::optional<int> seat) const;
   // The latest deal's (or the game's) result; null while none is settled.
   virtual Json result() const = 0;
+  // Where the melds belong to the whole table (Carousel: anyone may rearrange
+  // them), result() still names an owner for each, as PROTOCOL.md version 1's
+  // readers have it; a client that asked for the `table_melds` feature gets
+  // result_with_table_melds() instead, whose melds name none (null).
+  virtual bool melds_belong_to_table() const { return false; }
+  virtual Json result_with_table_melds() const { return result(); }
   virtual int deals_played() const = 0;
   // The running turn's time limit, for games with one; none by default.
   virtual std::optional<TurnTimer> turn_timer() const { return std::nullopt; }

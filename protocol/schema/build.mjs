@@ -310,6 +310,10 @@ function reviewGames(defs, ids, games_layouts) {
     const pile = defs[`view_${id}`].properties.piles?.items?.properties;
     if (pile?.owner) pile.owner = nullableSeat;
   }
+  // Carousel's melds belong to the table: a connection that asked for `table_melds` reads no owner (null)
+  // in its results (docs/protocol.md "Features"); every other connection reads the seat version 1 has.
+  const carouselMeld = defs.result_carousel?.properties?.melds?.items?.properties;
+  if (carouselMeld?.owner) carouselMeld.owner = { ...nullable(carouselMeld.owner), description: 'null for a connection that asked for the table_melds feature' };
   // Russian Bank's result of a deal won has no dealer (docs/protocol.md says every result has one: reported, not changed).
   const bank = defs.result_russian_bank;
   bank.required = bank.required.filter((key) => key !== 'dealer');

@@ -94,6 +94,8 @@ class RummyBase : public GameState {
   Effects close(const Balances& balances) override;
   void write_view(std::optional<int> viewer, JsonWriter& out) const override;
   Json result() const override { return result_.get(); }
+  bool melds_belong_to_table() const override { return !melds_have_owners(); }
+  Json result_with_table_melds() const override;
   int deals_played() const override { return deals_; }
   std::optional<DeckSource> deck_source() const override { return shoe_.source(); }
   // Everything the engine holds that play changes (snapshot.cpp); the config and
@@ -224,8 +226,9 @@ class RummyBase : public GameState {
     bool discard_pile = true;
   };
   // False where the melds belong to the whole table (Carousel: anyone may
-  // rearrange them): the view then names no owner (null). The result still
-  // does, as the wire's result schema has it (an integer).
+  // rearrange them): the view then names no owner (null). result() still does,
+  // as version 1's result schema has it (an integer); result_with_table_melds()
+  // does not (the `table_melds` feature).
   virtual bool melds_have_owners() const { return true; }
   void write_view_of(std::optional<int> viewer, const ViewParts& parts, JsonWriter& out) const;
 

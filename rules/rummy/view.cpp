@@ -62,6 +62,14 @@ Json RummyBase::table_view() const {
 
 void RummyBase::write_view(std::optional<int> viewer, JsonWriter& out) const { write_view_of(viewer, ViewParts{}, out); }
 
+Json RummyBase::result_with_table_melds() const {
+  auto shown = result();
+  if (melds_have_owners() || !shown.is_object()) return shown;
+  if (const auto melds = shown.find("melds"); melds != shown.end() && melds->is_array())
+    for (auto& meld : *melds) meld["owner"] = nullptr;
+  return shown;
+}
+
 void RummyBase::write_view_of(std::optional<int> viewer, const ViewParts& parts, JsonWriter& out) const {
   const auto phase = stage_name(static_cast<int>(stage_));
   const auto acting = to_act();

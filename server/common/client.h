@@ -28,6 +28,8 @@ class Client {
   // Whether its sign-in asked for state pushes of what changed only (the
   // `deltas` feature); otherwise every push is whole (PROTOCOL.md version 1).
   virtual bool wants_deltas() const { return false; }
+  // Whether it asked for results whose table-owned melds name no owner (`table_melds`).
+  virtual bool wants_table_melds() const { return false; }
   // Several nodes: the table this client spoke to is now served elsewhere. The
   // connection is closed (WebSocket status 1012, "service restart") so that
   // the client reconnects through the proxy, which routes it to the new node.

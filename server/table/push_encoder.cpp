@@ -8,9 +8,9 @@ namespace parlour::server {
 
 using Json = nlohmann::json;
 
-bool PushEncoder::add(ClientId client, const std::string& player, bool deltas) {
+bool PushEncoder::add(ClientId client, const std::string& player, bool deltas, bool table_melds) {
   if (has(client)) return false;
-  members_.push_back({client, player, deltas});
+  members_.push_back({client, player, deltas, table_melds});
   return true;
 }
 
@@ -51,7 +51,7 @@ bool PushEncoder::players_changed(const PushScene& scene) const {
 }
 
 void PushEncoder::resend_all() {
-  for (auto& member : members_) member = Member{member.client, member.player, member.deltas};
+  for (auto& member : members_) member = Member{member.client, member.player, member.deltas, member.table_melds};
   result_read_ = false;
 }
 
@@ -106,10 +106,14 @@ void PushEncoder::refresh_result(const PushScene& scene) {
   // never while one is played (after a restart it is read once).
   if (scene.state.game()->phase() == rules::Phase::playing && result_read_) return;
   result_read_ = true;
-  const auto result = scene.state.game()->result();
+  const auto& game = *scene.state.game();
+  const auto result = game.result();
   auto text = result.is_null() ? std::string() : result.dump(-1, ' ', false, Json::error_handler_t::replace);
   if (text == result_text_) return;
   result_text_ = std::move(text);
+  result_table_text_.clear();
+  if (game.melds_belong_to_table() && !result.is_null())
+    result_table_text_ = game.result_with_table_melds().dump(-1, ' ', false, Json::error_handler_t::replace);
   ++result_version_;
 }
 
@@ -255,7 +259,7 @@ std::string joined_objects(const std::string& lean, const std::string& constants
 
 std::string PushEncoder::state_text(Member& member, SharedParts& parts, const PushScene& scene) {
   // A whole push is a first push: the member is taken to have had nothing.
-  if (!member.deltas) member = Member{member.client, member.player, false};
+  if (!member.deltas) member = Member{member.client, member.player, false, member.table_melds};
   const auto seat = scene.state.seat_of(member.player);
   auto& view = view_parts(parts, scene, seat);
   std::string text;
@@ -299,7 +303,7 @@ std::string PushEncoder::state_text(Member& member, SharedParts& parts, const Pu
   // it stays until the next deal settles (docs/protocol.md).
   if (scene.state.game() && !scene.state.failed() && !result_text_.empty() && (parts.result_always || member.result_sent != result_version_)) {
     text += R"(,"result":)";
-    text += result_text_;
+    text += member.table_melds && !result_table_text_.empty() ? result_table_text_ : result_text_;
     member.result_sent = result_version_;
   }
   text += R"(,"view":)";

@@ -56,7 +56,7 @@ class PushEncoder {
 
   // A connection joins the audience (false if it was there already); `deltas`:
   // it asked for pushes of what changed only.
-  bool add(ClientId client, const std::string& player, bool deltas);
+  bool add(ClientId client, const std::string& player, bool deltas, bool table_melds = false);
   // A connection leaves (false if it was not there).
   bool remove(ClientId client);
   bool has(ClientId client) const;
@@ -80,6 +80,7 @@ class PushEncoder {
     ClientId client = 0;
     std::string player;
     bool deltas = false;             // false: every push whole, as if it were the member's first
+    bool table_melds = false;        // asked for the result_with_table_melds() of the game (`table_melds`)
     std::int64_t log_sent = -1;      // absolute number of log lines this member has had; -1: none yet
     std::uint64_t players_sent = 0;  // the players list version this member has had (whole or by chips); 0: none yet
     std::uint64_t roster_sent = 0;   // the roster version of the last whole players list it had; 0: none yet
@@ -150,6 +151,7 @@ class PushEncoder {
   std::string view_constants_;          // the view's constants as last seen, as JSON ("": none yet)
   std::uint64_t view_constants_version_ = 0;
   std::string result_text_;             // the latest result as last serialized ("" if none)
+  std::string result_table_text_;       // the same, as `table_melds` has it, where that differs ("" otherwise)
   std::uint64_t result_version_ = 0;
   bool result_read_ = false;            // result_text_ holds the game's result since the last settlement
 };

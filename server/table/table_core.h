@@ -45,6 +45,7 @@ struct Caller {
   std::string player;
   std::optional<std::int64_t> re;
   bool deltas = false;  // its pushes carry what changed only (Client::wants_deltas)
+  bool table_melds = false;  // its results' table-owned melds name no owner (Client::wants_table_melds)
 };
 
 enum class TimerKind { bot, turn, next_deal };

@@ -163,8 +163,18 @@ Outbox TableCore::unseat(const Caller& who, int seat, const std::string& replace
       return refuse(code::conflict, info_.name + " is played to its end by the players who started it, so a seat "
                                                  "cannot change hands; free it with replace \"open\" and the game "
                                                  "goes on without it, as when a player leaves");
-    spdlog::info("table {}: the host takes seat {} ({}) out of the game", id(), seat, s.player);
     continued_.erase(seat);
+    // In the middle of a deal, as when a player leaves: the bot plays his hand
+    // out, and he is out of the game from the next deal (seat_changes_due).
+    if (game()->phase() == rules::Phase::playing) {
+      spdlog::info("table {}: the host takes seat {} ({}) out of the game from the next deal", id(), seat, s.player);
+      Json event = {{"kind", "unseat"}, {"seat", seat}, {"replace", "open"}};
+      auto postings = apply_event(event);
+      if (!s.bot) mark_away(seat, /*say_so=*/false);
+      return commit_step(event, std::move(postings), {.seats = true},
+                         {reply(who, protocol::reply("ok", who.re, {{"seq", state_.seq()}}))}, who);
+    }
+    spdlog::info("table {}: the host takes seat {} ({}) out of the game", id(), seat, s.player);
     Json event = {{"kind", "leave"}, {"seat", seat}, {"by", "host"}};
     auto postings = apply_event(event);
     return commit_step(event, std::move(postings),

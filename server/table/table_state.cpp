@@ -159,6 +159,9 @@ AppliedEvent TableState::apply_event(Json& event, const ChipsNow* chips_now, std
       effects.say(rules::seat_tag(seat) + " leaves the table: a bot plays their hand to the end of this deal, and " +
                   (info_->seats_change_between_deals ? "the seat is open from the next deal."
                                                      : "the game goes on without them from the next deal."));
+    else if (!info_->seats_change_between_deals)
+      effects.say("The host takes " + rules::seat_tag(seat) + " out of the game: a bot plays their hand to the end "
+                  "of this deal, and the game goes on without them from the next deal.");
     else
       effects.say("The host frees " + rules::seat_tag(seat) + "'s seat: from the next deal it goes to " +
                   (seats_[seat].leaving == "bot" ? "a bot." : "a new player (or stays empty)."));

@@ -682,6 +682,11 @@ TEST_CASE("a sign-in may ask for features: known names set their flag, unknown o
   check_rejected(Json({{"type", "hello"}, {"name", "ann"}, {"features", many}}).dump(), "field 'features'");
   CHECK(features_json(Features{}) == Json::array());
   CHECK(features_json(Features{.deltas = true}) == Json::array({"deltas"}));
+  const auto both = parse_as<Hello>(R"({"type":"hello","name":"ann","features":["table_melds","deltas"]})").features;
+  CHECK(both.deltas);
+  CHECK(both.table_melds);
+  CHECK_FALSE(parse_as<Hello>(R"({"type":"hello","name":"ann","features":["deltas"]})").features.table_melds);
+  CHECK(features_json(both) == Json::array({"deltas", "table_melds"}));
 }
 
 TEST_CASE("signup_link takes 1 to 20 uses and 1 to 168 hours, by default one use for a day") {

@@ -366,6 +366,27 @@ TEST_CASE("carousel melds belong to the table: the view names no owner") {
   for (const auto& meld : view(h)["melds"]) CHECK(meld["owner"].is_null());
 }
 
+TEST_CASE("carousel melds belong to the table: a result for table_melds names no owner; version 1's still names a seat") {
+  Harness h = e17c_before_k();
+  CHECK(h.game().melds_belong_to_table());
+  h.act(0, draw());
+  h.act(0, layout(table_with(h, {{"AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS"}})));
+  REQUIRE(h.game().phase() == Phase::deal_over);
+  const auto v1 = h.game().result();
+  const auto shared = h.game().result_with_table_melds();
+  REQUIRE(v1["melds"].size() == 5);
+  REQUIRE(shared["melds"].size() == 5);
+  for (std::size_t i = 0; i < 5; ++i) {
+    CHECK(v1["melds"][i]["owner"].is_number_integer());
+    CHECK(shared["melds"][i]["owner"].is_null());
+    CHECK(shared["melds"][i]["cards"] == v1["melds"][i]["cards"]);
+  }
+  // Everything else is the same result.
+  auto rest = shared;
+  rest["melds"] = v1["melds"];
+  CHECK(rest == v1);
+}
+
 TEST_CASE("E17d: a knock with a count of 6 is refused; knock is not listed; the state is unchanged") {
   Harness h = three(x_12, y_20, k_with("6H"), {"KD", "QD", "QS"});
   x_and_y_lay_out(h, {"KS", "KH", "KD"});

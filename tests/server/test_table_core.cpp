@@ -25,7 +25,8 @@ namespace {
 // Options: "throw_at_act" (throw a std::runtime_error on that many-th act),
 // "nobody_acts" (to_act names a seat with nothing to do), "empty_deals" (every
 // deal ends at once), "scored" (the seat whose tap ends a deal takes the pot and
-// 5 points; the result then has seats' chips and points, and running scores).
+// 5 points; the result then has seats' chips and points, and running scores),
+// "table_melds" (the result has a meld the table owns: result_with_table_melds).
 // Each act moves 1 chip from the actor to the pool "pot".
 class ScriptedGame final : public rules::GameState {
  public:
@@ -84,6 +85,7 @@ class ScriptedGame final : public rules::GameState {
   void write_view(std::optional<int>, rules::JsonWriter& out) const override { out.json({{"deal", deals_}, {"pot", pot_}}); }
   Json result() const override {
     if (deals_ == 0 || phase_ == rules::Phase::playing) return Json();
+    if (options_.value("table_melds", false)) return Json{{"deal", deals_}, {"melds", {{{"meld", 0}, {"owner", 0}, {"cards", {"AS"}}}}}};
     if (!options_.value("scored", false)) return Json{{"deal", deals_}};
     Json seats = Json::array();
     for (int seat = 0; seat < players_; ++seat)
@@ -91,6 +93,12 @@ class ScriptedGame final : public rules::GameState {
     return {{"deal", deals_}, {"seats", seats}, {"scores", scores_}};
   }
   int deals_played() const override { return deals_; }
+  bool melds_belong_to_table() const override { return options_.value("table_melds", false); }
+  Json result_with_table_melds() const override {
+    auto shown = result();
+    if (shown.contains("melds")) shown["melds"][0]["owner"] = nullptr;
+    return shown;
+  }
   Json snapshot() const override {
     return {{"phase", static_cast<int>(phase_)}, {"turn", turn_}, {"acts", acts_}, {"deals", deals_}, {"pot", pot_},
             {"deal_chips", deal_chips_}, {"scores", scores_}, {"winner", winner_}};
@@ -132,6 +140,7 @@ rules::GameInfo scripted_info() {
       {"nobody_acts", rules::OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt, ""},
       {"empty_deals", rules::OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt, ""},
       {"scored", rules::OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt, ""},
+      {"table_melds", rules::OptionSpec::Type::boolean, false, {}, std::nullopt, std::nullopt, ""},
   };
   info.create = [](const rules::GameSetup& setup) -> std::unique_ptr<rules::GameState> {
     return std::make_unique<ScriptedGame>(setup);
@@ -739,6 +748,20 @@ TEST_CASE("while a table is played, each deal's result goes once to each member;
   bench.run(bench.core->watch({5, "dan", 1}));
   REQUIRE(bench.frames[3].size() > pushes);
   CHECK(bench.last_pushed(3).contains("result"));
+}
+
+TEST_CASE("a result's table-owned melds name no owner for a member who asked for table_melds, a seat for one who did not") {
+  Bench bench(scripted_info(), {{"table_melds", true}});
+  const Caller ann{1, "ann", 1, true, /*table_melds=*/true};
+  bench.run(bench.core->join(ann, 0));
+  bench.run(bench.core->join(bench.bob(), 1));
+  bench.run(bench.core->start(ann));
+  bench.run(bench.core->act(ann, {{"type", "tap"}}, std::nullopt));
+  bench.run(bench.core->act(bench.bob(), {{"type", "tap"}}, std::nullopt));
+  REQUIRE(bench.last_state(1)["result"].is_object());
+  CHECK(bench.last_state(1)["result"]["melds"][0]["owner"].is_null());
+  CHECK(bench.last_state(2)["result"]["melds"][0]["owner"] == 0);
+  CHECK(bench.last_state(1)["result"]["melds"][0]["cards"] == bench.last_state(2)["result"]["melds"][0]["cards"]);
 }
 
 // ---------------------------------------------------------------- the turn clock and away seats
@@ -1629,7 +1652,7 @@ TEST_CASE("open seats: only the host frees seats, never his own, and only a seat
   CHECK(bench.core->seq() == seq);
 }
 
-TEST_CASE("open seats: in a game played to its end, an absent player can only be taken out, as if he had left") {
+TEST_CASE("open seats: in a game played to its end, an absent player can only be taken out, as if he had left: his hand played out first") {
   Bench bench(*rules::Registry::builtin().find("rummy"), Json::object(), 3);
   seat_three_and_start(bench);
   bench.run(bench.core->disconnected(3));
@@ -1637,9 +1660,25 @@ TEST_CASE("open seats: in a game played to its end, an absent player can only be
   bench.run(bench.core->unseat(bench.ann(), 2, "bot"));
   CHECK(answer(bench, 1)["code"] == "conflict");
   CHECK(bench.core->seq() == seq);
+  bench.run(bench.core->watch({9, "zed", 1}));
   bench.run(bench.core->unseat(bench.ann(), 2, "open"));
   CHECK(answer(bench, 1)["type"] == "ok");
-  CHECK(last_event_bare(bench) == Json::parse(R"({"kind":"leave","seat":2,"by":"host"})"));
+  CHECK(last_event_bare(bench) == Json::parse(R"({"kind":"unseat","seat":2,"replace":"open"})"));
+  CHECK(bench.log_has(9, "The host takes cat out of the game: a bot plays their hand to the end of this deal"));
+  CHECK(bench.player(9, 2)["away"] == true);
+  play_out_deal(bench, 2000);
+  CHECK(bench.last_state(9)["result"]["end"] != "abandoned");
+  bench.fire(TimerKind::next_deal);
+  CHECK(bench.last_event()["seats"] == Json::parse(R"([{"seat":2,"left":true}])"));
+  CHECK(bench.core->state().seats()[2].left);
+  // Between deals it is at once, as before.
+  Bench later(*rules::Registry::builtin().find("rummy"), Json::object(), 3);
+  seat_three_and_start(later);
+  later.run(later.core->watch({9, "zed", 1}));
+  play_out_deal(later, 2000);
+  later.run(later.core->disconnected(3));
+  later.run(later.core->unseat(later.ann(), 2, "open"));
+  CHECK(last_event_bare(later) == Json::parse(R"({"kind":"leave","seat":2,"by":"host"})"));
 }
 
 TEST_CASE("open seats: before play the host empties a seat at once") {
@@ -2003,9 +2042,9 @@ TEST_CASE("push encoding: golden frames of first pushes, delta pushes and a spec
     if (text.find(R"("type":"state")") != std::string::npos)
       pushed.push_back(std::to_string(to) + " " + without_commitments(text));
   const std::vector<std::string> golden = {
-      R"(1 {"type":"state","table":"t1","seq":0,"status":"waiting","game":"scripted","host":"ann","clock":{"away_after":2,"bank":0,"seconds":90},"players":[{"away":false,"bot":false,"chips":100,"connected":true,"player":"ann","seat":0}],"seat":0,"invite":"secret-invite","to_act":[],"view":{"options":{"empty_deals":false,"nobody_acts":false,"scored":false,"throw_at_act":0},"seats":2},"view_constants":["options","seats"],"legal":[],"log_from":0,"log":[],"chat_from":0,"chat":[]})",
+      R"(1 {"type":"state","table":"t1","seq":0,"status":"waiting","game":"scripted","host":"ann","clock":{"away_after":2,"bank":0,"seconds":90},"players":[{"away":false,"bot":false,"chips":100,"connected":true,"player":"ann","seat":0}],"seat":0,"invite":"secret-invite","to_act":[],"view":{"options":{"empty_deals":false,"nobody_acts":false,"scored":false,"table_melds":false,"throw_at_act":0},"seats":2},"view_constants":["options","seats"],"legal":[],"log_from":0,"log":[],"chat_from":0,"chat":[]})",
       R"(1 {"type":"state","table":"t1","seq":0,"status":"waiting","players":[{"away":false,"bot":false,"chips":100,"connected":true,"player":"ann","seat":0},{"away":false,"bot":false,"chips":100,"connected":true,"player":"bob","seat":1}],"seat":0,"to_act":[],"view":{},"legal":[],"log_from":0,"log":[]})",
-      R"(2 {"type":"state","table":"t1","seq":0,"status":"waiting","game":"scripted","host":"ann","clock":{"away_after":2,"bank":0,"seconds":90},"players":[{"away":false,"bot":false,"chips":100,"connected":true,"player":"ann","seat":0},{"away":false,"bot":false,"chips":100,"connected":true,"player":"bob","seat":1}],"seat":1,"invite":"secret-invite","to_act":[],"view":{"options":{"empty_deals":false,"nobody_acts":false,"scored":false,"throw_at_act":0},"seats":2},"view_constants":["options","seats"],"legal":[],"log_from":0,"log":[],"chat_from":0,"chat":[]})",
+      R"(2 {"type":"state","table":"t1","seq":0,"status":"waiting","game":"scripted","host":"ann","clock":{"away_after":2,"bank":0,"seconds":90},"players":[{"away":false,"bot":false,"chips":100,"connected":true,"player":"ann","seat":0},{"away":false,"bot":false,"chips":100,"connected":true,"player":"bob","seat":1}],"seat":1,"invite":"secret-invite","to_act":[],"view":{"options":{"empty_deals":false,"nobody_acts":false,"scored":false,"table_melds":false,"throw_at_act":0},"seats":2},"view_constants":["options","seats"],"legal":[],"log_from":0,"log":[],"chat_from":0,"chat":[]})",
       R"(1 {"type":"state","table":"t1","seq":1,"status":"playing","seat":0,"to_act":[0],"timer":{"bank":0,"ends_at":1090000,"seat":0,"seconds":90},"fair":{"commitment":"C","deal":1},"view":{"deal":1,"pot":0},"view_constants":[],"legal":[{"type":"tap"}],"log_from":0,"log":["Deal 1 is dealt from a committed deck: sha256 C."]})",
       R"(2 {"type":"state","table":"t1","seq":1,"status":"playing","seat":1,"to_act":[0],"timer":{"bank":0,"ends_at":1090000,"seat":0,"seconds":90},"fair":{"commitment":"C","deal":1},"view":{"deal":1,"pot":0},"view_constants":[],"legal":[],"log_from":0,"log":["Deal 1 is dealt from a committed deck: sha256 C."]})",
       R"(1 {"type":"state","table":"t1","seq":2,"status":"playing","chips":[99,100],"seat":0,"to_act":[1],"timer":{"bank":0,"ends_at":1090000,"seat":1,"seconds":90},"view":{"deal":1,"pot":1},"legal":[],"log_from":1,"log":["tap 1"]})",

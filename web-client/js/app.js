@@ -205,9 +205,11 @@ conn.on('open', () => {
   });
 });
 
-// Every sign-in asks for state pushes of what changed only; connection.js
-// (completeState) fills each push in from the ones before (docs/protocol.md "Features").
-const FEATURES = ['deltas'];
+// Every sign-in asks for state pushes of what changed only (connection.js,
+// completeState, fills each push in from the ones before), and for results
+// whose melds name no owner where they belong to the table (Carousel's), so a
+// result does not give them all to one player (docs/protocol.md "Features").
+const FEATURES = ['deltas', 'table_melds'];
 
 /**
  * @param {string} name

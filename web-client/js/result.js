@@ -318,11 +318,12 @@ export function renderResult(result, ctx) {
   if (typeof leftover.pool === 'number') summary.push(`pool now ${leftover.pool}`);
   if (summary.length) parts.splice(1, 0, el('p', { class: 'result-summary', text: summary.join(' · ') }));
   for (const key of ['deal', 'end', 'winner', 'pot', 'pool', 'dealer']) if (typeof leftover[key] !== 'object') delete leftover[key];
-  // The melds on the table when the deal ended (a winning rummy included), each with its owner.
+  // The melds on the table when the deal ended (a winning rummy included), each with its owner
+  // (none where they belong to the table: Carousel's, with the `table_melds` feature).
   if (Array.isArray(leftover.melds) && leftover.melds.every((m) => isPlainObject(m) && Array.isArray(m.cards) && m.cards.every((c) => typeof c === 'string'))) {
     if (leftover.melds.length) {
       parts.push(el('div', { class: 'result-melds', 'data-zone': 'result-melds' },
-        el('h4', { text: 'Melds' }),
+        el('h4', { text: leftover.melds.every((m) => m.owner === null) ? 'Melds on the table' : 'Melds' }),
         leftover.melds.map((m) => el('div', { class: 'result-meld', 'data-owner': String(m.owner ?? '') },
           el('span', { class: 'muted', text: Number.isInteger(m.owner) ? `${seatName(ctx, m.owner)}: ` : '' }),
           m.cards.map((/** @type {unknown} */ card) => cardElement(card))))));
