@@ -328,27 +328,53 @@ Run run_echo(const Options& options, int tables, std::size_t payload) {
 }
 
 // Idle connections, signed in: what each costs the server in resident memory.
-double rss_per_idle_connection(const Options& options, int files) {
+// The server's RSS growth per idle signed-in connection, two ways:
+// - new names: each connection registers a name (its player, account and
+//   starting chips, and the SQLite pages they fill, are in the figure);
+// - returning names: the names were registered by an earlier run of the
+//   server on the same database, so what grows is the connection alone (and
+//   the player's session): what a host's month-old server pays for a friend
+//   who keeps a tab open.
+struct IdleRss {
+  double new_names = 0;
+  double returning_names = 0;
+};
+
+IdleRss rss_per_idle_connection(const Options& options, int files) {
   ServerProcess server(ServerProcess::fresh_db("bench-idle"), server_flags(options), options.server_binary);
   server.limit_files(files);
   server.stop();
   server.start();
-  asio::io_context io(1);
-  std::vector<Player> warm;
-  for (int i = 0; i < 20; ++i) {
-    warm.push_back(std::make_shared<WsPlayer>(io, server.port(), WsPlayer::Protocol::parlour, WsPlayer::Role::spectator, i));
-    warm.back()->request({{"type", "hello"}, {"features", {"deltas"}}, {"name", "warm" + std::to_string(i)}});
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  const long before = server.rss_kib();
-  std::vector<Player> idle;
-  for (int i = 0; i < idle_connections; ++i) {
-    idle.push_back(std::make_shared<WsPlayer>(io, server.port(), WsPlayer::Protocol::parlour, WsPlayer::Role::spectator, i));
-    idle.back()->request({{"type", "hello"}, {"features", {"deltas"}}, {"name", "idle" + std::to_string(i)}});
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  const long after = server.rss_kib();
-  return 1024.0 * static_cast<double>(after - before) / idle_connections;
+  IdleRss out;
+  std::vector<std::string> tokens;
+  const auto sign_in = [&](asio::io_context& io, std::vector<Player>& into, const std::string& prefix, int count,
+                           bool returning) {
+    for (int i = 0; i < count; ++i) {
+      into.push_back(std::make_shared<WsPlayer>(io, server.port(), WsPlayer::Protocol::parlour, WsPlayer::Role::spectator, i));
+      Json hello = {{"type", "hello"}, {"features", {"deltas"}}, {"name", prefix + std::to_string(i)}};
+      if (returning) hello["token"] = tokens.at(static_cast<std::size_t>(prefix == "warm" ? i : 20 + i));
+      const auto welcome = into.back()->request(hello);
+      if (!returning) tokens.push_back(welcome.at("token").get<std::string>());
+    }
+  };
+  const auto measure = [&](bool returning) {
+    asio::io_context io(1);
+    std::vector<Player> warm;
+    sign_in(io, warm, "warm", 20, returning);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const long before = server.rss_kib();
+    std::vector<Player> idle;
+    sign_in(io, idle, "idle", idle_connections, returning);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const long after = server.rss_kib();
+    return 1024.0 * static_cast<double>(after - before) / idle_connections;
+  };
+  out.new_names = measure(false);
+  // A fresh process on the same database: the names are known from its start.
+  server.stop();
+  server.start();
+  out.returning_names = measure(true);
+  return out;
 }
 
 std::string ratio(double parlour, double baseline) {
@@ -523,9 +549,13 @@ void run_server_bench(const Options& options) {
                   options.server_threads);
     }
   }
+  const auto idle = rss_per_idle_connection(options, files);
   print_line("server/rss per idle connection",
-             fixed(rss_per_idle_connection(options, files) / 1024.0, 1) + " KiB (" + std::to_string(idle_connections) +
-                 " signed-in WebSockets)");
+             fixed(idle.new_names / 1024.0, 1) + " KiB (" + std::to_string(idle_connections) +
+                 " signed-in WebSockets, each a new name)");
+  print_line("server/rss per idle connection",
+             fixed(idle.returning_names / 1024.0, 1) + " KiB (" + std::to_string(idle_connections) +
+                 " signed-in WebSockets of names registered before the server started)");
 }
 
 }  // namespace parlour::bench
