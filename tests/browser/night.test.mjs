@@ -415,6 +415,41 @@ test('On a touch phone a big hand lies in two rows, lifted cards clear the sort 
   });
 });
 
+test('The text table serves every layout: tricks, cassino and building games read in words and move by number', { timeout: 180_000 }, async () => {
+  await withFixture('night-text-layouts', async (fixture) => {
+    for (const [game, seats] of [['rams', 3], ['royal_cassino', 2], ['russian_bank', 2]]) {
+      const player = await fixture.player(`tess_${game.slice(0, 5)}`, undefined, { viewport: LAPTOP });
+      await player.createTable({ game, seed: SEED, seats });
+      for (let bot = 1; bot < seats; bot++) await player.addBot();
+      await player.start();
+      const { page } = player;
+      await page.locator('body').focus();
+      await page.keyboard.press('t');
+      const text = page.locator('[data-zone="text-table"]');
+      await text.waitFor();
+      const words = (await text.textContent()) ?? '';
+      assert.match(words, /Players/, `${game}: the players are listed`);
+      assert.match(words, /On the table/, `${game}: the table is read out`);
+      assert.doesNotMatch(words, /\b[A2-9TJQKEW][SHDC]\b|\w+:\d|undefined|\[object/, `${game}: in words: ${words.slice(0, 300)}`);
+      await assertCleanPage(player, `the text table (${game})`);
+      // One move by its number, when the turn is the player's.
+      const box = page.locator('[data-testid="move-number"]');
+      await box.or(page.locator('[data-zone="result"]')).first().waitFor({ timeout: 30_000 }).catch(() => {});
+      if (await box.count()) {
+        const seq = await player.table.getAttribute('data-seq');
+        await box.focus();
+        await page.keyboard.type('1');
+        await page.keyboard.press('Enter');
+        const amount = page.locator('[data-zone="actions"] input.action-number');
+        if (await amount.count() && await amount.evaluate((node) => node === document.activeElement)) await page.keyboard.press('Enter');
+        await assertEventually(async () => (await player.table.getAttribute('data-seq')) !== seq, `${game}: move 1 is played`);
+      }
+      await page.keyboard.press('t');
+      await assertEventually(async () => !(await text.isVisible()), `${game}: T again brings the felt back`);
+    }
+  });
+});
+
 test('Bots are told apart: by first name at one table, by family name across tables', { timeout: 120_000 }, async () => {
   await withFixture('night-bot-names', async (fixture) => {
     const alice = await fixture.player('alice', undefined, { viewport: LAPTOP });

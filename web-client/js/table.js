@@ -482,7 +482,9 @@ export function createTablePage(ctx, params) {
     if (!state || !element.isConnected || event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
     // Never while typing: chat, bet amounts, the invite box.
-    const typing = target instanceof HTMLElement && (target.isContentEditable || target.matches('input, textarea, select'));
+    // The text table's move box takes numbers only: a letter or ? typed there is a shortcut (T, S, D, ?).
+    const inMoveBox = target instanceof HTMLElement && target.matches('.move-number-input') && /^[a-zA-Z?]$/.test(event.key);
+    const typing = !inMoveBox && target instanceof HTMLElement && (target.isContentEditable || target.matches('input, textarea, select'));
     if (typing && !(event.key === 'Enter' && target.matches('.action-number')) && event.key !== 'Escape') return;
     const key = event.key;
     /** @param {string} selector */
