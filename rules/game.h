@@ -157,8 +157,7 @@ class GameState {
   // Where the melds belong to the whole table (Carousel: anyone may rearrange
   // them), result() still names an owner for each, as PROTOCOL.md version 1's
   // readers have it; a client that asked for the `table_melds` feature gets
-  // result_with_table_melds() instead, whose melds name none (null).
-  virtual bool melds_belong_to_table() const { return false; }
+  // this instead, whose melds name none (null). result() in every other game.
   virtual Json result_with_table_melds() const { return result(); }
   virtual int deals_played() const = 0;
   // The running turn's time limit, for games with one; none by default.

@@ -46,8 +46,8 @@
 //   table's bot and leaves at the next deal (the server's rule for every game,
 //   docs/protocol.md "Leaving in the middle of a deal"), so the deal stands. A
 //   seat that leaves the game mid-deal all the same (seat_left) voids it: the
-//   cards are thrown in, chips already paid stand, and the pool carries over. Below three players the
-//   game is over. It also ends after option `deals` deals (0 = no limit); the
+//   cards are thrown in, chips already paid stand, and the pool carries over.
+//   Below three players the game is over. It also ends after option `deals` deals (0 = no limit); the
 //   pool left is shared out as GAMES.md says.
 // - Views: own hand only; the widow, dead cards and passed hands are counts only;
 //   the turned trump and the cards played are public.

@@ -24,8 +24,8 @@
 //   table's bot and leaves at the next deal (the server's rule for every game,
 //   docs/protocol.md "Leaving in the middle of a deal"), so the deal stands. A
 //   seat that leaves the game mid-deal all the same (seat_left) voids it: the
-//   cards are thrown in and nobody pays. Fewer than three players left ends the game. The pool left at the
-//   end is shared out as GAMES.md says.
+//   cards are thrown in and nobody pays. Fewer than three players left ends
+//   the game. The pool left at the end is shared out as GAMES.md says.
 // - Views show one's own hand, the counts of the other hands, the trick on the
 //   table, the last trick and the tricks taken; the cards played are public.
 #pragma once

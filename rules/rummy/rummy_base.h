@@ -94,7 +94,6 @@ class RummyBase : public GameState {
   Effects close(const Balances& balances) override;
   void write_view(std::optional<int> viewer, JsonWriter& out) const override;
   Json result() const override { return result_.get(); }
-  bool melds_belong_to_table() const override { return !melds_have_owners(); }
   Json result_with_table_melds() const override;
   int deals_played() const override { return deals_; }
   std::optional<DeckSource> deck_source() const override { return shoe_.source(); }

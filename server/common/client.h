@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "protocol/messages.h"
+
 namespace parlour::server {
 
 using ClientId = std::uint64_t;
@@ -25,11 +27,9 @@ class Client {
   }
   // The signed-in player's name, "" before hello.
   virtual std::string player() const = 0;
-  // Whether its sign-in asked for state pushes of what changed only (the
-  // `deltas` feature); otherwise every push is whole (PROTOCOL.md version 1).
-  virtual bool wants_deltas() const { return false; }
-  // Whether it asked for results whose table-owned melds name no owner (`table_melds`).
-  virtual bool wants_table_melds() const { return false; }
+  // What its sign-in asked for (docs/protocol.md "Features"): nothing, and it is
+  // answered as PROTOCOL.md version 1 has it (every push whole, and so on).
+  virtual protocol::Features features() const { return {}; }
   // Several nodes: the table this client spoke to is now served elsewhere. The
   // connection is closed (WebSocket status 1012, "service restart") so that
   // the client reconnects through the proxy, which routes it to the new node.

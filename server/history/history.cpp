@@ -32,8 +32,9 @@ const char* phase_name(rules::Phase phase) {
 // Who may see what (docs/protocol.md): once the table is over, anyone it is not
 // private to sees every seat; before that, only a player seated at it, his own.
 struct Audience {
-  std::optional<int> seat;  // the viewer's seat at the table
-  bool full = false;        // every seat's view, every event whole
+  std::optional<int> seat;   // the viewer's seat at the table
+  bool full = false;         // every seat's view, every event whole
+  bool table_melds = false;  // results as the `table_melds` feature has them (PushEncoder does the same)
 };
 
 Audience audience_of(const storage::TableRecord& record, const std::string& viewer) {
@@ -77,6 +78,10 @@ Json step_for(const std::string& kept, const Audience& audience) {
   Json step = Json::parse(kept);
   step["event"] = event_for(step.at("event"), step.value("player", Json()), audience);
   step.erase("player");
+  if (const auto shared = step.find("result_table_melds"); shared != step.end()) {
+    if (audience.table_melds) step["result"] = std::move(*shared);
+    step.erase("result_table_melds");
+  }
   if (!audience.full) {
     step["view"] = step.at("views").at(*audience.seat);
     step["legal"] = step.at("legals").at(*audience.seat);
@@ -182,7 +187,11 @@ void ReplayedHistory::Impl::observe(const TableState& state, const TableState::R
               {"legals", std::move(legals)},
               {"table_view", game->view(std::nullopt)}};
   if (step.event.contains("seat")) out["player"] = state.player_at(step.event["seat"].get<int>());
-  if (game->phase() != rules::Phase::playing) out["result"] = game->result();
+  if (game->phase() != rules::Phase::playing) {
+    out["result"] = game->result();
+    // Kept beside it only where it differs (Carousel's melds belong to the table).
+    if (auto shared = game->result_with_table_melds(); shared != out["result"]) out["result_table_melds"] = std::move(shared);
+  }
   const auto deal = static_cast<std::size_t>(state.deals_started());
   if (steps.size() <= deal) {
     steps.resize(deal + 1);
@@ -282,7 +291,8 @@ Json ReplayedHistory::document(const storage::TableRecord& record, const History
 // replay holding the deal asked for (`paged`); the same replay when the whole log was replayed.
 Json ReplayedHistory::assemble(const storage::TableRecord& record, const HistoryQuery& query, Json deals,
                                const Impl& last, const Impl& paged) {
-  const auto audience = audience_of(record, query.viewer);
+  auto audience = audience_of(record, query.viewer);
+  audience.table_melds = query.table_melds;
   const int wanted = query.deal.value_or(1);
   const auto& core = last.state;
 

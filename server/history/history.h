@@ -43,6 +43,7 @@ struct HistoryQuery {
   std::optional<std::int64_t> from;  // the first seq wanted within the deal (the previous reply's next_from)
   bool whole = false;                // every deal, uncapped: `parlour verify` only, never over the wire
   int limit = history_steps_per_reply;  // steps a reply holds at most
+  bool table_melds = false;  // the asker's `table_melds` feature: results as its table's pushes had them
 };
 
 // Throws protocol::ProtocolError: `forbidden` for a table still in play the

@@ -457,8 +457,10 @@ void Lobby::create_rematch(RematchPlan plan, Done done) {
 
 std::string Lobby::new_table_id() const {
   std::set<std::uint32_t> taken;
-  std::lock_guard lock(mutex_);
-  for (const auto& [id, table] : tables_) taken.insert(table_title_slot(id));
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, table] : tables_) taken.insert(table_title_slot(id));
+  }  // the draws (reads of the system's randomness) need no lock
   return id_with_free_title(taken, [] { return "t" + random_id(8); });
 }
 

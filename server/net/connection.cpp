@@ -246,7 +246,9 @@ void Connection::dispatch(const std::shared_ptr<Client>& self, const protocol::R
             send(self, protocol::reply("created", re, std::move(fields)));
           });
         } else if constexpr (std::is_same_v<T, protocol::History>) {
-          lobby_.history(body.table, HistoryQuery{player(), body.deal, body.from, false},
+          lobby_.history(body.table,
+                         HistoryQuery{.viewer = player(), .deal = body.deal, .from = body.from,
+                                      .table_melds = features().table_melds},
                          [this, self, re](Json doc, std::optional<ProtocolError> error) {
                            if (error) return send(self, protocol::error_message(re, error->code(), error->what()));
                            send(self, protocol::reply("history", re, std::move(doc)));

@@ -177,8 +177,7 @@ class WebSocketSession : public Client,
   }
 
   std::string player() const override { return connection_.player(); }
-  bool wants_deltas() const override { return connection_.features().deltas; }
-  bool wants_table_melds() const override { return connection_.features().table_melds; }
+  protocol::Features features() const override { return connection_.features(); }
 
   void close_for_move() override { close_after_queue({websocket::close_code::service_restart, "table moved"}); }
   void close_revoked() override { close_after_queue({websocket::close_code::policy_error, "signed out"}); }

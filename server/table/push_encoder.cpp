@@ -8,9 +8,9 @@ namespace parlour::server {
 
 using Json = nlohmann::json;
 
-bool PushEncoder::add(ClientId client, const std::string& player, bool deltas, bool table_melds) {
+bool PushEncoder::add(ClientId client, const std::string& player, protocol::Features wants) {
   if (has(client)) return false;
-  members_.push_back({client, player, deltas, table_melds});
+  members_.push_back({client, player, wants});
   return true;
 }
 
@@ -51,7 +51,7 @@ bool PushEncoder::players_changed(const PushScene& scene) const {
 }
 
 void PushEncoder::resend_all() {
-  for (auto& member : members_) member = Member{member.client, member.player, member.deltas, member.table_melds};
+  for (auto& member : members_) member = Member{member.client, member.player, member.wants};
   result_read_ = false;
 }
 
@@ -111,9 +111,10 @@ void PushEncoder::refresh_result(const PushScene& scene) {
   auto text = result.is_null() ? std::string() : result.dump(-1, ' ', false, Json::error_handler_t::replace);
   if (text == result_text_) return;
   result_text_ = std::move(text);
-  result_table_text_.clear();
-  if (game.melds_belong_to_table() && !result.is_null())
-    result_table_text_ = game.result_with_table_melds().dump(-1, ' ', false, Json::error_handler_t::replace);
+  // Kept only where it differs (Carousel's): once a deal, not once an action.
+  result_table_text_ = result.is_null() ? std::string()
+                                        : game.result_with_table_melds().dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (result_table_text_ == result_text_) result_table_text_.clear();
   ++result_version_;
 }
 
@@ -259,7 +260,7 @@ std::string joined_objects(const std::string& lean, const std::string& constants
 
 std::string PushEncoder::state_text(Member& member, SharedParts& parts, const PushScene& scene) {
   // A whole push is a first push: the member is taken to have had nothing.
-  if (!member.deltas) member = Member{member.client, member.player, false, member.table_melds};
+  if (!member.wants.deltas) member = Member{member.client, member.player, member.wants};
   const auto seat = scene.state.seat_of(member.player);
   auto& view = view_parts(parts, scene, seat);
   std::string text;
@@ -303,7 +304,7 @@ std::string PushEncoder::state_text(Member& member, SharedParts& parts, const Pu
   // it stays until the next deal settles (docs/protocol.md).
   if (scene.state.game() && !scene.state.failed() && !result_text_.empty() && (parts.result_always || member.result_sent != result_version_)) {
     text += R"(,"result":)";
-    text += member.table_melds && !result_table_text_.empty() ? result_table_text_ : result_text_;
+    text += member.wants.table_melds && !result_table_text_.empty() ? result_table_text_ : result_text_;
     member.result_sent = result_version_;
   }
   text += R"(,"view":)";

@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "protocol/messages.h"
 #include "rules/registry.h"
 #include "server/common/client.h"
 #include "server/table/table_state.h"
@@ -54,9 +55,9 @@ class PushEncoder {
  public:
   using Json = nlohmann::json;
 
-  // A connection joins the audience (false if it was there already); `deltas`:
-  // it asked for pushes of what changed only.
-  bool add(ClientId client, const std::string& player, bool deltas, bool table_melds = false);
+  // A connection joins the audience (false if it was there already); `wants`:
+  // what it asked for (`deltas`: pushes of what changed only; `table_melds`).
+  bool add(ClientId client, const std::string& player, protocol::Features wants);
   // A connection leaves (false if it was not there).
   bool remove(ClientId client);
   bool has(ClientId client) const;
@@ -79,8 +80,7 @@ class PushEncoder {
   struct Member {
     ClientId client = 0;
     std::string player;
-    bool deltas = false;             // false: every push whole, as if it were the member's first
-    bool table_melds = false;        // asked for the result_with_table_melds() of the game (`table_melds`)
+    protocol::Features wants;        // no deltas: every push whole, as if it were the member's first
     std::int64_t log_sent = -1;      // absolute number of log lines this member has had; -1: none yet
     std::uint64_t players_sent = 0;  // the players list version this member has had (whole or by chips); 0: none yet
     std::uint64_t roster_sent = 0;   // the roster version of the last whole players list it had; 0: none yet

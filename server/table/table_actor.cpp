@@ -24,7 +24,7 @@ TableActor::TableActor(asio::io_context& io, Writer& writer, std::unique_ptr<Tab
 TableActor::~TableActor() { unwatch_balances(); }
 
 Caller TableActor::caller(const std::shared_ptr<Client>& client, std::optional<std::int64_t> re) {
-  return Caller{client->id(), client->player(), re, client->wants_deltas(), client->wants_table_melds()};
+  return Caller{client->id(), client->player(), re, client->features()};
 }
 
 void TableActor::serve_under_lease(storage::Fence fence, std::function<void(const std::string&)> lost) {

@@ -443,7 +443,7 @@ std::vector<storage::Posting> TableCore::share_out_pools() {
 // ---------------------------------------------------------------- frames
 
 void TableCore::remember(const Caller& who) {
-  if (pushes_.add(who.client, who.player, who.deltas, who.table_melds)) ++summary_version_;
+  if (pushes_.add(who.client, who.player, who.features)) ++summary_version_;
 }
 
 // Every member is pushed the table as it stands (PushEncoder).

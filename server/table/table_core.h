@@ -44,8 +44,7 @@ struct Caller {
   ClientId client = 0;
   std::string player;
   std::optional<std::int64_t> re;
-  bool deltas = false;  // its pushes carry what changed only (Client::wants_deltas)
-  bool table_melds = false;  // its results' table-owned melds name no owner (Client::wants_table_melds)
+  protocol::Features features{};  // what its sign-in asked for (Client::features)
 };
 
 enum class TimerKind { bot, turn, next_deal };
@@ -297,6 +296,15 @@ class TableCore {
   Outbox clock_ran_out();
   // say_so: the log says a bot plays until he is back (not so for a leaver, who is not coming back).
   void mark_away(int seat, bool say_so = true);
+  // The seat's person goes when the next deal starts (the seat changes hands
+  // to `replace`, or in a game played to its end is left); a bot plays it until
+  // then. An `unseat` event (with `by`, if given) keeps it across a restart.
+  // `answer` (default: ok with the step's seq) goes to `who` with the step.
+  Outbox unseat_at_next_deal(int seat, const std::string& replace, const char* by, std::optional<Frame> answer,
+                             const Caller& who);
+  // The seat's person leaves the game now (a `leave` event, `by` if given).
+  Outbox leave_now(int seat, const char* by, std::optional<Frame> answer, const Caller& who);
+  Frame ok_with_seq(const Caller& who) const;
   void mark_present(int seat);
 
   // ---- seats and chips

@@ -67,16 +67,27 @@ Outbox TableCore::leave(const Caller& who) {
   continued_.erase(*seat);
   // One tap must not end a hand for everyone: in the middle of a deal the bot
   // plays his hand out, and the seat is given up when the next deal starts.
-  if (game()->phase() == rules::Phase::playing) {
-    Json event = {{"kind", "unseat"}, {"seat", *seat}, {"replace", "open"}, {"by", "player"}};
-    auto postings = apply_event(event);
-    if (!seats()[*seat].bot) mark_away(*seat, /*say_so=*/false);
-    return commit_step(event, std::move(postings), {.seats = true}, {left}, who);
-  }
-  Json event = {{"kind", "leave"}, {"seat", *seat}};
+  if (game()->phase() == rules::Phase::playing) return unseat_at_next_deal(*seat, "open", "player", left, who);
+  return leave_now(*seat, nullptr, left, who);
+}
+
+Outbox TableCore::unseat_at_next_deal(int seat, const std::string& replace, const char* by,
+                                      std::optional<Frame> answer, const Caller& who) {
+  Json event = {{"kind", "unseat"}, {"seat", seat}, {"replace", replace}};
+  if (by) event["by"] = by;
+  auto postings = apply_event(event);
+  // The bot plays it now; its person is not coming back to it, so the log does
+  // not say "until they are back" (the unseat's own line says what happens).
+  if (!seats()[seat].bot) mark_away(seat, /*say_so=*/false);
+  return commit_step(event, std::move(postings), {.seats = true}, {answer ? std::move(*answer) : ok_with_seq(who)}, who);
+}
+
+Outbox TableCore::leave_now(int seat, const char* by, std::optional<Frame> answer, const Caller& who) {
+  Json event = {{"kind", "leave"}, {"seat", seat}};
+  if (by) event["by"] = by;
   auto postings = apply_event(event);
   return commit_step(event, std::move(postings), {.seats = true, .result = game()->phase() != rules::Phase::playing},
-                     {left}, who);
+                     {answer ? std::move(*answer) : ok_with_seq(who)}, who);
 }
 
 Outbox TableCore::add_bot(const Caller& who, std::optional<int> wanted, int level) {
@@ -166,30 +177,21 @@ Outbox TableCore::unseat(const Caller& who, int seat, const std::string& replace
     continued_.erase(seat);
     // In the middle of a deal, as when a player leaves: the bot plays his hand
     // out, and he is out of the game from the next deal (seat_changes_due).
-    if (game()->phase() == rules::Phase::playing) {
-      spdlog::info("table {}: the host takes seat {} ({}) out of the game from the next deal", id(), seat, s.player);
-      Json event = {{"kind", "unseat"}, {"seat", seat}, {"replace", "open"}};
-      auto postings = apply_event(event);
-      if (!s.bot) mark_away(seat, /*say_so=*/false);
-      return commit_step(event, std::move(postings), {.seats = true},
-                         {reply(who, protocol::reply("ok", who.re, {{"seq", state_.seq()}}))}, who);
-    }
-    spdlog::info("table {}: the host takes seat {} ({}) out of the game", id(), seat, s.player);
-    Json event = {{"kind", "leave"}, {"seat", seat}, {"by", "host"}};
-    auto postings = apply_event(event);
-    return commit_step(event, std::move(postings),
-                       {.seats = true, .result = game()->phase() != rules::Phase::playing},
-                       {reply(who, protocol::reply("ok", who.re, {{"seq", state_.seq()}}))}, who);
+    const bool mid_deal = game()->phase() == rules::Phase::playing;
+    spdlog::info("table {}: the host takes seat {} ({}) out of the game{}", id(), seat, s.player,
+                 mid_deal ? " from the next deal" : "");
+    if (mid_deal) return unseat_at_next_deal(seat, "open", nullptr, std::nullopt, who);
+    return leave_now(seat, "host", std::nullopt, who);
   }
   if (replace == "bot" && s.bot) return refuse(code::conflict, "seat " + std::to_string(seat) + " has a bot already");
   spdlog::info("table {}: the host frees seat {} ({}) for {} from the next deal", id(), seat, s.player,
                replace == "bot" ? "a bot" : "a new player");
-  Json event = {{"kind", "unseat"}, {"seat", seat}, {"replace", replace}};
-  auto postings = apply_event(event);
-  // Until the seat changes hands a bot plays it.
-  if (!s.bot) mark_away(seat);
-  return commit_step(event, std::move(postings), {.seats = true},
-                     {reply(who, protocol::reply("ok", who.re, {{"seq", state_.seq()}}))}, who);
+  return unseat_at_next_deal(seat, replace, nullptr, std::nullopt, who);
+}
+
+// `ok {"seq"}` naming the step just applied (the host's answer to `unseat`).
+Frame TableCore::ok_with_seq(const Caller& who) const {
+  return reply(who, protocol::reply("ok", who.re, {{"seq", state_.seq()}}));
 }
 
 // A private table is entered through its invite, by its host, or by someone who

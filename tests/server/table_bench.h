@@ -142,9 +142,9 @@ struct Bench {
   }
   std::int64_t chips(const std::string& account) { return balances.balance(account); }
 
-  Caller ann(std::int64_t re = 1) const { return {1, "ann", re, true}; }
-  Caller bob(std::int64_t re = 1) const { return {2, "bob", re, true}; }
-  Caller cat(std::int64_t re = 1) const { return {3, "cat", re, true}; }
+  Caller ann(std::int64_t re = 1) const { return {1, "ann", re, {.deltas = true}}; }
+  Caller bob(std::int64_t re = 1) const { return {2, "bob", re, {.deltas = true}}; }
+  Caller cat(std::int64_t re = 1) const { return {3, "cat", re, {.deltas = true}}; }
 
   void seat_and_start() {
     run(core->join(ann(), 0));

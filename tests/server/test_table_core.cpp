@@ -93,7 +93,6 @@ class ScriptedGame final : public rules::GameState {
     return {{"deal", deals_}, {"seats", seats}, {"scores", scores_}};
   }
   int deals_played() const override { return deals_; }
-  bool melds_belong_to_table() const override { return options_.value("table_melds", false); }
   Json result_with_table_melds() const override {
     auto shown = result();
     if (shown.contains("melds")) shown["melds"][0]["owner"] = nullptr;
@@ -617,8 +616,8 @@ TEST_CASE("a connection's first state carries the table's fixed parts and the vi
 // the delta member's push, filled in, is that whole push.
 TEST_CASE("a connection that did not ask for deltas gets every state push whole, beside a delta member's smaller one") {
   Bench bench(*rules::Registry::builtin().find("red_dog"));
-  const Caller whole_bob{2, "bob", 1, /*deltas=*/false};
-  const Caller whole_eve{5, "eve", 1, /*deltas=*/false};  // a spectator, like cat
+  const Caller whole_bob{2, "bob", 1, {.deltas = false}};
+  const Caller whole_eve{5, "eve", 1, {.deltas = false}};  // a spectator, like cat
   bench.run(bench.core->join(bench.ann(), 0));
   bench.run(bench.core->join(whole_bob, 1, /*invited=*/true));
   bench.run(bench.core->start(bench.ann()));
@@ -752,7 +751,7 @@ TEST_CASE("while a table is played, each deal's result goes once to each member;
 
 TEST_CASE("a result's table-owned melds name no owner for a member who asked for table_melds, a seat for one who did not") {
   Bench bench(scripted_info(), {{"table_melds", true}});
-  const Caller ann{1, "ann", 1, true, /*table_melds=*/true};
+  const Caller ann{1, "ann", 1, {.deltas = true, .table_melds = true}};
   bench.run(bench.core->join(ann, 0));
   bench.run(bench.core->join(bench.bob(), 1));
   bench.run(bench.core->start(ann));
@@ -762,6 +761,16 @@ TEST_CASE("a result's table-owned melds name no owner for a member who asked for
   CHECK(bench.last_state(1)["result"]["melds"][0]["owner"].is_null());
   CHECK(bench.last_state(2)["result"]["melds"][0]["owner"] == 0);
   CHECK(bench.last_state(1)["result"]["melds"][0]["cards"] == bench.last_state(2)["result"]["melds"][0]["cards"]);
+  // The hand history, made by its own replay, tells each what his pushes told him.
+  const auto settled = [&](const HistoryQuery& query) {
+    return build_history(bench.stored_record(), bench.info, bench.events, query)["steps"].back();
+  };
+  HistoryQuery asked_by_ann{"ann", 1, {}, false};
+  asked_by_ann.table_melds = true;
+  const auto for_ann = settled(asked_by_ann);
+  CHECK(for_ann["result"] == bench.last_state(1)["result"]);
+  CHECK_FALSE(for_ann.contains("result_table_melds"));
+  CHECK(settled(HistoryQuery{"bob", 1, {}, false})["result"] == bench.last_state(2)["result"]);
 }
 
 // ---------------------------------------------------------------- the turn clock and away seats
