@@ -63,6 +63,17 @@ function pileWords(id, ctx) {
 }
 
 /**
+ * A building game's pile in words ("your discard pile", "layout pile 4"), or
+ * null for an id that is not one.
+ * @param {string} id
+ * @param {RenderContext | null | undefined} ctx
+ * @returns {string | null}
+ */
+export function pileInWords(id, ctx) {
+  return PILE_ID.test(id) ? pileWords(id, ctx) : null;
+}
+
+/**
  * A table meld by its cards ("3♥ 4♥ 5♥"), found by its view id; null when it is not on the table.
  * @param {unknown} id
  * @param {RenderContext | null | undefined} ctx

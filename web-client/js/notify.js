@@ -5,6 +5,8 @@
 // localStorage. A notification per table replaces the last one (its tag), and a
 // click on it brings the tab forward.
 
+import { setSwitch, switchOn } from './store.js';
+
 const KEY = 'parlour.notify';
 
 /** @returns {boolean} the browser can show notifications at all */
@@ -14,12 +16,7 @@ export function notificationsSupported() {
 
 /** @returns {boolean} the player turned notifications on and the browser allows them */
 export function notifyOn() {
-  if (!notificationsSupported() || Notification.permission !== 'granted') return false;
-  try {
-    return localStorage.getItem(KEY) === 'on';
-  } catch {
-    return false;
-  }
+  return notificationsSupported() && Notification.permission === 'granted' && switchOn(KEY);
 }
 
 /** @returns {string} why notifications are off when the player wants them, or '' */
@@ -35,11 +32,7 @@ export function notifyBlocked() {
  * @returns {Promise<boolean>} whether they are on now
  */
 export async function setNotify(on) {
-  try {
-    localStorage.setItem(KEY, on ? 'on' : 'off');
-  } catch {
-    /* private mode: the choice lasts for this page only */
-  }
+  setSwitch(KEY, on);
   if (!on || !notificationsSupported()) return false;
   if (Notification.permission === 'default') {
     try {

@@ -17,7 +17,7 @@ import { displayName } from './names.js';
 const MAX_DEPTH = 16; // JSON can't be cyclic, but a runaway nesting shouldn't freeze the page
 
 // Fields whose integer value names a seat; shown with the player's name.
-export const SEAT_KEY = /(^|_)(seat|dealer|leader|winner|banker|declarer|breaker|knocker|caller|starter|general)$/i;
+export const SEAT_KEY = /(^|_)(seat|dealer|leader|winner|banker|declarer|breaker|knocker|caller|starter|general|mover)$/i;
 
 /**
  * What the drawing functions know of the table: who sits where, whose turn, the view.

@@ -3,25 +3,19 @@
 // chime when your turn starts, a soft tick when a card is played. Off until the
 // player turns them on; the choice is kept in localStorage.
 
+import { setSwitch, switchOn } from './store.js';
+
 const KEY = 'parlour.sound';
 /** @type {AudioContext | null} */
 let audio = null;
 
 export function soundOn() {
-  try {
-    return localStorage.getItem(KEY) === 'on';
-  } catch {
-    return false;
-  }
+  return switchOn(KEY);
 }
 
 /** @param {boolean} on */
 export function setSound(on) {
-  try {
-    localStorage.setItem(KEY, on ? 'on' : 'off');
-  } catch {
-    /* private mode: the choice lasts for this page only */
-  }
+  setSwitch(KEY, on);
   if (on) play('turn'); // the click that turns sound on lets the browser start audio
 }
 

@@ -130,3 +130,29 @@ export function rememberInvite(table, code) {
     setRecord(INVITES_KEY, String(table), code);
   }
 }
+
+/**
+ * A switch the player sets in this browser (sound, notifications, the text
+ * table): stored as "on" or "off" under its own key.
+ * @param {string} key
+ * @returns {boolean}
+ */
+export function switchOn(key) {
+  try {
+    return localStorage.getItem(key) === 'on';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * @param {string} key
+ * @param {boolean} on
+ */
+export function setSwitch(key, on) {
+  try {
+    localStorage.setItem(key, on ? 'on' : 'off');
+  } catch {
+    /* private mode: the choice lasts for this page only */
+  }
+}

@@ -10,7 +10,8 @@
 
 import { el, formatChips, humanise } from './dom.js';
 import { describeCard, isFace } from './cards.js';
-import { seatName } from './render.js';
+import { SEAT_KEY, seatName } from './render.js';
+import { pileInWords } from './actions.js';
 import { ownFields, ownHand, readSchema, seatCards } from './layouts/schema.js';
 import { statusWords } from './layouts/common.js';
 
@@ -19,23 +20,17 @@ import { statusWords } from './layouts/common.js';
 /** @typedef {import('../types/wire').Pile} Pile */
 /** @typedef {import('../types/wire').State} State */
 
+import { setSwitch, switchOn } from './store.js';
+
 const KEY = 'parlour.text';
 
 export function textModeOn() {
-  try {
-    return localStorage.getItem(KEY) === 'on';
-  } catch {
-    return false;
-  }
+  return switchOn(KEY);
 }
 
 /** @param {boolean} on */
 export function setTextMode(on) {
-  try {
-    localStorage.setItem(KEY, on ? 'on' : 'off');
-  } catch {
-    /* private mode: the choice lasts for this page only */
-  }
+  setSwitch(KEY, on);
 }
 
 /**
@@ -47,14 +42,15 @@ function cardsInWords(cards) {
 }
 
 /**
- * "Stock", "Discard", "Layout 4" (pile ids count from zero; people from one), "alice's Stock".
+ * A building game's pile as its moves name it ("Your discard pile", "Layout
+ * pile 4"); any other by its id ("Stock", "Discard"), with its owner ("bob's captured").
  * @param {Pile} pile
  * @param {RenderContext} rctx
  */
 function pileName(pile, rctx) {
-  const [kind, ...rest] = pile.id.split(':');
-  const numbers = rest.filter((part) => /^\d+$/.test(part)).map((part) => String(Number(part) + 1));
-  const name = [humanise(kind.replace(/-\d+$/, '')), ...numbers].join(' ');
+  const words = pileInWords(pile.id, rctx);
+  if (words) return words[0].toUpperCase() + words.slice(1);
+  const name = humanise(pile.id.replace(/-\d+$/, ''));
   if (!Number.isInteger(pile.owner)) return name;
   return pile.owner === rctx.mySeat ? `Your ${name.toLowerCase()}` : `${seatName(rctx, Number(pile.owner))}'s ${name.toLowerCase()}`;
 }
@@ -82,7 +78,7 @@ function pileLine(pile, rctx) {
 function valueWords(value, rctx, key) {
   if (value === null || value === undefined || value === '') return null;
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (typeof value === 'number') return /(seat|dealer|leader|winner|mover|banker|caller)$/.test(key) && Number.isInteger(value) ? seatName(rctx, value) : formatChips(value);
+  if (typeof value === 'number') return SEAT_KEY.test(key) && Number.isInteger(value) ? seatName(rctx, value) : formatChips(value);
   if (typeof value === 'string') {
     const text = value;
     // isFace narrows to a card: the other branch is still a string, of words.
