@@ -13,6 +13,7 @@ import { createLobbyPage } from './lobby.js';
 import { createTablePage } from './table.js';
 import { createLedgerPage } from './ledger.js';
 import { createReplayPage } from './replay.js';
+import { LANGUAGES, language, setLanguage, t } from './i18n.js';
 
 /** @typedef {import('../types/wire').Game} Game */
 /** @typedef {import('../types/wire').State} State */
@@ -129,6 +130,13 @@ const lookupForm = el('form', {
   },
 }, lookupInput, el('button', { type: 'submit', class: 'btn btn-small', text: 'Ledger' }));
 
+// The language picker: each language named in itself; a choice is remembered
+// and the page shown again in it (i18n.js).
+const languageSelect = el('select', {
+  class: 'lang-select', 'aria-label': t('Language'), title: t('Language'), 'data-zone': 'language',
+  onchange: () => setLanguage(languageSelect.value),
+}, ...LANGUAGES.map(({ code, name }) => el('option', { value: code, lang: code, text: name, selected: code === language() })));
+
 replaceChildren(/** @type {HTMLElement} */ (document.getElementById('header')),
   el('a', { class: 'brand', href: href.lobby() }, el('span', { class: 'brand-mark', text: '♠' }), 'Parlour'),
   el('nav', { class: 'nav' },
@@ -136,6 +144,7 @@ replaceChildren(/** @type {HTMLElement} */ (document.getElementById('header')),
     el('a', { href: href.ledger(null), text: 'My ledger' })),
   lookupForm,
   el('span', { class: 'spacer' }),
+  languageSelect,
   statusBox,
   userBox);
 

@@ -1,0 +1,21 @@
+// @ts-check
+// The French catalogue: the client's messages by their English text (see
+// ../i18n.js), gathered from one file per part of the client, and the
+// server's log lines and words. tests/i18n/check_catalogue.mjs checks it.
+
+import app from './fr/app.js';
+import layouts from './fr/layouts.js';
+import lobby from './fr/lobby.js';
+import table from './fr/table.js';
+import lines from './fr/log.js';
+import words from './fr/words.js';
+
+/** @type {import('../i18n.js').Catalogue} */
+const catalogue = {
+  code: 'fr',
+  messages: { ...app, ...layouts, ...lobby, ...table },
+  lines,
+  words,
+};
+
+export default catalogue;

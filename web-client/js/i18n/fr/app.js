@@ -1,0 +1,7 @@
+// @ts-check
+// French for the client's messages of app: see ../fr.js.
+
+/** @type {Record<string, string | import('../../i18n.js').PluralForms>} */
+export default {
+  Language: 'Langue',
+};

@@ -1,0 +1,6 @@
+// @ts-check
+// French for the client's messages of layouts: see ../fr.js.
+
+/** @type {Record<string, string | import('../../i18n.js').PluralForms>} */
+export default {
+};
