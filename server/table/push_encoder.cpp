@@ -111,11 +111,19 @@ void PushEncoder::refresh_result(const PushScene& scene) {
   auto text = result.is_null() ? std::string() : result.dump(-1, ' ', false, Json::error_handler_t::replace);
   if (text == result_text_) return;
   result_text_ = std::move(text);
-  // Kept only where it differs (Carousel's): once a deal, not once an action.
-  result_table_text_ = result.is_null() ? std::string()
-                                        : game.result_with_table_melds().dump(-1, ' ', false, Json::error_handler_t::replace);
-  if (result_table_text_ == result_text_) result_table_text_.clear();
   ++result_version_;
+}
+
+// The result as `table_melds` has it is worked out only when a member who asked
+// for it is sent a result, once a deal; kept only where it differs (Carousel's).
+const std::string& PushEncoder::result_for(const Member& member, const PushScene& scene) {
+  if (!member.wants.table_melds) return result_text_;
+  if (result_table_version_ != result_version_) {
+    result_table_version_ = result_version_;
+    result_table_text_ = scene.state.game()->result_with_table_melds().dump(-1, ' ', false, Json::error_handler_t::replace);
+    if (result_table_text_ == result_text_) result_table_text_.clear();
+  }
+  return result_table_text_.empty() ? result_text_ : result_table_text_;
 }
 
 void PushEncoder::refresh_players(const PushScene& scene) {
@@ -304,7 +312,7 @@ std::string PushEncoder::state_text(Member& member, SharedParts& parts, const Pu
   // it stays until the next deal settles (docs/protocol.md).
   if (scene.state.game() && !scene.state.failed() && !result_text_.empty() && (parts.result_always || member.result_sent != result_version_)) {
     text += R"(,"result":)";
-    text += member.wants.table_melds && !result_table_text_.empty() ? result_table_text_ : result_text_;
+    text += result_for(member, scene);
     member.result_sent = result_version_;
   }
   text += R"(,"view":)";

@@ -129,6 +129,7 @@ class PushEncoder {
   static const std::vector<std::string>& view_constant_keys(const PushScene& scene);
   void refresh_fair(const PushScene& scene);
   void refresh_result(const PushScene& scene);
+  const std::string& result_for(const Member& member, const PushScene& scene);
   void refresh_players(const PushScene& scene);
   static std::vector<PlayerKey> players_key(const PushScene& scene);
   static bool same_roster(const std::vector<PlayerKey>& a, const std::vector<PlayerKey>& b);
@@ -151,8 +152,9 @@ class PushEncoder {
   std::string view_constants_;          // the view's constants as last seen, as JSON ("": none yet)
   std::uint64_t view_constants_version_ = 0;
   std::string result_text_;             // the latest result as last serialized ("" if none)
-  std::string result_table_text_;       // the same, as `table_melds` has it, where that differs ("" otherwise)
   std::uint64_t result_version_ = 0;
+  std::string result_table_text_;       // the same, as `table_melds` has it, where that differs ("" otherwise)
+  std::uint64_t result_table_version_ = 0;  // the result_version_ result_table_text_ was worked out for
   bool result_read_ = false;            // result_text_ holds the game's result since the last settlement
 };
 
