@@ -19,7 +19,7 @@ test('recovery code: shown once, recovers the name in another browser, signs the
     assert.equal(await laptop.page.locator('[data-testid="recovery-code"]').count(), 0, 'no recovery code after a reload');
 
     // A new browser (a lost laptop, a phone): "Lost your key?" with the code, as typed by hand.
-    const context = await fixture.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await fixture.browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
     try {
       const phone = await context.newPage();
       await phone.goto(fixture.server.url);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { assertEventually, delay, withFixture } from './harness.mjs';
 
 async function newPage(fixture) {
-  const context = await fixture.browser.newContext({ viewport: { width: 390, height: 844 } });
+  const context = await fixture.browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
   const page = await context.newPage();
   await page.goto(fixture.server.url);
   return { context, page };

@@ -277,8 +277,10 @@ export class Player {
   }
 
   /** A fresh context signed in as `name`: a new name, or with `token` an existing one ("another device"). */
-  static async open(browser, server, name, token, { viewport = { width: 1280, height: 900 }, ignoreHTTPSErrors = false, hasTouch = false } = {}) {
-    const context = await browser.newContext({ viewport, ignoreHTTPSErrors, hasTouch });
+  // The browser's language is English unless a test says otherwise: the client
+  // picks its language from it (web-client/js/i18n.js), and most tests read English.
+  static async open(browser, server, name, token, { viewport = { width: 1280, height: 900 }, ignoreHTTPSErrors = false, hasTouch = false, locale = 'en-US' } = {}) {
+    const context = await browser.newContext({ viewport, ignoreHTTPSErrors, hasTouch, locale });
     context.setDefaultTimeout(WAIT_MS);
     const page = await context.newPage();
     const player = new Player(name, context, page, server);

@@ -10,6 +10,7 @@
 // (it replays every step).
 
 import { isPlainObject } from './dom.js';
+import { t } from './i18n.js';
 
 /** @typedef {import('../types/wire').History} History */
 /** @typedef {import('../types/wire').HistoryFair} HistoryFair */
@@ -212,7 +213,7 @@ export function checkDealt(deck, seatViews, tableView) {
   let dealt = deck.length;
   for (const pile of tableView?.piles ?? []) {
     if (pile?.id === 'stock') {
-      if (pile.count > deck.length) return `the stock holds ${pile.count} cards; the deck has only ${deck.length}`;
+      if (pile.count > deck.length) return t('the stock holds {count} cards; the deck has only {size}', { count: pile.count, size: deck.length });
       dealt = deck.length - pile.count;
     }
   }
@@ -228,18 +229,18 @@ export function checkDealt(deck, seatViews, tableView) {
     }
   };
   seatViews.forEach((view, seat) => {
-    for (const entry of view?.seats ?? []) if (entry?.seat === seat) collect(entry.cards, `seat ${seat}'s hand`);
+    for (const entry of view?.seats ?? []) if (entry?.seat === seat) collect(entry.cards, t('seat {seat}\'s hand', { seat }));
   });
   for (const pile of tableView?.piles ?? []) {
     if (!pile || pile.id === 'stock') continue;
-    if (Array.isArray(pile.cards)) collect(pile.cards, `pile ${pile.id}`);
-    else if (typeof pile.top === 'string') collect([pile.top], `pile ${pile.id}`);
+    if (Array.isArray(pile.cards)) collect(pile.cards, t('pile {pile}', { pile: pile.id }));
+    else if (typeof pile.top === 'string') collect([pile.top], t('pile {pile}', { pile: pile.id }));
   }
-  for (const meld of tableView?.melds ?? []) collect(meld?.cards, 'a meld');
-  for (const play of tableView?.trick?.plays ?? []) collect([play?.card], 'the trick');
+  for (const meld of tableView?.melds ?? []) collect(meld?.cards, t('a meld'));
+  for (const play of tableView?.trick?.plays ?? []) collect([play?.card], t('the trick'));
   for (const [card, where] of shown) {
     const left = available.get(card) ?? 0;
-    if (left === 0) return `${card} (${where}) is not among the top ${dealt} cards of the deck`;
+    if (left === 0) return t('{card} ({where}) is not among the top {dealt} cards of the deck', { card, where, dealt });
     available.set(card, left - 1);
   }
   return null;
@@ -259,9 +260,9 @@ export function verifyHistory(history, received = {}) {
   let ok = true;
   const fair = history?.fair;
   if (!isPlainObject(fair) || typeof fair.seed !== 'string') {
-    return { ok: false, lines: ['The seed is not revealed yet: deals can be verified once the table has ended.'] };
+    return { ok: false, lines: [t('The seed is not revealed yet: deals can be verified once the table has ended.')] };
   }
-  if (fair.scheme !== SCHEME) return { ok: false, lines: [`Unknown fairness scheme ${fair.scheme}.`] };
+  if (fair.scheme !== SCHEME) return { ok: false, lines: [t('Unknown fairness scheme {scheme}.', { scheme: fair.scheme })] };
   const steps = new Map((history.steps ?? []).map((step) => [step.seq, step]));
   for (const deal of history.deals ?? []) {
     const expected = commitment(history.table, deal.deal, fair.seed, fair.salt);
@@ -269,20 +270,26 @@ export function verifyHistory(history, received = {}) {
     const mine = received[deal.deal];
     const seen = mine === undefined || mine === expected;
     ok = ok && sent && seen;
-    let line = `Deal ${deal.deal}: commitment ${sent ? 'matches the revealed seed' : 'DOES NOT match the revealed seed'}`;
-    if (mine !== undefined) line += seen ? ' (the one this browser received)' : ' — the one this browser received DOES NOT match';
+    // The sentence grows clause by clause; each clause's message holds the sentence so far, {line}.
+    let line = sent ? t('Deal {deal}: commitment matches the revealed seed', { deal: deal.deal })
+      : t('Deal {deal}: commitment DOES NOT match the revealed seed', { deal: deal.deal });
+    if (mine !== undefined) {
+      line = seen ? t('{line} (the one this browser received)', { line })
+        : t('{line} — the one this browser received DOES NOT match', { line });
+    }
     const first = steps.get(deal.from_seq);
     if (isPlainObject(fair.pack) && Number.isInteger(deal.shuffle) && first && Array.isArray(first.views) && first.phase === 'playing') {
       const deck = shoeDeck(fair.pack, fair.seed, deal.shuffle, deal.shuffle === 1 ? fair.stacked_deck : null);
       const problem = checkDealt(deck, /** @type {GameView[]} */ (first.views), /** @type {GameView} */ (first.views[0]));
       ok = ok && !problem;
-      line += problem ? `; the cards dealt DO NOT come from the shuffled deck: ${problem}` : '; the cards dealt are the top of the re-shuffled deck';
+      line = problem ? t('{line}; the cards dealt DO NOT come from the shuffled deck: {problem}', { line, problem })
+        : t('{line}; the cards dealt are the top of the re-shuffled deck', { line });
     } else if (!isPlainObject(fair.pack)) {
-      line += '; this game lays out its own packs: use `parlour verify` to replay it';
+      line = t('{line}; this game lays out its own packs: use `parlour verify` to replay it', { line });
     }
-    lines.push(`${line}.`);
+    lines.push(t('{line}.', { line }));
   }
-  if (!(history.deals ?? []).length) lines.push('No deal was dealt at this table.');
+  if (!(history.deals ?? []).length) lines.push(t('No deal was dealt at this table.'));
   return { ok, lines };
 }
 

@@ -155,68 +155,164 @@ export function tWord(text) {
   return catalogue.words[text] ?? text;
 }
 
-/** @type {Array<{pattern: RegExp, names: string[], template: string}> | null} */
-let compiledLines = null;
+/**
+ * A line pattern ready to match: its regex, its holes in order, its
+ * translation, and how much literal text it has (how specific it is).
+ * @typedef {{english: string, pattern: RegExp, names: string[], template: string, literal: number}} LinePattern
+ */
+
+// What a hole matches: a number for {n}, any text for {melds} (the server
+// separates melds with "; "), else any text within one clause.
+/** @type {Record<string, string>} */
+const HOLES = { n: '([-+]?\\d+)', melds: '(.+?)' };
+const CLAUSE_TEXT = '((?:(?!; ).)+?)';
 
 /**
- * @param {string} pattern
- * @returns {{pattern: RegExp, names: string[]}}
+ * @param {string} english
+ * @param {string} template
+ * @returns {LinePattern}
  */
-function compileLine(pattern) {
+function compileLine(english, template) {
   /** @type {string[]} */
   const names = [];
   let source = '';
   let last = 0;
-  for (const match of pattern.matchAll(/\{(\w+)\}/g)) {
+  let literal = 0;
+  const text = (/** @type {string} */ part) => {
+    literal += part.length;
+    return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  };
+  for (const match of english.matchAll(/\{(\w+)\}/g)) {
     const index = match.index ?? 0;
-    source += pattern.slice(last, index).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    source += '(.+?)';
+    source += text(english.slice(last, index)) + (Object.hasOwn(HOLES, match[1]) ? HOLES[match[1]] : CLAUSE_TEXT);
     names.push(match[1]);
     last = index + match[0].length;
   }
-  source += pattern.slice(last).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return { pattern: new RegExp(`^${source}$`), names };
+  source += text(english.slice(last));
+  return { english, pattern: new RegExp(`^${source}$`, 's'), names, template, literal };
 }
 
+// What a list in a hole is made of: "Ann and Bob 7, Cleo 5", melds "6D 7D; 2C 2H".
+const LIST = /(, | and |; )/;
+const CLAUSES = '; ';
+// How deep a hole's text is translated again (each level's text is shorter).
+const DEPTH = 4;
+
 /**
- * A log line of the server (already in plain English words, log.js) in the
- * page's language: the first of the catalogue's line patterns that matches it
- * whole gives the sentence; what its {holes} caught is put back as it was,
- * after the catalogue's `words` and lines had their go at it (a nested clause).
- * A line no pattern knows stays in English.
+ * The translator of a catalogue's log lines (translateLine is the page's;
+ * tests/i18n/check_catalogue.mjs makes one per catalogue).
+ *
+ * A line is translated so:
+ * - its last mark ("." or "!") is set aside: patterns are written without it,
+ *   and it comes back as the catalogue has it (a hole-less line "!" → " !");
+ * - a line of clauses ("Ann bets 1; 3C is turned; Ann loses 1 to the pot.") is
+ *   translated clause by clause when a pattern knows every clause, their "; "
+ *   as the catalogue has it; otherwise as a whole (a list of melds has "; " too);
+ * - of the patterns that match the whole text, the one with the most literal
+ *   text wins ("{who} plays {card} from {from} to {to}" over "{who} plays
+ *   {card}"); the catalogue's order breaks a tie. A hole {n} is a number
+ *   ("{who} pays {payee} {n}" with names of two words), a hole {melds} any text,
+ *   any other hole any text but "; " (so that "{who} passes" cannot take in a
+ *   clause before it);
+ * - what a hole caught is translated again: the catalogue's words, else the
+ *   pattern that matches it whole ("Layout 2", "3 chips", the text of a rule),
+ *   else, for a list, each item, its ", ", " and " and "; " as the catalogue has
+ *   them (a hole-less line " and " → " et "), else it stays (a name, a card, a
+ *   number);
+ * - a line no pattern knows, or one of whose clauses none knows, stays as it is.
+ * @param {Pick<Catalogue, 'lines' | 'words'>} catalogueOf
+ * @param {Set<string>} [used] gets the English of every pattern that matched
+ *   (for the catalogue check: a pattern no line uses is dead or shadowed)
+ * @returns {(line: string) => string}
+ */
+export function lineTranslator({ lines, words }, used) {
+  if (!lines.length) return (line) => line;
+  // Stable: patterns of equal literal length keep the catalogue's order.
+  const patterns = lines.map(([english, template]) => compileLine(english, template))
+    .sort((a, b) => b.literal - a.literal);
+  /** @type {Map<string, string>} the hole-less lines: glue such as " and " */
+  const exact = new Map(lines.filter(([english]) => !/\{\w+\}/.test(english)));
+  const glue = (/** @type {string} */ text) => {
+    if (Object.hasOwn(words, text)) return words[text];
+    const out = exact.get(text);
+    if (out === undefined) return text;
+    used?.add(text);
+    return out;
+  };
+
+  /**
+   * @param {string} text
+   * @param {number} depth
+   * @returns {string | null} null when no pattern matches the whole text
+   */
+  function sentence(text, depth) {
+    for (const { english, pattern, names, template } of patterns) {
+      const match = pattern.exec(text);
+      if (!match) continue;
+      used?.add(english);
+      /** @type {Record<string, string>} */
+      const values = {};
+      names.forEach((name, i) => { values[name] = hole(match[i + 1], depth + 1); });
+      return fill(template, values);
+    }
+    return null;
+  }
+
+  /**
+   * @param {string} text what a hole caught
+   * @param {number} depth
+   * @returns {string}
+   */
+  function hole(text, depth) {
+    if (Object.hasOwn(words, text)) return words[text];
+    if (depth > DEPTH) return text;
+    const whole = sentence(text, depth);
+    if (whole !== null) return whole;
+    const items = text.split(LIST);
+    if (items.length === 1) return text;
+    return items.map((item, i) => (i % 2 ? glue(item) : hole(item, depth + 1))).join('');
+  }
+
+  /**
+   * @param {string} line
+   * @returns {string}
+   */
+  function translate(line) {
+    const [, body, mark] = /** @type {RegExpExecArray} */ (/^(.*?)([.!]?)$/s.exec(line));
+    let out = null;
+    if (body.includes(CLAUSES)) {
+      const clauses = body.split(CLAUSES).map((clause) => sentence(clause, 0));
+      if (clauses.every((clause) => clause !== null)) out = clauses.join(glue(CLAUSES));
+    }
+    out ??= sentence(body, 0);
+    return out === null ? line : out + glue(mark);
+  }
+
+  // A table's log is drawn again at every push: the lines seen lately are kept.
+  /** @type {Map<string, string>} */
+  const seen = new Map();
+  return (line) => {
+    let out = seen.get(line);
+    if (out === undefined) {
+      out = translate(line);
+      if (seen.size >= 1000) seen.clear();
+      seen.set(line, out);
+    }
+    return out;
+  };
+}
+
+/** @type {((line: string) => string) | null} */
+let pageLines = null;
+
+/**
+ * A log line of the server (already in plain English words: log_words.js) in
+ * the page's language, by the catalogue's line patterns (see lineTranslator).
+ * In English, and for a line no pattern knows, the line itself.
  * @param {string} line
  * @returns {string}
  */
 export function translateLine(line) {
-  return lineIn(line, 0);
-}
-
-/**
- * @param {string} line
- * @param {number} depth how many lines this one is nested in
- * @returns {string}
- */
-function lineIn(line, depth) {
-  if (!catalogue.lines.length) return line;
-  compiledLines ??= catalogue.lines.map(([english, template]) => ({ ...compileLine(english), template }));
-  for (const { pattern, names, template } of compiledLines) {
-    const match = pattern.exec(line);
-    if (!match) continue;
-    /** @type {Record<string, string>} */
-    const values = {};
-    names.forEach((name, i) => { values[name] = holeText(match[i + 1], depth); });
-    return fill(template, values);
-  }
-  return line;
-}
-
-/**
- * @param {string} text what a hole of a line pattern caught
- * @param {number} depth
- * @returns {string}
- */
-function holeText(text, depth) {
-  if (text in catalogue.words) return catalogue.words[text];
-  // One level of nesting is all the server's sentences have ("X, and Y").
-  return depth < 2 ? lineIn(text, depth + 1) : text;
+  pageLines ??= lineTranslator(catalogue);
+  return pageLines(line);
 }

@@ -11,6 +11,7 @@ import { deviceUrl, href, signupUrl } from './router.js';
 import { loadIdentity } from './store.js';
 import { balanceChart } from './chart.js';
 import { errorCode, errorMessage } from './banner.js';
+import { t, tn, tParts } from './i18n.js';
 
 /** @typedef {import('../types/wire').LedgerEntry} LedgerEntry */
 /** @typedef {import('../types/wire').LedgerRequest} LedgerRequest */
@@ -41,12 +42,12 @@ export function createLedgerPage(ctx, { player, table }) {
   const entries = []; // every entry loaded so far, newest first
   let settleTable = table || null;
 
-  const heading = el('h1', { class: 'page-title', text: `Ledger — ${displayName(name)}` });
+  const heading = el('h1', { class: 'page-title', text: t('Ledger — {name}', { name: displayName(name) }) });
   const balance = el('div', { class: 'ledger-balance' });
   const chartBox = el('div', { class: 'ledger-chart' });
   const body = el('tbody', { role: 'rowgroup' });
   const status = el('p', { class: 'muted' });
-  const older = el('button', { type: 'button', class: 'btn', text: 'Older', hidden: true, onclick: () => load() });
+  const older = el('button', { type: 'button', class: 'btn', text: t('Older'), hidden: true, onclick: () => load() });
   const settleBox = el('section', { class: 'panel settle' });
   const tokenBox = own ? tokenPanel() : null;
   const signupBox = own ? signupPanel() : null;
@@ -57,16 +58,16 @@ export function createLedgerPage(ctx, { player, table }) {
     el('section', { class: 'panel ledger' },
       el('div', { class: 'panel-head' }, heading, el('span', { class: 'spacer' }), balance,
         canDownload() ? el('button', {
-          type: 'button', class: 'btn btn-small', 'data-testid': 'ledger-csv', text: 'Download CSV',
+          type: 'button', class: 'btn btn-small', 'data-testid': 'ledger-csv', text: t('Download CSV'),
           onclick: () => downloadCsv(`/api/players/${encodeURIComponent(name)}/ledger?format=csv&limit=${CSV_LIMIT}`, `${name}-ledger.csv`),
         }) : null),
       chartBox,
       // Roles spelt out: on a phone the rows are laid out as cards (felt.css), which drops a table's own.
-      el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Ledger entries' }, el('table', { class: 'data-table ledger-table', role: 'table' },
-        el('caption', { class: 'sr-only', text: `Chip ledger of ${name}, newest first` }),
+      el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': t('Ledger entries') }, el('table', { class: 'data-table ledger-table', role: 'table' },
+        el('caption', { class: 'sr-only', text: t('Chip ledger of {name}, newest first', { name }) }),
         el('thead', { role: 'rowgroup' }, el('tr', { role: 'row' },
-          ['Entry', 'Time', 'Amount', 'Balance', 'Table', 'Game', 'Deal', 'Memo'].map((h) =>
-            el('th', { scope: 'col', role: 'columnheader', class: ['Entry', 'Amount', 'Balance'].includes(h) ? 'num' : null, text: h })))),
+          [[t('Entry'), true], [t('Time'), false], [t('Amount'), true], [t('Balance'), true], [t('Table'), false], [t('Game'), false], [t('Deal'), false], [t('Memo'), false]].map(([h, num]) =>
+            el('th', { scope: 'col', role: 'columnheader', class: num ? 'num' : null, text: h })))),
         body)),
       status,
       el('div', { class: 'ledger-foot' }, older)),
@@ -80,18 +81,18 @@ export function createLedgerPage(ctx, { player, table }) {
     if (loading || !name) return;
     loading = true;
     older.disabled = true;
-    status.textContent = 'Loading…';
+    status.textContent = t('Loading…');
     /** @type {LedgerRequest} */
     const request = { player: name, limit: PAGE_SIZE };
     if (oldest !== null) request.before = oldest;
     try {
       const reply = await ctx.conn.request('ledger', request);
       const page = Array.isArray(reply.entries) ? reply.entries.filter(isPlainObject) : [];
-      if (typeof reply.player === 'string') heading.textContent = `Ledger — ${displayName(reply.player)}`;
+      if (typeof reply.player === 'string') heading.textContent = t('Ledger — {name}', { name: displayName(reply.player) });
       const value = Number.isFinite(reply.balance) ? Math.trunc(reply.balance) : null;
-      replaceChildren(balance, 'Balance ',
-        el('strong', { 'data-testid': 'balance', 'data-value': value === null ? null : String(value), text: value === null ? '—' : String(value) }),
-        ' chips');
+      replaceChildren(balance, tParts('Balance {amount} chips', {
+        amount: el('strong', { 'data-testid': 'balance', 'data-value': value === null ? null : String(value), text: value === null ? '—' : String(value) }),
+      }));
       if (own && typeof reply.balance === 'number') ctx.setChips(reply.balance);
       body.append(...page.map((entry) => row(entry, ctx)));
       entries.push(...page);
@@ -100,11 +101,11 @@ export function createLedgerPage(ctx, { player, table }) {
       if (last && Number.isFinite(last.entry)) oldest = last.entry;
       // A short page means we reached the first entry.
       older.hidden = page.length < PAGE_SIZE || !last || !Number.isFinite(last.entry);
-      status.textContent = loadedAny ? (older.hidden ? 'That is the first entry.' : '') : 'No entries yet.';
+      status.textContent = loadedAny ? (older.hidden ? t('That is the first entry.') : '') : t('No entries yet.');
       replaceChildren(chartBox, balanceChart(entries));
       if (!settleBox.dataset.drawn) showSettle();
     } catch (error) {
-      status.textContent = errorCode(error) === 'not_found' ? `There is no player called "${name}".` : 'Could not load the ledger.';
+      status.textContent = errorCode(error) === 'not_found' ? t('There is no player called "{name}".', { name }) : t('Could not load the ledger.');
       if (errorCode(error) !== 'not_found') ctx.banner.error(error);
     } finally {
       loading = false;
@@ -159,7 +160,7 @@ export function createLedgerPage(ctx, { player, table }) {
     /** @param {unknown} id */
     const add = (id) => { if (id !== null && id !== undefined && id !== '' && !ids.includes(String(id))) ids.push(String(id)); };
     add(settleTable);
-    for (const t of tonight) add(t.table);
+    for (const listed of tonight) add(listed.table);
     for (const entry of entries) add(entry.table);
     return ids;
   }
@@ -182,39 +183,39 @@ export function createLedgerPage(ctx, { player, table }) {
         /* the entries still offer tables */
       }
     }
-    for (const t of tonight) games.set(String(t.table), t.game);
+    for (const listed of tonight) games.set(String(listed.table), listed.game);
     for (const e of entries) if (e.table !== null && e.table !== undefined && e.game) games.set(String(e.table), e.game);
     const choices = tableChoices(tonight);
     for (const id of played) if (!choices.includes(id)) choices.push(id);
     // ?table= settles that table alone; otherwise tonight's tables, hosted or played (or the newest one seen).
     // `settle` takes at most 50 tables (docs/protocol.md): the hosted ones first, then the newest played.
-    const tonightIds = [...new Set([...tonight.map((t) => String(t.table)), ...played])].slice(0, SETTLE_MOST_TABLES);
+    const tonightIds = [...new Set([...tonight.map((listed) => String(listed.table)), ...played])].slice(0, SETTLE_MOST_TABLES);
     const chosen = new Set(settleTable ? [String(settleTable)] : tonightIds.length ? tonightIds : choices.slice(0, 1));
     const boxes = choices.map((id) => el('label', { class: 'settle-choice' },
       el('input', {
         type: 'checkbox', name: 'settle-table', value: id, checked: chosen.has(id),
         onchange: (event) => { if (/** @type {HTMLInputElement} */ (event.target).checked) chosen.add(id); else chosen.delete(id); fill(); },
       }),
-       ` ${games.has(id) ? `${ctx.gameName(games.get(id))} at ${tableTitle(id)}` : tableTitleCapital(id)}`));
+       ` ${games.has(id) ? t('{game} at {table}', { game: ctx.gameName(games.get(id)), table: tableTitle(id) }) : tableTitleCapital(id)}`));
     const tbody = el('tbody');
     const payments = el('ul', { class: 'settle-payments', 'data-testid': 'payments' });
     const apart = el('ul', { class: 'settle-apart muted', 'data-testid': 'settle-apart' });
     const note = el('p', { class: 'muted small' });
     const csv = el('button', {
-      type: 'button', class: 'btn btn-small', 'data-testid': 'settle-csv', text: 'Download CSV', disabled: true,
+      type: 'button', class: 'btn btn-small', 'data-testid': 'settle-csv', text: t('Download CSV'), disabled: true,
       onclick: () => downloadCsv(`/api/settle?tables=${[...chosen].map(encodeURIComponent).join(',')}&format=csv`, 'settle-up.csv'),
     });
     replaceChildren(settleBox,
-      el('div', { class: 'panel-head' }, el('h2', { text: 'Settle up' }), el('span', { class: 'spacer' }), canDownload() ? csv : null),
-      el('p', { class: 'hint', text: 'Each person\'s net over the tables ticked, and the fewest payments that square everybody. Bots and pools are shown apart: nobody pays them.' }),
-      choices.length ? el('fieldset', { class: 'settle-tables', 'data-testid': 'settle-tables' }, el('legend', { text: 'Tables' }), boxes)
-        : el('p', { class: 'muted', text: 'No tables yet.' }),
-      el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Balances at these tables' }, el('table', { class: 'data-table', 'data-testid': 'balances', 'data-table': [...chosen].join(',') },
+      el('div', { class: 'panel-head' }, el('h2', { text: t('Settle up') }), el('span', { class: 'spacer' }), canDownload() ? csv : null),
+      el('p', { class: 'hint', text: t('Each person\'s net over the tables ticked, and the fewest payments that square everybody. Bots and pools are shown apart: nobody pays them.') }),
+      choices.length ? el('fieldset', { class: 'settle-tables', 'data-testid': 'settle-tables' }, el('legend', { text: t('Tables') }), boxes)
+        : el('p', { class: 'muted', text: t('No tables yet.') }),
+      el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': t('Balances at these tables') }, el('table', { class: 'data-table', 'data-testid': 'balances', 'data-table': [...chosen].join(',') },
         el('thead', {}, el('tr', {},
-          el('th', { scope: 'col', text: 'Player' }), el('th', { scope: 'col', class: 'num', text: 'Net' }),
-          el('th', { scope: 'col', class: 'num', text: 'Balance now' }))),
+          el('th', { scope: 'col', text: t('Player') }), el('th', { scope: 'col', class: 'num', text: t('Net') }),
+          el('th', { scope: 'col', class: 'num', text: t('Balance now') }))),
         tbody)),
-      el('h3', { text: 'Who pays whom' }),
+      el('h3', { text: t('Who pays whom') }),
       payments,
       apart,
       note);
@@ -228,18 +229,18 @@ export function createLedgerPage(ctx, { player, table }) {
       csv.disabled = ids.length === 0;
       replaceChildren(apart);
       if (ids.length === 0) {
-        replaceChildren(tbody, el('tr', {}, el('td', { colspan: 3, class: 'muted', text: 'Tick a table to settle.' })));
+        replaceChildren(tbody, el('tr', {}, el('td', { colspan: 3, class: 'muted', text: t('Tick a table to settle.') })));
         replaceChildren(payments);
         note.textContent = '';
         return;
       }
-      replaceChildren(tbody, el('tr', {}, el('td', { colspan: 3, class: 'muted', text: 'Loading…' })));
+      replaceChildren(tbody, el('tr', {}, el('td', { colspan: 3, class: 'muted', text: t('Loading…') })));
       let reply;
       try {
         reply = await ctx.conn.request('settle', { tables: ids });
       } catch (error) {
         if (mine !== round) return;
-        replaceChildren(tbody, el('tr', {}, el('td', { colspan: 3, class: 'muted', text: errorMessage(error) || 'Could not settle up.' })));
+        replaceChildren(tbody, el('tr', {}, el('td', { colspan: 3, class: 'muted', text: errorMessage(error) || t('Could not settle up.') })));
         replaceChildren(payments);
         return;
       }
@@ -256,22 +257,24 @@ export function createLedgerPage(ctx, { player, table }) {
         el('td', {}, el('a', { href: href.ledger(n.player), text: n.player })),
         el('td', { class: `num ${n.net > 0 ? 'amount-plus' : n.net < 0 ? 'amount-minus' : ''}`, text: signed(n.net) }),
         el('td', { class: 'num', text: formatChips(balances[i]) }))));
-      if (nets.length === 0) replaceChildren(tbody, el('tr', {}, el('td', { colspan: 3, class: 'muted', text: 'No chips moved at these tables.' })));
+      if (nets.length === 0) replaceChildren(tbody, el('tr', {}, el('td', { colspan: 3, class: 'muted', text: t('No chips moved at these tables.') })));
       const lines = (Array.isArray(reply.payments) ? reply.payments : []).filter(isPlainObject);
       replaceChildren(payments, lines.length
         ? lines.map((p) => el('li', { 'data-testid': 'payment', 'data-from': p.from, 'data-to': p.to, 'data-amount': p.amount },
-          el('strong', { text: p.from }), ' pays ', el('strong', { text: p.to }), ` ${formatChips(p.amount)}`))
-        : el('li', { class: 'muted', text: 'Nobody owes anybody.' }));
+          tParts('{from} pays {to} {amount}', { from: el('strong', { text: p.from }), to: el('strong', { text: p.to }), amount: formatChips(p.amount) })))
+        : el('li', { class: 'muted', text: t('Nobody owes anybody.') }));
       const houseLines = [
-        ...(reply.from_bots_and_pools || []).map((h) => ({ kind: 'from_bots_and_pools', text: `${h.player} won ${formatChips(h.amount)} from bots and pools: nobody pays it`, amount: h.amount, player: h.player })),
-        ...(reply.to_bots_and_pools || []).map((h) => ({ kind: 'to_bots_and_pools', text: `${h.player} lost ${formatChips(h.amount)} to bots and pools: nobody collects it`, amount: h.amount, player: h.player })),
+        ...(reply.from_bots_and_pools || []).map((h) => ({ kind: 'from_bots_and_pools', text: t('{player} won {amount} from bots and pools: nobody pays it', { player: h.player, amount: formatChips(h.amount) }), amount: h.amount, player: h.player })),
+        ...(reply.to_bots_and_pools || []).map((h) => ({ kind: 'to_bots_and_pools', text: t('{player} lost {amount} to bots and pools: nobody collects it', { player: h.player, amount: formatChips(h.amount) }), amount: h.amount, player: h.player })),
       ];
       const bots = Array.isArray(reply.bots) ? reply.bots : [];
       replaceChildren(apart,
         houseLines.map((h) => el('li', { 'data-kind': h.kind, 'data-player': h.player, 'data-amount': h.amount, text: h.text })),
-        bots.length ? el('li', { 'data-kind': 'bots', 'data-amount': reply.bots_net, text: `bots: ${signed(reply.bots_net)} net (${bots.map((b) => `${displayName(b.player)} ${signed(b.net)}`).join(', ')})` }) : null,
-        reply.pools_left ? el('li', { 'data-kind': 'pools', 'data-amount': reply.pools_left, text: `left in pools: ${formatChips(reply.pools_left)} (shared out when the table ends)` }) : null);
-      note.textContent = `${ids.length} table${ids.length === 1 ? '' : 's'}; ${reply.method === 'greedy' ? 'more than 16 people: payments found by the largest debtor paying the largest creditor' : 'the fewest payments possible'}.`;
+        bots.length ? el('li', { 'data-kind': 'bots', 'data-amount': reply.bots_net, text: t('bots: {net} net ({bots})', { net: signed(reply.bots_net), bots: bots.map((b) => `${displayName(b.player)} ${signed(b.net)}`).join(', ') }) }) : null,
+        reply.pools_left ? el('li', { 'data-kind': 'pools', 'data-amount': reply.pools_left, text: t('left in pools: {amount} (shared out when the table ends)', { amount: formatChips(reply.pools_left) }) }) : null);
+      note.textContent = tn(ids.length, '{n} table; {method}.', '{n} tables; {method}.', {
+        method: reply.method === 'greedy' ? t('more than 16 people: payments found by the largest debtor paying the largest creditor') : t('the fewest payments possible'),
+      });
     }
     fill();
   }
@@ -290,7 +293,7 @@ export function createLedgerPage(ctx, { player, table }) {
     if (!token) return;
     try {
       const response = await fetch(path, { headers: { Authorization: `Bearer ${token}` } });
-      if (!response.ok) throw new Error(`the server answered ${response.status}`);
+      if (!response.ok) throw new Error(t('the server answered {status}', { status: response.status }));
       const url = URL.createObjectURL(await response.blob());
       const link = el('a', { href: url, download: filename, hidden: true });
       document.body.append(link);
@@ -309,21 +312,21 @@ export function createLedgerPage(ctx, { player, table }) {
     const HIDDEN = '•'.repeat(12);
     const shown = el('code', { class: 'token', 'data-testid': 'token', 'data-hidden': 'true', text: HIDDEN });
     const show = el('button', {
-      type: 'button', class: 'btn btn-small', text: 'Show', 'data-testid': 'token-show', 'aria-pressed': 'false',
+      type: 'button', class: 'btn btn-small', text: t('Show'), 'data-testid': 'token-show', 'aria-pressed': 'false',
       onclick: () => {
         const hide = shown.dataset.hidden !== 'true';
         shown.textContent = hide ? HIDDEN : token;
         shown.dataset.hidden = String(hide);
-        show.textContent = hide ? 'Show' : 'Hide';
+        show.textContent = hide ? t('Show') : t('Hide');
         show.setAttribute('aria-pressed', String(!hide));
       },
     });
     const reveal = el('button', {
-      type: 'button', class: 'btn btn-small', text: 'Copy', title: 'Copy the key without showing it',
+      type: 'button', class: 'btn btn-small', text: t('Copy'), title: t('Copy the key without showing it'),
       onclick: async () => {
         try {
           await navigator.clipboard.writeText(token);
-          reveal.textContent = 'Copied';
+          reveal.textContent = t('Copied');
         } catch {
           // Without the async clipboard (plain http), the key is shown and selected for copying by hand.
           if (shown.dataset.hidden === 'true') show.click();
@@ -331,14 +334,14 @@ export function createLedgerPage(ctx, { player, table }) {
           range.selectNodeContents(shown);
           getSelection()?.removeAllRanges();
           getSelection()?.addRange(range);
-          reveal.textContent = 'Selected — copy it';
+          reveal.textContent = t('Selected — copy it');
         }
-        setTimeout(() => { reveal.textContent = 'Copy'; }, 1500);
+        setTimeout(() => { reveal.textContent = t('Copy'); }, 1500);
       },
     });
     return el('section', { class: 'panel token-panel' },
-      el('h2', { text: 'Your secret key' }),
-      el('p', { class: 'hint', text: 'To play as this name on another device, enter your name and this key in "Already have a name on another device?" there. Keep it secret: it is your name\'s password.' }),
+      el('h2', { text: t('Your secret key') }),
+      el('p', { class: 'hint', text: t('To play as this name on another device, enter your name and this key in "Already have a name on another device?" there. Keep it secret: it is your name\'s password.') }),
       el('div', { class: 'token-row' }, shown, show, reveal));
   }
 
@@ -352,11 +355,11 @@ export function createLedgerPage(ctx, { player, table }) {
         const devices = Array.isArray(reply.devices) ? reply.devices.filter(isPlainObject) : [];
         replaceChildren(list, ...devices.map((device) => el('li', { 'data-testid': 'device', 'data-device': String(device.id) },
           el('span', { text: `${device.label}` }),
-          el('span', { class: 'muted', text: device.last_seen ? ` · last seen ${new Date(device.last_seen).toLocaleString()}` : ' · not seen since the server started' }),
+          el('span', { class: 'muted', text: ` · ${device.last_seen ? t('last seen {time}', { time: new Date(device.last_seen).toLocaleString() }) : t('not seen since the server started')}` }),
           el('button', {
-            type: 'button', class: 'btn btn-small btn-ghost', 'data-testid': 'revoke-device', text: 'Revoke',
+            type: 'button', class: 'btn btn-small btn-ghost', 'data-testid': 'revoke-device', text: t('Revoke'),
             onclick: async () => {
-              if (!window.confirm(`Revoke "${device.label}"? It is signed out at once and its key stops working.`)) return;
+              if (!window.confirm(t('Revoke "{device}"? It is signed out at once and its key stops working.', { device: device.label }))) return;
               try {
                 await ctx.conn.request('revoke_device', { device: String(device.id) });
                 refresh();
@@ -370,13 +373,15 @@ export function createLedgerPage(ctx, { player, table }) {
       }
     }
     const link = el('button', {
-      type: 'button', class: 'btn btn-small', 'data-testid': 'device-link', text: 'Link another device',
+      type: 'button', class: 'btn btn-small', 'data-testid': 'device-link', text: t('Link another device'),
       onclick: async () => {
         try {
           const reply = await ctx.conn.request('device_link');
-          replaceChildren(shown, 'On the other device open ', el('code', { class: 'token', text: deviceUrl(reply.code) }),
-            ' or enter the code ', el('code', { class: 'token', 'data-testid': 'device-code-value', text: reply.code }),
-            ` under "Have a code from your other device?" before ${new Date(reply.expires_at).toLocaleTimeString()}. It works once.`);
+          replaceChildren(shown, tParts('On the other device open {url} or enter the code {code} under "Have a code from your other device?" before {time}. It works once.', {
+            url: el('code', { class: 'token', text: deviceUrl(reply.code) }),
+            code: el('code', { class: 'token', 'data-testid': 'device-code-value', text: reply.code }),
+            time: new Date(reply.expires_at).toLocaleTimeString(),
+          }));
         } catch (error) {
           ctx.banner.error(error);
         }
@@ -384,8 +389,8 @@ export function createLedgerPage(ctx, { player, table }) {
     });
     refresh();
     return el('section', { class: 'panel token-panel' },
-      el('h2', { text: 'Your devices' }),
-      el('p', { class: 'hint', text: 'Each device signs in with its own key. Revoke one you lost; a recovery code revokes them all.' }),
+      el('h2', { text: t('Your devices') }),
+      el('p', { class: 'hint', text: t('Each device signs in with its own key. Revoke one you lost; a recovery code revokes them all.') }),
       list, link, shown);
   }
 
@@ -401,16 +406,16 @@ export function createLedgerPage(ctx, { player, table }) {
         try {
           await ctx.conn.request('set_passphrase', { passphrase: input.value });
           input.value = '';
-          result.textContent = 'Passphrase saved. "Sign in with a passphrase" on another browser now signs it in as one of your devices.';
+          result.textContent = t('Passphrase saved. "Sign in with a passphrase" on another browser now signs it in as one of your devices.');
         } catch (error) {
-          result.textContent = `${errorCode(error) || 'error'}: ${errorMessage(error) || 'could not save the passphrase'}`;
+          result.textContent = t('{code}: {message}', { code: errorCode(error) || t('error'), message: errorMessage(error) || t('could not save the passphrase') });
         }
       },
-    }, el('label', { class: 'field-label' }, 'New passphrase (8–128 characters)', input),
-    el('button', { type: 'submit', class: 'btn btn-small', text: 'Save' }));
+    }, el('label', { class: 'field-label' }, t('New passphrase (8–128 characters)'), input),
+    el('button', { type: 'submit', class: 'btn btn-small', text: t('Save') }));
     return el('section', { class: 'panel token-panel' },
-      el('h2', { text: 'Passphrase (optional)' }),
-      el('p', { class: 'hint', text: 'For those who prefer one to a key or a device code. Stored only as an Argon2id hash.' }),
+      el('h2', { text: t('Passphrase (optional)') }),
+      el('p', { class: 'hint', text: t('For those who prefer one to a key or a device code. Stored only as an Argon2id hash.') }),
       form, result);
   }
 
@@ -419,35 +424,37 @@ export function createLedgerPage(ctx, { player, table }) {
     const result = el('p', { class: 'hint', 'data-testid': 'signup-link' });
     const uses = el('input', { type: 'number', name: 'signup-uses', min: 1, max: 20, value: '1', class: 'input-small' });
     const make = el('button', {
-      type: 'button', class: 'btn btn-small', text: 'Make a sign-up link',
+      type: 'button', class: 'btn btn-small', text: t('Make a sign-up link'),
       onclick: async () => {
         make.disabled = true;
         try {
           const reply = await ctx.conn.request('signup_link', { uses: Math.min(20, Math.max(1, Number(uses.value) || 1)), hours: 48 });
-          replaceChildren(result, 'Send this link to your friends (',
-            `${reply.uses} new name${reply.uses === 1 ? '' : 's'}, until ${new Date(reply.expires_at).toLocaleString()}): `,
-            el('code', { class: 'token', text: signupUrl(reply.code) }));
+          replaceChildren(result, tParts('Send this link to your friends ({names}, until {time}): {link}', {
+            names: tn(reply.uses, '{n} new name', '{n} new names'),
+            time: new Date(reply.expires_at).toLocaleString(),
+            link: el('code', { class: 'token', text: signupUrl(reply.code) }),
+          }));
         } catch (error) {
           result.textContent = errorCode(error) === 'conflict'
-            ? 'Anyone may take a name on this server: share a table\'s invite link instead.'
-            : `${errorCode(error) || 'error'}: ${errorMessage(error) || 'could not make the link'}`;
+            ? t('Anyone may take a name on this server: share a table\'s invite link instead.')
+            : t('{code}: {message}', { code: errorCode(error) || t('error'), message: errorMessage(error) || t('could not make the link') });
         } finally {
           make.disabled = false;
         }
       },
     });
     return el('section', { class: 'panel token-panel' },
-      el('h2', { text: 'Sign-up link for a friend' }),
-      el('p', { class: 'hint', text: 'On a server that takes new names by invitation only, a friend needs a table\'s invite or a sign-up link to pick a name.' }),
-      el('div', { class: 'token-row' }, el('label', { class: 'field-label' }, 'New names', uses), make),
+      el('h2', { text: t('Sign-up link for a friend') }),
+      el('p', { class: 'hint', text: t('On a server that takes new names by invitation only, a friend needs a table\'s invite or a sign-up link to pick a name.') }),
+      el('div', { class: 'token-row' }, el('label', { class: 'field-label' }, t('New names'), uses), make),
       result);
   }
 
   return {
     element,
-    title: `Ledger — ${name}`,
+    title: t('Ledger — {name}', { name }),
     start() {
-      if (!name) status.textContent = 'Sign in to see your ledger.';
+      if (!name) status.textContent = t('Sign in to see your ledger.');
       else if (!loadedAny && oldest === null) load();
     },
     resume() {
@@ -476,7 +483,7 @@ function row(entry, ctx) {
     el('td', { role: 'cell' }, entry.table !== null && entry.table !== undefined && entry.table !== ''
       ? el('a', { href: href.table(String(entry.table)), text: tableTitleCapital(String(entry.table)) })
       : el('span', { class: 'muted', text: '—' })),
-    el('td', { role: 'cell' }, entry.game ? el('a', { href: href.game(entry.game), text: ctx.gameName(entry.game), title: 'Rules and a new table' }) : '—'),
+    el('td', { role: 'cell' }, entry.game ? el('a', { href: href.game(entry.game), text: ctx.gameName(entry.game), title: t('Rules and a new table') }) : '—'),
     el('td', { role: 'cell', class: 'nowrap' }, dealLink(entry)),
     el('td', { role: 'cell', class: 'memo', text: friendlyText(entry.memo ?? '') }));
 }
@@ -491,8 +498,8 @@ function dealLink(entry) {
   return el('a', {
     href: href.table(String(table)), 'data-testid': 'deal-link', 'data-deal': String(entry.deal),
     'data-seq': Number.isFinite(entry.seq) ? String(entry.seq) : null,
-    title: Number.isFinite(entry.seq) ? `${tableTitle(String(table))}, step ${entry.seq}` : tableTitle(String(table)),
-    text: `deal ${entry.deal}`,
+    title: Number.isFinite(entry.seq) ? t('{table}, step {seq}', { table: tableTitle(String(table)), seq: entry.seq }) : tableTitle(String(table)),
+    text: t('deal {deal}', { deal: entry.deal }),
   });
 }
 

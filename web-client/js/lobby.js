@@ -7,6 +7,7 @@ import { href } from './router.js';
 import { markSeated, rememberInvite } from './store.js';
 import { displayName, sourceName, tableTitleCapital } from './names.js';
 import { takenSeats } from './layouts/common.js';
+import { t, tn, tParts, tWord } from './i18n.js';
 
 /** @typedef {import('../types/wire').Game} Game */
 /** @typedef {import('../types/wire').GameOption} GameOption */
@@ -32,41 +33,41 @@ export function createLobbyPage(ctx, params = {}) {
   /** @type {Game[]} */
   let games = [];
 
-  const tablesList = el('div', { class: 'tables-list' }, el('p', { class: 'muted', text: 'Loading tables…' }));
+  const tablesList = el('div', { class: 'tables-list' }, el('p', { class: 'muted', text: t('Loading tables…') }));
   // The tables I hold a seat at or host, private ones included: found again after a closed tab.
   const myTablesList = el('div', { class: 'tables-list', 'data-testid': 'my-tables' });
   const myTablesSection = el('section', { class: 'panel lobby-mine', hidden: true },
-    el('div', { class: 'panel-head' }, el('h2', { text: 'Your tables' })), myTablesList);
+    el('div', { class: 'panel-head' }, el('h2', { text: t('Your tables') })), myTablesList);
   /** @type {TableListing[]} */
   let lastTables = [];
   /** Tables listed under "Your tables", not again among the open ones. @type {Set<string>} */
   let mineIds = new Set();
   const filterSelect = el('select', {
-    class: 'tables-filter', 'aria-label': 'Which tables to show',
+    class: 'tables-filter', 'aria-label': t('Which tables to show'),
     onchange: () => renderTables(lastTables),
   },
-  el('option', { value: 'all', text: 'All tables' }),
-  el('option', { value: 'open', text: 'With a free seat, or mine' }));
+  el('option', { value: 'all', text: t('All tables') }),
+  el('option', { value: 'open', text: t('With a free seat, or mine') }));
   const updated = el('span', { class: 'muted small' });
-  const gamesGrid = el('div', { class: 'games-grid' }, el('p', { class: 'muted', text: 'Loading games…' }));
+  const gamesGrid = el('div', { class: 'games-grid' }, el('p', { class: 'muted', text: t('Loading games…') }));
   const createForm = createTableForm(ctx);
 
   const element = el('div', { class: 'lobby' },
-    el('h1', { class: 'sr-only', text: 'Parlour — the card room' }),
+    el('h1', { class: 'sr-only', text: t('Parlour — the card room') }),
     myTablesSection,
     el('section', { class: 'panel lobby-tables' },
       el('div', { class: 'panel-head' },
-        el('h2', { text: 'Open tables' }), updated, filterSelect,
-        el('button', { type: 'button', class: 'btn btn-small', text: 'Refresh', onclick: () => refresh(true) }),
+        el('h2', { text: t('Open tables') }), updated, filterSelect,
+        el('button', { type: 'button', class: 'btn btn-small', text: t('Refresh'), onclick: () => refresh(true) }),
         el('button', {
-          type: 'button', class: 'btn btn-small btn-primary lobby-jump', text: 'New table',
+          type: 'button', class: 'btn btn-small btn-primary lobby-jump', text: t('New table'),
           onclick: () => { createForm.element.scrollIntoView({ behavior: 'smooth', block: 'start' }); createForm.element.querySelector('select')?.focus({ preventScroll: true }); },
         })),
       tablesList),
     el('section', { class: 'panel lobby-create' },
-      el('h2', { text: 'New table' }), createForm.element),
+      el('h2', { text: t('New table') }), createForm.element),
     el('section', { class: 'panel lobby-games' },
-      el('h2', { text: 'Games' }), gamesGrid));
+      el('h2', { text: t('Games') }), gamesGrid));
 
   async function refresh(reportErrors = false) {
     if (refreshing) return;
@@ -75,11 +76,11 @@ export function createLobbyPage(ctx, params = {}) {
       const [reply, mine] = await Promise.all([ctx.conn.request('tables'), ctx.conn.request('tables', { mine: true })]);
       renderMine(Array.isArray(mine.tables) ? mine.tables.filter(isPlainObject) : []);
       renderTables(Array.isArray(reply.tables) ? reply.tables.filter(isPlainObject) : []);
-      updated.textContent = `updated ${new Date().toLocaleTimeString()}`;
+      updated.textContent = t('updated {time}', { time: new Date().toLocaleTimeString() });
     } catch (error) {
       // The periodic refresh stays quiet: the connection indicator already says we're offline.
       if (reportErrors) ctx.banner.error(error);
-      updated.textContent = 'could not refresh';
+      updated.textContent = t('could not refresh');
     } finally {
       refreshing = false;
     }
@@ -88,7 +89,7 @@ export function createLobbyPage(ctx, params = {}) {
   /** @param {TableListing[]} mine */
   function renderMine(mine) {
     myTablesSection.hidden = mine.length === 0;
-    mineIds = new Set(mine.map((t) => String(t.table ?? '')));
+    mineIds = new Set(mine.map((listing) => String(listing.table ?? '')));
     const order = { playing: 0, waiting: 1 };
     const sorted = [...mine].sort((a, b) => (order[/** @type {'playing'|'waiting'} */ (a.status)] ?? 2) - (order[/** @type {'playing'|'waiting'} */ (b.status)] ?? 2));
     replaceChildren(myTablesList, sorted.map(tableCard));
@@ -97,18 +98,19 @@ export function createLobbyPage(ctx, params = {}) {
   /** @param {TableListing[]} listed */
   function renderTables(listed) {
     lastTables = listed;
-    const all = listed.filter((t) => !mineIds.has(String(t.table ?? '')));
-    const tables = filterSelect.value === 'all' ? all : all.filter((t) => {
-      const seats = Array.isArray(t.seats) ? t.seats.filter(isPlainObject) : [];
-      return t.status !== 'finished' && (seats.some((x) => sameName(x.player, ctx.me?.name)) || (t.status === 'waiting' && seats.some((x) => x.player === null || x.player === undefined)));
+    const all = listed.filter((listing) => !mineIds.has(String(listing.table ?? '')));
+    const tables = filterSelect.value === 'all' ? all : all.filter((listing) => {
+      const seats = Array.isArray(listing.seats) ? listing.seats.filter(isPlainObject) : [];
+      return listing.status !== 'finished' && (seats.some((x) => sameName(x.player, ctx.me?.name)) || (listing.status === 'waiting' && seats.some((x) => x.player === null || x.player === undefined)));
     });
     if (!tables.length && all.length) {
-      replaceChildren(tablesList, el('p', { class: 'empty-note' }, 'No table has a free seat right now — create one, or ',
-        el('button', { type: 'button', class: 'btn btn-small', text: 'show all tables', onclick: () => { filterSelect.value = 'all'; renderTables(listed); } }), ' to watch.'));
+      replaceChildren(tablesList, el('p', { class: 'empty-note' }, tParts('No table has a free seat right now — create one, or {button} to watch.', {
+        button: el('button', { type: 'button', class: 'btn btn-small', text: t('show all tables'), onclick: () => { filterSelect.value = 'all'; renderTables(listed); } }),
+      })));
       return;
     }
     if (!tables.length) {
-      replaceChildren(tablesList, el('p', { class: 'empty-note', text: mineIds.size ? 'No other open tables — create one!' : 'No open tables yet — create one!' }));
+      replaceChildren(tablesList, el('p', { class: 'empty-note', text: mineIds.size ? t('No other open tables — create one!') : t('No open tables yet — create one!') }));
       return;
     }
     // Tables still gathering players first, finished ones last.
@@ -134,16 +136,16 @@ export function createLobbyPage(ctx, params = {}) {
       el('div', { class: 'table-card-head' },
         el('strong', { class: 'table-card-game', text: ctx.gameName(table.game) }),
         statusBadge(table.status),
-        table.private === true ? el('span', { class: 'badge badge-private', text: 'private' }) : null,
-        el('span', { class: 'muted small', text: `${tableTitleCapital(id)} · host ${displayName(table.host) ?? '?'}` })),
-      options.length ? el('div', { class: 'muted small table-card-options', text: options.map(([k, v]) => `${humanise(k)}: ${formatOption(v)}`).join(' · ') }) : null,
-      el('div', { class: 'seat-chips' }, seats.length ? seats.map(seatChip) : el('span', { class: 'muted small', text: 'no seats' })),
+        table.private === true ? el('span', { class: 'badge badge-private', text: t('private') }) : null,
+        el('span', { class: 'muted small', text: t('{table} · host {host}', { table: tableTitleCapital(id), host: displayName(table.host) ?? '?' }) })),
+      options.length ? el('div', { class: 'muted small table-card-options', text: options.map(([k, v]) => t('{option}: {value}', { option: tWord(humanise(k)), value: formatOption(v) })).join(' · ') }) : null,
+      el('div', { class: 'seat-chips' }, seats.length ? seats.map(seatChip) : el('span', { class: 'muted small', text: t('no seats') })),
       el('div', { class: 'table-card-foot' },
-        el('span', { class: 'muted small', 'data-testid': 'seats-taken', text: `${takenSeats(seats)} of ${seats.length} seats taken · ${Number(table.spectators) || 0} watching` }),
+        el('span', { class: 'muted small', 'data-testid': 'seats-taken', text: `${tn(takenSeats(seats), '{n} of {total} seats taken', '{n} of {total} seats taken', { total: seats.length })} · ${tn(Number(table.spectators) || 0, '{n} watching', '{n} watching')}` }),
         el('span', { class: 'spacer' }),
         el('button', {
           type: 'button', class: 'btn btn-primary btn-small', disabled: !(open && (mine || (table.status === 'playing' ? table.late_join === true : hasRoom))), 'data-testid': 'join',
-          text: mine ? 'Back to my seat' : table.status === 'playing' ? 'Join at the next deal' : 'Join',
+          text: mine ? t('Back to my seat') : table.status === 'playing' ? t('Join at the next deal') : t('Join'),
           onclick: () => {
             // The table page sends the `join`; marking the intent here makes it join rather than watch.
             markSeated(ctx.me?.name, id, true);
@@ -151,7 +153,7 @@ export function createLobbyPage(ctx, params = {}) {
           },
         }),
         el('button', {
-          type: 'button', class: 'btn btn-small', text: 'Watch', 'data-testid': 'watch',
+          type: 'button', class: 'btn btn-small', text: t('Watch'), 'data-testid': 'watch',
           onclick: () => {
             if (!mine) markSeated(ctx.me?.name, id, false);
             ctx.navigate(href.table(id));
@@ -163,20 +165,20 @@ export function createLobbyPage(ctx, params = {}) {
   function renderGames(list) {
     games = list;
     if (!games.length) {
-      replaceChildren(gamesGrid, el('p', { class: 'empty-note', text: 'The server offers no games.' }));
+      replaceChildren(gamesGrid, el('p', { class: 'empty-note', text: t('The server offers no games.') }));
       return;
     }
     replaceChildren(gamesGrid, games.map((game) => el('article', { class: 'game-card', id: `game-${game.id}`, 'data-game': game.id },
       el('div', { class: 'game-card-head' },
-        el('strong', { text: game.name || humanise(game.id) }),
+        el('strong', { text: tWord(game.name || humanise(game.id)) }),
         el('span', { class: 'muted small', text: playersRange(game) })),
-      Array.isArray(game.aliases) && game.aliases.length ? el('div', { class: 'muted small', text: `Also: ${game.aliases.join(', ')}` }) : null,
-      game.summary ? el('p', { class: 'game-card-summary', text: game.summary }) : null,
+      Array.isArray(game.aliases) && game.aliases.length ? el('div', { class: 'muted small', text: t('Also: {names}', { names: game.aliases.map(tWord).join(', ') }) }) : null,
+      game.summary ? el('p', { class: 'game-card-summary', text: tWord(game.summary) }) : null,
       optionList(game),
       el('div', { class: 'game-card-foot' },
-        game.source ? el('span', { class: 'muted small', text: `Rules after ${sourceName(game.source)}` }) : el('span'),
+        game.source ? el('span', { class: 'muted small', text: t('Rules after {source}', { source: sourceName(game.source) }) }) : el('span'),
         el('button', {
-          type: 'button', class: 'btn btn-small', text: 'New table',
+          type: 'button', class: 'btn btn-small', text: t('New table'),
           onclick: () => {
             createForm.selectGame(game.id);
             createForm.element.scrollIntoView({ behavior: 'smooth', block: 'start' });
@@ -193,10 +195,10 @@ export function createLobbyPage(ctx, params = {}) {
 
   return {
     element,
-    title: 'Lobby',
+    title: t('Lobby'),
     start() {
       ctx.loadGames().then(renderGames).catch((error) => {
-        replaceChildren(gamesGrid, el('p', { class: 'empty-note', text: 'Could not load the games.' }));
+        replaceChildren(gamesGrid, el('p', { class: 'empty-note', text: t('Could not load the games.') }));
         ctx.banner.error(error);
       });
       refresh(true);
@@ -222,28 +224,41 @@ function optionList(game) {
   const options = Array.isArray(game.options) ? game.options.filter((o) => isPlainObject(o) && o.name) : [];
   if (!options.length) return null;
   return el('details', { class: 'game-options' },
-    el('summary', { text: `${options.length} option${options.length === 1 ? '' : 's'}` }),
+    el('summary', { text: tn(options.length, '{n} option', '{n} options') }),
     el('dl', {}, options.map((o) => [
-      el('dt', {}, humanise(o.name), el('span', { class: 'muted small', text: ` (default ${formatOption(o.default)}${Array.isArray(o.choices) ? `; ${o.choices.map(formatOption).join(', ')}` : Number.isFinite(o.min) || Number.isFinite(o.max) ? `; ${o.min ?? '…'}–${o.max ?? '…'}` : ''})` })),
-      o.description ? el('dd', { text: o.description }) : null,
+      el('dt', {}, tWord(humanise(o.name)), el('span', { class: 'muted small', text: ` ${optionDefault(o)}` })),
+      o.description ? el('dd', { text: tWord(o.description) }) : null,
     ])));
+}
+
+/**
+ * "(default 5; 3–9)": an option's default and the values it takes.
+ * @param {GameOption} o
+ */
+function optionDefault(o) {
+  const value = formatOption(o.default);
+  if (Array.isArray(o.choices)) return t('(default {value}; {choices})', { value, choices: o.choices.map(formatOption).join(', ') });
+  if (Number.isFinite(o.min) || Number.isFinite(o.max)) return t('(default {value}; {min}–{max})', { value, min: o.min ?? '…', max: o.max ?? '…' });
+  return t('(default {value})', { value });
 }
 
 /** @param {string} status */
 function statusBadge(status) {
   const known = ['waiting', 'playing', 'finished'].includes(status);
-  return el('span', { class: `badge badge-status${known ? ` status-${status}` : ''}`, text: status ?? 'unknown' });
+  /** @type {Record<string, string>} */
+  const words = { waiting: t('waiting'), playing: t('playing'), finished: t('finished') };
+  return el('span', { class: `badge badge-status${known ? ` status-${status}` : ''}`, text: known ? words[status] : status ?? t('unknown') });
 }
 
 /** @param {TableSeat} seat */
 function seatChip(seat) {
   if (seat.player === null || seat.player === undefined) {
-    return el('span', { class: 'seat-chip seat-chip-empty', text: 'open seat' });
+    return el('span', { class: 'seat-chip seat-chip-empty', text: t('open seat') });
   }
   return el('span', { class: 'seat-chip' },
-    el('span', { class: `dot ${seat.connected ? 'dot-on' : 'dot-off'}`, title: seat.connected ? 'connected' : 'disconnected', role: 'img', 'aria-label': seat.connected ? 'connected' : 'disconnected' }),
+    el('span', { class: `dot ${seat.connected ? 'dot-on' : 'dot-off'}`, title: seat.connected ? t('connected') : t('disconnected'), role: 'img', 'aria-label': seat.connected ? t('connected') : t('disconnected') }),
     displayName(String(seat.player), seat.seat),
-    seat.away === true ? el('span', { class: 'badge badge-away', text: 'away' }) : null);
+    seat.away === true ? el('span', { class: 'badge badge-away', text: t('away') }) : null);
 }
 
 /** @param {Partial<Game>} game */
@@ -251,13 +266,16 @@ function playersRange(game) {
   const min = game.min_players;
   const max = game.max_players;
   if (min === undefined && max === undefined) return '';
-  if (min === max) return `${min} players`;
-  return `${min ?? '?'}–${max ?? '?'} players`;
+  // English says "players" whatever the count; other languages may not.
+  if (min === max && min !== undefined) return tn(min, '{n} players', '{n} players');
+  return t('{min}–{max} players', { min: min ?? '?', max: max ?? '?' });
 }
 
 /** @param {unknown} value */
 function formatOption(value) {
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'boolean') return value ? t('yes') : t('no');
+  // A choice the game names in words ("aces high") is the server's word.
+  if (typeof value === 'string') return tWord(value);
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
@@ -274,28 +292,28 @@ function createTableForm(ctx) {
   const gameSelect = el('select', { name: 'game', required: true, onchange: () => showGame() });
   const summary = el('p', { class: 'hint' });
   const optionsBox = el('div', { class: 'options-box' });
-  const seatsInput = el('input', { type: 'number', name: 'seats', step: 1, placeholder: 'default' });
-  const seedInput = el('input', { type: 'number', name: 'seed', step: 1, placeholder: 'random' });
+  const seatsInput = el('input', { type: 'number', name: 'seats', step: 1, placeholder: t('default') });
+  const seedInput = el('input', { type: 'number', name: 'seed', step: 1, placeholder: t('random') });
   const privateBox = el('input', { type: 'checkbox', name: 'private' });
   // The turn clock (docs/protocol.md "Turn clock and away"): empty fields keep the server's defaults.
   const clockSeconds = el('input', { type: 'number', name: 'clock_seconds', step: 1, min: 0, max: 3600, placeholder: '90', 'data-testid': 'clock-seconds' });
   const clockBank = el('input', { type: 'number', name: 'clock_bank', step: 1, min: 0, max: 36000, placeholder: '0', 'data-testid': 'clock-bank' });
   const clockAway = el('input', { type: 'number', name: 'clock_away_after', step: 1, min: 1, max: 20, placeholder: '2', 'data-testid': 'clock-away-after' });
-  const submit = el('button', { type: 'submit', class: 'btn btn-primary', text: 'Create table', disabled: true });
+  const submit = el('button', { type: 'submit', class: 'btn btn-primary', text: t('Create table'), disabled: true });
 
   const element = el('form', { class: 'create-form', 'data-testid': 'create-table', onsubmit: onSubmit },
-    el('label', { class: 'field-label' }, 'Game', gameSelect),
+    el('label', { class: 'field-label' }, t('Game'), gameSelect),
     summary,
     optionsBox,
-    el('label', { class: 'field-label' }, 'Seats (optional)', seatsInput),
-    el('label', { class: 'field-label' }, 'Seed (optional, replays the same deals)', seedInput),
+    el('label', { class: 'field-label' }, t('Seats (optional)'), seatsInput),
+    el('label', { class: 'field-label' }, t('Seed (optional, replays the same deals)'), seedInput),
     el('fieldset', { class: 'clock-fields' },
-      el('legend', { text: 'Turn clock' }),
-      el('label', { class: 'field-label' }, 'Seconds per move (0: no clock)', clockSeconds),
-      el('label', { class: 'field-label' }, 'Time bank, seconds for the whole table', clockBank),
-      el('label', { class: 'field-label' }, 'Missed turns before a bot plays the seat', clockAway)),
+      el('legend', { text: t('Turn clock') }),
+      el('label', { class: 'field-label' }, t('Seconds per move (0: no clock)'), clockSeconds),
+      el('label', { class: 'field-label' }, t('Time bank, seconds for the whole table'), clockBank),
+      el('label', { class: 'field-label' }, t('Missed turns before a bot plays the seat'), clockAway)),
     el('label', { class: 'check-label' }, privateBox,
-      el('span', {}, 'Private ', el('span', { class: 'muted small', text: '— not listed; players join with the invite link' }))),
+      el('span', {}, tParts('Private {note}', { note: el('span', { class: 'muted small', text: t('— not listed; players join with the invite link') }) }))),
     submit);
 
   function currentGame() {
@@ -304,11 +322,11 @@ function createTableForm(ctx) {
 
   function showGame() {
     const game = currentGame();
-    summary.textContent = game ? [playersRange(game), game.summary].filter(Boolean).join(' — ') : '';
+    summary.textContent = game ? [playersRange(game), game.summary ? tWord(game.summary) : ''].filter(Boolean).join(' — ') : '';
     readers = [];
     replaceChildren(optionsBox);
     const options = Array.isArray(game?.options) ? game.options.filter((o) => isPlainObject(o) && o.name) : [];
-    if (options.length) optionsBox.append(el('h3', { class: 'options-title', text: 'Options' }));
+    if (options.length) optionsBox.append(el('h3', { class: 'options-title', text: t('Options') }));
     for (const option of options) {
       const { field, read } = optionField(option);
       optionsBox.append(field);
@@ -317,7 +335,7 @@ function createTableForm(ctx) {
     seatsInput.min = String(Number.isInteger(game?.min_players) ? game.min_players : 1);
     if (Number.isInteger(game?.max_players)) seatsInput.max = String(game.max_players);
     else seatsInput.removeAttribute('max');
-    seatsInput.placeholder = Number.isInteger(game?.max_players) ? `default (up to ${game.max_players})` : 'default';
+    seatsInput.placeholder = Number.isInteger(game?.max_players) ? t('default (up to {max})', { max: game.max_players }) : t('default');
     submit.disabled = !game;
   }
 
@@ -364,7 +382,7 @@ function createTableForm(ctx) {
     setGames(list) {
       games = list.filter((g) => isPlainObject(g) && g.id);
       const previous = gameSelect.value;
-      replaceChildren(gameSelect, games.map((g) => el('option', { value: g.id, text: g.name || humanise(g.id) })));
+      replaceChildren(gameSelect, games.map((g) => el('option', { value: g.id, text: tWord(g.name || humanise(g.id)) })));
       if (games.some((g) => g.id === previous)) gameSelect.value = previous;
       showGame();
     },
@@ -384,8 +402,8 @@ function createTableForm(ctx) {
  * @returns {{field: HTMLElement, read: OptionReader}}
  */
 function optionField(option) {
-  const label = humanise(option.name);
-  const hint = option.description ? el('span', { class: 'hint', text: option.description }) : null;
+  const label = tWord(humanise(option.name));
+  const hint = option.description ? el('span', { class: 'hint', text: tWord(option.description) }) : null;
   const type = option.type;
 
   if (type === 'bool') {

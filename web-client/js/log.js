@@ -2,11 +2,12 @@
 // The table log in plain language. The server's lines may carry {seat:N} tags
 // (a seat's player) and card codes ("9S", "JK"); both are drawn for people:
 // "{seat:0} lays off 9S" → "Ann lays off 9♠" with the card named for screen readers.
+// The words come from log_words.js: plain, and in the page's language.
 
 import { el } from './dom.js';
 import { cardText, isCard } from './cards.js';
 import { seatName } from './render.js';
-import { friendlyText } from './names.js';
+import { logWords } from './log_words.js';
 
 /** @typedef {import('./render.js').RenderContext} RenderContext */
 
@@ -19,7 +20,7 @@ const TOKEN = /\{seat:(\d+)\}|\b([A2-9TJQK][SHDC]|JK)\b/g;
  * @returns {HTMLLIElement}
  */
 export function logLine(line, rctx) {
-  const text = plainWords(typeof line === 'string' ? line : JSON.stringify(line));
+  const text = logWords(typeof line === 'string' ? line : JSON.stringify(line));
   const item = el('li', { class: 'log-line' });
   let last = 0;
   for (const match of text.matchAll(TOKEN)) {
@@ -48,15 +49,4 @@ export function logText(line, rctx) {
   return logLine(line, rctx).textContent;
 }
 
-/**
- * The server's wording made plain: bot accounts and table ids in words, "1 chips"
- * as "1 chip", and a player of any gender: "his hand" is "their hand".
- * @param {string} text
- * @returns {string}
- */
-export function plainWords(text) {
-  return friendlyText(text)
-    .replace(/\b1 (chip|card|counter|point|trick)s\b/g, '1 $1')
-    .replace(/\b(his|her) (hand|cards?|bet|turn|stock|seat|widow|chips|counters?|tricks?|own)\b/g, 'their $2')
-    .replace(/\bhim\b/g, 'them');
-}
+export { plainWords } from './log_words.js';

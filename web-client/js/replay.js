@@ -17,6 +17,7 @@ import { renderResult } from './result.js';
 import { href } from './router.js';
 import { fetchDeal, fetchWholeHistory, verifyTable } from './fair.js';
 import { errorCode, errorMessage } from './banner.js';
+import { t, tWord } from './i18n.js';
 
 /** @typedef {import('../types/wire').State} State */
 /** @typedef {import('../types/wire').History} History */
@@ -46,41 +47,41 @@ export function createReplayPage(ctx, params) {
     return /** @type {History} */ (doc);
   }
 
-  const title = el('h1', { class: 'page-title', text: `Replay of ${tableTitle(table)}` });
+  const title = el('h1', { class: 'page-title', text: t('Replay of {table}', { table: tableTitle(table) }) });
   const meta = el('div', { class: 'table-meta muted small' });
-  const dealPicker = el('select', { class: 'replay-deal', 'data-testid': 'replay-deal', 'aria-label': 'Deal' });
+  const dealPicker = el('select', { class: 'replay-deal', 'data-testid': 'replay-deal', 'aria-label': t('Deal') });
   dealPicker.addEventListener('change', () => open(Number(dealPicker.value)));
-  const seatPicker = el('select', { class: 'replay-seat', 'data-testid': 'replay-seat', 'aria-label': 'Seen from', hidden: true });
+  const seatPicker = el('select', { class: 'replay-seat', 'data-testid': 'replay-seat', 'aria-label': t('Seen from'), hidden: true });
   seatPicker.addEventListener('change', () => { perspective = Number(seatPicker.value); draw(); });
-  const prev = el('button', { type: 'button', class: 'btn', 'data-testid': 'replay-prev', text: '◀ Back', onclick: () => go(index - 1) });
-  const next = el('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'replay-next', text: 'Forward ▶', onclick: () => go(index + 1) });
-  const slider = el('input', { type: 'range', class: 'replay-slider', 'data-testid': 'replay-slider', min: 0, max: 0, value: 0, 'aria-label': 'Step' });
+  const prev = el('button', { type: 'button', class: 'btn', 'data-testid': 'replay-prev', text: t('◀ Back'), onclick: () => go(index - 1) });
+  const next = el('button', { type: 'button', class: 'btn btn-primary', 'data-testid': 'replay-next', text: t('Forward ▶'), onclick: () => go(index + 1) });
+  const slider = el('input', { type: 'range', class: 'replay-slider', 'data-testid': 'replay-slider', min: 0, max: 0, value: 0, 'aria-label': t('Step') });
   slider.addEventListener('input', () => go(Number(slider.value)));
   const stepLabel = el('span', { class: 'replay-step', 'data-testid': 'replay-step', 'aria-live': 'polite' });
   const eventText = el('p', { class: 'replay-event', 'data-testid': 'replay-event' });
-  const stepLog = el('ol', { class: 'log-list', 'aria-label': 'What this step logged' });
+  const stepLog = el('ol', { class: 'log-list', 'aria-label': t('What this step logged') });
   const felt = el('div', { class: 'felt' });
   const resultPanel = el('div', { class: 'result-panel panel', hidden: true });
-  const download = el('button', { type: 'button', class: 'btn', 'data-testid': 'replay-download', text: 'Download JSON', onclick: () => save() });
-  const verifyButton = el('button', { type: 'button', class: 'btn', 'data-testid': 'verify-deals', text: 'Verify deals', hidden: true, onclick: () => verify() });
+  const download = el('button', { type: 'button', class: 'btn', 'data-testid': 'replay-download', text: t('Download JSON'), onclick: () => save() });
+  const verifyButton = el('button', { type: 'button', class: 'btn', 'data-testid': 'verify-deals', text: t('Verify deals'), hidden: true, onclick: () => verify() });
   const verifyPanel = el('div', { class: 'panel verify-panel', 'data-zone': 'verify', hidden: true });
-  const status = el('p', { class: 'muted', text: 'Loading the history…' });
+  const status = el('p', { class: 'muted', text: t('Loading the history…') });
 
   const element = el('div', { class: 'replay-page', 'data-zone': 'replay', 'data-table': table },
     el('div', { class: 'table-head panel' },
       el('div', { class: 'table-title' }, title),
       meta,
       el('div', { class: 'table-buttons' },
-        el('label', { class: 'small' }, 'Deal ', dealPicker),
-        el('label', { class: 'small' }, ' Seen from ', seatPicker),
+        el('label', { class: 'small' }, `${t('Deal')} `, dealPicker),
+        el('label', { class: 'small' }, ` ${t('Seen from')} `, seatPicker),
         download, verifyButton,
-        el('a', { href: href.table(table), class: 'btn btn-small', text: 'Back to the table' }))),
+        el('a', { href: href.table(table), class: 'btn btn-small', text: t('Back to the table') }))),
     el('div', { class: 'replay-controls panel' }, prev, slider, next, stepLabel),
     status,
     el('div', { class: 'table-layout' },
       el('div', { class: 'table-main' }, felt, resultPanel),
       el('aside', { class: 'table-side' },
-        el('div', { class: 'panel' }, el('h3', { class: 'panel-title', text: 'This step' }), eventText, stepLog),
+        el('div', { class: 'panel' }, el('h3', { class: 'panel-title', text: t('This step') }), eventText, stepLog),
         verifyPanel)));
 
   /** @param {KeyboardEvent} event */
@@ -93,11 +94,12 @@ export function createReplayPage(ctx, params) {
   /** @param {number | null | undefined} deal */
   async function open(deal) {
     status.hidden = false;
-    status.textContent = 'Loading the history…';
+    status.textContent = t('Loading the history…');
     try {
       doc = deal ? await fetchDeal(ctx.conn, table, deal) : await fetchDeal(ctx.conn, table, undefined);
     } catch (error) {
-      status.textContent = errorCode(error) === 'forbidden' ? `You may not replay this yet: ${errorMessage(error)}` : `Could not load the history: ${errorMessage(error)}`;
+      status.textContent = errorCode(error) === 'forbidden' ? t('You may not replay this yet: {error}', { error: errorMessage(error) })
+        : t('Could not load the history: {error}', { error: errorMessage(error) });
       element.dataset.error = errorCode(error) ?? 'error';
       return;
     }
@@ -117,16 +119,16 @@ export function createReplayPage(ctx, params) {
   /** @param {boolean} full */
   function renderPickers(full) {
     const deals = (shown().deals ?? []).filter((d) => d.finished);
-    replaceChildren(dealPicker, deals.map((d) => el('option', { value: String(d.deal), text: `Deal ${d.deal}` })));
+    replaceChildren(dealPicker, deals.map((d) => el('option', { value: String(d.deal), text: t('Deal {deal}', { deal: d.deal }) })));
     dealPicker.value = String(shown().deal ?? '');
     seatPicker.hidden = !full;
-    replaceChildren(seatPicker, (shown().seats ?? []).map((s) => el('option', { value: String(s.seat), text: s.player ? displayName(s.player, s.seat) : `Seat ${s.seat}` })));
+    replaceChildren(seatPicker, (shown().seats ?? []).map((s) => el('option', { value: String(s.seat), text: s.player ? displayName(s.player, s.seat) : t('Seat {seat}', { seat: s.seat }) })));
     seatPicker.value = String(perspective);
     const game = ctx.gameName(shown().game);
-    title.textContent = `Replay: ${game} at ${tableTitle(table)}`;
+    title.textContent = t('Replay: {game} at {table}', { game, table: tableTitle(table) });
     replaceChildren(meta,
-      el('span', { text: shown().status === 'finished' ? 'the table has ended: every hand is shown' : 'your own view of a finished deal' }),
-      el('span', { text: `host ${displayName(shown().host) ?? '—'}` }));
+      el('span', { text: shown().status === 'finished' ? t('the table has ended: every hand is shown') : t('your own view of a finished deal') }),
+      el('span', { text: t('host {name}', { name: displayName(shown().host) ?? '—' }) }));
   }
 
   /** @param {number} to */
@@ -166,8 +168,8 @@ export function createReplayPage(ctx, params) {
     next.disabled = index >= steps.length - 1;
     slider.value = String(index);
     if (!steps.length) {
-      stepLabel.textContent = 'No steps to show.';
-      replaceChildren(felt, el('p', { class: 'muted', text: 'Nothing was played in this deal.' }));
+      stepLabel.textContent = t('No steps to show.');
+      replaceChildren(felt, el('p', { class: 'muted', text: t('Nothing was played in this deal.') }));
       return;
     }
     const step = steps[index];
@@ -175,7 +177,7 @@ export function createReplayPage(ctx, params) {
     const rctx = makeContext(state);
     element.dataset.seq = String(step.seq);
     element.dataset.step = String(index);
-    stepLabel.textContent = `Step ${index + 1} of ${steps.length} (move ${step.seq})`;
+    stepLabel.textContent = t('Step {step} of {steps} (move {seq})', { step: index + 1, steps: steps.length, seq: step.seq });
     eventText.textContent = describeEvent(step.event, rctx, shown().deal);
     replaceChildren(stepLog, (step.log ?? []).map((line) => logLine(line, rctx)));
     const name = layoutNameOf(state, ctx.games);
@@ -217,11 +219,11 @@ export function createReplayPage(ctx, params) {
   async function verify() {
     verifyButton.disabled = true;
     verifyPanel.hidden = false;
-    replaceChildren(verifyPanel, el('p', { class: 'muted', text: 'Re-shuffling every deal…' }));
+    replaceChildren(verifyPanel, el('p', { class: 'muted', text: t('Re-shuffling every deal…') }));
     try {
       showVerdict(verifyPanel, await verifyTable(ctx.conn, table));
     } catch (error) {
-      showVerdict(verifyPanel, { ok: false, lines: [`Could not verify: ${errorMessage(error)}`] });
+      showVerdict(verifyPanel, { ok: false, lines: [t('Could not verify: {error}', { error: errorMessage(error) })] });
     } finally {
       verifyButton.disabled = false;
     }
@@ -229,7 +231,7 @@ export function createReplayPage(ctx, params) {
 
   return {
     element,
-    title: `Replay ${table}`,
+    title: t('Replay {table}', { table }),
     start() {
       document.addEventListener('keydown', onKey);
       return open(params.deal);
@@ -250,7 +252,7 @@ export function showVerdict(panel, verdict) {
   panel.hidden = false;
   panel.dataset.state = verdict.ok ? 'ok' : 'failed';
   replaceChildren(panel,
-    el('h3', { class: 'panel-title', text: verdict.ok ? 'Every deal verified' : 'Verification FAILED' }),
+    el('h3', { class: 'panel-title', text: verdict.ok ? t('Every deal verified') : t('Verification FAILED') }),
     el('ul', { class: 'verify-lines small' }, verdict.lines.map((line) => el('li', { text: line }))));
 }
 
@@ -265,22 +267,23 @@ export function describeEvent(event, rctx, deal) {
   if (!isPlainObject(event)) return '';
   const who = Number.isInteger(event.seat) ? seatName(rctx, event.seat) : '';
   switch (event.kind) {
-    case 'start': return `Play starts: deal ${deal ?? 1} is dealt.`;
-    case 'deal': return 'The next deal is dealt.';
-    case 'leave': return `${who} leaves the table.`;
-    case 'close': return 'The table closes; what its pools hold is shared out.';
+    case 'start': return t('Play starts: deal {deal} is dealt.', { deal: deal ?? 1 });
+    case 'deal': return t('The next deal is dealt.');
+    case 'leave': return t('{who} leaves the table.', { who });
+    case 'close': return t('The table closes; what its pools hold is shared out.');
     case 'act': {
       /** @type {Record<string, unknown>} */
       const action = isPlainObject(event.action) ? event.action : {};
-      const words = [String(action.type ?? 'acts').replace(/_/g, ' ')];
+      const words = [action.type === undefined || action.type === null ? t('acts') : tWord(String(action.type).replace(/_/g, ' '))];
       for (const [key, value] of Object.entries(action)) {
         if (key === 'type') continue;
         if (['string', 'number', 'boolean'].includes(typeof value)) words.push(String(value));
         else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) words.push(value.join(' '));
       }
-      const clock = event.by === 'clock' ? ' (time ran out: the table played for them)' : '';
-      return `${who}: ${words.join(' ')}${clock}.`;
+      const move = words.join(' ');
+      return event.by === 'clock' ? t('{who}: {move} (time ran out: the table played for them).', { who, move })
+        : t('{who}: {move}.', { who, move });
     }
-    default: return String(event.kind ?? '');
+    default: return tWord(String(event.kind ?? ''));
   }
 }

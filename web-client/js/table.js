@@ -25,6 +25,7 @@ import { errorCode, errorMessage, plainError } from './banner.js';
 import { play as playSound, setSound, soundOn } from './sound.js';
 import { notificationsSupported, notifyBlocked, notifyOn, notifyTurn, setNotify } from './notify.js';
 import { numberMoves, renderTextTable, setTextMode, textModeOn } from './text_table.js';
+import { t, tn, tWord } from './i18n.js';
 
 /** @typedef {import('../types/wire').State} State */
 /** @typedef {import('../types/wire').Result} Result */
@@ -93,7 +94,7 @@ export function createTablePage(ctx, params) {
   const turnTimer = el('span', { class: 'turn-timer', hidden: true });
   const moveTimer = el('span', { class: 'turn-timer move-timer', 'data-testid': 'move-timer', hidden: true });
   // Shown while the server plays my seat because my clock ran out (docs/protocol.md "Turn clock and away").
-  const backButton = el('button', { type: 'button', class: 'btn btn-small btn-back', 'data-action': 'back', hidden: true, text: "I'm back" });
+  const backButton = el('button', { type: 'button', class: 'btn btn-small btn-back', 'data-action': 'back', hidden: true, text: t("I'm back") });
   backButton.addEventListener('click', () => command('back', { table: knownTableId() }));
   const turnZone = el('div', { class: 'turn-banner', 'data-zone': 'turn', role: 'status', 'aria-live': 'polite' }, turnText, turnTimer, backButton);
   const felt = el('div', { class: 'felt' });
@@ -106,19 +107,19 @@ export function createTablePage(ctx, params) {
   const resultPanel = el('div', { class: 'result-panel panel', hidden: true });
   const helpHolder = el('div', { class: 'help-holder', hidden: true });
   // Shown over the table while the connection is down: what is drawn may be out of date.
-  const offlineNote = el('div', { class: 'offline-note', role: 'status', hidden: true }, 'Reconnecting…');
+  const offlineNote = el('div', { class: 'offline-note', role: 'status', hidden: true }, t('Reconnecting…'));
   // The last deal's result stays on show while the next deal runs, even in games that clear it when dealing.
   /** @type {Result | null} */
   let lastResult = null;
   const invitePanel = el('div', { class: 'invite-panel panel', hidden: true });
   // "Verify deals" on a finished table: the revealed seed checked here (fair.js).
   const verifyPanel = el('div', { class: 'panel verify-panel', 'data-zone': 'verify', hidden: true });
-  const logList = el('ol', { class: 'log-list', tabindex: '0', 'aria-label': 'Table log, newest last' });
+  const logList = el('ol', { class: 'log-list', tabindex: '0', 'aria-label': t('Table log, newest last') });
   // Screen readers hear each new line once, not the whole list on every redraw.
   const logAnnounce = el('div', { class: 'sr-only', 'aria-live': 'polite' });
   /** @type {string | null} */
   let lastLogLine = null;
-  const logPanel = el('div', { class: 'log-panel panel', 'data-zone': 'log' }, el('h3', { class: 'panel-title', text: 'Log' }), logList, logAnnounce);
+  const logPanel = el('div', { class: 'log-panel panel', 'data-zone': 'log' }, el('h3', { class: 'panel-title', text: t('Log') }), logList, logAnnounce);
   const chatPanel = createChatPanel(ctx, () => knownTableId());
   const standingsPanel = el('div', { class: 'standings-holder', hidden: true });
 
@@ -148,7 +149,7 @@ export function createTablePage(ctx, params) {
 
   document.addEventListener('keydown', onKey);
 
-  showMessage(tableId ? `Opening ${tableTitle(tableId)}…` : 'Joining by invite…');
+  showMessage(tableId ? t('Opening {table}…', { table: tableTitle(tableId) }) : t('Joining by invite…'));
 
   // -- talking to the server ------------------------------------------------
 
@@ -190,7 +191,7 @@ export function createTablePage(ctx, params) {
   }
 
   async function enterByInvite() {
-    if (!inviteCode) return showMessage('No table was given.');
+    if (!inviteCode) return showMessage(t('No table was given.'));
     try {
       const joined = await ctx.conn.request('join', { invite: inviteCode });
       tableId = String(joined.table);
@@ -202,7 +203,7 @@ export function createTablePage(ctx, params) {
       renderCached();
     } catch (error) {
       if (NETWORK_CODES.has(errorCode(error))) return;
-      showMessage(errorCode(error) === 'not_found' ? 'This invite link is not valid (any more).' : 'Could not join with this invite.', error);
+      showMessage(errorCode(error) === 'not_found' ? t('This invite link is not valid (any more).') : t('Could not join with this invite.'), error);
     }
   }
 
@@ -229,7 +230,7 @@ export function createTablePage(ctx, params) {
       watching = true;
     } catch (error) {
       if (NETWORK_CODES.has(errorCode(error))) return;
-      if (!state) showMessage(errorCode(error) === 'not_found' ? 'There is no such table (it may have closed).' : `Could not open ${tableTitle(tableId)}.`, error);
+      if (!state) showMessage(errorCode(error) === 'not_found' ? t('There is no such table (it may have closed).') : t('Could not open {table}.', { table: tableTitle(tableId) }), error);
       else ctx.banner.error(error);
     }
   }
@@ -330,7 +331,7 @@ export function createTablePage(ctx, params) {
     replaceChildren(head, el('div', { class: 'table-title' },
       el('h1', { text: text }),
       error ? el('p', { class: 'muted', text: plainError(error) }) : null,
-      el('a', { href: href.lobby(), class: 'btn btn-small', text: 'Back to the lobby' })));
+      el('a', { href: href.lobby(), class: 'btn btn-small', text: t('Back to the lobby') })));
   }
 
   function render() {
@@ -392,7 +393,7 @@ export function createTablePage(ctx, params) {
     renderHelp(game);
     renderActionsPanel(rctx, myTurn);
     if (text && myMove && !wasMyTurn) {
-      textAnnounce.textContent = `Your turn. ${actionsUi?.count ?? 0} move${actionsUi?.count === 1 ? '' : 's'}: type a move's number, then Enter.`;
+      textAnnounce.textContent = tn(actionsUi?.count ?? 0, "Your turn. {n} move: type a move's number, then Enter.", "Your turn. {n} moves: type a move's number, then Enter.");
       moveBox?.focus();
     } else if (text && !myMove && wasMyTurn) textAnnounce.textContent = '';
     renderInvite();
@@ -403,7 +404,7 @@ export function createTablePage(ctx, params) {
     const result = lastResult !== null ? renderResult(lastResult, rctx) : null;
     resultPanel.hidden = !result;
     replaceChildren(resultPanel, result);
-    ctx.setTitle(`${myTurn ? '● Your turn — ' : ''}${game} at ${tableTitle(tableId)}`);
+    ctx.setTitle(myTurn ? t('● Your turn — {game} at {table}', { game, table: tableTitle(tableId) }) : t('{game} at {table}', { game, table: tableTitle(tableId) }));
     setBusy(busy); // freshly built buttons inherit a request still in flight
     cues(myMove);
     if (myMove && !wasMyTurn) requestAnimationFrame(revealTurn);
@@ -419,7 +420,7 @@ export function createTablePage(ctx, params) {
     const hasResult = state.result !== undefined && state.result !== null;
     if (mine && !wasMyTurn) {
       playSound('turn');
-      notifyTurn(`Your turn at ${tableTitle(tableId)}`, `${ctx.gameName(state.game)}: it is your move.`, `parlour-turn-${knownTableId()}`);
+      notifyTurn(t('Your turn at {table}', { table: tableTitle(tableId) }), t('{game}: it is your move.', { game: ctx.gameName(state.game) }), `parlour-turn-${knownTableId()}`);
     }
     else if (hasResult && hadResult === false) playSound('result');
     else if (lastLogCount !== null && logCount > lastLogCount) playSound('play');
@@ -472,7 +473,7 @@ export function createTablePage(ctx, params) {
   /** The text table on or off (key T): the moves are numbered afresh, and the move box takes the focus. */
   function toggleTextTable() {
     setTextMode(!textModeOn());
-    textAnnounce.textContent = textModeOn() ? 'Text table on.' : 'Text table off.';
+    textAnnounce.textContent = textModeOn() ? t('Text table on.') : t('Text table off.');
     render();
     if (textModeOn()) (moveBox ?? textPanel.querySelector('h3'))?.focus?.();
   }
@@ -546,7 +547,8 @@ export function createTablePage(ctx, params) {
     const { taken, seats } = seatCount(state, makeContext(state));
     if (taken >= fewest) return '';
     const more = fewest - taken;
-    return `Seat ${more} more player${more === 1 ? '' : 's'} or bot${more === 1 ? '' : 's'} to start: ${taken} of ${seats} seats taken, ${fewest} needed.`;
+    return tn(more, 'Seat {n} more player or bot to start: {taken} of {seats} seats taken, {fewest} needed.',
+      'Seat {n} more players or bots to start: {taken} of {seats} seats taken, {fewest} needed.', { taken, seats, fewest });
   }
 
   function takesLateJoiners() {
@@ -565,15 +567,15 @@ export function createTablePage(ctx, params) {
     const candidates = players.filter((p) => !sameName(p.player, state.host) && !p.leaving &&
       (status === 'waiting' || p.bot || p.connected === false || p.away === true));
     if (!candidates.length) return [];
-    const seatSelect = el('select', { class: 'free-seat', 'data-testid': 'free-seat', 'aria-label': 'Seat to free' },
+    const seatSelect = el('select', { class: 'free-seat', 'data-testid': 'free-seat', 'aria-label': t('Seat to free') },
       candidates.map((p) => el('option', { value: String(p.seat), text: displayName(p.player, p.seat) })));
     const late = takesLateJoiners();
-    const replaceSelect = el('select', { class: 'free-seat-for', 'data-testid': 'free-seat-for', 'aria-label': 'Who takes it' },
-      el('option', { value: 'open', text: status === 'waiting' || late ? 'for a new player' : 'out of the game' }),
-      status !== 'waiting' && late ? el('option', { value: 'bot', text: 'for a bot' }) : null);
-    const free = button('Free seat', '', () => command('unseat', {
+    const replaceSelect = el('select', { class: 'free-seat-for', 'data-testid': 'free-seat-for', 'aria-label': t('Who takes it') },
+      el('option', { value: 'open', text: status === 'waiting' || late ? t('for a new player') : t('out of the game') }),
+      status !== 'waiting' && late ? el('option', { value: 'bot', text: t('for a bot') }) : null);
+    const free = button(t('Free seat'), '', () => command('unseat', {
       table: knownTableId(), seat: Number(seatSelect.value), replace: /** @type {'open' | 'bot'} */ (replaceSelect.value), // its options' values
-    }, () => ctx.banner.notice(status === 'playing' && late ? 'The seat changes hands when the next deal starts.' : 'The seat is free.')), 'free-seat-go');
+    }, () => ctx.banner.notice(status === 'playing' && late ? t('The seat changes hands when the next deal starts.') : t('The seat is free.'))), 'free-seat-go');
     return [seatSelect, replaceSelect, free];
   }
 
@@ -586,14 +588,14 @@ export function createTablePage(ctx, params) {
     const status = String(state.status ?? 'unknown');
     const buttons = [];
     if (mySeat === null && status === 'waiting') {
-      buttons.push(button('Take a seat', 'btn-primary', () => command('join', joinFields(), seatedBy)));
+      buttons.push(button(t('Take a seat'), 'btn-primary', () => command('join', joinFields(), seatedBy)));
     }
     if (mySeat === null && status === 'playing' && takesLateJoiners() && !Number.isInteger(state.waiting)) {
-      buttons.push(button('Ask for a seat', 'btn-primary', () => command('join', joinFields(), seatedBy), 'ask-seat'));
+      buttons.push(button(t('Ask for a seat'), 'btn-primary', () => command('join', joinFields(), seatedBy), 'ask-seat'));
     }
     if (isHost && (status === 'playing' || status === 'waiting')) buttons.push(...freeSeatControls(status));
     if (isHost && status === 'waiting') {
-      const start = button('Start', 'btn-primary', () => command('start', { table: knownTableId() }), 'start');
+      const start = button(t('Start'), 'btn-primary', () => command('start', { table: knownTableId() }), 'start');
       const short = startShortfall();
       if (short) {
         // Disabled with its reason in view (and read with the button): a tap that would only be refused is not offered.
@@ -608,70 +610,70 @@ export function createTablePage(ctx, params) {
     }
     if (isHost && status === 'waiting') {
       // A careful bot (level 1) plays the game's own strategy where it has one, else at random.
-      const level = el('select', { class: 'bot-level', 'data-testid': 'bot-level', 'aria-label': 'Bot strength' },
-        el('option', { value: '1', text: 'careful' }), el('option', { value: '0', text: 'random' }));
+      const level = el('select', { class: 'bot-level', 'data-testid': 'bot-level', 'aria-label': t('Bot strength') },
+        el('option', { value: '1', text: t('careful') }), el('option', { value: '0', text: t('random') }));
       level.value = botLevel;
       level.addEventListener('change', () => { botLevel = level.value; });
-      buttons.push(level, button('Seat a bot', '', () => command('bot', { table: knownTableId(), level: Number(botLevel) }), 'add-bot'));
+      buttons.push(level, button(t('Seat a bot'), '', () => command('bot', { table: knownTableId(), level: Number(botLevel) }), 'add-bot'));
     }
     if (isHost && status !== 'finished') {
-      buttons.push(button('End table', 'btn-danger', () => {
-        if (window.confirm('End this table? Play stops after the current deal is settled (press again to stop at once).')) command('end', { table: knownTableId() });
+      buttons.push(button(t('End table'), 'btn-danger', () => {
+        if (window.confirm(t('End this table? Play stops after the current deal is settled (press again to stop at once).'))) command('end', { table: knownTableId() });
       }, 'end-table'));
     }
     if (status === 'finished' && Number.isInteger(state.fair?.deal)) {
-      buttons.push(el('a', { href: href.replay(knownTableId()), class: 'btn', 'data-testid': 'replay', text: 'Replay' }));
-      buttons.push(button('Verify deals', '', () => verifyDeals(), 'verify-deals'));
+      buttons.push(el('a', { href: href.replay(knownTableId()), class: 'btn', 'data-testid': 'replay', text: t('Replay') }));
+      buttons.push(button(t('Verify deals'), '', () => verifyDeals(), 'verify-deals'));
     }
-    const help = button(helpOpen ? 'Hide the rules' : 'How to play', '', () => toggleHelp(), 'how-to-play');
+    const help = button(helpOpen ? t('Hide the rules') : t('How to play'), '', () => toggleHelp(), 'how-to-play');
     help.setAttribute('aria-expanded', String(helpOpen));
-    help.title = 'The rules of this game and the keyboard shortcuts (key ?)';
-    const sound = button(soundOn() ? 'Sound on' : 'Sound off', 'btn-ghost-dark', () => { setSound(!soundOn()); render(); }, 'sound');
+    help.title = t('The rules of this game and the keyboard shortcuts (key ?)');
+    const sound = button(soundOn() ? t('Sound on') : t('Sound off'), 'btn-ghost-dark', () => { setSound(!soundOn()); render(); }, 'sound');
     sound.setAttribute('aria-pressed', String(soundOn()));
-    sound.title = 'A chime when your turn starts and a tick for each play';
+    sound.title = t('A chime when your turn starts and a tick for each play');
     buttons.unshift(help, sound);
     if (notificationsSupported()) {
       const on = notifyOn();
-      const notify = button(on ? 'Notify on' : 'Notify off', 'btn-ghost-dark', async () => {
+      const notify = button(on ? t('Notify on') : t('Notify off'), 'btn-ghost-dark', async () => {
         const now = await setNotify(!notifyOn());
         const blocked = !now && !on ? notifyBlocked() : '';
         if (blocked) ctx.banner.notice(blocked);
         render();
       }, 'notify');
       notify.setAttribute('aria-pressed', String(on));
-      notify.title = 'A browser notification when your turn starts while this tab is in the background';
+      notify.title = t('A browser notification when your turn starts while this tab is in the background');
       buttons.splice(2, 0, notify);
     }
     const textOn = textModeOn();
-    const textToggle = button(textOn ? 'Text table on' : 'Text table', 'btn-ghost-dark', () => toggleTextTable(), 'text-table');
+    const textToggle = button(textOn ? t('Text table on') : t('Text table'), 'btn-ghost-dark', () => toggleTextTable(), 'text-table');
     textToggle.setAttribute('aria-pressed', String(textOn));
-    textToggle.title = 'The table in words, moves by number: for a screen reader or the keyboard alone (key T)';
+    textToggle.title = t('The table in words, moves by number: for a screen reader or the keyboard alone (key T)');
     buttons.splice(notificationsSupported() ? 3 : 2, 0, textToggle);
-    const leave = button('Leave', 'btn-leave', () => {
+    const leave = button(t('Leave'), 'btn-leave', () => {
       // One mistaken tap must not end a hand for everyone: mid-deal, Leave asks first.
       const phase = String(state.view?.phase ?? '');
       const midDeal = mySeat !== null && status === 'playing' && phase !== 'deal_over' && phase !== 'game_over';
-      if (midDeal && !window.confirm('Leave in the middle of a deal?\n\nThe deal goes on for everyone: a bot plays your hand to its end, with your chips. Your seat is given up when the next deal starts.')) return;
+      if (midDeal && !window.confirm(t('Leave in the middle of a deal?\n\nThe deal goes on for everyone: a bot plays your hand to its end, with your chips. Your seat is given up when the next deal starts.'))) return;
       command('leave', { table: knownTableId() }, () => {
         markSeated(ctx.me?.name, knownTableId(), false);
         watching = false;
         ctx.navigate(href.lobby());
       });
     }, 'leave');
-    if (mySeat !== null && status === 'playing') leave.title = 'Give up your seat (asks first in the middle of a deal)';
+    if (mySeat !== null && status === 'playing') leave.title = t('Give up your seat (asks first in the middle of a deal)');
     buttons.push(leave);
 
     replaceChildren(head,
       el('div', { class: 'table-title' },
         el('h1', { text: game }),
-        el('span', { class: `badge badge-status status-${status}`, text: status }),
-        mySeat === null ? el('span', { class: 'badge badge-watching', text: 'watching' }) : null),
+        el('span', { class: `badge badge-status status-${status}`, text: tWord(status) }),
+        mySeat === null ? el('span', { class: 'badge badge-watching', text: t('watching') }) : null),
       el('div', { class: 'table-meta muted small' },
         el('span', { text: tableTitleCapital(tableId) }),
-        Number.isInteger(state.view?.deal) ? el('span', { text: `deal ${state.view.deal}` }) : null,
-        el('span', { text: `move ${state.seq ?? '—'}` }),
-        el('span', { text: `host ${displayName(state.host) ?? '—'}` }),
-        el('a', { href: href.ledger(ctx.me?.name, knownTableId()), text: 'balances', title: 'Every player\'s balance at this table (settle up)' }),
+        Number.isInteger(state.view?.deal) ? el('span', { text: t('deal {deal}', { deal: state.view.deal }) }) : null,
+        el('span', { text: t('move {seq}', { seq: state.seq ?? '—' }) }),
+        el('span', { text: t('host {name}', { name: displayName(state.host) ?? '—' }) }),
+        el('a', { href: href.ledger(ctx.me?.name, knownTableId()), text: t('balances'), title: t('Every player\'s balance at this table (settle up)') }),
         replayLink(mySeat)),
       el('div', { class: 'table-buttons' }, buttons));
   }
@@ -686,16 +688,16 @@ export function createTablePage(ctx, params) {
     const over = /** @type {(string | undefined)[]} */ (['deal_over', 'game_over']).includes(state.view?.phase);
     const last = over ? started : started - 1;
     if (last < 1) return null;
-    return el('a', { href: href.replay(knownTableId(), last), 'data-testid': 'replay-deal-link', text: `replay deal ${last}` });
+    return el('a', { href: href.replay(knownTableId(), last), 'data-testid': 'replay-deal-link', text: t('replay deal {deal}', { deal: last }) });
   }
 
   async function verifyDeals() {
     verifyPanel.hidden = false;
-    replaceChildren(verifyPanel, el('p', { class: 'muted', text: 'Re-shuffling every deal…' }));
+    replaceChildren(verifyPanel, el('p', { class: 'muted', text: t('Re-shuffling every deal…') }));
     try {
       showVerdict(verifyPanel, await verifyTable(ctx.conn, knownTableId()));
     } catch (error) {
-      showVerdict(verifyPanel, { ok: false, lines: [`Could not verify: ${errorMessage(error)}`] });
+      showVerdict(verifyPanel, { ok: false, lines: [t('Could not verify: {error}', { error: errorMessage(error) })] });
     }
   }
 
@@ -719,7 +721,7 @@ export function createTablePage(ctx, params) {
       note = el('p', { class: 'muted', text: idleText(rctx) });
     }
     replaceChildren(actionsPanel,
-      el('h3', { class: 'panel-title' }, myTurn ? 'Your move' : 'Actions', ' ', moveTimer),
+      el('h3', { class: 'panel-title' }, myTurn ? t('Your move') : t('Actions'), ' ', moveTimer),
       actionsUi ? actionsUi.element : note);
     if (text && moveBox && focusWasHere) moveBox.focus();
   }
@@ -727,8 +729,8 @@ export function createTablePage(ctx, params) {
   /** Whose turn, in words, and a countdown when the state carries a deadline. */
   /** For a person in line for a seat at a table in play (docs/protocol.md "Late joiners and open seats"). */
   function waitingLine() {
-    return state.waiting === 1 ? 'You are next in line for a seat: you are dealt in when one is free at the start of a deal.'
-      : `You are number ${state.waiting} in line for a seat; you are dealt in when one frees up.`;
+    return state.waiting === 1 ? t('You are next in line for a seat: you are dealt in when one is free at the start of a deal.')
+      : t('You are number {place} in line for a seat; you are dealt in when one frees up.', { place: state.waiting });
   }
 
   /**
@@ -740,21 +742,21 @@ export function createTablePage(ctx, params) {
     const view = isPlainObject(state.view) ? state.view : {};
     const headline = view.phase === 'deal_over' || betweenDeals ? resultHeadline(state.result, rctx) : null;
     let text;
-    if (state.status === 'finished') text = 'The table has finished.';
+    if (state.status === 'finished') text = t('The table has finished.');
     else if (state.status === 'waiting') {
-      text = sameName(state.host, ctx.me?.name) ? 'Seat players or bots, then press Start.' : 'Waiting for the host to start the game.';
+      text = sameName(state.host, ctx.me?.name) ? t('Seat players or bots, then press Start.') : t('Waiting for the host to start the game.');
     }
-    else if (betweenDeals) text = `${headline ?? 'The deal is over.'} The next deal starts shortly — press Continue when you are ready.`;
-    else if (headline && !rctx.toAct.length) text = `${headline} The next deal starts shortly.`;
-    else if (mine) text = rctx.toAct.length > 1 ? 'Your turn (others may act too).' : 'Your turn!';
-    else if (rctx.toAct.length) text = `Waiting for ${rctx.toAct.map((seat) => seatName(rctx, seat)).join(', ')}.`;
-    else if (view.phase === 'deal_over') text = 'The deal is over — the next one starts shortly.';
-    else if (view.phase === 'game_over') text = 'Game over.';
-    else text = 'Waiting…';
+    else if (betweenDeals) text = t('{headline} The next deal starts shortly — press Continue when you are ready.', { headline: headline ?? t('The deal is over.') });
+    else if (headline && !rctx.toAct.length) text = t('{headline} The next deal starts shortly.', { headline });
+    else if (mine) text = rctx.toAct.length > 1 ? t('Your turn (others may act too).') : t('Your turn!');
+    else if (rctx.toAct.length) text = t('Waiting for {names}.', { names: rctx.toAct.map((seat) => seatName(rctx, seat)).join(', ') });
+    else if (view.phase === 'deal_over') text = t('The deal is over — the next one starts shortly.');
+    else if (view.phase === 'game_over') text = t('Game over.');
+    else text = t('Waiting…');
     const myEntry = rctx.mySeat === null ? null : rctx.players.find((p) => p.seat === rctx.mySeat);
     const away = myEntry?.away === true && state.status === 'playing';
     backButton.hidden = !away;
-    if (away) text = `You are away: a bot plays for you. ${text}`;
+    if (away) text = t('You are away: a bot plays for you. {text}', { text });
     if (rctx.mySeat === null && Number.isInteger(state.waiting) && state.status === 'playing') text = `${waitingLine()} ${text}`;
     turnText.textContent = text;
     turnZone.classList.toggle('is-mine', mine);
@@ -772,7 +774,7 @@ export function createTablePage(ctx, params) {
       const tick = () => {
         const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
         for (const timer of [turnTimer, moveTimer]) {
-          timer.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left`;
+          timer.textContent = t('{time} left', { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` });
           timer.classList.toggle('is-urgent', left <= 10);
         }
       };
@@ -784,14 +786,14 @@ export function createTablePage(ctx, params) {
   /** @param {RenderContext} rctx */
   function idleText(rctx) {
     const isHost = sameName(state.host, ctx.me?.name);
-    if (state.status === 'finished') return 'This table has finished.';
+    if (state.status === 'finished') return t('This table has finished.');
     if (state.status === 'waiting') {
-      return isHost ? 'Seat players or bots, then press Start.' : 'Waiting for the host to start the game.';
+      return isHost ? t('Seat players or bots, then press Start.') : t('Waiting for the host to start the game.');
     }
     const waitingFor = rctx.toAct.map((seat) => seatName(rctx, seat));
     if (rctx.mySeat === null && Number.isInteger(state.waiting)) return waitingLine();
-    if (rctx.mySeat === null) return waitingFor.length ? `You are watching. Waiting for ${waitingFor.join(', ')}.` : 'You are watching.';
-    return waitingFor.length ? `Waiting for ${waitingFor.join(', ')}.` : 'Nothing to do right now.';
+    if (rctx.mySeat === null) return waitingFor.length ? t('You are watching. Waiting for {names}.', { names: waitingFor.join(', ') }) : t('You are watching.');
+    return waitingFor.length ? t('Waiting for {names}.', { names: waitingFor.join(', ') }) : t('Nothing to do right now.');
   }
 
   /**
@@ -827,13 +829,13 @@ export function createTablePage(ctx, params) {
     invitePanel.dataset.link = link;
     const input = el('input', {
       type: 'text', class: 'invite-input', readonly: true, value: link, onfocus: () => input.select(),
-      'data-testid': 'invite-link', 'aria-label': 'Invite link',
+      'data-testid': 'invite-link', 'aria-label': t('Invite link'),
     });
-    const copy = el('button', { type: 'button', class: 'btn btn-small', text: 'Copy', onclick: () => copyText(link, input, copy) });
+    const copy = el('button', { type: 'button', class: 'btn btn-small', text: t('Copy'), onclick: () => copyText(link, input, copy) });
     replaceChildren(invitePanel,
-      el('h3', { class: 'panel-title', text: 'Invite link' }),
+      el('h3', { class: 'panel-title', text: t('Invite link') }),
       el('div', { class: 'invite-row' }, input, copy),
-      el('p', { class: 'muted small', text: 'Anyone with this link can join.' }));
+      el('p', { class: 'muted small', text: t('Anyone with this link can join.') }));
   }
 
   /** @param {RenderContext} rctx */
@@ -845,13 +847,13 @@ export function createTablePage(ctx, params) {
     const newest = lines.length ? logList.lastElementChild?.textContent ?? null : null;
     if (newest !== null && lastLogLine !== null && newest !== lastLogLine) logAnnounce.textContent = newest;
     lastLogLine = newest;
-    if (!lines.length) logList.append(el('li', { class: 'muted', text: 'Nothing yet.' }));
+    if (!lines.length) logList.append(el('li', { class: 'muted', text: t('Nothing yet.') }));
     if (atBottom) logList.scrollTop = logList.scrollHeight;
   }
 
   return {
     element,
-    title: tableId ? tableTitleCapital(tableId) : 'Invite',
+    title: tableId ? tableTitleCapital(tableId) : t('Invite'),
     start: () => { showConnection(ctx.conn.status); return enter(); },
     resume: enter,
     onState,
@@ -895,8 +897,8 @@ async function copyText(text, input, copyButton) {
       /* the text stays selected for a manual copy */
     }
   }
-  copyButton.textContent = 'Copied';
-  setTimeout(() => { copyButton.textContent = 'Copy'; }, 1500);
+  copyButton.textContent = t('Copied');
+  setTimeout(() => { copyButton.textContent = t('Copy'); }, 1500);
 }
 
 /**

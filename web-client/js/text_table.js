@@ -14,6 +14,7 @@ import { SEAT_KEY, seatName } from './render.js';
 import { pileInWords } from './actions.js';
 import { ownFields, ownHand, readSchema, seatCards } from './layouts/schema.js';
 import { statusWords } from './layouts/common.js';
+import { t, tn, tWord } from './i18n.js';
 
 /** @typedef {import('./render.js').RenderContext} RenderContext */
 /** @typedef {import('./layouts/schema.js').Schema} Schema */
@@ -38,7 +39,7 @@ export function setTextMode(on) {
  * @param {unknown[]} cards
  */
 function cardsInWords(cards) {
-  return cards.length ? cards.map((card) => (isFace(card) ? describeCard(card) : 'a hidden card')).join(', ') : 'none';
+  return cards.length ? cards.map((card) => (isFace(card) ? describeCard(card) : t('a hidden card'))).join(', ') : t('none');
 }
 
 /**
@@ -50,9 +51,10 @@ function cardsInWords(cards) {
 function pileName(pile, rctx) {
   const words = pileInWords(pile.id, rctx);
   if (words) return words[0].toUpperCase() + words.slice(1);
-  const name = humanise(pile.id.replace(/-\d+$/, ''));
+  const name = tWord(humanise(pile.id.replace(/-\d+$/, '')));
   if (!Number.isInteger(pile.owner)) return name;
-  return pile.owner === rctx.mySeat ? `Your ${name.toLowerCase()}` : `${seatName(rctx, Number(pile.owner))}'s ${name.toLowerCase()}`;
+  return pile.owner === rctx.mySeat ? t('Your {pile}', { pile: name.toLowerCase() })
+    : t("{who}'s {pile}", { who: seatName(rctx, Number(pile.owner)), pile: name.toLowerCase() });
 }
 
 /**
@@ -62,10 +64,11 @@ function pileName(pile, rctx) {
  */
 function pileLine(pile, rctx) {
   const count = Number.isInteger(pile.count) ? pile.count : 0;
-  const cards = `${count} card${count === 1 ? '' : 's'}`;
-  if (Array.isArray(pile.cards) && pile.cards.some(isFace)) return `${pileName(pile, rctx)}: ${cards}: ${cardsInWords(pile.cards)}.`;
-  if (isFace(pile.top)) return `${pileName(pile, rctx)}: ${cards}, ${describeCard(pile.top)} on top.`;
-  return `${pileName(pile, rctx)}: ${count ? `${cards}, face down` : 'empty'}.`;
+  const name = pileName(pile, rctx);
+  const cards = tn(count, '{n} card', '{n} cards');
+  if (Array.isArray(pile.cards) && pile.cards.some(isFace)) return t('{pile}: {cards}: {faces}.', { pile: name, cards, faces: cardsInWords(pile.cards) });
+  if (isFace(pile.top)) return t('{pile}: {cards}, {card} on top.', { pile: name, cards, card: describeCard(pile.top) });
+  return count ? t('{pile}: {cards}, face down.', { pile: name, cards }) : t('{pile}: empty.', { pile: name });
 }
 
 /**
@@ -77,12 +80,12 @@ function pileLine(pile, rctx) {
  */
 function valueWords(value, rctx, key) {
   if (value === null || value === undefined || value === '') return null;
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'boolean') return value ? t('yes') : t('no');
   if (typeof value === 'number') return SEAT_KEY.test(key) && Number.isInteger(value) ? seatName(rctx, value) : formatChips(value);
   if (typeof value === 'string') {
     const text = value;
     // isFace narrows to a card: the other branch is still a string, of words.
-    return isFace(text) ? describeCard(text) : String(text).replace(/_/g, ' ');
+    return isFace(text) ? describeCard(text) : tWord(String(text).replace(/_/g, ' '));
   }
   if (Array.isArray(value)) {
     if (value.length && value.every(isFace)) return cardsInWords(value);
@@ -113,51 +116,59 @@ function section(title, lines, zone) {
 export function renderTextTable(state, rctx, words) {
   const schema = readSchema(state.view);
   const status = [`${words.game}.`, words.turn];
-  if (schema.deal !== null) status.push(`Deal ${schema.deal}${schema.dealer !== null ? `, dealt by ${seatName(rctx, schema.dealer)}` : ''}.`);
-  if (schema.phase) status.push(`Phase: ${schema.phase.replace(/_/g, ' ')}.`);
+  if (schema.deal !== null) {
+    status.push(schema.dealer !== null ? t('Deal {deal}, dealt by {dealer}.', { deal: schema.deal, dealer: seatName(rctx, schema.dealer) })
+      : t('Deal {deal}.', { deal: schema.deal }));
+  }
+  if (schema.phase) status.push(t('Phase: {phase}.', { phase: tWord(schema.phase.replace(/_/g, ' ')) }));
 
   const players = rctx.players.map((player) => {
     const seat = Number(player.seat);
     const entry = schema.seats.get(seat);
-    const parts = [`${seatName(rctx, seat)}${seat === rctx.mySeat ? ' (you)' : ''}`];
-    if (typeof player.chips === 'number') parts.push(`${formatChips(player.chips)} chips`);
-    if (entry && Number.isInteger(entry.count) && seat !== rctx.mySeat) parts.push(`${entry.count} card${entry.count === 1 ? '' : 's'} in hand`);
+    const parts = [seat === rctx.mySeat ? t('{name} (you)', { name: seatName(rctx, seat) }) : seatName(rctx, seat)];
+    // English says "chips" for one chip too; the plural is for languages that say it otherwise.
+    if (typeof player.chips === 'number') parts.push(tn(player.chips, '{n} chips', '{n} chips', { n: formatChips(player.chips) }));
+    if (entry && Number.isInteger(entry.count) && seat !== rctx.mySeat) parts.push(tn(Number(entry.count), '{n} card in hand', '{n} cards in hand'));
     const faces = entry && seat !== rctx.mySeat ? seatCards(entry).filter(isFace) : [];
-    if (faces.length) parts.push(`showing ${cardsInWords(faces)}`);
+    if (faces.length) parts.push(t('showing {cards}', { cards: cardsInWords(faces) }));
     const score = schema.scores?.[seat];
-    if (typeof score === 'number') parts.push(`score ${score}`);
-    const said = entry?.left ? 'left' : statusWords(entry?.status);
+    if (typeof score === 'number') parts.push(t('score {score}', { score }));
+    const said = entry?.left ? t('left') : statusWords(entry?.status);
     if (said) parts.push(said);
-    if (rctx.toAct.includes(seat)) parts.push('to act');
-    if (player.away) parts.push('away, a bot plays');
-    else if (player.connected === false && !player.bot) parts.push('disconnected');
+    if (rctx.toAct.includes(seat)) parts.push(t('to act'));
+    if (player.away) parts.push(t('away, a bot plays'));
+    else if (player.connected === false && !player.bot) parts.push(t('disconnected'));
     return `${parts.join(', ')}.`;
   });
 
   const hand = ownHand(schema, rctx);
   const table = [];
-  for (const pool of schema.pools) table.push(`${humanise(pool.name)}: ${formatChips(pool.amount)} chips.`);
+  for (const pool of schema.pools) {
+    table.push(tn(pool.amount, '{pool}: {n} chips.', '{pool}: {n} chips.', { pool: tWord(humanise(pool.name)), n: formatChips(pool.amount) }));
+  }
   for (const pile of schema.piles) if (pile.owner !== rctx.mySeat || !Number.isInteger(pile.owner)) table.push(pileLine(pile, rctx));
   for (const meld of schema.melds) {
-    const owner = Number.isInteger(meld.owner) ? ` (${seatName(rctx, Number(meld.owner))})` : '';
-    table.push(`Meld${owner}: ${cardsInWords(meld.cards)}.`);
+    table.push(Number.isInteger(meld.owner)
+      ? t('Meld ({owner}): {cards}.', { owner: seatName(rctx, Number(meld.owner)), cards: cardsInWords(meld.cards) })
+      : t('Meld: {cards}.', { cards: cardsInWords(meld.cards) }));
   }
   if (schema.trick) {
-    const plays = schema.trick.plays.map((play) => `${seatName(rctx, play.seat)} played ${describeCard(play.card)}`);
-    table.push(`Trick: ${plays.length ? plays.join(', ') : 'no card played yet'}.${schema.trick.trump ? ` Trumps: ${schema.trick.trump}.` : ''}`);
+    const plays = schema.trick.plays.map((play) => t('{who} played {card}', { who: seatName(rctx, play.seat), card: describeCard(play.card) }));
+    const trick = plays.length ? t('Trick: {plays}.', { plays: plays.join(', ') }) : t('Trick: no card played yet.');
+    table.push(schema.trick.trump ? `${trick} ${t('Trumps: {trump}.', { trump: tWord(schema.trick.trump) })}` : trick);
   }
   for (const [key, value] of Object.entries(ownFields(state.view))) {
     const said = valueWords(value, rctx, key);
-    if (said !== null) table.push(`${humanise(key)}: ${said}.`);
+    if (said !== null) table.push(t('{field}: {value}.', { field: tWord(humanise(key)), value: said }));
   }
   const mine = schema.piles.filter((pile) => pile.owner === rctx.mySeat && Number.isInteger(pile.owner)).map((pile) => pileLine(pile, rctx));
 
-  return el('div', { class: 'text-table panel', 'data-zone': 'text-table', role: 'region', 'aria-label': 'The table in words' },
-    section('Status', status, 'status'),
-    section('Players', players, 'players'),
-    hand ? section(`Your hand, ${hand.length} card${hand.length === 1 ? '' : 's'}`, hand.length ? hand.map((card, i) => `${i + 1}. ${describeCard(card)}`) : ['No cards.'], 'hand') : null,
-    mine.length ? section('Your piles', mine, 'mine') : null,
-    section('On the table', table.length ? table : ['Nothing yet.'], 'table'));
+  return el('div', { class: 'text-table panel', 'data-zone': 'text-table', role: 'region', 'aria-label': t('The table in words') },
+    section(t('Status'), status, 'status'),
+    section(t('Players'), players, 'players'),
+    hand ? section(tn(hand.length, 'Your hand, {n} card', 'Your hand, {n} cards'), hand.length ? hand.map((card, i) => `${i + 1}. ${describeCard(card)}`) : [t('No cards.')], 'hand') : null,
+    mine.length ? section(t('Your piles'), mine, 'mine') : null,
+    section(t('On the table'), table.length ? table : [t('Nothing yet.')], 'table'));
 }
 
 /**
@@ -177,13 +188,15 @@ export function numberMoves(panel, say) {
   });
   const box = /** @type {HTMLInputElement} */ (el('input', {
     type: 'text', inputmode: 'numeric', class: 'move-number-input', 'data-testid': 'move-number', autocomplete: 'off',
-    'aria-label': `Move number, 1 to ${buttons.length}`, size: '4',
+    'aria-label': t('Move number, 1 to {n}', { n: buttons.length }), size: '4',
   }));
   const play = () => {
     const n = Number(box.value.trim());
     const button = Number.isInteger(n) ? buttons[n - 1] : undefined;
     if (!button) {
-      say(`There is no move ${box.value.trim() || 'without a number'}: type a number from 1 to ${buttons.length}.`);
+      const typed = box.value.trim();
+      say(typed ? t('There is no move {typed}: type a number from 1 to {n}.', { typed, n: buttons.length })
+        : t('There is no move without a number: type a number from 1 to {n}.', { n: buttons.length }));
       box.select();
       return;
     }
@@ -192,7 +205,7 @@ export function numberMoves(panel, say) {
     if (amount && !button.dataset.action) {
       amount.focus();
       amount.select();
-      say(`${amount.getAttribute('aria-label') ?? 'Amount'}: type it, then Enter.`);
+      say(t('{amount}: type it, then Enter.', { amount: amount.getAttribute('aria-label') ?? t('Amount') }));
       return;
     }
     button.click();
@@ -204,8 +217,8 @@ export function numberMoves(panel, say) {
     play();
   });
   const form = el('div', { class: 'move-number-form' },
-    el('label', { class: 'move-number-label' }, `Move number (1 to ${buttons.length}) `, box),
-    el('button', { type: 'button', class: 'btn btn-small', onclick: play, text: 'Play' }));
+    el('label', { class: 'move-number-label' }, `${t('Move number (1 to {n})', { n: buttons.length })} `, box),
+    el('button', { type: 'button', class: 'btn btn-small', onclick: play, text: t('Play') }));
   panel.prepend(form);
   return box;
 }

@@ -10,6 +10,7 @@ import { cardElement, cardText, isFace } from '../cards.js';
 import { seatName } from '../render.js';
 import { fact, handZone, pileZone, poolZone, poolsZone, schemaTable } from './common.js';
 import { ownHand, readSchema } from './schema.js';
+import { t, tn, tWord } from '../i18n.js';
 
 /** @typedef {import('../../types/dom').Child} Child */
 /** @typedef {import('./index.js').Layout} Layout */
@@ -35,7 +36,7 @@ export function createBettingLayout() {
       /** @type {Child[]} */
       const center = [facts(schema, rctx)];
       const stock = schema.pile('stock');
-      if (stock) center.push(pileZone(stock, { label: 'Pack' }));
+      if (stock) center.push(pileZone(stock, { label: t('Pack') }));
       const pools = poolsZone(schema);
       if (pools) center.push(pools);
       else center.push(bankZone(schema, rctx));
@@ -52,17 +53,17 @@ export function createBettingLayout() {
           if (!s) return {};
           /** @type {Child[]} */
           const extras = [];
-          if (typeof s.bet === 'number') extras.push(fact('Bet', formatChips(s.bet), { 'data-bet': String(s.bet) }));
-          if (typeof s.colour === 'string') extras.push(fact('On', s.colour === 'red' ? '♥♦ red' : '♠♣ black'));
-          if (isFace(s.target)) extras.push(fact('Turned', cardText(s.target)));
-          if (isFace(s.shown)) extras.push(fact('Shows', cardText(s.shown)));
+          if (typeof s.bet === 'number') extras.push(fact(t('Bet'), formatChips(s.bet), { 'data-bet': String(s.bet) }));
+          if (typeof s.colour === 'string') extras.push(fact(t('On'), s.colour === 'red' ? t('♥♦ red') : t('♠♣ black')));
+          if (isFace(s.target)) extras.push(fact(t('Turned'), cardText(s.target)));
+          if (isFace(s.shown)) extras.push(fact(t('Shows'), cardText(s.shown)));
           if (Number.isInteger(s.counters)) {
-            extras.push(fact('Counters', '●'.repeat(Math.min(s.counters, 10)) + (s.counters > 10 ? ` ${s.counters}` : ''),
-              { 'data-counters': String(s.counters), 'aria-label': `${s.counters} counters` }));
+            extras.push(fact(t('Counters'), '●'.repeat(Math.min(s.counters, 10)) + (s.counters > 10 ? ` ${s.counters}` : ''),
+              { 'data-counters': String(s.counters), 'aria-label': tn(s.counters, '{n} counters', '{n} counters') }));
           }
-          if (Number.isInteger(s.named)) extras.push(fact('Colour count', `${s.named} of 5`));
+          if (Number.isInteger(s.named)) extras.push(fact(t('Colour count'), t('{n} of {total}', { n: s.named, total: 5 })));
           const out = s.status === 'out' || s.in_deal === false || s.left === true;
-          const status = typeof s.done === 'string' ? s.done : s.king ? 'king' : undefined;
+          const status = typeof s.done === 'string' ? tWord(s.done) : s.king ? t('king') : undefined;
           return { out, extras, ...(status ? { status } : {}) };
         },
         center,
@@ -79,8 +80,8 @@ export function createBettingLayout() {
         return el('div', { class: 'pile-zone turned-zone', 'data-zone': 'turned', 'data-pile': pile.id },
           cards.length ? el('span', { class: 'card-row' }, cards.map((c, i) =>
             cardElement(c, { className: i === cards.length - 1 && arrive ? 'card-arrive' : '' })))
-            : el('span', { class: 'card card-empty', text: 'none' }),
-          el('span', { class: 'pile-label', text: 'Cards turned this deal' }));
+            : el('span', { class: 'card card-empty', text: t('none') }),
+          el('span', { class: 'pile-label', text: t('Cards turned this deal') }));
       }
     },
   };
@@ -95,7 +96,7 @@ function bankZone(schema, rctx) {
   if (schema.dealer === null) return null;
   const banker = rctx.players.find((p) => p.seat === schema.dealer);
   if (!banker || typeof banker.chips !== 'number') return null;
-  return poolZone([{ label: 'Bank', amount: banker.chips }]);
+  return poolZone([{ label: t('Bank'), amount: banker.chips }]);
 }
 
 /**
@@ -107,12 +108,12 @@ function facts(schema, rctx) {
   const view = /** @type {import('../../types/wire').BettingView} */ (schema.view);
   const banks = schema.pools.length === 0;
   return el('div', { class: 'facts' },
-    fact('Deal', schema.deal),
-    schema.dealer !== null ? fact(banks ? 'Bank' : 'Dealer', seatName(rctx, schema.dealer)) : null,
-    typeof view.ante === 'number' ? fact('Ante', view.ante) : null,
-    typeof view.stake === 'number' ? fact('Counter worth', `${view.stake} chip${view.stake === 1 ? '' : 's'}`) : null,
-    typeof view.limit === 'number' && view.limit > 0 ? fact('Limit', view.limit) : null,
-    Number.isInteger(view.winner) ? fact('Winner', seatName(rctx, view.winner)) : null);
+    fact(t('Deal'), schema.deal),
+    schema.dealer !== null ? fact(banks ? t('Bank') : t('Dealer'), seatName(rctx, schema.dealer)) : null,
+    typeof view.ante === 'number' ? fact(t('Ante'), view.ante) : null,
+    typeof view.stake === 'number' ? fact(t('Counter worth'), tn(view.stake, '{n} chip', '{n} chips')) : null,
+    typeof view.limit === 'number' && view.limit > 0 ? fact(t('Limit'), view.limit) : null,
+    Number.isInteger(view.winner) ? fact(t('Winner'), seatName(rctx, view.winner)) : null);
 }
 
 /**
@@ -124,11 +125,11 @@ function hintText(schema, legal) {
   if (!legal.length) return null;
   const bet = legal.find((a) => a.type === 'bet' && a.amount && typeof a.amount === 'object');
   if (bet) {
-    if (typeof bet.colour === 'string') return 'Name red or black and your bet below: most of your five cards in that colour wins.';
-    if (schema.pile('turned')) return 'Bet that one of your cards beats the next card turned (same suit, higher rank). Set the amount below.';
-    return 'Set your bet below.';
+    if (typeof bet.colour === 'string') return t('Name red or black and your bet below: most of your five cards in that colour wins.');
+    if (schema.pile('turned')) return t('Bet that one of your cards beats the next card turned (same suit, higher rank). Set the amount below.');
+    return t('Set your bet below.');
   }
-  if (legal.some((a) => a.type === 'exchange')) return 'Keep your card (stand) or exchange it with the player on your left.';
-  if (legal.some((a) => a.type === 'draw')) return 'Stand, or put your card back and draw another.';
+  if (legal.some((a) => a.type === 'exchange')) return t('Keep your card (stand) or exchange it with the player on your left.');
+  if (legal.some((a) => a.type === 'draw')) return t('Stand, or put your card back and draw another.');
   return null;
 }

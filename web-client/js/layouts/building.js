@@ -15,8 +15,9 @@
 import { el } from '../dom.js';
 import { cardElement, describeCard, isFace } from '../cards.js';
 import { seatName } from '../render.js';
-import { fact, schemaTable } from './common.js';
+import { andList, fact, schemaTable } from './common.js';
 import { readSchema } from './schema.js';
+import { t, tn, tWord } from '../i18n.js';
 
 /** @typedef {import('../../types/dom').Child} Child */
 /** @typedef {import('./index.js').Layout} Layout */
@@ -48,9 +49,9 @@ import { readSchema } from './schema.js';
 /** @type {Record<string, string>} */
 const PILE_ACTIONS = { stock: 'turn_stock', hand: 'turn_hand', supply: 'draw' };
 /** @type {Record<string, string>} */
-const TOOL_WORDS = { turn_stock: 'Turn the stock card', turn_hand: 'Turn the hand', draw: 'Draw', end_turn: 'End the turn', pass: 'Pass' };
+const TOOL_WORDS = { turn_stock: t('Turn the stock card'), turn_hand: t('Turn the hand'), draw: t('Draw'), end_turn: t('End the turn'), pass: t('Pass') };
 /** @type {Record<string, string>} */
-const KIND_WORDS = { stock: 'Stock', hand: 'Hand', supply: 'Supply', turned: 'Turned', discard: 'Discard', centre: 'Centre', layout: 'Layout' };
+const KIND_WORDS = { stock: t('Stock'), hand: t('Hand'), supply: t('Supply'), turned: t('Turned'), discard: t('Discard'), centre: t('Centre'), layout: t('Layout') };
 
 /** @param {string} id */
 function kindOf(id) {
@@ -63,7 +64,7 @@ function kindOf(id) {
  */
 function pileLabel(pile) {
   const [kind, first, second] = pile.id.split(':');
-  const word = KIND_WORDS[kind] || kind;
+  const word = KIND_WORDS[kind] || tWord(kind);
   if (second !== undefined) return `${word} ${Number(second) + 1}`;
   if (kind === 'layout' || kind === 'centre') return `${word} ${Number(first) + 1}`;
   return word;
@@ -162,13 +163,13 @@ export function createBuildingLayout() {
       if (stop) {
         center.push(el('button', {
           type: 'button', class: 'btn btn-stop', 'data-tool': 'stop', onclick: () => ui.act(stop),
-          title: typeof view.infraction === 'string' ? view.infraction : '',
-        }, 'Stop!', typeof view.infraction === 'string' ? el('span', { class: 'stop-why', text: view.infraction }) : null));
+          title: typeof view.infraction === 'string' ? tWord(view.infraction) : '',
+        }, t('Stop!'), typeof view.infraction === 'string' ? el('span', { class: 'stop-why', text: tWord(view.infraction) }) : null));
       }
       for (const seat of [...schema.seats.keys()].filter((s) => s !== rctx.mySeat)) center.push(reserve(seat));
-      center.push(row('Centre', 'centre', centre.map(draw), centre.length ? null : 'No centre piles yet.'));
-      if (layout.length) center.push(row('Layout', 'layout', layout.map(draw)));
-      if (others.length) center.push(row('Table', 'table', others.map(draw)));
+      center.push(row(t('Centre'), 'centre', centre.map(draw), centre.length ? null : t('No centre piles yet.')));
+      if (layout.length) center.push(row(t('Layout'), 'layout', layout.map(draw)));
+      if (others.length) center.push(row(t('Table'), 'table', others.map(draw)));
 
       /** @type {Child[]} */
       const tools = [];
@@ -176,7 +177,7 @@ export function createBuildingLayout() {
         const action = single(type);
         if (action) tools.push(el('button', { type: 'button', class: 'btn', 'data-tool': type, onclick: () => ui.act(action), text: TOOL_WORDS[type] }));
       }
-      if (sel.from) tools.push(el('button', { type: 'button', class: 'btn btn-ghost', 'data-tool': 'clear', text: 'Put the card back', onclick: () => select(sel.from) }));
+      if (sel.from) tools.push(el('button', { type: 'button', class: 'btn btn-ghost', 'data-tool': 'clear', text: t('Put the card back'), onclick: () => select(sel.from) }));
       /** @type {Child[]} */
       const below = [];
       const hint = hintText(ui.legal, moves, sel.from);
@@ -186,9 +187,9 @@ export function createBuildingLayout() {
       const node = schemaTable(state, rctx, schema, {
         seatInfo: (seat, s) => ({
           extras: [
-            typeof s?.role === 'string' ? fact('Plays', s.role === 'X' ? 'first' : 'second') : null,
-            Number.isInteger(s?.cards_left) ? fact('Cards left', String(s.cards_left), { 'data-cards-left': String(s.cards_left) }) : null,
-            Number.isInteger(s?.rabouges) && s.rabouges > 0 ? fact('Rabouges', String(s.rabouges)) : null,
+            typeof s?.role === 'string' ? fact(t('Plays'), s.role === 'X' ? t('first') : t('second')) : null,
+            Number.isInteger(s?.cards_left) ? fact(t('Cards left'), String(s.cards_left), { 'data-cards-left': String(s.cards_left) }) : null,
+            Number.isInteger(s?.rabouges) && s.rabouges > 0 ? fact(t('Rabouges'), String(s.rabouges)) : null,
           ].filter(Boolean),
         }),
         center,
@@ -222,7 +223,7 @@ function drawPile(pile, o) {
     if (isTop && o.source && !o.target) {
       const node = cardElement(card, {
         tag: 'button', type: 'button', className: `pile-card is-movable${o.selected ? ' is-selected' : ''}`,
-        'aria-pressed': String(o.selected), 'aria-label': `${describeCard(card)} on ${label}${o.selected ? ', picked up' : ''}`,
+        'aria-pressed': String(o.selected), 'aria-label': o.selected ? t('{card} on {pile}, picked up', { card: describeCard(card), pile: label }) : t('{card} on {pile}', { card: describeCard(card), pile: label }),
         draggable: 'true', onclick: o.onSelect,
       });
       node.addEventListener('dragstart', (event) => {
@@ -246,9 +247,9 @@ function drawPile(pile, o) {
   if (cards.length) body = el('div', { class: fanned ? 'pile-fan' : 'pile-top' }, cards);
   else if (count > 0) {
     body = onPile && !o.target
-      ? el('button', { type: 'button', class: 'pile-button', 'data-tool': onPile.type, onclick: () => o.act(onPile), 'aria-label': `${label}: ${count} card${count === 1 ? '' : 's'} face down — click to ${onPile.type.replace(/_/g, ' ')}` }, cardElement('??'))
+      ? el('button', { type: 'button', class: 'pile-button', 'data-tool': onPile.type, onclick: () => o.act(onPile), 'aria-label': faceDownLabel(label, count, onPile.type) }, cardElement('??'))
       : cardElement('??');
-  } else body = el('span', { class: 'card card-empty', text: 'empty' });
+  } else body = el('span', { class: 'card card-empty', text: t('empty') });
 
   const attrs = {
     class: `bpile bpile-${kind}${o.target ? ' is-target' : ''}${o.source ? ' is-source' : ''}${o.moved ? ` is-moved-${o.moved}` : ''}`,
@@ -257,13 +258,13 @@ function drawPile(pile, o) {
     'data-moved': o.moved,
   };
   const parts = [body, el('span', { class: 'pile-label' }, `${label} `, el('strong', { text: String(count) }),
-    typeof pile.next === 'string' ? el('span', { class: 'pile-next', text: ` next ${pile.next}` }) : null)];
+    typeof pile.next === 'string' ? el('span', { class: 'pile-next', text: ` ${t('next {rank}', { rank: pile.next })}` }) : null)];
   // With a card picked up, a pile it may not go to still takes the click: the refusal says why.
   const tried = !o.target && !o.source && o.picked ? o.picked : null;
   const attempt = o.attempt;
   /** @type {HTMLElement} */
   const node = o.target
-    ? el('button', { ...attrs, type: 'button', onclick: () => o.act(/** @type {Move} */ (o.target)), 'aria-label': `Move it to ${label}` }, parts)
+    ? el('button', { ...attrs, type: 'button', onclick: () => o.act(/** @type {Move} */ (o.target)), 'aria-label': t('Move it to {pile}', { pile: label }) }, parts)
     : el('div', { ...attrs, onclick: tried && attempt ? () => attempt(tried) : undefined }, parts);
   node.addEventListener('dragover', (event) => { event.preventDefault(); });
   node.addEventListener('drop', (event) => {
@@ -283,6 +284,20 @@ function drawPile(pile, o) {
 }
 
 /**
+ * A face-down pile of the viewer's that a click turns or draws from: "Stock: 12 cards face down — click to turn stock".
+ * @param {string} pile
+ * @param {number} count
+ * @param {string} type the action the click sends (PILE_ACTIONS)
+ * @returns {string}
+ */
+function faceDownLabel(pile, count, type) {
+  if (type === 'turn_stock') return tn(count, '{pile}: {n} card face down — click to turn stock', '{pile}: {n} cards face down — click to turn stock', { pile });
+  if (type === 'turn_hand') return tn(count, '{pile}: {n} card face down — click to turn hand', '{pile}: {n} cards face down — click to turn hand', { pile });
+  if (type === 'draw') return tn(count, '{pile}: {n} card face down — click to draw', '{pile}: {n} cards face down — click to draw', { pile });
+  return tn(count, '{pile}: {n} card face down — click to {action}', '{pile}: {n} cards face down — click to {action}', { pile, action: tWord(type.replace(/_/g, ' ')) });
+}
+
+/**
  * "Basil's move: from Layout 2 to Centre 1", of the step just marked on the piles;
  * a polite live region, so a screen reader hears each move of the bot's turn.
  * @param {Map<string, Moved>} moved
@@ -294,16 +309,18 @@ function lastMoveLine(moved, schema, mover, rctx) {
   /** @param {Pile} pile "your Stock", "their Discard" (the mover's), "Basil's Stock", "Centre 3" */
   const owned = (pile) => {
     if (!Number.isInteger(pile.owner)) return pileLabel(pile);
-    const whose = pile.owner === rctx.mySeat ? 'your' : pile.owner === mover ? 'their' : `${seatName(rctx, Number(pile.owner))}'s`;
-    return `${whose} ${pileLabel(pile)}`;
+    const name = pileLabel(pile);
+    if (pile.owner === rctx.mySeat) return t('your {pile}', { pile: name });
+    if (pile.owner === mover) return t('their {pile}', { pile: name });
+    return t('{who}\'s {pile}', { who: seatName(rctx, Number(pile.owner)), pile: name });
   };
   /** @param {Moved} side */
-  const named = (side) => schema.piles.filter((p) => moved.get(p.id) === side).map(owned).join(' and ');
+  const named = (side) => andList(schema.piles.filter((p) => moved.get(p.id) === side).map(owned));
   const [from, to, turned] = [named('from'), named('to'), named('turned')];
-  const who = Number.isInteger(mover) ? seatName(rctx, Number(mover)) : 'The other player';
-  const parts = [from && to ? `moves a card from ${from} to ${to}` : from ? `takes a card from ${from}` : to ? `puts a card on ${to}` : '',
-    turned ? `turns up the top card of ${turned}` : ''].filter(Boolean);
-  const text = parts.length ? `${who} ${parts.join(' and ')}.` : '';
+  const who = Number.isInteger(mover) ? seatName(rctx, Number(mover)) : t('The other player');
+  const parts = [from && to ? t('moves a card from {from} to {to}', { from, to }) : from ? t('takes a card from {from}', { from }) : to ? t('puts a card on {to}', { to }) : '',
+    turned ? t('turns up the top card of {pile}', { pile: turned }) : ''].filter(Boolean);
+  const text = parts.length ? t('{who} {did}.', { who, did: andList(parts) }) : '';
   return el('p', { class: 'last-move', 'data-testid': 'last-move', role: 'status', 'aria-live': 'polite', text });
 }
 
@@ -327,7 +344,7 @@ function row(title, name, piles, empty = null) {
 function reserveRow(seat, piles, rctx) {
   const mine = seat === rctx.mySeat;
   return el('div', { class: `building-row reserve${mine ? ' is-mine' : ''}`, 'data-row': 'reserve', 'data-seat': String(seat) },
-    el('span', { class: 'zone-title', text: mine ? 'Your cards' : `${seatName(rctx, seat)}'s cards` }),
+    el('span', { class: 'zone-title', text: mine ? t('Your cards') : t('{who}\'s cards', { who: seatName(rctx, seat) }) }),
     el('div', { class: 'building-piles' }, piles));
 }
 
@@ -339,12 +356,12 @@ function facts(schema, rctx) {
   // This layout is drawn for its own layout's views (index.js picks it by the view's `layout`).
   const view = /** @type {import('../../types/wire').BuildingView} */ (schema.view);
   return el('div', { class: 'facts' },
-    Number.isInteger(view.mover) ? fact('To move', seatName(rctx, view.mover)) : null,
-    Number.isInteger(view.turn_number) ? fact('Turn', Number.isInteger(view.max_turns) ? `${view.turn_number} of ${view.max_turns}` : view.turn_number) : null,
-    typeof view.starter_rank === 'string' ? fact('Centre piles start at', view.starter_rank === 'T' ? '10' : view.starter_rank) : null,
-    Number.isInteger(view.draws_left) && view.draws_left > 0 ? fact('Opening draws left', view.draws_left) : null,
-    typeof view.stop_rule === 'string' ? fact('Stop rule', view.stop_rule === 'call' ? 'opponent may call stop' : 'out-of-order moves refused') : null,
-    view.demanded_space ? fact('Owed', 'a space filled from your stock') : null);
+    Number.isInteger(view.mover) ? fact(t('To move'), seatName(rctx, view.mover)) : null,
+    Number.isInteger(view.turn_number) ? fact(t('Turn'), Number.isInteger(view.max_turns) ? t('{n} of {total}', { n: view.turn_number, total: view.max_turns }) : view.turn_number) : null,
+    typeof view.starter_rank === 'string' ? fact(t('Centre piles start at'), view.starter_rank === 'T' ? '10' : view.starter_rank) : null,
+    Number.isInteger(view.draws_left) && view.draws_left > 0 ? fact(t('Opening draws left'), view.draws_left) : null,
+    typeof view.stop_rule === 'string' ? fact(t('Stop rule'), view.stop_rule === 'call' ? t('opponent may call stop') : t('out-of-order moves refused')) : null,
+    view.demanded_space ? fact(t('Owed'), t('a space filled from your stock')) : null);
 }
 
 /**
@@ -355,9 +372,9 @@ function facts(schema, rctx) {
  */
 function hintText(legal, moves, selected) {
   if (!legal.length) return null;
-  if (selected) return 'Now click a highlighted pile to move the card there (or click it again to put it back).';
-  if (legal.some((a) => a.type === 'stop')) return 'Your opponent broke the order of play: call Stop!';
-  if (moves.length) return 'Click a card you may move, then the pile it goes to — or drag it there.';
-  if (legal.some((a) => a.type === 'draw')) return 'Click your supply to draw its top card.';
+  if (selected) return t('Now click a highlighted pile to move the card there (or click it again to put it back).');
+  if (legal.some((a) => a.type === 'stop')) return t('Your opponent broke the order of play: call Stop!');
+  if (moves.length) return t('Click a card you may move, then the pile it goes to — or drag it there.');
+  if (legal.some((a) => a.type === 'draw')) return t('Click your supply to draw its top card.');
   return null;
 }

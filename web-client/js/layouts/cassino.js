@@ -12,8 +12,9 @@
 import { el } from '../dom.js';
 import { cardElement, cardSymbol, cardText, describeCard, isFace } from '../cards.js';
 import { seatName } from '../render.js';
-import { dealFacts, fact, handZone, meldsZone, pileZone, schemaTable } from './common.js';
+import { andList, dealFacts, fact, handZone, meldsZone, pileZone, schemaTable } from './common.js';
 import { ownHand, readSchema } from './schema.js';
+import { t, tParts } from '../i18n.js';
 
 /** @typedef {import('../../types/dom').Child} Child */
 /** @typedef {import('./index.js').Layout} Layout */
@@ -93,29 +94,29 @@ export function createCassinoLayout() {
       const stock = schema.pile('stock');
       const captured = schema.piles.filter((p) => p.id.startsWith('captured-'));
       center.push(el('div', { class: 'cassino-sides' },
-        stock ? pileZone(stock, { label: 'Stock' }) : null,
-        captured.map((pile) => pileZone(pile, { label: `Captured by ${sideName(schema, pile, rctx)}` }))));
+        stock ? pileZone(stock, { label: t('Stock') }) : null,
+        captured.map((pile) => pileZone(pile, { label: t('Captured by {side}', { side: sideName(schema, pile, rctx) }) }))));
 
       const table = schema.pile('table');
       const loose = table ? listOf(table.cards).filter(isFace) : [];
       center.push(el('div', { class: 'pile-zone cassino-table-cards', 'data-zone': 'pile', 'data-pile': 'table', 'data-count': String(loose.length) },
-        el('span', { class: 'zone-title', text: 'Loose cards on the table' }),
+        el('span', { class: 'zone-title', text: t('Loose cards on the table') }),
         el('div', { class: 'cassino-loose' }, loose.length ? loose.map((card) => {
           const offered = offeredLoose.has(card);
           const picked = sel.loose.includes(card);
           if (!offered) return cardElement(card, { className: 'table-card' });
           return el('button', {
             type: 'button', class: `table-card${picked ? ' is-selected' : ''}`,
-            'aria-pressed': String(picked), 'aria-label': `${describeCard(card)}${picked ? ', picked' : ''}`,
+            'aria-pressed': String(picked), 'aria-label': picked ? t('{card}, picked', { card: describeCard(card) }) : describeCard(card),
             onclick: () => { sel.loose = toggle(sel.loose, card); ui.rerender(); },
           }, cardElement(card));
-        }) : el('span', { class: 'muted small', text: 'No loose cards.' }))));
+        }) : el('span', { class: 'muted small', text: t('No loose cards.') }))));
 
       center.push(meldsZone(schema.melds, rctx, {
-        title: 'Builds', empty: 'No builds.',
-        describe: (build) => `${build.multiple ? 'building' : 'build of'} ${build.value}${build.multiple ? '’s' : ''}`,
+        title: t('Builds'), empty: t('No builds.'),
+        describe: (build) => (build.multiple ? t('building {value}’s', { value: build.value }) : t('build of {value}', { value: build.value })),
         isSelected: (build) => sel.builds.includes(build.id),
-        targetLabel: 'pick this build',
+        targetLabel: t('pick this build'),
         onMeld: (build) => (offeredBuilds.has(build.id) ? () => { sel.builds = toggle(sel.builds, build.id); ui.rerender(); } : null),
       }));
 
@@ -130,19 +131,19 @@ export function createCassinoLayout() {
           type: 'button', class: 'btn btn-primary', 'data-tool': 'capture', disabled: !capture,
           title: why, 'aria-describedby': why ? 'cassino-take-why' : null,
           onclick: () => capture && ui.act(capture),
-        }, capture ? ['Take with ', cardText(sel.card)] : 'Take (pick the cards it takes)');
+        }, capture ? tParts('Take with {card}', { card: cardText(sel.card) }) : t('Take (pick the cards it takes)'));
         tools.push(take);
         // Written out, not only in a tooltip: nothing hovers on a phone.
         if (why) reasons.push(el('p', { class: 'hint-strip', id: 'cassino-take-why', 'data-testid': 'take-why', text: why }));
         if (!ofCard.some((a) => a.type === 'trail') && owns.length)
-          reasons.push(el('p', { class: 'hint-strip', 'data-testid': 'trail-why', text: `No Trail: ${ownsText(owns, schema)}, and an owner may not trail.` }));
+          reasons.push(el('p', { class: 'hint-strip', 'data-testid': 'trail-why', text: t('No Trail: You own {builds}, and an owner may not trail.', { builds: ownedBuilds(owns, schema) }) }));
         for (const build of picked ? ofCard.filter((a) => a.type === 'build' && matches(a)) : []) {
           tools.push(el('button', { type: 'button', class: 'btn btn-primary', 'data-tool': 'build', 'data-value': String(build.value), onclick: () => ui.act(build) },
-            `Build ${build.value}`));
+            t('Build {value}', { value: build.value })));
         }
         const trail = ofCard.find((a) => a.type === 'trail');
-        if (trail) tools.push(el('button', { type: 'button', class: 'btn', 'data-tool': 'trail', onclick: () => ui.act(trail) }, 'Trail ', cardText(sel.card)));
-        tools.push(el('button', { type: 'button', class: 'btn btn-ghost', 'data-tool': 'clear', text: 'Clear', onclick: () => pickCard(sel.card) }));
+        if (trail) tools.push(el('button', { type: 'button', class: 'btn', 'data-tool': 'trail', onclick: () => ui.act(trail) }, tParts('Trail {card}', { card: cardText(sel.card) })));
+        tools.push(el('button', { type: 'button', class: 'btn btn-ghost', 'data-tool': 'clear', text: t('Clear'), onclick: () => pickCard(sel.card) }));
       }
       /** @type {Child[]} */
       const below = [];
@@ -154,9 +155,9 @@ export function createCassinoLayout() {
       const node = schemaTable(state, rctx, schema, {
         seatInfo: (seat, s) => ({
           extras: [
-            Number.isInteger(s?.captured) ? fact('Captured', String(s.captured), { 'data-captured': String(s.captured) }) : null,
-            Number.isInteger(s?.sweeps) && s.sweeps > 0 ? fact('Sweeps', String(s.sweeps), { 'data-sweeps': String(s.sweeps) }) : null,
-            listOf(s?.owns).length ? fact('Owns', listOf(s?.owns).map((id) => buildValue(schema, id)).join(', ')) : null,
+            Number.isInteger(s?.captured) ? fact(t('Captured'), String(s.captured), { 'data-captured': String(s.captured) }) : null,
+            Number.isInteger(s?.sweeps) && s.sweeps > 0 ? fact(t('Sweeps'), String(s.sweeps), { 'data-sweeps': String(s.sweeps) }) : null,
+            listOf(s?.owns).length ? fact(t('Owns'), listOf(s?.owns).map((id) => buildValue(schema, id)).join(', ')) : null,
           ].filter(Boolean),
         }),
         center,
@@ -175,7 +176,7 @@ export function createCassinoLayout() {
  */
 function buildValue(schema, id) {
   const build = schema.melds.find((m) => m.id === id);
-  return build ? `build of ${build.value}` : 'a build';
+  return build ? t('build of {value}', { value: build.value }) : t('a build');
 }
 
 /**
@@ -186,7 +187,7 @@ function buildValue(schema, id) {
 function sideName(schema, pile, rctx) {
   const side = schema.view.sides?.find?.((/** @type {{side?: unknown, seats?: unknown}} */ s) => `captured-${s.side}` === pile.id);
   const seats = Array.isArray(side?.seats) ? side.seats : Number.isInteger(pile.owner) ? [pile.owner] : [];
-  return seats.map((/** @type {number} */ seat) => seatName(rctx, seat)).join(' & ') || 'nobody';
+  return seats.map((/** @type {number} */ seat) => seatName(rctx, seat)).join(' & ') || t('nobody');
 }
 
 /**
@@ -198,20 +199,20 @@ function facts(schema, rctx) {
   const view = /** @type {import('../../types/wire').CassinoView} */ (schema.view);
   return el('div', { class: 'facts' },
     dealFacts(schema, rctx),
-    Number.isInteger(view.round) ? fact('Round', Number.isInteger(view.rounds) ? `${view.round} of ${view.rounds}` : view.round) : null,
-    view.last ? fact('Last', 'the final round') : null,
-    Number.isInteger(view.target) ? fact('Game', `${view.target} points`) : null,
-    Number.isInteger(view.max_build) ? fact('Largest build', view.max_build) : null,
-    Number.isInteger(view.last_capture) ? fact('Last capture', seatName(rctx, view.last_capture)) : null);
+    Number.isInteger(view.round) ? fact(t('Round'), Number.isInteger(view.rounds) ? t('{n} of {total}', { n: view.round, total: view.rounds }) : view.round) : null,
+    view.last ? fact(t('Last'), t('the final round')) : null,
+    Number.isInteger(view.target) ? fact(t('Game'), t('{n} points', { n: view.target })) : null,
+    Number.isInteger(view.max_build) ? fact(t('Largest build'), view.max_build) : null,
+    Number.isInteger(view.last_capture) ? fact(t('Last capture'), seatName(rctx, view.last_capture)) : null);
 }
 
 /**
- * "You own the build of 9 and the build of 6".
+ * "the build of 9 and the build of 6" (what "You own …" names).
  * @param {unknown[]} owns
  * @param {Schema} schema
  */
-function ownsText(owns, schema) {
-  return `You own the ${owns.map((id) => buildValue(schema, id)).join(' and the ')}`;
+function ownedBuilds(owns, schema) {
+  return andList(owns.map((id) => t('the {build}', { build: buildValue(schema, id) })));
 }
 
 /**
@@ -222,9 +223,9 @@ function ownsText(owns, schema) {
  */
 function cardHasNoPlay(card, owns, schema) {
   if (owns.length)
-    return `${ownsText(owns, schema)}: you may not trail, and you must keep a card that takes it; ` +
-      `${cardSymbol(card)} has no capture or build that keeps one.`;
-  return `${cardSymbol(card)} has no play now.`;
+    return t('You own {builds}: you may not trail, and you must keep a card that takes it; {card} has no capture or build that keeps one.',
+      { builds: ownedBuilds(owns, schema), card: cardSymbol(card) });
+  return t('{card} has no play now.', { card: cardSymbol(card) });
 }
 
 /**
@@ -233,8 +234,8 @@ function cardHasNoPlay(card, owns, schema) {
  * @param {Schema} schema
  */
 function takesText(capture, schema) {
-  return [...listOf(capture.take).map((card) => cardSymbol(String(card))),
-    ...listOf(capture.builds).map((id) => `the ${buildValue(schema, id)}`)].join(' and ');
+  return andList([...listOf(capture.take).map((card) => cardSymbol(String(card))),
+    ...listOf(capture.builds).map((id) => t('the {build}', { build: buildValue(schema, id) }))]);
 }
 
 /**
@@ -247,10 +248,11 @@ function takesText(capture, schema) {
 function takeRefused(card, ofCard, picked, schema) {
   const captures = ofCard.filter((a) => a.type === 'capture');
   const name = cardSymbol(card);
-  if (!captures.length) return `${name} takes nothing on the table now: no loose card or build there is one it may take.`;
-  const ways = captures.slice(0, 4).map((a) => takesText(a, schema)).join('; or ') + (captures.length > 4 ? '; or more' : '');
-  if (!picked) return `Pick what ${name} takes first: ${ways}.`;
-  return `${name} does not take exactly what is picked. It takes ${ways}.`;
+  if (!captures.length) return t('{card} takes nothing on the table now: no loose card or build there is one it may take.', { card: name });
+  const listed = captures.slice(0, 4).map((a) => takesText(a, schema)).reduce((a, b) => t('{a}; or {b}', { a, b }));
+  const ways = captures.length > 4 ? t('{ways}; or more', { ways: listed }) : listed;
+  if (!picked) return t('Pick what {card} takes first: {ways}.', { card: name, ways });
+  return t('{card} does not take exactly what is picked. It takes {ways}.', { card: name, ways });
 }
 
 /**
@@ -262,8 +264,8 @@ function takeRefused(card, ofCard, picked, schema) {
  */
 function hintText(plays, sel, owns, schema) {
   if (!plays.length) return null;
-  if (sel.refused) return `${cardHasNoPlay(String(sel.refused), owns, schema)} Pick another card.`;
-  if (!sel.card) return 'Click a card of your hand to play it.';
-  if (!sel.loose.length && !sel.builds.length) return 'Click the table cards and builds it takes (or builds with), then Take or Build — or Trail it.';
-  return 'Pick more cards, or press Take or a Build button.';
+  if (sel.refused) return t('{reason} Pick another card.', { reason: cardHasNoPlay(String(sel.refused), owns, schema) });
+  if (!sel.card) return t('Click a card of your hand to play it.');
+  if (!sel.loose.length && !sel.builds.length) return t('Click the table cards and builds it takes (or builds with), then Take or Build — or Trail it.');
+  return t('Pick more cards, or press Take or a Build button.');
 }

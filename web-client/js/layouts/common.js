@@ -10,6 +10,7 @@ import { cardElement, describeCard, isCard, isFace } from '../cards.js';
 import { seatName } from '../render.js';
 import { displayName } from '../names.js';
 import { faceUpCards } from './schema.js';
+import { t, tn, tWord } from '../i18n.js';
 
 /**
  * The viewer's own arrangement of the hand, kept by the table page across pushes:
@@ -143,29 +144,32 @@ export function seatZone(player, rctx, state, info = {}) {
   const active = rctx.toAct.includes(seat);
   const isMe = seat === rctx.mySeat && rctx.mySeat !== null;
   const account = empty ? '' : String(player.player);
-  const name = empty ? 'empty seat' : displayName(account, seat);
+  const name = empty ? t('empty seat') : displayName(account, seat);
   const count = Number.isInteger(info.count) ? info.count : null;
   const classes = ['seat', active ? 'is-active' : '', isMe ? 'is-me' : '', empty ? 'is-empty' : '', info.out ? 'is-out' : ''];
-  const label = [name, isMe ? '(you)' : '', active ? '— to act' : '', count !== null ? `— ${count} card${count === 1 ? '' : 's'}` : ''].filter(Boolean).join(' ');
+  let label = name;
+  if (isMe) label = t('{name} (you)', { name: label });
+  if (active) label = t('{who} — to act', { who: label });
+  if (count !== null) label = tn(count, '{who} — {n} card', '{who} — {n} cards', { who: label });
   return el('div', {
     class: classes.filter(Boolean).join(' '),
     'data-zone': 'seat', 'data-seat': String(seat), 'data-player': account, 'data-bot': player.bot ? 'true' : null, 'aria-label': label, role: 'group',
   },
   el('div', { class: 'seat-head' },
-    empty ? null : el('span', { class: `dot ${player.connected ? 'dot-on' : 'dot-off'}`, title: player.connected ? 'connected' : 'disconnected', role: 'img', 'aria-label': player.connected ? 'connected' : 'disconnected' }),
+    empty ? null : el('span', { class: `dot ${player.connected ? 'dot-on' : 'dot-off'}`, title: player.connected ? t('connected') : t('disconnected'), role: 'img', 'aria-label': player.connected ? t('connected') : t('disconnected') }),
     el('span', { class: 'seat-name', text: name, title: name }),
-    player.away === true ? el('span', { class: 'badge badge-away', title: 'away: a bot plays this seat until the player is back', text: 'away' }) : null,
-    typeof player.leaving === 'string' ? el('span', { class: 'badge badge-away', title: player.leaving === 'bot' ? 'a bot takes this seat at the next deal' : 'this seat is free for a new player from the next deal', text: 'leaving' }) : null,
-    info.dealer ? el('span', { class: 'badge badge-dealer', title: 'dealer', text: 'D' }) : null,
-        isMe ? el('span', { class: 'badge badge-you', text: 'you' }) : null,
-    !empty && sameName(player.player, state.host) ? el('span', { class: 'badge badge-host', text: 'host' }) : null,
-    active ? el('span', { class: 'badge badge-turn', text: 'to act' }) : null),
+    player.away === true ? el('span', { class: 'badge badge-away', title: t('away: a bot plays this seat until the player is back'), text: t('away') }) : null,
+    typeof player.leaving === 'string' ? el('span', { class: 'badge badge-away', title: player.leaving === 'bot' ? t('a bot takes this seat at the next deal') : t('this seat is free for a new player from the next deal'), text: t('leaving') }) : null,
+    info.dealer ? el('span', { class: 'badge badge-dealer', title: t('dealer'), text: t('D') }) : null,
+    isMe ? el('span', { class: 'badge badge-you', text: t('you') }) : null,
+    !empty && sameName(player.player, state.host) ? el('span', { class: 'badge badge-host', text: t('host') }) : null,
+    active ? el('span', { class: 'badge badge-turn', text: t('to act') }) : null),
   el('div', { class: 'seat-body' },
-    player.chips === undefined ? null : el('span', { class: 'seat-chips', title: 'chips' },
+    player.chips === undefined ? null : el('span', { class: 'seat-chips', title: t('chips') },
       el('span', { class: 'chip-icon', 'aria-hidden': 'true' }), el('span', { class: 'seat-chips-amount', text: formatChips(player.chips) }),
-      el('span', { class: 'sr-only', text: player.chips === 1 ? ' chip' : ' chips' })),
-    count !== null ? el('span', { class: 'seat-count', 'data-count': String(count), title: `${count} card${count === 1 ? '' : 's'} in hand` },
-      isMe || info.faceUp ? null : backsFan(count), el('span', { class: 'seat-count-text', text: `${count} card${count === 1 ? '' : 's'}` })) : null,
+      el('span', { class: 'sr-only', text: tn(player.chips, ' chip', ' chips') })),
+    count !== null ? el('span', { class: 'seat-count', 'data-count': String(count), title: tn(count, '{n} card in hand', '{n} cards in hand') },
+      isMe || info.faceUp ? null : backsFan(count), el('span', { class: 'seat-count-text', text: tn(count, '{n} card', '{n} cards') })) : null,
     info.status ? el('span', { class: 'seat-status', text: info.status }) : null),
   info.extras?.length ? el('div', { class: 'seat-extras' }, info.extras) : null);
 }
@@ -206,8 +210,7 @@ export function handZone(cards, options = {}) {
       type: interactive ? 'button' : null,
       'data-drawn': drawn.has(index) ? 'true' : null,
       'aria-pressed': moving || (interactive && options.selectable) ? String(isSelected) : null,
-      'aria-label': describeCard(card) + (drawn.has(index) ? ', just drawn' : '') + (isSelected ? ', selected' : '') +
-        (muted ? `, cannot be played: ${muted}` : ''),
+      'aria-label': cardLabel(card, drawn.has(index), isSelected, muted),
       ...(muted ? { title: muted, 'data-muted-reason': muted } : {}),
       'data-index': String(index),
       draggable: arrange || (interactive && options.draggable) ? 'true' : null,
@@ -240,8 +243,8 @@ export function handZone(cards, options = {}) {
     return node;
   });
   const laid = rows === 2 ? [el('div', { class: 'hand-row' }, children.slice(0, perRow)), el('div', { class: 'hand-row' }, children.slice(perRow))] : children;
-  const hand = el('div', { class: `hand${interactive ? ' hand-interactive' : ''}${rows === 2 ? ' hand-rows' : ''}${moving ? ' is-moving' : ''}`, 'data-zone': 'hand', 'data-rows': String(rows), 'aria-label': `Your hand, ${n} card${n === 1 ? '' : 's'}`, role: 'group' },
-    n ? laid : el('span', { class: 'small', text: 'No cards in hand.' }));
+  const hand = el('div', { class: `hand${interactive ? ' hand-interactive' : ''}${rows === 2 ? ' hand-rows' : ''}${moving ? ' is-moving' : ''}`, 'data-zone': 'hand', 'data-rows': String(rows), 'aria-label': tn(n, 'Your hand, {n} card', 'Your hand, {n} cards'), role: 'group' },
+    n ? laid : el('span', { class: 'small', text: t('No cards in hand.') }));
   if (!arrange || n < 2) return hand;
   /** @type {(by: 'suit' | 'rank', text: string, hint: string) => HTMLButtonElement} */
   const sortButton = (by, text, hint) => el('button', {
@@ -252,18 +255,34 @@ export function handZone(cards, options = {}) {
   const kept = arrange;
   const move = el('button', {
     type: 'button', class: `btn btn-small btn-felt${moving ? ' is-on' : ''}`, 'data-testid': 'move-cards',
-    'aria-pressed': String(moving), title: 'Put your cards in the order you like: tap a card, then the card whose place it takes',
-    text: moving ? 'Done moving' : 'Move cards',
+    'aria-pressed': String(moving), title: t('Put your cards in the order you like: tap a card, then the card whose place it takes'),
+    text: moving ? t('Done moving') : t('Move cards'),
     onclick: () => { kept.moving = !moving; kept.lifted = null; kept.rerender?.(); },
   });
   return el('div', { class: 'hand-wrap' },
-    el('div', { class: 'hand-sort', role: 'group', 'aria-label': 'Arrange your hand' },
-      sortButton('suit', 'Sort by suit', 'Group your cards by suit, low to high (key S)'),
-      sortButton('rank', 'Sort by rank', 'Order your cards by rank, aces first (key S again)'),
+    el('div', { class: 'hand-sort', role: 'group', 'aria-label': t('Arrange your hand') },
+      sortButton('suit', t('Sort by suit'), t('Group your cards by suit, low to high (key S)')),
+      sortButton('rank', t('Sort by rank'), t('Order your cards by rank, aces first (key S again)')),
       move),
     moving ? el('p', { class: 'hand-moving-hint', 'data-testid': 'move-cards-hint', role: 'status',
-      text: kept.lifted ? 'Now tap the card whose place it takes.' : 'Tap the card to move.' }) : null,
+      text: kept.lifted ? t('Now tap the card whose place it takes.') : t('Tap the card to move.') }) : null,
     hand);
+}
+
+/**
+ * A hand card's label: its name, then whether it was just drawn, is selected, or cannot be played and why.
+ * @param {string} card
+ * @param {boolean} drawn
+ * @param {boolean} selected
+ * @param {string | null} muted
+ * @returns {string}
+ */
+function cardLabel(card, drawn, selected, muted) {
+  let label = describeCard(card);
+  if (drawn) label = t('{card}, just drawn', { card: label });
+  if (selected) label = t('{card}, selected', { card: label });
+  if (muted) label = t('{card}, cannot be played: {reason}', { card: label, reason: muted });
+  return label;
 }
 
 /**
@@ -404,10 +423,10 @@ export function dropTarget(node, onDrop) {
  * @param {string} [label]
  * @param {Attrs} [attrs]
  */
-export function stockZone(count, onClick, label = 'Stock', attrs = {}) {
-  const body = Number.isInteger(count) && count > 0 ? cardElement('??') : el('span', { class: 'card card-empty', text: 'empty' });
+export function stockZone(count, onClick, label = t('Stock'), attrs = {}) {
+  const body = Number.isInteger(count) && count > 0 ? cardElement('??') : el('span', { class: 'card card-empty', text: t('empty') });
   const wrap = onClick
-    ? el('button', { type: 'button', class: 'pile-button', onclick: onClick, 'aria-label': `Draw from the ${label.toLowerCase()} (${count} card${count === 1 ? '' : 's'})` }, body)
+    ? el('button', { type: 'button', class: 'pile-button', onclick: onClick, 'aria-label': tn(/** @type {number} */ (count), 'Draw from the {pile} ({n} card)', 'Draw from the {pile} ({n} cards)', { pile: label.toLowerCase() }) }, body)
     : body;
   return el('div', { class: `pile-zone${onClick ? ' is-clickable' : ''}`, 'data-zone': 'stock', 'data-count': String(count ?? 0), ...attrs },
     wrap,
@@ -432,7 +451,7 @@ export function discardZone(cards, size, options = {}) {
       const node = cardElement(card, {
         tag: handler ? 'button' : 'span', type: handler ? 'button' : null,
         className: `spread-card${handler ? ' is-playable' : ''}${index === list.length - 1 && options.arrive ? ' card-arrive' : ''}`,
-        'aria-label': `${describeCard(card)}${depth ? `, ${depth} below the top` : ', top of the pile'}`,
+        'aria-label': depth ? tn(depth, '{card}, {n} below the top', '{card}, {n} below the top', { card: describeCard(card) }) : t('{card}, top of the pile', { card: describeCard(card) }),
       });
       if (handler) node.addEventListener('click', handler);
       return node;
@@ -441,14 +460,14 @@ export function discardZone(cards, size, options = {}) {
     const top = list[list.length - 1];
     const node = cardElement(top, { className: options.arrive ? 'card-arrive' : '' });
     body = options.onClick
-      ? el('button', { type: 'button', class: 'pile-button', onclick: options.onClick, 'aria-label': options.clickLabel || `Take ${describeCard(top)} from the discard pile` }, node)
+      ? el('button', { type: 'button', class: 'pile-button', onclick: options.onClick, 'aria-label': options.clickLabel || t('Take {card} from the discard pile', { card: describeCard(top) }) }, node)
       : node;
   } else {
-    body = el('span', { class: 'card card-empty', text: 'empty' });
+    body = el('span', { class: 'card card-empty', text: t('empty') });
   }
   return el('div', { class: `pile-zone${options.spread ? ' pile-spread' : ''}${options.onClick ? ' is-clickable' : ''}`, 'data-zone': 'discard', 'data-count': String(count), ...(options.attrs || {}) },
     body,
-    el('span', { class: 'pile-label' }, `${options.label || 'Discard'} `, el('strong', { text: String(count) })));
+    el('span', { class: 'pile-label' }, `${options.label || t('Discard')} `, el('strong', { text: String(count) })));
 }
 
 /**
@@ -473,7 +492,7 @@ export function poolZone(entries) {
       chipStack(e.amount),
       el('span', { class: 'pool-label', text: e.label }),
       el('strong', { class: 'pool-amount', text: `${formatChips(e.amount)}` }),
-      el('span', { class: 'sr-only', text: e.amount === 1 ? ' chip' : ' chips' }))));
+      el('span', { class: 'sr-only', text: tn(e.amount, ' chip', ' chips') }))));
 }
 
 /**
@@ -485,8 +504,8 @@ export function poolZone(entries) {
 export function trickZone(plays, rctx, options = {}) {
   /** @type {{seat: number, card: string}[]} */
   const list = Array.isArray(plays) ? plays.filter((p) => isPlainObject(p) && isCard(p.card)) : [];
-  return el('div', { class: 'trick-zone', 'data-zone': 'trick', 'data-count': String(list.length), 'aria-label': options.label || 'Current trick' },
-    el('span', { class: 'zone-title', text: options.label || 'Trick' }),
+  return el('div', { class: 'trick-zone', 'data-zone': 'trick', 'data-count': String(list.length), 'aria-label': options.label || t('Current trick') },
+    el('span', { class: 'zone-title', text: options.label || t('Trick') }),
     el('div', { class: 'trick-cards' },
       list.length ? list.map((p, index) => el('figure', { class: 'trick-play', 'data-seat': String(p.seat) },
         cardElement(p.card, {
@@ -495,7 +514,7 @@ export function trickZone(plays, rctx, options = {}) {
           style: { '--from-y': p.seat === rctx.mySeat ? '90px' : '-90px' },
         }),
         el('figcaption', { text: seatName(rctx, p.seat) + (options.winner === p.seat ? ' ✓' : '') })))
-        : el('span', { class: 'muted small', text: options.empty || 'No cards played yet.' })));
+        : el('span', { class: 'muted small', text: options.empty || t('No cards played yet.') })));
 }
 
 /**
@@ -519,16 +538,16 @@ export function meldsZone(melds, rctx, options = {}) {
   }
   const ordered = [...groups.entries()].sort(([a], [b]) => (a === 'common' ? -1 : b === 'common' ? 1 : /** @type {number} */ (a) - /** @type {number} */ (b)));
   return el('div', { class: 'melds-zone', 'data-zone': 'melds', 'data-count': String(list.length) },
-    el('span', { class: 'zone-title', text: options.title || 'Melds on the table' }),
+    el('span', { class: 'zone-title', text: options.title || t('Melds on the table') }),
     list.length ? ordered.map(([owner, group]) => el('div', { class: 'meld-group', 'data-owner': String(owner) },
-      el('span', { class: 'meld-owner', text: owner === 'common' ? (options.commonLabel || 'Common') : `${seatName(rctx, owner)}${owner === rctx.mySeat ? ' (you)' : ''}` }),
+      el('span', { class: 'meld-owner', text: owner === 'common' ? (options.commonLabel || t('Common')) : owner === rctx.mySeat ? t('{name} (you)', { name: seatName(rctx, owner) }) : seatName(rctx, owner) }),
       el('div', { class: 'meld-list' }, group.map((meld) => {
         const handler = options.onMeld?.(meld);
         const cards = meld.cards.map((card) => cardElement(card, { size: 'sm' }));
         const words = options.describe?.(meld) || null;
         const attrs = {
           class: `meld${handler ? ' is-target' : ''}${options.isSelected?.(meld) ? ' is-selected' : ''}`, 'data-meld': String(meld.id ?? ''),
-          'aria-label': `${words ? `${words}: ` : ''}${meld.cards.map(describeCard).join(', ')}${handler ? ` — ${options.targetLabel || 'lay off the selected cards here'}` : ''}`,
+          'aria-label': meldLabel(meld, words, handler ? options.targetLabel || t('lay off the selected cards here') : null),
           'aria-pressed': options.isSelected ? String(Boolean(options.isSelected(meld))) : null,
         };
         const body = [cards, words ? el('span', { class: 'meld-words', text: words }) : null];
@@ -537,7 +556,30 @@ export function meldsZone(melds, rctx, options = {}) {
         const onDropMeld = options.onDropMeld;
         if (onDropMeld) dropTarget(node, (drag) => onDropMeld(meld, drag));
         return node;
-      })))) : el('span', { class: 'muted small', text: options.empty || 'No melds yet.' }));
+      })))) : el('span', { class: 'muted small', text: options.empty || t('No melds yet.') }));
+}
+
+/**
+ * A meld's label: its words (a build's value), its cards, and what clicking it does.
+ * @param {Meld} meld
+ * @param {string | null} words
+ * @param {string | null} target
+ * @returns {string}
+ */
+function meldLabel(meld, words, target) {
+  let label = meld.cards.map(describeCard).join(', ');
+  if (words) label = t('{words}: {cards}', { words, cards: label });
+  if (target) label = t('{meld} — {target}', { meld: label, target });
+  return label;
+}
+
+/**
+ * "A and B and C": the items joined with "and" ("" for none).
+ * @param {string[]} items
+ * @returns {string}
+ */
+export function andList(items) {
+  return items.length ? items.reduce((a, b) => t('{a} and {b}', { a, b })) : '';
 }
 
 /**
@@ -616,12 +658,23 @@ export function waitingTable(state, rctx, gameName) {
   const options = isPlainObject(view.options) ? Object.entries(view.options) : [];
   return tableFrame(state, rctx, {
     center: [el('div', { class: 'waiting-note' },
-      el('p', { class: 'waiting-title', text: `${gameName} — ${taken} of ${seats} seats taken` }),
-      el('p', { class: 'muted-on-felt', text: sameName(state.host, rctx.me) ? 'Seat bots or share the invite link, then press Start.' : 'Waiting for the host to start the game.' }),
+      el('p', { class: 'waiting-title', text: tn(taken, '{game} — {n} of {seats} seats taken', '{game} — {n} of {seats} seats taken', { game: gameName, seats }) }),
+      el('p', { class: 'muted-on-felt', text: sameName(state.host, rctx.me) ? t('Seat bots or share the invite link, then press Start.') : t('Waiting for the host to start the game.') }),
       seats > taken ? el('div', { class: 'open-seats', 'aria-hidden': 'true' },
-        Array.from({ length: Math.min(seats - taken, 12) }, () => el('span', { class: 'open-seat', text: 'open seat' }))) : null,
-      options.length ? el('p', { class: 'waiting-options', text: options.map(([k, v]) => `${k.replace(/_/g, ' ')}: ${typeof v === 'boolean' ? (v ? 'yes' : 'no') : typeof v === 'object' ? JSON.stringify(v) : v}`).join(' · ') }) : null)],
+        Array.from({ length: Math.min(seats - taken, 12) }, () => el('span', { class: 'open-seat', text: t('open seat') }))) : null,
+      options.length ? el('p', { class: 'waiting-options', text: options.map(([k, v]) => t('{option}: {value}', { option: tWord(k.replace(/_/g, ' ')), value: optionValue(v) })).join(' · ') }) : null)],
   });
+}
+
+/**
+ * A table option's value in words: yes or no, a list or object as JSON, a word of the server's.
+ * @param {unknown} value
+ * @returns {string}
+ */
+function optionValue(value) {
+  if (typeof value === 'boolean') return value ? t('yes') : t('no');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return typeof value === 'string' ? tWord(value) : String(value);
 }
 
 // -- the common schema's blocks ------------------------------------------------
@@ -631,9 +684,9 @@ export function waitingTable(state, rctx, gameName) {
 /** @type {Record<string, string>} */
 const STATUS_WORDS = {
   waiting: '', to_play: '', moving: '', watching: '', playing: '',
-  won: 'won', lost: 'lost', skipped: 'skipped', sitting_out: 'sitting out', left: 'left',
-  dealer: 'bank', bet: 'has bet', won_double: 'won double', lost_double: 'lost double',
-  in: 'in', out: 'out', undeclared: 'to declare', passed: 'passed', active: 'playing',
+  won: t('won'), lost: t('lost'), skipped: t('skipped'), sitting_out: t('sitting out'), left: t('left'),
+  dealer: t('bank'), bet: t('has bet'), won_double: t('won double'), lost_double: t('lost double'),
+  in: t('in'), out: t('out'), undeclared: t('to declare'), passed: t('passed'), active: t('playing'),
 };
 
 /**
@@ -642,7 +695,7 @@ const STATUS_WORDS = {
  */
 export function statusWords(status) {
   if (typeof status !== 'string') return null;
-  const words = STATUS_WORDS[status] ?? status.replace(/_/g, ' ');
+  const words = STATUS_WORDS[status] ?? tWord(status.replace(/_/g, ' '));
   return words || null;
 }
 
@@ -667,7 +720,7 @@ export function schemaSeatInfo(schema, seat, rctx) {
   /** @type {Child[]} */
   const extras = [];
   const score = schema.scores ? schema.scores[seat] : undefined;
-  if (typeof score === 'number') extras.push(fact('Score', String(score), { 'data-score': String(score) }));
+  if (typeof score === 'number') extras.push(fact(t('Score'), String(score), { 'data-score': String(score) }));
   const faces = seat === rctx.mySeat ? [] : faceUpCards(entry);
   if (faces.length) extras.push(smallCards(faces));
   return {
@@ -675,7 +728,7 @@ export function schemaSeatInfo(schema, seat, rctx) {
     faceUp: faces.length > 0 && faces.length === entry.count,
     dealer: schema.dealer === seat,
     out: entry.left === true,
-    status: entry.left ? 'left' : statusWords(entry.status),
+    status: entry.left ? t('left') : statusWords(entry.status),
     extras,
   };
 }
@@ -686,7 +739,7 @@ export function schemaSeatInfo(schema, seat, rctx) {
  * @param {RenderContext} rctx
  */
 export function dealFacts(schema, rctx) {
-  return [fact('Deal', schema.deal), schema.dealer !== null ? fact('Dealer', seatName(rctx, schema.dealer)) : null];
+  return [fact(t('Deal'), schema.deal), schema.dealer !== null ? fact(t('Dealer'), seatName(rctx, schema.dealer)) : null];
 }
 
 /**
@@ -707,7 +760,7 @@ function pileZoneName(pile) {
  * @param {PileOptions} [options]
  */
 export function pileZone(pile, options = {}) {
-  const label = options.label || humanise(pile.id);
+  const label = options.label || tWord(humanise(pile.id));
   const attrs = { 'data-pile': pile.id, 'data-zone': options.zone || pileZoneName(pile) };
   const count = Number.isInteger(pile.count) ? pile.count : 0;
   const faceDown = !Array.isArray(pile.cards) && !isFace(pile.top);
@@ -722,7 +775,7 @@ export function pileZone(pile, options = {}) {
  * @param {Schema} schema
  */
 export function poolsZone(schema) {
-  return poolZone(schema.pools.map((p) => ({ label: humanise(p.name), amount: p.amount })));
+  return poolZone(schema.pools.map((p) => ({ label: tWord(humanise(p.name)), amount: p.amount })));
 }
 
 /**
@@ -735,7 +788,7 @@ export function trickBlock(schema, rctx, options = {}) {
   const plays = schema.trick ? schema.trick.plays : [];
   const last = Array.isArray(options.last) ? options.last.filter((p) => isPlainObject(p) && isFace(p.card)) : [];
   const showing = plays.length ? plays : last;
-  const zone = trickZone(showing, rctx, { ...options, label: plays.length ? 'Trick' : last.length ? 'Last trick' : 'Trick' });
+  const zone = trickZone(showing, rctx, { ...options, label: plays.length ? t('Trick') : last.length ? t('Last trick') : t('Trick') });
   if (!plays.length && last.length && options.collected) zone.classList.add('is-collected');
   return zone;
 }

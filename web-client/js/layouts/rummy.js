@@ -16,6 +16,7 @@ import { seatName } from '../render.js';
 import { layoutDiff, plainCard } from './tablediff.js';
 import { dropTarget, fact, handZone, meldsZone, pileZone, poolsZone, schemaTable } from './common.js';
 import { ownHand, readSchema } from './schema.js';
+import { t, tn, tParts } from '../i18n.js';
 
 /** @typedef {import('../../types/dom').Child} Child */
 /** @typedef {import('./index.js').Layout} Layout */
@@ -101,14 +102,14 @@ export function createRummyLayout() {
       /** @type {Child[]} */
       const center = [facts(schema, rctx)];
       const stock = schema.pile('stock') || { id: 'stock', owner: null, count: 0, top: null };
-      center.push(pileZone(stock, { label: 'Stock', onClick: drawStock ? () => send(drawStock) : null }));
+      center.push(pileZone(stock, { label: t('Stock'), onClick: drawStock ? () => send(drawStock) : null }));
       const discard = schema.pile('discard');
       let pile = null;
       if (discard && Array.isArray(discard.cards)) {
         const spread = discard.cards.filter(isFace);
         const takes = legal.filter((a) => a.type === 'take' && Number.isInteger(a.depth));
         pile = pileZone(discard, {
-          label: 'Spread pile',
+          label: t('Spread pile'),
           onSpreadCard: (card, depth) => {
             const take = takes.find((a) => a.depth === depth && (a.card === undefined || a.card === card));
             if (take) return () => send(take);
@@ -121,7 +122,7 @@ export function createRummyLayout() {
       } else if (discard) {
         const top = isFace(discard.top) ? discard.top : null;
         pile = pileZone(discard, {
-          label: 'Discard pile',
+          label: t('Discard pile'),
           onClick: drawUp ? () => send(drawUp) : selectedCards.length === 1 && discardOf(selectedCards[0]) ? () => send(/** @type {LegalAction} */ (discardOf(selectedCards[0]))) : null,
           arrive: top !== lastTop && lastTop !== null && top !== null,
         });
@@ -147,7 +148,7 @@ export function createRummyLayout() {
         return null;
       };
       center.push(meldsZone(schema.melds, rctx, {
-        commonLabel: 'The table',
+        commonLabel: t('The table'),
         onMeld: targetFor,
         onDropMeld: (meld, drag) => {
           const a = layOffs.find((x) => x.meld === meld.id && sameCards(x.cards, [drag.card]));
@@ -168,24 +169,24 @@ export function createRummyLayout() {
         if (selecting) {
           tools.push(el('button', {
             type: 'button', class: 'btn btn-primary', disabled: !meldAction, 'data-tool': 'meld', 'data-confirm': confirm === 'meld' ? 'true' : null,
-            title: 'Lay the selected cards down as a set or a run', onclick: () => meldAction && send(meldAction),
-          }, meldAction ? ['Meld ', cardsList(selectedCards)] : 'Meld (select the cards)'));
+            title: t('Lay the selected cards down as a set or a run'), onclick: () => meldAction && send(meldAction),
+          }, meldAction ? tParts('Meld {cards}', { cards: cardsList(selectedCards) }) : t('Meld (select the cards)')));
         }
         if (discards.length) tools.push(el('button', {
           type: 'button', class: 'btn', disabled: !single, 'data-tool': 'discard', 'data-confirm': confirm === 'discard' ? 'true' : null,
-          title: 'Put the selected card face up on the discard pile: your turn ends', onclick: () => single && send(single),
-        }, single ? ['Discard ', cardText(single.card)] : 'Discard (select one card)'));
+          title: t('Put the selected card face up on the discard pile: your turn ends'), onclick: () => single && send(single),
+        }, single ? tParts('Discard {card}', { card: cardText(single.card) }) : t('Discard (select one card)')));
         tools.push(el('button', {
-          type: 'button', class: 'btn btn-felt', text: 'Clear selection', 'data-tool': 'clear', disabled: !selected.length,
-          title: 'Unselect every card (Esc)', onclick: () => { sel.cards = []; ui.rerender(); },
+          type: 'button', class: 'btn btn-felt', text: t('Clear selection'), 'data-tool': 'clear', disabled: !selected.length,
+          title: t('Unselect every card (Esc)'), onclick: () => { sel.cards = []; ui.rerender(); },
         }));
       }
       for (const action of composite) {
         const groups = Array.isArray(action.melds) ? action.melds.filter(Array.isArray) : [];
         tools.push(el('button', { type: 'button', class: 'btn btn-primary', onclick: () => send(action), 'data-tool': action.type },
-          action.type === 'go_down' ? 'Go down' : 'Go rummy',
+          action.type === 'go_down' ? t('Go down') : t('Go rummy'),
           groups.length ? [' ', el('span', { class: 'card-text-list' }, groups.map((g) => el('span', { class: 'card-text-group' }, g.map(cardText))))] : null,
-          isCard(action.discard) ? [' · discard ', cardText(action.discard)] : null));
+          isCard(action.discard) ? tParts(' · discard {card}', { card: cardText(action.discard) }) : null));
       }
       const hint = hintText(schema, legal, { selecting, selected: selectedCards.length, discards: discards.length, layOffs: layOffs.length });
       /** @type {Child[]} */
@@ -195,7 +196,7 @@ export function createRummyLayout() {
 
       return schemaTable(state, rctx, schema, {
         seatInfo: (seat, s) => ({
-          extras: s?.melded ? [el('span', { class: 'seat-status', text: 'melded' })] : [],
+          extras: s?.melded ? [el('span', { class: 'seat-status', text: t('melded') })] : [],
         }),
         center,
         hand,
@@ -213,18 +214,29 @@ function facts(schema, rctx) {
   // This layout is drawn for its own layout's views (index.js picks it by the view's `layout`).
   const view = /** @type {import('../../types/wire').RummyView} */ (schema.view);
   const items = [
-    fact('Deal', schema.deal),
-    schema.dealer !== null ? fact('Dealer', seatName(rctx, schema.dealer)) : null,
-    fact('Target', view.target),
-    isCard(view.must_use) ? fact('Must use', cardText(view.must_use)) : null,
-    view.stock_gone ? fact('Stock', 'gone') : null,
-    isPlainObject(view.break) ? fact('Break', `${seatName(rctx, view.break.breaker)} broke · ${view.break.turns_left ?? '?'} turns left`) : null,
-    Number.isInteger(view.knocker) ? fact('Knocked', seatName(rctx, view.knocker)) : null,
-    Number.isInteger(view.knock_max) ? fact('Knock at', `${view.knock_max} or less`) : null,
+    fact(t('Deal'), schema.deal),
+    schema.dealer !== null ? fact(t('Dealer'), seatName(rctx, schema.dealer)) : null,
+    fact(t('Target'), view.target),
+    isCard(view.must_use) ? fact(t('Must use'), cardText(view.must_use)) : null,
+    view.stock_gone ? fact(t('Stock'), t('gone')) : null,
+    isPlainObject(view.break) ? fact(t('Break'), tn(turnCount(view.break.turns_left), '{who} broke · {n} turns left', '{who} broke · {n} turns left',
+      { who: seatName(rctx, view.break.breaker), n: view.break.turns_left ?? '?' })) : null,
+    Number.isInteger(view.knocker) ? fact(t('Knocked'), seatName(rctx, view.knocker)) : null,
+    Number.isInteger(view.knock_max) ? fact(t('Knock at'), t('{n} or less', { n: view.knock_max })) : null,
     drawsFact(view, rctx),
-    isPlainObject(view.final_round) ? fact('Final meld round', `${view.final_round.turns_left ?? '?'} turns left`) : null,
+    isPlainObject(view.final_round) ? fact(t('Final meld round'), tn(turnCount(view.final_round.turns_left), '{n} turns left', '{n} turns left',
+      { n: view.final_round.turns_left ?? '?' })) : null,
   ];
   return el('div', { class: 'facts' }, items);
+}
+
+/**
+ * A count of turns left, for its plural (NaN, "other", when the view lacks it).
+ * @param {unknown} turns
+ * @returns {number}
+ */
+function turnCount(turns) {
+  return typeof turns === 'number' ? turns : NaN;
 }
 
 /**
@@ -235,8 +247,8 @@ function facts(schema, rctx) {
 function drawsFact(view, rctx) {
   if (!Number.isInteger(view.draws_per_turn) || !rctx.toAct.length) return null;
   const drawn = Number.isInteger(view.drawn) ? view.drawn : 0;
-  const who = rctx.mySeat !== null && rctx.toAct.includes(rctx.mySeat) ? 'Your draws' : `${seatName(rctx, rctx.toAct[0])}'s draws`;
-  return fact(who, `${drawn} of ${view.draws_per_turn} drawn`, { 'data-drawn': String(drawn) });
+  const who = rctx.mySeat !== null && rctx.toAct.includes(rctx.mySeat) ? t('Your draws') : t('{who}\'s draws', { who: seatName(rctx, rctx.toAct[0]) });
+  return fact(who, t('{drawn} of {total} drawn', { drawn, total: view.draws_per_turn }), { 'data-drawn': String(drawn) });
 }
 
 /**
@@ -252,16 +264,18 @@ function hintText(schema, legal, info) {
   const onlyDrawing = legal.every((a) => a.type === 'draw' || a.type === 'take' || a.type === 'take_all');
   if (schema.phase === 'draw' || onlyDrawing) {
     const discard = schema.pile('discard');
-    if (Array.isArray(discard?.cards)) return 'Draw: click the stock, or a card of the spread pile to take it and every card above it.';
-    return discard ? 'Draw: click the stock or the discard pile.' : 'Draw: click the stock.';
+    if (Array.isArray(discard?.cards)) return t('Draw: click the stock, or a card of the spread pile to take it and every card above it.');
+    return discard ? t('Draw: click the stock or the discard pile.') : t('Draw: click the stock.');
   }
-  if (has('call')) return 'A discard could be laid off: call it or pass.';
-  const extra = [has('knock') ? 'Knock when your count is low enough.' : '', has('draw') ? 'You may draw again from the stock.' : ''].filter(Boolean).join(' ');
-  const how = info.discards ? ' To discard, select one card and press Discard (or click the pile, or drag the card there).' : '';
+  if (has('call')) return t('A discard could be laid off: call it or pass.');
+  const extra = [has('knock') ? t('Knock when your count is low enough.') : '', has('draw') ? t('You may draw again from the stock.') : ''].filter(Boolean).join(' ');
+  const how = info.discards ? t('To discard, select one card and press Discard (or click the pile, or drag the card there).') : '';
+  /** @param {string[]} sentences */
+  const say = (...sentences) => sentences.filter(Boolean).join(' ');
   if (info.selecting) {
-    if (info.selected) return `Press "Meld", or click a highlighted meld to lay off the selected cards.${how} ${extra}`.trim();
-    return `Select cards to meld or lay off.${how} ${extra}`.trim();
+    if (info.selected) return say(t('Press "Meld", or click a highlighted meld to lay off the selected cards.'), how, extra);
+    return say(t('Select cards to meld or lay off.'), how, extra);
   }
-  if (info.discards) return `Select a card, then press Discard (or click the pile, or drag the card there). ${extra}`.trim();
+  if (info.discards) return say(t('Select a card, then press Discard (or click the pile, or drag the card there).'), extra);
   return extra || null;
 }

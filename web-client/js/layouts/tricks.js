@@ -9,6 +9,7 @@ import { SUITS, cardElement, cardText, isFace } from '../cards.js';
 import { seatName } from '../render.js';
 import { fact, handZone, pileZone, poolsZone, schemaTable, trickBlock } from './common.js';
 import { ownHand, readSchema } from './schema.js';
+import { t, tn, tParts } from '../i18n.js';
 
 /** @typedef {import('../../types/dom').Child} Child */
 /** @typedef {import('./index.js').Layout} Layout */
@@ -64,11 +65,11 @@ export function createTricksLayout() {
       if (isFace(view.turned)) {
         side.push(el('div', { class: 'pile-zone', 'data-zone': 'trump' },
           cardElement(view.turned, { className: view.turned_taken ? 'is-taken' : '' }),
-          el('span', { class: 'pile-label' }, view.turned_taken ? 'Turned trump (taken up)' : 'Turned trump')));
+          el('span', { class: 'pile-label' }, view.turned_taken ? t('Turned trump (taken up)') : t('Turned trump'))));
       }
       const widow = schema.pile('widow');
       if (widow) {
-        side.push(pileZone(widow, { label: view.widow_taken ? 'Widow (taken)' : 'Widow', zone: 'widow' }));
+        side.push(pileZone(widow, { label: view.widow_taken ? t('Widow (taken)') : t('Widow'), zone: 'widow' }));
       }
       if (side.length) center.push(el('div', { class: 'trump-widow' }, side));
       const lastKey = Array.isArray(view.last_trick) && view.last_trick.length ? JSON.stringify(view.last_trick) : null;
@@ -76,35 +77,34 @@ export function createTricksLayout() {
       lastCollected = lastKey;
       center.push(trickBlock(schema, rctx, {
         last: view.last_trick, arrive, collected,
-        empty: schema.phase === 'declare' ? 'Declaring…' : 'No cards played yet.',
+        empty: schema.phase === 'declare' ? t('Declaring…') : t('No cards played yet.'),
       }));
       center.push(poolsZone(schema));
       if (typeof view.pool_at_play === 'number' && view.pool_at_play > 0 && view.general === null) {
-        center.push(el('p', { class: 'hint-strip', text: `Each trick takes ${Math.floor(view.pool_at_play / 5)} chip${Math.floor(view.pool_at_play / 5) === 1 ? '' : 's'} from the pool.` }));
+        center.push(el('p', { class: 'hint-strip', text: tn(Math.floor(view.pool_at_play / 5), 'Each trick takes {n} chip from the pool.', 'Each trick takes {n} chips from the pool.') }));
       }
 
       const below = [];
       const hint = hintText(ui.legal, cardActions);
       if (hint) below.push(el('p', { class: 'hint-strip', text: hint }));
       if (cardActions.length) {
-        const verb = chosen ? { card: 'Play', play_card: 'Play', exchange: 'Exchange', discard: 'Discard' }[chosen.type] : 'Play';
         below.push(el('div', { class: 'hand-tools' },
           el('button', {
             type: 'button', class: 'btn btn-primary', 'data-tool': 'play', 'data-confirm': chosen ? 'true' : null, disabled: !chosen,
             onclick: () => chosen && ui.act(chosen),
-          }, chosen ? [`${verb} `, cardText(chosen.card)] : `${verb} (select a card)`),
+          }, chosen ? confirmWords(chosen) : t('Play (select a card)')),
           el('button', {
-            type: 'button', class: 'btn btn-felt', 'data-tool': 'clear', text: 'Clear selection', disabled: !sel.card,
-            title: 'Unselect the card (Esc)', onclick: () => { sel.card = null; ui.rerender(); },
+            type: 'button', class: 'btn btn-felt', 'data-tool': 'clear', text: t('Clear selection'), disabled: !sel.card,
+            title: t('Unselect the card (Esc)'), onclick: () => { sel.card = null; ui.rerender(); },
           })));
       }
 
       return schemaTable(state, rctx, schema, {
         seatInfo: (seat, s) => {
           const extras = [];
-          if (Number.isInteger(s?.tricks)) extras.push(fact('Tricks', String(s.tricks), { 'data-tricks': String(s.tricks) }));
-          if (s?.took_widow) extras.push(el('span', { class: 'seat-status', text: 'took the widow' }));
-          if (view.general === seat) extras.push(el('span', { class: 'seat-status', text: 'General!' }));
+          if (Number.isInteger(s?.tricks)) extras.push(fact(t('Tricks'), String(s.tricks), { 'data-tricks': String(s.tricks) }));
+          if (s?.took_widow) extras.push(el('span', { class: 'seat-status', text: t('took the widow') }));
+          if (view.general === seat) extras.push(el('span', { class: 'seat-status', text: t('General!') }));
           return { out: s?.left === true || s?.in_deal === false || s?.status === 'out', extras };
         },
         center,
@@ -124,14 +124,14 @@ function facts(schema, rctx) {
   const view = /** @type {import('../../types/wire').TricksView} */ (schema.view);
   const suit = schema.trick?.trump ? SUITS[schema.trick.trump] : null;
   return el('div', { class: 'facts' },
-    fact('Deal', schema.deal),
-    schema.dealer !== null ? fact('Dealer', seatName(rctx, schema.dealer)) : null,
-    suit ? fact('Trump', el('span', { class: suit.red ? 'card-text card-text-red' : 'card-text' }, `${suit.symbol} ${suit.name}`)) : null,
+    fact(t('Deal'), schema.deal),
+    schema.dealer !== null ? fact(t('Dealer'), seatName(rctx, schema.dealer)) : null,
+    suit ? fact(t('Trump'), el('span', { class: suit.red ? 'card-text card-text-red' : 'card-text' }, `${suit.symbol} ${suit.name}`)) : null,
     schema.phase === 'play' ? trickLeaderFact(schema, rctx) : null,
-    Number.isInteger(view.general) ? fact('General', seatName(rctx, view.general)) : null,
-    Number.isInteger(view.stake) ? fact('Stake', `${view.stake} per trick`) : null,
-    Number.isInteger(view.tricks_per_deal) ? fact('Tricks this deal', view.tricks_per_deal) : null,
-    Array.isArray(view.could_not_deal) && view.could_not_deal.length ? fact('Could not deal', view.could_not_deal.map((s) => seatName(rctx, s)).join(', ')) : null);
+    Number.isInteger(view.general) ? fact(t('General'), seatName(rctx, view.general)) : null,
+    Number.isInteger(view.stake) ? fact(t('Stake'), t('{stake} per trick', { stake: view.stake })) : null,
+    Number.isInteger(view.tricks_per_deal) ? fact(t('Tricks this deal'), view.tricks_per_deal) : null,
+    Array.isArray(view.could_not_deal) && view.could_not_deal.length ? fact(t('Could not deal'), view.could_not_deal.map((s) => seatName(rctx, s)).join(', ')) : null);
 }
 
 /**
@@ -144,10 +144,10 @@ function facts(schema, rctx) {
 function trickLeaderFact(schema, rctx) {
   const first = schema.trick?.plays[0];
   if (first && Number.isInteger(first.seat)) {
-    return fact('Led by', seatName(rctx, first.seat), { 'data-fact': 'leader', 'data-seat': String(first.seat) });
+    return fact(t('Led by'), seatName(rctx, first.seat), { 'data-fact': 'leader', 'data-seat': String(first.seat) });
   }
   const toAct = schema.turn.seats;
-  return toAct.length === 1 ? fact('To lead', seatName(rctx, toAct[0]), { 'data-fact': 'to-lead', 'data-seat': String(toAct[0]) }) : null;
+  return toAct.length === 1 ? fact(t('To lead'), seatName(rctx, toAct[0]), { 'data-fact': 'to-lead', 'data-seat': String(toAct[0]) }) : null;
 }
 
 /**
@@ -157,8 +157,20 @@ function trickLeaderFact(schema, rctx) {
  */
 function hintText(legal, cardActions) {
   if (!legal.length) return null;
-  if (cardActions.some((a) => a.type === 'card' || a.type === 'play_card')) return 'Select a card, then press Play (or click it again). Cards you may not play are dimmed.';
-  if (cardActions.some((a) => a.type === 'exchange')) return 'Select a card to lay aside for the turned trump and press Exchange, or keep your hand.';
-  if (cardActions.some((a) => a.type === 'discard')) return 'Select a card to discard face down, then press Discard.';
-  return 'Declare with the buttons below.';
+  if (cardActions.some((a) => a.type === 'card' || a.type === 'play_card')) return t('Select a card, then press Play (or click it again). Cards you may not play are dimmed.');
+  if (cardActions.some((a) => a.type === 'exchange')) return t('Select a card to lay aside for the turned trump and press Exchange, or keep your hand.');
+  if (cardActions.some((a) => a.type === 'discard')) return t('Select a card to discard face down, then press Discard.');
+  return t('Declare with the buttons below.');
+}
+
+/**
+ * The confirm button's words for the chosen card's move: "Play 7♥", "Exchange 7♥", "Discard 7♥".
+ * @param {LegalAction & {card: string}} chosen
+ * @returns {Array<Node | string>}
+ */
+function confirmWords(chosen) {
+  const card = cardText(chosen.card);
+  if (chosen.type === 'exchange') return tParts('Exchange {card}', { card });
+  if (chosen.type === 'discard') return tParts('Discard {card}', { card });
+  return tParts('Play {card}', { card });
 }
