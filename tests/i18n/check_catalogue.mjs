@@ -50,6 +50,20 @@ function literalAt(text, at) {
   return { value: Function(`return ${raw}`)(), end: j + 1 };
 }
 
+/** A message: a literal, or literals joined by + (a long message over lines). */
+function messageAt(text, at) {
+  let message = literalAt(text, at);
+  while (message) {
+    const rest = text.slice(message.end);
+    const plus = /^\s*\+\s*/.exec(rest);
+    if (!plus) break;
+    const next = literalAt(text, message.end + plus[0].length);
+    if (!next) return null; // a literal joined to an expression: not a literal message
+    message = { value: message.value + next.value, end: next.end };
+  }
+  return message;
+}
+
 /** Skips one argument (to the comma at this depth): the index after the comma. */
 function skipArgument(text, at) {
   let depth = 0;
@@ -96,16 +110,16 @@ for (const file of sources(clientDir)) {
   for (const match of text.matchAll(/(?<![\w.$])(t|tn|tParts)\(/g)) {
     const start = match.index + match[0].length;
     if (match[1] === 'tn') {
-      const one = literalAt(text, skipArgument(text, start));
+      const one = messageAt(text, skipArgument(text, start));
       const other = one && text.slice(one.end).trimStart().startsWith(',')
-        ? literalAt(text, one.end + text.slice(one.end).indexOf(',') + 1) : null;
+        ? messageAt(text, one.end + text.slice(one.end).indexOf(',') + 1) : null;
       if (!one || !other) {
         problems.push(`${where(match.index)}: tn(count, one, other) takes two literal messages`);
         continue;
       }
       used.set(other.value, { one: one.value, where: where(match.index) });
     } else {
-      const message = literalAt(text, start);
+      const message = messageAt(text, start);
       if (!message) {
         problems.push(`${where(match.index)}: ${match[1]}() takes a literal message (use tWord for the server's words)`);
         continue;
@@ -180,6 +194,54 @@ for (const name of catalogues) {
     }
   }
   console.log(`${code}: ${translated} of ${used.size} messages translated, ${catalogue.lines.length} line patterns, ${Object.keys(catalogue.words).length} words`);
+}
+
+// ---------------------------------------------------------------------------
+// The table log's lines (tests/i18n/log_lines.txt: the lines the server writes,
+// each shape once) against each catalogue's line patterns, as the page shows
+// them (web-client/js/log_words.js: plainWords, then the patterns). Fails when
+// - a line is left as it was (no pattern knows it, or one of its clauses);
+// - a translated line still has an English word in it (names, card codes and
+//   hashes aside): a hole the catalogue does not translate;
+// - a pattern has no literal text (it would match any line).
+// Patterns no line uses are listed, not failed: dead, shadowed by a more
+// specific one, or for a line the file lacks.
+{
+  const { plainWords } = await import(pathToFileURL(join(clientDir, 'log_words.js')).href);
+  const { friendlyText } = await import(pathToFileURL(join(clientDir, 'names.js')).href);
+  const { lineTranslator } = await import(pathToFileURL(join(clientDir, 'i18n.js')).href);
+  const corpusFile = join(root, 'tests', 'i18n', 'log_lines.txt');
+  const corpus = readFileSync(corpusFile, 'utf8').split('\n').filter((line) => line && !line.startsWith('#'));
+  const ENGLISH = /\b(the|and|of|to|is|are|was|with|from|into|his|her|their|them|they|for|by|on|out|off|deals?|dealt|stock|pool|takes?|plays?|wins?|cards?|chips?|players?|tricks?|bets?|seat|host|game|turn|hand|nobody|every|each|has|have|been|goes|lays|melds?|melded|pays|stands|trails|starts|showing|calls|announces|loses|draws|discards|passes|leaves)\b/i;
+  const CARD = /\b([A2-9TJQK][SHDC]|JK)(=[A2-9TJQK][SHDC])?\b/g;
+  // A line's names as the page writes them, to leave out of the English-word test.
+  const namesIn = (line) => ['Ann', 'Bob', ...[...line.matchAll(/\bbot-[A-Za-z0-9]+-\d+\b|\bt[0-9a-f]{8}\b/g)].map((m) => friendlyText(m[0]))];
+  for (const name of catalogues) {
+    const catalogue = (await import(pathToFileURL(join(clientDir, 'i18n', name)).href)).default;
+    const code = catalogue.code;
+    if (!catalogue.lines.length) continue;
+    for (const [english] of catalogue.lines) {
+      if (!english.replace(/\{\w+\}/g, '')) problems.push(`${code}: the line pattern ${JSON.stringify(english)} has no literal text`);
+    }
+    const usedPatterns = new Set();
+    const translate = lineTranslator(catalogue, usedPatterns);
+    let translated = 0;
+    for (const line of corpus) {
+      const plain = plainWords(line);
+      const out = translate(plain);
+      if (out === plain) {
+        problems.push(`${code}: the log line ${JSON.stringify(plain)} is not translated (${relative(root, corpusFile)})`);
+        continue;
+      }
+      translated++;
+      let words = out.replace(/sha256 [0-9a-f]+/g, '').replace(CARD, '');
+      for (const shown of namesIn(line)) words = words.split(shown).join('');
+      const english = ENGLISH.exec(words);
+      if (english) problems.push(`${code}: the log line ${JSON.stringify(plain)} keeps the English word "${english[1]}": ${JSON.stringify(out)}`);
+    }
+    const unused = catalogue.lines.filter(([english]) => !usedPatterns.has(english));
+    console.log(`${code}: ${translated} of ${corpus.length} log lines translated${unused.length ? `; line patterns no log line uses: ${unused.map(([english]) => JSON.stringify(english)).join(', ')}` : ''}`);
+  }
 }
 
 if (problems.length) {

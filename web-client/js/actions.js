@@ -11,6 +11,7 @@ import { isCard, isCardList, cardText } from './cards.js';
 import { SEAT_KEY, seatName } from './render.js';
 import { layoutDiff } from './layouts/tablediff.js';
 import { actionHint } from './help.js';
+import { t, tn, tWord } from './i18n.js';
 
 /** @typedef {import('./render.js').RenderContext} RenderContext */
 /** @typedef {import('../types/dom').Child} Child */
@@ -48,7 +49,9 @@ function isRange(value) {
 // A building game's pile id ("layout:4", "discard:1:2"; docs/protocol.md "Building games") in words.
 const PILE_ID = /^(stock|hand|supply|turned|discard|centre|layout):(\d+)(?::(\d+))?$/;
 /** @type {Record<string, string>} */
-const PILE_WORDS = { stock: 'stock', hand: 'hand', supply: 'supply', turned: 'turned card', discard: 'discard pile', centre: 'centre pile', layout: 'layout pile' };
+const PILE_WORDS = {
+  stock: t('stock'), hand: t('hand'), supply: t('supply'), turned: t('turned card'), discard: t('discard pile'), centre: t('centre pile'), layout: t('layout pile'),
+};
 
 /**
  * @param {string} id a pile id that PILE_ID matched
@@ -56,10 +59,11 @@ const PILE_WORDS = { stock: 'stock', hand: 'hand', supply: 'supply', turned: 'tu
  */
 function pileWords(id, ctx) {
   const [, kind, first, second] = /** @type {RegExpExecArray} */ (PILE_ID.exec(id));
-  if (kind === 'centre' || kind === 'layout') return `${PILE_WORDS[kind]} ${Number(first) + 1}`;
+  if (kind === 'centre' || kind === 'layout') return t('{pile} {n}', { pile: PILE_WORDS[kind], n: Number(first) + 1 });
   const seat = Number(first);
-  const owner = ctx && seat === ctx.mySeat ? 'your' : ctx ? `${seatName(ctx, seat)}'s` : `seat ${seat}'s`;
-  return `${owner} ${PILE_WORDS[kind]}${second !== undefined ? ` ${Number(second) + 1}` : ''}`;
+  const pile = second !== undefined ? t('{pile} {n}', { pile: PILE_WORDS[kind], n: Number(second) + 1 }) : PILE_WORDS[kind];
+  if (ctx && seat === ctx.mySeat) return t('your {pile}', { pile });
+  return ctx ? t("{who}'s {pile}", { who: seatName(ctx, seat), pile }) : t("seat {seat}'s {pile}", { seat, pile });
 }
 
 /**
@@ -86,7 +90,9 @@ export function meldText(id, ctx) {
 }
 
 /** @type {Record<string, string>} */
-const FROM_WORDS = { stock: 'from the stock', discard: 'from the discard pile', two_discards: 'the top two discards', widow: 'from the widow' };
+const FROM_WORDS = {
+  stock: t('from the stock'), discard: t('from the discard pile'), two_discards: t('the top two discards'), widow: t('from the widow'),
+};
 
 /**
  * The builds an action names by id, as their cards: "the build 7♠ 4♣", "the builds 7♠ 4♣ and 5♦ 6♣".
@@ -96,10 +102,10 @@ const FROM_WORDS = { stock: 'from the stock', discard: 'from the discard pile', 
  */
 function buildsText(ids, ctx) {
   /** @type {Child[]} */
-  const parts = [ids.length === 1 ? 'the build ' : 'the builds '];
+  const parts = [ids.length === 1 ? t('the build ') : t('the builds ')];
   ids.forEach((id, index) => {
-    if (index > 0) parts.push(index === ids.length - 1 ? ' and ' : ', ');
-    parts.push(meldText(id, ctx) ?? 'a build');
+    if (index > 0) parts.push(index === ids.length - 1 ? t(' and ') : t(', '));
+    parts.push(meldText(id, ctx) ?? t('a build'));
   });
   return parts;
 }
@@ -116,24 +122,26 @@ function labelPart(key, value, ctx, type = '') {
   if (value === null || value === undefined) return null;
   // Royal Cassino: "Capture J♠ taking 5♦ 6♣ and the build 7♠ 4♣", "Build 7♠ with 4♣ to make 11".
   if (key === 'builds' && Array.isArray(value) && value.every(Number.isInteger)) {
-    return value.length ? ['and ', ...buildsText(value, ctx)] : null;
+    return value.length ? [t('and '), ...buildsText(value, ctx)] : null;
   }
   if ((key === 'take' || key === 'with') && isCardList(value)) {
-    return value.length ? [key === 'take' ? 'taking ' : 'with ', el('span', { class: 'card-text-list' }, value.map(cardText))] : null;
+    return value.length ? [key === 'take' ? t('taking ') : t('with '), el('span', { class: 'card-text-list' }, value.map(cardText))] : null;
   }
-  if (key === 'value' && type === 'build' && Number.isInteger(value)) return `to make ${value}`;
+  if (key === 'value' && type === 'build' && Number.isInteger(value)) return t('to make {n}', { n: value });
   if (key === 'meld' && Number.isInteger(value)) {
     const cards = meldText(value, ctx);
-    return cards ? ['on ', cards] : 'on a meld';
+    return cards ? [t('on '), cards] : t('on a meld');
   }
   if (key === 'depth' && Number.isInteger(value)) {
-    return value === 0 ? null : `and the ${value === 1 ? 'card' : `${value} cards`} above it`;
+    return value === 0 ? null : tn(value, 'and the card above it', 'and the {n} cards above it');
   }
   if (key === 'from' && typeof value === 'string' && FROM_WORDS[value]) return FROM_WORDS[value];
-  if (key === 'wilds' && isCardList(value)) return ['(wild as ', el('span', { class: 'card-text-list' }, value.map(cardText)), ')'];
-  if (key === 'shift' && isCard(value)) return ['(moving the wild card to ', cardText(value), ')'];
-  if (key === 'widow' && typeof value === 'boolean') return value ? 'with the widow' : null;
-  if ((key === 'from' || key === 'to') && typeof value === 'string' && PILE_ID.test(value)) return `${key} ${pileWords(value, ctx)}`;
+  if (key === 'wilds' && isCardList(value)) return [t('(wild as '), el('span', { class: 'card-text-list' }, value.map(cardText)), ')'];
+  if (key === 'shift' && isCard(value)) return [t('(moving the wild card to '), cardText(value), ')'];
+  if (key === 'widow' && typeof value === 'boolean') return value ? t('with the widow') : null;
+  if ((key === 'from' || key === 'to') && typeof value === 'string' && PILE_ID.test(value)) {
+    return key === 'from' ? t('from {pile}', { pile: pileWords(value, ctx) }) : t('to {pile}', { pile: pileWords(value, ctx) });
+  }
   if (Array.isArray(value) && value.length === 0) return null; // e.g. a capture that takes no build
   if (isCard(value)) return cardText(value);
   if (isCardList(value)) return el('span', { class: 'card-text-list' }, value.map(cardText));
@@ -144,16 +152,16 @@ function labelPart(key, value, ctx, type = '') {
   }
   if (typeof value === 'string') {
     // Enum-like tokens ("discard_pile") read better with spaces; names are left alone.
-    return /^[a-z]+(_[a-z]+)+$/.test(value) ? value.replace(/_/g, ' ') : value;
+    return /^[a-z]+(_[a-z]+)+$/.test(value) ? tWord(value.replace(/_/g, ' ')) : value;
   }
   if (typeof value === 'number') {
     if (Number.isInteger(value) && SEAT_KEY.test(key) && ctx) {
       // {"type":"call","seat":2} → "Call bob"; other seat fields keep their name.
-      return key === 'seat' ? seatName(ctx, value) : `${humanise(key).toLowerCase()} ${seatName(ctx, value)}`;
+      return key === 'seat' ? seatName(ctx, value) : `${tWord(humanise(key)).toLowerCase()} ${seatName(ctx, value)}`;
     }
-    return BARE_NUMBER_KEYS.has(key) ? String(value) : `${humanise(key).toLowerCase()} ${value}`;
+    return BARE_NUMBER_KEYS.has(key) ? String(value) : `${tWord(humanise(key)).toLowerCase()} ${value}`;
   }
-  if (typeof value === 'boolean') return value ? humanise(key).toLowerCase() : `no ${humanise(key).toLowerCase()}`;
+  if (typeof value === 'boolean') return value ? tWord(humanise(key)).toLowerCase() : t('no {what}', { what: tWord(humanise(key)).toLowerCase() });
   const json = JSON.stringify(value);
   return `${humanise(key).toLowerCase()} ${json.length > 40 ? json.slice(0, 37) + '…' : json}`;
 }
@@ -161,9 +169,9 @@ function labelPart(key, value, ctx, type = '') {
 // Verbs for types whose name alone reads oddly on a button.
 /** @type {Record<string, string>} */
 const VERBS = {
-  card: 'Play', play_card: 'Play', lay_off: 'Lay off', go_rummy: 'Go rummy', go_down: 'Go down', take_widow: 'Take the widow',
-  pay_dealer: 'Pay the dealer', general: 'General Rams', take_all: 'Take the whole pile', end_turn: 'End turn', turn_stock: 'Turn your stock',
-  turn_hand: 'Turn your hand', call: 'Call the discard',
+  card: t('Play'), play_card: t('Play'), lay_off: t('Lay off'), go_rummy: t('Go rummy'), go_down: t('Go down'), take_widow: t('Take the widow'),
+  pay_dealer: t('Pay the dealer'), general: t('General Rams'), take_all: t('Take the whole pile'), end_turn: t('End turn'), turn_stock: t('Turn your stock'),
+  turn_hand: t('Turn your hand'), call: t('Call the discard'),
 };
 
 let hintIds = 0;
@@ -181,10 +189,10 @@ function layoutLabel(entry, ctx, detailed = false) {
   const label = el('span', { class: 'action-label' });
   /** @type {Child[]} */
   const parts = [];
-  for (const cards of diff.newMelds) parts.push(['Meld ', el('span', { class: 'card-text-list' }, cards.map(cardText))]);
-  for (const l of diff.layoffs) parts.push(['Lay off ', el('span', { class: 'card-text-list' }, l.cards.map(cardText)), ' on ', meldText(l.meld, ctx) ?? 'a meld']);
-  if (diff.rearranged || !parts.length) parts.push(['Rearrange the table', diff.added.length ? [' with ', el('span', { class: 'card-text-list' }, diff.added.map(cardText))] : '']);
-  parts.forEach((part, i) => label.append(...(i ? ['; '] : []), .../** @type {(Node | string)[]} */ ([part].flat(2))));
+  for (const cards of diff.newMelds) parts.push([t('Meld '), el('span', { class: 'card-text-list' }, cards.map(cardText))]);
+  for (const l of diff.layoffs) parts.push([t('Lay off '), el('span', { class: 'card-text-list' }, l.cards.map(cardText)), t(' on '), meldText(l.meld, ctx) ?? t('a meld')]);
+  if (diff.rearranged || !parts.length) parts.push([t('Rearrange the table'), diff.added.length ? [t(' with '), el('span', { class: 'card-text-list' }, diff.added.map(cardText))] : '']);
+  parts.forEach((part, i) => label.append(...(i ? [t('; ')] : []), .../** @type {(Node | string)[]} */ ([part].flat(2))));
   if (detailed) {
     // Two layouts that read the same differ in how wild cards stand or melds are split: show the table they make.
     label.append(' → ', el('span', { class: 'card-text-list' }, entry.melds.filter(Array.isArray)
@@ -202,7 +210,7 @@ function actionLabel(entry, ctx, detailed) {
   const type = typeof entry.type === 'string' ? entry.type : 'action';
   if (type === 'layout' && Array.isArray(entry.melds)) return layoutLabel(/** @type {LegalAction & {melds: unknown[]}} */ (entry), ctx, detailed);
   /** @type {Child[]} */
-  const parts = [VERBS[type] || humanise(type) || 'Act'];
+  const parts = [VERBS[type] || tWord(humanise(type)) || t('Act')];
   // The wire sorts an action's fields by name; a capture or build reads in its own order.
   const order = type === 'capture' || type === 'build' ? CASSINO_ORDER : null;
   const fields = Object.entries(entry);
@@ -232,18 +240,18 @@ function rangeControls(key, range, type, submit) {
   const number = el('input', {
     type: 'number', class: 'action-number', name: key, min, max, step: 1, value: String(min),
     'data-action-type': type,
-    'aria-label': `${humanise(key)} (${min} to ${max})`, title: `${humanise(key)}: ${min}–${max}`,
+    'aria-label': t('{what} ({min} to {max})', { what: tWord(humanise(key)), min, max }), title: t('{what}: {min}–{max}', { what: tWord(humanise(key)), min, max }),
     onkeydown: (event) => { if (event.key === 'Enter') submit(); },
     oninput: () => { number.setCustomValidity(''); slider.value = number.value; },
   });
   const slider = el('input', {
     type: 'range', class: 'action-slider', min, max, step: 1, value: String(min),
     'data-action-type': type,
-    'aria-label': `${humanise(key)} slider (${min} to ${max})`,
+    'aria-label': t('{what} slider ({min} to {max})', { what: tWord(humanise(key)), min, max }),
     oninput: () => { number.value = slider.value; number.setCustomValidity(''); },
   });
   const label = el('label', { class: 'action-range' },
-    el('span', { class: 'action-range-key', text: humanise(key) }),
+    el('span', { class: 'action-range-key', text: tWord(humanise(key)) }),
     el('span', { class: 'action-range-bounds', text: String(min) }),
     slider,
     el('span', { class: 'action-range-bounds', text: String(max) }),
@@ -263,7 +271,7 @@ function readRange(input, key, range) {
   const min = Math.ceil(range.min);
   const max = Math.floor(range.max);
   if (input.value.trim() === '' || !Number.isInteger(number) || number < min || number > max) {
-    input.setCustomValidity(`${humanise(key)} must be a whole number from ${min} to ${max}.`);
+    input.setCustomValidity(t('{what} must be a whole number from {min} to {max}.', { what: tWord(humanise(key)), min, max }));
     input.reportValidity();
     return null;
   }

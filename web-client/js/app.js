@@ -13,7 +13,7 @@ import { createLobbyPage } from './lobby.js';
 import { createTablePage } from './table.js';
 import { createLedgerPage } from './ledger.js';
 import { createReplayPage } from './replay.js';
-import { LANGUAGES, language, setLanguage, t } from './i18n.js';
+import { LANGUAGES, language, setLanguage, t, tWord } from './i18n.js';
 
 /** @typedef {import('../types/wire').Game} Game */
 /** @typedef {import('../types/wire').State} State */
@@ -102,23 +102,23 @@ const ctx = {
    */
   gameName(id) {
     const game = ctx.games?.find((g) => g.id === id);
-    return game?.name || humanise(id ?? 'game') || 'Game';
+    return tWord(game?.name || humanise(id ?? 'game')) || t('Game');
   },
 };
 
 // -- header ---------------------------------------------------------------
 
 const statusDot = el('span', { class: 'conn-dot' });
-const statusText = el('span', { class: 'conn-text', text: 'connecting' });
+const statusText = el('span', { class: 'conn-text', text: t('connecting') });
 const statusBox = el('button', {
-  type: 'button', class: 'conn conn-connecting', title: 'Connection to the server',
+  type: 'button', class: 'conn conn-connecting', title: t('Connection to the server'),
   'data-zone': 'connection', 'data-state': 'reconnecting', 'aria-live': 'polite',
   onclick: () => conn.retryNow(),
 }, statusDot, statusText);
 const userBox = el('div', { class: 'user' });
 const lookupInput = el('input', {
-  type: 'search', class: 'lookup-input', placeholder: 'Player…', maxlength: 24,
-  'aria-label': 'Look up a player\'s ledger',
+  type: 'search', class: 'lookup-input', placeholder: t('Player…'), maxlength: 24,
+  'aria-label': t('Look up a player\'s ledger'),
 });
 const lookupForm = el('form', {
   class: 'lookup',
@@ -128,7 +128,7 @@ const lookupForm = el('form', {
     if (name) ctx.navigate(href.ledger(name));
     lookupInput.value = '';
   },
-}, lookupInput, el('button', { type: 'submit', class: 'btn btn-small', text: 'Ledger' }));
+}, lookupInput, el('button', { type: 'submit', class: 'btn btn-small', text: t('Ledger') }));
 
 // The language picker: each language named in itself; a choice is remembered
 // and the page shown again in it (i18n.js).
@@ -140,8 +140,8 @@ const languageSelect = el('select', {
 replaceChildren(/** @type {HTMLElement} */ (document.getElementById('header')),
   el('a', { class: 'brand', href: href.lobby() }, el('span', { class: 'brand-mark', text: '♠' }), 'Parlour'),
   el('nav', { class: 'nav' },
-    el('a', { href: href.lobby(), text: 'Lobby' }),
-    el('a', { href: href.ledger(null), text: 'My ledger' })),
+    el('a', { href: href.lobby(), text: t('Lobby') }),
+    el('a', { href: href.ledger(null), text: t('My ledger') })),
   lookupForm,
   el('span', { class: 'spacer' }),
   languageSelect,
@@ -156,9 +156,9 @@ function renderUser() {
     return;
   }
   replaceChildren(userBox,
-    el('a', { class: 'user-name', href: href.ledger(ctx.me.name), title: 'Your ledger', text: ctx.me.name }),
-    el('span', { class: 'user-chips', title: 'Your chip balance' }, el('span', { class: 'chip-icon' }), formatChips(ctx.me.chips)),
-    el('button', { type: 'button', class: 'btn btn-small btn-ghost', text: 'Sign out', onclick: signOut }));
+    el('a', { class: 'user-name', href: href.ledger(ctx.me.name), title: t('Your ledger'), text: ctx.me.name }),
+    el('span', { class: 'user-chips', title: t('Your chip balance') }, el('span', { class: 'chip-icon' }), formatChips(ctx.me.chips)),
+    el('button', { type: 'button', class: 'btn btn-small btn-ghost', text: t('Sign out'), onclick: signOut }));
 }
 
 /** @type {ReturnType<typeof setInterval> | undefined} */
@@ -169,19 +169,19 @@ conn.on('status', ({ status, retryAt }) => {
   // Until the next `welcome`, requests would fail: hold route changes till then.
   if (status !== 'online') signedIn = false;
   clearInterval(countdown);
-  const labels = { online: 'online', connecting: 'connecting…' };
+  const labels = { online: t('online'), connecting: t('connecting…') };
   if (status === 'offline') {
     // Count down to the next attempt so a long wait doesn't look like a hang.
     const tick = () => {
       const seconds = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
-      statusText.textContent = `offline · retry in ${seconds}s`;
+      statusText.textContent = t('offline · retry in {seconds}s', { seconds });
     };
     tick();
     countdown = setInterval(tick, 500);
-    statusBox.title = 'Disconnected — click to retry now';
+    statusBox.title = t('Disconnected — click to retry now');
   } else {
     statusText.textContent = labels[status] || status;
-    statusBox.title = 'Connection to the server';
+    statusBox.title = t('Connection to the server');
   }
 });
 
@@ -204,12 +204,12 @@ conn.on('open', () => {
       forgetIdentity();
       ctx.me = null;
       renderUser();
-      showSignIn(`The server did not accept this browser's key for "${identity.name}": it was revoked ` +
+      showSignIn(t('The server did not accept this browser\'s key for "{name}": it was revoked ' +
         '(the name was recovered with its recovery code) or the name belongs to someone else now. ' +
-        'If it is yours, use "Lost your key?" below; otherwise choose another name.');
+        'If it is yours, use "Lost your key?" below; otherwise choose another name.', { name: identity.name }));
     } else if (!NETWORK_CODES.includes(error.code)) {
       // Some other refusal (rate limit, server trouble): let the user retry by hand.
-      showSignIn(`Could not sign in as "${identity.name}": ${error.code}: ${error.message}`);
+      showSignIn(t('Could not sign in as "{name}": {code}: {message}', { name: identity.name, code: error.code, message: error.message }));
     }
   });
 });
@@ -296,8 +296,8 @@ async function welcomed(name, token, welcome) {
 }
 
 function signOut() {
-  const ok = window.confirm(`Sign out of "${ctx.me?.name}"?\n\nThis browser will forget its secret key for the name, ` +
-    'and without it you cannot sign in as this name again.');
+  const ok = window.confirm(t('Sign out of "{name}"?\n\nThis browser will forget its secret key for the name, ' +
+    'and without it you cannot sign in as this name again.', { name: ctx.me?.name }));
   if (!ok) return;
   forgetIdentity();
   ctx.me = null;
@@ -339,8 +339,8 @@ function showSignIn(message) {
   const opened = parseRoute(window.location.hash).name;
   mount(createSignInPage({
     message,
-    note: opened === 'invite' ? 'You have been invited to a table: pick a name and you will be seated there.'
-      : opened === 'signup' ? 'You have a sign-up link: pick a name to join this Parlour.' : '',
+    note: opened === 'invite' ? t('You have been invited to a table: pick a name and you will be seated there.')
+      : opened === 'signup' ? t('You have a sign-up link: pick a name to join this Parlour.') : '',
     name: identity?.name || '',
     // A stored token for the same name is offered, so an old name can be reclaimed.
     // A rejection is shown by the form itself.
@@ -357,7 +357,7 @@ function showSignIn(message) {
 }
 
 function showConnecting() {
-  mount({ element: el('section', { class: 'panel placeholder' }, el('p', { class: 'muted', text: 'Connecting to the server…' })), title: 'Connecting' },
+  mount({ element: el('section', { class: 'panel placeholder' }, el('p', { class: 'muted', text: t('Connecting to the server…') })), title: t('Connecting') },
     'connecting', false);
 }
 
@@ -414,7 +414,7 @@ conn.on('state', (state) => {
   } catch (error) {
     // A drawing bug must not take the connection down with it.
     console.error('could not draw the state', error, state);
-    banner.error({ code: 'client', message: 'Could not draw the latest table state (see the console).' });
+    banner.error({ code: 'client', message: t('Could not draw the latest table state (see the console).') });
   }
 });
 
@@ -431,8 +431,8 @@ conn.on('error', (error) => {
     signedIn = false;
     ctx.states.clear();
     renderUser();
-    showSignIn(`This browser was signed out of "${name}": ${error.message || 'its key was revoked'}. ` +
-      'If that was not you, use "Lost your key?" with your recovery code.');
+    showSignIn(t('This browser was signed out of "{name}": {reason}. ' +
+      'If that was not you, use "Lost your key?" with your recovery code.', { name, reason: error.message || t('its key was revoked') }));
     return;
   }
   banner.error(error);

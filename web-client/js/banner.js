@@ -5,10 +5,11 @@
 import { el } from './dom.js';
 import { friendlyText } from './names.js';
 import { SUITS, rankLabel } from './cards.js';
+import { t } from './i18n.js';
 
 // The building games' pile ids (docs/protocol.md "Building games") as the felt labels them, counting from one.
 /** @type {Record<string, string>} */
-const PILE_WORDS = { stock: 'stock', hand: 'hand', supply: 'supply', turned: 'turned card', discard: 'discard pile' };
+const PILE_WORDS = { stock: t('stock'), hand: t('hand'), supply: t('supply'), turned: t('turned card'), discard: t('discard pile') };
 
 /**
  * A refusal's pile ids and card codes in words: "6C cannot be loaded on stock:1" → "6♣ cannot be loaded on
@@ -19,10 +20,10 @@ const PILE_WORDS = { stock: 'stock', hand: 'hand', supply: 'supply', turned: 'tu
 export function refusalWords(text) {
   return text
     .replace(/\b(layout|centre):(\d+)\b/g, (/** @type {string} */ _, /** @type {string} */ kind, /** @type {string} */ n) =>
-      `${kind === 'layout' ? 'Layout' : 'Centre'} ${Number(n) + 1}`)
+      (kind === 'layout' ? t('Layout {n}', { n: Number(n) + 1 }) : t('Centre {n}', { n: Number(n) + 1 })))
     .replace(/\b(stock|hand|supply|turned|discard):(\d+)(?::(\d+))?\b/g,
       (/** @type {string} */ _, /** @type {string} */ kind, /** @type {string} */ seat, /** @type {string | undefined} */ slot) =>
-        `seat ${Number(seat) + 1}'s ${PILE_WORDS[kind]}${slot === undefined ? '' : ` ${Number(slot) + 1}`}`)
+        t("seat {seat}'s {pile}", { seat: Number(seat) + 1, pile: slot === undefined ? PILE_WORDS[kind] : t('{pile} {n}', { pile: PILE_WORDS[kind], n: Number(slot) + 1 }) }))
     .replace(/\b([A2-9TJQKEW])([SHDC])\b/g, (/** @type {string} */ _, /** @type {string} */ rank, /** @type {string} */ suit) =>
       `${rankLabel(rank)}${SUITS[/** @type {keyof typeof SUITS} */ (suit)].symbol}`);
 }
@@ -70,7 +71,7 @@ export class Banner {
     },
       el('span', { class: 'banner-text', text }),
       // The × is drawn by CSS so the zone's text is the message alone.
-      el('button', { type: 'button', class: 'banner-close', 'aria-label': 'Dismiss', title: 'Dismiss', onclick: () => item.remove() }));
+      el('button', { type: 'button', class: 'banner-close', 'aria-label': t('Dismiss'), title: t('Dismiss'), onclick: () => item.remove() }));
     this.container.append(item);
     while (this.container.children.length > MAX_MESSAGES) this.container.firstElementChild?.remove();
     return item;
@@ -89,21 +90,21 @@ export class Banner {
 // What each protocol error code means, in words a player understands.
 /** @type {Record<string, string>} */
 const PLAIN = {
-  bad_request: 'The server did not understand that request.',
-  unauthorized: 'You are not signed in (or the key for this name is wrong).',
-  forbidden: 'You are not allowed to do that.',
-  not_found: 'That does not exist (any more).',
-  name_taken: 'That name is already taken.',
-  table_full: 'The table is full.',
-  not_your_turn: 'It is not your turn.',
-  illegal_action: 'That move is not allowed.',
-  insufficient_chips: 'You do not have enough chips for that.',
-  rate_limited: 'Too many requests at once — slow down a little.',
-  conflict: 'That cannot be done right now.',
-  internal: 'The server had a problem.',
-  offline: 'Not connected to the server.',
-  disconnected: 'The connection dropped before the server answered.',
-  timeout: 'The server did not answer in time.',
+  bad_request: t('The server did not understand that request.'),
+  unauthorized: t('You are not signed in (or the key for this name is wrong).'),
+  forbidden: t('You are not allowed to do that.'),
+  not_found: t('That does not exist (any more).'),
+  name_taken: t('That name is already taken.'),
+  table_full: t('The table is full.'),
+  not_your_turn: t('It is not your turn.'),
+  illegal_action: t('That move is not allowed.'),
+  insufficient_chips: t('You do not have enough chips for that.'),
+  rate_limited: t('Too many requests at once — slow down a little.'),
+  conflict: t('That cannot be done right now.'),
+  internal: t('The server had a problem.'),
+  offline: t('Not connected to the server.'),
+  disconnected: t('The connection dropped before the server answered.'),
+  timeout: t('The server did not answer in time.'),
 };
 
 /**
@@ -140,7 +141,7 @@ export function plainError(error) {
   // Reason codes in brackets ("(ace_high_not_allowed)") read better as words.
   message = message.replace(/\(([a-z]+(?:_[a-z]+)+)\)/g, (/** @type {string} */ _, /** @type {string} */ reason) => `(${reason.replace(/_/g, ' ')})`);
   const lead = PLAIN[code];
-  if (lead && message && message !== code) return `${lead.replace(/\.$/, '')}: ${message}`;
+  if (lead && message && message !== code) return t('{lead}: {message}', { lead: lead.replace(/\.$/, ''), message });
   if (lead) return lead;
-  return message || 'Something went wrong.';
+  return message || t('Something went wrong.');
 }

@@ -6,6 +6,7 @@
 // and a text alternative ("queen of hearts", "joker", "face-down card").
 
 import { el } from './dom.js';
+import { t, tn } from './i18n.js';
 
 /**
  * `cardElement`'s options: the element's tag and size, an extra class, and any other
@@ -19,16 +20,16 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** @type {Record<string, {symbol: string, name: string, red: boolean}>} */
 export const SUITS = {
-  S: { symbol: '♠', name: 'spades', red: false },
-  H: { symbol: '♥', name: 'hearts', red: true },
-  D: { symbol: '♦', name: 'diamonds', red: true },
-  C: { symbol: '♣', name: 'clubs', red: false },
+  S: { symbol: '♠', name: t('spades'), red: false },
+  H: { symbol: '♥', name: t('hearts'), red: true },
+  D: { symbol: '♦', name: t('diamonds'), red: true },
+  C: { symbol: '♣', name: t('clubs'), red: false },
 };
 
 /** @type {Record<string, string>} */
 const RANK_NAMES = {
-  A: 'ace', 2: 'two', 3: 'three', 4: 'four', 5: 'five', 6: 'six', 7: 'seven',
-  8: 'eight', 9: 'nine', T: 'ten', J: 'jack', Q: 'queen', K: 'king', E: 'eleven', W: 'twelve',
+  A: t('ace'), 2: t('two'), 3: t('three'), 4: t('four'), 5: t('five'), 6: t('six'), 7: t('seven'),
+  8: t('eight'), 9: t('nine'), T: t('ten'), J: t('jack'), Q: t('queen'), K: t('king'), E: t('eleven'), W: t('twelve'),
 };
 
 // Pip positions on a 60×84 face (x, y, upside-down?) for the number cards.
@@ -88,10 +89,10 @@ export function isFace(value) {
  * @returns {string}
  */
 export function describeCard(card) {
-  if (card === '??') return 'face-down card';
-  if (card === 'JK') return 'joker';
+  if (card === '??') return t('face-down card');
+  if (card === 'JK') return t('joker');
   if (!isCard(card)) return String(card);
-  return `${RANK_NAMES[card[0]]} of ${SUITS[card[1]].name}`;
+  return t('{rank} of {suit}', { rank: RANK_NAMES[card[0]], suit: SUITS[card[1]].name });
 }
 
 /**
@@ -177,7 +178,7 @@ export function cardElement(card, options = {}) {
   const wild = typeof card === 'string' ? /^(JK|[A2-9TJQK][SHDC])=([A2-9TJQK][SHDC])$/.exec(card) : null;
   if (wild) {
     // A wild card and what it stands for ("JK=TH"): the wild card, labelled.
-    const label = `${describeCard(wild[1])} as ${describeCard(wild[2])}`;
+    const label = t('{card} as {as}', { card: describeCard(wild[1]), as: describeCard(wild[2]) });
     const node = cardElement(wild[1], { ...options, 'aria-label': label, title: label });
     node.append(el('span', { class: 'card-as', 'aria-hidden': 'true', text: cardSymbol(wild[2]) }));
     return node;
@@ -221,9 +222,9 @@ export function cardRow(cards, options = {}) {
  * @param {string} label
  */
 export function pileElement(top, count, label) {
-  const badge = Number.isInteger(count) ? el('span', { class: 'pile-count', text: String(count), title: `${count} card${count === 1 ? '' : 's'}` }) : null;
+  const badge = Number.isInteger(count) ? el('span', { class: 'pile-count', text: String(count), title: tn(Number(count), '{n} card', '{n} cards') }) : null;
   return el('span', { class: 'pile', title: label },
-    top ? cardElement(top) : el('span', { class: 'card card-empty', 'aria-label': 'empty', text: '' }),
+    top ? cardElement(top) : el('span', { class: 'card card-empty', 'aria-label': t('empty'), text: '' }),
     badge);
 }
 
@@ -232,8 +233,8 @@ export function pileElement(top, count, label) {
  * @param {string} card
  */
 export function cardText(card) {
-  if (card === '??') return el('span', { class: 'card-text', text: 'hidden', title: describeCard(card) });
-  if (card === 'JK') return el('span', { class: 'card-text', text: 'Joker', title: describeCard(card) });
+  if (card === '??') return el('span', { class: 'card-text', text: t('hidden'), title: describeCard(card) });
+  if (card === 'JK') return el('span', { class: 'card-text', text: t('Joker'), title: describeCard(card) });
   const suit = SUITS[card[1]];
   return el('span', { class: `card-text${suit.red ? ' card-text-red' : ''}`, title: describeCard(card), role: 'img', 'aria-label': describeCard(card) },
     rankLabel(card[0]) + suit.symbol);

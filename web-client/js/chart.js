@@ -2,6 +2,7 @@
 // A small inline-SVG line chart of a balance over the ledger entries loaded.
 
 import { el, formatChips } from './dom.js';
+import { t } from './i18n.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const W = 600;
@@ -38,7 +39,9 @@ export function balanceChart(entries) {
   const line = points.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
   const area = `${x(0).toFixed(1)},${H - PAD.bottom} ${line} ${x(points.length - 1).toFixed(1)},${H - PAD.bottom}`;
   const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart-svg', role: 'img',
-    'aria-label': `Balance over the last ${points.length} entries: from ${points[0]} to ${points[points.length - 1]} chips, lowest ${min}, highest ${max}.` });
+    'aria-label': t('Balance over the last {n} entries: from {first} to {last} chips, lowest {min}, highest {max}.', {
+      n: points.length, first: points[0], last: points[points.length - 1], min, max,
+    }) });
   chart.append(
     svg('line', { x1: PAD.left, x2: W - PAD.right, y1: y(max), y2: y(max), class: 'chart-grid' }),
     svg('line', { x1: PAD.left, x2: W - PAD.right, y1: y(min), y2: y(min), class: 'chart-grid' }),
@@ -47,8 +50,8 @@ export function balanceChart(entries) {
     svg('polygon', { points: area, class: 'chart-area' }),
     svg('polyline', { points: line, class: 'chart-line' }),
     svg('circle', { cx: x(points.length - 1), cy: y(points[points.length - 1]), r: 3.5, class: 'chart-dot' }),
-    svg('text', { x: PAD.left, y: H - 3, class: 'chart-label' }, 'older'),
-    svg('text', { x: W - PAD.right, y: H - 3, 'text-anchor': 'end', class: 'chart-label' }, 'now'));
+    svg('text', { x: PAD.left, y: H - 3, class: 'chart-label' }, t('older')),
+    svg('text', { x: W - PAD.right, y: H - 3, 'text-anchor': 'end', class: 'chart-label' }, t('now')));
   return el('figure', { class: 'chart' }, chart,
-    el('figcaption', { class: 'muted small', text: `Balance over the last ${points.length} entries` }));
+    el('figcaption', { class: 'muted small', text: t('Balance over the last {n} entries', { n: points.length }) }));
 }

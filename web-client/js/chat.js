@@ -6,6 +6,7 @@
 
 import { displayName } from './names.js';
 import { el, isPlainObject, replaceChildren, sameName } from './dom.js';
+import { t, tn } from './i18n.js';
 
 /** @typedef {import('../types/wire').State} State */
 /** @typedef {import('../types/wire').ChatLine} ChatLine */
@@ -16,8 +17,8 @@ const MAX_CHARS = 200;
 // The server's fixed set of reactions, as shown.
 /** @type {[Reaction, string][]} */
 export const REACTIONS = [
-  ['gg', 'gg'], ['nice', 'nice!'], ['oops', 'oops'], ['thanks', 'thanks'],
-  ['hurry', 'hurry up'], ['wow', 'wow'], ['sorry', 'sorry'], ['thumbs_up', '👍'],
+  ['gg', 'gg'], ['nice', t('nice!')], ['oops', t('oops')], ['thanks', t('thanks')],
+  ['hurry', t('hurry up')], ['wow', t('wow')], ['sorry', t('sorry')], ['thumbs_up', '👍'],
 ];
 /** @type {Map<string, string>} */
 const REACTION_TEXT = new Map(REACTIONS);
@@ -29,23 +30,23 @@ const REACTION_TEXT = new Map(REACTIONS);
  * @param {() => string} table
  */
 export function createChatPanel(ctx, table) {
-  const list = el('ol', { class: 'chat-list', tabindex: '0', 'aria-label': 'Table chat, newest last' });
+  const list = el('ol', { class: 'chat-list', tabindex: '0', 'aria-label': t('Table chat, newest last') });
   const input = el('input', {
-    type: 'text', class: 'chat-input', maxlength: String(MAX_CHARS), placeholder: 'Say something…',
-    'aria-label': 'Chat message', 'data-testid': 'chat-input', autocomplete: 'off',
+    type: 'text', class: 'chat-input', maxlength: String(MAX_CHARS), placeholder: t('Say something…'),
+    'aria-label': t('Chat message'), 'data-testid': 'chat-input', autocomplete: 'off',
   });
-  const send = el('button', { type: 'submit', class: 'btn btn-small', text: 'Send', 'data-testid': 'chat-send' });
+  const send = el('button', { type: 'submit', class: 'btn btn-small', text: t('Send'), 'data-testid': 'chat-send' });
   const form = el('form', { class: 'chat-form', 'data-testid': 'chat-form' }, input, send);
-  const mutedNote = el('p', { class: 'muted small', 'data-testid': 'chat-muted', hidden: true, text: 'The host has muted you at this table.' });
-  const closedNote = el('p', { class: 'muted small', 'data-testid': 'chat-closed', hidden: true, text: 'The table has finished; its chat is closed.' });
-  const reactions = el('div', { class: 'chat-reactions', role: 'group', 'aria-label': 'Quick reactions' },
+  const mutedNote = el('p', { class: 'muted small', 'data-testid': 'chat-muted', hidden: true, text: t('The host has muted you at this table.') });
+  const closedNote = el('p', { class: 'muted small', 'data-testid': 'chat-closed', hidden: true, text: t('The table has finished; its chat is closed.') });
+  const reactions = el('div', { class: 'chat-reactions', role: 'group', 'aria-label': t('Quick reactions') },
     REACTIONS.map(([name, shown]) => el('button', {
-      type: 'button', class: 'btn btn-small btn-reaction', text: shown, title: name,
+      type: 'button', class: 'btn btn-small btn-reaction', text: shown, title: shown,
       'data-testid': 'chat-reaction', 'data-reaction': name, onclick: () => say({ reaction: name }),
     })));
   const people = el('div', { class: 'chat-people', 'data-testid': 'chat-people', hidden: true });
   const element = el('div', { class: 'chat-panel panel', 'data-zone': 'chat' },
-    el('h3', { class: 'panel-title', text: 'Chat' }), list, form, reactions, mutedNote, closedNote, people);
+    el('h3', { class: 'panel-title', text: t('Chat') }), list, form, reactions, mutedNote, closedNote, people);
   // Out of sight (below the felt on a phone), new lines from others are counted
   // on a badge that stays in view; it brings the chat into view.
   const badge = el('button', {
@@ -126,7 +127,7 @@ export function createChatPanel(ctx, table) {
       shownKey = key;
       const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
       replaceChildren(list, lines.length ? lines.map((line) => chatLine(line, me))
-        : el('li', { class: 'muted', text: 'No messages yet.' }));
+        : el('li', { class: 'muted', text: t('No messages yet.') }));
       if (atBottom) list.scrollTop = list.scrollHeight;
     }
     renderPeople(state, lines, muted, me);
@@ -148,7 +149,7 @@ export function createChatPanel(ctx, table) {
     if (first || !fresh.length || inView || !element.isConnected) return;
     unread += fresh.length;
     badge.hidden = false;
-    badge.textContent = `💬 ${unread} new in chat`;
+    badge.textContent = tn(unread, '💬 {n} new in chat', '💬 {n} new in chat');
   }
 
   // The host's mute switches: everyone seated (bots aside) and everyone who has chatted.
@@ -173,11 +174,11 @@ export function createChatPanel(ctx, table) {
     peopleKey = key;
     people.hidden = !isHost || names.length === 0;
     if (people.hidden) return replaceChildren(people);
-    replaceChildren(people, el('span', { class: 'muted small', text: 'Mute:' }), names.map((name) => {
+    replaceChildren(people, el('span', { class: 'muted small', text: t('Mute:') }), names.map((name) => {
       const isMuted = muted.some((m) => sameName(m, name));
       return el('button', {
         type: 'button', class: `btn btn-small btn-mute${isMuted ? ' is-muted' : ''}`,
-        text: isMuted ? `🔇 ${name}` : name, title: isMuted ? `Let ${name} chat again` : `Mute ${name}`,
+        text: isMuted ? `🔇 ${name}` : name, title: isMuted ? t('Let {name} chat again', { name }) : t('Mute {name}', { name }),
         'aria-pressed': String(isMuted), 'data-testid': 'mute', 'data-player': name,
         onclick: () => setMuted(name, !isMuted),
       });

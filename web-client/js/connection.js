@@ -7,6 +7,7 @@
 // no pending `re` (e.g. `state` pushes) are handed to `on(type, fn)` listeners.
 
 import { completeState } from './state_merge.js';
+import { t } from './i18n.js';
 
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 15000];
 const REQUEST_TIMEOUT_MS = 20000;
@@ -136,7 +137,7 @@ export class Connection {
       if (socket !== this.socket) return;
       this.socket = null;
       this.stopPings();
-      this.failPending('disconnected', 'Connection lost; reconnecting…');
+      this.failPending('disconnected', t('Connection lost; reconnecting…'));
       this.scheduleReconnect();
     });
     // 'error' is always followed by 'close', which does the work.
@@ -220,11 +221,11 @@ export class Connection {
    * @returns {Promise<ReplyMap[T]>}
    */
   request(type, fields = /** @type {RequestMap[T]} */ ({})) {
-    if (!this.isOpen) return Promise.reject(new RequestError('offline', 'Not connected to the server.'));
+    if (!this.isOpen) return Promise.reject(new RequestError('offline', t('Not connected to the server.')));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        if (this.pending.delete(id)) reject(new RequestError('timeout', 'The server did not answer in time.'));
+        if (this.pending.delete(id)) reject(new RequestError('timeout', t('The server did not answer in time.')));
       }, REQUEST_TIMEOUT_MS);
       this.pending.set(id, { resolve, reject, timer });
       try {
@@ -258,7 +259,7 @@ export class Connection {
         // No pong: the socket is dead even if the browser has not noticed yet,
         // and its close handshake could take minutes, so drop it now.
         if (err.code === 'timeout' && socket && socket === this.socket) {
-          this.abandon('Connection lost; reconnecting…');
+          this.abandon(t('Connection lost; reconnecting…'));
           this.scheduleReconnect();
         }
       });

@@ -4,6 +4,8 @@
 // sources their book's name. Everything is worked out here, in the client, and
 // the same input always gives the same name, so every browser says the same.
 
+import { t } from './i18n.js';
+
 // The server names a bot with an opaque id and its seat: "bot-9f86d081884c7d65-2"
 // (bots named before that, after their table: "bot-t4358d405-2").
 const BOT_ACCOUNT = /^bot-[A-Za-z0-9]+-(\d+)$/;
@@ -48,7 +50,7 @@ export function displayName(name, seat) {
   const match = BOT_ACCOUNT.exec(name);
   if (!match) return name;
   const at = Number.isInteger(seat) ? seat : Number(match[1]);
-  return `${BOT_NAMES[at % BOT_NAMES.length]} ${BOT_FAMILIES[hash(name.slice(0, name.lastIndexOf('-'))) % BOT_FAMILIES.length]} (bot)`;
+  return t('{name} (bot)', { name: `${BOT_NAMES[at % BOT_NAMES.length]} ${BOT_FAMILIES[hash(name.slice(0, name.lastIndexOf('-'))) % BOT_FAMILIES.length]}` });
 }
 
 /** @param {unknown} text */
@@ -64,9 +66,10 @@ function hash(text) {
  * @returns {string}
  */
 export function tableTitle(id) {
-  if (id === null || id === undefined || id === '') return 'a table';
+  if (id === null || id === undefined || id === '') return t('a table');
   const h = hash(id);
-  return `the ${TABLE_WORDS[h % TABLE_WORDS.length]} ${TABLE_ROOMS[Math.floor(h / TABLE_WORDS.length) % TABLE_ROOMS.length]}`;
+  // The title is a name (it stays in every language); only its article is a word.
+  return t('the {name}', { name: `${TABLE_WORDS[h % TABLE_WORDS.length]} ${TABLE_ROOMS[Math.floor(h / TABLE_WORDS.length) % TABLE_ROOMS.length]}` });
 }
 
 /**
@@ -95,9 +98,9 @@ export function friendlyText(text) {
 // The rule books behind the games (docs: /shared/GAMES.md "Source key").
 /** @type {Record<string, string>} */
 const SOURCES = {
-  '000': 'an encyclopedia of card games (its entries Rams to Russian Bank)',
-  '001': 'an article on Rabouge (after Grimm, 1840)',
-  '002': 'a rules site for the Rummy family',
+  '000': t('an encyclopedia of card games (its entries Rams to Russian Bank)'),
+  '001': t('an article on Rabouge (after Grimm, 1840)'),
+  '002': t('a rules site for the Rummy family'),
 };
 
 /**
@@ -107,5 +110,5 @@ const SOURCES = {
  */
 export function sourceName(source) {
   if (typeof source !== 'string' || !source) return null;
-  return SOURCES[source] ?? (/^\d+$/.test(source) ? 'the classic rule books' : source);
+  return SOURCES[source] ?? (/^\d+$/.test(source) ? t('the classic rule books') : source);
 }

@@ -6,6 +6,7 @@
 // click on it brings the tab forward.
 
 import { setSwitch, switchOn } from './store.js';
+import { t } from './i18n.js';
 
 const KEY = 'parlour.notify';
 
@@ -21,8 +22,8 @@ export function notifyOn() {
 
 /** @returns {string} why notifications are off when the player wants them, or '' */
 export function notifyBlocked() {
-  if (!notificationsSupported()) return 'This browser cannot show notifications.';
-  if (Notification.permission === 'denied') return 'Notifications are blocked for this site in the browser\'s settings.';
+  if (!notificationsSupported()) return t('This browser cannot show notifications.');
+  if (Notification.permission === 'denied') return t('Notifications are blocked for this site in the browser\'s settings.');
   return '';
 }
 

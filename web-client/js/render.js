@@ -9,6 +9,7 @@
 import { el, humanise, isPlainObject } from './dom.js';
 import { isCard, isCardList, cardElement, cardRow } from './cards.js';
 import { displayName } from './names.js';
+import { t, tWord } from './i18n.js';
 
 /** @typedef {import('../types/wire').State} State */
 /** @typedef {import('../types/wire').Player} Player */
@@ -61,7 +62,7 @@ export function playerAtSeat(ctx, seat) {
  */
 export function seatName(ctx, seat) {
   const player = playerAtSeat(ctx, seat);
-  return player && typeof player.player === 'string' && player.player ? displayName(player.player, seat) : `Seat ${seat}`;
+  return player && typeof player.player === 'string' && player.player ? displayName(player.player, seat) : t('Seat {seat}', { seat });
 }
 
 /**
@@ -79,7 +80,7 @@ function text(value, cls = 'value-text') {
 function seatReference(ctx, value) {
   const player = playerAtSeat(ctx, value);
   if (!player || !player.player) return text(String(value), 'value-number');
-  return el('span', { class: 'value-seat', title: `seat ${value}` }, el('span', { text: displayName(player.player, value) }));
+  return el('span', { class: 'value-seat', title: t('seat {seat}', { seat: value }) }, el('span', { text: displayName(player.player, value) }));
 }
 
 /**
@@ -101,7 +102,7 @@ export function renderValue(value, ctx, key = '', depth = 0) {
   if (typeof value === 'number') {
     return Number.isInteger(value) && SEAT_KEY.test(key) ? seatReference(ctx, value) : text(String(value), 'value-number');
   }
-  if (typeof value === 'boolean') return text(value ? 'yes' : 'no', `value-bool value-${value}`);
+  if (typeof value === 'boolean') return text(value ? t('yes') : t('no'), `value-bool value-${value}`);
   if (Array.isArray(value)) return renderArray(value, ctx, key, depth);
   if (isPlainObject(value)) return renderBox(value, ctx, '', depth);
   return text(String(value));
@@ -115,7 +116,7 @@ export function renderValue(value, ctx, key = '', depth = 0) {
  * @returns {HTMLElement}
  */
 function renderArray(items, ctx, key, depth) {
-  if (items.length === 0) return text('none', 'value-empty');
+  if (items.length === 0) return text(t('none'), 'value-empty');
   if (isCardList(items)) return cardRow(items);
   const present = items.filter((item) => item !== null && item !== undefined);
   if (present.length > 0 && present.every(isPlainObject)) return renderBoxList(present, ctx, depth);
@@ -177,7 +178,7 @@ export function renderBox(object, ctx, title = '', depth = 0, extraClass = '') {
  */
 export function renderView(view, ctx) {
   if (!isPlainObject(view)) {
-    return el('div', { class: 'view' }, renderValue(view, ctx) || text('Nothing to show yet.', 'value-empty'));
+    return el('div', { class: 'view' }, renderValue(view, ctx) || text(t('Nothing to show yet.'), 'value-empty'));
   }
   const stats = [];
   const sections = [];
@@ -185,16 +186,16 @@ export function renderView(view, ctx) {
     if (value === null || value === undefined) continue;
     if (typeof value !== 'object') {
       stats.push(el('div', { class: 'stat' },
-        el('span', { class: 'stat-key', text: humanise(key) }),
+        el('span', { class: 'stat-key', text: tWord(humanise(key)) }),
         el('span', { class: 'stat-value' }, renderValue(value, ctx, key))));
     } else {
       sections.push(el('section', { class: 'view-section' },
-        el('h3', { class: 'view-section-title', text: humanise(key) }),
+        el('h3', { class: 'view-section-title', text: tWord(humanise(key)) }),
         renderValue(value, ctx, key, 1)));
     }
   }
   if (!stats.length && !sections.length) {
-    return el('div', { class: 'view' }, text('Nothing to show yet.', 'value-empty'));
+    return el('div', { class: 'view' }, text(t('Nothing to show yet.'), 'value-empty'));
   }
   return el('div', { class: 'view' },
     stats.length ? el('div', { class: 'stats' }, stats) : null,

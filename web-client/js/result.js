@@ -9,6 +9,7 @@
 //   {"chips":{"0":5,"1":-5}} or {"chips":{"alice":5}}  (maps by seat or name)
 
 import { el, humanise, isPlainObject, sameName } from './dom.js';
+import { t, tn, tParts, tWord } from './i18n.js';
 import { renderBox, seatName } from './render.js';
 import { cardElement, cardText, isCard, isCardList } from './cards.js';
 
@@ -28,8 +29,8 @@ const PAYMENT_LISTS = new Set(['unpaid', 'movements', 'settlement']);
  */
 function creditorName(to, ctx) {
   if (isPlainObject(to) && Number.isInteger(to.seat)) return seatName(ctx, to.seat);
-  if (isPlainObject(to) && typeof to.pool === 'string') return to.pool === 'pool' ? 'the pool' : `the ${to.pool}`;
-  return 'someone';
+  if (isPlainObject(to) && typeof to.pool === 'string') return to.pool === 'pool' ? t('the pool') : t('the {pool}', { pool: tWord(to.pool) });
+  return t('someone');
 }
 
 /**
@@ -117,13 +118,13 @@ function cell(column, value) {
     return el('td', { class: 'result-cards' }, value.length ? value.map((card) => cardElement(card)) : el('span', { class: 'muted', text: '—' }));
   }
   if (isCard(value) && value !== '??') return el('td', {}, cardText(value));
-  if (typeof value === 'string' && /^[a-z]+(_[a-z]+)*$/.test(value)) return el('td', { text: value.replace(/_/g, ' ') });
+  if (typeof value === 'string' && /^[a-z]+(_[a-z]+)*$/.test(value)) return el('td', { text: tWord(value.replace(/_/g, ' ')) });
   if (typeof value === 'number' && SIGNED_KEY.test(column)) {
     const cls = value > 0 ? 'amount-plus' : value < 0 ? 'amount-minus' : '';
     // The sign and the words say it, not only the colour.
-    return el('td', { class: `num ${cls}`, text: value > 0 ? `+${value}` : value < 0 ? `−${-value}` : '0', 'aria-label': value > 0 ? `won ${value}` : value < 0 ? `lost ${-value}` : 'even' });
+    return el('td', { class: `num ${cls}`, text: value > 0 ? `+${value}` : value < 0 ? `−${-value}` : '0', 'aria-label': value > 0 ? t('won {n}', { n: value }) : value < 0 ? t('lost {n}', { n: -value }) : t('even') });
   }
-  if (typeof value === 'boolean') return el('td', { text: value ? 'yes' : 'no' });
+  if (typeof value === 'boolean') return el('td', { text: value ? t('yes') : t('no') });
   return el('td', { class: typeof value === 'number' ? 'num' : '', text: value ?? '' });
 }
 
@@ -186,16 +187,18 @@ function fixOutcomes(rows) {
 // How a deal or game ended (docs/protocol.md "Results, game by game"), in a player's words.
 /** @type {Record<string, string>} */
 const END_WORDS = {
-  deal: 'the deal was played out', game: 'the game is won', deal_limit: 'the last deal was played',
-  abandoned: 'abandoned: a player left', closed: 'the table closed before the end',
-  went_out: 'a player went out', knock: 'a player knocked', showdown: 'hands shown down',
-  stock_exhausted: 'the stock ran out', stock_ran_down: 'the stock ran down', break: 'the break ran out',
-  no_winner: 'no winner', won: 'won', draw: 'a draw', impasse: 'an impasse: nobody could play',
+  deal: t('the deal was played out'), game: t('the game is won'), deal_limit: t('the last deal was played'),
+  abandoned: t('abandoned: a player left'), closed: t('the table closed before the end'),
+  went_out: t('a player went out'), knock: t('a player knocked'), showdown: t('hands shown down'),
+  stock_exhausted: t('the stock ran out'), stock_ran_down: t('the stock ran down'), break: t('the break ran out'),
+  no_winner: t('no winner'), won: t('won'), draw: t('a draw'), impasse: t('an impasse: nobody could play'),
 };
 
 // Column names in a player's words.
 /** @type {Record<string, string>} */
-const COLUMN_WORDS = { in_hand: 'In hand', counts: 'Count in hand', took_widow: 'Took the widow', target: 'Turned against', deals_won: 'Deals won' };
+const COLUMN_WORDS = {
+  in_hand: t('In hand'), counts: t('Count in hand'), took_widow: t('Took the widow'), target: t('Turned against'), deals_won: t('Deals won'),
+};
 
 /**
  * One line for the felt at a deal's end: who won chips and who paid them, read
@@ -209,23 +212,27 @@ export function resultHeadline(result, ctx) {
   if (!isPlainObject(result)) return null;
   const { rows } = collect(result, ctx);
   fixOutcomes(rows);
-  const deal = Number.isInteger(result.deal) ? `Deal ${result.deal}` : 'The deal';
-  const name = (/** @type {number} */ seat) => (seat === ctx.mySeat ? 'you' : seatName(ctx, seat));
-  const chips = (/** @type {number} */ n) => `${n} chip${n === 1 ? '' : 's'}`;
+  const deal = Number.isInteger(result.deal) ? t('Deal {n}', { n: result.deal }) : t('The deal');
   const moved = [...rows.entries()].map(([seat, row]) => ({ seat, delta: chipsDelta(row) })).sort((a, b) => a.seat - b.seat);
-  const won = moved.filter((m) => m.delta > 0).map((m) => `${name(m.seat)} won ${chips(m.delta)}`);
-  const paid = moved.filter((m) => m.delta < 0).map((m) => `${name(m.seat)} paid ${chips(-m.delta)}`);
-  const pot = typeof result.pot === 'number' ? ` The pot now holds ${chips(result.pot)}.` : '';
-  if (!won.length && !paid.length) return `${deal} is over: no chips changed hands.${pot}`;
+  const mine = (/** @type {number} */ seat) => seat === ctx.mySeat;
+  const won = moved.filter((m) => m.delta > 0).map((m) => (mine(m.seat)
+    ? tn(m.delta, 'you won {n} chip', 'you won {n} chips')
+    : tn(m.delta, '{who} won {n} chip', '{who} won {n} chips', { who: seatName(ctx, m.seat) })));
+  const paid = moved.filter((m) => m.delta < 0).map((m) => (mine(m.seat)
+    ? tn(-m.delta, 'you paid {n} chip', 'you paid {n} chips')
+    : tn(-m.delta, '{who} paid {n} chip', '{who} paid {n} chips', { who: seatName(ctx, m.seat) })));
+  const pot = typeof result.pot === 'number' ? ` ${tn(result.pot, 'The pot now holds {n} chip.', 'The pot now holds {n} chips.')}` : '';
+  if (!won.length && !paid.length) return t('{deal} is over: no chips changed hands.', { deal }) + pot;
   const capital = (/** @type {string} */ text) => text.charAt(0).toUpperCase() + text.slice(1);
-  return `${deal}: ${capital([won.join(', '), paid.join(', ')].filter(Boolean).join('; '))}.${pot}`;
+  const moves = [won.join(t(', ')), paid.join(t(', '))].filter(Boolean).join(t('; '));
+  return t('{deal}: {moves}.', { deal, moves: capital(moves) }) + pot;
 }
 
 // Royal Cassino's scoring items, in words (docs/protocol.md, "Royal Cassino").
 /** @type {Record<string, string>} */
 const ITEM_WORDS = {
-  cards: 'most cards', spades: 'most spades', big_cassino: 'big cassino', little_cassino: 'little cassino',
-  ace: 'an ace', spade: 'a spade', sweep: 'a sweep',
+  cards: t('most cards'), spades: t('most spades'), big_cassino: t('big cassino'), little_cassino: t('little cassino'),
+  ace: t('an ace'), spade: t('a spade'), sweep: t('a sweep'),
 };
 
 /**
@@ -246,30 +253,32 @@ function cassinoScoring(leftover, ctx) {
   /** @param {number} side */
   const sideName = (side) => {
     const found = sides.find((s) => s.side === side);
-    return found ? found.seats.map((seat) => seatName(ctx, seat)).join(' & ') : `side ${side + 1}`;
+    return found ? found.seats.map((seat) => seatName(ctx, seat)).join(' & ') : t('side {n}', { n: side + 1 });
   };
   /** @type {HTMLElement[]} */
-  const out = [el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Count-out by side' },
+  const out = [el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': t('Count-out by side') },
     el('table', { class: 'data-table result-sides', 'data-zone': 'result-sides' },
-      el('thead', {}, el('tr', {}, ['Side', 'Cards', 'Spades', 'Sweeps', 'Points', 'Score'].map((h, i) => el('th', { class: i ? 'num' : null, text: h })))),
+      el('thead', {}, el('tr', {}, [t('Side'), t('Cards'), t('Spades'), t('Sweeps'), t('Points'), t('Score')].map((h, i) => el('th', { class: i ? 'num' : null, text: h })))),
       el('tbody', {}, sides.map((side) => el('tr', {},
         el('td', { text: sideName(side.side) }),
         [side.cards, side.spades, side.sweeps, side.points, side.score].map((n) => el('td', { class: 'num', text: Number.isInteger(n) ? String(n) : '—' }))))))),
   ];
   const counted = Number.isInteger(leftover.counted) ? /** @type {number} */ (leftover.counted) : items.length;
-  out.push(el('ol', { class: 'result-items', 'data-zone': 'result-items', 'aria-label': 'Points in count-out order' },
+  out.push(el('ol', { class: 'result-items', 'data-zone': 'result-items', 'aria-label': t('Points in count-out order') },
     items.map((item, index) => {
       const points = Number.isInteger(item.points) ? item.points : 0;
       return el('li', { class: index < counted ? null : 'muted' },
-        `${sideName(item.side)}: ${ITEM_WORDS[item.item] ?? item.item.replace(/_/g, ' ')}`,
+        t('{side}: {item}', { side: sideName(item.side), item: ITEM_WORDS[item.item] ?? tWord(item.item.replace(/_/g, ' ')) }),
         isCard(item.card) ? [' (', cardText(/** @type {string} */ (item.card)), ')'] : '',
-        `, ${points} point${points === 1 ? '' : 's'}`,
-        index < counted ? '' : ' (not counted: the game was already won)');
+        tn(points, ', {n} point', ', {n} points'),
+        index < counted ? '' : t(' (not counted: the game was already won)'));
     })));
   const residue = isPlainObject(leftover.residue) ? /** @type {{seat?: unknown, cards?: unknown}} */ (leftover.residue) : null;
   if (residue && Number.isInteger(residue.seat) && isCardList(residue.cards)) {
-    out.push(el('p', { class: 'result-residue' }, `${seatName(ctx, /** @type {number} */ (residue.seat))} took the cards left on the table: `,
-      el('span', { class: 'card-text-list' }, /** @type {string[]} */ (residue.cards).map(cardText))));
+    out.push(el('p', { class: 'result-residue' }, ...tParts('{who} took the cards left on the table: {cards}', {
+      who: seatName(ctx, /** @type {number} */ (residue.seat)),
+      cards: el('span', { class: 'card-text-list' }, /** @type {string[]} */ (residue.cards).map(cardText)),
+    })));
   }
   for (const key of ['sides', 'items', 'counted', 'residue']) delete leftover[key];
   return out;
@@ -287,35 +296,36 @@ export function renderResult(result, ctx) {
   fixOutcomes(rows);
   const columns = meaningfulColumns(rows, collected.columns);
   /** @type {HTMLElement[]} */
-  const parts = [el('h3', { class: 'panel-title', text: 'Last deal' })];
+  const parts = [el('h3', { class: 'panel-title', text: t('Last deal') })];
   if (rows.size) {
     const seats = [...rows.keys()].sort((a, b) => a - b);
     /** @param {number} seat one of the rows' seats */
     const rowOf = (seat) => /** @type {ResultRow} */ (rows.get(seat));
     columns.sort((a, b) => rank(a) - rank(b));
-    parts.push(el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Result of the last deal' }, el('table', { class: 'data-table result-table' },
-      el('thead', {}, el('tr', {}, el('th', { text: 'Player' }), columns.map((c) => el('th', {
+    parts.push(el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': t('Result of the last deal') }, el('table', { class: 'data-table result-table' },
+      el('thead', {}, el('tr', {}, el('th', { text: t('Player') }), columns.map((c) => el('th', {
         class: seats.every((seat) => typeof rowOf(seat).get(c) !== 'string') ? 'num' : null,
-        text: COLUMN_WORDS[c] ?? humanise(c),
+        text: COLUMN_WORDS[c] ?? tWord(humanise(c)),
       })))),
       el('tbody', {}, seats.map((seat) => el('tr', {
         class: seat === ctx.mySeat ? 'row-mine' : '',
         'data-seat': String(seat),
         'data-chips-delta': String(chipsDelta(rowOf(seat))),
       },
-        el('td', { text: seatName(ctx, seat) + (seat === ctx.mySeat ? ' (you)' : '') }),
+        el('td', { text: seat === ctx.mySeat ? t('{name} (you)', { name: seatName(ctx, seat) }) : seatName(ctx, seat) }),
         columns.map((c) => cell(c, rowOf(seat).get(c)))))))));
   }
   const summary = [];
-  if (Number.isInteger(leftover.deal)) summary.push(`Deal ${leftover.deal}`);
-  if (typeof leftover.end === 'string') summary.push(END_WORDS[leftover.end] ?? `ended: ${leftover.end.replace(/_/g, ' ')}`);
-  if (Number.isInteger(leftover.winner)) summary.push(`winner ${seatName(ctx, leftover.winner)}`);
+  if (Number.isInteger(leftover.deal)) summary.push(t('Deal {n}', { n: leftover.deal }));
+  if (typeof leftover.end === 'string') summary.push(END_WORDS[leftover.end] ?? t('ended: {how}', { how: tWord(leftover.end.replace(/_/g, ' ')) }));
+  if (Number.isInteger(leftover.winner)) summary.push(t('winner {who}', { who: seatName(ctx, leftover.winner) }));
   if (Array.isArray(leftover.winners) && leftover.winners.length && leftover.winners.every(Number.isInteger)) {
-    summary.push(`${leftover.winners.length > 1 ? 'winners' : 'winner'} ${leftover.winners.map((s) => seatName(ctx, s)).join(', ')}`);
+    const who = leftover.winners.map((s) => seatName(ctx, s)).join(t(', '));
+    summary.push(leftover.winners.length > 1 ? t('winners {who}', { who }) : t('winner {who}', { who }));
     delete leftover.winners;
   }
-  if (typeof leftover.pot === 'number') summary.push(`pot now ${leftover.pot}`);
-  if (typeof leftover.pool === 'number') summary.push(`pool now ${leftover.pool}`);
+  if (typeof leftover.pot === 'number') summary.push(t('pot now {n}', { n: leftover.pot }));
+  if (typeof leftover.pool === 'number') summary.push(t('pool now {n}', { n: leftover.pool }));
   if (summary.length) parts.splice(1, 0, el('p', { class: 'result-summary', text: summary.join(' · ') }));
   for (const key of ['deal', 'end', 'winner', 'pot', 'pool', 'dealer']) if (typeof leftover[key] !== 'object') delete leftover[key];
   // The melds on the table when the deal ended (a winning rummy included), each with its owner
@@ -323,9 +333,9 @@ export function renderResult(result, ctx) {
   if (Array.isArray(leftover.melds) && leftover.melds.every((m) => isPlainObject(m) && Array.isArray(m.cards) && m.cards.every((c) => typeof c === 'string'))) {
     if (leftover.melds.length) {
       parts.push(el('div', { class: 'result-melds', 'data-zone': 'result-melds' },
-        el('h4', { text: leftover.melds.every((m) => m.owner === null) ? 'Melds on the table' : 'Melds' }),
+        el('h4', { text: leftover.melds.every((m) => m.owner === null) ? t('Melds on the table') : t('Melds') }),
         leftover.melds.map((m) => el('div', { class: 'result-meld', 'data-owner': String(m.owner ?? '') },
-          el('span', { class: 'muted', text: Number.isInteger(m.owner) ? `${seatName(ctx, m.owner)}: ` : '' }),
+          el('span', { class: 'muted', text: Number.isInteger(m.owner) ? t('{who}: ', { who: seatName(ctx, m.owner) }) : '' }),
           m.cards.map((/** @type {unknown} */ card) => cardElement(card))))));
     }
     delete leftover.melds;
@@ -335,13 +345,15 @@ export function renderResult(result, ctx) {
     const unpaid = leftover.unpaid.filter(isPlainObject);
     if (unpaid.length) {
       parts.push(el('ul', { class: 'unpaid', 'data-zone': 'result-unpaid' }, unpaid.map((u) => el('li', {
-        text: `${Number.isInteger(u.seat) ? seatName(ctx, u.seat) : 'A player'} could not pay ${u.amount ?? '?'} chip${u.amount === 1 ? '' : 's'} owed to ${creditorName(u.to, ctx)}.`,
+        text: tn(typeof u.amount === 'number' ? u.amount : 0, '{who} could not pay {n} chip owed to {creditor}.', '{who} could not pay {n} chips owed to {creditor}.', {
+          who: Number.isInteger(u.seat) ? seatName(ctx, u.seat) : t('A player'), n: u.amount ?? '?', creditor: creditorName(u.to, ctx),
+        }),
       }))));
     }
     delete leftover.unpaid;
   }
   if (Object.keys(leftover).length) {
-    parts.push(el('details', { class: 'result-more' }, el('summary', { text: 'More about this deal' }), renderBox(leftover, ctx)));
+    parts.push(el('details', { class: 'result-more' }, el('summary', { text: t('More about this deal') }), renderBox(leftover, ctx)));
   }
   return el('div', { class: 'result', 'data-zone': 'result' }, parts);
 }

@@ -6,6 +6,7 @@
 
 import { displayName, tableTitle } from './names.js';
 import { el, formatChips, isPlainObject, sameName } from './dom.js';
+import { t, tn } from './i18n.js';
 
 /** @typedef {import('../types/wire').State} State */
 /** @typedef {import('../types/wire').Standings} Standings */
@@ -37,23 +38,23 @@ export function renderStandings(state, actions) {
   const rematch = isPlainObject(state.rematch) ? state.rematch : null;
   if (!standings && !rematch) return null;
   const isHost = sameName(state.host, actions.me);
-  const parts = [el('h3', { class: 'panel-title', text: 'Standings' })];
+  const parts = [el('h3', { class: 'panel-title', text: t('Standings') })];
 
   if (standings) {
     const players = rows(standings);
     const hasScore = players.some((p) => typeof p.score === 'number');
-    parts.push(el('p', { class: 'muted small', text: `${standings.deals ?? 0} deal${standings.deals === 1 ? '' : 's'} played.` }));
+    parts.push(el('p', { class: 'muted small', text: tn(standings.deals ?? 0, '{n} deal played.', '{n} deals played.') }));
     parts.push(el('table', { class: 'standings-table' },
       el('thead', {}, el('tr', {},
-        el('th', { text: 'Player' }), el('th', { text: 'Chips' }), el('th', { text: 'Deals won' }),
-        hasScore ? el('th', { text: 'Score' }) : null)),
+        el('th', { text: t('Player') }), el('th', { text: t('Chips') }), el('th', { text: t('Deals won') }),
+        hasScore ? el('th', { text: t('Score') }) : null)),
       el('tbody', {}, players.map((p) => el('tr', {
         'data-testid': 'standing', 'data-player': String(p.player ?? ''), 'data-seat': String(p.seat ?? ''),
         'data-chips': String(p.chips ?? 0), 'data-deals-won': String(p.deals_won ?? 0),
         'data-score': typeof p.score === 'number' ? String(p.score) : null,
         class: sameName(p.player, actions.me) ? 'is-me' : null,
       },
-      el('td', { text: p.player ? displayName(p.player, p.seat) : `Seat ${p.seat}` }),
+      el('td', { text: p.player ? displayName(p.player, p.seat) : t('Seat {seat}', { seat: p.seat }) }),
       el('td', { class: `chips-delta ${p.chips > 0 ? 'is-up' : p.chips < 0 ? 'is-down' : ''}`, text: signed(p.chips) }),
       el('td', { text: String(p.deals_won ?? 0) }),
       hasScore ? el('td', { text: typeof p.score === 'number' ? String(p.score) : '—' }) : null)))));
@@ -62,17 +63,18 @@ export function renderStandings(state, actions) {
 
   if (rematch) {
     parts.push(el('div', { class: 'rematch-row' },
-      el('span', { text: `Rematch${rematch.same_seed ? ' with the same deals' : ''}: ${tableTitle(rematch.table)}.` }),
+      el('span', { text: rematch.same_seed ? t('Rematch with the same deals: {table}.', { table: tableTitle(rematch.table) })
+        : t('Rematch: {table}.', { table: tableTitle(rematch.table) }) }),
       el('button', {
-        type: 'button', class: 'btn btn-primary', text: 'Join the rematch', 'data-testid': 'join-rematch',
+        type: 'button', class: 'btn btn-primary', text: t('Join the rematch'), 'data-testid': 'join-rematch',
         'data-rematch': String(rematch.table), onclick: () => actions.joinRematch(String(rematch.table)),
       })));
   } else if (isHost) {
     const sameSeed = el('input', { type: 'checkbox', 'data-testid': 'rematch-same-seed' });
     parts.push(el('div', { class: 'rematch-row' },
-      el('button', { type: 'button', class: 'btn btn-primary', text: 'Rematch', 'data-testid': 'rematch',
+      el('button', { type: 'button', class: 'btn btn-primary', text: t('Rematch'), 'data-testid': 'rematch',
         onclick: () => actions.rematch(sameSeed.checked) }),
-      el('label', { class: 'small' }, sameSeed, ' the same deals again (duplicate)')));
+      el('label', { class: 'small' }, sameSeed, ` ${t('the same deals again (duplicate)')}`)));
   }
   return el('div', { class: 'standings-panel panel', 'data-zone': 'standings' }, parts);
 }
@@ -91,10 +93,10 @@ function renderComparison(standings, me) {
   /** @type {(list: StandingsPlayer[], name: string | null) => StandingsPlayer | undefined} */
   const find = (list, name) => list.find((p) => sameName(p.player, name));
   return el('div', { class: 'compare', 'data-testid': 'compare', 'data-compare': String(standings.compare?.table ?? '') },
-    el('h4', { text: `Side by side with ${tableTitle(standings.compare?.table)} (the same deals)` }),
+    el('h4', { text: t('Side by side with {table} (the same deals)', { table: tableTitle(standings.compare?.table) }) }),
     el('table', { class: 'standings-table' },
-      el('thead', {}, el('tr', {}, el('th', { text: 'Player' }), el('th', { text: 'This table' }),
-        el('th', { text: tableTitle(standings.compare?.table) }), el('th', { text: 'Deals won (now / then)' }))),
+      el('thead', {}, el('tr', {}, el('th', { text: t('Player') }), el('th', { text: t('This table') }),
+        el('th', { text: tableTitle(standings.compare?.table) }), el('th', { text: t('Deals won (now / then)') }))),
       el('tbody', {}, names.map((name) => {
         const a = find(now, name);
         const b = find(before, name);

@@ -14,7 +14,7 @@ export default {
   'Could not join with this invite.': 'Impossible de rejoindre la table avec cette invitation.',
   'There is no such table (it may have closed).': "Cette table n'existe pas (elle a peut-être fermé).",
   'Could not open {table}.': "Impossible d'ouvrir {table}.",
-  'Back to the lobby': 'Retour au hall',
+  'Back to the lobby': 'Retour à l’accueil',
   "Your turn. {n} moves: type a move's number, then Enter.": { one: "À vous de jouer. {n} coup : tapez le numéro d'un coup, puis Entrée.", other: "À vous de jouer. {n} coups : tapez le numéro d'un coup, puis Entrée." },
   '● Your turn — {game} at {table}': '● À vous de jouer — {game} · {table}',
   '{game} at {table}': '{game} · {table}',

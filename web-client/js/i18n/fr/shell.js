@@ -1,0 +1,75 @@
+// @ts-check
+// French for the messages of the page's shell (app.js: the header, sign-in and connection states): see ../fr.js.
+
+/** @type {Record<string, string | import('../../i18n.js').PluralForms>} */
+export default {
+  'Game': 'Jeu',
+  'connecting': 'connexion',
+  'Connection to the server': 'Connexion au serveur',
+  'Player…': 'Joueur…',
+  "Look up a player's ledger": "Voir le relevé d'un joueur",
+  'Ledger': 'Relevé',
+  'Lobby': 'Accueil',
+  'My ledger': 'Mon relevé',
+  'Your ledger': 'Votre relevé',
+  'Your chip balance': 'Votre solde de jetons',
+  'Sign out': 'Se déconnecter',
+  'online': 'en ligne',
+  'connecting…': 'connexion…',
+  'offline · retry in {seconds}s': 'hors ligne · nouvel essai dans {seconds} s',
+  'Disconnected — click to retry now': 'Déconnecté — cliquez pour réessayer maintenant',
+  'The server did not accept this browser\'s key for "{name}": it was revoked (the name was recovered with its recovery code) or the name belongs to someone else now. If it is yours, use "Lost your key?" below; otherwise choose another name.':
+    'Le serveur n’a pas accepté la clé de ce navigateur pour «\u00a0{name}\u00a0»\u00a0: elle a été révoquée (le nom a été récupéré avec son code de secours) ou le nom appartient maintenant à quelqu’un d’autre. S’il est à vous, utilisez «\u00a0Clé perdue\u00a0?\u00a0» ci-dessous\u00a0; sinon choisissez un autre nom.',
+  'Could not sign in as "{name}": {code}: {message}': 'Connexion impossible en tant que «\u00a0{name}\u00a0»\u00a0: {code}\u00a0: {message}',
+  'Sign out of "{name}"?\n\nThis browser will forget its secret key for the name, and without it you cannot sign in as this name again.':
+    'Se déconnecter de «\u00a0{name}\u00a0»\u00a0?\n\nCe navigateur oubliera sa clé secrète pour ce nom, et sans elle vous ne pourrez plus vous connecter sous ce nom.',
+  'You have been invited to a table: pick a name and you will be seated there.': 'Vous êtes invité à une table\u00a0: choisissez un nom et vous y serez assis.',
+  'You have a sign-up link: pick a name to join this Parlour.': 'Vous avez un lien d’inscription\u00a0: choisissez un nom pour rejoindre ce Parlour.',
+  'Connecting to the server…': 'Connexion au serveur…',
+  'Connecting': 'Connexion',
+  'Could not draw the latest table state (see the console).': 'Impossible de dessiner le dernier état de la table (voir la console).',
+  'This browser was signed out of "{name}": {reason}. If that was not you, use "Lost your key?" with your recovery code.':
+    'Ce navigateur a été déconnecté de «\u00a0{name}\u00a0»\u00a0: {reason}. Si ce n’était pas vous, utilisez «\u00a0Clé perdue\u00a0?\u00a0» avec votre code de secours.',
+  'its key was revoked': 'sa clé a été révoquée',
+  // banner.js
+  'Layout {n}': 'Tableau {n}',
+  'Centre {n}': 'Centre {n}',
+  'Dismiss': 'Fermer',
+  'The server did not understand that request.': 'Le serveur n’a pas compris cette demande.',
+  'You are not signed in (or the key for this name is wrong).': 'Vous n’êtes pas connecté (ou la clé de ce nom est fausse).',
+  'You are not allowed to do that.': 'Vous n’avez pas le droit de faire cela.',
+  'That does not exist (any more).': 'Cela n’existe pas (ou plus).',
+  'That name is already taken.': 'Ce nom est déjà pris.',
+  'The table is full.': 'La table est complète.',
+  'It is not your turn.': 'Ce n’est pas votre tour.',
+  'That move is not allowed.': 'Ce coup n’est pas permis.',
+  'You do not have enough chips for that.': 'Vous n’avez pas assez de jetons pour cela.',
+  'Too many requests at once — slow down a little.': 'Trop de demandes à la fois — ralentissez un peu.',
+  'That cannot be done right now.': 'Cela ne peut pas se faire maintenant.',
+  'The server had a problem.': 'Le serveur a eu un problème.',
+  'Not connected to the server.': 'Pas connecté au serveur.',
+  'The connection dropped before the server answered.': 'La connexion a été coupée avant la réponse du serveur.',
+  'The server did not answer in time.': 'Le serveur n’a pas répondu à temps.',
+  '{lead}: {message}': '{lead}\u00a0: {message}',
+  'Something went wrong.': 'Quelque chose s’est mal passé.',
+  // chart.js
+  'Balance over the last {n} entries: from {first} to {last} chips, lowest {min}, highest {max}.':
+    'Solde sur les {n} dernières écritures\u00a0: de {first} à {last} jetons, au plus bas {min}, au plus haut {max}.',
+  'older': 'avant',
+  'now': 'maintenant',
+  'Balance over the last {n} entries': 'Solde sur les {n} dernières écritures',
+  // render.js
+  'seat {seat}': 'place {seat}',
+  'Nothing to show yet.': 'Rien à montrer pour l’instant.',
+  // connection.js, names.js, notify.js
+  'Connection lost; reconnecting…': 'Connexion perdue\u00a0; reconnexion…',
+  '{name} (bot)': '{name} (robot)',
+  'a table': 'une table',
+  'the {name}': '{name}',
+  'an encyclopedia of card games (its entries Rams to Russian Bank)': 'une encyclopédie des jeux de cartes (ses articles de Rams à Russian Bank)',
+  'an article on Rabouge (after Grimm, 1840)': 'un article sur le Rabouge (d’après Grimm, 1840)',
+  'a rules site for the Rummy family': 'un site de règles de la famille du rami',
+  'the classic rule books': 'les livres de règles classiques',
+  'This browser cannot show notifications.': 'Ce navigateur ne peut pas afficher de notifications.',
+  "Notifications are blocked for this site in the browser's settings.": 'Les notifications sont bloquées pour ce site dans les réglages du navigateur.',
+};
