@@ -172,6 +172,11 @@ const VERBS = {
   card: t('Play'), play_card: t('Play'), lay_off: t('Lay off'), go_rummy: t('Go rummy'), go_down: t('Go down'), take_widow: t('Take the widow'),
   pay_dealer: t('Pay the dealer'), general: t('General Rams'), take_all: t('Take the whole pile'), end_turn: t('End turn'), turn_stock: t('Turn your stock'),
   turn_hand: t('Turn your hand'), call: t('Call the discard'),
+  // The others read as their names do (humanised), in the page's language.
+  bet: t('Bet'), build: t('Build'), capture: t('Capture'), continue: t('Continue'), decline: t('Decline'), demand: t('Demand'),
+  discard: t('Discard'), draw: t('Draw'), exchange: t('Exchange'), finish: t('Finish'), keep: t('Keep'), knock: t('Knock'),
+  meld: t('Meld'), move: t('Move'), pass: t('Pass'), play: t('Play'), skip: t('Skip'), stand: t('Stand'), stop: t('Stop'),
+  take: t('Take'), trail: t('Trail'), withdraw: t('Withdraw'),
 };
 
 let hintIds = 0;
