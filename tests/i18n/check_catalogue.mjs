@@ -184,7 +184,7 @@ for (const name of catalogues) {
   const seen = new Map();
   for (const part of readdirSync(partsDir).filter((n) => n.endsWith('.js'))) {
     const messages = (await import(pathToFileURL(join(partsDir, part)).href)).default;
-    if (Array.isArray(messages) || part === 'words.js') continue;
+    if (Array.isArray(messages) || part.endsWith('words.js')) continue; // lines and words are not messages
     for (const [key, value] of Object.entries(messages)) {
       const before = seen.get(key);
       if (before && JSON.stringify(before.value) !== JSON.stringify(value)) {

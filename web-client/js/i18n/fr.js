@@ -14,13 +14,14 @@ import shell from './fr/shell.js';
 import table from './fr/table.js';
 import lines from './fr/log.js';
 import words from './fr/words.js';
+import viewWords from './fr/view_words.js';
 
 /** @type {import('../i18n.js').Catalogue} */
 const catalogue = {
   code: 'fr',
   messages: { ...actions, ...app, ...cards, ...help, ...layouts, ...lobby, ...panels, ...shell, ...table },
   lines,
-  words,
+  words: { ...viewWords, ...words },
 };
 
 export default catalogue;
