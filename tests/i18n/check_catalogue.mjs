@@ -244,6 +244,25 @@ for (const name of catalogues) {
   }
 }
 
+// -- the server's game catalogue ---------------------------------------------
+// Every text of the games catalogue that the client shows (tests/i18n/games.json,
+// refreshed by games_texts.mjs) has its word in each language's words part, and
+// that part holds nothing else (a text the server no longer sends).
+{
+  const { texts } = JSON.parse(readFileSync(join(root, 'tests', 'i18n', 'games.json'), 'utf8'));
+  for (const name of catalogues) {
+    const catalogue = (await import(pathToFileURL(join(clientDir, 'i18n', name)).href)).default;
+    const part = (await import(pathToFileURL(join(clientDir, 'i18n', catalogue.code, 'words.js')).href)).default;
+    const missing = texts.filter((text) => !Object.hasOwn(part, text));
+    for (const text of missing) problems.push(`${catalogue.code}: the games catalogue's ${JSON.stringify(text)} has no word in ${catalogue.code}/words.js`);
+    const known = new Set(texts);
+    for (const text of Object.keys(part)) {
+      if (!known.has(text)) problems.push(`${catalogue.code}: ${catalogue.code}/words.js translates ${JSON.stringify(text)}, which the games catalogue does not send`);
+    }
+    console.log(`${catalogue.code}: ${texts.length - missing.length} of ${texts.length} texts of the games catalogue translated`);
+  }
+}
+
 if (problems.length) {
   console.error(problems.join('\n'));
   console.error(`check_catalogue: ${problems.length} problem(s)`);

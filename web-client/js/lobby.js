@@ -172,7 +172,7 @@ export function createLobbyPage(ctx, params = {}) {
       el('div', { class: 'game-card-head' },
         el('strong', { text: tWord(game.name || humanise(game.id)) }),
         el('span', { class: 'muted small', text: playersRange(game) })),
-      Array.isArray(game.aliases) && game.aliases.length ? el('div', { class: 'muted small', text: t('Also: {names}', { names: game.aliases.map(tWord).join(', ') }) }) : null,
+      Array.isArray(game.aliases) && game.aliases.length ? el('div', { class: 'muted small game-aliases', 'data-zone': 'game-aliases', text: t('Also: {names}', { names: game.aliases.map(tWord).join(', ') }) }) : null,
       game.summary ? el('p', { class: 'game-card-summary', text: tWord(game.summary) }) : null,
       optionList(game),
       el('div', { class: 'game-card-foot' },
