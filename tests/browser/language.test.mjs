@@ -47,6 +47,7 @@ for (const [size, viewport] of [['laptop', LAPTOP], ['phone', PHONE]]) {
       const lobbyText = await visibleWords(page, 'body', ['lea', ...aliases.filter((name) => name.length > 2)]);
       assertFrench(lobbyText, `the lobby (${size})`);
       await assertCleanPage(lea, `the lobby in French (${size})`);
+      await lea.screenshot(`french-lobby-${size}.png`);
 
       await lea.createTable({ game: 'rummy', seed: SEED, seats: 2 });
       await lea.addBot();
@@ -57,6 +58,7 @@ for (const [size, viewport] of [['laptop', LAPTOP], ['phone', PHONE]]) {
       assertFrench(await visibleWords(page, '[data-zone="log"]', names), `the log (${size})`);
       assertFrench(await visibleWords(page, 'main', names), `the table (${size})`);
       await assertCleanPage(lea, `a Rummy table in French (${size})`);
+      await lea.screenshot(`french-rummy-${size}.png`);
 
       // English from the picker: the page is shown again in it, and stays so.
       await Promise.all([page.waitForEvent('load'), page.locator('[data-zone="language"]').selectOption('en')]);
