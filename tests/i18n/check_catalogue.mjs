@@ -247,7 +247,8 @@ for (const name of catalogues) {
 // -- the server's game catalogue ---------------------------------------------
 // Every text of the games catalogue that the client shows (tests/i18n/games.json,
 // refreshed by games_texts.mjs) has its word in each language's words part, and
-// that part holds nothing else (a text the server no longer sends).
+// that part holds nothing else (a text the server no longer sends); every entry
+// has a text, and in French a no-break space before : ; ? ! » and after «.
 {
   const { texts } = JSON.parse(readFileSync(join(root, 'tests', 'i18n', 'games.json'), 'utf8'));
   for (const name of catalogues) {
@@ -256,8 +257,13 @@ for (const name of catalogues) {
     const missing = texts.filter((text) => !Object.hasOwn(part, text));
     for (const text of missing) problems.push(`${catalogue.code}: the games catalogue's ${JSON.stringify(text)} has no word in ${catalogue.code}/words.js`);
     const known = new Set(texts);
-    for (const text of Object.keys(part)) {
+    for (const [text, word] of Object.entries(part)) {
       if (!known.has(text)) problems.push(`${catalogue.code}: ${catalogue.code}/words.js translates ${JSON.stringify(text)}, which the games catalogue does not send`);
+      if (typeof word !== 'string' || !word.trim()) problems.push(`${catalogue.code}: ${catalogue.code}/words.js has no text for ${JSON.stringify(text)}`);
+      // French typography: a no-break space (U+00A0) before : ; ? ! and » and after «.
+      else if (catalogue.code === 'fr' && /[^\u00a0][:;?!»]|«[^\u00a0]/.test(word.replace(/\d:\d/g, ''))) {
+        problems.push(`fr: fr/words.js ${JSON.stringify(word.slice(0, 60))}: a no-break space goes before : ; ? ! » and after «`);
+      }
     }
     console.log(`${catalogue.code}: ${texts.length - missing.length} of ${texts.length} texts of the games catalogue translated`);
   }
