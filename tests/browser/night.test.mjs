@@ -392,6 +392,9 @@ test('On a touch phone a big hand lies in two rows, lifted cards clear the sort 
     const hand = page.locator('[data-zone="hand"]');
     await assertEventually(async () => (await hand.locator('[data-card]').count()) >= 10, 'ten cards are dealt');
     assert.equal(await hand.getAttribute('data-rows'), '2', 'ten cards on a phone lie in two rows');
+    // Measured once the hand is laid out (a card drawn but not yet placed has no size).
+    await assertEventually(async () => (await hand.locator('[data-card]').evaluateAll((nodes) => nodes.every((node) => node.getBoundingClientRect().width > 0))),
+      'the hand is laid out');
     // Each card shows most of its face, not only its corner.
     const hidden = await hand.locator('.hand-row').evaluateAll((rows) => rows.flatMap((row) => {
       const rects = [...row.querySelectorAll('[data-card]')].map((card) => card.getBoundingClientRect());

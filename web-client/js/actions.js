@@ -163,7 +163,7 @@ function labelPart(key, value, ctx, type = '') {
   }
   if (typeof value === 'boolean') return value ? tWord(humanise(key)).toLowerCase() : t('no {what}', { what: tWord(humanise(key)).toLowerCase() });
   const json = JSON.stringify(value);
-  return `${humanise(key).toLowerCase()} ${json.length > 40 ? json.slice(0, 37) + '…' : json}`;
+  return `${tWord(humanise(key)).toLowerCase()} ${json.length > 40 ? json.slice(0, 37) + '…' : json}`;
 }
 
 // Verbs for types whose name alone reads oddly on a button.

@@ -5,7 +5,7 @@
 import { el } from './dom.js';
 import { friendlyText } from './names.js';
 import { SUITS, rankLabel } from './cards.js';
-import { t } from './i18n.js';
+import { t, tWord } from './i18n.js';
 
 // The building games' pile ids (docs/protocol.md "Building games") as the felt labels them, counting from one.
 /** @type {Record<string, string>} */
@@ -139,7 +139,7 @@ export function plainError(error) {
   let message = friendlyText(errorMessage(error) ?? '').replace(/^[a-z_]+:\s*/, '');
   if (code === 'illegal_action') message = refusalWords(message);
   // Reason codes in brackets ("(ace_high_not_allowed)") read better as words.
-  message = message.replace(/\(([a-z]+(?:_[a-z]+)+)\)/g, (/** @type {string} */ _, /** @type {string} */ reason) => `(${reason.replace(/_/g, ' ')})`);
+  message = message.replace(/\(([a-z]+(?:_[a-z]+)+)\)/g, (/** @type {string} */ _, /** @type {string} */ reason) => `(${tWord(reason.replace(/_/g, ' '))})`);
   const lead = PLAIN[code];
   if (lead && message && message !== code) return t('{lead}: {message}', { lead: lead.replace(/\.$/, ''), message });
   if (lead) return lead;

@@ -101,8 +101,8 @@ export function describeCard(card) {
  * @returns {string}
  */
 export function cardSymbol(card) {
-  if (card === '??') return 'a hidden card';
-  if (card === 'JK') return 'Joker';
+  if (card === '??') return t('a hidden card');
+  if (card === 'JK') return t('Joker');
   return rankLabel(card[0]) + SUITS[card[1]].symbol;
 }
 

@@ -75,8 +75,8 @@ const GAMES = {
 const SHORTCUTS = [
   ['D', t('draw from the stock')],
   ['S', t('sort your hand (suit, then rank)')],
-  ['Enter', t('confirm the selected move')],
-  ['Esc', t('clear the selection')],
+  [t('Enter'), t('confirm the selected move')],
+  [t('Esc'), t('clear the selection')],
   ['1–9', t('set a bet amount (then Enter)')],
   ['T', t('the text table: the table in words and the moves by number, for a screen reader or the keyboard alone')],
   ['?', t('show or hide this help')],

@@ -139,7 +139,7 @@ export function renderBoxList(objects, ctx, depth = 0) {
     const classes = [];
     if (object.seat === ctx.mySeat) classes.push('box-mine');
     if (ctx.toAct.includes(object.seat)) classes.push('box-active');
-    const title = seatName(ctx, object.seat) + (object.seat === ctx.mySeat ? ' (you)' : '');
+    const title = object.seat === ctx.mySeat ? t('{name} (you)', { name: seatName(ctx, object.seat) }) : seatName(ctx, object.seat);
     const { seat, ...rest } = object;
     return renderBox(rest, ctx, title, depth + 1, classes.join(' '));
   }));
@@ -161,7 +161,7 @@ export function renderBox(object, ctx, title = '', depth = 0, extraClass = '') {
     if (!rendered) continue;
     const wide = Array.isArray(value) || isPlainObject(value);
     rows.push(el('div', { class: wide ? 'field field-wide' : 'field' },
-      el('span', { class: 'field-key', text: humanise(key) }),
+      el('span', { class: 'field-key', text: tWord(humanise(key)) }),
       el('span', { class: 'field-value' }, rendered)));
   }
   return el('div', { class: `box ${extraClass}`.trim() },

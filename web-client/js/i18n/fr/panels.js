@@ -30,7 +30,7 @@ export default {
   'Say something…': 'Dites quelque chose…',
   'Chat message': 'Message',
   'Send': 'Envoyer',
-  'The host has muted you at this table.': "L'hôte vous a rendu muet à cette table.",
+  'The host has muted you at this table.': 'L’hôte vous a rendu muet à cette table.',
   'The table has finished; its chat is closed.': 'La table est terminée\u00a0; sa discussion est close.',
   'Quick reactions': 'Réactions rapides',
   'Chat': 'Discussion',
@@ -42,7 +42,7 @@ export default {
   // result.js
   'the pool': 'la cagnotte',
   'the {pool}': '{pool}',
-  'someone': "quelqu'un",
+  'someone': 'quelqu’un',
   'won {n}': 'gagné {n}',
   'lost {n}': 'perdu {n}',
   'even': 'à égalité',

@@ -7,7 +7,7 @@ export default {
   'connecting': 'connexion',
   'Connection to the server': 'Connexion au serveur',
   'Player…': 'Joueur…',
-  "Look up a player's ledger": "Voir le relevé d'un joueur",
+  "Look up a player's ledger": 'Voir le relevé d’un joueur',
   'Ledger': 'Relevé',
   'Lobby': 'Accueil',
   'My ledger': 'Mon relevé',
@@ -51,7 +51,7 @@ export default {
   'The connection dropped before the server answered.': 'La connexion a été coupée avant la réponse du serveur.',
   'The server did not answer in time.': 'Le serveur n’a pas répondu à temps.',
   '{lead}: {message}': '{lead}\u00a0: {message}',
-  'Something went wrong.': 'Quelque chose s’est mal passé.',
+  'Something went wrong.': 'Une erreur s’est produite.',
   // chart.js
   'Balance over the last {n} entries: from {first} to {last} chips, lowest {min}, highest {max}.':
     'Solde sur les {n} dernières écritures\u00a0: de {first} à {last} jetons, au plus bas {min}, au plus haut {max}.',
