@@ -239,6 +239,11 @@ for (const name of catalogues) {
       const english = ENGLISH.exec(words);
       if (english) problems.push(`${code}: the log line ${JSON.stringify(plain)} keeps the English word "${english[1]}": ${JSON.stringify(out)}`);
     }
+    // A name is a name: a player called like one of the server's words keeps it.
+    for (const name of ['Draw', 'Table', 'Pot', 'Stock']) {
+      const out = translate(`${name} bets 1; 3C is turned; ${name} loses 1 to the pot.`);
+      if (out.split(name).length !== 3) problems.push(`${code}: the name "${name}" is translated in the log: ${JSON.stringify(out)}`);
+    }
     const unused = catalogue.lines.filter(([english]) => !usedPatterns.has(english));
     console.log(`${code}: ${translated} of ${corpus.length} log lines translated${unused.length ? `; line patterns no log line uses: ${unused.map(([english]) => JSON.stringify(english)).join(', ')}` : ''}`);
   }

@@ -152,7 +152,13 @@ export function tParts(text, parts) {
  * @returns {string}
  */
 export function tWord(text) {
-  return catalogue.words[text] ?? text;
+  const known = catalogue.words[text];
+  if (known !== undefined) return known;
+  // A view's word is kept once, in its plain form: "deal_over", "deal over"
+  // and "Deal over" find "deal over", capitalised as the English was.
+  const word = catalogue.words[text.replace(/_/g, ' ').toLowerCase()];
+  if (!word) return text;
+  return text[0] === text[0].toLowerCase() ? word : word[0].toUpperCase() + word.slice(1);
 }
 
 /**
@@ -214,18 +220,19 @@ const DEPTH = 4;
  *   ("{who} pays {payee} {n}" with names of two words), a hole {melds} any text,
  *   any other hole any text but "; " (so that "{who} passes" cannot take in a
  *   clause before it);
- * - what a hole caught is translated again: the catalogue's words, else the
- *   pattern that matches it whole ("Layout 2", "3 chips", the text of a rule),
- *   else, for a list, each item, its ", ", " and " and "; " as the catalogue has
+ * - what a hole caught is translated again: by the pattern that matches it
+ *   whole ("Layout 2", "3 chips", the text of a rule), else, for a list, each item, its ", ", " and " and "; " as the catalogue has
  *   them (a hole-less line " and " → " et "), else it stays (a name, a card, a
  *   number);
  * - a line no pattern knows, or one of whose clauses none knows, stays as it is.
- * @param {Pick<Catalogue, 'lines' | 'words'>} catalogueOf
+ * The catalogue's `words` (the server's words shown as words) are not used: a
+ * hole holds names too, and a player called "Draw" or "Table" keeps his name.
+ * @param {Pick<Catalogue, 'lines'>} catalogueOf
  * @param {Set<string>} [used] gets the English of every pattern that matched
  *   (for the catalogue check: a pattern no line uses is dead or shadowed)
  * @returns {(line: string) => string}
  */
-export function lineTranslator({ lines, words }, used) {
+export function lineTranslator({ lines }, used) {
   if (!lines.length) return (line) => line;
   // Stable: patterns of equal literal length keep the catalogue's order.
   const patterns = lines.map(([english, template]) => compileLine(english, template))
@@ -233,7 +240,6 @@ export function lineTranslator({ lines, words }, used) {
   /** @type {Map<string, string>} the hole-less lines: glue such as " and " */
   const exact = new Map(lines.filter(([english]) => !/\{\w+\}/.test(english)));
   const glue = (/** @type {string} */ text) => {
-    if (Object.hasOwn(words, text)) return words[text];
     const out = exact.get(text);
     if (out === undefined) return text;
     used?.add(text);
@@ -264,7 +270,6 @@ export function lineTranslator({ lines, words }, used) {
    * @returns {string}
    */
   function hole(text, depth) {
-    if (Object.hasOwn(words, text)) return words[text];
     if (depth > DEPTH) return text;
     const whole = sentence(text, depth);
     if (whole !== null) return whole;
