@@ -15,6 +15,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+// The option labels as the create form makes them, by the client's own humanise.
+import { humanise } from '../../web-client/js/dom.js';
 
 const binary = resolve(process.argv[2] || 'build/server/parlour');
 const require = createRequire(join(dirname(dirname(binary)), 'reference-client', 'node_modules', 'ws', 'index.js'));
@@ -26,10 +28,6 @@ const port = await new Promise((done) => {
 const scratch = mkdtempSync(join(tmpdir(), 'parlour-games-'));
 const server = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--db', join(scratch, 'g.db'), '--log-level', 'warn'], { stdio: 'ignore' });
 
-function humanise(key) {
-  const words = String(key).replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').trim().toLowerCase();
-  return words ? words[0].toUpperCase() + words.slice(1) : '';
-}
 
 async function games() {
   for (let attempt = 0; attempt < 50; attempt++) {

@@ -134,7 +134,8 @@ const lookupForm = el('form', {
 // and the page shown again in it (i18n.js).
 const languageSelect = el('select', {
   class: 'lang-select', 'aria-label': t('Language'), title: t('Language'), 'data-zone': 'language',
-  onchange: () => setLanguage(languageSelect.value),
+  // Where the choice cannot be remembered the page stays as it is, and so does the picker.
+  onchange: () => { setLanguage(languageSelect.value); languageSelect.value = language(); },
 }, ...LANGUAGES.map(({ code, name }) => el('option', { value: code, lang: code, text: name, selected: code === language() })));
 
 replaceChildren(/** @type {HTMLElement} */ (document.getElementById('header')),
