@@ -4,6 +4,7 @@
 #include <utility>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <functional>
@@ -110,6 +111,7 @@ int main(int argc, char** argv) {
   try {
     ServerIo io(config.threads);
     Writer writer(config.db);
+    writer.gather_steps_with([&io](std::function<void()> flush) { boost::asio::post(io, std::move(flush)); });
     Reader reader(config.db);
     auto startup_db = parlour::storage::open_store(config.db);
     // Before the players are read: a change made meanwhile is then applied from the feed.

@@ -1,20 +1,44 @@
 #include "server/persistence/writer.h"
 
+#include <utility>
+
 #include <spdlog/spdlog.h>
 
 #include "server/common/metrics.h"
 
 namespace parlour::server {
 
-Writer::Writer(const std::string& where) : db_(storage::open_store(where)), thread_([this] { loop(); }) {}
+Writer::Writer(const std::string& where)
+    : db_(storage::open_store(where)), local_store_(!storage::is_postgres_url(where)), thread_([this] { loop(); }) {}
 
 Writer::~Writer() { stop(); }
 
+void Writer::gather_steps_with(Later later) {
+  std::lock_guard lock(mutex_);
+  later_ = std::move(later);
+}
+
 void Writer::commit(storage::TableWrite write, Done done) {
+  bool queue_flush = false;
   {
     std::lock_guard lock(mutex_);
     queue_.push_back(Step{std::move(write), std::move(done)});
+    if (later_) {
+      queue_flush = !std::exchange(flush_queued_, true);
+      if (!queue_flush) return;  // the burst's flush, already queued, takes this step too
+    }
   }
+  if (queue_flush) return later_([this] { flush(); });
+  wake_.notify_one();
+}
+
+void Writer::flush() {
+  {
+    std::lock_guard lock(mutex_);
+    flush_queued_ = false;
+    if (stopping_) return;  // the writer thread writes what is left
+  }
+  if (local_store_) return write_queued();
   wake_.notify_one();
 }
 
@@ -22,6 +46,7 @@ void Writer::run(Work work, WorkDone done) {
   {
     std::lock_guard lock(mutex_);
     queue_.push_back(Job{std::move(work), std::move(done)});
+    ++jobs_waiting_;
   }
   wake_.notify_one();
 }
@@ -37,36 +62,54 @@ void Writer::stop() {
 }
 
 void Writer::loop() {
-  // On this thread, which is the store's from now on.
-  db_->housekeep_in_background([](const std::string& what) { spdlog::error("storage: {}", what); });
+  {
+    // On this thread, which is the store's from now on (but for the flushes
+    // of gather_steps_with on a SQLite file, which hold the store as it does).
+    std::lock_guard store(store_mutex_);
+    db_->housekeep_in_background([](const std::string& what) { spdlog::error("storage: {}", what); });
+  }
   for (;;) {
-    std::deque<Item> batch;
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      // Steps wait for their burst's flush when there is one; a job, or a
+      // stop, takes what is queued at once.
+      wake_.wait(lock, [&] {
+        const bool steps_for_this_thread = !queue_.empty() && !flush_queued_ && !(later_ && local_store_);
+        return stopping_ || jobs_waiting_ > 0 || steps_for_this_thread;
+      });
       if (queue_.empty() && stopping_) return;
-      batch.swap(queue_);
     }
-    // Consecutive table steps share a transaction; other jobs keep their place.
-    std::vector<Step> steps;
-    for (auto& item : batch) {
-      if (auto* step = std::get_if<Step>(&item)) {
-        steps.push_back(std::move(*step));
-        continue;
-      }
-      commit_steps(steps);
-      auto& job = std::get<Job>(item);
-      std::exception_ptr error;
-      try {
-        job.work(*db_);
-        ++transactions_;
-      } catch (...) {
-        error = std::current_exception();
-      }
-      job.done(error);
+    write_queued();
+  }
+}
+
+void Writer::write_queued() {
+  std::lock_guard store(store_mutex_);
+  std::deque<Item> batch;
+  {
+    std::lock_guard lock(mutex_);
+    batch.swap(queue_);
+    jobs_waiting_ = 0;
+  }
+  // Consecutive table steps share a transaction; other jobs keep their place.
+  std::vector<Step> steps;
+  for (auto& item : batch) {
+    if (auto* step = std::get_if<Step>(&item)) {
+      steps.push_back(std::move(*step));
+      continue;
     }
     commit_steps(steps);
+    auto& job = std::get<Job>(item);
+    std::exception_ptr error;
+    try {
+      job.work(*db_);
+      ++transactions_;
+    } catch (...) {
+      error = std::current_exception();
+    }
+    job.done(error);
   }
+  commit_steps(steps);
 }
 
 void Writer::commit_steps(std::vector<Step>& steps) {

@@ -1,7 +1,8 @@
 // The one writer to the store. Table steps queued while a transaction runs are
 // committed together in the next one (group commit), and each step's completion
 // runs only after its transaction is durable, so nobody is told of an action that
-// is not on disk. Completions run on the writer thread: post them to a strand.
+// is not on disk. Completions run on whichever thread committed (the writer's, or
+// an I/O thread's: gather_steps_with): post them to a strand.
 #pragma once
 
 #include <atomic>
@@ -41,6 +42,18 @@ class Writer {
   using AfterStep =
       std::function<void(storage::Store&, const storage::TableWrite&, const storage::CommitOutcome& outcome)>;
   void after_each_step(AfterStep hook) { after_step_ = std::move(hook); }
+  // Group commit by the I/O loop's bursts: a step's write waits until the I/O
+  // loop has run every handler that was ready with it (`later` queues a flush
+  // behind them), so actions that arrived together share one transaction.
+  // On a SQLite file the flush commits right there, on the I/O thread: a local
+  // commit is a few WAL page writes, and handing each burst to the writer thread
+  // and its answers back cost two thread switches (on a loaded core, more than
+  // the commit). A database server's round trips would stall the loop, so on
+  // PostgreSQL the flush wakes the writer thread instead. Other writes (`run`)
+  // always go to the writer thread. Without it, each step wakes the writer
+  // thread at once. Set before the first commit; `later` may be called from any thread.
+  using Later = std::function<void(std::function<void()>)>;
+  void gather_steps_with(Later later);
   // Finishes what is queued, then stops the thread.
   void stop();
 
@@ -61,14 +74,22 @@ class Writer {
   using Item = std::variant<Step, Job>;
 
   void loop();
+  void flush();
+  // Writes what is queued, in queue order, holding the store.
+  void write_queued();
   void commit_steps(std::vector<Step>& steps);
 
   std::unique_ptr<storage::Store> db_;
+  const bool local_store_;  // a SQLite file: a burst's flush commits in place
+  std::mutex store_mutex_;  // whoever writes: the writer thread, or an I/O thread's flush
   AfterStep after_step_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Item> queue_;
   bool stopping_ = false;
+  Later later_;
+  bool flush_queued_ = false;  // behind the I/O loop's ready handlers
+  std::size_t jobs_waiting_ = 0;
   std::atomic<std::uint64_t> transactions_{0};
   std::thread thread_;
 };
