@@ -629,7 +629,11 @@ balances AS (
   FROM unnest($15::bigint[], $16::bigint[]) AS moved(id, delta) WHERE accounts.id = moved.id)
 SELECT 1)sql"};
 
-// From schema 13 on: the same parameters, each posting one transfer row.
+// From schema 13 on: the same parameters, each posting one transfer row; then
+// $17-$21 the deals the batch starts (table, deal, seq, entry, state) and
+// $22-$23 the results it records (table, json), in the order the steps gave
+// them (a table's results are read back by id). A batch is then one statement
+// whatever its steps did, where each deal start and result took a round trip.
 constexpr Statement kWriteBatchWithLegs{"write_batch_with_legs", R"sql(
 WITH events AS (
   INSERT INTO table_events(table_id, seq, json) SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[])),
@@ -643,7 +647,14 @@ transfers_written AS (
   ORDER BY p.ord),
 balances AS (
   UPDATE accounts SET balance = accounts.balance + moved.delta
-  FROM unnest($15::bigint[], $16::bigint[]) AS moved(id, delta) WHERE accounts.id = moved.id)
+  FROM unnest($15::bigint[], $16::bigint[]) AS moved(id, delta) WHERE accounts.id = moved.id),
+deals_started AS (
+  INSERT INTO deal_starts(table_id, deal, seq, entry_json, state_json)
+  SELECT * FROM unnest($17::text[], $18::integer[], $19::bigint[], $20::text[], $21::text[])),
+results_written AS (
+  INSERT INTO results(table_id, time, json)
+  SELECT r.table_id, $14::TEXT, r.json FROM unnest($22::text[], $23::text[]) WITH ORDINALITY AS r(table_id, json, ord)
+  ORDER BY r.ord)
 SELECT 1)sql"};
 
 constexpr Statement kWriteStatements[] = {
@@ -939,6 +950,10 @@ class PostgresWrite final : public WriteTransaction {
   void delete_seats(const std::string& table) override { run(tx_, kDeleteSeats, table); }
 
   void insert_deal_start(const std::string& table, const DealStart& start) override {
+    if (batch_ && schema_ >= 13) {
+      held_deal_starts_.push_back({&table, &start});  // written with the batch (finish_batch)
+      return;
+    }
     run(tx_, kInsertDealStart, table, std::int64_t{start.deal}, start.seq, start.entry_json, start.state_json);
   }
   void append_event(const std::string& table, const Event& event) override {
@@ -957,7 +972,12 @@ class PostgresWrite final : public WriteTransaction {
     run(tx_, kSetFailure, table, failure);
   }
 
+  // In a batch, its time is the batch's (SqlStore::commit).
   void append_result(const std::string& table, const std::string& json, const std::string& time) override {
+    if (batch_ && schema_ >= 13) {
+      held_results_.push_back({&table, &json});  // written with the batch (finish_batch)
+      return;
+    }
     run(tx_, kInsertResult, table, time, json);
   }
 
@@ -1025,9 +1045,30 @@ class PostgresWrite final : public WriteTransaction {
       account_ids.add_integer(plan.accounts[a].id);
       deltas.add_integer(plan.deltas[a]);
     }
-    run(tx_, schema_ >= 13 ? kWriteBatchWithLegs : kWriteBatch, event_tables.done(), event_seqs.done(), event_jsons.done(), tables.done(), games.done(),
-        memos.done(), seqs.done(), deals.done(), payers.done(), payees.done(), amounts.done(), payers_after.done(),
-        payees_after.done(), time, account_ids.done(), deltas.done());
+    if (schema_ < 13) {
+      run(tx_, kWriteBatch, event_tables.done(), event_seqs.done(), event_jsons.done(), tables.done(), games.done(),
+          memos.done(), seqs.done(), deals.done(), payers.done(), payees.done(), amounts.done(), payers_after.done(),
+          payees_after.done(), time, account_ids.done(), deltas.done());
+    } else {
+      ArrayLiteral start_tables, start_deals, start_seqs, start_entries, start_states;
+      for (const auto& [table, start] : held_deal_starts_) {
+        start_tables.add_text(*table);
+        start_deals.add_integer(start->deal);
+        start_seqs.add_integer(start->seq);
+        start_entries.add_text(start->entry_json);
+        start_states.add_text(start->state_json);
+      }
+      ArrayLiteral result_tables, result_jsons;
+      for (const auto& [table, json] : held_results_) {
+        result_tables.add_text(*table);
+        result_jsons.add_text(*json);
+      }
+      run(tx_, kWriteBatchWithLegs, event_tables.done(), event_seqs.done(), event_jsons.done(), tables.done(),
+          games.done(), memos.done(), seqs.done(), deals.done(), payers.done(), payees.done(), amounts.done(),
+          payers_after.done(), payees_after.done(), time, account_ids.done(), deltas.done(), start_tables.done(),
+          start_deals.done(), start_seqs.done(), start_entries.done(), start_states.done(), result_tables.done(),
+          result_jsons.done());
+    }
     if (schema_ < 13) tx_.exec(kCheckDeferred);
   }
 
@@ -1060,6 +1101,8 @@ class PostgresWrite final : public WriteTransaction {
   int schema_ = 0;
   bool batch_ = false;  // between start_batch and finish_batch: events are held back
   std::vector<std::pair<const std::string*, const Event*>> held_events_;
+  std::vector<std::pair<const std::string*, const DealStart*>> held_deal_starts_;
+  std::vector<std::pair<const std::string*, const std::string*>> held_results_;
 };
 
 std::unique_ptr<WriteTransaction> PostgresDatabase::begin_write(const std::vector<TableWrite>& writes) {

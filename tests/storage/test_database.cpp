@@ -917,6 +917,37 @@ TEST_CASE("a deal's start is kept with its step: the list without states, one de
   CHECK(commit(db, {stranger}) == std::vector<bool>{false});
 }
 
+// A batch writes its results and deal starts with its other rows (on
+// PostgreSQL in its one statement): they keep the order of the steps.
+TEST_CASE("a batch's results and deal starts, of two tables interleaved, read back in their steps' order") {
+  OPEN_EACH_BACKEND(db);
+  db.create_table(make_table("t1"));
+  db.create_table(make_table("t2"));
+  std::vector<TableWrite> writes;
+  for (std::int64_t seq = 1; seq <= 6; ++seq) {
+    for (const char* table : {"t1", "t2"}) {
+      TableWrite write = step(table, seq);
+      write.result_json = std::string(R"({"deal":)") + std::to_string(seq) + R"(,"table":")" + table + R"("})";
+      if (seq % 2 == 1)
+        write.deal_start = DealStart{static_cast<int>(seq / 2 + 1), seq, R"({"seq":)" + std::to_string(seq) + "}", "{}"};
+      writes.push_back(write);
+    }
+  }
+  REQUIRE(commit(db, writes) == std::vector<bool>(12, true));
+  for (const char* table : {"t1", "t2"}) {
+    std::vector<std::string> expected;
+    for (int seq = 1; seq <= 6; ++seq)
+      expected.push_back(std::string(R"({"deal":)") + std::to_string(seq) + R"(,"table":")" + table + R"("})");
+    CHECK(db.results(table) == expected);
+    const auto starts = db.deal_starts(table);
+    REQUIRE(starts.size() == 3);
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+      CHECK(starts[i].deal == static_cast<int>(i + 1));
+      CHECK(starts[i].seq == static_cast<std::int64_t>(2 * i + 1));
+    }
+  }
+}
+
 TEST_CASE("migrations upgrade a version 1 file and keep its data") {
   TempFolder temp;
   REQUIRE(Store::latest_schema_version() >= 2);
