@@ -33,12 +33,11 @@ void Writer::commit(storage::TableWrite write, Done done) {
 }
 
 void Writer::flush() {
+  if (local_store_) return write_queued(true);
   {
     std::lock_guard lock(mutex_);
     flush_queued_ = false;
-    if (stopping_) return;  // the writer thread writes what is left
   }
-  if (local_store_) return write_queued();
   wake_.notify_one();
 }
 
@@ -79,15 +78,18 @@ void Writer::loop() {
       });
       if (queue_.empty() && stopping_) return;
     }
-    write_queued();
+    write_queued(false);
   }
 }
 
-void Writer::write_queued() {
+void Writer::write_queued(bool ends_flush) {
+  // A flush that waits here for the commit before it stays queued meanwhile,
+  // so the steps that arrive take it too: one thread waits, not one a step.
   std::lock_guard store(store_mutex_);
   std::deque<Item> batch;
   {
     std::lock_guard lock(mutex_);
+    if (ends_flush) flush_queued_ = false;
     batch.swap(queue_);
     jobs_waiting_ = 0;
   }

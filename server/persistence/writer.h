@@ -75,8 +75,9 @@ class Writer {
 
   void loop();
   void flush();
-  // Writes what is queued, in queue order, holding the store.
-  void write_queued();
+  // Writes what is queued, in queue order, holding the store; `ends_flush`:
+  // called by the burst's flush, which a step queued from now on must ask again.
+  void write_queued(bool ends_flush);
   void commit_steps(std::vector<Step>& steps);
 
   std::unique_ptr<storage::Store> db_;

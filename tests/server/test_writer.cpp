@@ -143,6 +143,35 @@ TEST_CASE("another write queued between two steps keeps its place, and runs with
   CHECK(file.seqs() == std::vector<std::int64_t>{1, 2});
 }
 
+TEST_CASE("a flush that waits for the commit before it stays queued: steps arriving meanwhile join it, no second flush") {
+  WriterFile file("waiting");
+  HandLoop loop;
+  Writer writer(file.path());
+  writer.gather_steps_with(loop.later());
+  // A write on the writer thread holds the store until the gate opens.
+  std::promise<void> started;
+  std::promise<void> gate;
+  auto opened = gate.get_future().share();
+  writer.run([&](storage::Store&) {
+    started.set_value();
+    opened.wait();
+  }, [](std::exception_ptr) {});
+  started.get_future().wait();
+  int answered = 0;
+  writer.commit(step(1), [&](const storage::CommitOutcome& outcome) { answered += outcome.committed(); });
+  REQUIRE(loop.waiting() == 1);
+  std::thread io([&] { loop.run(); });  // the flush, waiting for the store
+  while (loop.waiting() != 0) std::this_thread::yield();
+  writer.commit(step(2), [&](const storage::CommitOutcome& outcome) { answered += outcome.committed(); });
+  CHECK(loop.waiting() == 0);  // the waiting flush takes it
+  gate.set_value();
+  io.join();
+  CHECK(answered == 2);
+  CHECK(writer.transactions() == 2);  // the write on the writer thread, then one for both steps
+  writer.stop();
+  CHECK(file.seqs() == std::vector<std::int64_t>{1, 2});
+}
+
 TEST_CASE("steps whose flush never ran (the loop stopped first) are written when the writer stops") {
   WriterFile file("stop");
   HandLoop loop;
