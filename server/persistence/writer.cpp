@@ -5,11 +5,30 @@
 #include <spdlog/spdlog.h>
 
 #include "server/common/metrics.h"
+#include "storage/sqlite_store.h"
 
 namespace parlour::server {
 
+namespace {
+
+// A completion that throws is logged and the batch goes on: on an I/O thread
+// (a flush) the exception would otherwise leave the rest of the batch
+// unwritten and unanswered, its tables waiting for ever.
+template <typename Completion, typename... Args>
+void tell(const Completion& done, const char* what, const Args&... args) {
+  try {
+    done(args...);
+  } catch (const std::exception& e) {
+    spdlog::error("storage: the completion of {} failed: {}", what, e.what());
+  }
+}
+
+}  // namespace
+
 Writer::Writer(const std::string& where)
-    : db_(storage::open_store(where)), local_store_(!storage::is_postgres_url(where)), thread_([this] { loop(); }) {}
+    : db_(storage::open_store(where)),
+      local_store_(dynamic_cast<const storage::SqliteStore*>(db_.get()) != nullptr),
+      thread_([this] { loop(); }) {}
 
 Writer::~Writer() { stop(); }
 
@@ -109,7 +128,7 @@ void Writer::write_queued(bool ends_flush) {
     } catch (...) {
       error = std::current_exception();
     }
-    job.done(error);
+    tell(job.done, "a write", error);
   }
   commit_steps(steps);
 }
@@ -162,7 +181,7 @@ void Writer::commit_steps(std::vector<Step>& steps) {
         spdlog::error("storage: after a step of table {}: {}", writes[i].table, e.what());
       }
     }
-    steps[i].done(outcomes[i]);
+    tell(steps[i].done, "a table step", outcomes[i]);
   }
   steps.clear();
 }

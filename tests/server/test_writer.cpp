@@ -6,6 +6,7 @@
 #include <functional>
 #include <future>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -168,6 +169,20 @@ TEST_CASE("a flush that waits for the commit before it stays queued: steps arriv
   io.join();
   CHECK(answered == 2);
   CHECK(writer.transactions() == 2);  // the write on the writer thread, then one for both steps
+  writer.stop();
+  CHECK(file.seqs() == std::vector<std::int64_t>{1, 2});
+}
+
+TEST_CASE("a completion that throws is logged: the flush goes on with the rest of its batch and throws nothing") {
+  WriterFile file("throws");
+  HandLoop loop;
+  Writer writer(file.path());
+  writer.gather_steps_with(loop.later());
+  bool second_answered = false;
+  writer.commit(step(1), [](const storage::CommitOutcome&) { throw std::runtime_error("a broken completion"); });
+  writer.commit(step(2), [&](const storage::CommitOutcome& outcome) { second_answered = outcome.committed(); });
+  CHECK_NOTHROW(loop.run());
+  CHECK(second_answered);
   writer.stop();
   CHECK(file.seqs() == std::vector<std::int64_t>{1, 2});
 }
