@@ -17,7 +17,7 @@ TableActor::TableActor(asio::io_context& io, Writer& writer, std::unique_ptr<Tab
       core_(std::move(core)),
       id_(core_->id()),
       game_actions_(metrics::registry().actions_by_game.of(core_->state().record().game)) {
-  for (auto& timer : timers_) timer = std::make_unique<asio::steady_timer>(strand_);
+  for (auto& timer : timers_) timer = std::make_unique<LazyTimer>(strand_);
   refresh_snapshot();
 }
 
@@ -40,7 +40,7 @@ void TableActor::retire_here(const std::string& why) {
   if (retired_) return;
   retired_ = true;
   held_.clear();
-  for (auto& timer : timers_) timer->cancel();
+  for (auto& timer : timers_) timer->clear();
   unwatch_balances();
   spdlog::info("table {}: no longer served by this node: {}", id_, why);
   const auto notice = std::make_shared<const std::string>(
@@ -238,12 +238,10 @@ void TableActor::act_answered(std::chrono::steady_clock::time_point arrived) {
 
 void TableActor::set_timer(const TimerOrder& order) {
   auto& timer = *timers_[static_cast<std::size_t>(order.kind)];
-  timer.cancel();
-  if (!order.after) return;
-  timer.expires_after(*order.after);
-  timer.async_wait([self = shared_from_this(), kind = order.kind, token = order.token](const boost::system::error_code& ec) {
-    if (ec) return;
-    self->submit(nullptr, std::nullopt, [kind, token](TableCore& core) { return core.timer_fired(kind, token); });
+  if (!order.after) return timer.clear();
+  // The core ignores a token no longer current (cancelled or armed again meanwhile).
+  timer.set(*order.after, shared_from_this(), [this, kind = order.kind, token = order.token] {
+    submit(nullptr, std::nullopt, [kind, token](TableCore& core) { return core.timer_fired(kind, token); });
   });
 }
 

@@ -23,6 +23,7 @@
 
 #include "server/common/client.h"
 #include "server/common/metrics.h"
+#include "server/table/lazy_timer.h"
 #include "server/table/table_core.h"
 #include "server/persistence/writer.h"
 
@@ -119,7 +120,7 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
   std::optional<storage::Fence> fence_;
   std::function<void(const std::string&)> lost_;
   std::deque<Command> held_;
-  std::array<std::unique_ptr<boost::asio::steady_timer>, timer_kind_count> timers_;
+  std::array<std::unique_ptr<LazyTimer>, timer_kind_count> timers_;  // the core's (TimerOrder)
   std::unordered_map<ClientId, std::weak_ptr<Client>> clients_;
   std::set<std::string> watched_;  // accounts whose balance changes wake this table
 
