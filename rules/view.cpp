@@ -19,14 +19,17 @@ void hand(JsonWriter& out, const std::vector<Card>& cards, bool visible) {
   else hidden(out, cards.size());
 }
 
+// Members are written in name order wherever one function writes them all:
+// the text writer then only checks the order instead of sorting (JsonText),
+// and a step writes these for every seat of every viewer's view.
 void seat_members(JsonWriter& out, int seat, const std::vector<Card>& cards, bool visible, std::string_view status,
                   bool left) {
-  out.field("seat", seat);
-  out.field("count", cards.size());
   out.key("cards");
   hand(out, cards, visible);
-  out.field("status", status);
+  out.field("count", cards.size());
   out.field("left", left);
+  out.field("seat", seat);
+  out.field("status", status);
 }
 
 void seat(JsonWriter& out, int seat, const std::vector<Card>& cards, bool visible, std::string_view status, bool left) {
@@ -35,16 +38,16 @@ void seat(JsonWriter& out, int seat, const std::vector<Card>& cards, bool visibl
 
 void pile_members(JsonWriter& out, std::string_view id, std::optional<int> owner, const std::vector<Card>& cards,
                   Shown shown) {
-  out.field("id", id);
-  out.field("owner", owner);
-  out.field("count", cards.size());
-  out.key("top");
-  if (shown == Shown::count || cards.empty()) out.null();
-  else out.string(to_string(cards.back()));
   if (shown == Shown::all) {
     out.key("cards");
     view::cards(out, cards);
   }
+  out.field("count", cards.size());
+  out.field("id", id);
+  out.field("owner", owner);
+  out.key("top");
+  if (shown == Shown::count || cards.empty()) out.null();
+  else out.string(to_string(cards.back()));
 }
 
 void pile(JsonWriter& out, std::string_view id, std::optional<int> owner, const std::vector<Card>& cards, Shown shown) {
@@ -53,9 +56,9 @@ void pile(JsonWriter& out, std::string_view id, std::optional<int> owner, const 
 
 void face_down_pile(JsonWriter& out, std::string_view id, std::optional<int> owner, std::size_t count) {
   out.object([&] {
+    out.field("count", count);
     out.field("id", id);
     out.field("owner", owner);
-    out.field("count", count);
     out.field("top", nullptr);
   });
 }
@@ -67,8 +70,8 @@ void meld_members(JsonWriter& out, int id, std::optional<int> owner) {
 
 void meld(JsonWriter& out, int id, std::optional<int> owner, const std::vector<std::string>& cards) {
   out.object([&] {
-    meld_members(out, id, owner);
     out.field("cards", cards);
+    meld_members(out, id, owner);
   });
 }
 
@@ -90,10 +93,10 @@ void turn(JsonWriter& out, const std::vector<int>& seats, std::string_view stage
 }
 
 void base_members(JsonWriter& out, std::string_view layout, std::string_view phase, int deal, std::optional<int> dealer) {
-  out.field("layout", layout);
-  out.field("phase", phase);
   out.field("deal", deal);
   out.field("dealer", dealer);
+  out.field("layout", layout);
+  out.field("phase", phase);
 }
 
 }  // namespace parlour::rules::view
