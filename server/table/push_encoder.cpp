@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "rules/json_writer.h"
 #include "server/common/names.h"
 
 namespace parlour::server {
@@ -65,29 +66,39 @@ std::vector<PushEncoder::PlayerKey> PushEncoder::players_key(const PushScene& sc
   return key;
 }
 
-Json PushEncoder::players_json(const PushScene& scene) {
-  Json players = Json::array();
-  for (int seat = 0; seat < static_cast<int>(scene.state.seats().size()); ++seat) {
-    const auto& s = scene.state.seats()[seat];
-    if (s.player.empty()) continue;
-    const bool connected = s.bot ? !s.left : scene.presence[seat].connected;
-    players.push_back({{"seat", seat},
-                       {"player", s.player},
-                       {"chips", scene.chips[seat]},
-                       {"connected", connected},
-                       {"away", scene.presence[seat].away},
-                       {"bot", s.bot}});
-    if (!s.leaving.empty()) players.back()["leaving"] = s.leaving;
-  }
-  return players;
+// Written straight to text, members in name order (JsonText): the list is
+// written again whenever anyone's chips move, which is most steps.
+std::string PushEncoder::players_text(const PushScene& scene) {
+  rules::JsonText out;
+  out.array([&] {
+    for (int seat = 0; seat < static_cast<int>(scene.state.seats().size()); ++seat) {
+      const auto& s = scene.state.seats()[seat];
+      if (s.player.empty()) continue;
+      const bool connected = s.bot ? !s.left : scene.presence[seat].connected;
+      out.object([&] {
+        out.field("away", scene.presence[seat].away);
+        out.field("bot", s.bot);
+        out.field("chips", scene.chips[seat]);
+        out.field("connected", connected);
+        if (!s.leaving.empty()) out.field("leaving", s.leaving);
+        out.field("player", s.player);
+        out.field("seat", seat);
+      });
+    }
+  });
+  return out.take();
 }
 
-// The chips of players_json's entries, in the same order: what a push carries
+// The chips of players_text's entries, in the same order: what a push carries
 // when nothing else of the list changed.
-Json PushEncoder::players_chips_json(const PushScene& scene) {
-  Json out = Json::array();
-  for (int seat = 0; seat < static_cast<int>(scene.state.seats().size()); ++seat)
-    if (!scene.state.seats()[seat].player.empty()) out.push_back(scene.chips[seat]);
+std::string PushEncoder::players_chips_text(const PushScene& scene) {
+  std::string out = "[";
+  for (int seat = 0; seat < static_cast<int>(scene.state.seats().size()); ++seat) {
+    if (scene.state.seats()[seat].player.empty()) continue;
+    if (out.size() > 1) out += ',';
+    out += std::to_string(scene.chips[seat]);
+  }
+  out += ']';
   return out;
 }
 
@@ -132,10 +143,10 @@ void PushEncoder::refresh_players(const PushScene& scene) {
   if (key == players_key_ && players_version_ != 0) return;
   const bool chips_alone = players_version_ != 0 && same_roster(key, players_key_);
   players_key_ = std::move(key);
-  auto text = players_json(scene).dump();
+  auto text = players_text(scene);
   if (text == players_text_) return;
   players_text_ = std::move(text);
-  players_chips_text_ = players_chips_json(scene).dump();
+  players_chips_text_ = players_chips_text(scene);
   ++players_version_;
   if (!chips_alone) ++roster_version_;
 }

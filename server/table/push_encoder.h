@@ -133,8 +133,8 @@ class PushEncoder {
   void refresh_players(const PushScene& scene);
   static std::vector<PlayerKey> players_key(const PushScene& scene);
   static bool same_roster(const std::vector<PlayerKey>& a, const std::vector<PlayerKey>& b);
-  static Json players_json(const PushScene& scene);
-  static Json players_chips_json(const PushScene& scene);
+  static std::string players_text(const PushScene& scene);
+  static std::string players_chips_text(const PushScene& scene);
   static std::string talk_tail(const PushScene& scene);
   static void log_delta(Member& member, std::string& out, const PushScene& scene);
   static void chat_delta(Member& member, std::string& out, const PushScene& scene);
