@@ -406,20 +406,12 @@ class RedDog final : public GameState {
     const auto& s = seats_[seat];
     const bool own = viewer == seat;
     const bool in_play = own || s.status == Status::waiting;
-    // view::seat_members' members with this game's among them, all in name
-    // order: nothing for the writer to sort (a step writes every seat of
-    // every viewer's view).
-    const std::vector<Card> no_cards;
-    const auto& cards = in_play ? s.hand : no_cards;
+    // In name order around view::seat_members' members (cards … status), so
+    // that the writer has nothing to sort but at a showdown ("shown").
     out.object([&] {
       if (s.bet) out.field("bet", *s.bet);
-      out.key("cards");
-      view::hand(out, cards, own);
-      out.field("count", cards.size());
-      out.field("left", s.left);
-      out.field("seat", seat);
+      view::seat_members(out, seat, in_play ? s.hand : std::vector<Card>{}, own, status_name(s.status), s.left);
       if (s.shown) out.field("shown", to_string(*s.shown));
-      out.field("status", status_name(s.status));
       if (s.target) out.field("target", to_string(*s.target));
     });
   }

@@ -92,14 +92,12 @@ std::string PushEncoder::players_text(const PushScene& scene) {
 // The chips of players_text's entries, in the same order: what a push carries
 // when nothing else of the list changed.
 std::string PushEncoder::players_chips_text(const PushScene& scene) {
-  std::string out = "[";
-  for (int seat = 0; seat < static_cast<int>(scene.state.seats().size()); ++seat) {
-    if (scene.state.seats()[seat].player.empty()) continue;
-    if (out.size() > 1) out += ',';
-    out += std::to_string(scene.chips[seat]);
-  }
-  out += ']';
-  return out;
+  rules::JsonText out;
+  out.array([&] {
+    for (int seat = 0; seat < static_cast<int>(scene.state.seats().size()); ++seat)
+      if (!scene.state.seats()[seat].player.empty()) out.integer(scene.chips[seat]);
+  });
+  return out.take();
 }
 
 bool PushEncoder::same_roster(const std::vector<PlayerKey>& a, const std::vector<PlayerKey>& b) {
