@@ -1,6 +1,7 @@
 #include "bench/storage_bench.h"
 
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <stdexcept>
@@ -115,6 +116,116 @@ void bench_batches(storage::Store& db, std::int64_t& seq, int batch, double dura
                  " bytes + 2 postings, " + fixed(cpu_us_per_step, 1) + " CPU us a step");
 }
 
+// The server's shape: many tables, four players each, their steps interleaved,
+// so that one transaction touches several tables' pages (the one-table bench
+// above finds every row's page already written by the step before). Each
+// table plays five-step deals: the deal (its start kept with a state, four
+// antes), three bets, the result (the pot paid out, a result row).
+class ServerShapedSteps {
+ public:
+  static constexpr int tables = 10;
+  static constexpr int seats = 4;
+
+  explicit ServerShapedSteps(storage::Store& db) {
+    for (int t = 0; t < tables; ++t) {
+      std::vector<std::string> players;
+      for (int s = 0; s < seats; ++s) {
+        players.push_back("p" + std::to_string(t) + "_" + std::to_string(s));
+        db.create_player(players.back(), "benchmark-token-hash-" + players.back(), 1'000'000'000);
+      }
+      ids_.push_back("t" + std::to_string(1000 + t) + "f00d");
+      db.create_table(make_table(ids_.back(), players));
+      players_.push_back(players);
+    }
+    seqs_.assign(tables, 0);
+  }
+
+  // The next step of the next table in turn.
+  storage::TableWrite next() {
+    const int t = turn_++ % tables;
+    const std::string& id = ids_[t];
+    const std::int64_t seq = ++seqs_[t];
+    const std::int64_t deal = (seq - 1) / 5 + 1;
+    const int phase = static_cast<int>((seq - 1) % 5);
+    const std::string pot = storage::pool_account(id, "pot");
+    storage::TableWrite write;
+    write.table = id;
+    write.event = storage::Event{seq, event_json(seq)};
+    auto posting = [&](const std::string& from, const std::string& to, const char* memo) {
+      write.postings.push_back({from, to, 1, memo, id, "red_dog", seq, deal});
+    };
+    const auto& players = players_[t];
+    if (phase == 0) {
+      write.deal_start = storage::DealStart{static_cast<int>(deal), seq, R"({"commitment":")" + std::string(64, 'c') + R"(","deal":)" + std::to_string(deal) + "}", std::string(190, 's')};
+      for (const std::string& player : players) posting(storage::player_account(player), pot, "Red Dog: an ante into the pot");
+    } else if (phase < 4) {
+      posting(storage::player_account(players[static_cast<std::size_t>(phase)]), pot, "Red Dog: a bet into the pot");
+    } else {
+      posting(pot, storage::player_account(players[static_cast<std::size_t>(deal % seats)]), "Red Dog: the pot won");
+      write.result_json = std::string(300, 'r');
+    }
+    return write;
+  }
+
+ private:
+  static storage::TableRecord make_table(const std::string& id, const std::vector<std::string>& players) {
+    storage::TableRecord table;
+    table.id = id;
+    table.game = "red_dog";
+    table.options_json = R"({"ante":1})";
+    table.seed = 1;
+    table.host = players.front();
+    table.status = "playing";
+    for (std::size_t seat = 0; seat < players.size(); ++seat)
+      table.seats.push_back({static_cast<int>(seat), players[seat], false, 0});
+    return table;
+  }
+
+  std::vector<std::string> ids_;
+  std::vector<std::vector<std::string>> players_;
+  std::vector<std::int64_t> seqs_;
+  int turn_ = 0;
+};
+
+// Bytes this process has written to files and sockets so far (/proc/self/io
+// wchar): what a commit costs the kernel, WAL frames and checkpoints.
+std::int64_t bytes_written() {
+  std::ifstream io("/proc/self/io");
+  std::string key;
+  std::int64_t value = 0;
+  while (io >> key >> value)
+    if (key == "wchar:") return value;
+  return 0;
+}
+
+void bench_server_shaped(const fs::path& file, int batch, double duration) {
+  const auto db = storage::open_store(file.string());
+  ServerShapedSteps steps(*db);
+  std::int64_t done = 0;
+  std::int64_t commits = 0;
+  double cpu = 0;
+  const std::int64_t bytes_before = bytes_written();
+  Stopwatch clock;
+  while (clock.seconds() < duration) {
+    std::vector<storage::TableWrite> writes;
+    for (int i = 0; i < batch; ++i) writes.push_back(steps.next());
+    const double thread_before = thread_cpu_seconds();
+    const auto outcomes = db->commit(writes);
+    cpu += thread_cpu_seconds() - thread_before;
+    for (const storage::CommitOutcome& outcome : outcomes)
+      if (!outcome.committed()) throw std::runtime_error("a benchmark step was not committed: " + outcome.detail);
+    done += batch;
+    ++commits;
+  }
+  const double seconds = clock.seconds();
+  const double kib_a_commit = static_cast<double>(bytes_written() - bytes_before) / 1024.0 / static_cast<double>(commits);
+  print_rate("storage/commit " + std::to_string(ServerShapedSteps::tables) + " tables, " + std::to_string(batch) +
+                 " steps per call",
+             static_cast<double>(done), seconds, "steps/s",
+             std::to_string(commits) + " transactions, " + fixed(1e6 * cpu / static_cast<double>(done), 1) +
+                 " CPU us a step, " + fixed(kib_a_commit, 1) + " KiB written a transaction");
+}
+
 // The same on a PostgreSQL cluster started for the purpose on loopback, with
 // synchronous_commit off: like SQLite's WAL with synchronous=NORMAL, a commit
 // survives the server process dying but not the machine losing power. The
@@ -147,6 +258,9 @@ void run_storage_bench(const Options& options) {
     std::int64_t seq = 0;
     bench_batches(*db, seq, batch, options.micro_seconds(), "storage/commit", [] { return 0.0; });
   }
+  // Four steps a transaction is what the server's closed loop gathers at 10 tables.
+  for (int batch : {4, 16})
+    bench_server_shaped(folder.path() / ("tables-" + std::to_string(batch) + ".db"), batch, options.micro_seconds());
   run_postgres_bench(options);
 }
 

@@ -95,6 +95,17 @@ SELECT l.transfer_id, l.account_id, CASE WHEN l.amount < 0 THEN 'payer' ELSE 'pa
 WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = l.account_id)
 ORDER BY l.entry)sql";
 
+// A leg's pool flag (schema 14) against its account's name: a player's leg
+// flagged as a pool's would be missing from his ledger. NULL (written before
+// schema 14) is listed either way.
+constexpr const char* kMisflaggedLegs = R"sql(
+SELECT t.id, a.name, 'payer', t.from_is_pool FROM transfers t JOIN accounts a ON a.id = t.from_account
+WHERE t.from_is_pool IS NOT NULL AND t.from_is_pool <> CASE WHEN substr(a.name, 1, 5) = 'pool:' THEN 1 ELSE 0 END
+UNION ALL
+SELECT t.id, a.name, 'payee', t.to_is_pool FROM transfers t JOIN accounts a ON a.id = t.to_account
+WHERE t.to_is_pool IS NOT NULL AND t.to_is_pool <> CASE WHEN substr(a.name, 1, 5) = 'pool:' THEN 1 ELSE 0 END
+ORDER BY 1, 3)sql";
+
 constexpr const char* kBalancesOff = R"sql(
 SELECT a.name, a.balance, coalesce(legs.total, 0)
 FROM accounts a
@@ -134,6 +145,12 @@ void check_transfers(Snapshot& db, LedgerCheck& check) {
   db.each_row(kLegsWithoutAccount, [&](const Row& row) {
     check.problems.push_back("transfer " + row[0] + " names account " + row[1] + " as its " + row[2] +
                              ", which does not exist");
+  });
+  db.each_row(kMisflaggedLegs, [&](const Row& row) {
+    const bool flagged_pool = row[3] == "1";
+    check.problems.push_back("transfer " + row[0] + ": its " + row[2] + ", account " + row[1] + ", is marked " +
+                             (flagged_pool ? "a pool's (left out of its ledger's index)" : "not a pool's") +
+                             ", expected " + (flagged_pool ? "not a pool's" : "a pool's"));
   });
 }
 

@@ -346,6 +346,20 @@ CREATE VIEW ledger_entries(entry, transfer_id, account_id, amount, balance_after
   UNION ALL
   SELECT 2 * id, id, to_account, amount, to_balance_after FROM transfers;
 )sql"},
+    {14, "a step's rows where they cost least: a pool's legs out of the by-account indexes, events and deal starts in commit order", R"sql(
+-- As in SQLite: a pool's legs (pool:TABLE:NAME) leave the by-account
+-- indexes, which only players' and the bank's ledgers are read through; NULL
+-- marks a leg written before this migration, which stays listed. (Events and
+-- deal starts are already kept in commit order here: PostgreSQL's tables are
+-- heaps, their keys indexes.)
+ALTER TABLE transfers
+  ADD COLUMN from_is_pool INTEGER CHECK (from_is_pool IN (0, 1)),
+  ADD COLUMN to_is_pool INTEGER CHECK (to_is_pool IN (0, 1));
+DROP INDEX transfers_by_payer;
+DROP INDEX transfers_by_payee;
+CREATE INDEX transfers_by_payer ON transfers(from_account, id) WHERE from_is_pool IS DISTINCT FROM 1;
+CREATE INDEX transfers_by_payee ON transfers(to_account, id) WHERE to_is_pool IS DISTINCT FROM 1;
+)sql"},
 };
 
 static_assert(migrations_are_numbered_in_order(kMigrations),
@@ -544,27 +558,40 @@ constexpr Statement kPostingFromOther{
 #undef PARLOUR_POSTING
 // From schema 13 on: the transfer is one row holding both legs, written only
 // when both accounts moved. Returns 2 (legs written), or 0 when the debit was refused.
-#define PARLOUR_POSTING_WITH_LEGS(DEBITED) \
+#define PARLOUR_POSTING_WITH_LEGS(DEBITED, FLAG_COLUMNS, FLAG_VALUES) \
   "WITH debited AS (" DEBITED "), " \
   "credited AS (INSERT INTO accounts(name, balance) VALUES ($8, $9) " \
   "             ON CONFLICT (name) DO UPDATE SET balance = accounts.balance + EXCLUDED.balance " \
   "             RETURNING id, balance), " \
   "transfer AS (INSERT INTO transfers(time, table_id, game, memo, seq, deal, from_account, to_account, amount, " \
-  "                                   from_balance_after, to_balance_after) " \
+  "                                   from_balance_after, to_balance_after" FLAG_COLUMNS ") " \
   "             SELECT $1::TEXT, $2::TEXT, $3::TEXT, $4::TEXT, $5::BIGINT, $6::BIGINT, debited.id, credited.id, " \
-  "                    $9::BIGINT, debited.balance, credited.balance FROM debited, credited " \
+  "                    $9::BIGINT, debited.balance, credited.balance" FLAG_VALUES " FROM debited, credited " \
   "             RETURNING 1) " \
   "SELECT 2 * count(*) FROM transfer"
-constexpr Statement kPostingWithLegsFromPlayer{
-    "posting_with_legs_from_player",
-    PARLOUR_POSTING_WITH_LEGS("UPDATE accounts SET balance = balance - $9 WHERE name = $7 AND balance >= $9 "
-                              "RETURNING id, balance")};
-constexpr Statement kPostingWithLegsFromOther{
-    "posting_with_legs_from_other",
-    PARLOUR_POSTING_WITH_LEGS("INSERT INTO accounts(name, balance) VALUES ($7, -$9::BIGINT) "
-                              "ON CONFLICT (name) DO UPDATE SET balance = accounts.balance - $9 "
-                              "RETURNING id, balance")};
+// From schema 14 on: and whether each side is a pool's (pool_account's form).
+#define PARLOUR_POOL_FLAGS ", from_is_pool, to_is_pool"
+#define PARLOUR_POOL_FLAG_VALUES ", starts_with($7, 'pool:')::INTEGER, starts_with($8, 'pool:')::INTEGER"
+#define PARLOUR_DEBIT_PLAYER \
+  "UPDATE accounts SET balance = balance - $9 WHERE name = $7 AND balance >= $9 RETURNING id, balance"
+#define PARLOUR_DEBIT_OTHER                                                                               \
+  "INSERT INTO accounts(name, balance) VALUES ($7, -$9::BIGINT) "                                         \
+  "ON CONFLICT (name) DO UPDATE SET balance = accounts.balance - $9 RETURNING id, balance"
+constexpr Statement kPostingWithLegsFromPlayer{"posting_with_legs_from_player",
+                                               PARLOUR_POSTING_WITH_LEGS(PARLOUR_DEBIT_PLAYER, "", "")};
+constexpr Statement kPostingWithLegsFromOther{"posting_with_legs_from_other",
+                                              PARLOUR_POSTING_WITH_LEGS(PARLOUR_DEBIT_OTHER, "", "")};
+constexpr Statement kPostingWithFlaggedLegsFromPlayer{
+    "posting_with_flagged_legs_from_player",
+    PARLOUR_POSTING_WITH_LEGS(PARLOUR_DEBIT_PLAYER, PARLOUR_POOL_FLAGS, PARLOUR_POOL_FLAG_VALUES)};
+constexpr Statement kPostingWithFlaggedLegsFromOther{
+    "posting_with_flagged_legs_from_other",
+    PARLOUR_POSTING_WITH_LEGS(PARLOUR_DEBIT_OTHER, PARLOUR_POOL_FLAGS, PARLOUR_POOL_FLAG_VALUES)};
 #undef PARLOUR_POSTING_WITH_LEGS
+#undef PARLOUR_DEBIT_PLAYER
+#undef PARLOUR_DEBIT_OTHER
+#undef PARLOUR_POOL_FLAGS
+#undef PARLOUR_POOL_FLAG_VALUES
 
 constexpr Statement kInsertTable{"insert_table", R"sql(
 INSERT INTO tables(id, game, options_json, seed, host, status, is_private, invite, deck_json, created_at, clock_json)
@@ -634,34 +661,81 @@ SELECT 1)sql"};
 // $22-$23 the results it records (table, json), in the order the steps gave
 // them (a table's results are read back by id). A batch is then one statement
 // whatever its steps did, where each deal start and result took a round trip.
-constexpr Statement kWriteBatchWithLegs{"write_batch_with_legs", R"sql(
-WITH events AS (
-  INSERT INTO table_events(table_id, seq, json) SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[])),
-transfers_written AS (
-  INSERT INTO transfers(time, table_id, game, memo, seq, deal, from_account, to_account, amount,
-                        from_balance_after, to_balance_after)
-  SELECT $14::TEXT, p.table_id, p.game, p.memo, p.seq, p.deal, p.from_id, p.to_id, p.amount, p.from_after, p.to_after
-  FROM unnest($4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[],
-              $11::bigint[], $12::bigint[], $13::bigint[])
-       WITH ORDINALITY AS p(table_id, game, memo, seq, deal, from_id, to_id, amount, from_after, to_after, ord)
-  ORDER BY p.ord),
-balances AS (
-  UPDATE accounts SET balance = accounts.balance + moved.delta
-  FROM unnest($15::bigint[], $16::bigint[]) AS moved(id, delta) WHERE accounts.id = moved.id),
-deals_started AS (
-  INSERT INTO deal_starts(table_id, deal, seq, entry_json, state_json)
-  SELECT * FROM unnest($17::text[], $18::integer[], $19::bigint[], $20::text[], $21::text[])),
-results_written AS (
-  INSERT INTO results(table_id, time, json)
-  SELECT r.table_id, $14::TEXT, r.json FROM unnest($22::text[], $23::text[]) WITH ORDINALITY AS r(table_id, json, ord)
-  ORDER BY r.ord)
-SELECT 1)sql"};
+// From schema 14 on, $24-$25 say whether each posting's payer and payee are
+// pools (the by-account indexes leave a pool's legs out).
+#define PARLOUR_WRITE_BATCH_WITH_LEGS(NAME, PREPARED_AS, FLAG_COLUMNS, FLAG_VALUES, FLAG_ARRAYS, FLAG_NAMES)             \
+  constexpr Statement NAME {                                                                                          \
+    PREPARED_AS,                                                                                                      \
+        "WITH events AS ("                                                                                            \
+        "  INSERT INTO table_events(table_id, seq, json) SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[])),"  \
+        "transfers_written AS ("                                                                                      \
+        "  INSERT INTO transfers(time, table_id, game, memo, seq, deal, from_account, to_account, amount,"           \
+        "                        from_balance_after, to_balance_after" FLAG_COLUMNS ")"                               \
+        "  SELECT $14::TEXT, p.table_id, p.game, p.memo, p.seq, p.deal, p.from_id, p.to_id, p.amount, p.from_after," \
+        "         p.to_after" FLAG_VALUES                                                                             \
+        "  FROM unnest($4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[],"  \
+        "              $11::bigint[], $12::bigint[], $13::bigint[]" FLAG_ARRAYS ")"                                   \
+        "       WITH ORDINALITY AS p(table_id, game, memo, seq, deal, from_id, to_id, amount, from_after, to_after"   \
+        FLAG_NAMES ", ord)"                                                                                           \
+        "  ORDER BY p.ord),"                                                                                          \
+        "balances AS ("                                                                                               \
+        "  UPDATE accounts SET balance = accounts.balance + moved.delta"                                              \
+        "  FROM unnest($15::bigint[], $16::bigint[]) AS moved(id, delta) WHERE accounts.id = moved.id),"             \
+        "deals_started AS ("                                                                                          \
+        "  INSERT INTO deal_starts(table_id, deal, seq, entry_json, state_json)"                                      \
+        "  SELECT * FROM unnest($17::text[], $18::integer[], $19::bigint[], $20::text[], $21::text[])),"             \
+        "results_written AS ("                                                                                        \
+        "  INSERT INTO results(table_id, time, json)"                                                                 \
+        "  SELECT r.table_id, $14::TEXT, r.json FROM unnest($22::text[], $23::text[]) WITH ORDINALITY AS r(table_id, json, ord)" \
+        "  ORDER BY r.ord)"                                                                                           \
+        "SELECT 1"                                                                                                    \
+  }
+PARLOUR_WRITE_BATCH_WITH_LEGS(kWriteBatchWithLegs, "write_batch_with_legs", "", "", "", "");
+PARLOUR_WRITE_BATCH_WITH_LEGS(kWriteBatchWithFlaggedLegs, "write_batch_with_flagged_legs", ", from_is_pool, to_is_pool", ", p.from_is_pool, p.to_is_pool",
+                              ", $24::integer[], $25::integer[]", ", from_is_pool, to_is_pool");
+#undef PARLOUR_WRITE_BATCH_WITH_LEGS
 
-constexpr Statement kWriteStatements[] = {
+// The ledger from schema 14 on, as SQLite's (storage/sqlite_store.cpp): a
+// player's or the bank's legs through the partial by-account indexes, a
+// pool's (in no by-account index) newest first through every transfer, for
+// tests and checks. The test on $1's prefix is a one-time filter.
+constexpr Statement kLedgerPageFlaggingPools{"ledger_page_flagging_pools", R"sql(
+SELECT e.entry, e.time, e.amount, e.balance_after, e.table_id, e.game, e.memo, coalesce(tb.is_private, 0),
+       e.seq, e.deal
+FROM (
+  SELECT * FROM (
+    SELECT 2 * id - 1 AS entry, time, -amount AS amount, from_balance_after AS balance_after, table_id, game, memo,
+           seq, deal
+    FROM transfers WHERE from_account = (SELECT id FROM accounts WHERE name = $1) AND from_is_pool IS DISTINCT FROM 1
+                     AND id <= $2::BIGINT / 2 AND NOT starts_with($1, 'pool:')
+    ORDER BY id DESC LIMIT $3) payer
+  UNION ALL
+  SELECT * FROM (
+    SELECT 2 * id AS entry, time, amount, to_balance_after, table_id, game, memo, seq, deal
+    FROM transfers WHERE to_account = (SELECT id FROM accounts WHERE name = $1) AND to_is_pool IS DISTINCT FROM 1
+                     AND id <= ($2::BIGINT - 1) / 2 AND NOT starts_with($1, 'pool:')
+    ORDER BY id DESC LIMIT $3) payee
+  UNION ALL
+  SELECT * FROM (
+    SELECT CASE WHEN t.from_account = a.id THEN 2 * t.id - 1 ELSE 2 * t.id END AS entry, t.time,
+           CASE WHEN t.from_account = a.id THEN -t.amount ELSE t.amount END AS amount,
+           CASE WHEN t.from_account = a.id THEN t.from_balance_after ELSE t.to_balance_after END AS balance_after,
+           t.table_id, t.game, t.memo, t.seq, t.deal
+    FROM accounts a JOIN transfers t ON t.from_account = a.id OR t.to_account = a.id
+    WHERE a.name = $1 AND starts_with($1, 'pool:')
+      AND CASE WHEN t.from_account = a.id THEN 2 * t.id - 1 ELSE 2 * t.id END < $2::BIGINT
+    ORDER BY t.id DESC LIMIT $3) pool
+) e
+LEFT JOIN tables tb ON tb.id = e.table_id
+ORDER BY e.entry DESC
+LIMIT $3)sql"};
+
+constexpr Statement kPreparedStatements[] = {
     kLeasesForWrite, kRecordMigration, kInsertPlayer, kPostingFromPlayer, kPostingFromOther, kInsertTable,
     kSetStatus,      kSetFailure,      kDeleteSeats,  kInsertSeat,        kInsertEvent,      kInsertResult,
     kInsertDealStart, kReadAccounts,   kOpenEmptyAccount, kWriteBatch,       kPostingWithLegsFromPlayer,
-    kPostingWithLegsFromOther, kWriteBatchWithLegs,
+    kPostingWithLegsFromOther, kWriteBatchWithLegs, kPostingWithFlaggedLegsFromPlayer, kPostingWithFlaggedLegsFromOther,
+    kWriteBatchWithFlaggedLegs, kLedgerPageFlaggingPools,
 };
 // The ledger's deferred checks made now, in one round trip, so that a batch
 // they refuse is written again step by step instead of failing at COMMIT.
@@ -785,7 +859,7 @@ class PostgresRow final : public Row {
 };
 
 // Runs a read with its parameters sent as text (how libpqxx sends them anyway).
-void run_query(pqxx::transaction_base& tx, Query query, const Params& params, const EachRow& each) {
+void run_prepared(pqxx::transaction_base& tx, const std::string& name, const Params& params, const EachRow& each) {
   std::vector<std::string> spelled(params.size());
   std::vector<const char*> values(params.size(), nullptr);
   for (std::size_t i = 0; i < params.size(); ++i) {
@@ -796,8 +870,12 @@ void run_query(pqxx::transaction_base& tx, Query query, const Params& params, co
       values[i] = text->c_str();
     }
   }
-  const pqxx::result rows = tx.exec_prepared(statement_name(query), pqxx::prepare::make_dynamic_params(values));
+  const pqxx::result rows = tx.exec_prepared(name, pqxx::prepare::make_dynamic_params(values));
   for (const pqxx::row& row : rows) each(PostgresRow(row));
+}
+
+void run_query(pqxx::transaction_base& tx, Query query, const Params& params, const EachRow& each) {
+  run_prepared(tx, statement_name(query), params, each);
 }
 
 // ---------------------------------------------------------------------------
@@ -818,7 +896,10 @@ class PostgresDatabase final : public SqlBackend {
 
   void each_row(Query query, const Params& params, const EachRow& each) override {
     pqxx::nontransaction tx(live());
-    run_query(tx, query, params, each);
+    if (query == Query::ledger_page && schema >= 14)
+      run_prepared(tx, kLedgerPageFlaggingPools.name, params, each);
+    else
+      run_query(tx, query, params, each);
   }
 
   std::unique_ptr<WriteTransaction> begin_write(const std::vector<TableWrite>& writes) override;
@@ -848,7 +929,7 @@ class PostgresDatabase final : public SqlBackend {
   // naming columns a later migration adds can be declared before it runs.
   void connect() const {
     open_ = std::make_unique<pqxx::connection>(full_url_);
-    for (const Statement& statement : kWriteStatements) open_->prepare(statement.name, statement.sql);
+    for (const Statement& statement : kPreparedStatements) open_->prepare(statement.name, statement.sql);
     for (int query = 0; query < kQueryCount; ++query)
       open_->prepare(statement_name(static_cast<Query>(query)), sql_of(static_cast<Query>(query)));
   }
@@ -987,8 +1068,9 @@ class PostgresWrite final : public WriteTransaction {
     std::string seq_text;
     std::string deal_text;
     const std::int64_t entries =
-        run(tx_, schema_ >= 13 ? (from_player ? kPostingWithLegsFromPlayer : kPostingWithLegsFromOther)
-                 : (from_player ? kPostingFromPlayer : kPostingFromOther),
+        run(tx_, schema_ >= 14   ? (from_player ? kPostingWithFlaggedLegsFromPlayer : kPostingWithFlaggedLegsFromOther)
+                 : schema_ >= 13 ? (from_player ? kPostingWithLegsFromPlayer : kPostingWithLegsFromOther)
+                                 : (from_player ? kPostingFromPlayer : kPostingFromOther),
             time, text_or_null(posting.table),
             text_or_null(posting.game), posting.memo, integer_or_null(posting.seq, seq_text),
             integer_or_null(posting.deal, deal_text), posting.from, posting.to, posting.amount)[0][0]
@@ -1023,7 +1105,8 @@ class PostgresWrite final : public WriteTransaction {
       event_seqs.add_integer(event->seq);
       event_jsons.add_text(event->json);
     }
-    ArrayLiteral tables, games, memos, seqs, deals, payers, payees, amounts, payers_after, payees_after;
+    ArrayLiteral tables, games, memos, seqs, deals, payers, payees, amounts, payers_after, payees_after, payers_pools,
+        payees_pools;
     for (const std::vector<PlannedPosting>& step : plan.steps) {
       for (const PlannedPosting& planned : step) {
         const Posting& posting = *planned.posting;
@@ -1037,6 +1120,8 @@ class PostgresWrite final : public WriteTransaction {
         amounts.add_integer(posting.amount);
         payers_after.add_integer(planned.from_balance_after);
         payees_after.add_integer(planned.to_balance_after);
+        payers_pools.add_integer(is_pool_account(posting.from) ? 1 : 0);
+        payees_pools.add_integer(is_pool_account(posting.to) ? 1 : 0);
       }
     }
     ArrayLiteral account_ids, deltas;
@@ -1063,11 +1148,19 @@ class PostgresWrite final : public WriteTransaction {
         result_tables.add_text(*table);
         result_jsons.add_text(*json);
       }
-      run(tx_, kWriteBatchWithLegs, event_tables.done(), event_seqs.done(), event_jsons.done(), tables.done(),
-          games.done(), memos.done(), seqs.done(), deals.done(), payers.done(), payees.done(), amounts.done(),
-          payers_after.done(), payees_after.done(), time, account_ids.done(), deltas.done(), start_tables.done(),
-          start_deals.done(), start_seqs.done(), start_entries.done(), start_states.done(), result_tables.done(),
-          result_jsons.done());
+      if (schema_ >= 14) {
+        run(tx_, kWriteBatchWithFlaggedLegs, event_tables.done(), event_seqs.done(), event_jsons.done(), tables.done(),
+            games.done(), memos.done(), seqs.done(), deals.done(), payers.done(), payees.done(), amounts.done(),
+            payers_after.done(), payees_after.done(), time, account_ids.done(), deltas.done(), start_tables.done(),
+            start_deals.done(), start_seqs.done(), start_entries.done(), start_states.done(), result_tables.done(),
+            result_jsons.done(), payers_pools.done(), payees_pools.done());
+      } else {
+        run(tx_, kWriteBatchWithLegs, event_tables.done(), event_seqs.done(), event_jsons.done(), tables.done(),
+            games.done(), memos.done(), seqs.done(), deals.done(), payers.done(), payees.done(), amounts.done(),
+            payers_after.done(), payees_after.done(), time, account_ids.done(), deltas.done(), start_tables.done(),
+            start_deals.done(), start_seqs.done(), start_entries.done(), start_states.done(), result_tables.done(),
+            result_jsons.done());
+      }
     }
     if (schema_ < 13) tx_.exec(kCheckDeferred);
   }

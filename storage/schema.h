@@ -7,7 +7,7 @@
 
 namespace parlour::storage {
 
-inline constexpr int kLatestSchemaVersion = 13;
+inline constexpr int kLatestSchemaVersion = 14;
 
 struct Migration {
   int version;

@@ -435,6 +435,49 @@ CREATE VIEW ledger_entries(entry, transfer_id, account_id, amount, balance_after
   UNION ALL
   SELECT 2 * id, id, to_account, amount, to_balance_after FROM transfers;
 )sql"},
+    {14, "a step's rows where they cost least: a pool's legs out of the by-account indexes, events and deal starts in commit order", R"sql(
+-- Measured on the server's shape (parlour_bench --only storage, ten tables
+-- of four players): a step's commit dirtied pages all over the by-account
+-- indexes and the table-keyed b-trees.
+--
+-- A pool's legs (pool:TABLE:NAME, half of a table's legs) leave the
+-- by-account indexes: nobody lists a pool's ledger by account (players read
+-- their own and each other's, the operator the bank's), and a table's
+-- movements are found by table. NULL marks a leg written before this
+-- migration, which stays in the index either way.
+ALTER TABLE transfers ADD COLUMN from_is_pool INTEGER CHECK (from_is_pool IN (0, 1));
+ALTER TABLE transfers ADD COLUMN to_is_pool INTEGER CHECK (to_is_pool IN (0, 1));
+DROP INDEX transfers_by_payer;
+DROP INDEX transfers_by_payee;
+CREATE INDEX transfers_by_payer ON transfers(from_account) WHERE from_is_pool IS NOT 1;
+CREATE INDEX transfers_by_payee ON transfers(to_account) WHERE to_is_pool IS NOT 1;
+
+-- Events and deal starts as rowid tables, each new row appended at the end
+-- of its b-tree: keyed by table (WITHOUT ROWID), a row went amid its
+-- table's rows and split pages it shared with other tables. Their keys stay
+-- unique through the index each primary key now makes.
+CREATE TABLE table_events_rebuilt (
+  table_id  TEXT NOT NULL REFERENCES tables(id),
+  seq       INTEGER NOT NULL,
+  json      TEXT NOT NULL,
+  PRIMARY KEY (table_id, seq)
+);
+INSERT INTO table_events_rebuilt(table_id, seq, json) SELECT table_id, seq, json FROM table_events ORDER BY table_id, seq;
+DROP TABLE table_events;
+ALTER TABLE table_events_rebuilt RENAME TO table_events;
+CREATE TABLE deal_starts_rebuilt (
+  table_id    TEXT NOT NULL REFERENCES tables(id),
+  deal        INTEGER NOT NULL CHECK (deal > 0),
+  seq         INTEGER NOT NULL,
+  entry_json  TEXT NOT NULL,
+  state_json  TEXT NOT NULL,
+  PRIMARY KEY (table_id, deal)
+);
+INSERT INTO deal_starts_rebuilt(table_id, deal, seq, entry_json, state_json)
+  SELECT table_id, deal, seq, entry_json, state_json FROM deal_starts ORDER BY table_id, deal;
+DROP TABLE deal_starts;
+ALTER TABLE deal_starts_rebuilt RENAME TO deal_starts;
+)sql"},
 };
 
 static_assert(migrations_are_numbered_in_order(kMigrations),
@@ -455,6 +498,44 @@ constexpr const char* kReleaseSavepoint = "RELEASE table_write";
 
 // The reads of storage/sql_store.h's Query, with its parameters in its order.
 // rowid order is creation order.
+// The ledger from schema 14 on. A player's (or the bank's) legs from either
+// side of its transfers, each side read newest first through its own partial
+// index and cut at the page's size, so a page costs its rows however long the
+// account's history. A pool's legs are in no by-account index (migration 14):
+// its ledger is read newest first through every transfer, for tests and
+// checks (no request lists a pool's ledger). The test on ?1's prefix is a
+// constant, decided once before any row is read.
+constexpr const char* kLedgerPageFlaggingPools = R"sql(
+SELECT e.entry, e.time, e.amount, e.balance_after, e.table_id, e.game, e.memo, coalesce(tb.is_private, 0),
+       e.seq, e.deal
+FROM (
+  SELECT * FROM (
+    SELECT 2 * id - 1 AS entry, time, -amount AS amount, from_balance_after AS balance_after, table_id, game, memo,
+           seq, deal
+    FROM transfers WHERE from_account = (SELECT id FROM accounts WHERE name = ?1) AND from_is_pool IS NOT 1
+                     AND id <= ?2 / 2 AND substr(?1, 1, 5) <> 'pool:'
+    ORDER BY id DESC LIMIT ?3)
+  UNION ALL
+  SELECT * FROM (
+    SELECT 2 * id AS entry, time, amount, to_balance_after, table_id, game, memo, seq, deal
+    FROM transfers WHERE to_account = (SELECT id FROM accounts WHERE name = ?1) AND to_is_pool IS NOT 1
+                     AND id <= (?2 - 1) / 2 AND substr(?1, 1, 5) <> 'pool:'
+    ORDER BY id DESC LIMIT ?3)
+  UNION ALL
+  SELECT * FROM (
+    SELECT CASE WHEN t.from_account = a.id THEN 2 * t.id - 1 ELSE 2 * t.id END AS entry, t.time,
+           CASE WHEN t.from_account = a.id THEN -t.amount ELSE t.amount END,
+           CASE WHEN t.from_account = a.id THEN t.from_balance_after ELSE t.to_balance_after END,
+           t.table_id, t.game, t.memo, t.seq, t.deal
+    FROM accounts a JOIN transfers t ON t.from_account = a.id OR t.to_account = a.id
+    WHERE a.name = ?1 AND substr(?1, 1, 5) = 'pool:'
+      AND CASE WHEN t.from_account = a.id THEN 2 * t.id - 1 ELSE 2 * t.id END < ?2
+    ORDER BY t.id DESC LIMIT ?3)
+) e
+LEFT JOIN tables tb ON tb.id = e.table_id
+ORDER BY e.entry DESC
+LIMIT ?3)sql";
+
 constexpr const char* sql_of(Query query) {
   switch (query) {
     case Query::schema_version: return "SELECT coalesce(max(version), 0) FROM schema_version";
@@ -626,6 +707,12 @@ constexpr const char* kInsertTransferAfterEntries =
   "INSERT INTO transfers(time, table_id, game, memo, seq, deal, from_account, to_account, amount, "          \
   "from_balance_after, to_balance_after) VALUES "
 constexpr const char* kInsertTransferWithLegs = PARLOUR_TRANSFER_WITH_LEGS "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+// From schema 14 on: and whether each side is a pool's (which no by-account index lists).
+#define PARLOUR_TRANSFER_WITH_FLAGGED_LEGS                                                                    \
+  "INSERT INTO transfers(time, table_id, game, memo, seq, deal, from_account, to_account, amount, "          \
+  "from_balance_after, to_balance_after, from_is_pool, to_is_pool) VALUES "
+constexpr const char* kInsertTransferWithFlaggedLegs =
+    PARLOUR_TRANSFER_WITH_FLAGGED_LEGS "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
 constexpr const char* kAddToAccount =
     "UPDATE accounts SET balance = balance + ?2 WHERE name = ?1 RETURNING id, balance";
 constexpr const char* kOpenAccount = "INSERT INTO accounts(name, balance) VALUES (?1, ?2) RETURNING id, balance";
@@ -640,8 +727,8 @@ constexpr const char* kMoveBalance = "UPDATE accounts SET balance = balance + ?2
 // The rows a batch writes many of at once: a multi-row INSERT of each kind,
 // prepared for 1, 2, 4 ... kMostRowsAStatement rows, so that a batch of n
 // rows takes one statement for each bit of n.
-enum class RowKind { event, entry, transfer, transfer_with_legs };
-constexpr int kRowKinds = 4;
+enum class RowKind { event, entry, transfer, transfer_with_legs, transfer_with_flagged_legs };
+constexpr int kRowKinds = 5;
 constexpr int kMostRowsAStatement = 64;
 constexpr int kRowSizes = 7;  // 1, 2, 4 ... 64
 
@@ -656,8 +743,11 @@ constexpr RowInsert kRowInserts[kRowKinds] = {
     {"INSERT INTO transfers(id, time, table_id, game, memo, seq, deal) VALUES ", "(?,?,?,?,?,?,?)"},
     // From schema 13 on, the whole movement.
     {PARLOUR_TRANSFER_WITH_LEGS, "(?,?,?,?,?,?,?,?,?,?,?)"},
+    // From schema 14 on, with each side's pool flag.
+    {PARLOUR_TRANSFER_WITH_FLAGGED_LEGS, "(?,?,?,?,?,?,?,?,?,?,?,?,?)"},
 };
 #undef PARLOUR_TRANSFER_WITH_LEGS
+#undef PARLOUR_TRANSFER_WITH_FLAGGED_LEGS
 
 std::string multi_row_insert(RowKind kind, int rows) {
   const RowInsert& insert = kRowInserts[static_cast<int>(kind)];
@@ -910,7 +1000,7 @@ class SqliteDatabase final : public SqlBackend {
   std::string describe() const override { return "SQLite file " + path; }
 
   void each_row(Query query, const Params& params, const EachRow& each) override {
-    Borrowed statement(cached(sql_of(query)));
+    Borrowed statement(cached(query == Query::ledger_page && schema >= 14 ? kLedgerPageFlaggingPools : sql_of(query)));
     bind_params(*statement, params);
     const SqliteRow row(*statement);
     while (statement->executeStep()) each(row);
@@ -1173,9 +1263,9 @@ class SqliteWrite final : public WriteTransaction {
       const std::optional<AccountChange> debit = debit_account(posting);
       if (!debit) return false;
       const AccountChange credit = add_to_account(posting.to, posting.amount);
-      Borrowed insert(cached(kInsertTransferWithLegs));
+      Borrowed insert(cached(flags_pools() ? kInsertTransferWithFlaggedLegs : kInsertTransferWithLegs));
       UnboundAfter unbound(*insert);
-      bind_transfer_with_legs(*insert, 1, posting, time, *debit, credit);
+      bind_transfer_with_legs(*insert, 1, posting, time, *debit, credit, flags_pools());
       insert->exec();
       return true;
     }
@@ -1234,11 +1324,12 @@ class SqliteWrite final : public WriteTransaction {
     for (const std::vector<PlannedPosting>& step : plan.steps)
       for (const PlannedPosting& planned : step) postings.push_back(&planned);
     if (database_.schema >= 13) {
-      insert_rows(RowKind::transfer_with_legs, postings.size(), [&](SQLite::Statement& insert, int index, std::size_t row) {
+      const RowKind kind = flags_pools() ? RowKind::transfer_with_flagged_legs : RowKind::transfer_with_legs;
+      insert_rows(kind, postings.size(), [&](SQLite::Statement& insert, int index, std::size_t row) {
         const PlannedPosting& planned = *postings[row];
         bind_transfer_with_legs(insert, index, *planned.posting, time,
                                 {plan.accounts[planned.from].id, planned.from_balance_after},
-                                {plan.accounts[planned.to].id, planned.to_balance_after});
+                                {plan.accounts[planned.to].id, planned.to_balance_after}, flags_pools());
       });
     } else {
       write_entries_then_transfers(plan, postings, time);
@@ -1365,8 +1456,12 @@ class SqliteWrite final : public WriteTransaction {
   }
 
   // A transfer row of schema 13 from parameter `index` on, bound without copies.
+  // Schema 14 on: a transfer says which of its sides are pools'.
+  bool flags_pools() const { return database_.schema >= 14; }
+
   static void bind_transfer_with_legs(SQLite::Statement& insert, int index, const Posting& posting,
-                                      const std::string& time, const AccountChange& from, const AccountChange& to) {
+                                      const std::string& time, const AccountChange& from, const AccountChange& to,
+                                      bool flags_pools) {
     insert.bindNoCopy(index, time);
     bind_text_or_null(insert, index + 1, posting.table, false);
     bind_text_or_null(insert, index + 2, posting.game, false);
@@ -1378,6 +1473,10 @@ class SqliteWrite final : public WriteTransaction {
     insert.bind(index + 8, posting.amount);
     insert.bind(index + 9, from.balance_after);
     insert.bind(index + 10, to.balance_after);
+    if (flags_pools) {
+      insert.bind(index + 11, is_pool_account(posting.from) ? 1 : 0);
+      insert.bind(index + 12, is_pool_account(posting.to) ? 1 : 0);
+    }
   }
 
   void insert_entry(std::int64_t transfer_id, const AccountChange& change, std::int64_t amount) {

@@ -25,6 +25,8 @@ std::string pool_account(const std::string& table, const std::string& pool) {
   return "pool:" + table + ":" + pool;
 }
 
+bool is_pool_account(const std::string& account) { return account.starts_with("pool:"); }
+
 std::string utc_iso8601(std::chrono::system_clock::time_point when) {
   using namespace std::chrono;
   const auto now = floor<milliseconds>(when);

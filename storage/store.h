@@ -32,6 +32,8 @@ namespace parlour::storage {
 std::string bank_account();
 std::string player_account(const std::string& name);
 std::string pool_account(const std::string& table, const std::string& pool);
+// Whether an account is a table's pool (pool_account's form).
+bool is_pool_account(const std::string& account);
 
 // "2026-11-22T22:30:00.123Z": the format of every time the database keeps, so
 // that times compare as text.

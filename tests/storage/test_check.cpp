@@ -190,6 +190,24 @@ TEST_CASE("check: a transfer's amount changed is named by the accounts on both i
   });
 }
 
+// Schema 14 leaves a pool's legs out of the by-account indexes by a flag on
+// each side of a transfer: a player's leg flagged as a pool's would drop out
+// of his ledger, a pool's flagged as not one would only cost an index entry.
+TEST_CASE("check: a leg whose pool flag disagrees with its account is named, with its side") {
+  with_corruption([](const std::string& where, LedgerCheck& check, const auto& transfer_of) {
+    const std::string ante = transfer_of("ante ann");  // ann pays the pot
+    raw_exec(where, "UPDATE transfers SET from_is_pool = 1, to_is_pool = 0 WHERE id = " + ante);
+    check = check_ledger(where);
+    CHECK_MESSAGE(names(check, "transfer " + ante + ": its payer, account player:ann, is marked a pool's (left out of "
+                               "its ledger's index), expected not a pool's"),
+                  all_of(check));
+    CHECK_MESSAGE(names(check, "transfer " + ante + ": its payee, account pool:t1:pot, is marked not a pool's, "
+                               "expected a pool's"),
+                  all_of(check));
+    CHECK(check.problems.size() == 2);
+  });
+}
+
 TEST_CASE("check: a balance changed is named, and the chips held no longer match those granted") {
   with_corruption([](const std::string& where, LedgerCheck& check, const auto&) {
     raw_exec(where, "UPDATE accounts SET balance = balance + 100 WHERE name = 'player:ann'");
@@ -224,7 +242,11 @@ TEST_CASE("check: a transfer paid to another account is named by the account tha
                   all_of(check));
     CHECK_MESSAGE(names(check, "account player:ann: its balance is 1020, but its ledger entries sum to 1025"),
                   all_of(check));
-    CHECK(check.problems.size() == 2);
+    // The leg still carries the pot's pool flag, which would leave it out of ann's ledger.
+    CHECK_MESSAGE(names(check, "transfer " + transfer_of("raise bob") + ": its payee, account player:ann, is marked a "
+                               "pool's (left out of its ledger's index), expected not a pool's"),
+                  all_of(check));
+    CHECK(check.problems.size() == 3);
   });
 }
 

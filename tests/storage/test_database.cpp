@@ -623,6 +623,55 @@ TEST_CASE("ledger pages newest first with limit and before") {
   CHECK(db.ledger("player:nobody", 10, std::nullopt).empty());
 }
 
+// Schema 14: nobody lists a pool's ledger by account, so a pool's legs are
+// flagged and left out of the by-account indexes; the store still reads a
+// pool's ledger whole (for tests and checks), newest first, page by page.
+TEST_CASE("a pool's legs are flagged out of the by-account indexes, and its ledger still lists every leg") {
+  OPEN_EACH_BACKEND(db);
+  db.create_player("ann", "h", 1000);
+  db.create_player("bob", "h2", 1000);
+  db.create_table(make_table("t1"));
+  const std::string ann = player_account("ann");
+  const std::string bob = player_account("bob");
+  const std::string pot = pool_account("t1", "pot");
+  const std::string side = pool_account("t1", "side");
+  REQUIRE(commit(db, {step("t1", 1, {transfer(ann, pot, 10), transfer(bob, pot, 20)}),
+                      step("t1", 2, {transfer(pot, side, 5), transfer(pot, ann, 25)}),
+                      step("t1", 3, {transfer(ann, bob, 3)})}) == std::vector<bool>{true, true, true});
+  REQUIRE(commit(db, {step("t1", 4, {transfer(side, bob, 5)})}) == std::vector<bool>{true});
+
+  // Each side flagged by its account: the grants (bank to player) and the
+  // players' own transfer carry no pool side.
+  CHECK(raw_count(where, "SELECT count(*) FROM transfers WHERE from_is_pool = 1") == 3);
+  CHECK(raw_count(where, "SELECT count(*) FROM transfers WHERE to_is_pool = 1") == 3);
+  CHECK(raw_count(where, "SELECT count(*) FROM transfers WHERE from_is_pool = 0") == 5);
+  CHECK(raw_count(where, "SELECT count(*) FROM transfers WHERE to_is_pool = 0") == 5);
+  CHECK(raw_count(where, "SELECT count(*) FROM transfers WHERE from_is_pool IS NULL OR to_is_pool IS NULL") == 0);
+
+  CHECK(amounts(db.ledger(ann, 10, std::nullopt)) == std::vector<std::int64_t>{-3, 25, -10, 1000});
+  CHECK(amounts(db.ledger(bob, 10, std::nullopt)) == std::vector<std::int64_t>{5, 3, -20, 1000});
+  CHECK(amounts(db.ledger(pot, 10, std::nullopt)) == std::vector<std::int64_t>{-25, -5, 20, 10});
+  CHECK(amounts(db.ledger(side, 10, std::nullopt)) == std::vector<std::int64_t>{-5, 5});
+  // Page by page, at each cursor the page before ends on.
+  std::vector<std::int64_t> paged;
+  std::optional<std::int64_t> before;
+  for (int page = 0; page < 10; ++page) {
+    const auto got = db.ledger(pot, 1, before);
+    if (got.empty()) break;
+    paged.push_back(got.front().amount);
+    before = got.front().entry;
+  }
+  CHECK(paged == std::vector<std::int64_t>{-25, -5, 20, 10});
+  for (const std::string& account : {ann, bob, pot, side}) {
+    std::vector<LedgerEntry> entries = db.ledger(account, 500, std::nullopt);
+    std::reverse(entries.begin(), entries.end());
+    std::int64_t running = 0;
+    for (const LedgerEntry& entry : entries) CHECK(entry.balance == (running += entry.amount));
+    CHECK(running == db.balance(account));
+  }
+  CHECK(db.total_of_all_accounts() == 0);
+}
+
 // Each entry's balance is the running sum of the account's entries up to it.
 void check_running_balances(Store& db, const std::string& account) {
   CAPTURE(account);
@@ -1284,6 +1333,66 @@ TEST_CASE("migration 13 refuses a ledger whose transfer is not one debit and one
                        StorageError);
   CHECK(raw_count(temp.file(), "SELECT max(version) FROM schema_version") == 12);
   CHECK(raw_count(temp.file(), "SELECT count(*) FROM ledger_entries") == 7);
+}
+
+// Before migration 14 every leg was in the by-account indexes, with no pool
+// flag. A version 13 store's legs stay listed (NULL is listed), a pool's
+// too; after it, a pool's ledger still reads each of its legs once, old and new.
+void fill_version_13(Store& old) {
+  old.create_player("ann", "h", 1000);
+  old.create_table(make_table("t1"));
+  TableWrite dealt = step("t1", 1, {transfer(player_account("ann"), pool_account("t1", "pot"), 40, "ann's ante")});
+  dealt.deal_start = DealStart{1, 1, R"({"deal":1})", R"({"state":"before deal 1"})"};
+  REQUIRE(commit(old, {dealt, step("t1", 2, {transfer(pool_account("t1", "pot"), player_account("ann"), 15, "refund")})}) ==
+          std::vector<bool>{true, true});
+}
+
+void check_version_14(Store& db, const std::string& where) {
+  CHECK(db.schema_version() == Store::latest_schema_version());
+  CHECK(raw_count(where, "SELECT count(*) FROM transfers WHERE from_is_pool IS NULL AND to_is_pool IS NULL") == 3);
+  REQUIRE(commit(db, {step("t1", 3, {transfer(player_account("ann"), pool_account("t1", "pot"), 7, "ann's bet")})}) ==
+          std::vector<bool>{true});
+  CHECK(amounts(db.ledger(player_account("ann"), 10, std::nullopt)) == std::vector<std::int64_t>{-7, 15, -40, 1000});
+  CHECK(amounts(db.ledger(pool_account("t1", "pot"), 10, std::nullopt)) == std::vector<std::int64_t>{7, -15, 40});
+  CHECK(seqs(db.events("t1")) == std::vector<std::int64_t>{1, 2, 3});
+  const auto starts = db.deal_starts("t1");
+  REQUIRE(starts.size() == 1);
+  CHECK(starts[0].seq == 1);
+  CHECK(db.deal_state("t1", 1) == std::optional<std::string>(R"({"state":"before deal 1"})"));
+  // The keys are still unique: a repeated seq or deal is refused, nothing written.
+  TableWrite again = step("t1", 3);
+  CHECK(commit(db, {again}) == std::vector<bool>{false});
+  TableWrite dealt_again = step("t1", 4);
+  dealt_again.deal_start = DealStart{1, 4, R"({"deal":1})", "{}"};
+  CHECK(commit(db, {dealt_again}) == std::vector<bool>{false});
+  CHECK(seqs(db.events("t1")) == std::vector<std::int64_t>{1, 2, 3});
+  CHECK(db.total_of_all_accounts() == 0);
+}
+
+TEST_CASE("migration 14 keeps a version 13 SQLite file's legs listed, events, deal starts and their unique keys") {
+  TempFolder temp;
+  {
+    Database old(temp.file(), 13);
+    fill_version_13(old);
+  }
+  Database db(temp.file());
+  check_version_14(db, temp.file());
+  CHECK(raw_count(temp.file(), "SELECT count(*) FROM sqlite_master WHERE name IN ('table_events', 'deal_starts') "
+                               "AND sql LIKE '%WITHOUT ROWID%'") == 0);
+}
+
+TEST_CASE("migration 14 keeps a version 13 PostgreSQL database's legs listed, events and deal starts") {
+  const std::string url = fresh_postgres_database();
+  if (url.empty()) {
+    MESSAGE("PostgreSQL is not installed: skipped");
+    return;
+  }
+  {
+    PostgresStore old(url, 13);
+    fill_version_13(old);
+  }
+  PostgresStore db(url);
+  check_version_14(db, url);
 }
 
 TEST_CASE("migration 8 keeps a version 7 PostgreSQL database's ledger and its guarantees") {
