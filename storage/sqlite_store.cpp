@@ -1074,8 +1074,17 @@ class SqliteDatabase final : public SqlBackend {
       Guard{sqlite_fault}([&] { return "creating the folder of database " + path; },
                           [&] { std::filesystem::create_directories(parent); });
     }
+    stop_counting_memory();
     // The one connection that writes: its commits reach the WAL in one write each.
     return SQLite::Database(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, kBusyTimeoutMs, wal_coalescing_vfs());
+  }
+
+  // SQLite counts every allocation for sqlite3_status() under a process-wide
+  // mutex; nothing here reads those counts. Settable only before SQLite first
+  // initializes (a process that opened a connection another way keeps counting).
+  static void stop_counting_memory() {
+    static std::once_flag once;
+    std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
   }
 
   void configure() {

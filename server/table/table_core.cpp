@@ -382,13 +382,23 @@ bool TableCore::current(TimerKind kind, std::uint64_t token) const {
 
 // ---------------------------------------------------------------- seats and chips
 
-std::string TableCore::account_of(int seat) const { return storage::player_account(seats()[seat].player); }
+std::string TableCore::account_of(int seat) const { return account_name(seats()[seat].player); }
+
+// A step asks for its seats' accounts several times (the accounts it locks, the
+// chips it reads before and after): the names are made once a seating.
+const std::string& TableCore::account_name(const std::string& player) const {
+  for (const auto& [name, account] : account_names_)
+    if (name == player) return account;
+  if (account_names_.size() >= kAccountNamesKept) account_names_.clear();
+  account_names_.emplace_back(player, storage::player_account(player));
+  return account_names_.back().second;
+}
 
 rules::Balances TableCore::balances(const std::vector<SeatState>& seats, const LiveBalances::Lock& lock) const {
   rules::Balances out;
   out.reserve(seats.size());
   for (const auto& seat : seats)
-    out.push_back(seat.player.empty() ? 0 : services_.balances.balance(storage::player_account(seat.player), lock));
+    out.push_back(seat.player.empty() ? 0 : services_.balances.balance(account_name(seat.player), lock));
   return out;
 }
 
@@ -400,9 +410,11 @@ rules::Balances TableCore::balances_now() const {
 // The accounts a step may move chips between: the seats' players (and those an
 // event seats), and the table's pools.
 std::vector<std::string> TableCore::accounts_of_step(const Json& event) const {
-  std::vector<std::string> accounts{storage::pool_account(id(), "")};
+  if (pools_account_prefix_.empty()) pools_account_prefix_ = storage::pool_account(id(), "");
+  std::vector<std::string> accounts{pools_account_prefix_};
+  accounts.reserve(seats().size() + 1);
   for (const auto& seat : seats())
-    if (!seat.player.empty()) accounts.push_back(storage::player_account(seat.player));
+    if (!seat.player.empty()) accounts.push_back(account_name(seat.player));
   if (event.is_object()) {
     if (const auto changes = event.find("seats"); changes != event.end() && changes->is_array())
       for (const auto& change : *changes)

@@ -309,6 +309,8 @@ class TableCore {
 
   // ---- seats and chips
   std::string account_of(int seat) const;
+  // storage::player_account(player), remembered for the last few players asked about.
+  const std::string& account_name(const std::string& player) const;
   const std::vector<SeatState>& seats() const { return state_.seats(); }
   rules::Balances balances(const std::vector<SeatState>& seats, const LiveBalances::Lock& lock) const;
   std::vector<std::string> accounts_of_step(const Json& event) const;
@@ -353,6 +355,11 @@ class TableCore {
   rules::Rng bot_rng_;
   bool rematch_in_progress_ = false;  // the lobby is making it (same_seed as asked)
   bool rematch_same_seed_ = false;
+  // account_name's memory (a seating's players, and those an event seats) and
+  // the table's pools' prefix: names, not chips, so never stale.
+  static constexpr std::size_t kAccountNamesKept = 16;
+  mutable std::vector<std::pair<std::string, std::string>> account_names_;
+  mutable std::string pools_account_prefix_;
 };
 
 }  // namespace parlour::server
