@@ -198,12 +198,15 @@ std::int64_t bytes_written() {
   return 0;
 }
 
-void bench_server_shaped(const fs::path& file, int batch, double duration) {
-  const auto db = storage::open_store(file.string());
+// `where` a --db value; `server_cpu` as in bench_batches. On a SQLite file,
+// also the bytes this process wrote a transaction: WAL frames and checkpoints.
+void bench_server_shaped(const std::string& where, const std::string& section, int batch, double duration,
+                         const std::function<double()>& server_cpu) {
+  const auto db = storage::open_store(where);
   ServerShapedSteps steps(*db);
   std::int64_t done = 0;
   std::int64_t commits = 0;
-  double cpu = 0;
+  double cpu = -server_cpu();
   const std::int64_t bytes_before = bytes_written();
   Stopwatch clock;
   while (clock.seconds() < duration) {
@@ -218,12 +221,14 @@ void bench_server_shaped(const fs::path& file, int batch, double duration) {
     ++commits;
   }
   const double seconds = clock.seconds();
+  cpu += server_cpu();
   const double kib_a_commit = static_cast<double>(bytes_written() - bytes_before) / 1024.0 / static_cast<double>(commits);
-  print_rate("storage/commit " + std::to_string(ServerShapedSteps::tables) + " tables, " + std::to_string(batch) +
+  const bool on_file = !storage::is_postgres_url(where);
+  print_rate(section + " " + std::to_string(ServerShapedSteps::tables) + " tables, " + std::to_string(batch) +
                  " steps per call",
              static_cast<double>(done), seconds, "steps/s",
              std::to_string(commits) + " transactions, " + fixed(1e6 * cpu / static_cast<double>(done), 1) +
-                 " CPU us a step, " + fixed(kib_a_commit, 1) + " KiB written a transaction");
+                 " CPU us a step" + (on_file ? ", " + fixed(kib_a_commit, 1) + " KiB written a transaction" : ""));
 }
 
 // The same on a PostgreSQL cluster started for the purpose on loopback, with
@@ -244,6 +249,9 @@ void run_postgres_bench(const Options& options) {
     bench_batches(*db, seq, batch, options.micro_seconds(), "storage/postgresql commit",
                   [&cluster] { return cluster.cpu_seconds(); });
   }
+  for (int batch : {4, 16})
+    bench_server_shaped(cluster.create_database("bench_tables_" + std::to_string(batch)), "storage/postgresql commit",
+                        batch, options.micro_seconds(), [&cluster] { return cluster.cpu_seconds(); });
 }
 
 }  // namespace
@@ -260,7 +268,8 @@ void run_storage_bench(const Options& options) {
   }
   // Four steps a transaction is what the server's closed loop gathers at 10 tables.
   for (int batch : {4, 16})
-    bench_server_shaped(folder.path() / ("tables-" + std::to_string(batch) + ".db"), batch, options.micro_seconds());
+    bench_server_shaped((folder.path() / ("tables-" + std::to_string(batch) + ".db")).string(), "storage/commit", batch,
+                        options.micro_seconds(), [] { return 0.0; });
   run_postgres_bench(options);
 }
 
