@@ -84,13 +84,20 @@ double thread_cpu_seconds() {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-// Commits `batch` steps per commit() call until the time is up. `server_cpu`
-// gives the CPU seconds the database server has used (0 for embedded SQLite),
-// counted in each step's CPU along with this thread's.
-void bench_batches(storage::Store& db, std::int64_t& seq, int batch, double duration, const std::string& section,
-                   const std::function<double()>& server_cpu) {
+// What committing steps costs, `batch` steps from `next_step` a commit() call,
+// until `duration` is up. `server_cpu` gives the CPU seconds the database
+// server has used (0 for embedded SQLite), counted in each step's CPU along
+// with this thread's.
+struct CommitRun {
   std::int64_t steps = 0;
   std::int64_t commits = 0;
+  double seconds = 0;
+  double cpu_us_per_step = 0;
+};
+
+CommitRun run_commits(storage::Store& db, const std::function<storage::TableWrite()>& next_step, int batch,
+                      double duration, const std::function<double()>& server_cpu) {
+  CommitRun run;
   // This thread's CPU in commit() only: building the steps (a JSON dump each) is
   // the bench's own work. The database server does nothing else, so all of its
   // CPU counts (read once at each end: reading it costs time).
@@ -98,22 +105,29 @@ void bench_batches(storage::Store& db, std::int64_t& seq, int batch, double dura
   Stopwatch clock;
   while (clock.seconds() < duration) {
     std::vector<storage::TableWrite> writes;
-    for (int i = 0; i < batch; ++i) writes.push_back(bet_step(++seq));
+    for (int i = 0; i < batch; ++i) writes.push_back(next_step());
     const double thread_before = thread_cpu_seconds();
     const auto outcomes = db.commit(writes);
     storage_cpu += thread_cpu_seconds() - thread_before;
     for (const storage::CommitOutcome& outcome : outcomes)
       if (!outcome.committed()) throw std::runtime_error("a benchmark step was not committed: " + outcome.detail);
-    steps += batch;
-    ++commits;
+    run.steps += batch;
+    ++run.commits;
   }
-  const double seconds = clock.seconds();
+  run.seconds = clock.seconds();
   storage_cpu += server_cpu();
-  const double cpu_us_per_step = 1e6 * storage_cpu / static_cast<double>(steps);
+  run.cpu_us_per_step = 1e6 * storage_cpu / static_cast<double>(run.steps);
+  return run;
+}
+
+// One table's bet steps.
+void bench_batches(storage::Store& db, std::int64_t& seq, int batch, double duration, const std::string& section,
+                   const std::function<double()>& server_cpu) {
+  const CommitRun run = run_commits(db, [&] { return bet_step(++seq); }, batch, duration, server_cpu);
   print_rate(section + " " + std::to_string(batch) + " step" + (batch == 1 ? "" : "s") + " per call",
-             static_cast<double>(steps), seconds, "steps/s",
-             std::to_string(commits) + " transactions, event " + std::to_string(event_json(1).size()) +
-                 " bytes + 2 postings, " + fixed(cpu_us_per_step, 1) + " CPU us a step");
+             static_cast<double>(run.steps), run.seconds, "steps/s",
+             std::to_string(run.commits) + " transactions, event " + std::to_string(event_json(1).size()) +
+                 " bytes + 2 postings, " + fixed(run.cpu_us_per_step, 1) + " CPU us a step");
 }
 
 // The server's shape: many tables, four players each, their steps interleaved,
@@ -198,37 +212,22 @@ std::int64_t bytes_written() {
   return 0;
 }
 
-// `where` a --db value; `server_cpu` as in bench_batches. On a SQLite file,
+// `where` a --db value; `server_cpu` as in run_commits. On a SQLite file,
 // also the bytes this process wrote a transaction: WAL frames and checkpoints.
 void bench_server_shaped(const std::string& where, const std::string& section, int batch, double duration,
                          const std::function<double()>& server_cpu) {
   const auto db = storage::open_store(where);
   ServerShapedSteps steps(*db);
-  std::int64_t done = 0;
-  std::int64_t commits = 0;
-  double cpu = -server_cpu();
   const std::int64_t bytes_before = bytes_written();
-  Stopwatch clock;
-  while (clock.seconds() < duration) {
-    std::vector<storage::TableWrite> writes;
-    for (int i = 0; i < batch; ++i) writes.push_back(steps.next());
-    const double thread_before = thread_cpu_seconds();
-    const auto outcomes = db->commit(writes);
-    cpu += thread_cpu_seconds() - thread_before;
-    for (const storage::CommitOutcome& outcome : outcomes)
-      if (!outcome.committed()) throw std::runtime_error("a benchmark step was not committed: " + outcome.detail);
-    done += batch;
-    ++commits;
-  }
-  const double seconds = clock.seconds();
-  cpu += server_cpu();
-  const double kib_a_commit = static_cast<double>(bytes_written() - bytes_before) / 1024.0 / static_cast<double>(commits);
+  const CommitRun run = run_commits(*db, [&] { return steps.next(); }, batch, duration, server_cpu);
+  const double kib_a_commit =
+      static_cast<double>(bytes_written() - bytes_before) / 1024.0 / static_cast<double>(run.commits);
   const bool on_file = !storage::is_postgres_url(where);
   print_rate(section + " " + std::to_string(ServerShapedSteps::tables) + " tables, " + std::to_string(batch) +
                  " steps per call",
-             static_cast<double>(done), seconds, "steps/s",
-             std::to_string(commits) + " transactions, " + fixed(1e6 * cpu / static_cast<double>(done), 1) +
-                 " CPU us a step" + (on_file ? ", " + fixed(kib_a_commit, 1) + " KiB written a transaction" : ""));
+             static_cast<double>(run.steps), run.seconds, "steps/s",
+             std::to_string(run.commits) + " transactions, " + fixed(run.cpu_us_per_step, 1) + " CPU us a step" +
+                 (on_file ? ", " + fixed(kib_a_commit, 1) + " KiB written a transaction" : ""));
 }
 
 // The same on a PostgreSQL cluster started for the purpose on loopback, with

@@ -389,8 +389,11 @@ constexpr const char* sql_of(Query query) {
     case Query::balance: return "SELECT balance FROM accounts WHERE name = $1";
     case Query::balances_with_prefix:
       return R"sql(SELECT name, balance FROM accounts WHERE starts_with(name, $1) ORDER BY name COLLATE "C")sql";
-    // As in SQLite: each side newest first through its own index, cut at the
-    // page's size; an entry is 2 * transfer - 1 for the payer's leg, 2 * transfer for the payee's.
+    // As in SQLite: a player's (or the bank's) legs, each side newest first
+    // through its own partial index, cut at the page's size; an entry is
+    // 2 * transfer - 1 for the payer's leg, 2 * transfer for the payee's. A
+    // pool's (in no by-account index) newest first through every transfer, for
+    // tests and checks. The test on $1's prefix is a one-time filter.
     case Query::ledger_page: return R"sql(
 SELECT e.entry, e.time, e.amount, e.balance_after, e.table_id, e.game, e.memo, coalesce(tb.is_private, 0),
        e.seq, e.deal
@@ -398,13 +401,25 @@ FROM (
   SELECT * FROM (
     SELECT 2 * id - 1 AS entry, time, -amount AS amount, from_balance_after AS balance_after, table_id, game, memo,
            seq, deal
-    FROM transfers WHERE from_account = (SELECT id FROM accounts WHERE name = $1) AND id <= $2::BIGINT / 2
+    FROM transfers WHERE from_account = (SELECT id FROM accounts WHERE name = $1) AND from_is_pool IS DISTINCT FROM 1
+                     AND id <= $2::BIGINT / 2 AND NOT starts_with($1, 'pool:')
     ORDER BY id DESC LIMIT $3) payer
   UNION ALL
   SELECT * FROM (
     SELECT 2 * id AS entry, time, amount, to_balance_after, table_id, game, memo, seq, deal
-    FROM transfers WHERE to_account = (SELECT id FROM accounts WHERE name = $1) AND id <= ($2::BIGINT - 1) / 2
+    FROM transfers WHERE to_account = (SELECT id FROM accounts WHERE name = $1) AND to_is_pool IS DISTINCT FROM 1
+                     AND id <= ($2::BIGINT - 1) / 2 AND NOT starts_with($1, 'pool:')
     ORDER BY id DESC LIMIT $3) payee
+  UNION ALL
+  SELECT * FROM (
+    SELECT CASE WHEN t.from_account = a.id THEN 2 * t.id - 1 ELSE 2 * t.id END AS entry, t.time,
+           CASE WHEN t.from_account = a.id THEN -t.amount ELSE t.amount END AS amount,
+           CASE WHEN t.from_account = a.id THEN t.from_balance_after ELSE t.to_balance_after END AS balance_after,
+           t.table_id, t.game, t.memo, t.seq, t.deal
+    FROM accounts a JOIN transfers t ON t.from_account = a.id OR t.to_account = a.id
+    WHERE a.name = $1 AND starts_with($1, 'pool:')
+      AND CASE WHEN t.from_account = a.id THEN 2 * t.id - 1 ELSE 2 * t.id END < $2::BIGINT
+    ORDER BY t.id DESC LIMIT $3) pool
 ) e
 LEFT JOIN tables tb ON tb.id = e.table_id
 ORDER BY e.entry DESC
@@ -569,9 +584,10 @@ constexpr Statement kPostingFromOther{
   "                    $9::BIGINT, debited.balance, credited.balance" FLAG_VALUES " FROM debited, credited " \
   "             RETURNING 1) " \
   "SELECT 2 * count(*) FROM transfer"
-// From schema 14 on: and whether each side is a pool's (pool_account's form).
+// From schema 14 on, $10-$11: whether the payer and the payee are pools
+// (storage::is_pool_account, as in a batch).
 #define PARLOUR_POOL_FLAGS ", from_is_pool, to_is_pool"
-#define PARLOUR_POOL_FLAG_VALUES ", starts_with($7, 'pool:')::INTEGER, starts_with($8, 'pool:')::INTEGER"
+#define PARLOUR_POOL_FLAG_VALUES ", $10::INTEGER, $11::INTEGER"
 #define PARLOUR_DEBIT_PLAYER \
   "UPDATE accounts SET balance = balance - $9 WHERE name = $7 AND balance >= $9 RETURNING id, balance"
 #define PARLOUR_DEBIT_OTHER                                                                               \
@@ -695,47 +711,12 @@ PARLOUR_WRITE_BATCH_WITH_LEGS(kWriteBatchWithFlaggedLegs, "write_batch_with_flag
                               ", $24::integer[], $25::integer[]", ", from_is_pool, to_is_pool");
 #undef PARLOUR_WRITE_BATCH_WITH_LEGS
 
-// The ledger from schema 14 on, as SQLite's (storage/sqlite_store.cpp): a
-// player's or the bank's legs through the partial by-account indexes, a
-// pool's (in no by-account index) newest first through every transfer, for
-// tests and checks. The test on $1's prefix is a one-time filter.
-constexpr Statement kLedgerPageFlaggingPools{"ledger_page_flagging_pools", R"sql(
-SELECT e.entry, e.time, e.amount, e.balance_after, e.table_id, e.game, e.memo, coalesce(tb.is_private, 0),
-       e.seq, e.deal
-FROM (
-  SELECT * FROM (
-    SELECT 2 * id - 1 AS entry, time, -amount AS amount, from_balance_after AS balance_after, table_id, game, memo,
-           seq, deal
-    FROM transfers WHERE from_account = (SELECT id FROM accounts WHERE name = $1) AND from_is_pool IS DISTINCT FROM 1
-                     AND id <= $2::BIGINT / 2 AND NOT starts_with($1, 'pool:')
-    ORDER BY id DESC LIMIT $3) payer
-  UNION ALL
-  SELECT * FROM (
-    SELECT 2 * id AS entry, time, amount, to_balance_after, table_id, game, memo, seq, deal
-    FROM transfers WHERE to_account = (SELECT id FROM accounts WHERE name = $1) AND to_is_pool IS DISTINCT FROM 1
-                     AND id <= ($2::BIGINT - 1) / 2 AND NOT starts_with($1, 'pool:')
-    ORDER BY id DESC LIMIT $3) payee
-  UNION ALL
-  SELECT * FROM (
-    SELECT CASE WHEN t.from_account = a.id THEN 2 * t.id - 1 ELSE 2 * t.id END AS entry, t.time,
-           CASE WHEN t.from_account = a.id THEN -t.amount ELSE t.amount END AS amount,
-           CASE WHEN t.from_account = a.id THEN t.from_balance_after ELSE t.to_balance_after END AS balance_after,
-           t.table_id, t.game, t.memo, t.seq, t.deal
-    FROM accounts a JOIN transfers t ON t.from_account = a.id OR t.to_account = a.id
-    WHERE a.name = $1 AND starts_with($1, 'pool:')
-      AND CASE WHEN t.from_account = a.id THEN 2 * t.id - 1 ELSE 2 * t.id END < $2::BIGINT
-    ORDER BY t.id DESC LIMIT $3) pool
-) e
-LEFT JOIN tables tb ON tb.id = e.table_id
-ORDER BY e.entry DESC
-LIMIT $3)sql"};
-
-constexpr Statement kPreparedStatements[] = {
+constexpr Statement kWriteStatements[] = {
     kLeasesForWrite, kRecordMigration, kInsertPlayer, kPostingFromPlayer, kPostingFromOther, kInsertTable,
     kSetStatus,      kSetFailure,      kDeleteSeats,  kInsertSeat,        kInsertEvent,      kInsertResult,
     kInsertDealStart, kReadAccounts,   kOpenEmptyAccount, kWriteBatch,       kPostingWithLegsFromPlayer,
     kPostingWithLegsFromOther, kWriteBatchWithLegs, kPostingWithFlaggedLegsFromPlayer, kPostingWithFlaggedLegsFromOther,
-    kWriteBatchWithFlaggedLegs, kLedgerPageFlaggingPools,
+    kWriteBatchWithFlaggedLegs,
 };
 // The ledger's deferred checks made now, in one round trip, so that a batch
 // they refuse is written again step by step instead of failing at COMMIT.
@@ -859,7 +840,7 @@ class PostgresRow final : public Row {
 };
 
 // Runs a read with its parameters sent as text (how libpqxx sends them anyway).
-void run_prepared(pqxx::transaction_base& tx, const std::string& name, const Params& params, const EachRow& each) {
+void run_query(pqxx::transaction_base& tx, Query query, const Params& params, const EachRow& each) {
   std::vector<std::string> spelled(params.size());
   std::vector<const char*> values(params.size(), nullptr);
   for (std::size_t i = 0; i < params.size(); ++i) {
@@ -870,12 +851,8 @@ void run_prepared(pqxx::transaction_base& tx, const std::string& name, const Par
       values[i] = text->c_str();
     }
   }
-  const pqxx::result rows = tx.exec_prepared(name, pqxx::prepare::make_dynamic_params(values));
+  const pqxx::result rows = tx.exec_prepared(statement_name(query), pqxx::prepare::make_dynamic_params(values));
   for (const pqxx::row& row : rows) each(PostgresRow(row));
-}
-
-void run_query(pqxx::transaction_base& tx, Query query, const Params& params, const EachRow& each) {
-  run_prepared(tx, statement_name(query), params, each);
 }
 
 // ---------------------------------------------------------------------------
@@ -896,10 +873,7 @@ class PostgresDatabase final : public SqlBackend {
 
   void each_row(Query query, const Params& params, const EachRow& each) override {
     pqxx::nontransaction tx(live());
-    if (query == Query::ledger_page && schema >= 14)
-      run_prepared(tx, kLedgerPageFlaggingPools.name, params, each);
-    else
-      run_query(tx, query, params, each);
+    run_query(tx, query, params, each);
   }
 
   std::unique_ptr<WriteTransaction> begin_write(const std::vector<TableWrite>& writes) override;
@@ -929,7 +903,7 @@ class PostgresDatabase final : public SqlBackend {
   // naming columns a later migration adds can be declared before it runs.
   void connect() const {
     open_ = std::make_unique<pqxx::connection>(full_url_);
-    for (const Statement& statement : kPreparedStatements) open_->prepare(statement.name, statement.sql);
+    for (const Statement& statement : kWriteStatements) open_->prepare(statement.name, statement.sql);
     for (int query = 0; query < kQueryCount; ++query)
       open_->prepare(statement_name(static_cast<Query>(query)), sql_of(static_cast<Query>(query)));
   }
@@ -1067,15 +1041,18 @@ class PostgresWrite final : public WriteTransaction {
     const bool from_player = posting.from.rfind("player:", 0) == 0;
     std::string seq_text;
     std::string deal_text;
-    const std::int64_t entries =
-        run(tx_, schema_ >= 14   ? (from_player ? kPostingWithFlaggedLegsFromPlayer : kPostingWithFlaggedLegsFromOther)
-                 : schema_ >= 13 ? (from_player ? kPostingWithLegsFromPlayer : kPostingWithLegsFromOther)
-                                 : (from_player ? kPostingFromPlayer : kPostingFromOther),
-            time, text_or_null(posting.table),
-            text_or_null(posting.game), posting.memo, integer_or_null(posting.seq, seq_text),
-            integer_or_null(posting.deal, deal_text), posting.from, posting.to, posting.amount)[0][0]
-            .as<std::int64_t>();
-    return entries == 2;
+    const auto post = [&](const Statement& statement, auto... pool_flags) {
+      return run(tx_, statement, time, text_or_null(posting.table), text_or_null(posting.game), posting.memo,
+                 integer_or_null(posting.seq, seq_text), integer_or_null(posting.deal, deal_text), posting.from,
+                 posting.to, posting.amount, pool_flags...)[0][0]
+          .template as<std::int64_t>();
+    };
+    if (schema_ >= 14) {
+      return post(from_player ? kPostingWithFlaggedLegsFromPlayer : kPostingWithFlaggedLegsFromOther,
+                  is_pool_account(posting.from) ? 1 : 0, is_pool_account(posting.to) ? 1 : 0) == 2;
+    }
+    return post(schema_ >= 13 ? (from_player ? kPostingWithLegsFromPlayer : kPostingWithLegsFromOther)
+                              : (from_player ? kPostingFromPlayer : kPostingFromOther)) == 2;
   }
 
   // Batches are written by the shape of schema 8 on (a transfer's entries' link deferred).

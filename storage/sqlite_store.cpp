@@ -498,14 +498,27 @@ constexpr const char* kReleaseSavepoint = "RELEASE table_write";
 
 // The reads of storage/sql_store.h's Query, with its parameters in its order.
 // rowid order is creation order.
-// The ledger from schema 14 on. A player's (or the bank's) legs from either
-// side of its transfers, each side read newest first through its own partial
-// index and cut at the page's size, so a page costs its rows however long the
-// account's history. A pool's legs are in no by-account index (migration 14):
-// its ledger is read newest first through every transfer, for tests and
-// checks (no request lists a pool's ledger). The test on ?1's prefix is a
-// constant, decided once before any row is read.
-constexpr const char* kLedgerPageFlaggingPools = R"sql(
+constexpr const char* sql_of(Query query) {
+  switch (query) {
+    case Query::schema_version: return "SELECT coalesce(max(version), 0) FROM schema_version";
+    case Query::all_players: return "SELECT " PARLOUR_PLAYER_COLUMNS " FROM players ORDER BY id";
+    case Query::find_player: return "SELECT " PARLOUR_PLAYER_COLUMNS " FROM players WHERE name = ?1";
+    case Query::find_player_by_token_hash:
+      return "SELECT " PARLOUR_PLAYER_COLUMNS " FROM players WHERE token_hash = ?1";
+    case Query::balance: return "SELECT balance FROM accounts WHERE name = ?1";
+    // The prefix followed by byte 0xFF, which never occurs in UTF-8 text,
+    // bounds exactly the names starting with the prefix, and uses the index.
+    case Query::balances_with_prefix:
+      return "SELECT name, balance FROM accounts WHERE name >= ?1 AND name < ?1 || CAST(x'FF' AS TEXT) ORDER BY name";
+    // A player's (or the bank's) legs from either side of its transfers, each
+    // side read newest first through its own partial index (schema 14) and cut
+    // at the page's size, so a page costs its rows however long the account's
+    // history. An entry is 2 * transfer - 1 for the payer's leg, 2 * transfer
+    // for the payee's. A pool's legs are in no by-account index: its ledger is
+    // read newest first through every transfer, for tests and checks (no
+    // request lists a pool's ledger). The test on ?1's prefix is a constant,
+    // decided once before any row is read.
+    case Query::ledger_page: return R"sql(
 SELECT e.entry, e.time, e.amount, e.balance_after, e.table_id, e.game, e.memo, coalesce(tb.is_private, 0),
        e.seq, e.deal
 FROM (
@@ -531,41 +544,6 @@ FROM (
     WHERE a.name = ?1 AND substr(?1, 1, 5) = 'pool:'
       AND CASE WHEN t.from_account = a.id THEN 2 * t.id - 1 ELSE 2 * t.id END < ?2
     ORDER BY t.id DESC LIMIT ?3)
-) e
-LEFT JOIN tables tb ON tb.id = e.table_id
-ORDER BY e.entry DESC
-LIMIT ?3)sql";
-
-constexpr const char* sql_of(Query query) {
-  switch (query) {
-    case Query::schema_version: return "SELECT coalesce(max(version), 0) FROM schema_version";
-    case Query::all_players: return "SELECT " PARLOUR_PLAYER_COLUMNS " FROM players ORDER BY id";
-    case Query::find_player: return "SELECT " PARLOUR_PLAYER_COLUMNS " FROM players WHERE name = ?1";
-    case Query::find_player_by_token_hash:
-      return "SELECT " PARLOUR_PLAYER_COLUMNS " FROM players WHERE token_hash = ?1";
-    case Query::balance: return "SELECT balance FROM accounts WHERE name = ?1";
-    // The prefix followed by byte 0xFF, which never occurs in UTF-8 text,
-    // bounds exactly the names starting with the prefix, and uses the index.
-    case Query::balances_with_prefix:
-      return "SELECT name, balance FROM accounts WHERE name >= ?1 AND name < ?1 || CAST(x'FF' AS TEXT) ORDER BY name";
-    // An account's legs from either side of its transfers, each side read
-    // newest first through its own index and cut at the page's size, so a
-    // page costs its rows however long the account's history. An entry is
-    // 2 * transfer - 1 for the payer's leg, 2 * transfer for the payee's.
-    case Query::ledger_page: return R"sql(
-SELECT e.entry, e.time, e.amount, e.balance_after, e.table_id, e.game, e.memo, coalesce(tb.is_private, 0),
-       e.seq, e.deal
-FROM (
-  SELECT * FROM (
-    SELECT 2 * id - 1 AS entry, time, -amount AS amount, from_balance_after AS balance_after, table_id, game, memo,
-           seq, deal
-    FROM transfers WHERE from_account = (SELECT id FROM accounts WHERE name = ?1) AND id <= ?2 / 2
-    ORDER BY id DESC LIMIT ?3)
-  UNION ALL
-  SELECT * FROM (
-    SELECT 2 * id AS entry, time, amount, to_balance_after, table_id, game, memo, seq, deal
-    FROM transfers WHERE to_account = (SELECT id FROM accounts WHERE name = ?1) AND id <= (?2 - 1) / 2
-    ORDER BY id DESC LIMIT ?3)
 ) e
 LEFT JOIN tables tb ON tb.id = e.table_id
 ORDER BY e.entry DESC
@@ -1000,7 +978,7 @@ class SqliteDatabase final : public SqlBackend {
   std::string describe() const override { return "SQLite file " + path; }
 
   void each_row(Query query, const Params& params, const EachRow& each) override {
-    Borrowed statement(cached(query == Query::ledger_page && schema >= 14 ? kLedgerPageFlaggingPools : sql_of(query)));
+    Borrowed statement(cached(sql_of(query)));
     bind_params(*statement, params);
     const SqliteRow row(*statement);
     while (statement->executeStep()) each(row);

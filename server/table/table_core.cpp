@@ -56,7 +56,8 @@ TableCore::TableCore(CoreServices services, storage::TableRecord record, const r
       state_(TableState::replay(std::move(record), game, events)),
       info_(game),
       turn_clock_(stored_clock(state_.id(), state_.record().clock_json)),
-      bot_rng_(state_.record().seed ^ 0x5bd1e995b0757ULL) {
+      bot_rng_(state_.record().seed ^ 0x5bd1e995b0757ULL),
+      pools_account_prefix_(storage::pool_account(state_.id(), "")) {
   sync_memory();
   if (!services_.chat_limit) services_.chat_limit = std::make_shared<WindowLimit>(chat_lines_per_window, chat_window_ms);
   if (!events.empty()) spdlog::info("table {}: replayed {} events, seq {}", id(), events.size(), state_.seq());
@@ -410,7 +411,6 @@ rules::Balances TableCore::balances_now() const {
 // The accounts a step may move chips between: the seats' players (and those an
 // event seats), and the table's pools.
 std::vector<std::string> TableCore::accounts_of_step(const Json& event) const {
-  if (pools_account_prefix_.empty()) pools_account_prefix_ = storage::pool_account(id(), "");
   std::vector<std::string> accounts{pools_account_prefix_};
   accounts.reserve(seats().size() + 1);
   for (const auto& seat : seats())

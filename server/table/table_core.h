@@ -355,11 +355,11 @@ class TableCore {
   rules::Rng bot_rng_;
   bool rematch_in_progress_ = false;  // the lobby is making it (same_seed as asked)
   bool rematch_same_seed_ = false;
-  // account_name's memory (a seating's players, and those an event seats) and
-  // the table's pools' prefix: names, not chips, so never stale.
+  // account_name's memory (a seating's players, and those an event seats):
+  // names, not chips, so never stale.
   static constexpr std::size_t kAccountNamesKept = 16;
   mutable std::vector<std::pair<std::string, std::string>> account_names_;
-  mutable std::string pools_account_prefix_;
+  const std::string pools_account_prefix_;  // the table's pools' accounts start so (storage::pool_account)
 };
 
 }  // namespace parlour::server
