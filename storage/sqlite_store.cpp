@@ -758,7 +758,7 @@ constexpr const char* kInsertDealStart =
 constexpr int kBusyTimeoutMs = 5000;
 
 // The WAL's checkpoints on a thread and a connection of their own (Store::
-// housekeep_in_background): PASSIVE ten times a second, so the writer does not
+// housekeep_in_background): PASSIVE twice a second, so the writer does not
 // wait on them.
 //
 // The writer starts the WAL over only when a checkpoint has copied all of it,
@@ -774,7 +774,7 @@ constexpr int kBusyTimeoutMs = 5000;
 // ms in the bench.
 class Checkpointer {
  public:
-  static constexpr auto kEvery = std::chrono::milliseconds(100);
+  static constexpr auto kEvery = std::chrono::milliseconds(500);
   static constexpr int kFewFrames = 64;
   static constexpr int kPassesBeforeTheGate = 3;
 
