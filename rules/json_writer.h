@@ -119,6 +119,8 @@ class JsonText final : public JsonWriter {
   void string(std::string_view value) override;
   void json(const Json& value) override;
 
+  // Room for `bytes` of text, made before writing when the size is foreseen.
+  void reserve(std::size_t bytes) { out_.reserve(bytes); }
   // The text written so far.
   const std::string& text() const { return out_; }
   std::string take();
@@ -139,6 +141,7 @@ class JsonText final : public JsonWriter {
   };
 
   void before_value();
+  void make_room();
   void append_string(std::string_view text);
   void sort_members(std::size_t first);
 

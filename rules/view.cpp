@@ -93,8 +93,16 @@ void turn(JsonWriter& out, const std::vector<int>& seats, std::string_view stage
 }
 
 void base_members(JsonWriter& out, std::string_view layout, std::string_view phase, int deal, std::optional<int> dealer) {
+  deal_members(out, deal, dealer);
+  layout_members(out, layout, phase);
+}
+
+void deal_members(JsonWriter& out, int deal, std::optional<int> dealer) {
   out.field("deal", deal);
   out.field("dealer", dealer);
+}
+
+void layout_members(JsonWriter& out, std::string_view layout, std::string_view phase) {
   out.field("layout", layout);
   out.field("phase", phase);
 }

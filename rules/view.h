@@ -99,6 +99,10 @@ void turn(JsonWriter& out, const std::vector<int>& seats, std::string_view stage
 
 // The common header every view starts with: its members, into the view's object.
 void base_members(JsonWriter& out, std::string_view layout, std::string_view phase, int deal, std::optional<int> dealer);
+// base_members in two runs (deal, dealer; layout, phase), for a view that
+// writes its members in name order with some of its own between them.
+void deal_members(JsonWriter& out, int deal, std::optional<int> dealer);
+void layout_members(JsonWriter& out, std::string_view layout, std::string_view phase);
 
 // ---------------------------------------------------------------- inline
 

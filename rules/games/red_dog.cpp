@@ -147,21 +147,24 @@ class RedDog final : public GameState {
     return fx;
   }
 
+  // In name order, so that the text writer has nothing to sort: a step writes
+  // this for every seat.
   void write_view(std::optional<int> viewer, JsonWriter& out) const override {
     out.begin_object();
-    view::base_members(out, view::layouts::betting, phase_name(), deals_, dealer_);
-    out.array_field("seats", [&] {
-      for (int seat = 0; seat < players(); ++seat) write_seat(out, seat, viewer);
-    });
+    out.field("ante", ante_);
+    view::deal_members(out, deals_, dealer_);
+    out.field("hand_size", hand_size_);
+    view::layout_members(out, view::layouts::betting, phase_name());
     out.array_field("piles", [&] {
       view::face_down_pile(out, "stock", std::nullopt, stock_.size());
       view::pile(out, "turned", std::nullopt, turned_, view::Shown::all);
     });
     view::one_pool(out, pot_pool, pot_);
+    out.array_field("seats", [&] {
+      for (int seat = 0; seat < players(); ++seat) write_seat(out, seat, viewer);
+    });
     out.key("turn");
     view::turn(out, to_act(), phase_ == Phase::playing ? "bet" : phase_name());
-    out.field("ante", ante_);
-    out.field("hand_size", hand_size_);
     out.end_object();
   }
 

@@ -222,27 +222,33 @@ void append_object(std::string& out, const std::vector<rules::JsonText::Member>&
 }  // namespace
 
 // A written view's members (sorted by name, as in any JSON object the server
-// writes) split into the constants and the rest.
-PushEncoder::ViewParts PushEncoder::split_constants(const rules::JsonText& view, const std::vector<std::string>& keys) {
+// writes) without the constants; those, when asked for, apart.
+std::string PushEncoder::split_constants(const rules::JsonText& view, const std::vector<std::string>& keys,
+                                         ViewConstants* constants) {
   std::vector<rules::JsonText::Member> lean;
-  std::vector<rules::JsonText::Member> constants;
-  for (const auto& member : view.top_members()) {
+  std::vector<rules::JsonText::Member> constant_members;
+  const auto members = view.top_members();
+  lean.reserve(members.size());
+  for (const auto& member : members) {
     const bool constant = std::find(keys.begin(), keys.end(), member.name) != keys.end();
-    (constant ? constants : lean).push_back(member);
+    (constant ? constant_members : lean).push_back(member);
   }
-  ViewParts parts;
-  parts.lean.reserve(view.text().size());
-  append_object(parts.lean, lean);
-  append_object(parts.constants, constants);
-  parts.names = "[";
-  for (std::size_t i = 0; i < constants.size(); ++i) {
-    if (i > 0) parts.names += ',';
-    parts.names += '"';
-    parts.names += constants[i].name;
-    parts.names += '"';
+  std::string text;
+  text.reserve(view.text().size());
+  append_object(text, lean);
+  if (constants) {
+    constants->members.clear();
+    append_object(constants->members, constant_members);
+    constants->names = "[";
+    for (std::size_t i = 0; i < constant_members.size(); ++i) {
+      if (i > 0) constants->names += ',';
+      constants->names += '"';
+      constants->names += constant_members[i].name;
+      constants->names += '"';
+    }
+    constants->names += ']';
   }
-  parts.names += ']';
-  return parts;
+  return text;
 }
 
 // Each member's push carries its own seat's view; the constants go with it only
@@ -253,12 +259,13 @@ PushEncoder::ViewParts& PushEncoder::view_parts(SharedParts& parts, const PushSc
   auto [it, fresh] = parts.views.try_emplace(seat);
   if (!fresh) return it->second;
   rules::JsonText view;
+  view.reserve(kViewBytes);
   write_view(scene, seat, view);
-  it->second = split_constants(view, view_constant_keys(scene));
+  it->second.lean = split_constants(view, view_constant_keys(scene), first ? &parts.constants : nullptr);
   const bool may_act = seat && scene.state.game() && !scene.state.failed();
   it->second.legal = may_act ? rules::json_text_of([&](rules::JsonWriter& legal) { scene.legal(*seat, legal); }) : "[]";
-  if (first && it->second.constants != view_constants_) {
-    view_constants_ = it->second.constants;
+  if (first && parts.constants.members != view_constants_) {
+    view_constants_ = parts.constants.members;
     ++view_constants_version_;
   }
   return it->second;
@@ -326,10 +333,10 @@ std::string PushEncoder::state_text(Member& member, SharedParts& parts, const Pu
   }
   text += R"(,"view":)";
   if (member.constants_sent != view_constants_version_) {
-    if (view.whole.empty()) view.whole = joined_objects(view.lean, view.constants);
+    if (view.whole.empty()) view.whole = joined_objects(view.lean, parts.constants.members);
     text += view.whole;
     text += R"(,"view_constants":)";
-    text += view.names;
+    text += parts.constants.names;
     member.constants_sent = view_constants_version_;
   } else {
     text += view.lean;

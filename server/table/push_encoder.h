@@ -92,15 +92,19 @@ class PushEncoder {
     std::uint64_t constants_sent = 0;  // the view constants version this member has had; 0: none yet
   };
   // What the pushes show one seat (or a spectator), written once a broadcast
-  // however many of the seat's connections are members: its view, with its
-  // constants (the keys the game names in GameInfo::view_constants) apart from
-  // the rest, and what the seat may do.
+  // however many of the seat's connections are members: its view without its
+  // constants (the keys the game names in GameInfo::view_constants), and what
+  // the seat may do.
   struct ViewParts {
-    std::string lean;       // the view without its constants
-    std::string constants;  // {key: value} of the constants it holds, as JSON
-    std::string names;      // the constants' keys, a JSON array
-    std::string whole;      // lean and constants together, made when a member needs it
-    std::string legal;      // the seat's legal list, as JSON ("[]" for a spectator)
+    std::string lean;   // the view without its constants
+    std::string whole;  // lean and the constants together, made when a member needs it
+    std::string legal;  // the seat's legal list, as JSON ("[]" for a spectator)
+  };
+  // A view's constants, taken from the first view a broadcast writes: they are
+  // the same in every seat's view (tests/rules/test_view_schema.cpp).
+  struct ViewConstants {
+    std::string members;  // {key: value} of the constants, as JSON
+    std::string names;    // their keys, a JSON array
   };
   // The parts of a state push that are the same for everyone, serialized once a broadcast.
   struct SharedParts {
@@ -109,6 +113,7 @@ class PushEncoder {
     std::string tail;   // ,"to_act":[..],"timer":{..},"failure":".."
     bool result_always = false;  // the table is over: every push carries the result
     std::map<std::optional<int>, ViewParts> views;  // by seat (nullopt: a spectator), filled as needed
+    ViewConstants constants;                        // set with the first of views
   };
   // What the players list is made of, to tell cheaply whether it changed.
   struct PlayerKey {
@@ -121,11 +126,17 @@ class PushEncoder {
     bool operator==(const PlayerKey&) const = default;
   };
 
+  // Room made before a view is written: most games' views fit, so their text
+  // is not copied as it grows.
+  static constexpr std::size_t kViewBytes = 1024;
+
   SharedParts shared_parts(const PushScene& scene);
   std::string state_text(Member& member, SharedParts& parts, const PushScene& scene);
   ViewParts& view_parts(SharedParts& parts, const PushScene& scene, std::optional<int> seat);
   static void write_view(const PushScene& scene, std::optional<int> seat, rules::JsonWriter& out);
-  static ViewParts split_constants(const rules::JsonText& view, const std::vector<std::string>& keys);
+  // The view without the constants; the constants themselves into `constants` when given.
+  static std::string split_constants(const rules::JsonText& view, const std::vector<std::string>& keys,
+                                     ViewConstants* constants);
   static const std::vector<std::string>& view_constant_keys(const PushScene& scene);
   void refresh_fair(const PushScene& scene);
   void refresh_result(const PushScene& scene);
