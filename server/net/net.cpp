@@ -27,6 +27,7 @@
 #include "server/net/live_sockets.h"
 #include "server/net/metrics.h"
 #include "server/common/metrics.h"
+#include "server/common/serial_executor.h"
 
 namespace parlour::server {
 
@@ -703,7 +704,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
  private:
   void do_accept() {
-    acceptor_.async_accept(asio::make_strand(io_), beast::bind_front_handler(&Listener::on_accept, this->shared_from_this()));
+    acceptor_.async_accept(serial_executor(io_), beast::bind_front_handler(&Listener::on_accept, this->shared_from_this()));
   }
 
   void on_accept(beast::error_code ec, tcp::socket socket) {

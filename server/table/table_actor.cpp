@@ -7,17 +7,19 @@
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
+#include "server/common/serial_executor.h"
+
 namespace parlour::server {
 
 namespace asio = boost::asio;
 
 TableActor::TableActor(asio::io_context& io, Writer& writer, std::unique_ptr<TableCore> core)
-    : strand_(asio::make_strand(io)),
+    : serial_(serial_executor(io)),
       writer_(writer),
       core_(std::move(core)),
       id_(core_->id()),
       game_actions_(metrics::registry().actions_by_game.of(core_->state().record().game)) {
-  for (auto& timer : timers_) timer = std::make_unique<LazyTimer>(strand_);
+  for (auto& timer : timers_) timer = std::make_unique<LazyTimer>(serial_);
   refresh_snapshot();
 }
 
@@ -33,7 +35,7 @@ void TableActor::serve_under_lease(storage::Fence fence, std::function<void(cons
 }
 
 void TableActor::retire(std::string why) {
-  asio::post(strand_, [self = shared_from_this(), why = std::move(why)] { self->retire_here(why); });
+  asio::post(serial_, [self = shared_from_this(), why = std::move(why)] { self->retire_here(why); });
 }
 
 void TableActor::retire_here(const std::string& why) {
@@ -100,7 +102,7 @@ void TableActor::make_rematch(TableCore& core, const Caller& who, RematchPlan pl
   plan.fence = fence_;
   // Not through submit: the held requests wait for this answer.
   auto done = [self = shared_from_this(), who](Json created, std::optional<protocol::ProtocolError> error) {
-    asio::post(self->strand_, [self, who, created = std::move(created), error] {
+    asio::post(self->serial_, [self, who, created = std::move(created), error] {
       self->step("a rematch's answer", [&](TableCore& core) {
         if (error) return core.rematch_failed(who, error->code(), error->what());
         return core.rematch_made(who, created.value("table", ""), created.value("invite", ""));
@@ -118,14 +120,14 @@ void TableActor::make_rematch(TableCore& core, const Caller& who, RematchPlan pl
 }
 
 void TableActor::disconnected(ClientId client) {
-  asio::post(strand_, [self = shared_from_this(), client] {
+  asio::post(serial_, [self = shared_from_this(), client] {
     self->clients_.erase(client);
     self->submit(nullptr, std::nullopt, [client](TableCore& core) { return core.disconnected(client); });
   });
 }
 
 void TableActor::submit(std::shared_ptr<Client> from, std::optional<std::int64_t> re, Command command) {
-  asio::post(strand_, [self = shared_from_this(), from = std::move(from), re, command = std::move(command)]() mutable {
+  asio::post(serial_, [self = shared_from_this(), from = std::move(from), re, command = std::move(command)]() mutable {
     if (self->retired_) {
       if (from) {
         from->send(std::make_shared<const std::string>(
@@ -200,7 +202,7 @@ void TableActor::carry_out(Outbox out, bool use) {
   if (out.write) {
     out.write->fence = fence_;
     writer_.commit(std::move(*out.write), [self = shared_from_this()](const storage::CommitOutcome& outcome) {
-      asio::post(self->strand_, [self, outcome] { self->on_committed(outcome); });
+      asio::post(self->serial_, [self, outcome] { self->on_committed(outcome); });
     });
   }
 }
@@ -256,8 +258,8 @@ void TableActor::watch_seated_balances() {
     if (watched_.count(account)) continue;
     // Runs on whichever thread moved the chips, under the balances' lock: it
     // only posts, and holds the table weakly (never the last to let it go there).
-    balances.watch(account, this, [strand = strand_, weak = weak_from_this()] {
-      asio::post(strand, [weak] {
+    balances.watch(account, this, [serial = serial_, weak = weak_from_this()] {
+      asio::post(serial, [weak] {
         if (auto self = weak.lock()) self->balances_changed();
       });
     });
@@ -265,7 +267,7 @@ void TableActor::watch_seated_balances() {
   }
   watched_ = std::move(seated);
   // Chips that moved between this step's look at them and the watch.
-  if (added) asio::post(strand_, [self = shared_from_this()] { self->balances_changed(); });
+  if (added) asio::post(serial_, [self = shared_from_this()] { self->balances_changed(); });
 }
 
 void TableActor::unwatch_balances() {

@@ -10,9 +10,9 @@
 
 #include <array>
 #include <chrono>
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -111,7 +111,7 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
   // /metrics: the act whose write is in flight answered ok now.
   void act_answered(std::chrono::steady_clock::time_point arrived);
 
-  boost::asio::strand<boost::asio::io_context::executor_type> strand_;
+  boost::asio::any_io_executor serial_;  // the table's strand (serial_executor)
   Writer& writer_;
   std::unique_ptr<TableCore> core_;
   const std::string id_;

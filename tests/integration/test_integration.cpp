@@ -43,8 +43,15 @@ bool deal_one_frames_mention(const WsClient& client, const std::set<std::string>
 
 }  // namespace
 
+// On one I/O thread a table's and a connection's handlers run on the loop
+// itself, on more on strands of their own (server/common/serial_executor.h):
+// the tests that play whole games run both ways.
 TEST_CASE("three players play a stacked Red Dog deal; hidden cards stay hidden; the table survives SIGKILL") {
-  ServerProcess server(ServerProcess::fresh_db("it-red-dog"), {"--allow-stacked-deck"});
+  std::string threads;
+  SUBCASE("one I/O thread") { threads = "1"; }
+  SUBCASE("two I/O threads") { threads = "2"; }
+  CAPTURE(threads);
+  ServerProcess server(ServerProcess::fresh_db("it-red-dog-" + threads), {"--allow-stacked-deck", "--threads", threads});
   WsClient alice(server.port()), bob(server.port()), carol(server.port()), dave(server.port());
   const auto alice_token = alice.hello("alice");
   const auto bob_token = bob.hello("bob");
@@ -392,7 +399,12 @@ Json short_game_options(const Json& game) {
 TEST_CASE("every game in the catalogue is played to the end by bots over WebSockets, chips conserved") {
   // One connection sends ~6 messages per game for 20+ games, many of which end
   // in well under a second: the default rate limit would (rightly) refuse it.
-  ServerProcess server(ServerProcess::fresh_db("it-catalogue"), {"--bot-delay-ms", "0", "--rate-limit", "1000"});
+  std::string threads;
+  SUBCASE("one I/O thread") { threads = "1"; }
+  SUBCASE("two I/O threads") { threads = "2"; }
+  CAPTURE(threads);
+  ServerProcess server(ServerProcess::fresh_db("it-catalogue-" + threads),
+                       {"--bot-delay-ms", "0", "--rate-limit", "1000", "--threads", threads});
   WsClient host(server.port());
   host.hello("host");
   const auto games = host.request({{"type", "games"}})["games"];
