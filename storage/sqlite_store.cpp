@@ -19,6 +19,9 @@
 #include <string_view>
 #include <unordered_map>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include "storage/schema.h"
 #include "storage/wal_coalescing_vfs.h"
 
@@ -777,6 +780,7 @@ class Checkpointer {
   static constexpr auto kEvery = std::chrono::milliseconds(500);
   static constexpr int kFewFrames = 64;
   static constexpr int kPassesBeforeTheGate = 3;
+  static constexpr int kNice = 10;
 
   Checkpointer(std::string path, std::mutex& commit_gate, int restart_after_frames,
                std::function<void(const std::string&)> report)
@@ -792,6 +796,12 @@ class Checkpointer {
 
  private:
   void run(const std::string& path, const std::function<void(const std::string&)>& report, std::stop_token stop) {
+    // Behind the I/O threads on a busy CPU: a pass is copying, not answering
+    // anyone, and at full priority it held a core's actions back for its
+    // length (act -> ok p99 at half load 4-6 -> 7-11 ms with a pass every
+    // half second). Lowering a thread's own priority needs no privilege; if it
+    // fails, the checkpoints still run.
+    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kNice);
     std::string failed;
     try {
       SQLite::Database db(path, SQLite::OPEN_READWRITE, kBusyTimeoutMs);
