@@ -761,7 +761,7 @@ constexpr const char* kInsertDealStart =
 constexpr int kBusyTimeoutMs = 5000;
 
 // The WAL's checkpoints on a thread and a connection of their own (Store::
-// housekeep_in_background): PASSIVE twice a second, so the writer does not
+// housekeep_in_background): PASSIVE ten times a second, so the writer does not
 // wait on them.
 //
 // The writer starts the WAL over only when a checkpoint has copied all of it,
@@ -777,7 +777,7 @@ constexpr int kBusyTimeoutMs = 5000;
 // ms in the bench.
 class Checkpointer {
  public:
-  static constexpr auto kEvery = std::chrono::milliseconds(500);
+  static constexpr auto kEvery = std::chrono::milliseconds(100);
   static constexpr int kFewFrames = 64;
   static constexpr int kPassesBeforeTheGate = 3;
   static constexpr int kNice = 10;
@@ -797,10 +797,10 @@ class Checkpointer {
  private:
   void run(const std::string& path, const std::function<void(const std::string&)>& report, std::stop_token stop) {
     // Behind the I/O threads on a busy CPU: a pass is copying, not answering
-    // anyone, and at full priority it held a core's actions back for its
-    // length (act -> ok p99 at half load 4-6 -> 7-11 ms with a pass every
-    // half second). Lowering a thread's own priority needs no privilege; if it
-    // fails, the checkpoints still run.
+    // anyone (at full priority, passes every half second held a core's actions
+    // back for their length: act -> ok p99 at half load 4-6 -> 5-11 ms).
+    // Lowering a thread's own priority needs no privilege; if it fails, the
+    // checkpoints still run.
     setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kNice);
     std::string failed;
     try {
