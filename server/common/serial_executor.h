@@ -12,8 +12,8 @@ namespace parlour::server {
 // On a loop that several threads run, a strand of its own. On a loop made for
 // one thread (an io_context whose concurrency hint is 1, as `--threads 1`
 // makes it), the loop itself: it already runs one handler at a time, and a
-// strand's lock, queue and hand-off would cost every handler for nothing (a
-// twentieth of the CPU an action at 100 tables, docs/performance.md).
+// strand's lock, queue and hand-off would cost every handler for nothing (5-10 %
+// of the CPU an action in the benchmark, docs/performance.md).
 inline boost::asio::any_io_executor serial_executor(boost::asio::io_context& io) {
   if (boost::asio::use_service<boost::asio::detail::scheduler>(io).concurrency_hint() == 1) return io.get_executor();
   return boost::asio::make_strand(io);
