@@ -248,7 +248,10 @@ void TableActor::set_timer(const TimerOrder& order) {
 }
 
 void TableActor::watch_seated_balances() {
-  auto seated = poisoned_ || retired_ ? std::set<std::string>{} : core_->seated_accounts();
+  const bool watches_none = poisoned_ || retired_;
+  // Most steps seat and unseat no one: told in place, nothing built.
+  if (watches_none ? watched_.empty() : core_->seated_accounts_are(watched_)) return;
+  auto seated = watches_none ? std::set<std::string>{} : core_->seated_accounts();
   if (seated == watched_) return;
   auto& balances = core_->live_balances();
   for (const auto& account : watched_)

@@ -291,12 +291,29 @@ Outbox TableCore::balances_changed() {
   return out;
 }
 
+template <class Visit>
+void TableCore::each_seated_account(Visit&& visit) const {
+  if (finished()) return;
+  for (const auto& seat : seats())
+    if (!seat.player.empty() && !seat.bot) visit(account_name(seat.player));
+}
+
 std::set<std::string> TableCore::seated_accounts() const {
   std::set<std::string> accounts;
-  if (finished()) return accounts;
-  for (int seat = 0; seat < static_cast<int>(seats().size()); ++seat)
-    if (!seats()[seat].player.empty() && !seats()[seat].bot) accounts.insert(account_of(seat));
+  each_seated_account([&](const std::string& account) { accounts.insert(account); });
   return accounts;
+}
+
+bool TableCore::seated_accounts_are(const std::set<std::string>& accounts) const {
+  std::size_t seated = 0;
+  bool all_among = true;
+  each_seated_account([&](const std::string& account) {
+    ++seated;
+    all_among = all_among && accounts.count(account) > 0;
+  });
+  // One player in two seats counts twice here, once in a set: told "not", the
+  // caller builds the set and finds it the same.
+  return all_among && seated == accounts.size();
 }
 
 Outbox TableCore::finish_table(const std::string& why) {

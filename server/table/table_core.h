@@ -158,6 +158,9 @@ class TableCore {
   // The accounts of the people seated here (bots' are the table's own): the
   // balances to watch. None once the table has finished.
   std::set<std::string> seated_accounts() const;
+  // Whether those are exactly `accounts`, told without building the set: most
+  // steps seat and unseat no one.
+  bool seated_accounts_are(const std::set<std::string>& accounts) const;
   LiveBalances& live_balances() const { return services_.balances; }
 
   // `invited`: the join came with the table's invite (a private table in play
@@ -311,6 +314,9 @@ class TableCore {
   std::string account_of(int seat) const;
   // storage::player_account(player), remembered for the last few players asked about.
   const std::string& account_name(const std::string& player) const;
+  // `visit` with each account seated_accounts holds (once a seat).
+  template <class Visit>
+  void each_seated_account(Visit&& visit) const;
   const std::vector<SeatState>& seats() const { return state_.seats(); }
   rules::Balances balances(const std::vector<SeatState>& seats, const LiveBalances::Lock& lock) const;
   std::vector<std::string> accounts_of_step(const Json& event) const;

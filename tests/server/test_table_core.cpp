@@ -490,6 +490,10 @@ TEST_CASE("a table waiting for players pushes a seated player's chips spent else
   Bench bench(*rules::Registry::builtin().find("red_dog"));
   bench.run(bench.core->join(bench.ann(), std::nullopt));
   REQUIRE(bench.core->seated_accounts() == std::set<std::string>{"player:ann"});
+  CHECK(bench.core->seated_accounts_are({"player:ann"}));
+  CHECK_FALSE(bench.core->seated_accounts_are({}));
+  CHECK_FALSE(bench.core->seated_accounts_are({"player:bob"}));
+  CHECK_FALSE(bench.core->seated_accounts_are({"player:ann", "player:bob"}));
   spend_everything_elsewhere(bench.balances, "player:ann");
   bench.run(bench.core->balances_changed());
   CHECK(chips_shown(bench.last_state(1), "ann") == 0);
