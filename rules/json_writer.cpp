@@ -46,17 +46,17 @@ void JsonText::before_value() {
 
 void JsonText::begin_object() {
   before_value();
-  make_room();
+  make_room(true);
   out_ += '{';
   open_.push_back({true, true, members_.size()});
 }
 
 // Nesting and members' places, kept in vectors that would otherwise grow one
-// step at a time while a view is written.
-void JsonText::make_room() {
-  if (open_.capacity() != 0) return;
-  open_.reserve(8);
-  members_.reserve(32);
+// step at a time while a view is written; a text with no object (a list of
+// chips) needs no members' places.
+void JsonText::make_room(bool object) {
+  if (open_.capacity() == 0) open_.reserve(8);
+  if (object && members_.capacity() == 0) members_.reserve(32);
 }
 
 void JsonText::end_object() {
@@ -72,7 +72,7 @@ void JsonText::end_object() {
 
 void JsonText::begin_array() {
   before_value();
-  make_room();
+  make_room(false);
   out_ += '[';
   open_.push_back({false, true, 0});
 }

@@ -141,7 +141,7 @@ class JsonText final : public JsonWriter {
   };
 
   void before_value();
-  void make_room();
+  void make_room(bool object);
   void append_string(std::string_view text);
   void sort_members(std::size_t first);
 
