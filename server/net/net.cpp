@@ -23,9 +23,9 @@
 #include "server/net/address_counter.h"
 #include "server/net/client_address.h"
 #include "server/net/connection.h"
-#include "server/net/corked_stream.h"
 #include "server/net/live_sockets.h"
 #include "server/net/metrics.h"
+#include "server/net/serial_write_stream.h"
 #include "server/common/metrics.h"
 #include "server/common/serial_executor.h"
 
@@ -158,6 +158,7 @@ class WebSocketSession : public Client,
     ws_.read_message_max(protocol::max_frame_bytes);
     ws_.set_option(websocket::stream_base::decorator(
         [](websocket::response_type& res) { res.set(http::field::server, "parlour"); }));
+    ws_.next_layer().set_owner(this->weak_from_this());
     ws_.async_accept(request, beast::bind_front_handler(&WebSocketSession::on_accept, this->shared_from_this()));
   }
 
@@ -215,6 +216,7 @@ class WebSocketSession : public Client,
     if (ec) return spdlog::debug("websocket handshake failed: {}", ec.message());
     accepted_ = true;
     do_read();
+    write_queued();
     // Told to close during the handshake, or upgraded just as the drain began.
     if (context_.sockets->draining() && !closing_) return close_for_restart();
     if (closing_ && queue_.empty()) close_queued();
@@ -255,13 +257,13 @@ class WebSocketSession : public Client,
     do_read();
   }
 
-  // The unsent frames go at once (and their bytes from the address's count),
-  // but the one being written, whose buffer the write still holds.
+  // The unsent frames go at once, and their bytes from the address's count (a
+  // write still out holds its own copy of its frames).
   void closed() {
     if (closed_) return;
     closed_ = true;
     ws_.next_layer().abandon();
-    if (queue_.size() > 1) queue_.erase(std::next(queue_.begin()), queue_.end());
+    queue_.clear();
     queue_.shrink_to_fit();
     slot_.unqueue(queued_bytes_);
     queued_bytes_ = 0;
@@ -295,30 +297,49 @@ class WebSocketSession : public Client,
   }
 
   // The frames of a step come as separate sends (an actor's `ok`, then its
-  // `state`): the writes begin after the sends already posted here, and the
-  // stream is corked until the queue is empty, so they leave in one write.
+  // `state`): the writes begin after the sends already posted here, and every
+  // frame queued by then leaves in one write.
   void begin_writes() {
-    asio::post(ws_.get_executor(), [self = this->shared_from_this()] {
-      if (self->closed_ || self->queue_.empty()) return;
-      self->ws_.next_layer().cork(self);
-      self->do_write();
-    });
+    asio::post(ws_.get_executor(), [self = this->shared_from_this()] { self->write_queued(); });
   }
 
-  void do_write() {
-    ws_.text(true);
-    ws_.async_write(asio::buffer(*queue_.front()),
-                    beast::bind_front_handler(&WebSocketSession::on_write, this->shared_from_this()));
+  // The queue's frames, up to the stream's batch, framed here and handed to the
+  // stream in one call: the bytes of one write (serial_write_stream.h says why
+  // not through Beast's writes). The frames leave the queue when they are on
+  // the socket.
+  void write_queued() {
+    if (closed_ || writing_ || queue_.empty() || !accepted_) return;
+    // Beast has sent or answered a close: nothing more may follow it; the
+    // close's end (or the read's) ends the connection.
+    if (!ws_.is_open()) return;
+    using Layer = SerialWriteStream<Stream>;
+    std::size_t bytes = 0;
+    std::size_t frames = 0;
+    headers_.resize(std::max(headers_.size(), queue_.size()));
+    pieces_.clear();
+    for (const auto& frame : queue_) {
+      if (frames > 0 && bytes + frame->size() > Layer::kMostFramed) break;
+      const std::size_t header = text_frame_header(frame->size(), headers_[frames]);
+      pieces_.emplace_back(headers_[frames].data(), header);
+      pieces_.emplace_back(frame->data(), frame->size());
+      bytes += frame->size();
+      ++frames;
+    }
+    writing_ = frames;
+    ws_.next_layer().async_write_some(pieces_,
+                                      beast::bind_front_handler(&WebSocketSession::on_written, this->shared_from_this()));
   }
 
-  void on_write(beast::error_code ec, std::size_t) {
-    if (ec || queue_.empty() || closed_) return closed();
-    ++context_.metrics.frames_out;
-    queued_bytes_ -= queue_.front()->size();
-    slot_.unqueue(queue_.front()->size());
-    queue_.pop_front();
-    if (!queue_.empty()) return do_write();
-    ws_.next_layer().uncork();
+  void on_written(beast::error_code ec, std::size_t) {
+    const std::size_t frames = std::exchange(writing_, 0);
+    if (ec || closed_) return closed();
+    for (std::size_t i = 0; i < frames; ++i) {
+      queued_bytes_ -= queue_.front()->size();
+      slot_.unqueue(queue_.front()->size());
+      queue_.pop_front();
+    }
+    context_.metrics.frames_out += frames;
+    if (!queue_.empty()) return write_queued();
     if (closing_) close_queued();
   }
 
@@ -327,7 +348,7 @@ class WebSocketSession : public Client,
     return (name.empty() ? std::string("an unnamed client") : name) + " (" + slot_.shown() + ")";
   }
 
-  websocket::stream<CorkedStream<Stream>> ws_;
+  websocket::stream<SerialWriteStream<Stream>> ws_;
   std::shared_ptr<ssl::context> tls_;
   beast::flat_buffer buffer_;
   Context context_;
@@ -336,6 +357,9 @@ class WebSocketSession : public Client,
   Connection connection_;
   std::deque<std::shared_ptr<const std::string>> queue_;
   std::size_t queued_bytes_ = 0;
+  std::size_t writing_ = 0;  // frames at the queue's front whose write is out
+  std::vector<std::array<char, 10>> headers_;  // their headers, while write_queued hands them over
+  std::vector<asio::const_buffer> pieces_;     // each frame's header and bytes, in order
   bool closed_ = false;
   bool closing_ = false;  // close_after_queue: closes once the queue is written
   bool accepted_ = false;  // the WebSocket handshake has ended
