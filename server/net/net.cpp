@@ -201,13 +201,13 @@ class WebSocketSession : public Client,
     do_read();
   }
 
-  // The unsent frames go at once, and their bytes from the address's count (a
-  // write still out holds its own copy of its frames).
+  // The unsent frames go at once, and their bytes from the address's count, but
+  // those being written: the write still reads them.
   void closed() {
     if (closed_) return;
     closed_ = true;
     ws_.next_layer().abandon();
-    queue_.clear();
+    queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(writing_), queue_.end());
     queue_.shrink_to_fit();
     slot_.unqueue(queued_bytes_);
     queued_bytes_ = 0;
@@ -257,20 +257,23 @@ class WebSocketSession : public Client,
     // close's end (or the read's) ends the connection.
     if (!ws_.is_open()) return;
     using Layer = SerialWriteStream<Stream>;
+    // The batch: at least one frame, and no more than the stream's batch.
     std::size_t bytes = 0;
     std::size_t frames = 0;
-    headers_.resize(std::max(headers_.size(), queue_.size()));
-    pieces_.clear();
     for (const auto& frame : queue_) {
       if (frames > 0 && bytes + frame->size() > Layer::kMostFramed) break;
-      const std::size_t header = text_frame_header(frame->size(), headers_[frames]);
-      pieces_.emplace_back(headers_[frames].data(), header);
-      pieces_.emplace_back(frame->data(), frame->size());
       bytes += frame->size();
       ++frames;
     }
+    if (headers_.size() < frames) headers_.resize(frames);
+    pieces_.clear();
+    for (std::size_t i = 0; i < frames; ++i) {
+      const auto& frame = *queue_[i];
+      pieces_.emplace_back(headers_[i].data(), text_frame_header(frame.size(), headers_[i]));
+      pieces_.emplace_back(frame.data(), frame.size());
+    }
     writing_ = frames;
-    ws_.next_layer().async_write_some(pieces_,
+    ws_.next_layer().async_write_some(BufferList(pieces_),
                                       beast::bind_front_handler(&WebSocketSession::on_written, this->shared_from_this()));
   }
 
@@ -283,6 +286,11 @@ class WebSocketSession : public Client,
       queue_.pop_front();
     }
     context_.metrics.frames_out += frames;
+    // A batch of many small frames (a slow reader's backlog) leaves no large lists behind.
+    if (pieces_.capacity() > 128) {
+      std::vector<asio::const_buffer>().swap(pieces_);
+      std::vector<std::array<char, 10>>().swap(headers_);
+    }
     if (!queue_.empty()) return write_queued();
     if (closing_) close_queued();
   }
@@ -302,8 +310,8 @@ class WebSocketSession : public Client,
   std::deque<std::shared_ptr<const std::string>> queue_;
   std::size_t queued_bytes_ = 0;
   std::size_t writing_ = 0;  // frames at the queue's front whose write is out
-  std::vector<std::array<char, 10>> headers_;  // their headers, while write_queued hands them over
-  std::vector<asio::const_buffer> pieces_;     // each frame's header and bytes, in order
+  std::vector<std::array<char, 10>> headers_;  // their headers, read by the write until it ends
+  std::vector<asio::const_buffer> pieces_;     // each frame's header and bytes, in order, likewise
   bool closed_ = false;
   bool closing_ = false;  // close_after_queue: closes once the queue is written
   bool accepted_ = false;  // the WebSocket handshake has ended

@@ -6,10 +6,11 @@
 // itself (a server's frames are a two-to-ten-byte header and the bytes, never
 // masked), every frame its queue holds, in one call and so one write: an actor's
 // `ok` and its `state` leave together. And Beast's own: the handshake's reply,
-// pongs, keep-alive pings, the close frame. Each is copied into the gathered
-// bytes; when the socket is idle they leave at once, else when the write out
-// ends, all together. A write's completion comes when its bytes are on the
-// socket, never inside the call that started it.
+// pongs, keep-alive pings, the close frame. A write that finds the socket idle
+// goes to it at once, from the caller's buffers (which a caller keeps until its
+// write ends); one that comes while a write is out is copied into the gathered
+// bytes, which leave together when it ends. A write's completion comes when its
+// bytes are on the socket, never inside the call that started it.
 //
 // Beast's WebSocket write operation is not used for the session's frames: it
 // took a frame at a time, and each frame cost an operation, a completion handed
@@ -21,7 +22,9 @@
 // What is gathered is bounded by the session: it hands over at most
 // kMostFramed bytes of frames at a time and the next batch when that one is on
 // the socket, so a client that does not read backs frames up in the session's
-// queue, where its limits are counted; Beast's own writes are a few bytes.
+// queue, where its limits are counted; Beast's own writes are a few bytes. The
+// gathering buffer is let go once it has been written: an idle connection holds
+// none.
 #pragma once
 
 #include <boost/asio/associated_executor.hpp>
@@ -66,6 +69,21 @@ inline std::size_t text_frame_header(std::size_t payload_bytes, std::array<char,
   return 10;
 }
 
+// A buffer sequence over a vector of buffers it does not own: the session keeps
+// the vector, and the bytes, until its write ends (a vector passed by value
+// would be copied into the write).
+class BufferList {
+ public:
+  using value_type = boost::asio::const_buffer;
+  using const_iterator = std::vector<boost::asio::const_buffer>::const_iterator;
+  explicit BufferList(const std::vector<boost::asio::const_buffer>& buffers) : buffers_(&buffers) {}
+  const_iterator begin() const { return buffers_->begin(); }
+  const_iterator end() const { return buffers_->end(); }
+
+ private:
+  const std::vector<boost::asio::const_buffer>* buffers_;
+};
+
 template <typename NextLayer>
 class SerialWriteStream {
  public:
@@ -91,7 +109,7 @@ class SerialWriteStream {
 
   // The connection has ended: nothing gathered is wanted.
   void abandon() {
-    state_->pending.clear();
+    std::string().swap(state_->pending);
     if (!state_->failed) state_->failed = boost::asio::error::operation_aborted;
   }
 
@@ -149,13 +167,29 @@ class SerialWriteStream {
     if (state.failed) return held(std::forward<Done>(done))->post(state.failed, 0);
     auto owner = owner_.lock();
     if (!owner) return held(std::forward<Done>(done))->post(boost::asio::error::operation_aborted, 0);
-    const std::size_t bytes = boost::asio::buffer_size(data);
+    if (!state.writing) return write_now(data, std::forward<Done>(done), std::move(owner));
     for (auto it = boost::asio::buffer_sequence_begin(data); it != boost::asio::buffer_sequence_end(data); ++it) {
       const boost::asio::const_buffer piece(*it);
       state.pending.append(static_cast<const char*>(piece.data()), piece.size());
     }
-    state.waiting.push_back({held(std::forward<Done>(done)), bytes});
-    if (!state.writing) write_pending(std::move(owner));
+    state.waiting.push_back({held(std::forward<Done>(done)), boost::asio::buffer_size(data)});
+  }
+
+  // The socket is idle: the caller's bytes go as they are. `owner` in the
+  // handler keeps this stream alive until it runs.
+  template <typename ConstBufferSequence, typename Done>
+  void write_now(const ConstBufferSequence& data, Done&& done, std::shared_ptr<void> owner) {
+    state_->writing = true;
+    if (writes_) writes_->fetch_add(1, std::memory_order_relaxed);
+    boost::asio::async_write(
+        next_, data,
+        [this, state = state_, owner = std::move(owner), done = std::forward<Done>(done)](
+            boost::beast::error_code ec, std::size_t bytes) mutable {
+          ended(*state, ec, owner);
+          auto executor = boost::asio::get_associated_executor(done, get_executor());
+          boost::asio::dispatch(executor, boost::beast::bind_front_handler(std::move(done), state->failed,
+                                                                           state->failed ? 0 : bytes));
+        });
   }
 
   template <typename Done>
@@ -165,7 +199,7 @@ class SerialWriteStream {
     return std::make_unique<Held<Handler, decltype(executor)>>(std::forward<Done>(done), std::move(executor));
   }
 
-  // `owner` in the handler keeps this stream alive until it runs.
+  // What was gathered while a write was out, in one write.
   void write_pending(std::shared_ptr<void> owner) {
     auto& state = *state_;
     state.writing = true;
@@ -177,25 +211,27 @@ class SerialWriteStream {
     boost::asio::async_write(next_, boost::asio::buffer(state.flying),
                              [this, state = state_, owner = std::move(owner)](boost::beast::error_code ec,
                                                                                std::size_t) mutable {
-                               written(*state, ec, std::move(owner));
+                               auto riders = std::move(state->riding);
+                               state->riding.clear();
+                               std::string().swap(state->flying);
+                               ended(*state, ec, owner);
+                               for (auto& rider : riders)
+                                 rider.done->dispatch(state->failed, state->failed ? 0 : rider.bytes);
                              });
   }
 
-  void written(State& state, boost::beast::error_code ec, std::shared_ptr<void> owner) {
+  // A write has ended: what was gathered meanwhile goes next, or fails with it.
+  void ended(State& state, boost::beast::error_code ec, const std::shared_ptr<void>& owner) {
     state.writing = false;
-    state.flying.clear();
-    if (state.flying.capacity() > kMostFramed) std::string().swap(state.flying);
-    auto riders = std::move(state.riding);
-    state.riding.clear();
     if (ec && !state.failed) state.failed = ec;
     if (state.failed) {
-      state.pending.clear();
-      for (auto& waiter : state.waiting) riders.push_back(std::move(waiter));
+      std::string().swap(state.pending);
+      auto waiters = std::move(state.waiting);
       state.waiting.clear();
+      for (auto& waiter : waiters) waiter.done->dispatch(state.failed, 0);
+      return;
     }
-    // Gathered while this write was out: next.
-    if (!state.pending.empty()) write_pending(std::move(owner));
-    for (auto& rider : riders) rider.done->dispatch(state.failed, state.failed ? 0 : rider.bytes);
+    if (!state.pending.empty()) write_pending(owner);
   }
 
   NextLayer next_;

@@ -142,3 +142,22 @@ TEST_CASE("serial write stream: once its session is gone, or the stream abandone
     CHECK(pair.writes.load() == before);
   }
 }
+
+TEST_CASE("serial write stream: writes that come while one is out leave together after it, in their order") {
+  Pair pair;
+  const std::vector<std::string> payloads{payload_of(500), payload_of(20), payload_of(300)};
+  std::vector<std::array<char, 10>> headers(payloads.size());
+  std::vector<std::vector<asio::const_buffer>> calls(payloads.size());
+  std::vector<beast::error_code> results(payloads.size(), asio::error::would_block);
+  const auto before = pair.writes.load();
+  for (std::size_t i = 0; i < payloads.size(); ++i) {
+    calls[i] = {asio::const_buffer(headers[i].data(), parlour::server::text_frame_header(payloads[i].size(), headers[i])),
+                asio::buffer(payloads[i])};
+    pair.server.next_layer().async_write_some(calls[i], [&, i](beast::error_code ec, std::size_t) { results[i] = ec; });
+  }
+  pair.io.run();
+  pair.io.restart();
+  for (const auto& result : results) CHECK(!result);
+  CHECK(pair.writes.load() == before + 2);  // the first at once, the other two gathered behind it
+  for (const auto& payload : payloads) CHECK(pair.read_text() == payload);
+}
