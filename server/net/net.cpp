@@ -240,9 +240,10 @@ class WebSocketSession : public Client,
     if (queue_.size() == 1) begin_writes();
   }
 
-  // The frames of a step come as separate sends (an actor's `ok`, then its
-  // `state`): the writes begin after the sends already posted here, and every
-  // frame queued by then leaves in one write.
+  // A table hands a client its frames of a step in one send_all (an actor's
+  // `ok` and its `state`); other frames come one send at a time, some several
+  // in one handler. The writes begin after the sends already posted here, and
+  // every frame queued by then leaves in one write.
   void begin_writes() {
     asio::post(ws_.get_executor(), [self = this->shared_from_this()] { self->write_queued(); });
   }
