@@ -93,8 +93,9 @@ class SerialWriteStream {
   // The most bytes of frames the session hands over in one batch.
   static constexpr std::size_t kMostFramed = 64 * 1024;
 
-  explicit SerialWriteStream(NextLayer&& next) : next_(std::move(next)), state_(std::make_shared<State>()) {}
-  SerialWriteStream(SerialWriteStream&&) = default;
+  explicit SerialWriteStream(NextLayer&& next) : next_(std::move(next)) {}
+  // A write out refers to this stream: it stays where it was made.
+  SerialWriteStream(SerialWriteStream&&) = delete;
 
   executor_type get_executor() noexcept { return next_.get_executor(); }
   NextLayer& next_layer() noexcept { return next_; }
@@ -109,8 +110,8 @@ class SerialWriteStream {
 
   // The connection has ended: nothing gathered is wanted.
   void abandon() {
-    std::string().swap(state_->pending);
-    if (!state_->failed) state_->failed = boost::asio::error::operation_aborted;
+    std::string().swap(state_.pending);
+    if (!state_.failed) state_.failed = boost::asio::error::operation_aborted;
   }
 
   template <typename MutableBufferSequence, typename ReadHandler>
@@ -151,7 +152,6 @@ class SerialWriteStream {
     std::unique_ptr<Completion> done;
     std::size_t bytes;
   };
-  // Shared with the write in flight, which may end after this stream has moved.
   struct State {
     bool writing = false;
     boost::beast::error_code failed;  // a write failed, or the stream was abandoned: every later write fails so
@@ -163,7 +163,7 @@ class SerialWriteStream {
 
   template <typename ConstBufferSequence, typename Done>
   void write_some(const ConstBufferSequence& data, Done&& done) {
-    auto& state = *state_;
+    auto& state = state_;
     if (state.failed) return held(std::forward<Done>(done))->post(state.failed, 0);
     auto owner = owner_.lock();
     if (!owner) return held(std::forward<Done>(done))->post(boost::asio::error::operation_aborted, 0);
@@ -179,16 +179,16 @@ class SerialWriteStream {
   // handler keeps this stream alive until it runs.
   template <typename ConstBufferSequence, typename Done>
   void write_now(const ConstBufferSequence& data, Done&& done, std::shared_ptr<void> owner) {
-    state_->writing = true;
+    state_.writing = true;
     if (writes_) writes_->fetch_add(1, std::memory_order_relaxed);
     boost::asio::async_write(
         next_, data,
-        [this, state = state_, owner = std::move(owner), done = std::forward<Done>(done)](
-            boost::beast::error_code ec, std::size_t bytes) mutable {
-          ended(*state, ec, owner);
+        [this, owner = std::move(owner), done = std::forward<Done>(done)](boost::beast::error_code ec,
+                                                                        std::size_t bytes) mutable {
+          ended(ec, owner);
+          const auto failed = state_.failed;
           auto executor = boost::asio::get_associated_executor(done, get_executor());
-          boost::asio::dispatch(executor, boost::beast::bind_front_handler(std::move(done), state->failed,
-                                                                           state->failed ? 0 : bytes));
+          boost::asio::dispatch(executor, boost::beast::bind_front_handler(std::move(done), failed, failed ? 0 : bytes));
         });
   }
 
@@ -201,7 +201,7 @@ class SerialWriteStream {
 
   // What was gathered while a write was out, in one write.
   void write_pending(std::shared_ptr<void> owner) {
-    auto& state = *state_;
+    auto& state = state_;
     state.writing = true;
     state.flying.swap(state.pending);
     state.pending.clear();
@@ -209,19 +209,19 @@ class SerialWriteStream {
     state.waiting.clear();
     if (writes_) writes_->fetch_add(1, std::memory_order_relaxed);
     boost::asio::async_write(next_, boost::asio::buffer(state.flying),
-                             [this, state = state_, owner = std::move(owner)](boost::beast::error_code ec,
-                                                                               std::size_t) mutable {
-                               auto riders = std::move(state->riding);
-                               state->riding.clear();
-                               std::string().swap(state->flying);
-                               ended(*state, ec, owner);
-                               for (auto& rider : riders)
-                                 rider.done->dispatch(state->failed, state->failed ? 0 : rider.bytes);
+                             [this, owner = std::move(owner)](boost::beast::error_code ec, std::size_t) mutable {
+                               auto riders = std::move(state_.riding);
+                               state_.riding.clear();
+                               std::string().swap(state_.flying);
+                               ended(ec, owner);
+                               const auto failed = state_.failed;
+                               for (auto& rider : riders) rider.done->dispatch(failed, failed ? 0 : rider.bytes);
                              });
   }
 
   // A write has ended: what was gathered meanwhile goes next, or fails with it.
-  void ended(State& state, boost::beast::error_code ec, const std::shared_ptr<void>& owner) {
+  void ended(boost::beast::error_code ec, const std::shared_ptr<void>& owner) {
+    auto& state = state_;
     state.writing = false;
     if (ec && !state.failed) state.failed = ec;
     if (state.failed) {
@@ -236,8 +236,8 @@ class SerialWriteStream {
 
   NextLayer next_;
   std::atomic<std::uint64_t>* writes_ = nullptr;
-  std::shared_ptr<State> state_;
-  std::weak_ptr<void> owner_;
+  State state_;
+  std::weak_ptr<void> owner_;  // while it lives, this stream does (a member of it)
 };
 
 // Beast's WebSocket closes a stream through teardown, found by argument-dependent

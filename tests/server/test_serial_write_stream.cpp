@@ -25,6 +25,19 @@ namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 using Layer = parlour::server::SerialWriteStream<beast::test::stream>;
 
+// Each payload's header and bytes, as the session hands them over; `headers`
+// holds the headers the pieces point into.
+std::vector<asio::const_buffer> framed(const std::vector<std::string>& payloads,
+                                       std::vector<std::array<char, 10>>& headers) {
+  headers.assign(payloads.size(), {});
+  std::vector<asio::const_buffer> pieces;
+  for (std::size_t i = 0; i < payloads.size(); ++i) {
+    pieces.emplace_back(headers[i].data(), parlour::server::text_frame_header(payloads[i].size(), headers[i]));
+    pieces.emplace_back(payloads[i].data(), payloads[i].size());
+  }
+  return pieces;
+}
+
 // A server's WebSocket over the layer and a client's over the other end, the handshake done.
 struct Pair {
   asio::io_context io;
@@ -33,7 +46,7 @@ struct Pair {
   websocket::stream<Layer> server;
   websocket::stream<beast::test::stream> client;
 
-  Pair() : server(Layer(beast::test::stream(io))), client(beast::test::stream(io)) {
+  Pair() : server(beast::test::stream(io)), client(beast::test::stream(io)) {
     server.next_layer().next_layer().connect(client.next_layer());
     server.next_layer().set_owner(owner);
     server.next_layer().count_writes_in(&writes);
@@ -48,12 +61,8 @@ struct Pair {
 
   // The frames as the session hands them over: header and bytes of each, in one call.
   beast::error_code write_frames(const std::vector<std::string>& payloads) {
-    std::vector<std::array<char, 10>> headers(payloads.size());
-    std::vector<asio::const_buffer> pieces;
-    for (std::size_t i = 0; i < payloads.size(); ++i) {
-      pieces.emplace_back(headers[i].data(), parlour::server::text_frame_header(payloads[i].size(), headers[i]));
-      pieces.emplace_back(payloads[i].data(), payloads[i].size());
-    }
+    std::vector<std::array<char, 10>> headers;
+    const auto pieces = framed(payloads, headers);
     beast::error_code result = asio::error::would_block;
     server.next_layer().async_write_some(pieces, [&](beast::error_code ec, std::size_t) { result = ec; });
     io.run();
@@ -101,14 +110,10 @@ TEST_CASE("serial write stream: the frames of one call leave in one write and re
 TEST_CASE("serial write stream: Beast's ping, asked for while frames are being written, follows them whole") {
   Pair pair;
   std::vector<std::string> payloads{payload_of(3000), payload_of(40)};
-  std::vector<std::array<char, 10>> headers(payloads.size());
-  std::vector<asio::const_buffer> pieces;
-  for (std::size_t i = 0; i < payloads.size(); ++i) {
-    pieces.emplace_back(headers[i].data(), parlour::server::text_frame_header(payloads[i].size(), headers[i]));
-    pieces.emplace_back(payloads[i].data(), payloads[i].size());
-  }
-  beast::error_code framed = asio::error::would_block, pinged = asio::error::would_block;
-  pair.server.next_layer().async_write_some(pieces, [&](beast::error_code ec, std::size_t) { framed = ec; });
+  std::vector<std::array<char, 10>> headers;
+  const auto pieces = framed(payloads, headers);
+  beast::error_code written = asio::error::would_block, pinged = asio::error::would_block;
+  pair.server.next_layer().async_write_some(pieces, [&](beast::error_code ec, std::size_t) { written = ec; });
   pair.server.async_ping("beat", [&](beast::error_code ec) { pinged = ec; });
   std::string seen_ping;
   pair.client.control_callback([&](websocket::frame_type kind, beast::string_view data) {
@@ -116,7 +121,7 @@ TEST_CASE("serial write stream: Beast's ping, asked for while frames are being w
   });
   pair.io.run();
   pair.io.restart();
-  REQUIRE(!framed);
+  REQUIRE(!written);
   REQUIRE(!pinged);
   CHECK(pair.writes.load() >= 2);
   CHECK(pair.read_text() == payloads[0]);
@@ -146,15 +151,16 @@ TEST_CASE("serial write stream: once its session is gone, or the stream abandone
 TEST_CASE("serial write stream: writes that come while one is out leave together after it, in their order") {
   Pair pair;
   const std::vector<std::string> payloads{payload_of(500), payload_of(20), payload_of(300)};
-  std::vector<std::array<char, 10>> headers(payloads.size());
-  std::vector<std::vector<asio::const_buffer>> calls(payloads.size());
+  // One call a payload, each with its own header.
+  std::vector<std::vector<std::string>> singles;
+  for (const auto& payload : payloads) singles.push_back({payload});
+  std::vector<std::vector<std::array<char, 10>>> headers(payloads.size());
+  std::vector<std::vector<asio::const_buffer>> calls;
+  for (std::size_t i = 0; i < payloads.size(); ++i) calls.push_back(framed(singles[i], headers[i]));
   std::vector<beast::error_code> results(payloads.size(), asio::error::would_block);
   const auto before = pair.writes.load();
-  for (std::size_t i = 0; i < payloads.size(); ++i) {
-    calls[i] = {asio::const_buffer(headers[i].data(), parlour::server::text_frame_header(payloads[i].size(), headers[i])),
-                asio::buffer(payloads[i])};
+  for (std::size_t i = 0; i < payloads.size(); ++i)
     pair.server.next_layer().async_write_some(calls[i], [&, i](beast::error_code ec, std::size_t) { results[i] = ec; });
-  }
   pair.io.run();
   pair.io.restart();
   for (const auto& result : results) CHECK(!result);
