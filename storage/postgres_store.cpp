@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <stdexcept>
 
 #include "storage/schema.h"
 
@@ -360,6 +361,15 @@ DROP INDEX transfers_by_payee;
 CREATE INDEX transfers_by_payer ON transfers(from_account, id) WHERE from_is_pool IS DISTINCT FROM 1;
 CREATE INDEX transfers_by_payee ON transfers(to_account, id) WHERE to_is_pool IS DISTINCT FROM 1;
 )sql"},
+    {15, "the step log's mark: how far the logged table steps are filed", R"sql(
+-- SQLite's step log (storage/step_filer.h) records here how far it has filed.
+-- PostgreSQL's steps are written in their commit and never logged; the table
+-- is kept so that one number says what a schema holds in both backends.
+CREATE TABLE step_log_filed (
+  id   INTEGER PRIMARY KEY CHECK (id = 1),
+  lsn  BIGINT NOT NULL CHECK (lsn >= 0)
+);
+)sql"},
 };
 
 static_assert(migrations_are_numbered_in_order(kMigrations),
@@ -531,6 +541,10 @@ INSERT INTO player_seen(player_id, last_seen) SELECT id, $2 FROM players WHERE l
 ON CONFLICT (player_id) DO UPDATE SET last_seen = excluded.last_seen
 RETURNING player_id)sql";
     case Query::last_seen: return "SELECT p.name, s.last_seen FROM players p JOIN player_seen s ON s.player_id = p.id ORDER BY p.name";
+    case Query::steps_filed_through: return "SELECT coalesce(max(lsn), 0) FROM step_log_filed";
+    case Query::file_steps_through: return R"sql(
+INSERT INTO step_log_filed(id, lsn) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET lsn = excluded.lsn RETURNING lsn)sql";
+    case Query::table_failure: return "SELECT failure FROM tables WHERE id = $1 AND failure IS NOT NULL";
   }
   return "";
 }
@@ -1074,7 +1088,13 @@ class PostgresWrite final : public WriteTransaction {
     batch_ = true;
   }
 
+  // One time for the whole batch: PostgreSQL's steps are committed as they
+  // come, never filed from a log with a time each (SqlStore::file_steps).
   void finish_batch(const BatchPlan& plan, const std::string& time) override {
+    for (const std::vector<PlannedPosting>& step : plan.steps)
+      for (const PlannedPosting& planned : step)
+        if (*planned.time != time)
+          throw std::logic_error("PostgreSQL writes a batch at one time; a posting's is " + *planned.time + ", not " + time);
     batch_ = false;
     ArrayLiteral event_tables, event_seqs, event_jsons;
     for (const auto& [table, event] : held_events_) {

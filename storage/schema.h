@@ -7,7 +7,7 @@
 
 namespace parlour::storage {
 
-inline constexpr int kLatestSchemaVersion = 14;
+inline constexpr int kLatestSchemaVersion = 15;
 
 struct Migration {
   int version;

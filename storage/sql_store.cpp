@@ -622,30 +622,103 @@ std::vector<std::string> SqlStore::results(const std::string& table) {
 }
 
 std::vector<CommitOutcome> SqlStore::commit(const std::vector<TableWrite>& writes) {
-  std::vector<CommitOutcome> outcomes;
-  if (writes.empty()) return outcomes;
+  if (writes.empty()) return {};
   // One timestamp for the batch: its writes become visible at the same instant.
   const std::string time = utc_now_iso8601();
-  guard_([&] { return "committing a batch of " + std::to_string(writes.size()) + " table writes"; }, [&] {
-    std::unique_ptr<WriteTransaction> tx = sql_->begin_write(writes);
-    // The common case, every step committing, is written as one plan; a batch
-    // with a step that will not, or that the database refuses, goes step by
-    // step, each in a savepoint, which says what became of each.
-    if (tx->writes_batches()) {
-      if (std::optional<BatchPlan> plan = plan_batch(*tx, writes)) {
-        if (write_planned(*tx, writes, *plan, time)) {
-          tx->commit();
-          outcomes.assign(writes.size(), CommitOutcome{});
-          return;
+  const std::vector<const std::string*> times(writes.size(), &time);
+  return guard_([&] { return "committing a batch of " + std::to_string(writes.size()) + " table writes"; },
+                [&] { return write_steps(writes, times, false, [](WriteTransaction&, const auto&) {}); });
+}
+
+std::vector<CommitOutcome> SqlStore::write_steps(const std::vector<TableWrite>& writes,
+                                                 const std::vector<const std::string*>& times, bool stop_tables,
+                                                 const Finish& finish) {
+  std::vector<CommitOutcome> outcomes;
+  std::unique_ptr<WriteTransaction> tx = sql_->begin_write(writes);
+  // The common case, every step committing, is written as one plan; a batch
+  // with a step that will not, or that the database refuses, goes step by
+  // step, each in a savepoint, which says what became of each.
+  if (!writes.empty() && tx->writes_batches()) {
+    if (std::optional<BatchPlan> plan = plan_batch(*tx, writes, times)) {
+      if (write_planned(*tx, writes, *plan, times)) {
+        outcomes.assign(writes.size(), CommitOutcome{});
+        finish(*tx, outcomes);
+        tx->commit();
+        return outcomes;
+      }
+      tx.reset();  // rolled back whole
+      tx = sql_->begin_write(writes);
+    }
+  }
+  std::vector<const std::string*> stopped;
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    const TableWrite& write = writes[i];
+    const bool after_refusal = std::any_of(stopped.begin(), stopped.end(),
+                                           [&](const std::string* table) { return *table == write.table; });
+    if (after_refusal) {
+      outcomes.push_back(CommitOutcome::failure("not written: an earlier step of table " + write.table +
+                                                " was refused"));
+      continue;
+    }
+    outcomes.push_back(write_in_savepoint(*tx, write, *times[i]));
+    if (stop_tables && !outcomes.back().committed()) stopped.push_back(&write.table);
+  }
+  finish(*tx, outcomes);
+  tx->commit();
+  return outcomes;
+}
+
+std::int64_t SqlStore::steps_filed_through() {
+  return guard_("reading how far the step log is filed",
+                [&] { return first_of(*sql_, Query::steps_filed_through, {}, integer_from).value_or(0); });
+}
+
+std::vector<RefusedStep> SqlStore::file_steps(const std::vector<LoggedBatch>& batches) {
+  std::vector<RefusedStep> refused;
+  if (batches.empty()) return refused;
+  guard_([&] { return "filing " + std::to_string(batches.size()) + " batches of logged table steps"; }, [&] {
+    const std::int64_t filed = first_of(*sql_, Query::steps_filed_through, {}, integer_from).value_or(0);
+    // The steps not filed yet, but those of tables that failed before them.
+    std::vector<TableWrite> writes;
+    std::vector<const std::string*> times;
+    std::vector<std::string> failed_tables;
+    std::vector<std::string> checked_tables;
+    for (const LoggedBatch& batch : batches) {
+      if (batch.lsn <= filed) continue;
+      for (const TableWrite& write : batch.writes) {
+        if (std::find(checked_tables.begin(), checked_tables.end(), write.table) == checked_tables.end()) {
+          checked_tables.push_back(write.table);
+          if (first_of(*sql_, Query::table_failure, {write.table}, text_from))
+            failed_tables.push_back(write.table);
         }
-        tx.reset();  // rolled back whole
-        tx = sql_->begin_write(writes);
+        // Its refusal was told when the table failed; a step logged after it has nothing to go on.
+        if (std::find(failed_tables.begin(), failed_tables.end(), write.table) != failed_tables.end()) continue;
+        writes.push_back(write);
+        times.push_back(&batch.time);
       }
     }
-    for (const TableWrite& write : writes) outcomes.push_back(write_in_savepoint(*tx, write, time));
-    tx->commit();
+    const std::int64_t last = batches.back().lsn;
+    if (last <= filed) return;
+    const auto mark_and_stop = [&](WriteTransaction& tx, const std::vector<CommitOutcome>& outcomes) {
+      for (std::size_t i = 0; i < outcomes.size(); ++i) {
+        if (outcomes[i].committed()) continue;
+        const TableWrite& write = writes[i];
+        const bool first_of_table = std::none_of(refused.begin(), refused.end(),
+                                                 [&](const RefusedStep& step) { return step.table == write.table; });
+        if (!first_of_table) continue;
+        refused.push_back({write.table, write.event ? std::optional(write.event->seq) : std::nullopt,
+                           outcomes[i].detail});
+        const std::string failure = "the database refused a step when it was filed: " + outcomes[i].detail;
+        guard_([&] { return "marking table " + write.table + " failed"; }, [&] {
+          tx.set_failure(write.table, failure);
+          tx.set_status(write.table, "finished");
+        });
+      }
+      first_of(tx, Query::file_steps_through, {last}, integer_from);
+    };
+    write_steps(writes, times, true, mark_and_stop);
   });
-  return outcomes;
+  return refused;
 }
 
 // ---------------------------------------------------------------------------
@@ -672,7 +745,8 @@ std::size_t account_index(BatchPlan& plan, const std::string& name) {
 
 }  // namespace
 
-std::optional<BatchPlan> SqlStore::plan_batch(WriteTransaction& tx, const std::vector<TableWrite>& writes) {
+std::optional<BatchPlan> SqlStore::plan_batch(WriteTransaction& tx, const std::vector<TableWrite>& writes,
+                                              const std::vector<const std::string*>& times) {
   BatchPlan plan;
   plan.steps.resize(writes.size());
   for (std::size_t i = 0; i < writes.size(); ++i) {
@@ -685,7 +759,7 @@ std::optional<BatchPlan> SqlStore::plan_batch(WriteTransaction& tx, const std::v
     plan.steps[i].reserve(write.postings.size());
     for (const Posting& posting : write.postings) {
       if (!posting_is_valid(posting)) return std::nullopt;
-      plan.steps[i].push_back(PlannedPosting{&posting, account_index(plan, posting.from),
+      plan.steps[i].push_back(PlannedPosting{&posting, times[i], account_index(plan, posting.from),
                                              account_index(plan, posting.to), 0, 0});
     }
   }
@@ -713,12 +787,12 @@ std::optional<BatchPlan> SqlStore::plan_batch(WriteTransaction& tx, const std::v
 }
 
 bool SqlStore::write_planned(WriteTransaction& tx, const std::vector<TableWrite>& writes, BatchPlan& plan,
-                             const std::string& time) {
+                             const std::vector<const std::string*>& times) {
   try {
     guard_("writing a planned batch", [&] {
       tx.start_batch(plan);
-      for (const TableWrite& write : writes) write_step(tx, write, time, true);
-      tx.finish_batch(plan, time);
+      for (std::size_t i = 0; i < writes.size(); ++i) write_step(tx, writes[i], *times[i], true);
+      tx.finish_batch(plan, *times.front());
     });
     return true;
   } catch (const ConnectionLost&) {

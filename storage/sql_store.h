@@ -20,6 +20,7 @@
 #include <variant>
 #include <vector>
 
+#include "storage/step_log.h"
 #include "storage/store.h"
 
 namespace parlour::storage {
@@ -185,8 +186,12 @@ enum class Query {
   presence_since,             // time -> node, names (one per line), updated at, by node
   mark_seen,                  // name, time -> player id
   last_seen,                  // -> name, time by name
+  // The step log (migration 15, SQLite's: storage/step_filer.h).
+  steps_filed_through,        // -> the last lsn filed (0: none)
+  file_steps_through,         // lsn -> lsn (the mark set)
+  table_failure,              // table -> why it failed, if it did
 };
-inline constexpr int kQueryCount = static_cast<int>(Query::last_seen) + 1;
+inline constexpr int kQueryCount = static_cast<int>(Query::table_failure) + 1;
 
 using Param = std::variant<std::monostate, std::int64_t, std::string>;  // monostate: NULL
 using Params = std::vector<Param>;
@@ -213,6 +218,7 @@ struct PlannedAccount {
 };
 struct PlannedPosting {
   const Posting* posting = nullptr;
+  const std::string* time = nullptr;  // its step's time: a batch of logged steps has several
   std::size_t from = 0;  // index into BatchPlan::accounts
   std::size_t to = 0;
   std::int64_t from_balance_after = 0;
@@ -275,8 +281,11 @@ class WriteTransaction : public Reader {
   // Opens the plan's accounts that are not in the database yet (their ids set).
   virtual void start_batch(BatchPlan& plan);
   // Every step's transfers and their ledger entries, in order, with the
-  // balances planned; each account's balance moved by its delta, once; then
-  // the checks the database defers to the commit (a transfer's entries), made now.
+  // balances planned, each at its step's time (PlannedPosting::time); each
+  // account's balance moved by its delta, once; then the checks the database
+  // defers to the commit (a transfer's entries), made now. `time` is the first
+  // step's: a backend that writes one time for a whole batch (PostgreSQL,
+  // which has no step log) checks that every posting's is the same.
   virtual void finish_batch(const BatchPlan& plan, const std::string& time);
 };
 
@@ -368,9 +377,20 @@ class SqlStore : public Store {
 
   std::vector<CommitOutcome> commit(const std::vector<TableWrite>& writes) override;
 
+  // Files logged steps (storage/step_filer.h) in one transaction, each batch's
+  // writes at the batch's time, and records the last batch's lsn in it. A
+  // batch at or below the lsn recorded before is passed over: it was filed.
+  // A step the database refuses is not filed, nor any later step of its
+  // table, which is marked failed (finished, with why); so is every step of
+  // a table already marked failed. Returns the steps refused, in order.
+  std::vector<RefusedStep> file_steps(const std::vector<LoggedBatch>& batches);
+  // The last lsn filed (0: none).
+  std::int64_t steps_filed_through();
+
+  ~SqlStore() override;
+
  protected:
   SqlStore(std::unique_ptr<SqlBackend> backend, FaultOf fault_of);
-  ~SqlStore() override;
 
  private:
   // The write plan: what one TableWrite writes, in this order. The event goes
@@ -379,16 +399,25 @@ class SqlStore : public Store {
   // `planned`: the postings are left to WriteTransaction::finish_batch, and
   // the fence was checked with the plan.
   void write_step(WriteTransaction& tx, const TableWrite& write, const std::string& time, bool planned = false);
+  // One transaction: `writes`, each at times[i], as one plan when every step
+  // commits, else step by step. `stop_tables`: after a step that did not
+  // commit, the later steps of its table are not tried (failed: not written).
+  // `finish` runs last in the transaction, told each step's outcome.
+  using Finish = std::function<void(WriteTransaction&, const std::vector<CommitOutcome>&)>;
+  std::vector<CommitOutcome> write_steps(const std::vector<TableWrite>& writes,
+                                         const std::vector<const std::string*>& times, bool stop_tables,
+                                         const Finish& finish);
   CommitOutcome write_in_savepoint(WriteTransaction& tx, const TableWrite& write, const std::string& time);
   void check_fence(WriteTransaction& tx, const TableWrite& write);
   // The plan of a batch in which every step is expected to commit; nullopt when
   // one is not (fenced, an invalid posting, a payer short of chips): that batch
   // goes step by step, which says what became of each.
-  std::optional<BatchPlan> plan_batch(WriteTransaction& tx, const std::vector<TableWrite>& writes);
-  // Writes the batch as planned and commits; false (nothing written, the
-  // transaction rolled back) when the database refused part of it.
+  std::optional<BatchPlan> plan_batch(WriteTransaction& tx, const std::vector<TableWrite>& writes,
+                                      const std::vector<const std::string*>& times);
+  // Writes the batch as planned; false (nothing written, the transaction
+  // rolled back) when the database refused part of it.
   bool write_planned(WriteTransaction& tx, const std::vector<TableWrite>& writes, BatchPlan& plan,
-                     const std::string& time);
+                     const std::vector<const std::string*>& times);
   // Appends a change to the identity feed, in the transaction of the change.
   void record_change(WriteTransaction& tx, IdentityChange change, const std::string& time);
   Player player_by_id(Reader& reader, std::int64_t player_id);

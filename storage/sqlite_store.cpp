@@ -4,6 +4,8 @@
 // statements, which are prepared once per connection and reused.
 #include "storage/sqlite_store.h"
 
+#include "storage/step_filer.h"
+
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <sqlite3.h>
 
@@ -481,6 +483,16 @@ INSERT INTO deal_starts_rebuilt(table_id, deal, seq, entry_json, state_json)
 DROP TABLE deal_starts;
 ALTER TABLE deal_starts_rebuilt RENAME TO deal_starts;
 )sql"},
+    {15, "the step log's mark: how far the logged table steps are filed", R"sql(
+-- The server's table steps are appended to a log beside the file and filed
+-- into the tables above in large transactions (storage/step_filer.h). Each
+-- filing records the last batch it filed in the same transaction, so that a
+-- batch is filed once however often the log is read again.
+CREATE TABLE step_log_filed (
+  id   INTEGER PRIMARY KEY CHECK (id = 1),
+  lsn  INTEGER NOT NULL CHECK (lsn >= 0)
+);
+)sql"},
 };
 
 static_assert(migrations_are_numbered_in_order(kMigrations),
@@ -658,6 +670,10 @@ INSERT INTO player_seen(player_id, last_seen) SELECT id, ?2 FROM players WHERE n
 ON CONFLICT (player_id) DO UPDATE SET last_seen = excluded.last_seen
 RETURNING player_id)sql";
     case Query::last_seen: return "SELECT p.name, s.last_seen FROM players p JOIN player_seen s ON s.player_id = p.id ORDER BY p.name";
+    case Query::steps_filed_through: return "SELECT coalesce(max(lsn), 0) FROM step_log_filed";
+    case Query::file_steps_through: return R"sql(
+INSERT INTO step_log_filed(id, lsn) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET lsn = excluded.lsn RETURNING lsn)sql";
+    case Query::table_failure: return "SELECT failure FROM tables WHERE id = ?1 AND failure IS NOT NULL";
   }
   return "";
 }
@@ -988,6 +1004,7 @@ class SqliteDatabase final : public SqlBackend {
   std::string describe() const override { return "SQLite file " + path; }
 
   void each_row(Query query, const Params& params, const EachRow& each) override {
+    catch_up();
     Borrowed statement(cached(sql_of(query)));
     bind_params(*statement, params);
     const SqliteRow row(*statement);
@@ -1003,6 +1020,7 @@ class SqliteDatabase final : public SqlBackend {
   }
 
   ImmediateTransaction begin_immediate() {
+    catch_up();
     return ImmediateTransaction(cached(kBeginImmediate), cached(kCommit), db, commit_gate);
   }
 
@@ -1040,8 +1058,18 @@ class SqliteDatabase final : public SqlBackend {
     return *slot;
   }
 
+  // Before a read or a transaction of this connection's own: the steps this
+  // process logged are filed first (storage/step_filer.h). Not inside a
+  // transaction, which sees its own snapshot (and whose write lock a filing
+  // would wait on).
+  void catch_up() {
+    if (filing_point && sqlite3_get_autocommit(db.getHandle()) != 0) filing_point->catch_up();
+  }
+
   std::string path;
   SQLite::Database db;
+  // Where this process's step filer is found; null for the filer's own connection and in-memory files.
+  std::shared_ptr<FilingPoint> filing_point;
   // Declared after db so that they are finalized before the connection closes.
   std::unordered_map<const char*, std::unique_ptr<SQLite::Statement>> statements;
   std::unique_ptr<SQLite::Statement> row_inserts[kRowKinds][kRowSizes];
@@ -1309,7 +1337,8 @@ class SqliteWrite final : public WriteTransaction {
   }
 
   // The rows are bound without copies: the writes and the plan outlive the statements' runs.
-  void finish_batch(const BatchPlan& plan, const std::string& time) override {
+  // Each posting at its own step's time (PlannedPosting::time).
+  void finish_batch(const BatchPlan& plan, const std::string&) override {
     batch_ = false;
     insert_rows(RowKind::event, held_events_.size(), [&](SQLite::Statement& insert, int index, std::size_t row) {
       const auto& [table, event] = held_events_[row];
@@ -1324,12 +1353,12 @@ class SqliteWrite final : public WriteTransaction {
       const RowKind kind = flags_pools() ? RowKind::transfer_with_flagged_legs : RowKind::transfer_with_legs;
       insert_rows(kind, postings.size(), [&](SQLite::Statement& insert, int index, std::size_t row) {
         const PlannedPosting& planned = *postings[row];
-        bind_transfer_with_legs(insert, index, *planned.posting, time,
+        bind_transfer_with_legs(insert, index, *planned.posting, *planned.time,
                                 {plan.accounts[planned.from].id, planned.from_balance_after},
                                 {plan.accounts[planned.to].id, planned.to_balance_after}, flags_pools());
       });
     } else {
-      write_entries_then_transfers(plan, postings, time);
+      write_entries_then_transfers(plan, postings);
     }
     for (std::size_t a = 0; a < plan.accounts.size(); ++a)
       if (plan.deltas[a] != 0) exec(kMoveBalance, plan.accounts[a].id, plan.deltas[a]);
@@ -1338,8 +1367,7 @@ class SqliteWrite final : public WriteTransaction {
   }
 
   // Schema 8 to 12: each transfer's two entries, then the transfer rows.
-  void write_entries_then_transfers(const BatchPlan& plan, const std::vector<const PlannedPosting*>& postings,
-                                    const std::string& time) {
+  void write_entries_then_transfers(const BatchPlan& plan, const std::vector<const PlannedPosting*>& postings) {
     const std::int64_t first_transfer = next_transfer_id();
     // Each posting's debit, then its credit.
     insert_rows(RowKind::entry, 2 * postings.size(), [&](SQLite::Statement& insert, int index, std::size_t row) {
@@ -1353,7 +1381,7 @@ class SqliteWrite final : public WriteTransaction {
     insert_rows(RowKind::transfer, postings.size(), [&](SQLite::Statement& insert, int index, std::size_t row) {
       const Posting& posting = *postings[row]->posting;
       insert.bind(index, first_transfer + static_cast<std::int64_t>(row));
-      insert.bindNoCopy(index + 1, time);
+      insert.bindNoCopy(index + 1, *postings[row]->time);
       bind_text_or_null(insert, index + 2, posting.table, false);
       bind_text_or_null(insert, index + 3, posting.game, false);
       insert.bindNoCopy(index + 4, posting.memo);
@@ -1518,14 +1546,64 @@ std::unique_ptr<WriteTransaction> SqliteDatabase::begin_write(const std::vector<
   return std::make_unique<SqliteWrite>(*this);
 }
 
-std::unique_ptr<SqlBackend> open_database(const std::string& path, int migrate_up_to) {
-  return Guard{sqlite_fault}([&] { return "opening database " + path; },
-                             [&] { return std::make_unique<SqliteDatabase>(path, migrate_up_to); });
+bool is_file(const std::string& path) { return !path.empty() && path != ":memory:"; }
+
+// `catches_up`: the connection asks this process's step filer, if any, to
+// file what it holds before each read and transaction; the filer's own does not.
+std::unique_ptr<SqlBackend> open_database(const std::string& path, int migrate_up_to, bool catches_up) {
+  return Guard{sqlite_fault}([&] { return "opening database " + path; }, [&] {
+    auto database = std::make_unique<SqliteDatabase>(path, migrate_up_to);
+    if (catches_up && is_file(path)) database->filing_point = FilingPoint::of(path);
+    return database;
+  });
 }
+
+// The step log needs the filing mark of migration 15.
+bool logs_steps(const std::string& path, int schema) { return is_file(path) && schema >= 15; }
 
 }  // namespace
 
 SqliteStore::SqliteStore(const std::string& path, int migrate_up_to)
-    : SqlStore(open_database(path, migrate_up_to), sqlite_fault) {}
+    : SqlStore(open_database(path, migrate_up_to, true), sqlite_fault), path_(path) {
+  // What a server that stopped without filing its log left, unless a server holds it now.
+  // A refusal here marks its table failed, which `parlour admin tables` lists.
+  if (logs_steps(path_, schema_version())) file_leftover_steps(path_, *this);
+}
+
+SqliteStore::SqliteStore(const std::string& path, ForFiling)
+    : SqlStore(open_database(path, latest_schema_version(), false), sqlite_fault), path_(path) {}
+
+SqliteStore::~SqliteStore() {
+  if (!filer_) return;
+  filer_->stop();  // files everything; a reader meanwhile still asks it
+  FilingPoint::of(path_)->detach();
+}
+
+void SqliteStore::housekeep_in_background(Report report, WalLimits limits) {
+  std::lock_guard lock(filer_mutex_);
+  if (filer_ || !logs_steps(path_, schema_version())) return SqlStore::housekeep_in_background(std::move(report), limits);
+  std::unique_ptr<StepLog> log = StepLog::open(path_);
+  if (!log)
+    throw StorageError("the step log of " + path_ + " is held by another process: is another Parlour server using "
+                       "this database?");
+  // The filing connection does the file's writing now: the WAL's housekeeping goes with it.
+  auto filing = std::unique_ptr<SqliteStore>(new SqliteStore(path_, ForFiling{}));
+  filing->SqlStore::housekeep_in_background(report, limits);
+  filer_ = std::make_shared<StepFiler>(std::move(log), std::move(filing), std::move(report), filing_limits_);
+  filer_->when_refused(hear_);
+  FilingPoint::of(path_)->attach(filer_);
+  filer_->start();
+}
+
+void SqliteStore::when_steps_are_refused(RefusedSteps hear) {
+  std::lock_guard lock(filer_mutex_);
+  hear_ = std::move(hear);
+  if (filer_) filer_->when_refused(hear_);
+}
+
+std::vector<CommitOutcome> SqliteStore::commit(const std::vector<TableWrite>& writes) {
+  if (filer_) return filer_->append(writes);
+  return SqlStore::commit(writes);
+}
 
 }  // namespace parlour::storage

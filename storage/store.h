@@ -163,6 +163,17 @@ struct CommitOutcome {
   static CommitOutcome failure(std::string why) { return {Kind::failed, std::move(why)}; }
 };
 
+// A table step that SQLite's step log made durable and the database then
+// refused when it was filed into its tables (storage/step_filer.h): a payer
+// short of the chips because another process moved them meanwhile, or a broken
+// constraint. The table is stopped there: marked failed, its later steps not
+// filed. Its chips are where the steps filed before left them.
+struct RefusedStep {
+  std::string table;
+  std::optional<std::int64_t> seq;  // the refused step's event, when it had one
+  std::string why;
+};
+
 // "committed", "fenced", "lacked_chips", "failed".
 const char* name_of(CommitOutcome::Kind kind);
 
@@ -437,7 +448,16 @@ class Store {
   // (storage/sql_store.h, BatchPlan). Returns one outcome per write, in order. Throws StorageError
   // (ConnectionLost when the connection broke), having written nothing, if the
   // transaction itself cannot begin or commit.
+  // On a SQLite file whose store keeps house in the background (the server's
+  // writer), a batch is made durable by one append to the file's step log
+  // instead, and filed into the tables behind it (storage/step_filer.h): each
+  // outcome is then `committed`, or `failed` for all when the append failed;
+  // what the database refuses at filing reaches when_steps_are_refused.
   virtual std::vector<CommitOutcome> commit(const std::vector<TableWrite>& writes) = 0;
+  // Who hears of a logged step refused at filing, on the thread that filed it.
+  // Set before the first commit. Stores without a step log never call it.
+  using RefusedSteps = std::function<void(const RefusedStep&)>;
+  virtual void when_steps_are_refused(RefusedSteps hear) { (void)hear; }
 
  private:
   std::string origin_ = "admin";

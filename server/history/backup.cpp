@@ -13,6 +13,8 @@
 #include "server/common/config.h"
 #include "server/history/store_check.h"
 #include "storage/schema.h"
+#include "storage/sqlite_store.h"
+#include "storage/step_log.h"
 #include "storage/store.h"
 
 namespace parlour::server {
@@ -182,6 +184,10 @@ int backup(const Arguments& args) {
     throw Refused(args.file + " exists; a backup never replaces a file: name a new one");
   require_writable_folder(args.file);
   if (!fs::is_regular_file(args.db)) throw Refused("there is no SQLite store at " + args.db + " to back up");
+  // Steps a server logged and did not file (it crashed) are filed first, so
+  // that the copy has them; a running server's are filed within a moment of
+  // their commit, and the copy is the store as of then (storage/step_filer.h).
+  if (storage::StepLog::has_records(args.db)) storage::SqliteStore{args.db};
   const Connection from(args.db, SQLITE_OPEN_READONLY);
   if (auto problem = store_problem(from); !problem.empty())
     throw Refused(args.db + " is not a Parlour store: " + problem);
@@ -227,8 +233,9 @@ int restore(const Arguments& args) {
   const std::string partial = partial_name(args.db, "restoring");
   const std::string contents = copy_to_partial(from, partial);
   take_owner_of(partial, args.db);
-  // The old store's WAL would otherwise be read into the new file.
-  for (const char* suffix : {"-wal", "-shm", "-journal"}) fs::remove(args.db + suffix);
+  // The old store's WAL would otherwise be read into the new file, and its
+  // step log's unfiled steps filed into it.
+  for (const char* suffix : {"-wal", "-shm", "-journal", "-steps-0", "-steps-1"}) fs::remove(args.db + suffix);
   fs::rename(partial, args.db);
   std::cout << "parlour restore: " << args.file << " restored to " << args.db << " (" << contents
             << "); start the server on it\n";

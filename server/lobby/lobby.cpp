@@ -58,7 +58,12 @@ Lobby::Lobby(boost::asio::io_context& io, const Config& config, Writer& writer, 
       presence_timer_(io) {
   games_ = Json::array();
   for (const auto& game : rules::Registry::builtin().all()) games_.push_back(rules::info_to_json(game));
+  // Heard on the filing thread; the tables are the I/O threads'.
+  writer_.when_steps_are_refused(
+      [this](const storage::RefusedStep& step) { boost::asio::post(io_, [this, step] { step_refused(step); }); });
 }
+
+Lobby::~Lobby() { writer_.when_steps_are_refused(nullptr); }
 
 // ---------------------------------------------------------------- tables
 
@@ -264,6 +269,19 @@ void Lobby::retire(const std::string& table, const std::string& why) {
   const auto actor = find_loaded(table);
   forget(table);
   if (actor) actor->retire(why);
+}
+
+void Lobby::step_refused(const storage::RefusedStep& step) {
+  spdlog::error("table {}: stopped: the database refused {} when it was filed: {}", step.table,
+                step.seq ? "step " + std::to_string(*step.seq) : std::string("a step"), step.why);
+  const auto actor = find_loaded(step.table);
+  forget(step.table);
+  if (!actor) return;
+  const auto holders = actor->snapshot().holders;
+  actor->retire("the database refused a step",
+                "table " + step.table + " stopped: the server could not record a step of it (" + step.why +
+                    "); its chips are as its last recorded step left them");
+  for (const auto& name : holders) learn_balance(name, [] {});
 }
 
 void Lobby::set_tables_elsewhere(std::vector<Json> lines) {

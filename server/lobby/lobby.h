@@ -53,6 +53,9 @@ class Lobby final : public ServedTables {
  public:
   Lobby(boost::asio::io_context& io, const Config& config, Writer& writer, Reader& reader, LiveBalances& balances,
         PlayerDirectory& players);
+  ~Lobby();
+  Lobby(const Lobby&) = delete;
+  Lobby& operator=(const Lobby&) = delete;
 
   // Rebuilds every unfinished table from its event log and wakes it: what was
   // due by itself when the server stopped (a next deal, a bot, a clock) runs
@@ -183,6 +186,11 @@ class Lobby final : public ServedTables {
   std::optional<std::int64_t> served_unfinished(const std::string& table) const override;
   // Stops serving a table that another node serves now.
   void retire(const std::string& table, const std::string& why) override;
+  // A step the database refused when the step log filed it: the table failed
+  // there in the database. It is forgotten here, so that the next look at it
+  // reads it as the database has it; its clients are told and moved, and the
+  // chips of those who held a seat there are read again.
+  void step_refused(const storage::RefusedStep& step);
   // The lobby lines of the tables other nodes serve, listed after this node's.
   void set_tables_elsewhere(std::vector<Json> lines) override;
 

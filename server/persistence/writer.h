@@ -42,13 +42,17 @@ class Writer {
   using AfterStep =
       std::function<void(storage::Store&, const storage::TableWrite&, const storage::CommitOutcome& outcome)>;
   void after_each_step(AfterStep hook) { after_step_ = std::move(hook); }
+  // Who hears of a step that a SQLite file's step log made durable and the
+  // database refused when it was filed (storage::RefusedStep), on the filing
+  // thread. Null to stop hearing.
+  void when_steps_are_refused(storage::Store::RefusedSteps hear) { db_->when_steps_are_refused(std::move(hear)); }
   // Group commit by the I/O loop's bursts: a step's write waits until the I/O
   // loop has run every handler that was ready with it (`later` queues a flush
   // behind them), so actions that arrived together share one transaction.
   // On a SQLite file the flush commits right there, on the I/O thread: a local
-  // commit is a few WAL page writes, and handing each burst to the writer thread
-  // and its answers back cost two thread switches (on a loaded core, more than
-  // the commit). A database server's round trips would stall the loop, so on
+  // commit is one append to the file's step log (storage/step_filer.h), and
+  // handing each burst to the writer thread and its answers back cost two
+  // thread switches (on a loaded core, more than the commit). A database server's round trips would stall the loop, so on
   // PostgreSQL the flush wakes the writer thread instead. Other writes (`run`)
   // always go to the writer thread. Without it, each step wakes the writer
   // thread at once. Set before the first commit; `later` may be called from any thread.

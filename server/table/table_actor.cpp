@@ -34,11 +34,13 @@ void TableActor::serve_under_lease(storage::Fence fence, std::function<void(cons
   lost_ = std::move(lost);
 }
 
-void TableActor::retire(std::string why) {
-  asio::post(serial_, [self = shared_from_this(), why = std::move(why)] { self->retire_here(why); });
+void TableActor::retire(std::string why, std::string told) {
+  asio::post(serial_, [self = shared_from_this(), why = std::move(why), told = std::move(told)] {
+    self->retire_here(why, told);
+  });
 }
 
-void TableActor::retire_here(const std::string& why) {
+void TableActor::retire_here(const std::string& why, const std::string& told) {
   if (retired_) return;
   retired_ = true;
   held_.clear();
@@ -47,7 +49,7 @@ void TableActor::retire_here(const std::string& why) {
   spdlog::info("table {}: no longer served by this node: {}", id_, why);
   const auto notice = std::make_shared<const std::string>(
       protocol::error_message(std::nullopt, protocol::code::conflict,
-                              "table " + id_ + " moved to another server; reconnecting")
+                              told.empty() ? "table " + id_ + " moved to another server; reconnecting" : told)
           .dump());
   for (auto& [id, weak] : clients_) {
     if (auto client = weak.lock()) {

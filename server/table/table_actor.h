@@ -53,8 +53,8 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
   // once: `lost` is called (the lobby forgets it) and its clients are moved.
   void serve_under_lease(storage::Fence fence, std::function<void(const std::string& table)> lost);
   // Stops serving here (the table moved to another node): requests are refused
-  // and every client is told and moved.
-  void retire(std::string why);
+  // and every client is told `told` (by default, that it moved) and moved.
+  void retire(std::string why, std::string told = "");
 
   // Runs what is due by itself (after creation or a restart: the next deal,
   // bots, turn clocks).
@@ -99,7 +99,7 @@ class TableActor : public std::enable_shared_from_this<TableActor> {
   void carry_out(Outbox out, bool use = true);
   void set_timer(const TimerOrder& order);
   void on_committed(const storage::CommitOutcome& outcome);
-  void retire_here(const std::string& why);
+  void retire_here(const std::string& why, const std::string& told = "");
   void register_client(const std::shared_ptr<Client>& client);
   // Watches the balances of whoever is seated now (LiveBalances::watch), so
   // that chips moving anywhere else wake this table (TableCore::balances_changed).

@@ -1,0 +1,227 @@
+#include "storage/step_filer.h"
+
+#include <algorithm>
+#include <exception>
+#include <iterator>
+#include <utility>
+
+namespace parlour::storage {
+
+namespace {
+
+// Leftovers are filed this many batches a transaction: a long log is filed
+// without holding all of it in memory at once.
+constexpr std::size_t kLeftoverBatchesAFiling = 256;
+
+LoggedBatch decode_record(std::int64_t lsn, std::string_view payload) {
+  LoggedBatch batch = decode_batch(payload);
+  if (batch.lsn != lsn)
+    throw StorageError("a step log record numbered " + std::to_string(lsn) + " holds batch " +
+                       std::to_string(batch.lsn));
+  return batch;
+}
+
+// Files `records` (by lsn) a chunk at a time; the refusals of all.
+std::vector<RefusedStep> file_records(SqlStore& store, const std::vector<StepLog::Record>& records) {
+  std::vector<RefusedStep> refused;
+  for (std::size_t from = 0; from < records.size(); from += kLeftoverBatchesAFiling) {
+    std::vector<LoggedBatch> batches;
+    const std::size_t to = std::min(records.size(), from + kLeftoverBatchesAFiling);
+    for (std::size_t i = from; i < to; ++i) batches.push_back(decode_record(records[i].lsn, records[i].payload));
+    for (RefusedStep& step : store.file_steps(batches)) refused.push_back(std::move(step));
+  }
+  return refused;
+}
+
+std::string describe_refusal(const RefusedStep& step) {
+  return "table " + step.table + ": the database refused " +
+         (step.seq ? "step " + std::to_string(*step.seq) : std::string("a step")) +
+         " when it was filed, and the table is stopped there: " + step.why;
+}
+
+}  // namespace
+
+std::vector<RefusedStep> file_leftover_steps(const std::string& path, SqlStore& store) {
+  if (!StepLog::has_records(path)) return {};
+  const std::unique_ptr<StepLog> log = StepLog::open(path);
+  if (!log) return {};  // its server is running, and files it
+  std::vector<RefusedStep> refused = file_records(store, log->records());
+  log->empty();
+  return refused;
+}
+
+StepFiler::StepFiler(std::unique_ptr<StepLog> log, std::unique_ptr<SqlStore> filing, Store::Report report,
+                     FilingLimits limits)
+    : log_(std::move(log)), filing_(std::move(filing)), report_(std::move(report)), limits_(limits) {
+  const std::vector<StepLog::Record> leftovers = log_->records();
+  for (const RefusedStep& step : file_records(*filing_, leftovers)) report_(describe_refusal(step));
+  // Numbered on from the last batch filed, or the last one logged if a damaged record stopped the reading.
+  std::int64_t last = filing_->steps_filed_through();
+  if (!leftovers.empty()) last = std::max(last, leftovers.back().lsn);
+  next_lsn_ = last + 1;
+  log_->empty();
+}
+
+StepFiler::~StepFiler() { stop(); }
+
+void StepFiler::start() {
+  thread_ = std::thread([this] { loop(); });
+}
+
+void StepFiler::stop() {
+  {
+    std::lock_guard lock(wake_mutex_);
+    if (stopping_ && !thread_.joinable()) return;
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  if (thread_.joinable()) thread_.join();
+  try {
+    catch_up();
+  } catch (const std::exception& e) {
+    // Left in the log, which the next process to open the file files.
+    report_(std::string("filing the step log at the end: ") + e.what());
+  }
+}
+
+void StepFiler::when_refused(Store::RefusedSteps hear) {
+  std::lock_guard lock(hear_mutex_);
+  hear_ = std::move(hear);
+}
+
+std::vector<CommitOutcome> StepFiler::append(const std::vector<TableWrite>& writes) {
+  if (writes.empty()) return {};
+  const std::string time = utc_now_iso8601();
+  bool wake = false;
+  bool quiet = false;
+  {
+    std::lock_guard lock(append_mutex_);
+    const std::int64_t lsn = next_lsn_;
+    std::string payload = encode_batch(lsn, time, writes);
+    try {
+      log_->append(lsn, payload);
+    } catch (const StorageError& e) {
+      return std::vector<CommitOutcome>(writes.size(), CommitOutcome::failure(e.what()));
+    }
+    ++next_lsn_;
+    waiting_.push_back(Waiting{lsn, writes.size(), std::move(payload)});
+    const std::size_t waiting = steps_waiting_.fetch_add(writes.size()) + writes.size();
+    wake = waiting >= limits_.file_at_steps && waiting - writes.size() < limits_.file_at_steps;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - pace_since_ >= limits_.file_every) {
+      pace_since_ = now;
+      steps_since_ = 0;
+    }
+    steps_since_ += writes.size();
+    quiet = steps_since_ <= limits_.quiet_steps;
+  }
+  if (wake) wake_.notify_one();
+  if (quiet) {
+    try {
+      catch_up();
+    } catch (const std::exception& e) {
+      // The steps are durable in the log; the thread files them when it can.
+      report_(std::string("filing the step log (tried again shortly): ") + e.what());
+    }
+  }
+  return std::vector<CommitOutcome>(writes.size());
+}
+
+void StepFiler::catch_up() {
+  // Counts a filing under way until it has committed: a reader that finds
+  // nothing waiting finds every step filed.
+  if (steps_waiting_.load() == 0) return;
+  std::int64_t through = 0;
+  {
+    std::lock_guard lock(append_mutex_);
+    through = next_lsn_ - 1;
+  }
+  std::lock_guard lock(file_mutex_);
+  while (file_waiting(through)) {
+  }
+}
+
+bool StepFiler::file_waiting(std::int64_t through) {
+  std::deque<Waiting> taken;
+  std::size_t steps = 0;
+  std::size_t bytes = 0;
+  {
+    std::lock_guard lock(append_mutex_);
+    while (!waiting_.empty() && waiting_.front().lsn <= through &&
+           (taken.empty() || (steps + waiting_.front().steps <= limits_.most_steps_a_filing &&
+                              bytes + waiting_.front().payload.size() <= limits_.most_bytes_a_filing))) {
+      steps += waiting_.front().steps;
+      bytes += waiting_.front().payload.size();
+      taken.push_back(std::move(waiting_.front()));
+      waiting_.pop_front();
+    }
+    if (taken.empty()) return false;
+    // Everything in the file appends go to is being filed now: appends may
+    // move to the other file, and this one be emptied once filed.
+    if (waiting_.empty() && log_->switch_files_past(limits_.switch_files_at)) other_file_through_ = taken.back().lsn;
+  }
+  std::vector<RefusedStep> refused;
+  try {
+    std::vector<LoggedBatch> batches;
+    batches.reserve(taken.size());
+    for (const Waiting& batch : taken) batches.push_back(decode_record(batch.lsn, batch.payload));
+    refused = filing_->file_steps(batches);
+  } catch (...) {
+    // Filed again next time, before whatever came meanwhile.
+    std::lock_guard lock(append_mutex_);
+    waiting_.insert(waiting_.begin(), std::make_move_iterator(taken.begin()), std::make_move_iterator(taken.end()));
+    throw;
+  }
+  {
+    std::lock_guard lock(append_mutex_);
+    steps_waiting_.fetch_sub(steps);
+    try {
+      if (waiting_.empty()) {
+        log_->empty();
+        other_file_through_ = 0;
+      } else if (other_file_through_ != 0 && other_file_through_ <= taken.back().lsn) {
+        log_->empty_other_file();
+        other_file_through_ = 0;
+      }
+    } catch (const StorageError& e) {
+      // Filed records left in a file are passed over when read again (their lsns are filed).
+      report_(std::string("emptying the step log: ") + e.what());
+    }
+  }
+  tell(refused);
+  return true;
+}
+
+void StepFiler::tell(const std::vector<RefusedStep>& refused) {
+  if (refused.empty()) return;
+  Store::RefusedSteps hear;
+  {
+    std::lock_guard lock(hear_mutex_);
+    hear = hear_;
+  }
+  for (const RefusedStep& step : refused) {
+    report_(describe_refusal(step));
+    if (hear) hear(step);
+  }
+}
+
+void StepFiler::loop() {
+  auto pause = limits_.file_every;
+  std::unique_lock lock(wake_mutex_);
+  while (!stopping_) {
+    wake_.wait_for(lock, pause, [&] { return stopping_ || steps_waiting_.load() >= limits_.file_at_steps; });
+    if (stopping_) break;
+    lock.unlock();
+    try {
+      catch_up();
+      pause = limits_.file_every;
+    } catch (const std::exception& e) {
+      // A full disk, say: the steps stay in the log and in memory, and are filed when it passes.
+      report_(std::string("filing the step log (tried again shortly): ") + e.what());
+      pause = std::min(pause * 2, std::chrono::milliseconds(5000));
+    }
+    lock.lock();
+  }
+}
+
+}  // namespace parlour::storage
