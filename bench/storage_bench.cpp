@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/report.h"
+#include "storage/sqlite_store.h"
 #include "storage/store.h"
 #include "tests/support/postgres_cluster.h"
 
@@ -230,6 +231,48 @@ void bench_server_shaped(const std::string& where, const std::string& section, i
                  (on_file ? ", " + fixed(kib_a_commit, 1) + " KiB written a transaction" : ""));
 }
 
+// This process's CPU time, every thread's (user + system), in seconds.
+double process_cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+// The server's shape as the server's writer commits on a SQLite file: each
+// call appends one record to the step log, and the filer files behind on its
+// thread (storage/step_filer.h). The CPU a step is the whole process's (the
+// appends, the filings, the WAL's checkpoints), less building the steps,
+// with every step filed by the end.
+void bench_server_shaped_logged(const std::string& file, int batch, double duration) {
+  storage::SqliteStore db(file);
+  ServerShapedSteps steps(db);
+  db.housekeep_in_background([](const std::string& what) { std::cerr << "storage/logged commit: " << what << "\n"; });
+  const std::int64_t bytes_before = bytes_written();
+  const double cpu_before = process_cpu_seconds();
+  double building = 0;
+  std::int64_t count = 0;
+  Stopwatch clock;
+  while (clock.seconds() < duration) {
+    const double build_before = thread_cpu_seconds();
+    std::vector<storage::TableWrite> writes;
+    for (int i = 0; i < batch; ++i) writes.push_back(steps.next());
+    building += thread_cpu_seconds() - build_before;
+    for (const storage::CommitOutcome& outcome : db.commit(writes))
+      if (!outcome.committed()) throw std::runtime_error("a benchmark step was not committed: " + outcome.detail);
+    count += batch;
+  }
+  db.balance(storage::bank_account());  // a read: the filer catches up first
+  const double seconds = clock.seconds();
+  const double cpu_us = 1e6 * (process_cpu_seconds() - cpu_before - building) / static_cast<double>(count);
+  const double bytes_a_step = static_cast<double>(bytes_written() - bytes_before) / static_cast<double>(count);
+  print_rate("storage/logged commit " + std::to_string(ServerShapedSteps::tables) + " tables, " +
+                 std::to_string(batch) + " steps per call",
+             static_cast<double>(count), seconds, "steps/s",
+             fixed(cpu_us, 1) + " CPU us a step, filed included, " + fixed(bytes_a_step / 1024.0, 2) +
+                 " KiB written a step");
+}
+
 // The same on a PostgreSQL cluster started for the purpose on loopback, with
 // synchronous_commit off: like SQLite's WAL with synchronous=NORMAL, a commit
 // survives the server process dying but not the machine losing power. The
@@ -269,6 +312,10 @@ void run_storage_bench(const Options& options) {
   for (int batch : {4, 16})
     bench_server_shaped((folder.path() / ("tables-" + std::to_string(batch) + ".db")).string(), "storage/commit", batch,
                         options.micro_seconds(), [] { return 0.0; });
+  // What the server's writer does on a SQLite file: the step log.
+  for (int batch : {4, 16})
+    bench_server_shaped_logged((folder.path() / ("logged-" + std::to_string(batch) + ".db")).string(), batch,
+                               options.micro_seconds());
   run_postgres_bench(options);
 }
 

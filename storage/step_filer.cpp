@@ -109,11 +109,13 @@ std::vector<CommitOutcome> StepFiler::append(const std::vector<TableWrite>& writ
     wake = waiting >= limits_.file_at_steps && waiting - writes.size() < limits_.file_at_steps;
     const auto now = std::chrono::steady_clock::now();
     if (now - pace_since_ >= limits_.file_every) {
+      // The window just ended counts too: a busy pace stays busy into the next.
+      steps_before_ = now - pace_since_ < 2 * limits_.file_every ? steps_since_ : 0;
       pace_since_ = now;
       steps_since_ = 0;
     }
     steps_since_ += writes.size();
-    quiet = steps_since_ <= limits_.quiet_steps;
+    quiet = steps_since_ <= limits_.quiet_steps && steps_before_ <= limits_.quiet_steps;
   }
   if (wake) wake_.notify_one();
   if (quiet) {

@@ -79,6 +79,7 @@ class StepFiler final : public Filer, public std::enable_shared_from_this<StepFi
   std::int64_t other_file_through_ = 0;  // the last lsn in the file appends left (0: it is empty)
   std::chrono::steady_clock::time_point pace_since_{};  // the pace is counted from here, file_every at a time
   std::size_t steps_since_ = 0;
+  std::size_t steps_before_ = 0;  // in the window before, when it ended just now
   // Appended and not yet filed, those of a filing under way included.
   std::atomic<std::size_t> steps_waiting_{0};
 

@@ -93,7 +93,8 @@ class StepLog {
 // When the filer (storage/step_filer.h) files.
 struct FilingLimits {
   std::chrono::milliseconds file_every{50};
-  // While no more than this many steps are appended in a `file_every`, each
+  // While no more than this many steps are appended in a `file_every` (this
+  // one so far, and the one before when it has just ended), each
   // batch is filed at once, before append returns: at such a pace the filing
   // costs nothing that matters, and another process reading the file (an
   // operator's command, a test) finds every step told of in the tables. Past

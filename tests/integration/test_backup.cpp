@@ -18,6 +18,8 @@
 #include <sys/wait.h>
 #include <thread>
 
+#include "storage/sqlite_store.h"
+#include "storage/step_log.h"
 #include "tests/integration/server_process.h"
 #include "tests/support/random_play.h"
 
@@ -293,4 +295,59 @@ TEST_CASE("backup, restore, check and --config refuse bad input with a message a
   CHECK(config.status == 2);
   CHECK(config.output == files.file("parlour.conf") + " line 3: expected `key = value`, found 'port: 8080'\n");
   CHECK_FALSE(fs::exists(files.file("from-config.db")));
+}
+
+// A server killed with steps still in its step log (architecture.md "The step
+// log"): a backup taken before any server opens the store again has them, and
+// a restore over a store takes that store's log away with it.
+TEST_CASE("backup files what a crashed server's step log holds first; restore removes the replaced store's log") {
+  const fs::path folder = fs::temp_directory_path() / ("parlour-backup-log-" + std::to_string(::getpid()));
+  fs::remove_all(folder);
+  fs::create_directories(folder);
+  const std::string db = (folder / "parlour.db").string();
+  {
+    parlour::storage::SqliteStore store(db);
+    store.create_player("ann", "hash-ann", 100);
+    parlour::storage::TableRecord table;
+    table.id = "t1";
+    table.game = "red_dog";
+    table.options_json = "{}";
+    table.host = "ann";
+    table.status = "playing";
+    table.seats = {{0, "ann", false, 0}};
+    store.create_table(table);
+  }
+  {
+    // What the server had told its players was committed when it was killed.
+    parlour::storage::TableWrite step;
+    step.table = "t1";
+    step.event = parlour::storage::Event{1, R"({"kind":"act"})"};
+    step.postings = {{"player:ann", "pool:t1:pot", 10, "a bet", "t1", "red_dog", 1, 1}};
+    const auto log = parlour::storage::StepLog::open(db);
+    REQUIRE(log);
+    log->append(1, parlour::storage::encode_batch({1, "2026-11-29T12:00:00.000Z", {step}}));
+  }
+  CHECK(count(db, "SELECT count(*) FROM table_events") == 0);
+  const std::string copy = (folder / "copy.db").string();
+  const Run backup = run_parlour({"backup", copy, "--db", db});
+  INFO(backup.output);
+  REQUIRE(backup.status == 0);
+  CHECK(count(copy, "SELECT count(*) FROM table_events") == 1);
+  CHECK(count(copy, "SELECT balance FROM accounts WHERE name = 'player:ann'") == 90);
+  CHECK_FALSE(parlour::storage::StepLog::has_records(db));
+
+  // A log beside the store a restore replaces is not filed into the restored one.
+  {
+    const auto log = parlour::storage::StepLog::open(db);
+    parlour::storage::TableWrite step;
+    step.table = "t1";
+    step.event = parlour::storage::Event{2, R"({"kind":"act"})"};
+    log->append(2, parlour::storage::encode_batch({2, "2026-11-29T12:00:01.000Z", {step}}));
+  }
+  const Run restore = run_parlour({"restore", copy, "--db", db, "--force"});
+  INFO(restore.output);
+  REQUIRE(restore.status == 0);
+  CHECK_FALSE(fs::exists(db + "-steps-0"));
+  CHECK(parlour::storage::SqliteStore(db).events("t1").size() == 1);
+  fs::remove_all(folder);
 }
