@@ -108,9 +108,9 @@ std::vector<CommitOutcome> StepFiler::append(const std::vector<TableWrite>& writ
     const std::size_t waiting = steps_waiting_.fetch_add(writes.size()) + writes.size();
     wake = waiting >= limits_.file_at_steps && waiting - writes.size() < limits_.file_at_steps;
     const auto now = std::chrono::steady_clock::now();
-    if (now - pace_since_ >= limits_.file_every) {
+    if (now - pace_since_ >= limits_.quiet_window) {
       // The window just ended counts too: a busy pace stays busy into the next.
-      steps_before_ = now - pace_since_ < 2 * limits_.file_every ? steps_since_ : 0;
+      steps_before_ = now - pace_since_ < 2 * limits_.quiet_window ? steps_since_ : 0;
       pace_since_ = now;
       steps_since_ = 0;
     }

@@ -5,8 +5,10 @@
 // `file_every` or sooner when `file_at_steps` steps wait, hundreds of steps a
 // transaction. Every other connection of this process to the file asks it to
 // catch up before it reads (FilingPoint), so that nobody reads the tables
-// without the steps committed before; another process reads what is filed,
-// at most about `file_every` behind. A process that opens the file while no
+// without the steps committed before; another process reads what is filed:
+// at a quiet pace (FilingLimits::quiet_steps) every step, each batch being
+// filed before its commit returns, and under load at most about `file_every`
+// behind. A process that opens the file while no
 // filer holds its log files what the log still has (a server that crashed).
 //
 // The database's checks run at filing. A step they refuse is not filed, its

@@ -92,18 +92,21 @@ class StepLog {
 
 // When the filer (storage/step_filer.h) files.
 struct FilingLimits {
-  std::chrono::milliseconds file_every{50};
-  // While no more than this many steps are appended in a `file_every` (this
+  // At 100 tables, filing every 200 ms rather than 50 cost 10 % less CPU an
+  // action (each table's pages are written once for more of its steps).
+  std::chrono::milliseconds file_every{200};
+  // While no more than this many steps are appended in a `quiet_window` (this
   // one so far, and the one before when it has just ended), each
   // batch is filed at once, before append returns: at such a pace the filing
   // costs nothing that matters, and another process reading the file (an
   // operator's command, a test) finds every step told of in the tables. Past
   // it, the thread files them behind, hundreds a transaction.
   std::size_t quiet_steps = 64;
-  std::size_t file_at_steps = 2048;
+  std::chrono::milliseconds quiet_window{50};
+  std::size_t file_at_steps = 8192;
   // A filing's transaction holds at most about this much: the WAL it makes
   // has to fit in the limits its checkpoints keep (WalLimits).
-  std::size_t most_steps_a_filing = 2048;
+  std::size_t most_steps_a_filing = 8192;
   std::size_t most_bytes_a_filing = 2u << 20;
   // Appends move to the log's other file past this size (StepLog::switch_files_past).
   std::uint64_t switch_files_at = 64ull << 20;

@@ -299,7 +299,7 @@ TEST_CASE("at a quiet pace each batch is filed before commit returns: another pr
   prepare(writer);
   FilingLimits limits;
   limits.quiet_steps = 3;
-  limits.file_every = std::chrono::seconds(60);  // one pace window for the whole test
+  limits.quiet_window = std::chrono::seconds(60);  // one window for the whole test
   writer.file_steps_with(limits);
   writer.housekeep_in_background([](const std::string&) {});
   REQUIRE(writer.commit({bet("t1", 1, "ann", 10), bet("t2", 1, "bob", 20)}).size() == 2);
