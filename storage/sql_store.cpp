@@ -5,6 +5,8 @@
 #include <chrono>
 #include <limits>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_map>
 
 namespace parlour::storage {
 
@@ -681,18 +683,14 @@ std::vector<RefusedStep> SqlStore::file_steps(const std::vector<LoggedBatch>& ba
     // The steps not filed yet, but those of tables that failed before them.
     std::vector<TableWrite> writes;
     std::vector<const std::string*> times;
-    std::vector<std::string> failed_tables;
-    std::vector<std::string> checked_tables;
+    std::unordered_map<std::string_view, bool> failed_before;  // each table of the batches: failed before them?
     for (const LoggedBatch& batch : batches) {
       if (batch.lsn <= filed) continue;
       for (const TableWrite& write : batch.writes) {
-        if (std::find(checked_tables.begin(), checked_tables.end(), write.table) == checked_tables.end()) {
-          checked_tables.push_back(write.table);
-          if (first_of(*sql_, Query::table_failure, {write.table}, text_from))
-            failed_tables.push_back(write.table);
-        }
+        const auto [known, first_seen] = failed_before.try_emplace(write.table, false);
+        if (first_seen) known->second = first_of(*sql_, Query::table_failure, {write.table}, text_from).has_value();
         // Its refusal was told when the table failed; a step logged after it has nothing to go on.
-        if (std::find(failed_tables.begin(), failed_tables.end(), write.table) != failed_tables.end()) continue;
+        if (known->second) continue;
         writes.push_back(write);
         times.push_back(&batch.time);
       }
@@ -734,20 +732,40 @@ bool posting_is_valid(const Posting& posting) {
 // CHECK constraint and of PostgreSQL's debit statement).
 bool is_player_account(const std::string& account) { return account.rfind("player:", 0) == 0; }
 
-// Where an account is in the plan, adding it on first sight. A batch touches
-// few accounts (a table's pot and its players), so a scan beats a hash.
-std::size_t account_index(BatchPlan& plan, const std::string& name) {
-  for (std::size_t i = 0; i < plan.account_names.size(); ++i)
-    if (plan.account_names[i] == name) return i;
-  plan.account_names.push_back(name);
-  return plan.account_names.size() - 1;
-}
+// Where each account is in a plan, adding it on first sight. A commit's batch
+// touches few accounts (a table's pot and its players), where a scan beats a
+// hash; a filing of the step log touches thousands (every table's), where a
+// scan a posting cost more than the filing's statements.
+class AccountIndex {
+ public:
+  explicit AccountIndex(BatchPlan& plan) : plan_(plan) {}
+
+  std::size_t operator()(const std::string& name) {
+    if (!by_name_.empty()) {
+      const auto [at, added] = by_name_.try_emplace(name, plan_.account_names.size());
+      if (added) plan_.account_names.push_back(name);
+      return at->second;
+    }
+    for (std::size_t i = 0; i < plan_.account_names.size(); ++i)
+      if (plan_.account_names[i] == name) return i;
+    plan_.account_names.push_back(name);
+    if (plan_.account_names.size() > kMostScanned)
+      for (std::size_t i = 0; i < plan_.account_names.size(); ++i) by_name_.emplace(plan_.account_names[i], i);
+    return plan_.account_names.size() - 1;
+  }
+
+ private:
+  static constexpr std::size_t kMostScanned = 32;
+  BatchPlan& plan_;
+  std::unordered_map<std::string, std::size_t> by_name_;  // once past kMostScanned
+};
 
 }  // namespace
 
 std::optional<BatchPlan> SqlStore::plan_batch(WriteTransaction& tx, const std::vector<TableWrite>& writes,
                                               const std::vector<const std::string*>& times) {
   BatchPlan plan;
+  AccountIndex account_index(plan);
   plan.steps.resize(writes.size());
   for (std::size_t i = 0; i < writes.size(); ++i) {
     const TableWrite& write = writes[i];
@@ -759,15 +777,15 @@ std::optional<BatchPlan> SqlStore::plan_batch(WriteTransaction& tx, const std::v
     plan.steps[i].reserve(write.postings.size());
     for (const Posting& posting : write.postings) {
       if (!posting_is_valid(posting)) return std::nullopt;
-      plan.steps[i].push_back(PlannedPosting{&posting, times[i], account_index(plan, posting.from),
-                                             account_index(plan, posting.to), 0, 0});
+      plan.steps[i].push_back(
+          PlannedPosting{&posting, times[i], account_index(posting.from), account_index(posting.to), 0, 0});
     }
   }
   const std::size_t count = plan.account_names.size();
   plan.accounts.assign(count, PlannedAccount{});
   if (count > 0) {
     for (const auto& [name, account] : tx.read_accounts(plan.account_names))
-      plan.accounts[account_index(plan, name)] = account;
+      plan.accounts[account_index(name)] = account;
   }
   // Each posting in order, as the database would see it: a payer that is a
   // player short of the chips means a step that will not commit.

@@ -422,3 +422,43 @@ TEST_CASE("a clean stop files everything and leaves nothing in the log") {
 }
 
 }  // namespace
+
+namespace {
+
+// A filing holds the steps of every table that played meanwhile: past a few
+// dozen accounts the plan finds them by hash instead of by scanning.
+TEST_CASE("a filing of forty tables' steps moves each of their hundred and twenty accounts' chips exactly") {
+  TempFolder temp;
+  SqliteStore writer(temp.file());
+  for (int t = 0; t < 40; ++t) {
+    const std::string id = "t" + std::to_string(t);
+    writer.create_player("p" + std::to_string(t), "hash-" + std::to_string(t), 100);
+    TableRecord table = make_table(id);
+    table.seats = {Seat{0, "p" + std::to_string(t), false, 0}};
+    writer.create_table(table);
+  }
+  writer.file_steps_with(always_behind());
+  writer.housekeep_in_background([](const std::string&) {});
+  for (std::int64_t seq = 1; seq <= 3; ++seq) {
+    std::vector<TableWrite> writes;
+    for (int t = 0; t < 40; ++t) {
+      const std::string id = "t" + std::to_string(t);
+      TableWrite write = bet(id, seq, "p" + std::to_string(t), 1 + t % 10);
+      write.postings.push_back(Posting{pool_account(id, "pot"), pool_account(id, "side"), 1, "to the side", id,
+                                       "red_dog", seq, 1});
+      writes.push_back(std::move(write));
+    }
+    REQUIRE(writer.commit(writes).size() == 40);
+  }
+  SqliteStore reader(temp.file());
+  for (int t = 0; t < 40; ++t) {
+    CAPTURE(t);
+    const std::string id = "t" + std::to_string(t);
+    CHECK(reader.balance(player_account("p" + std::to_string(t))) == 100 - 3 * (1 + t % 10));
+    CHECK(reader.balance(pool_account(id, "pot")) == 3 * (1 + t % 10) - 3);
+    CHECK(reader.balance(pool_account(id, "side")) == 3);
+  }
+  CHECK(reader.total_of_all_accounts() == 0);
+}
+
+}  // namespace
