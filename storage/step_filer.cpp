@@ -5,9 +5,6 @@
 #include <iterator>
 #include <utility>
 
-#include <sys/resource.h>
-#include <unistd.h>
-
 namespace parlour::storage {
 
 namespace {
@@ -15,7 +12,6 @@ namespace {
 // Leftovers are filed this many batches a transaction: a long log is filed
 // without holding all of it in memory at once.
 constexpr std::size_t kLeftoverBatchesAFiling = 256;
-constexpr int kFilerNice = 10;
 
 LoggedBatch decode_record(std::int64_t lsn, std::string_view payload) {
   LoggedBatch batch = decode_batch(payload);
@@ -212,11 +208,6 @@ void StepFiler::tell(const std::vector<RefusedStep>& refused) {
 }
 
 void StepFiler::loop() {
-  // Behind the I/O threads on a busy CPU, as the checkpointer: a filing is
-  // bookkeeping, not answering anyone, and at full priority its 200 ms of
-  // steps held a core's actions back for their length. Needs no privilege;
-  // if it fails, the filings still run.
-  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kFilerNice);
   auto pause = limits_.file_every;
   std::unique_lock lock(wake_mutex_);
   while (!stopping_) {
