@@ -1582,10 +1582,23 @@ SqliteStore::~SqliteStore() {
 void SqliteStore::housekeep_in_background(Report report, WalLimits limits) {
   std::lock_guard lock(filer_mutex_);
   if (filer_ || !logs_steps(path_, schema_version())) return SqlStore::housekeep_in_background(std::move(report), limits);
-  std::unique_ptr<StepLog> log = StepLog::open(path_);
-  if (!log)
-    throw StorageError("the step log of " + path_ + " is held by another process: is another Parlour server using "
-                       "this database?");
+  // Another process holds the log while it files what a crash left there (a
+  // moment); a server holds it for as long as it runs. Without the log, steps
+  // are committed into the tables as they come, as before it.
+  std::unique_ptr<StepLog> log;
+  try {
+    log = StepLog::open(path_);
+    for (int tries = 0; !log && tries < 40; ++tries) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      log = StepLog::open(path_);
+    }
+    if (!log)
+      throw StorageError("the step log of " + path_ +
+                         " is held by another process (is another Parlour server using this database?)");
+  } catch (const StorageError& e) {
+    report(std::string(e.what()) + "; table steps are committed without it");
+    return SqlStore::housekeep_in_background(std::move(report), limits);
+  }
   // The filing connection does the file's writing now: the WAL's housekeeping goes with it.
   auto filing = std::unique_ptr<SqliteStore>(new SqliteStore(path_, ForFiling{}));
   filing->SqlStore::housekeep_in_background(report, limits);

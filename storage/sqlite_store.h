@@ -25,7 +25,8 @@ class SqliteStore final : public SqlStore {
 
   // The server's writer: besides the WAL's checkpoints, this store takes the
   // file's step log, and its table steps are logged and filed behind
-  // (storage/step_filer.h). StorageError when another process holds the log.
+  // (storage/step_filer.h). When another process holds the log (or it cannot
+  // be opened), `report` says so and steps are committed as they come.
   void housekeep_in_background(Report report, WalLimits limits = {}) override;
   // When the step log is filed (tests); set before housekeep_in_background.
   void file_steps_with(FilingLimits limits) { filing_limits_ = limits; }

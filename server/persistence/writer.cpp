@@ -84,7 +84,12 @@ void Writer::loop() {
     // On this thread, which is the store's from now on (but for the flushes
     // of gather_steps_with on a SQLite file, which hold the store as it does).
     std::lock_guard store(store_mutex_);
-    db_->housekeep_in_background([](const std::string& what) { spdlog::error("storage: {}", what); });
+    try {
+      db_->housekeep_in_background([](const std::string& what) { spdlog::error("storage: {}", what); });
+    } catch (const std::exception& e) {
+      // The steps are then committed straight into the tables, as without a log.
+      spdlog::error("storage: {}; table steps are committed without the step log", e.what());
+    }
   }
   for (;;) {
     {
