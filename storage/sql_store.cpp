@@ -5,7 +5,6 @@
 #include <chrono>
 #include <limits>
 #include <stdexcept>
-#include <string_view>
 #include <unordered_map>
 
 namespace parlour::storage {
@@ -675,23 +674,23 @@ std::int64_t SqlStore::steps_filed_through() {
                 [&] { return first_of(*sql_, Query::steps_filed_through, {}, integer_from).value_or(0); });
 }
 
-std::vector<RefusedStep> SqlStore::file_steps(const std::vector<LoggedBatch>& batches) {
+std::vector<RefusedStep> SqlStore::file_steps(std::vector<LoggedBatch> batches) {
   std::vector<RefusedStep> refused;
   if (batches.empty()) return refused;
   guard_([&] { return "filing " + std::to_string(batches.size()) + " batches of logged table steps"; }, [&] {
-    const std::int64_t filed = first_of(*sql_, Query::steps_filed_through, {}, integer_from).value_or(0);
+    const std::int64_t filed = steps_filed_through();
     // The steps not filed yet, but those of tables that failed before them.
     std::vector<TableWrite> writes;
     std::vector<const std::string*> times;
-    std::unordered_map<std::string_view, bool> failed_before;  // each table of the batches: failed before them?
-    for (const LoggedBatch& batch : batches) {
+    std::unordered_map<std::string, bool> failed_before;  // each table of the batches: failed before them?
+    for (LoggedBatch& batch : batches) {
       if (batch.lsn <= filed) continue;
-      for (const TableWrite& write : batch.writes) {
+      for (TableWrite& write : batch.writes) {
         const auto [known, first_seen] = failed_before.try_emplace(write.table, false);
         if (first_seen) known->second = first_of(*sql_, Query::table_failure, {write.table}, text_from).has_value();
         // Its refusal was told when the table failed; a step logged after it has nothing to go on.
         if (known->second) continue;
-        writes.push_back(write);
+        writes.push_back(std::move(write));
         times.push_back(&batch.time);
       }
     }

@@ -383,7 +383,7 @@ class SqlStore : public Store {
   // A step the database refuses is not filed, nor any later step of its
   // table, which is marked failed (finished, with why); so is every step of
   // a table already marked failed. Returns the steps refused, in order.
-  std::vector<RefusedStep> file_steps(const std::vector<LoggedBatch>& batches);
+  std::vector<RefusedStep> file_steps(std::vector<LoggedBatch> batches);
   // The last lsn filed (0: none).
   std::int64_t steps_filed_through();
 

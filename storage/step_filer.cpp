@@ -28,7 +28,7 @@ std::vector<RefusedStep> file_records(SqlStore& store, const std::vector<StepLog
     std::vector<LoggedBatch> batches;
     const std::size_t to = std::min(records.size(), from + kLeftoverBatchesAFiling);
     for (std::size_t i = from; i < to; ++i) batches.push_back(decode_record(records[i].lsn, records[i].payload));
-    for (RefusedStep& step : store.file_steps(batches)) refused.push_back(std::move(step));
+    for (RefusedStep& step : store.file_steps(std::move(batches))) refused.push_back(std::move(step));
   }
   return refused;
 }
@@ -39,27 +39,35 @@ std::string describe_refusal(const RefusedStep& step) {
          " when it was filed, and the table is stopped there: " + step.why;
 }
 
+// Files what `log` holds through `store` and empties it: the refusals, and
+// the last lsn the log or the database had (what the next batch follows).
+struct Leftovers {
+  std::vector<RefusedStep> refused;
+  std::int64_t last_lsn = 0;
+};
+Leftovers file_leftovers(StepLog& log, SqlStore& store) {
+  const std::vector<StepLog::Record> records = log.records();
+  Leftovers done{file_records(store, records), store.steps_filed_through()};
+  if (!records.empty()) done.last_lsn = std::max(done.last_lsn, records.back().lsn);
+  log.empty();
+  return done;
+}
+
 }  // namespace
 
 std::vector<RefusedStep> file_leftover_steps(const std::string& path, SqlStore& store) {
   if (!StepLog::has_records(path)) return {};
   const std::unique_ptr<StepLog> log = StepLog::open(path);
   if (!log) return {};  // its server is running, and files it
-  std::vector<RefusedStep> refused = file_records(store, log->records());
-  log->empty();
-  return refused;
+  return file_leftovers(*log, store).refused;
 }
 
 StepFiler::StepFiler(std::unique_ptr<StepLog> log, std::unique_ptr<SqlStore> filing, Store::Report report,
                      FilingLimits limits)
     : log_(std::move(log)), filing_(std::move(filing)), report_(std::move(report)), limits_(limits) {
-  const std::vector<StepLog::Record> leftovers = log_->records();
-  for (const RefusedStep& step : file_records(*filing_, leftovers)) report_(describe_refusal(step));
-  // Numbered on from the last batch filed, or the last one logged if a damaged record stopped the reading.
-  std::int64_t last = filing_->steps_filed_through();
-  if (!leftovers.empty()) last = std::max(last, leftovers.back().lsn);
-  next_lsn_ = last + 1;
-  log_->empty();
+  const Leftovers leftovers = file_leftovers(*log_, *filing_);
+  for (const RefusedStep& step : leftovers.refused) report_(describe_refusal(step));
+  next_lsn_ = leftovers.last_lsn + 1;
 }
 
 StepFiler::~StepFiler() { stop(); }
@@ -99,6 +107,9 @@ std::vector<CommitOutcome> StepFiler::append(const std::vector<TableWrite>& writ
     const std::int64_t lsn = next_lsn_;
     std::string payload = encode_batch(lsn, time, writes);
     try {
+      // Past its size, the file appends go to is left for the other (if that
+      // one is empty), and emptied once filed through its last batch.
+      if (log_->switch_files_past(limits_.switch_files_at)) other_file_through_ = lsn - 1;
       log_->append(lsn, payload);
     } catch (const StorageError& e) {
       return std::vector<CommitOutcome>(writes.size(), CommitOutcome::failure(e.what()));
@@ -138,8 +149,12 @@ void StepFiler::catch_up() {
     std::lock_guard lock(append_mutex_);
     through = next_lsn_ - 1;
   }
+  file_through(through);
+}
+
+void StepFiler::file_through(std::int64_t lsn) {
   std::lock_guard lock(file_mutex_);
-  while (file_waiting(through)) {
+  while (file_waiting(lsn)) {
   }
 }
 
@@ -158,16 +173,13 @@ bool StepFiler::file_waiting(std::int64_t through) {
       waiting_.pop_front();
     }
     if (taken.empty()) return false;
-    // Everything in the file appends go to is being filed now: appends may
-    // move to the other file, and this one be emptied once filed.
-    if (waiting_.empty() && log_->switch_files_past(limits_.switch_files_at)) other_file_through_ = taken.back().lsn;
   }
   std::vector<RefusedStep> refused;
   try {
     std::vector<LoggedBatch> batches;
     batches.reserve(taken.size());
     for (const Waiting& batch : taken) batches.push_back(decode_record(batch.lsn, batch.payload));
-    refused = filing_->file_steps(batches);
+    refused = filing_->file_steps(std::move(batches));
   } catch (...) {
     // Filed again next time, before whatever came meanwhile.
     std::lock_guard lock(append_mutex_);

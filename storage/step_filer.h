@@ -54,6 +54,9 @@ class StepFiler final : public Filer, public std::enable_shared_from_this<StepFi
   // Files every batch appended before the call (waiting for a filing under
   // way); StorageError when the filing fails.
   void catch_up() override;
+  // Files every batch up to `lsn` (those appended are numbered from the last
+  // one filed, 1 on a new file).
+  void file_through(std::int64_t lsn);
   void when_refused(Store::RefusedSteps hear);
 
   std::size_t steps_waiting() const { return steps_waiting_.load(); }
@@ -78,7 +81,9 @@ class StepFiler final : public Filer, public std::enable_shared_from_this<StepFi
   std::mutex append_mutex_;  // log_'s appends and files, waiting_, next_lsn_, other_file_through_
   std::deque<Waiting> waiting_;
   std::int64_t next_lsn_ = 1;
-  std::int64_t other_file_through_ = 0;  // the last lsn in the file appends left (0: it is empty)
+  // The last lsn in the file appends left when they moved to the other: it is
+  // emptied once that one is filed (0: it is empty, or all in it is filed).
+  std::int64_t other_file_through_ = 0;
   std::chrono::steady_clock::time_point pace_since_{};  // the pace is counted from here, file_every at a time
   std::size_t steps_since_ = 0;
   std::size_t steps_before_ = 0;  // in the window before, when it ended just now

@@ -434,7 +434,6 @@ void StepLog::empty() {
   files_[1]->cut_to(0);
 }
 
-std::uint64_t StepLog::bytes_in_current_file() const { return files_[current_]->size; }
 bool StepLog::other_file_is_empty() const { return files_[1 - current_]->size == 0; }
 std::string StepLog::describe() const { return files_[0]->path; }
 

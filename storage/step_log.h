@@ -77,7 +77,6 @@ class StepLog {
   void empty_other_file();
   // Empties both files (every record is filed, and nothing is appended meanwhile).
   void empty();
-  std::uint64_t bytes_in_current_file() const;
   bool other_file_is_empty() const;
   std::string describe() const;  // the first file's path
 

@@ -468,3 +468,47 @@ TEST_CASE("a filing of forty tables' steps moves each of their hundred and twent
 }
 
 }  // namespace
+
+namespace {
+
+std::uintmax_t size_of(const std::string& file) {
+  std::error_code error;
+  const std::uintmax_t size = fs::file_size(file, error);
+  return error ? 0 : size;
+}
+
+// Under a backlog that never drains, appends still move between the log's two
+// files, and each is emptied once what it holds is filed: the log's files
+// hold the steps not yet filed and one file's worth more, never everything.
+TEST_CASE("with steps always waiting, the log moves between its files and empties each once filed") {
+  TempFolder temp;
+  {
+    SqliteStore setup(temp.file());
+    prepare(setup);
+  }
+  FilingLimits limits = always_behind();
+  limits.switch_files_at = 1;  // every batch fills a file
+  limits.file_every = std::chrono::hours(1);
+  StepFiler filer(StepLog::open(temp.file()), std::make_unique<SqliteStore>(temp.file()),
+                  [](const std::string& what) { FAIL(what); }, limits);  // not started: it files when told
+  const std::string first = temp.file() + "-steps-0";
+  const std::string second = temp.file() + "-steps-1";
+  REQUIRE(filer.append({bet("t1", 1, "ann", 1)})[0].committed());  // lsn 1, first file
+  REQUIRE(filer.append({bet("t1", 2, "ann", 1)})[0].committed());  // lsn 2, second file
+  REQUIRE(filer.append({bet("t1", 3, "ann", 1)})[0].committed());  // lsn 3, second file still (the first holds lsn 1)
+  CHECK(size_of(first) > 0);
+  CHECK(size_of(second) > 0);
+  filer.file_through(1);  // lsns 2 and 3 still wait
+  CHECK(size_of(first) == 0);
+  CHECK(size_of(second) > 0);
+  REQUIRE(filer.append({bet("t1", 4, "ann", 1)})[0].committed());  // back to the first file
+  CHECK(size_of(first) > 0);
+  filer.file_through(3);  // lsn 4 still waits
+  CHECK(size_of(second) == 0);
+  CHECK(size_of(first) > 0);
+  filer.catch_up();
+  CHECK(size_of(first) == 0);
+  CHECK(filed_events(temp.file()) == 4);
+}
+
+}  // namespace
