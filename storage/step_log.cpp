@@ -22,6 +22,21 @@ namespace {
 
 constexpr std::uint8_t kEncodingVersion = 1;
 
+// Little-endian, in the encoding and in the records' headers alike.
+template <typename Unsigned>
+void put_fixed(char* at, Unsigned value) {
+  for (std::size_t i = 0; i < sizeof value; ++i) at[i] = static_cast<char>((value >> (8 * i)) & 0xFF);
+}
+
+template <typename Unsigned>
+Unsigned get_fixed(const char* at) {
+  Unsigned value = 0;
+  for (std::size_t i = 0; i < sizeof(Unsigned); ++i)
+    value |= static_cast<Unsigned>(static_cast<unsigned char>(at[i])) << (8 * i);
+  return value;
+}
+
+
 class Encoder {
  public:
   explicit Encoder(std::string& out) : out_(out) {}
@@ -51,7 +66,9 @@ class Encoder {
  private:
   template <typename Unsigned>
   void fixed(Unsigned value) {
-    for (std::size_t i = 0; i < sizeof value; ++i) out_.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
+    char bytes[sizeof value];
+    put_fixed(bytes, value);
+    out_.append(bytes, sizeof value);
   }
   std::string& out_;
 };
@@ -102,11 +119,7 @@ class Decoder {
   }
   template <typename Unsigned>
   Unsigned fixed(const char* what) {
-    const std::string_view bytes = take(sizeof(Unsigned), what);
-    Unsigned value = 0;
-    for (std::size_t i = 0; i < sizeof(Unsigned); ++i)
-      value |= static_cast<Unsigned>(static_cast<unsigned char>(bytes[i])) << (8 * i);
-    return value;
+    return get_fixed<Unsigned>(take(sizeof(Unsigned), what).data());
   }
   std::string_view in_;
   std::size_t at_ = 0;
@@ -272,19 +285,6 @@ std::uint64_t check_of(std::int64_t lsn, std::string_view payload) {
   std::memcpy(&tail, payload.data() + at, payload.size() - at);
   mix(tail ^ 0x5555);
   return check;
-}
-
-template <typename Unsigned>
-void put_fixed(char* at, Unsigned value) {
-  for (std::size_t i = 0; i < sizeof value; ++i) at[i] = static_cast<char>((value >> (8 * i)) & 0xFF);
-}
-
-template <typename Unsigned>
-Unsigned get_fixed(const char* at) {
-  Unsigned value = 0;
-  for (std::size_t i = 0; i < sizeof(Unsigned); ++i)
-    value |= static_cast<Unsigned>(static_cast<unsigned char>(at[i])) << (8 * i);
-  return value;
 }
 
 std::string file_name(const std::string& base, int which) { return base + "-" + std::to_string(which); }

@@ -184,13 +184,14 @@ int backup(const Arguments& args) {
     throw Refused(args.file + " exists; a backup never replaces a file: name a new one");
   require_writable_folder(args.file);
   if (!fs::is_regular_file(args.db)) throw Refused("there is no SQLite store at " + args.db + " to back up");
-  // Steps a server logged and did not file (it crashed) are filed first, so
-  // that the copy has them; a running server's are filed within a moment of
-  // their commit, and the copy is the store as of then (storage/step_filer.h).
-  if (storage::StepLog::has_records(args.db)) storage::SqliteStore{args.db};
   const Connection from(args.db, SQLITE_OPEN_READONLY);
   if (auto problem = store_problem(from); !problem.empty())
     throw Refused(args.db + " is not a Parlour store: " + problem);
+  // Steps a server logged and did not file (it crashed) are filed first, so
+  // that the copy has them; a running server's are filed within a moment of
+  // their commit, and the copy is the store as of then (storage/step_filer.h).
+  // Only once it is known to be a store: opening one migrates it.
+  if (storage::StepLog::has_records(args.db)) storage::SqliteStore{args.db};
   const std::string partial = partial_name(args.file, "partial");
   const std::string contents = copy_to_partial(from, partial);
   // link() refuses a name that exists, so a file made there meanwhile is not replaced either.

@@ -52,8 +52,9 @@ class Writer {
   // On a SQLite file the flush commits right there, on the I/O thread: a local
   // commit is one append to the file's step log (storage/step_filer.h), and
   // handing each burst to the writer thread and its answers back cost two
-  // thread switches (on a loaded core, more than the commit). A database server's round trips would stall the loop, so on
-  // PostgreSQL the flush wakes the writer thread instead. Other writes (`run`)
+  // thread switches (on a loaded core, more than the commit). A database
+  // server's round trips would stall the loop, so on PostgreSQL the flush
+  // wakes the writer thread instead. Other writes (`run`)
   // always go to the writer thread. Without it, each step wakes the writer
   // thread at once. Set before the first commit; `later` may be called from any thread.
   using Later = std::function<void(std::function<void()>)>;
