@@ -138,10 +138,9 @@ void bench_batches(storage::Store& db, std::int64_t& seq, int batch, double dura
 // antes), three bets, the result (the pot paid out, a result row).
 class ServerShapedSteps {
  public:
-  static constexpr int tables = 10;
   static constexpr int seats = 4;
 
-  explicit ServerShapedSteps(storage::Store& db) {
+  explicit ServerShapedSteps(storage::Store& db, int tables = 10) : tables_(tables) {
     for (int t = 0; t < tables; ++t) {
       std::vector<std::string> players;
       for (int s = 0; s < seats; ++s) {
@@ -152,12 +151,13 @@ class ServerShapedSteps {
       db.create_table(make_table(ids_.back(), players));
       players_.push_back(players);
     }
-    seqs_.assign(tables, 0);
+    seqs_.assign(static_cast<std::size_t>(tables), 0);
   }
+  int tables() const { return tables_; }
 
   // The next step of the next table in turn.
   storage::TableWrite next() {
-    const int t = turn_++ % tables;
+    const int t = turn_++ % tables_;
     const std::string& id = ids_[t];
     const std::int64_t seq = ++seqs_[t];
     const std::int64_t deal = (seq - 1) / 5 + 1;
@@ -196,6 +196,7 @@ class ServerShapedSteps {
     return table;
   }
 
+  int tables_;
   std::vector<std::string> ids_;
   std::vector<std::vector<std::string>> players_;
   std::vector<std::int64_t> seqs_;
@@ -224,7 +225,7 @@ void bench_server_shaped(const std::string& where, const std::string& section, i
   const double kib_a_commit =
       static_cast<double>(bytes_written() - bytes_before) / 1024.0 / static_cast<double>(run.commits);
   const bool on_file = !storage::is_postgres_url(where);
-  print_rate(section + " " + std::to_string(ServerShapedSteps::tables) + " tables, " + std::to_string(batch) +
+  print_rate(section + " " + std::to_string(steps.tables()) + " tables, " + std::to_string(batch) +
                  " steps per call",
              static_cast<double>(run.steps), run.seconds, "steps/s",
              std::to_string(run.commits) + " transactions, " + fixed(run.cpu_us_per_step, 1) + " CPU us a step" +
@@ -244,9 +245,9 @@ double process_cpu_seconds() {
 // thread (storage/step_filer.h). The CPU a step is the whole process's (the
 // appends, the filings, the WAL's checkpoints), less building the steps,
 // with every step filed by the end.
-void bench_server_shaped_logged(const std::string& file, int batch, double duration) {
+void bench_server_shaped_logged(const std::string& file, int tables, int batch, double duration) {
   storage::SqliteStore db(file);
-  ServerShapedSteps steps(db);
+  ServerShapedSteps steps(db, tables);
   db.housekeep_in_background([](const std::string& what) { std::cerr << "storage/logged commit: " << what << "\n"; });
   const std::int64_t bytes_before = bytes_written();
   const double cpu_before = process_cpu_seconds();
@@ -266,7 +267,7 @@ void bench_server_shaped_logged(const std::string& file, int batch, double durat
   const double seconds = clock.seconds();
   const double cpu_us = 1e6 * (process_cpu_seconds() - cpu_before - building) / static_cast<double>(count);
   const double bytes_a_step = static_cast<double>(bytes_written() - bytes_before) / static_cast<double>(count);
-  print_rate("storage/logged commit " + std::to_string(ServerShapedSteps::tables) + " tables, " +
+  print_rate("storage/logged commit " + std::to_string(tables) + " tables, " +
                  std::to_string(batch) + " steps per call",
              static_cast<double>(count), seconds, "steps/s",
              fixed(cpu_us, 1) + " CPU us a step, filed included, " + fixed(bytes_a_step / 1024.0, 2) +
@@ -312,10 +313,15 @@ void run_storage_bench(const Options& options) {
   for (int batch : {4, 16})
     bench_server_shaped((folder.path() / ("tables-" + std::to_string(batch) + ".db")).string(), "storage/commit", batch,
                         options.micro_seconds(), [] { return 0.0; });
-  // What the server's writer does on a SQLite file: the step log.
+  // What the server's writer does on a SQLite file: the step log. The more
+  // tables, the fewer of each table's steps a filing holds, and the more
+  // pages it writes a step.
   for (int batch : {4, 16})
-    bench_server_shaped_logged((folder.path() / ("logged-" + std::to_string(batch) + ".db")).string(), batch,
+    bench_server_shaped_logged((folder.path() / ("logged-" + std::to_string(batch) + ".db")).string(), 10, batch,
                                options.micro_seconds());
+  for (int tables : {100, 1000})
+    bench_server_shaped_logged((folder.path() / ("logged-" + std::to_string(tables) + "-tables.db")).string(), tables,
+                               16, options.micro_seconds());
   run_postgres_bench(options);
 }
 

@@ -1554,6 +1554,13 @@ std::unique_ptr<SqlBackend> open_database(const std::string& path, int migrate_u
   return Guard{sqlite_fault}([&] { return "opening database " + path; }, [&] {
     auto database = std::make_unique<SqliteDatabase>(path, migrate_up_to);
     if (catches_up && is_file(path)) database->filing_point = FilingPoint::of(path);
+    // The filing connection writes, a filing, a page of each of several
+    // b-trees (events, transfers and their indexes) for each table it holds:
+    // past a thousand tables that is more than SQLite's default cache of 2 MiB,
+    // which then writes pages to the WAL before the commit and reads them back.
+    // The cache grows only as far as it is used (bench: storage/logged commit,
+    // 1,000 tables: 44 -> 30 us of CPU a step).
+    if (!catches_up) database->db.exec("PRAGMA cache_size=-32768");
     return database;
   });
 }

@@ -116,6 +116,7 @@ std::vector<CommitOutcome> StepFiler::append(const std::vector<TableWrite>& writ
     }
     ++next_lsn_;
     waiting_.push_back(Waiting{lsn, writes.size(), std::move(payload)});
+    for (const TableWrite& write : writes) tables_waiting_.insert(write.table);
     const std::size_t waiting = steps_waiting_.fetch_add(writes.size()) + writes.size();
     wake = waiting >= limits_.file_at_steps && waiting - writes.size() < limits_.file_at_steps;
     const auto now = std::chrono::steady_clock::now();
@@ -173,6 +174,7 @@ bool StepFiler::file_waiting(std::int64_t through) {
       waiting_.pop_front();
     }
     if (taken.empty()) return false;
+    tables_waiting_.clear();
   }
   std::vector<RefusedStep> refused;
   try {
@@ -219,16 +221,31 @@ void StepFiler::tell(const std::vector<RefusedStep>& refused) {
   }
 }
 
+bool StepFiler::worth_filing(std::chrono::steady_clock::duration since) {
+  const std::size_t waiting = steps_waiting_.load();
+  if (waiting >= limits_.file_at_steps || since >= limits_.longest_pause) return true;
+  std::lock_guard lock(append_mutex_);
+  return waiting >= limits_.steps_a_table * tables_waiting_.size();
+}
+
 void StepFiler::loop() {
   auto pause = limits_.file_every;
+  auto last_filing = std::chrono::steady_clock::now();
   std::unique_lock lock(wake_mutex_);
   while (!stopping_) {
     wake_.wait_for(lock, pause, [&] { return stopping_ || steps_waiting_.load() >= limits_.file_at_steps; });
     if (stopping_) break;
     lock.unlock();
     try {
-      catch_up();
-      pause = limits_.file_every;
+      const auto now = std::chrono::steady_clock::now();
+      if (worth_filing(now - last_filing)) {
+        last_filing = now;
+        catch_up();
+        pause = limits_.file_every;
+      } else {
+        // Many tables, few steps of each yet: look again shortly.
+        pause = limits_.file_every / 4;
+      }
     } catch (const std::exception& e) {
       // A full disk, say: the steps stay in the log and in memory, and are filed when it passes.
       report_(std::string("filing the step log (tried again shortly): ") + e.what());

@@ -2,7 +2,7 @@
 // writer store (SqliteStore::housekeep_in_background) makes each batch of
 // table steps durable by one append to the log, and this files the batches
 // into the database's tables on a thread and a connection of its own, every
-// `file_every` or sooner when `file_at_steps` steps wait, hundreds of steps a
+// `file_every` or later with many tables (FilingLimits), hundreds of steps a
 // transaction. Every other connection of this process to the file asks it to
 // catch up before it reads (FilingPoint), so that nobody reads the tables
 // without the steps committed before; another process reads what is filed:
@@ -25,6 +25,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_set>
 #include <vector>
 
 #include "storage/sql_store.h"
@@ -68,6 +69,8 @@ class StepFiler final : public Filer, public std::enable_shared_from_this<StepFi
     std::string payload;
   };
   void loop();
+  // Whether the thread files now, `since` the last filing began (FilingLimits).
+  bool worth_filing(std::chrono::steady_clock::duration since);
   // Under file_mutex_: files the oldest waiting batches up to `through`, as
   // many as one filing takes; false when none were left.
   bool file_waiting(std::int64_t through);
@@ -89,6 +92,8 @@ class StepFiler final : public Filer, public std::enable_shared_from_this<StepFi
   std::size_t steps_before_ = 0;  // in the window before, when it ended just now
   // Appended and not yet filed, those of a filing under way included.
   std::atomic<std::size_t> steps_waiting_{0};
+  // The tables appended to since the last filing began.
+  std::unordered_set<std::string> tables_waiting_;
 
   std::mutex file_mutex_;  // filing_, one filing at a time
 

@@ -293,6 +293,32 @@ TEST_CASE("a logged step is read by every connection of the process at once, and
   CHECK(reports.empty());
 }
 
+TEST_CASE("with many tables and few steps of each, the filer waits for several steps a table before it files") {
+  TempFolder temp;
+  SqliteStore writer(temp.file());
+  prepare(writer);
+  writer.create_table(make_table("t3"));
+  FilingLimits limits = always_behind();
+  limits.file_every = std::chrono::milliseconds(10);
+  limits.steps_a_table = 2;
+  limits.longest_pause = std::chrono::minutes(10);  // never, in this test
+  writer.file_steps_with(limits);
+  writer.housekeep_in_background([](const std::string&) {});
+  // Three tables, one step each: fewer than two a table.
+  REQUIRE(writer.commit({bet("t1", 1, "ann", 1), bet("t2", 1, "bob", 1), bet("t3", 1, "ann", 1)}).size() == 3);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  CHECK(filed_events(temp.file()) == 0);
+  // Three more make two a table: filed within a moment.
+  REQUIRE(writer.commit({bet("t1", 2, "ann", 1), bet("t2", 2, "bob", 1), bet("t3", 2, "ann", 1)}).size() == 3);
+  for (int tries = 0; tries < 200 && filed_events(temp.file()) < 6; ++tries)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  CHECK(filed_events(temp.file()) == 6);
+  // However few steps a table: a reader of this process still finds them all (it asks first).
+  REQUIRE(writer.commit({bet("t1", 3, "ann", 1)})[0].committed());
+  SqliteStore reader(temp.file());
+  CHECK(reader.events("t1").size() == 3);
+}
+
 TEST_CASE("at a quiet pace each batch is filed before commit returns: another process reads it at once") {
   TempFolder temp;
   SqliteStore writer(temp.file());
