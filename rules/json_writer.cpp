@@ -44,6 +44,29 @@ void JsonText::before_value() {
   innermost.empty = false;
 }
 
+// A kept value goes where any value would (after a comma in an array, after
+// its name in an object), never as the whole text: top_members() would not
+// know its members.
+bool JsonText::recalled(std::uint64_t key) {
+  if (!shared_ || open_.empty()) return false;
+  const auto kept = shared_->find(key);
+  if (kept == shared_->end()) return false;
+  before_value();
+  out_ += kept->second;
+  return true;
+}
+
+void JsonText::keep_shared_value(std::uint64_t key, std::size_t mark) {
+  if (!shared_ || open_.empty()) return;
+  // The value's text, without the comma that went before it in an array.
+  std::string_view text(out_);
+  text.remove_prefix(mark);
+  if (!text.empty() && text.front() == ',') text.remove_prefix(1);
+  if (text.empty() || (text.front() != '{' && text.front() != '['))
+    throw std::logic_error("json writer: a shared value that is not one object or array");
+  shared_->emplace(key, std::string(text));
+}
+
 void JsonText::begin_object() {
   before_value();
   make_room(true);

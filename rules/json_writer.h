@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -95,7 +96,32 @@ class JsonWriter {
     key(name);
     array(body);
   }
+
+  // One value (an object or an array) that `body` writes the same in every view
+  // of one moment that writes it under `key`: a seat as every other seat sees
+  // it. A writer given somewhere to keep such values (JsonText::share_values,
+  // the pushes of one broadcast) writes it once and copies it after; any other
+  // writer runs `body` each time. A key names one value for as long as the
+  // place is kept: the game's promise, which tests/rules/test_view_schema.cpp
+  // holds it to.
+  template <class Body>
+  void shared_value(std::uint64_t key, Body&& body) {
+    if (recalled(key)) return;
+    const std::size_t mark = shared_value_mark();
+    body();
+    keep_shared_value(key, mark);
+  }
+
+ protected:
+  // Writes the value kept under `key` and returns true, if one is.
+  virtual bool recalled(std::uint64_t) { return false; }
+  // Where a value about to be written starts, for keep_shared_value.
+  virtual std::size_t shared_value_mark() { return 0; }
+  virtual void keep_shared_value(std::uint64_t, std::size_t) {}
 };
+
+// Values kept for JsonWriter::shared_value, by key.
+using SharedValues = std::unordered_map<std::uint64_t, std::string>;
 
 // JSON text, as nlohmann's dump() (compact, UTF-8 kept as it is, invalid UTF-8
 // replaced by U+FFFD) would write the same value.
@@ -121,6 +147,9 @@ class JsonText final : public JsonWriter {
 
   // Room for `bytes` of text, made before writing when the size is foreseen.
   void reserve(std::size_t bytes) { out_.reserve(bytes); }
+  // Where shared_value keeps and finds its values; none (the default): each
+  // is written every time.
+  void share_values(SharedValues* values) { shared_ = values; }
   // The text written so far.
   const std::string& text() const { return out_; }
   std::string take();
@@ -140,6 +169,9 @@ class JsonText final : public JsonWriter {
     std::size_t name_end = 0;  // the offset just past its name's closing quote
   };
 
+  bool recalled(std::uint64_t key) override;
+  std::size_t shared_value_mark() override { return out_.size(); }
+  void keep_shared_value(std::uint64_t key, std::size_t mark) override;
   void before_value();
   void make_room(bool object);
   void append_string(std::string_view text);
@@ -150,6 +182,7 @@ class JsonText final : public JsonWriter {
   std::vector<MemberAt> members_;  // of every open object, innermost last
   std::vector<MemberAt> top_;      // the outermost object's, once it is closed
   std::string scratch_;
+  SharedValues* shared_ = nullptr;
 };
 
 // A tree, as if built with nlohmann's own operators.

@@ -409,13 +409,18 @@ class RedDog final : public GameState {
     const auto& s = seats_[seat];
     const bool own = viewer == seat;
     const bool in_play = own || s.status == Status::waiting;
-    // In name order around view::seat_members' members (cards … status), so
-    // that the writer has nothing to sort but at a showdown ("shown").
-    out.object([&] {
-      if (s.bet) out.field("bet", *s.bet);
-      view::seat_members(out, seat, in_play ? s.hand : std::vector<Card>{}, own, status_name(s.status), s.left);
-      if (s.shown) out.field("shown", to_string(*s.shown));
-      if (s.target) out.field("target", to_string(*s.target));
+    // A seat reads the same in every view but its own: the pushes of one
+    // moment write it twice (its key: 2 * seat, + 1 as its own player sees it),
+    // not once a view.
+    out.shared_value(static_cast<std::uint64_t>(seat) * 2 + (own ? 1 : 0), [&] {
+      // In name order around view::seat_members' members (cards … status), so
+      // that the writer has nothing to sort but at a showdown ("shown").
+      out.object([&] {
+        if (s.bet) out.field("bet", *s.bet);
+        view::seat_members(out, seat, in_play ? s.hand : std::vector<Card>{}, own, status_name(s.status), s.left);
+        if (s.shown) out.field("shown", to_string(*s.shown));
+        if (s.target) out.field("target", to_string(*s.target));
+      });
     });
   }
 

@@ -260,6 +260,7 @@ PushEncoder::ViewParts& PushEncoder::view_parts(SharedParts& parts, const PushSc
   if (!fresh) return it->second;
   rules::JsonText view;
   view.reserve(kViewBytes);
+  view.share_values(&parts.shared_values);
   write_view(scene, seat, view);
   it->second.lean = split_constants(view, view_constant_keys(scene), first ? &parts.constants : nullptr);
   const bool may_act = seat && scene.state.game() && !scene.state.failed();

@@ -113,6 +113,7 @@ class PushEncoder {
     std::string tail;   // ,"to_act":[..],"timer":{..},"failure":".."
     bool result_always = false;  // the table is over: every push carries the result
     std::map<std::optional<int>, ViewParts> views;  // by seat (nullopt: a spectator), filled as needed
+    rules::SharedValues shared_values;              // what the views have in common (JsonWriter::shared_value)
     ViewConstants constants;                        // set with the first of views
   };
   // What the players list is made of, to tell cheaply whether it changed.

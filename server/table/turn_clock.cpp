@@ -1,5 +1,7 @@
 #include "server/table/turn_clock.h"
 
+#include "rules/json_writer.h"
+
 #include <algorithm>
 
 namespace parlour::server {
@@ -78,19 +80,34 @@ std::optional<int> TurnClock::take_ran_out(const std::set<int>& due) {
   return seat;
 }
 
+// Written straight to text: a clock runs at most tables, and its text goes in
+// every push.
 std::string TurnClock::push_text(bool armed) const {
   if (!armed) return {};
-  if (game_limit_)
-    return R"(,"timer":)" +
-           Json({{"seat", game_limit_->seat}, {"seconds", game_limit_->seconds}, {"ends_at", game_deadline_ms_}}).dump();
+  std::string text;
+  if (game_limit_) {
+    text = R"(,"timer":)";
+    text += rules::json_text_of([&](rules::JsonWriter& out) {
+      out.object([&] {
+        out.field("ends_at", game_deadline_ms_);
+        out.field("seat", game_limit_->seat);
+        out.field("seconds", game_limit_->seconds);
+      });
+    });
+    return text;
+  }
   if (clocks_.empty()) return {};
   // The earliest deadline; "timers" lists every seat's where several are to act at once.
   const auto first = earliest();
-  std::string text = R"(,"timer":)" + clock_json(first->first, first->second).dump();
+  text = R"(,"timer":)";
+  text += rules::json_text_of([&](rules::JsonWriter& out) { write_clock(out, first->first, first->second); });
   if (clocks_.size() > 1) {
-    Json all = Json::array();
-    for (const auto& [seat, clock] : clocks_) all.push_back(clock_json(seat, clock));
-    text += R"(,"timers":)" + all.dump();
+    text += R"(,"timers":)";
+    text += rules::json_text_of([&](rules::JsonWriter& out) {
+      out.array([&] {
+        for (const auto& [seat, clock] : clocks_) write_clock(out, seat, clock);
+      });
+    });
   }
   return text;
 }
@@ -107,10 +124,15 @@ std::optional<std::pair<int, TurnClock::SeatClock>> TurnClock::earliest() const 
   return first;
 }
 
-Json TurnClock::clock_json(int seat, const SeatClock& clock) const {
+void TurnClock::write_clock(rules::JsonWriter& out, int seat, const SeatClock& clock) const {
   const auto allowance = clock.ends_ms - clock.started_ms;
   const auto bank = std::max<std::int64_t>(0, allowance - std::int64_t{settings_.seconds} * 1000);
-  return {{"seat", seat}, {"seconds", allowance / 1000}, {"ends_at", clock.ends_ms}, {"bank", bank / 1000}};
+  out.object([&] {
+    out.field("bank", bank / 1000);
+    out.field("ends_at", clock.ends_ms);
+    out.field("seat", seat);
+    out.field("seconds", allowance / 1000);
+  });
 }
 
 }  // namespace parlour::server

@@ -68,7 +68,7 @@ class TurnClock {
   };
   std::int64_t bank_left_ms(int seat) const;
   std::optional<std::pair<int, SeatClock>> earliest() const;
-  nlohmann::json clock_json(int seat, const SeatClock& clock) const;
+  void write_clock(rules::JsonWriter& out, int seat, const SeatClock& clock) const;
 
   protocol::Clock settings_;
   std::string settings_text_;

@@ -13,6 +13,7 @@
 //                               intended change of views, results or messages);
 //   PARLOUR_RECORD_GOLDEN=fresh also plays new logs from the specs below.
 // e.g. PARLOUR_RECORD_GOLDEN=1 ./build/tests/test_rules -tc='*golden*'
+#include <map>
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -101,8 +102,22 @@ void fold_state(Fingerprint& print, const GameState& game, int players, const Ba
   const auto view_of = [&](std::optional<int> seat) {
     return written([&](JsonWriter& out) { game.write_view(seat, out); });
   };
-  for (int seat = 0; seat < players; ++seat) print.views = fnv1a(print.views, view_of(seat));
-  print.views = fnv1a(print.views, view_of(std::nullopt));
+  std::map<std::optional<int>, std::string> alone;
+  for (int seat = 0; seat < players; ++seat) print.views = fnv1a(print.views, alone[seat] = view_of(seat));
+  print.views = fnv1a(print.views, alone[std::nullopt] = view_of(std::nullopt));
+  // The pushes of one moment write its views keeping what they share
+  // (JsonWriter::shared_value), in whatever order their members come: each
+  // must be the view written alone. A spectator first, then the seats from the last.
+  parlour::rules::SharedValues shared;
+  const auto shared_view_of = [&](std::optional<int> seat) {
+    parlour::rules::JsonText text;
+    text.share_values(&shared);
+    game.write_view(seat, text);
+    return text.take();
+  };
+  REQUIRE(shared_view_of(std::nullopt) == alone[std::nullopt]);
+  for (int seat = players - 1; seat >= 0; --seat)
+    REQUIRE_MESSAGE(shared_view_of(seat) == alone[seat], "seat " << seat << "'s view with the values the others share");
   for (int seat = 0; seat < players; ++seat)
     print.legal = fnv1a(print.legal, written([&](JsonWriter& out) { game.write_legal_actions(seat, balances, out); }));
   Json timer;

@@ -110,6 +110,51 @@ TEST_CASE("json writer: a member written twice, a value without a name, or an un
   CHECK_THROWS_AS(json_text_of([](JsonWriter& out) { out.object([&] { out.key("x"); }); }), std::logic_error);
 }
 
+TEST_CASE("json writer: a shared value is written once where values are kept, and every time elsewhere") {
+  SharedValues kept;
+  int written = 0;
+  const auto write = [&](JsonWriter& out, std::int64_t mine) {
+    out.object([&] {
+      out.array_field("seats", [&] {
+        for (std::uint64_t seat = 0; seat < 3; ++seat)
+          out.shared_value(seat, [&] {
+            ++written;
+            out.object([&] { out.field("seat", seat); });
+          });
+      });
+      out.field("mine", mine);
+      out.key("pot");
+      out.shared_value(7, [&] {
+        ++written;
+        out.array([&] { out.value(1); });
+      });
+    });
+  };
+  const std::string expected = R"({"mine":1,"pot":[1],"seats":[{"seat":0},{"seat":1},{"seat":2}]})";
+  JsonText first;
+  first.share_values(&kept);
+  write(first, 1);
+  CHECK(first.text() == expected);
+  CHECK(written == 4);
+  JsonText second;
+  second.share_values(&kept);
+  write(second, 2);
+  CHECK(second.text() == R"({"mine":2,"pot":[1],"seats":[{"seat":0},{"seat":1},{"seat":2}]})");
+  CHECK(written == 4);  // copied, not written again
+  // Its members are still found: a copied value is one member's value.
+  REQUIRE(second.top_members().size() == 3);
+  CHECK(second.top_members()[1].value == "[1]");
+  // Without a place to keep them, and in a tree, each is written every time.
+  CHECK(json_text_of([&](JsonWriter& out) { write(out, 1); }) == expected);
+  CHECK(json_tree_of([&](JsonWriter& out) { write(out, 1); }).dump() == expected);
+  CHECK(written == 12);
+  // A shared value is one object or array.
+  JsonText bad;
+  bad.share_values(&kept);
+  bad.begin_array();
+  CHECK_THROWS_AS(bad.shared_value(99, [&] { bad.value(3); }), std::logic_error);
+}
+
 TEST_CASE("json writer: the outermost object's members are found in the text, sorted") {
   JsonText text;
   text.object([&] {
