@@ -674,6 +674,24 @@ std::int64_t SqlStore::steps_filed_through() {
                 [&] { return first_of(*sql_, Query::steps_filed_through, {}, integer_from).value_or(0); });
 }
 
+namespace {
+
+// About what a step's rows hold, for sizing a transaction's room: its texts
+// and about 100 bytes of keys and numbers a row.
+std::size_t rows_bytes(const std::vector<TableWrite>& writes) {
+  constexpr std::size_t kRow = 100;
+  std::size_t bytes = 0;
+  for (const TableWrite& write : writes) {
+    if (write.event) bytes += kRow + write.event->json.size();
+    for (const Posting& posting : write.postings) bytes += kRow + posting.memo.size();
+    if (write.deal_start) bytes += kRow + write.deal_start->entry_json.size() + write.deal_start->state_json.size();
+    if (write.result_json) bytes += kRow + write.result_json->size();
+  }
+  return bytes;
+}
+
+}  // namespace
+
 std::vector<RefusedStep> SqlStore::file_steps(std::vector<LoggedBatch> batches) {
   std::vector<RefusedStep> refused;
   if (batches.empty()) return refused;
@@ -696,6 +714,7 @@ std::vector<RefusedStep> SqlStore::file_steps(std::vector<LoggedBatch> batches) 
     }
     const std::int64_t last = batches.back().lsn;
     if (last <= filed) return;
+    sql_->make_room_for_writing(rows_bytes(writes), failed_before.size());
     const auto mark_and_stop = [&](WriteTransaction& tx, const std::vector<CommitOutcome>& outcomes) {
       for (std::size_t i = 0; i < outcomes.size(); ++i) {
         if (outcomes[i].committed()) continue;

@@ -302,6 +302,13 @@ class SqlBackend : public Reader {
     (void)report;
     (void)limits;
   }
+  // A transaction about to write about `bytes` of rows, to the rows of
+  // `tables` tables: room for the pages it changes, where the backend keeps
+  // them (SQLite's page cache). Others: nothing.
+  virtual void make_room_for_writing(std::size_t bytes, std::size_t tables) {
+    (void)bytes;
+    (void)tables;
+  }
 };
 
 // ---------------------------------------------------------------------------

@@ -1030,6 +1030,26 @@ class SqliteDatabase final : public SqlBackend {
   // Checkpointer failed) then waits on a TRUNCATE checkpoint of its own rather
   // than grow the WAL without end (SQLite's own autocheckpoint, being passive,
   // gives up whenever it finds the Checkpointer's running).
+  // A filing writes each page it changes once, if its cache holds them all
+  // until the commit: the appended rows' pages, and a few pages of each
+  // table's keys in the indexes (events, transfers and their by-table and
+  // by-account indexes), which at a thousand tables are thousands of pages.
+  // SQLite's default of 2 MiB then wrote pages to the WAL before the commit
+  // and read them back (bench: storage/logged commit at 1,000 tables, 44 -> 30
+  // us of CPU a step with 16 MiB or more). Only the filing connection is
+  // asked; the cache grows no larger than a filing needs, so that a few tables
+  // keep the default's memory.
+  void make_room_for_writing(std::size_t bytes, std::size_t tables) override {
+    constexpr std::int64_t kLeastKib = 2 * 1024;  // SQLite's default
+    constexpr std::int64_t kMostKib = 32 * 1024;
+    constexpr std::int64_t kKibATable = 16;  // eight 2 KiB pages
+    const std::int64_t wanted = static_cast<std::int64_t>(2 * bytes / 1024) + kKibATable * static_cast<std::int64_t>(tables);
+    const std::int64_t kib = std::clamp(wanted, kLeastKib, kMostKib);
+    if (kib == cache_kib_) return;
+    db.exec("PRAGMA cache_size=-" + std::to_string(kib));
+    cache_kib_ = kib;
+  }
+
   void housekeep_in_background(std::function<void(const std::string&)> report, WalLimits limits) override {
     if (path.empty() || path == ":memory:" || checkpointer) return;
     writer_checkpoints_after_frames = limits.writer_checkpoints_after_frames;
@@ -1068,6 +1088,7 @@ class SqliteDatabase final : public SqlBackend {
 
   std::string path;
   SQLite::Database db;
+  std::int64_t cache_kib_ = 0;  // the page cache make_room_for_writing set (0: SQLite's default)
   // Where this process's step filer is found; null for the filer's own connection and in-memory files.
   std::shared_ptr<FilingPoint> filing_point;
   // Declared after db so that they are finalized before the connection closes.
@@ -1554,13 +1575,6 @@ std::unique_ptr<SqlBackend> open_database(const std::string& path, int migrate_u
   return Guard{sqlite_fault}([&] { return "opening database " + path; }, [&] {
     auto database = std::make_unique<SqliteDatabase>(path, migrate_up_to);
     if (catches_up && is_file(path)) database->filing_point = FilingPoint::of(path);
-    // The filing connection writes, a filing, a page of each of several
-    // b-trees (events, transfers and their indexes) for each table it holds:
-    // past a thousand tables that is more than SQLite's default cache of 2 MiB,
-    // which then writes pages to the WAL before the commit and reads them back.
-    // The cache grows only as far as it is used (bench: storage/logged commit,
-    // 1,000 tables: 44 -> 30 us of CPU a step).
-    if (!catches_up) database->db.exec("PRAGMA cache_size=-32768");
     return database;
   });
 }
