@@ -1024,21 +1024,16 @@ class SqliteDatabase final : public SqlBackend {
     return ImmediateTransaction(cached(kBeginImmediate), cached(kCommit), db, commit_gate);
   }
 
-  // A Checkpointer copies the WAL into the file (an in-memory database has no
-  // WAL to checkpoint). The writer still checkpoints past the second of
-  // `limits`: a writer that outpaces the Checkpointer's copying (or one whose
-  // Checkpointer failed) then waits on a TRUNCATE checkpoint of its own rather
-  // than grow the WAL without end (SQLite's own autocheckpoint, being passive,
-  // gives up whenever it finds the Checkpointer's running).
   // A filing writes each page it changes once, if its cache holds them all
   // until the commit: the appended rows' pages, and a few pages of each
   // table's keys in the indexes (events, transfers and their by-table and
   // by-account indexes), which at a thousand tables are thousands of pages.
   // SQLite's default of 2 MiB then wrote pages to the WAL before the commit
   // and read them back (bench: storage/logged commit at 1,000 tables, 44 -> 30
-  // us of CPU a step with 16 MiB or more). Only the filing connection is
-  // asked; the cache grows no larger than a filing needs, so that a few tables
-  // keep the default's memory.
+  // us of CPU a step with 16 MiB or more). Only a filing asks (the filer's
+  // connection, or a store filing what a crash left); the cache grows no
+  // larger than a filing needs, so that a few tables keep the default's
+  // memory.
   void make_room_for_writing(std::size_t bytes, std::size_t tables) override {
     constexpr std::int64_t kLeastKib = 2 * 1024;  // SQLite's default
     constexpr std::int64_t kMostKib = 32 * 1024;
@@ -1050,6 +1045,12 @@ class SqliteDatabase final : public SqlBackend {
     cache_kib_ = kib;
   }
 
+  // A Checkpointer copies the WAL into the file (an in-memory database has no
+  // WAL to checkpoint). The writer still checkpoints past the second of
+  // `limits`: a writer that outpaces the Checkpointer's copying (or one whose
+  // Checkpointer failed) then waits on a TRUNCATE checkpoint of its own rather
+  // than grow the WAL without end (SQLite's own autocheckpoint, being passive,
+  // gives up whenever it finds the Checkpointer's running).
   void housekeep_in_background(std::function<void(const std::string&)> report, WalLimits limits) override {
     if (path.empty() || path == ":memory:" || checkpointer) return;
     writer_checkpoints_after_frames = limits.writer_checkpoints_after_frames;
