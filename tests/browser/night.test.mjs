@@ -624,7 +624,10 @@ test("Russian Bank: the bot's turn is shown move by move, each step's piles mark
         if (!seq || seen.at(-1)?.seq === seq) return;
         seen.push({
           seq,
-          mine: document.querySelector('[data-table]')?.getAttribute('data-your-turn') === 'true',
+          // My move, not the bot's: while the bot moves I may be offered only a stop or a demand
+          // (its out-of-order move), and the page says it is my turn then too.
+          mine: document.querySelector('[data-table]')?.getAttribute('data-your-turn') === 'true' &&
+            !document.querySelector('[data-tool="stop"], [data-action-type="stop"], [data-action-type="demand"]'),
           moved: [...document.querySelectorAll('[data-zone="pile"][data-moved]')].map((n) => `${n.getAttribute('data-pile')} ${n.getAttribute('data-moved')}`),
           line: document.querySelector('[data-testid="last-move"]')?.textContent ?? '',
         });
