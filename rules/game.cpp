@@ -17,6 +17,12 @@ Json GameState::legal_actions(int seat, const Balances& balances) const {
   return json_tree_of([&](JsonWriter& out) { write_legal_actions(seat, balances, out); });
 }
 
+ListShape GameState::legal_shape(int seat, const Balances& balances) const {
+  ListShape shape;
+  write_legal_actions(seat, balances, shape);
+  return shape;
+}
+
 Json GameState::view(std::optional<int> seat) const {
   return json_tree_of([&](JsonWriter& out) { write_view(seat, out); });
 }

@@ -133,6 +133,9 @@ class GameState {
   // a bot), and as a tree by legal_actions.
   virtual void write_legal_actions(int seat, const Balances& balances, JsonWriter& out) const = 0;
   Json legal_actions(int seat, const Balances& balances) const;
+  // How many actions, and the first one's type: what a table checks on every
+  // step (may the seat act? must it skip?), without building the list.
+  ListShape legal_shape(int seat, const Balances& balances) const;
   // Validates, then applies. An illegal action throws RulesError and leaves the
   // state exactly as it was.
   virtual Effects apply(int seat, const Json& action, const Balances& balances) = 0;

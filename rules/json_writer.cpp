@@ -322,4 +322,43 @@ Json JsonTree::take() {
   return std::move(root_);
 }
 
+// ---------------------------------------------------------------- ListShape
+
+void ListShape::item() {
+  if (depth_ == 1) ++items_;
+  type_next_ = false;
+}
+
+void ListShape::begin_object() {
+  item();
+  ++depth_;
+}
+
+void ListShape::begin_array() {
+  item();
+  ++depth_;
+}
+
+void ListShape::key(std::string_view name) { type_next_ = depth_ == 2 && items_ == 1 && name == "type"; }
+
+void ListShape::string(std::string_view value) {
+  if (type_next_) first_type_ = value;
+  item();
+}
+
+void ListShape::json(const Json& value) {
+  const auto type_of = [&](const Json& first) {
+    if (!first.is_object()) return;
+    if (const auto type = first.find("type"); type != first.end() && type->is_string()) first_type_ = type->get<std::string>();
+  };
+  if (depth_ == 0 && value.is_array()) {  // the whole list as one tree
+    items_ = value.size();
+    if (!value.empty()) type_of(value[0]);
+    return;
+  }
+  if (type_next_ && value.is_string()) first_type_ = value.get<std::string>();
+  if (depth_ == 1 && items_ == 0) type_of(value);
+  item();
+}
+
 }  // namespace parlour::rules

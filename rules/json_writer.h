@@ -210,6 +210,36 @@ class JsonTree final : public JsonWriter {
   std::optional<std::string> key_;
 };
 
+// What a table asks of a list of legal actions on every step (is there any?
+// is it a lone skip?), read as it is written: no tree, no text.
+class ListShape final : public JsonWriter {
+ public:
+  void begin_object() override;
+  void end_object() override { --depth_; }
+  void begin_array() override;
+  void end_array() override { --depth_; }
+  void key(std::string_view name) override;
+  void null() override { item(); }
+  void boolean(bool) override { item(); }
+  void integer(std::int64_t) override { item(); }
+  void string(std::string_view value) override;
+  void json(const Json& value) override;
+
+  // Items of the outermost array.
+  std::size_t size() const { return items_; }
+  // The "type" of its first item, an object; empty if it has none.
+  const std::string& first_type() const { return first_type_; }
+
+ private:
+  // A value begins: an item when it is one of the outermost array's.
+  void item();
+
+  int depth_ = 0;
+  std::size_t items_ = 0;
+  bool type_next_ = false;  // the first item's "type" is the value written next
+  std::string first_type_;
+};
+
 // `write` run into a JsonTree / a JsonText, its value returned.
 template <class Write>
 Json json_tree_of(Write&& write) {

@@ -88,8 +88,8 @@ Outbox TableCore::next_deal() {
 std::optional<int> TableCore::seat_that_must_skip() const {
   const auto chips = balances_now();
   for (int seat : game()->to_act()) {
-    const auto legal = game()->legal_actions(seat, chips);
-    if (legal.size() == 1 && legal[0].value("type", "") == "skip") return seat;
+    const auto legal = game()->legal_shape(seat, chips);
+    if (legal.size() == 1 && legal.first_type() == "skip") return seat;
   }
   return std::nullopt;
 }
@@ -99,7 +99,7 @@ bool TableCore::nobody_can_act() const {
   const auto acting = game()->to_act();
   const auto chips = balances_now();
   return std::none_of(acting.begin(), acting.end(), [&](int seat) {
-    return !seats()[seat].left && !game()->legal_actions(seat, chips).empty();
+    return !seats()[seat].left && game()->legal_shape(seat, chips).size() > 0;
   });
 }
 
@@ -172,7 +172,7 @@ std::set<int> TableCore::seats_on_the_clock() const {
   for (int seat : game()->to_act()) {
     const auto& s = seats()[seat];
     if (s.player.empty() || s.bot || s.left || memory_[seat].away) continue;
-    if (!game()->legal_actions(seat, chips).empty()) due.insert(seat);
+    if (game()->legal_shape(seat, chips).size() > 0) due.insert(seat);
   }
   return due;
 }

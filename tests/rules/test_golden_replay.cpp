@@ -118,8 +118,14 @@ void fold_state(Fingerprint& print, const GameState& game, int players, const Ba
   REQUIRE(shared_view_of(std::nullopt) == alone[std::nullopt]);
   for (int seat = players - 1; seat >= 0; --seat)
     REQUIRE_MESSAGE(shared_view_of(seat) == alone[seat], "seat " << seat << "'s view with the values the others share");
-  for (int seat = 0; seat < players; ++seat)
+  for (int seat = 0; seat < players; ++seat) {
     print.legal = fnv1a(print.legal, written([&](JsonWriter& out) { game.write_legal_actions(seat, balances, out); }));
+    // What a table reads of the list on every step (GameState::legal_shape) is the list's.
+    const auto tree = game.legal_actions(seat, balances);
+    const auto shape = game.legal_shape(seat, balances);
+    REQUIRE_MESSAGE(shape.size() == tree.size(), "seat " << seat << "'s legal list counted as written: " << tree.dump());
+    REQUIRE(shape.first_type() == (tree.empty() ? std::string() : tree[0].value("type", std::string())));
+  }
   Json timer;
   if (auto t = game.turn_timer()) timer = {t->seat, t->seconds, t->action, t->turn};
   const Json state = {{"phase", static_cast<int>(game.phase())}, {"to_act", game.to_act()},

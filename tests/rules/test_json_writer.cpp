@@ -183,4 +183,49 @@ TEST_CASE("json writer: the outermost object's members are found in the text, so
   CHECK(from_tree[1].value == "[1,2]");
 }
 
+TEST_CASE("json writer: a list's shape is its items and its first item's type, nested values and trees included") {
+  const auto shape_of = [](auto write) {
+    ListShape shape;
+    write(static_cast<JsonWriter&>(shape));
+    return shape;
+  };
+  const auto empty = shape_of([](JsonWriter& out) { out.array([] {}); });
+  CHECK(empty.size() == 0);
+  CHECK(empty.first_type().empty());
+  // A "type" inside the first item's values, or in a later item, is not its type.
+  const auto nested = shape_of([](JsonWriter& out) {
+    out.array([&] {
+      out.object([&] {
+        out.object_field("amount", [&] { out.field("type", "range"); });
+        out.field("type", "bet");
+        out.array_field("cards", [&] { out.value(std::string("AS")); });
+      });
+      out.object([&] { out.field("type", "skip"); });
+      out.integer(3);
+    });
+  });
+  CHECK(nested.size() == 3);
+  CHECK(nested.first_type() == "bet");
+  const auto untyped = shape_of([](JsonWriter& out) {
+    out.array([&] {
+      out.object([&] { out.field("kind", "skip"); });
+      out.object([&] { out.field("type", "skip"); });
+    });
+  });
+  CHECK(untyped.size() == 2);
+  CHECK(untyped.first_type().empty());
+  // Items made as trees elsewhere count the same.
+  const auto trees = shape_of([](JsonWriter& out) {
+    out.array([&] {
+      out.json(Json{{"type", "skip"}});
+      out.json(Json::array({1, 2}));
+    });
+  });
+  CHECK(trees.size() == 2);
+  CHECK(trees.first_type() == "skip");
+  const auto one_tree = shape_of([](JsonWriter& out) { out.json(Json::array({Json{{"type", "demand"}}, Json{{"type", "pass"}}})); });
+  CHECK(one_tree.size() == 2);
+  CHECK(one_tree.first_type() == "demand");
+}
+
 }  // namespace unity_test_json_writer
