@@ -62,9 +62,10 @@ TEST_CASE("chips spent at one table reach at once every other table the player s
   }
   // Her bet left her 0, and soon after the first table, where she is broke and
   // its bot alone can play, ends and gives her ante back. A waiting table that
-  // looks at her chips only after that shows those, rightly: what it must never
-  // show again is 1 or 9, her chips before the bet (CI once read 0 never, under
-  // ThreadSanitizer). Every push of it read meanwhile is named if none will do.
+  // looks at her chips only after that shows those, rightly (under
+  // ThreadSanitizer, CI once never saw the 0): what it must never show again is
+  // 1 or 9, her chips before the bet. Every push of it read meanwhile is named
+  // if none will do.
   std::string waiting_pushes;
   const auto pushed = ann.state_within(
       [&](const Json& s) {
