@@ -28,11 +28,24 @@ LiveBalances::Lock LiveBalances::lock(const std::vector<std::string>& accounts) 
 
 LiveBalances::Lock LiveBalances::lock_stripes(const std::bitset<kStripes>& stripes) {
   Lock held;
-  held.held_ = stripes;
-  held.locks_.reserve(stripes.count());
-  for (std::size_t i = 0; i < kStripes; ++i)
-    if (stripes.test(i)) held.locks_.emplace_back(stripes_[i].mutex);
+  held.owner_ = this;
+  // Each stripe is marked held once its mutex is: a throw part-way (a mutex
+  // that cannot lock) lets go of exactly those taken.
+  for (std::size_t i = 0; i < kStripes; ++i) {
+    if (!stripes.test(i)) continue;
+    stripes_[i].mutex.lock();
+    held.held_.set(i);
+  }
   return held;
+}
+
+// In the reverse of the order taken.
+void LiveBalances::Lock::unlock() noexcept {
+  if (owner_)
+    for (std::size_t i = kStripes; i-- > 0;)
+      if (held_.test(i)) owner_->stripes_[i].mutex.unlock();
+  held_.reset();
+  owner_ = nullptr;
 }
 
 std::bitset<LiveBalances::kStripes> LiveBalances::stripes_of(const std::vector<storage::Posting>& postings) {

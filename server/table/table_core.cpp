@@ -420,8 +420,14 @@ rules::Balances TableCore::balances(const std::vector<SeatState>& seats, const L
   return out;
 }
 
+// Asked several times a step (whose clock runs, who must skip, the pushes):
+// the seats' stripes are found by name, with no list of names built.
 rules::Balances TableCore::balances_now() const {
-  auto lock = services_.balances.lock(accounts_of_step(Json()));
+  std::bitset<LiveBalances::kStripes> stripes;
+  stripes.set(LiveBalances::stripe_of(pools_account_prefix_));
+  for (const auto& seat : seats())
+    if (!seat.player.empty()) stripes.set(LiveBalances::stripe_of(account_name(seat.player)));
+  const auto lock = services_.balances.lock_stripes(stripes);
   return balances(seats(), lock);
 }
 

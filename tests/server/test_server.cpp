@@ -1,4 +1,5 @@
 #include <atomic>
+#include <bitset>
 #include <thread>
 #include <doctest/doctest.h>
 
@@ -303,6 +304,43 @@ TEST_CASE("live balances lock by account: disjoint locks are held at once, and a
   auto both = balances.lock({"player:ann", other});
   balances.apply(outside, both);
   CHECK(balances.balance(other, both) == 5);
+}
+
+// A Lock names its stripes and its owner only (no list of mutexes): moving it
+// hands the stripes over, and whichever holds them last lets them go.
+TEST_CASE("a live balances lock moved or assigned over hands its stripes on and lets them go once") {
+  LiveBalances balances({{"player:ann", 100}, {"bank", -100}});
+  const auto ann = LiveBalances::stripe_of("player:ann");
+  const auto taken_elsewhere = [&] {
+    std::atomic<bool> done = false;
+    std::thread other([&] {
+      auto held = balances.lock({"player:ann"});
+      done = held.holds(ann);
+    });
+    other.join();  // would never return while a Lock here still held ann's stripe
+    return done.load();
+  };
+  std::bitset<LiveBalances::kStripes> stripes;
+  stripes.set(ann);
+  auto first = balances.lock_stripes(stripes);
+  CHECK(first.holds(ann));
+  auto moved = std::move(first);
+  CHECK(moved.holds(ann));
+  CHECK_FALSE(first.holds(ann));  // NOLINT(bugprone-use-after-move): a moved-from Lock holds nothing
+  CHECK(balances.balance("player:ann", moved) == 100);
+  CHECK_THROWS_AS(balances.balance("player:ann", first), std::logic_error);
+  first.unlock();  // holds nothing: lets nothing go twice
+  LiveBalances::Lock assigned;
+  assigned = std::move(moved);
+  CHECK(assigned.holds(ann));
+  assigned = LiveBalances::Lock{};  // assigned over: lets ann's stripe go
+  CHECK_FALSE(assigned.holds(ann));
+  CHECK(taken_elsewhere());
+  {
+    auto scoped = balances.lock({"player:ann"});
+    CHECK(scoped.holds(ann));
+  }
+  CHECK(taken_elsewhere());
 }
 
 // A table watches the balances of the people seated at it: every change to
