@@ -5,6 +5,9 @@
 #include <iterator>
 #include <utility>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 namespace parlour::storage {
 
 namespace {
@@ -229,6 +232,7 @@ bool StepFiler::worth_filing(std::chrono::steady_clock::duration since) {
 }
 
 void StepFiler::loop() {
+  if (limits_.nice > 0) setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), limits_.nice);
   auto pause = limits_.file_every;
   auto last_filing = std::chrono::steady_clock::now();
   std::unique_lock lock(wake_mutex_);
