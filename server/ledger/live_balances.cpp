@@ -92,8 +92,8 @@ bool LiveBalances::affordable(const std::vector<storage::Posting>& postings, con
   return true;
 }
 
-void LiveBalances::apply(const std::vector<storage::Posting>& postings, const Lock& held) {
-  apply_committed(postings, held);
+void LiveBalances::apply(const std::vector<storage::Posting>& postings, const Lock& held, const void* mover) {
+  move_chips(postings, held, mover);
   if (!tracking_) return;
   for (const auto& p : postings) {
     stripe(p.from, held).uncommitted[p.from] -= p.amount;
@@ -102,6 +102,10 @@ void LiveBalances::apply(const std::vector<storage::Posting>& postings, const Lo
 }
 
 void LiveBalances::apply_committed(const std::vector<storage::Posting>& postings, const Lock& held) {
+  move_chips(postings, held, nullptr);
+}
+
+void LiveBalances::move_chips(const std::vector<storage::Posting>& postings, const Lock& held, const void* mover) {
   // Every account checked before any moves: a refused posting changes nothing.
   for (const auto& p : postings) {
     stripe(p.from, held);
@@ -111,7 +115,7 @@ void LiveBalances::apply_committed(const std::vector<storage::Posting>& postings
     stripe(p.from, held).balances[p.from] -= p.amount;
     stripe(p.to, held).balances[p.to] += p.amount;
   }
-  wake_watchers(postings);
+  wake_watchers(postings, mover);
 }
 
 void LiveBalances::revert(const std::vector<storage::Posting>& postings) {
@@ -174,17 +178,17 @@ void LiveBalances::unwatch(const std::string& account, const void* watcher) {
   if (it->second.empty()) in.watchers.erase(it);
 }
 
-void LiveBalances::wake_watchers(const std::vector<storage::Posting>& postings) {
+void LiveBalances::wake_watchers(const std::vector<storage::Posting>& postings, const void* mover) {
   std::vector<std::string> accounts;
   accounts.reserve(postings.size() * 2);
   for (const auto& p : postings) {
     accounts.push_back(p.from);
     accounts.push_back(p.to);
   }
-  wake_watchers(accounts);
+  wake_watchers(accounts, mover);
 }
 
-void LiveBalances::wake_watchers(const std::vector<std::string>& accounts) {
+void LiveBalances::wake_watchers(const std::vector<std::string>& accounts, const void* mover) {
   std::bitset<kStripes> stripes;
   for (const auto& account : accounts) stripes.set(stripe_of(account));
   // In stripe order, like the balances' locks; all held at once, so that a
@@ -197,7 +201,8 @@ void LiveBalances::wake_watchers(const std::vector<std::string>& accounts) {
   for (const auto& account : accounts) {
     const auto& watchers = stripes_[stripe_of(account)].watchers;
     if (const auto it = watchers.find(account); it != watchers.end())
-      for (const auto& [watcher, wake] : it->second) due.emplace(watcher, &wake);
+      for (const auto& [watcher, wake] : it->second)
+        if (watcher != mover) due.emplace(watcher, &wake);
   }
   for (const auto& [watcher, wake] : due) (*wake)();
 }

@@ -83,8 +83,11 @@ class LiveBalances {
   std::int64_t balance(const std::string& account, const Lock& held) const;
   // True if no player account would go below zero.
   bool affordable(const std::vector<storage::Posting>& postings, const Lock&) const;
-  // A table step's postings, before its commit.
-  void apply(const std::vector<storage::Posting>& postings, const Lock&);
+  // A table step's postings, before its commit. `mover`, the key the table
+  // watches under, is not woken by them: after its own step a table pushes and
+  // looks again at everyone's chips anyway, and a wake of its own was a second
+  // look (and a handler) on every step that moved chips.
+  void apply(const std::vector<storage::Posting>& postings, const Lock&, const void* mover = nullptr);
   // Postings already committed (a registration's grant, a rematch's first step).
   void apply_committed(const std::vector<storage::Posting>& postings, const Lock&);
   // A step whose commit failed.
@@ -145,9 +148,10 @@ class LiveBalances {
   const Stripe& stripe(const std::string& account, const Lock& held) const;
   static std::bitset<kStripes> stripes_of(const std::vector<storage::Posting>& postings);
   void settle_locked(const std::vector<storage::Posting>& postings, const Lock& held);
-  // Wakes the watchers of the accounts the postings touch.
-  void wake_watchers(const std::vector<storage::Posting>& postings);
-  void wake_watchers(const std::vector<std::string>& accounts);
+  void move_chips(const std::vector<storage::Posting>& postings, const Lock& held, const void* mover);
+  // Wakes the watchers of the accounts the postings touch, but `mover`.
+  void wake_watchers(const std::vector<storage::Posting>& postings, const void* mover = nullptr);
+  void wake_watchers(const std::vector<std::string>& accounts, const void* mover = nullptr);
 
   std::array<Stripe, kStripes> stripes_;
   bool tracking_ = false;

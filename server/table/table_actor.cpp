@@ -20,6 +20,7 @@ TableActor::TableActor(asio::io_context& io, Writer& writer, std::unique_ptr<Tab
       id_(core_->id()),
       game_actions_(metrics::registry().actions_by_game.of(core_->state().record().game)) {
   for (auto& timer : timers_) timer = std::make_unique<LazyTimer>(serial_);
+  core_->watch_balances_as(this);  // the key watch_seated_balances watches under
   refresh_snapshot();
 }
 

@@ -352,7 +352,7 @@ std::vector<storage::Posting> TableCore::apply_event(Json& event) {
   auto applied = state_.apply(event, [&](const std::vector<SeatState>& seats) { return balances(seats, lock); });
   if (!services_.balances.affordable(applied.postings, lock))
     throw std::logic_error("the rules moved more chips than a player has: " + event.dump());
-  services_.balances.apply(applied.postings, lock);
+  services_.balances.apply(applied.postings, lock, balance_watcher_);
   unsaved_postings_.insert(unsaved_postings_.end(), applied.postings.begin(), applied.postings.end());
   if (applied.deal_start) unsaved_deal_start_ = std::move(applied.deal_start);
   lock.unlock();

@@ -162,6 +162,9 @@ class TableCore {
   // steps seat and unseat no one.
   bool seated_accounts_are(const std::set<std::string>& accounts) const;
   LiveBalances& live_balances() const { return services_.balances; }
+  // The key its actor watches the balances under (LiveBalances::watch): the
+  // table's own steps do not wake it (LiveBalances::apply says why).
+  void watch_balances_as(const void* watcher) { balance_watcher_ = watcher; }
 
   // `invited`: the join came with the table's invite (a private table in play
   // lets a stranger watch only through it, as `watch` does).
@@ -349,6 +352,7 @@ class TableCore {
   rules::Balances chips_resumed_;  // the seats' chips resume() last looked at (skips are decided on them)
   std::optional<Pending> pending_;
   std::vector<storage::Posting> unsaved_postings_;  // applied in memory, not yet part of a write
+  const void* balance_watcher_ = nullptr;           // watch_balances_as
   std::optional<storage::DealStart> unsaved_deal_start_;  // a deal dealt in memory, not yet part of a write
 
   std::array<std::uint64_t, timer_kind_count> timer_token_{};  // the armed timer of each kind, 0 if none

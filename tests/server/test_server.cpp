@@ -379,3 +379,32 @@ TEST_CASE("live balances wake the watchers of an account whose chips move, from 
   CHECK(table_one == 4);
   CHECK(table_two == 3);
 }
+
+TEST_CASE("a table's own step wakes every other table watching its players, not itself; its revert wakes it too") {
+  LiveBalances balances({{"player:ann", 100}, {"player:bob", 100}, {"bank", -200}});
+  int mover = 0, elsewhere = 0;
+  const int mover_key = 1, elsewhere_key = 2;
+  balances.watch("player:ann", &mover_key, [&] { ++mover; });
+  balances.watch("player:bob", &mover_key, [&] { ++mover; });
+  balances.watch("player:ann", &elsewhere_key, [&] { ++elsewhere; });
+  const std::vector<parlour::storage::Posting> ann_bets = {
+      {"player:ann", "pool:t1:pot", 30, "bet", "t1", "red_dog", std::nullopt, std::nullopt}};
+  {
+    auto held = balances.lock();
+    balances.apply(ann_bets, held, &mover_key);
+    CHECK(balances.balance("player:ann", held) == 70);
+  }
+  CHECK(mover == 0);
+  CHECK(elsewhere == 1);
+  // The step's commit failed: its chips go back, and the table that moved them hears it too.
+  balances.revert(ann_bets);
+  CHECK(mover == 1);
+  CHECK(elsewhere == 2);
+  // A step of the other table wakes the first.
+  {
+    auto held = balances.lock();
+    balances.apply(ann_bets, held, &elsewhere_key);
+  }
+  CHECK(mover == 2);
+  CHECK(elsewhere == 2);
+}
