@@ -179,31 +179,46 @@ void LiveBalances::unwatch(const std::string& account, const void* watcher) {
 }
 
 void LiveBalances::wake_watchers(const std::vector<storage::Posting>& postings, const void* mover) {
-  std::vector<std::string> accounts;
-  accounts.reserve(postings.size() * 2);
-  for (const auto& p : postings) {
-    accounts.push_back(p.from);
-    accounts.push_back(p.to);
-  }
-  wake_watchers(accounts, mover);
+  wake_watchers_of(
+      [&](const auto& visit) {
+        for (const auto& p : postings) {
+          visit(p.from);
+          visit(p.to);
+        }
+      },
+      mover);
 }
 
 void LiveBalances::wake_watchers(const std::vector<std::string>& accounts, const void* mover) {
+  wake_watchers_of(
+      [&](const auto& visit) {
+        for (const auto& account : accounts) visit(account);
+      },
+      mover);
+}
+
+// Runs on every step that moves chips: nothing is allocated unless someone
+// besides the mover is to be woken.
+template <class EachAccount>
+void LiveBalances::wake_watchers_of(const EachAccount& each_account, const void* mover) {
   std::bitset<kStripes> stripes;
-  for (const auto& account : accounts) stripes.set(stripe_of(account));
+  each_account([&](const std::string& account) { stripes.set(stripe_of(account)); });
   // In stripe order, like the balances' locks; all held at once, so that a
-  // table watching two accounts a step moved is woken once.
-  std::vector<std::unique_lock<std::mutex>> held;
-  held.reserve(stripes.count());
+  // table watching two accounts a step moved is woken once. (Let go in the
+  // reverse order: an array's elements are destroyed last first.)
+  std::array<std::unique_lock<std::mutex>, kStripes> held;
   for (std::size_t i = 0; i < kStripes; ++i)
-    if (stripes.test(i)) held.emplace_back(stripes_[i].watchers_mutex);
-  std::map<const void*, const Wake*> due;
-  for (const auto& account : accounts) {
+    if (stripes.test(i)) held[i] = std::unique_lock(stripes_[i].watchers_mutex);
+  std::vector<std::pair<const void*, const Wake*>> due;
+  each_account([&](const std::string& account) {
     const auto& watchers = stripes_[stripe_of(account)].watchers;
-    if (const auto it = watchers.find(account); it != watchers.end())
-      for (const auto& [watcher, wake] : it->second)
-        if (watcher != mover) due.emplace(watcher, &wake);
-  }
+    const auto it = watchers.find(account);
+    if (it == watchers.end()) return;
+    for (const auto& [watcher, wake] : it->second) {
+      const bool listed = std::any_of(due.begin(), due.end(), [&](const auto& d) { return d.first == watcher; });
+      if (watcher != mover && !listed) due.emplace_back(watcher, &wake);
+    }
+  });
   for (const auto& [watcher, wake] : due) (*wake)();
 }
 

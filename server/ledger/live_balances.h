@@ -152,6 +152,9 @@ class LiveBalances {
   // Wakes the watchers of the accounts the postings touch, but `mover`.
   void wake_watchers(const std::vector<storage::Posting>& postings, const void* mover = nullptr);
   void wake_watchers(const std::vector<std::string>& accounts, const void* mover = nullptr);
+  // `each_account(visit)` calls visit(account) for every account moved.
+  template <class EachAccount>
+  void wake_watchers_of(const EachAccount& each_account, const void* mover);
 
   std::array<Stripe, kStripes> stripes_;
   bool tracking_ = false;
