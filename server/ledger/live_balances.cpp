@@ -214,9 +214,10 @@ void LiveBalances::wake_watchers_of(const EachAccount& each_account, const void*
     const auto& watchers = stripes_[stripe_of(account)].watchers;
     const auto it = watchers.find(account);
     if (it == watchers.end()) return;
-    for (const auto& [watcher, wake] : it->second) {
+    for (const auto& entry : it->second) {
+      const void* watcher = entry.first;
       const bool listed = std::any_of(due.begin(), due.end(), [&](const auto& d) { return d.first == watcher; });
-      if (watcher != mover && !listed) due.emplace_back(watcher, &wake);
+      if (watcher != mover && !listed) due.emplace_back(watcher, &entry.second);
     }
   });
   for (const auto& [watcher, wake] : due) (*wake)();
