@@ -214,12 +214,14 @@ void LiveBalances::wake_watchers_of(const EachAccount& each_account, const void*
     const auto& watchers = stripes_[stripe_of(account)].watchers;
     const auto it = watchers.find(account);
     if (it == watchers.end()) return;
-    for (const auto& entry : it->second) {
-      const void* watcher = entry.first;
-      const bool listed = std::any_of(due.begin(), due.end(), [&](const auto& d) { return d.first == watcher; });
-      if (watcher != mover && !listed) due.emplace_back(watcher, &entry.second);
-    }
+    for (const auto& entry : it->second)
+      if (entry.first != mover) due.emplace_back(entry.first, &entry.second);
   });
+  // Each watcher once, however many of its accounts moved; sorted rather than
+  // searched, since a refresh from another node may wake thousands of tables.
+  std::sort(due.begin(), due.end(), [](const auto& a, const auto& b) { return std::less<>{}(a.first, b.first); });
+  due.erase(std::unique(due.begin(), due.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+            due.end());
   for (const auto& [watcher, wake] : due) (*wake)();
 }
 
