@@ -1,5 +1,6 @@
 // The network front: one port for HTTP (client files, /healthz, /metrics, /api)
-// and the WebSocket at /ws. The only translation unit that includes Beast.
+// and the WebSocket at /ws. Beast is compiled in net.cpp and net_tls.cpp alone
+// (sessions.h).
 #pragma once
 
 #include <utility>

@@ -1,6 +1,6 @@
 // A stream layer under a WebSocket that keeps one write on the socket at a time
-// and gathers whatever comes while it is out. Included by net.cpp alone (Beast
-// is compiled in one translation unit).
+// and gathers whatever comes while it is out. Included by sessions.h (and its test; Beast
+// is compiled in net.cpp and net_tls.cpp only).
 //
 // Two kinds of writes come here. The session's: a batch of text frames it framed
 // itself (a server's frames are a two-to-ten-byte header and the bytes, never

@@ -1,5 +1,5 @@
-// The server's TLS certificate, reloadable. Included by net.cpp alone (Beast
-// and Asio's SSL are compiled in one translation unit).
+// The server's TLS certificate, reloadable. Included by sessions.h alone (Beast
+// and Asio's SSL are compiled in net.cpp and net_tls.cpp only).
 #pragma once
 
 #include <boost/asio/ssl.hpp>
