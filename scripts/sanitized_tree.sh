@@ -45,7 +45,7 @@ configure_asan_tree() {
   for tool in clang clang++; do
     command -v "$tool" >/dev/null || { echo "sanitize: $tool is missing (scripts/install-deps.sh --test installs it)" >&2; return 1; }
   done
-  CC=clang CXX=clang++ _configure_tree build-asan -DPARLOUR_FUZZ=ON -DBUILD_TESTING=ON \
+  CC=clang CXX=clang++ _configure_tree build-asan -DPARLOUR_FUZZ=ON -DBUILD_TESTING=ON -DPARLOUR_UNITY_SERVER=ON \
     -DPARLOUR_CLIENT_TESTS_DIR="$(pwd)/build/tests" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$sanitized_asan_flags"
 }
 
@@ -60,7 +60,7 @@ sanitized_tsan_flags="-O1 -g1 -DNDEBUG"
 # why), which is built first.
 configure_tsan_tree() {
   build_plain_targets parlour_rules
-  _configure_tree build-tsan -DPARLOUR_TSAN=ON -DBUILD_TESTING=ON \
+  _configure_tree build-tsan -DPARLOUR_TSAN=ON -DBUILD_TESTING=ON -DPARLOUR_UNITY_SERVER=ON \
     -DPARLOUR_RULES_LIBRARY="$(pwd)/build/rules/libparlour_rules.a" \
     -DPARLOUR_CLIENT_TESTS_DIR="$(pwd)/build/tests" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$sanitized_tsan_flags"
 }
