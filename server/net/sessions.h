@@ -73,6 +73,11 @@ struct Context {
   std::shared_ptr<TlsCertificate> tls;  // null without --tls-cert
 };
 
+// The sessions are private to each file that includes this one, as when they
+// were all in net.cpp: each file instantiates its own stream's, and the
+// compiler may inline them as a file's own.
+namespace {
+
 // ------------------------------------------------------------------ WebSocket
 
 template <typename Stream>
@@ -328,7 +333,7 @@ class WebSocketSession : public Client,
 
 // ------------------------------------------------------------------ HTTP
 
-inline std::string mime_type(const std::filesystem::path& path) {
+std::string mime_type(const std::filesystem::path& path) {
   const auto ext = path.extension().string();
   if (ext == ".html") return "text/html; charset=utf-8";
   if (ext == ".js" || ext == ".mjs") return "text/javascript; charset=utf-8";
@@ -342,7 +347,7 @@ inline std::string mime_type(const std::filesystem::path& path) {
 
 // The file under `root` that `path` names, or nullopt: never a folder, never
 // outside the root, never a throw.
-inline std::optional<std::filesystem::path> file_under(const std::string& root, const std::string& path) {
+std::optional<std::filesystem::path> file_under(const std::string& root, const std::string& path) {
   namespace fs = std::filesystem;
   if (path.find('\0') != std::string::npos) return std::nullopt;
   std::error_code ec;
@@ -371,7 +376,7 @@ void secure(Response& res, bool tls) {
 
 // A target as the logs show it: the path, never the query (whatever a client
 // put there, a token included, stays out of the logs), at most 200 bytes.
-inline std::string path_of(std::string_view target) { return std::string(target.substr(0, std::min<std::size_t>(target.find('?'), 200))); }
+std::string path_of(std::string_view target) { return std::string(target.substr(0, std::min<std::size_t>(target.find('?'), 200))); }
 
 // A header's every line joined by commas (a proxy may add a line of its own).
 template <typename Request>
@@ -638,6 +643,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
   const IpAddress peer_;
   std::optional<AddressCounter::Slot> slot_;  // none yet for a proxy's session
 };
+
+}  // namespace
 
 // An HTTP session over TLS on a connection whose first bytes were a TLS
 // handshake (net_tls.cpp, where the TLS sessions are compiled).
